@@ -1,0 +1,191 @@
+/**
+ * The zod schema of a PermissionDefinition: the one source of truth for its shape. `build()`, the
+ * compiler and the emitted JSON Schema all derive from it.
+ */
+import { z } from 'zod';
+import type { DefinitionProblemCode } from './errors.js';
+import { isSyntaxProblem, parseAttributePattern, parseGrantKey } from './grant-syntax.js';
+
+/** Names that every JavaScript object already has: a hook named like this would resolve to Object.prototype. */
+const OBJECT_MEMBER_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+const HOOK_NAMES = ['isOwner', 'listOwned', 'limitOwned'] as const;
+
+function nameSchema(what: string) {
+  return z
+    .string({ error: `a ${what} name must be a string` })
+    .min(1, { error: `a ${what} name must not be empty` })
+    .refine((value) => value.trim() === value, { error: `a ${what} name must not start or end with whitespace` });
+}
+
+const hookNameSchema = z
+  .string({ error: 'a hook must be a method name (string) or a function' })
+  .regex(/^[A-Za-z_$][\w$]*$/, { error: 'a hook name must be a JavaScript identifier, for example "isCreator"' })
+  .refine((name) => !OBJECT_MEMBER_NAMES.has(name), { error: 'a hook name must not be a member every object has (such as "constructor" or "toString")' });
+
+const hookFunctionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
+  error: 'a hook must be a method name (string) or a function',
+});
+
+/** Whether hooks may be functions (in-process) or only method names (the neutral JSON form). */
+export type HookForm = 'functions-or-names' | 'names';
+
+function shapeSchema(hooks: HookForm) {
+  const hook = hooks === 'names' ? hookNameSchema : z.union([hookNameSchema, hookFunctionSchema]);
+  const role = nameSchema('role');
+  return z.strictObject({
+    roles: z.union([role, z.array(role).min(1, { error: 'roles must name at least one role' })], { error: 'roles must be a role name or an array of role names' }),
+    resource: nameSchema('resource'),
+    descr: z.string().optional(),
+    possession: z.enum(['own', 'any'], { error: "possession must be 'own' or 'any'" }).optional(),
+    grant: z.union(
+      [
+        z.array(z.string({ error: 'a grant entry must be a string such as "read" or "read:own"' })),
+        z.record(z.string(), z.array(z.string({ error: 'an attribute pattern must be a string' }), { error: 'the attributes of a grant key must be an array of patterns' })),
+      ],
+      { error: 'grant must be an array of actions or an object of action → attribute patterns' },
+    ),
+    isOwner: hook.optional(),
+    listOwned: hook.optional(),
+    limitOwned: hook.optional(),
+  });
+}
+
+/** The parsed definition, as zod returns it. */
+export type ParsedDefinition = z.infer<ReturnType<typeof shapeSchema>>;
+
+
+type ProblemSink = (code: DefinitionProblemCode, path: (string | number)[], message: string, fix: string) => void;
+
+/**
+ * The checks that span several fields of one definition: grant syntax and the ownership hooks. They
+ * read the input defensively, so that they also run (and report) when other fields have the wrong shape.
+ */
+function checkDefinition(input: unknown, report: ProblemSink): void {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return;
+  const definition = input as Partial<Record<keyof ParsedDefinition, unknown>>;
+  const grant = definition.grant;
+  const possession = definition.possession === 'own' || definition.possession === 'any' ? definition.possession : undefined;
+  let entries: [key: string, patterns: unknown, path: (string | number)[]][];
+  if (Array.isArray(grant)) entries = grant.flatMap((key, i) => (typeof key === 'string' ? [[key, undefined, ['grant', i]]] : []));
+  else if (typeof grant === 'object' && grant !== null) entries = Object.entries(grant).map(([key, patterns]) => [key, patterns, ['grant', key]]);
+  else return;
+  if ((Array.isArray(grant) ? grant.length : entries.length) === 0) report('empty-grant', ['grant'], 'grant is empty, so the definition grants nothing.', "List at least one action, for example ['read'] or { 'read:own': ['*'] }.");
+
+  let grantsOwn = false;
+  for (const [key, patterns, path] of entries) {
+    const parsed = parseGrantKey(key);
+    if (isSyntaxProblem(parsed)) {
+      report(parsed.code, path, parsed.message, parsed.fix);
+      continue;
+    }
+    if ((parsed.possession ?? possession ?? 'any') === 'own') grantsOwn = true;
+    if (!Array.isArray(patterns)) continue;
+    if (patterns.length === 0) report('bad-attribute', path, `Grant ${JSON.stringify(key)} lists no attribute, so it grants nothing.`, "List attribute patterns, for example ['*'] or ['title', 'date'], or remove the entry.");
+    patterns.forEach((pattern: unknown, i) => {
+      if (typeof pattern !== 'string') return;
+      const attribute = parseAttributePattern(pattern);
+      if (isSyntaxProblem(attribute)) report(attribute.code, [...path, i], attribute.message, attribute.fix);
+    });
+  }
+
+  const has = (hook: (typeof HOOK_NAMES)[number]) => definition[hook] !== undefined;
+  if (has('listOwned') && has('limitOwned')) {
+    report('both-list-and-limit', ['limitOwned'], 'The definition has both listOwned and limitOwned; exactly one of them goes with isOwner.', 'Keep listOwned (ids of owned records) or limitOwned (a filter), not both.');
+  }
+  if (grantsOwn && !has('isOwner')) {
+    report('own-without-is-owner', [], "The definition has an 'own' action but no isOwner hook, so ownership can never be decided.", 'Add isOwner and exactly one of listOwned or limitOwned, or grant the actions as :any.');
+  } else if (has('isOwner') && !has('listOwned') && !has('limitOwned')) {
+    if (grantsOwn) {
+      report('own-without-list-or-limit', [], "The definition has an 'own' action but neither callback: listOwned or limitOwned is required with isOwner.", 'Add listOwned (returns the ids of owned records) or limitOwned (configures a filter of owned records).');
+    } else {
+      report('hooks-incomplete', ['isOwner'], 'isOwner is given without listOwned or limitOwned.', 'Add exactly one of listOwned or limitOwned, or remove isOwner.');
+    }
+  } else if (!has('isOwner') && (has('listOwned') || has('limitOwned'))) {
+    report('hooks-incomplete', [has('listOwned') ? 'listOwned' : 'limitOwned'], `${has('listOwned') ? 'listOwned' : 'limitOwned'} is given without isOwner.`, 'Add isOwner, which decides ownership of a single record.');
+  }
+}
+
+/**
+ * The schema of one PermissionDefinition.
+ *
+ * @param hooks `'names'` for the neutral JSON form (hooks are method names), `'functions-or-names'` in-process.
+ * @example
+ * ```ts
+ * const result = definitionSchema('names').safeParse(JSON.parse(text)[0]);
+ * if (!result.success) console.error(result.error.issues);
+ * ```
+ */
+export function definitionSchema(hooks: HookForm) {
+  return shapeSchema(hooks).superRefine((definition, ctx) =>
+    checkDefinition(definition, (code, path, message, fix) => ctx.addIssue({ code: 'custom', path, message, params: { problemCode: code, fix } })),
+  );
+}
+
+const shapes = { 'functions-or-names': shapeSchema('functions-or-names'), names: shapeSchema('names') } as const;
+
+/** A problem in one definition, relative to that definition. */
+export interface SchemaProblem {
+  readonly code: DefinitionProblemCode;
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+  readonly fix: string;
+}
+
+/**
+ * Validates one definition and returns every problem (empty when valid).
+ *
+ * @example
+ * ```ts
+ * validateDefinition({ roles: 'A', resource: 'doc', grant: ['read:mine'] }, 'names');
+ * // [{ code: 'bad-possession', path: ['grant', 0], message: …, fix: … }]
+ * ```
+ */
+export function validateDefinition(definition: unknown, hooks: HookForm): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  const result = shapes[hooks].safeParse(definition, { reportInput: true });
+  for (const issue of result.error?.issues ?? []) {
+    const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
+    problems.push({ code: 'invalid-shape', path, message: shapeMessage(issue, path), fix: shapeFix(issue, path) });
+  }
+  checkDefinition(definition, (code, path, message, fix) => problems.push({ code, path, message, fix }));
+  return problems;
+}
+
+function shapeMessage(issue: z.core.$ZodIssue, path: readonly (string | number)[]): string {
+  if (issue.code === 'unrecognized_keys') return `Unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}.`;
+  if (path.length === 0) return `A definition must be an object, not ${describe(issue.input)}.`;
+  if (issue.input === undefined) return `Field "${String(path.at(-1))}" is missing.`;
+  const message = issue.message.charAt(0).toUpperCase() + issue.message.slice(1);
+  return message.endsWith('.') ? message : `${message}.`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+function shapeFix(issue: z.core.$ZodIssue, path: readonly (string | number)[]): string {
+  if (issue.code === 'unrecognized_keys') return 'Remove fields other than roles, resource, descr, possession, grant, isOwner, listOwned and limitOwned (check their spelling).';
+  switch (path[0]) {
+    case undefined:
+      return 'Write the definition as an object with roles, resource and grant.';
+    case 'roles':
+      return "Set roles to a role name or a non-empty array of role names, for example ['EMPLOYEE'].";
+    case 'resource':
+      return "Set resource to a resource name, for example 'document', or '*' for every resource.";
+    case 'grant':
+      return "Set grant to an array of actions (['read', 'list:any']) or an object of action → attribute patterns ({ 'read:own': ['*', '!confidential'] }).";
+    case 'possession':
+      return "Use possession 'own' or 'any', or leave it out.";
+    case 'descr':
+      return 'Make descr a string.';
+    case 'isOwner':
+    case 'listOwned':
+    case 'limitOwned':
+      return 'Name a method of the ownership service (an identifier such as "isCreator") or give a function.';
+    default:
+      return 'Check the field against the PermissionDefinition format.';
+  }
+}

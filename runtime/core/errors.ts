@@ -1,0 +1,133 @@
+/**
+ * The typed errors of typed-permissions. Every error carries a stable `code` so that callers can
+ * branch on it without parsing messages; messages say what is wrong, where, and how to fix it.
+ */
+
+/** Stable codes of the errors thrown by the library. */
+export type PermissionsErrorCode =
+  | 'PERMISSION_DEFINITION_INVALID'
+  | 'PERMISSIONS_USAGE'
+  | 'PERMISSIONS_HOOK_FAILED';
+
+/**
+ * Base class of every error the library throws on purpose.
+ *
+ * @example
+ * ```ts
+ * try { permissions.build(); } catch (error) {
+ *   if (error instanceof PermissionsError) console.error(error.code, error.message);
+ * }
+ * ```
+ */
+export class PermissionsError extends Error {
+  constructor(
+    readonly code: PermissionsErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Where a definition came from: its position in the array given to `addPermissions`, and that array's source label (a file name, a guard) when known. */
+export interface DefinitionLocation {
+  /** Index of the definition in the array it was added with. */
+  readonly index: number;
+  /** A label of the array (for example `definitions/document.permissions.json`), when the caller gave one. */
+  readonly source?: string | undefined;
+}
+
+/** Stable codes of the individual problems a {@link PermissionDefinitionError} lists. */
+export type DefinitionProblemCode =
+  | 'invalid-shape'
+  | 'empty-grant'
+  | 'bad-possession'
+  | 'bad-action'
+  | 'bad-attribute'
+  | 'own-without-is-owner'
+  | 'own-without-list-or-limit'
+  | 'both-list-and-limit'
+  | 'hooks-incomplete'
+  | 'unknown-hook-method'
+  | 'conflicting-redefinition'
+  | 'unknown-attribute'
+  | 'unknown-resource';
+
+/** One problem found in one definition. */
+export interface DefinitionProblem extends DefinitionLocation {
+  readonly code: DefinitionProblemCode;
+  /** Path inside the definition, for example `['grant', 2]`. Empty for the definition as a whole. */
+  readonly path: readonly (string | number)[];
+  /** What is wrong. */
+  readonly message: string;
+  /** How to fix it. */
+  readonly fix: string;
+}
+
+/** Formats a location and path as `definitions[2].grant[1] (document.permissions.json)`. */
+export function formatProblemLocation(problem: Pick<DefinitionProblem, 'index' | 'source' | 'path'>): string {
+  let where = `definitions[${problem.index}]`;
+  for (const segment of problem.path) {
+    where += typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+  }
+  return problem.source === undefined ? where : `${where} (${problem.source})`;
+}
+
+/**
+ * Thrown by `build()` (and the compiler) when definitions are invalid. It lists **every** problem,
+ * not just the first, so one run is enough to fix a file.
+ *
+ * @example
+ * ```ts
+ * try { permissions.build(); } catch (error) {
+ *   if (error instanceof PermissionDefinitionError) for (const p of error.problems) console.error(p.code, p.message);
+ * }
+ * ```
+ */
+export class PermissionDefinitionError extends PermissionsError {
+  readonly problems: readonly DefinitionProblem[];
+
+  constructor(problems: readonly DefinitionProblem[]) {
+    const lines = problems.map((p) => `  - ${formatProblemLocation(p)}: ${p.message} Fix: ${p.fix}`);
+    super(
+      'PERMISSION_DEFINITION_INVALID',
+      `Invalid permission definitions (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`,
+    );
+    this.problems = problems;
+  }
+}
+
+/**
+ * Thrown when the library is used the wrong way: `grantPermit` before `build()`, an invalid user,
+ * `listOwn()` without a listOwned hook, and so on.
+ *
+ * @example
+ * ```ts
+ * await expect(permissions.grantPermit(query)).rejects.toBeInstanceOf(PermissionsUsageError);
+ * ```
+ */
+export class PermissionsUsageError extends PermissionsError {
+  constructor(message: string) {
+    super('PERMISSIONS_USAGE', message);
+  }
+}
+
+/**
+ * Thrown when an ownership hook throws, rejects, times out or returns a value of the wrong type.
+ * A failed hook never grants anything.
+ *
+ * @example
+ * ```ts
+ * await expect(permit.isOwn(3)).rejects.toBeInstanceOf(PermissionsHookError);
+ * ```
+ */
+export class PermissionsHookError extends PermissionsError {
+  constructor(
+    readonly hook: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('PERMISSIONS_HOOK_FAILED', message, options);
+  }
+}

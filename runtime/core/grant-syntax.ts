@@ -1,0 +1,88 @@
+/**
+ * The small grammars inside a definition: grant keys (`action[:possession]`) and attribute
+ * patterns (`*`, `name`, `!name`, dotted paths). One parser each, used by validation, the table
+ * builder and the compiler alike.
+ */
+import type { Possession } from './definition-types.js';
+
+/** The four actions that `'*'` grants when no definition names a custom action. */
+export const CRUD_ACTIONS = ['create', 'read', 'update', 'delete'] as const;
+
+/** A grant key split into its action and explicit possession (undefined when no suffix was written). */
+export interface ParsedGrantKey {
+  readonly action: string;
+  readonly possession: Possession | undefined;
+}
+
+/** Why a grant key or attribute pattern is invalid, with the fix. */
+export interface SyntaxProblem {
+  readonly code: 'bad-action' | 'bad-possession' | 'bad-attribute';
+  readonly message: string;
+  readonly fix: string;
+}
+
+/**
+ * Parses `'read'`, `'read:own'`, `'*:any'`.
+ *
+ * @example
+ * ```ts
+ * parseGrantKey('approve:own'); // { action: 'approve', possession: 'own' }
+ * parseGrantKey('read:mine');   // { code: 'bad-possession', message: …, fix: … }
+ * ```
+ */
+export function parseGrantKey(key: string): ParsedGrantKey | SyntaxProblem {
+  const colon = key.indexOf(':');
+  const action = colon === -1 ? key : key.slice(0, colon);
+  const suffix = colon === -1 ? undefined : key.slice(colon + 1);
+  if (action.length === 0) {
+    return { code: 'bad-action', message: `Grant entry ${JSON.stringify(key)} has an empty action.`, fix: `Write an action name before the colon, for example 'read:own', or '*' for every action.` };
+  }
+  if (action.trim() !== action || /\s/.test(action)) {
+    return { code: 'bad-action', message: `Action ${JSON.stringify(action)} contains whitespace.`, fix: `Remove the whitespace: actions are single words such as 'approve'.` };
+  }
+  if (suffix === undefined) return { action, possession: undefined };
+  if (suffix !== 'any' && suffix !== 'own') {
+    return {
+      code: 'bad-possession',
+      message: `Grant entry ${JSON.stringify(key)} has possession ${JSON.stringify(suffix)}; only 'any' and 'own' exist.`,
+      fix: `Write '${action}:own' or '${action}:any', or '${action}' to use the definition's possession.`,
+    };
+  }
+  return { action, possession: suffix };
+}
+
+/** An attribute pattern parsed into its effect and path (`['address', 'city']`); `[]` means every attribute. */
+export interface ParsedAttributePattern {
+  readonly allow: boolean;
+  readonly path: readonly string[];
+}
+
+/**
+ * Parses `'*'`, `'title'`, `'!confidential'`, `'address.city'`, `'!address.street'`; `'a.*'` equals `'a'`.
+ *
+ * @example
+ * ```ts
+ * parseAttributePattern('!address.street'); // { allow: false, path: ['address', 'street'] }
+ * ```
+ */
+export function parseAttributePattern(pattern: string): ParsedAttributePattern | SyntaxProblem {
+  const allow = !pattern.startsWith('!');
+  const body = allow ? pattern : pattern.slice(1);
+  if (body === '*') return { allow, path: [] };
+  const path = body.split('.');
+  if (path.at(-1) === '*') path.pop();
+  const bad = path.length === 0 || path.some((segment) => segment.length === 0 || segment === '*' || segment.trim() !== segment || segment.startsWith('!'));
+  if (bad) {
+    return {
+      code: 'bad-attribute',
+      message: `Attribute pattern ${JSON.stringify(pattern)} is not valid.`,
+      fix: `Use '*', a name ('title'), a dotted path ('address.city'), or one of those prefixed with '!' to exclude it.`,
+    };
+  }
+  return { allow, path };
+}
+
+/** True for a parse result that is a problem. */
+export function isSyntaxProblem(value: object): value is SyntaxProblem {
+  return 'code' in value;
+}

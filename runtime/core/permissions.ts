@@ -1,0 +1,289 @@
+/**
+ * `Permissions`: collects definitions, validates and builds them once at start, and answers grant
+ * queries from the precomputed tables.
+ */
+import type { LimitOwnReducer, PermissionDefinition, User } from './definition-types.js';
+import { validateDefinition } from './definition-schema.js';
+import { PermissionDefinitionError, PermissionsUsageError, type DefinitionLocation, type DefinitionProblem } from './errors.js';
+import type { GrantTables } from './grant-tables.js';
+import { resolveMethod, type BoundHook } from './hook-call.js';
+import { OwnershipMemo, Permit, type PermitSettings } from './permit.js';
+import { buildGrantTables, type HookValue, type LocatedDefinition, type ValidDefinition } from './table-builder.js';
+import { combineRoles, loadGrantTables, NO_GRANT, type Combination, type GrantIndex } from './table-loader.js';
+
+/** Where warnings go (unknown roles, duplicate grants). `console` fits. */
+export interface PermissionsLogger {
+  warn(message: string): void;
+}
+
+/** Options of {@link Permissions}. */
+export interface PermissionsOptions<TUser = any, TFilter = any> {
+  /** The ownership service: hook strings in definitions name its methods. */
+  readonly ownership?: object | undefined;
+  /** Combines the filters of several limitOwned hooks for `permit.limitOwn()`, typically with OR. */
+  readonly limitOwnReduce?: LimitOwnReducer<TUser, TFilter> | undefined;
+  /** Throw instead of warning on unknown roles, resources and actions. Default false. */
+  readonly strict?: boolean | undefined;
+  /** Receives warnings. Default `console`. */
+  readonly logger?: PermissionsLogger | undefined;
+  /** How to read the id of an item given to pick/filterPick. Default `item.id`. */
+  readonly getResourceId?: ((args: { resource: string; item: object }) => unknown) | undefined;
+  /** How long a hook may take before the check fails closed. Default 5000 ms. */
+  readonly hookTimeoutMs?: number | undefined;
+}
+
+/** A grant query: can `user` perform `action` on `resource` (and the record `resourceId`)? */
+export interface GrantQuery<TUser extends User<unknown> = User<unknown>, TId = unknown> {
+  readonly user: TUser;
+  readonly resource: string;
+  readonly action: string;
+  readonly resourceId?: TId | null | undefined;
+}
+
+/** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
+const MAX_CACHED_COMBINATIONS = 1024;
+const MAX_WARNINGS = 1000;
+
+function defaultResourceId({ item }: { item: object }): unknown {
+  return (item as { id?: unknown }).id;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value) : typeof value;
+}
+
+function isValidId(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * The permissions engine.
+ *
+ * @example
+ * ```ts
+ * const permissions = new Permissions({ ownership: new DocumentOwnership(db) });
+ * permissions.addPermissions(definitions, { source: 'document.permissions.json' });
+ * permissions.build();
+ * const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });
+ * ```
+ */
+export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = any> {
+  private readonly pending: LocatedDefinition[] = [];
+  private readonly raw: { definition: unknown; location: DefinitionLocation }[] = [];
+  private index: GrantIndex | undefined;
+  private readonly settings: PermitSettings;
+  private readonly strict: boolean;
+  private readonly logger: PermissionsLogger;
+  private readonly ownership: object | undefined;
+  private readonly warned = new Set<string>();
+
+  constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
+    if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('new Permissions(options): options must be an object.');
+    const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs } = options;
+    if (ownership !== undefined && (typeof ownership !== 'object' || ownership === null)) throw new PermissionsUsageError('Permissions option ownership must be an object whose methods the hook strings name.');
+    if (limitOwnReduce !== undefined && typeof limitOwnReduce !== 'function') throw new PermissionsUsageError('Permissions option limitOwnReduce must be a function ({ user, limitOwneds }) => filter.');
+    if (getResourceId !== undefined && typeof getResourceId !== 'function') throw new PermissionsUsageError('Permissions option getResourceId must be a function ({ resource, item }) => id.');
+    if (hookTimeoutMs !== undefined && !(typeof hookTimeoutMs === 'number' && hookTimeoutMs > 0 && hookTimeoutMs <= 2_147_483_647)) throw new PermissionsUsageError('Permissions option hookTimeoutMs must be a positive number of milliseconds.');
+    if (logger !== undefined && typeof logger?.warn !== 'function') throw new PermissionsUsageError('Permissions option logger must have a warn(message) method.');
+    this.ownership = ownership;
+    this.strict = strict === true;
+    this.logger = logger ?? console;
+    this.settings = { limitOwnReduce, getResourceId: getResourceId ?? defaultResourceId, hookTimeoutMs: hookTimeoutMs ?? 5000 };
+  }
+
+  /**
+   * Creates a built instance from precomputed tables (what the compiler emits), without validating
+   * or expanding definitions again. Hook names are bound to methods of `options.ownership`; a
+   * missing method throws a PermissionDefinitionError naming it.
+   *
+   * @example
+   * ```ts
+   * const permissions = Permissions.fromTables(grantTables, { ownership: new DocumentOwnership(db) });
+   * ```
+   */
+  static fromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(tables: GrantTables, options: PermissionsOptions<TUser, TFilter> = {}): Permissions<TUser, TFilter> {
+    const permissions = new Permissions<TUser, TFilter>(options);
+    const problems: DefinitionProblem[] = [];
+    const index = loadGrantTables(tables, (ref) => {
+      const call = permissions.ownership === undefined ? undefined : resolveMethod(permissions.ownership, ref.name);
+      if (call !== undefined) return { name: ref.name, call };
+      const owner = tables.owners.findIndex((group) => tables.hooks[group.isOwner] === ref || (group.listOwned !== undefined && tables.hooks[group.listOwned] === ref) || (group.limitOwned !== undefined && tables.hooks[group.limitOwned] === ref));
+      void owner;
+      problems.push(permissions.missingMethodProblem(ref.name, ref.kind, { index: -1 }));
+      return { name: ref.name, call: () => undefined };
+    });
+    if (problems.length > 0) throw new PermissionDefinitionError(problems);
+    permissions.index = index;
+    return permissions;
+  }
+
+  /** Whether `build()` has run. */
+  get built(): boolean {
+    return this.index !== undefined;
+  }
+
+  /** The grant tables `build()` made (for inspection and for comparing with the compiler's output). */
+  get tables(): GrantTables {
+    return this.requireBuilt('tables').tables;
+  }
+
+  /**
+   * Registers definitions; call before `build()`. `source` labels them in error messages.
+   *
+   * @example
+   * ```ts
+   * permissions.addPermissions([{ roles: ['ADMIN'], resource: '*', grant: ['*:any'] }], { source: 'admin rules' });
+   * ```
+   */
+  addPermissions(definitions: readonly PermissionDefinition[], options: { source?: string } = {}): this {
+    if (this.index !== undefined) throw new PermissionsUsageError('addPermissions() was called after build(); add every definition before build() (at application start).');
+    if (!Array.isArray(definitions)) throw new PermissionsUsageError(`addPermissions(definitions) expects an array of PermissionDefinitions, got ${describeValue(definitions)}.`);
+    const source = typeof options?.source === 'string' ? options.source : undefined;
+    definitions.forEach((definition: unknown, index) => this.raw.push({ definition, location: source === undefined ? { index } : { index, source } }));
+    return this;
+  }
+
+  private missingMethodProblem(name: string, kind: string, location: DefinitionLocation): DefinitionProblem {
+    return {
+      code: 'unknown-hook-method',
+      ...location,
+      path: [kind],
+      message:
+        this.ownership === undefined
+          ? `${kind} names method "${name}", but no ownership service was given.`
+          : `${kind} names method "${name}", which the ownership service (${this.ownership.constructor?.name ?? 'object'}) does not have.`,
+      fix: this.ownership === undefined ? `Pass { ownership } to new Permissions() (or provide the ownership service), with a method ${name}.` : `Add a method ${name} to the ownership service, or correct the name.`,
+    };
+  }
+
+  /**
+   * Validates every definition and builds the grant tables, once, at application start. Throws a
+   * single PermissionDefinitionError listing every problem.
+   *
+   * @example
+   * ```ts
+   * permissions.build(); // throws PermissionDefinitionError: definitions[2].grant[0]: … 'read:mine' …
+   * ```
+   */
+  build(): this {
+    if (this.index !== undefined) throw new PermissionsUsageError('build() was already called; a Permissions instance is built once.');
+    const problems: DefinitionProblem[] = [];
+    const valid: LocatedDefinition[] = [];
+    for (const { definition, location } of this.raw) {
+      const found = validateDefinition(definition, 'functions-or-names');
+      for (const problem of found) problems.push({ ...location, ...problem });
+      if (found.length > 0) continue;
+      const checked = definition as ValidDefinition;
+      for (const kind of ['isOwner', 'listOwned', 'limitOwned'] as const) {
+        const hook = checked[kind];
+        if (typeof hook === 'string' && (this.ownership === undefined || resolveMethod(this.ownership, hook) === undefined)) problems.push(this.missingMethodProblem(hook, kind, location));
+      }
+      valid.push({ definition: checked, location });
+    }
+    const { tables, hookValues, problems: tableProblems, warnings } = buildGrantTables(valid);
+    problems.push(...tableProblems);
+    if (problems.length > 0) throw new PermissionDefinitionError(problems);
+    for (const warning of warnings) this.logger.warn(`typed-permissions: ${warning}`);
+    this.pending.push(...valid);
+    this.index = loadGrantTables(tables, (ref, i) => this.bind(ref.name, hookValues[i] as HookValue));
+    return this;
+  }
+
+  private bind(name: string, value: HookValue): BoundHook {
+    if (typeof value === 'function') return { name, call: value as (args: object) => unknown };
+    return { name, call: resolveMethod(this.ownership as object, value) as (args: object) => unknown };
+  }
+
+  private requireBuilt(what: string): GrantIndex {
+    if (this.index === undefined) throw new PermissionsUsageError(`${what} needs build() first: call permissions.build() at application start, after addPermissions().`);
+    return this.index;
+  }
+
+  private warnOnce(key: string, message: string): void {
+    if (this.strict) throw new PermissionsUsageError(message);
+    if (this.warned.has(key) || this.warned.size >= MAX_WARNINGS) return;
+    this.warned.add(key);
+    this.logger.warn(`typed-permissions: ${message}`);
+  }
+
+  /** The combination of the user's roles for one resource and action. */
+  private lookup(index: GrantIndex, roles: readonly string[], resource: string, action: string): Combination {
+    const byAction = index.resources.get(resource);
+    if (byAction === undefined) {
+      this.warnOnce(`resource\u0000${resource}`, `unknown resource ${describeValue(resource)}: no definition names it, so nothing is granted.`);
+      return NO_GRANT;
+    }
+    const entry = byAction.get(action);
+    if (entry === undefined) {
+      this.warnOnce(`action\u0000${action}`, `unknown action ${describeValue(action)}: no definition grants it on any resource, so nothing is granted.`);
+      return NO_GRANT;
+    }
+    if (roles.length === 1) {
+      const role = index.roleIndex.get(roles[0] as string);
+      if (role === undefined) {
+        this.warnOnce(`role\u0000${roles[0]}`, `unknown role ${describeValue(roles[0])} is ignored: no definition names it.`);
+        return NO_GRANT;
+      }
+      return entry.byRole[role] ?? NO_GRANT;
+    }
+    const known: number[] = [];
+    for (const name of roles) {
+      const role = index.roleIndex.get(name);
+      if (role === undefined) this.warnOnce(`role\u0000${name}`, `unknown role ${describeValue(name)} is ignored: no definition names it.`);
+      else if (!known.includes(role)) known.push(role);
+    }
+    if (known.length === 0) return NO_GRANT;
+    if (known.length === 1) return entry.byRole[known[0] as number] ?? NO_GRANT;
+    known.sort((a, b) => a - b);
+    const key = known.join(',');
+    let combination = entry.multiRole.get(key);
+    if (combination === undefined) {
+      const parts = known.map((role) => entry.byRole[role]).filter((part): part is Combination => part !== undefined);
+      combination = parts.length === 0 ? NO_GRANT : parts.length === 1 ? (parts[0] as Combination) : combineRoles(parts);
+      if (entry.multiRole.size < MAX_CACHED_COMBINATIONS) entry.multiRole.set(key, combination);
+    }
+    return combination;
+  }
+
+  private checkQuery(query: GrantQuery<TUser>): void {
+    if (typeof query !== 'object' || query === null) throw new PermissionsUsageError(`grantPermit(query) expects an object { user, resource, action, resourceId? }, got ${describeValue(query)}.`);
+    const { user, resource, action, resourceId } = query;
+    if (typeof user !== 'object' || user === null) throw new PermissionsUsageError(`grantPermit: user must be an object { id, roles }, got ${describeValue(user)}.`);
+    if (!isValidId(user.id)) throw new PermissionsUsageError(`grantPermit: user.id must be a string, a finite number or a bigint, got ${describeValue(user.id)}.`);
+    const roles: unknown = user.roles;
+    if (!Array.isArray(roles)) throw new PermissionsUsageError(`grantPermit: user.roles must be an array of role names, got ${describeValue(roles)}.`);
+    for (let i = 0; i < roles.length; i++) {
+      if (typeof roles[i] !== 'string') throw new PermissionsUsageError(`grantPermit: user.roles[${i}] must be a role name (string), got ${describeValue(roles[i])}.`);
+    }
+    if (typeof resource !== 'string') throw new PermissionsUsageError(`grantPermit: resource must be a string, got ${describeValue(resource)}.`);
+    if (typeof action !== 'string') throw new PermissionsUsageError(`grantPermit: action must be a string, got ${describeValue(action)}.`);
+    if (resourceId !== undefined && resourceId !== null && !isValidId(resourceId)) throw new PermissionsUsageError(`grantPermit: resourceId must be a string, a finite number or a bigint, got ${describeValue(resourceId)}.`);
+  }
+
+  /**
+   * Answers a grant query. Without `resourceId`: granted when the action is granted as any or own.
+   * With it: granted when granted as any, or granted as own and the user owns that record.
+   *
+   * @example
+   * ```ts
+   * const permit = await permissions.grantPermit({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 10 });
+   * permit.granted; // true: user 1 created document 10
+   * ```
+   */
+  async grantPermit<TId = unknown>(query: GrantQuery<TUser, TId>): Promise<Permit<TUser, TId, TFilter>> {
+    const index = this.requireBuilt('grantPermit()');
+    this.checkQuery(query);
+    const { user, resource, action } = query;
+    const resourceId = query.resourceId ?? undefined;
+    const combination = this.lookup(index, user.roles as readonly string[], resource, action);
+    if (resourceId === undefined || combination.anyGranted || !combination.ownActionGranted) {
+      const granted = combination.anyGranted || combination.ownActionGranted;
+      return new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, granted, granted, combination, this.settings, undefined);
+    }
+    const memo = new OwnershipMemo(user, this.settings);
+    const owned = await memo.isOwn(combination.owners, resourceId);
+    return new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, owned, owned, combination, this.settings, memo);
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * The Permit: the answer to one grant query, carried through the application's layers to restrict
+ * records (isOwn, limitOwn, listOwn, filterPick) and attributes (pick, filterPick).
+ */
+import { pickWithPlan, unionPlans, type AttributePlan } from './attribute-plan.js';
+import type { LimitOwnReducer, User } from './definition-types.js';
+import { PermissionsUsageError } from './errors.js';
+import { callHook, expectArray, expectBoolean } from './hook-call.js';
+import type { Combination, LoadedOwner } from './table-loader.js';
+
+/** The settings a Permit needs from the Permissions instance that issued it. */
+export interface PermitSettings {
+  readonly limitOwnReduce: LimitOwnReducer | undefined;
+  readonly getResourceId: (args: { resource: string; item: object }) => unknown;
+  readonly hookTimeoutMs: number;
+}
+
+/**
+ * The ownership answers of one permit, memoised: isOwner once per group and id, listOwned once
+ * per group. Created on first use, so a permit that never asks about ownership allocates nothing.
+ */
+export class OwnershipMemo {
+  private readonly isOwnerAnswers = new Map<LoadedOwner, Map<unknown, Promise<boolean>>>();
+  private readonly listed = new Map<LoadedOwner, Promise<ReadonlySet<unknown>>>();
+
+  constructor(
+    private readonly user: User<unknown>,
+    private readonly settings: PermitSettings,
+  ) {}
+
+  /** Whether `owner`'s isOwner hook says the user owns `resourceId`. */
+  ownedBy(owner: LoadedOwner, resourceId: unknown): Promise<boolean> {
+    let answers = this.isOwnerAnswers.get(owner);
+    if (answers === undefined) this.isOwnerAnswers.set(owner, (answers = new Map()));
+    let answer = answers.get(resourceId);
+    if (answer === undefined) {
+      answer = callHook(owner.isOwner, { user: this.user, resourceId }, this.settings.hookTimeoutMs, expectBoolean);
+      answers.set(resourceId, answer);
+    }
+    return answer;
+  }
+
+  /** The ids `owner`'s listOwned hook returns, called once. */
+  listedBy(owner: LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }): Promise<ReadonlySet<unknown>> {
+    let list = this.listed.get(owner);
+    if (list === undefined) {
+      list = callHook(owner.listOwned, { user: this.user }, this.settings.hookTimeoutMs, expectArray).then((ids) => new Set(ids));
+      this.listed.set(owner, list);
+    }
+    return list;
+  }
+
+  /** OR of the owners' isOwner hooks, asked in order until one says yes. */
+  async isOwn(owners: readonly LoadedOwner[], resourceId: unknown): Promise<boolean> {
+    for (const owner of owners) if (await this.ownedBy(owner, resourceId)) return true;
+    return false;
+  }
+}
+
+function isRecord(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The result of `grantPermit`. Use its methods rather than inspecting roles: they apply ownership
+ * and attribute rules consistently.
+ *
+ * @example
+ * ```ts
+ * const permit = await permissions.grantPermit({ user, resource: 'document', action: 'list' });
+ * if (!permit.granted) throw new ForbiddenException();
+ * return permit.filterPick(await documents.findAll());
+ * ```
+ */
+export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, TFilter = unknown> {
+  private memo: OwnershipMemo | undefined;
+
+  /** @internal Created by `Permissions.grantPermit`. */
+  constructor(
+    /** The user of the query. */
+    readonly user: TUser,
+    /** The resource of the query. */
+    readonly resource: string,
+    /** The action of the query. */
+    readonly action: string,
+    /** The resource id of the query, if one was given. */
+    readonly resourceId: TId | undefined,
+    /** User + action + resource is granted in some possession (for `resourceId`, when given). */
+    readonly granted: boolean,
+    /** The action is granted on every record of the resource. */
+    readonly ownGranted: boolean,
+    private readonly combination: Combination,
+    private readonly settings: PermitSettings,
+    memo: OwnershipMemo | undefined,
+  ) {
+    this.memo = memo;
+  }
+
+  /** The action is granted on any record (possession `any`). When true, `ownGranted` is true too. */
+  get anyGranted(): boolean {
+    return this.combination.anyGranted;
+  }
+
+  /** The attribute patterns allowed for the `any` possession, canonical: `['*', '!confidential']`, `['date', 'title']`. */
+  get anyAttributes(): readonly string[] {
+    return this.combination.anyAttributes;
+  }
+
+  private ownership(): OwnershipMemo {
+    return (this.memo ??= new OwnershipMemo(this.user, this.settings));
+  }
+
+  /**
+   * Whether the user owns `resourceId`, as the isOwner hooks of the user's roles decide (OR). False
+   * when no ownership hook applies, even for a role that grants everything. Memoised per id.
+   *
+   * @example
+   * ```ts
+   * if (!permit.anyGranted && !(await permit.isOwn(id))) throw new ForbiddenException();
+   * ```
+   */
+  isOwn(resourceId: TId): Promise<boolean> {
+    if (this.combination.owners.length === 0) return Promise.resolve(false);
+    return this.ownership().isOwn(this.combination.owners, resourceId);
+  }
+
+  /** The plan for one item, given which ownership groups own it. */
+  private planFor(owning: readonly LoadedOwner[]): AttributePlan | undefined {
+    const { anyPlan, anyGranted, ownBeyondAny, ownedPlans } = this.combination;
+    if (owning.length === 0) return anyGranted ? anyPlan : undefined;
+    const key = owning.map((owner) => owner.id).join(',');
+    let plan = ownedPlans.get(key);
+    if (plan === undefined) {
+      plan = anyPlan;
+      for (const grant of ownBeyondAny) if (owning.includes(grant.owner)) plan = unionPlans(plan, grant.plan);
+      ownedPlans.set(key, plan);
+    }
+    return plan;
+  }
+
+  private idOf(item: object): unknown {
+    return this.settings.getResourceId({ resource: this.resource, item });
+  }
+
+  /**
+   * The item reduced to the attributes this user may see: the `any` attributes, plus the own
+   * attributes of the definitions whose ownership hook matched this very item. `{}` when the user
+   * may see nothing of it. Always a new object with own enumerable properties only.
+   *
+   * @example
+   * ```ts
+   * return permit.pick(await documents.findById(id)); // without 'confidential' for an EMPLOYEE
+   * ```
+   */
+  async pick<TItem extends object>(item: TItem): Promise<Partial<TItem>> {
+    if (!isRecord(item)) throw new PermissionsUsageError(`pick expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`);
+    const { ownBeyondAny } = this.combination;
+    let owning: LoadedOwner[] = [];
+    if (ownBeyondAny.length > 0) {
+      const id = this.idOf(item);
+      if (id !== undefined && id !== null) {
+        const memo = this.ownership();
+        const answers = await Promise.all(ownBeyondAny.map((grant) => memo.ownedBy(grant.owner, id)));
+        owning = ownBeyondAny.filter((_, i) => answers[i]).map((grant) => grant.owner);
+      }
+    }
+    const plan = this.planFor(owning);
+    return (plan === undefined ? {} : pickWithPlan(plan, item)) as Partial<TItem>;
+  }
+
+  /**
+   * Keeps the items the user may see (owned, or readable as `any`), in order, each reduced like
+   * {@link Permit.pick}. A listOwned hook is called once per permit, not once per item.
+   *
+   * @example
+   * ```ts
+   * return permit.filterPick(await documents.findAll());
+   * ```
+   */
+  async filterPick<TItem extends object>(items: readonly TItem[]): Promise<Partial<TItem>[]> {
+    if (!Array.isArray(items)) throw new PermissionsUsageError(`filterPick expects an array of objects, got ${items === null ? 'null' : typeof items}.`);
+    for (let i = 0; i < items.length; i++) {
+      if (!isRecord(items[i])) throw new PermissionsUsageError(`filterPick expects an array of objects; items[${i}] is ${items[i] === null ? 'null' : Array.isArray(items[i]) ? 'an array' : typeof items[i]}.`);
+    }
+    const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
+    if (ownBeyondAny.length === 0) return anyGranted ? items.map((item) => pickWithPlan(anyPlan, item) as Partial<TItem>) : [];
+
+    const memo = this.ownership();
+    const lists = await Promise.all(ownBeyondAny.map((grant) => (grant.owner.listOwned === undefined ? undefined : memo.listedBy(grant.owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }))));
+    const owningPerItem = await Promise.all(
+      items.map(async (item) => {
+        const id = this.idOf(item);
+        if (id === undefined || id === null) return [];
+        const answers = await Promise.all(ownBeyondAny.map((grant, g) => lists[g]?.has(id) ?? memo.ownedBy(grant.owner, id)));
+        return ownBeyondAny.filter((_, g) => answers[g]).map((grant) => grant.owner);
+      }),
+    );
+    const out: Partial<TItem>[] = [];
+    items.forEach((item, i) => {
+      const plan = this.planFor(owningPerItem[i] as LoadedOwner[]);
+      if (plan !== undefined) out.push(pickWithPlan(plan, item) as Partial<TItem>);
+    });
+    return out;
+  }
+
+  /**
+   * The filter of owned records, from the limitOwned hooks (combined by the `limitOwnReduce`
+   * option when configured). It configures a filter and never executes it: add it to your query
+   * as an extra AND condition.
+   *
+   * @example
+   * ```ts
+   * const rows = await db.selectFrom('document').selectAll().where(permit.limitOwn()).execute();
+   * ```
+   */
+  limitOwn(): TFilter {
+    const { owners } = this.combination;
+    const listOnly = owners.filter((owner) => owner.limitOwned === undefined);
+    if (listOnly.length > 0) {
+      throw new PermissionsUsageError(
+        `limitOwn() cannot express the ownership decided by listOwned hook${listOnly.length === 1 ? '' : 's'} ${listOnly.map((o) => o.listOwned?.name).join(', ')} for ${this.action} on ${this.resource}; use listOwn() for these roles.`,
+      );
+    }
+    const limitOwneds = owners.map((owner) => (owner.limitOwned as NonNullable<LoadedOwner['limitOwned']>).call);
+    const reduce = this.settings.limitOwnReduce;
+    if (reduce !== undefined) return reduce({ user: this.user, limitOwneds }) as TFilter;
+    if (limitOwneds.length === 1) return (limitOwneds[0] as (args: object) => unknown)({ user: this.user }) as TFilter;
+    throw new PermissionsUsageError(
+      limitOwneds.length === 0
+        ? `limitOwn(): no limitOwned hook applies to ${this.action} on ${this.resource} for roles ${JSON.stringify(this.user.roles)}, so nothing is owned. Configure limitOwnReduce (it receives an empty list) to express that as a filter, or check permit.anyGranted first.`
+        : `limitOwn(): ${limitOwneds.length} limitOwned hooks apply to ${this.action} on ${this.resource} (${owners.map((o) => o.limitOwned?.name).join(', ')}); configure limitOwnReduce to combine them (typically with OR).`,
+    );
+  }
+
+  /**
+   * The ids of the records the user owns, from the listOwned hooks (union, first-seen order).
+   *
+   * @example
+   * ```ts
+   * const ids = await permit.listOwn(); // [1, 10, 100]
+   * ```
+   */
+  async listOwn(): Promise<TId[]> {
+    const { owners } = this.combination;
+    const limitOnly = owners.filter((owner) => owner.listOwned === undefined);
+    if (limitOnly.length > 0) {
+      throw new PermissionsUsageError(
+        `listOwn() cannot list the ownership decided by limitOwned hook${limitOnly.length === 1 ? '' : 's'} ${limitOnly.map((o) => o.limitOwned?.name).join(', ')} for ${this.action} on ${this.resource}; use limitOwn() for these roles.`,
+      );
+    }
+    const memo = this.ownership();
+    const sets = await Promise.all(owners.map((owner) => memo.listedBy(owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> })));
+    const ids = new Set<unknown>();
+    for (const set of sets) for (const id of set) ids.add(id);
+    return [...ids] as TId[];
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * The one table builder: validated definitions in, {@link GrantTables} out. `Permissions.build()`
+ * loads its result directly; the compiler serialises it into generated code. Every `'*'` (role,
+ * resource, action) is expanded here, once, so that a query is a few array and map look-ups.
+ */
+import { compileAttributePatterns, EVERYTHING, planToJson, unionPlans, type AttributePlan } from './attribute-plan.js';
+import type { Possession } from './definition-types.js';
+import { formatProblemLocation, type DefinitionLocation, type DefinitionProblem } from './errors.js';
+import { CRUD_ACTIONS, isSyntaxProblem, parseGrantKey } from './grant-syntax.js';
+import type { DefinitionSummary, GrantCell, GrantTables, HookKind, HookRef, OwnerGroup } from './grant-tables.js';
+
+/** A hook as given in a definition: a method name of the ownership service, or a function. */
+export type HookValue = string | ((...args: never[]) => unknown);
+
+/** A definition that passed `validateDefinition`. */
+export interface ValidDefinition {
+  readonly roles: string | readonly string[];
+  readonly resource: string;
+  readonly descr?: string | undefined;
+  readonly possession?: Possession | undefined;
+  readonly grant: readonly string[] | Readonly<Record<string, readonly string[]>>;
+  readonly isOwner?: HookValue | undefined;
+  readonly listOwned?: HookValue | undefined;
+  readonly limitOwned?: HookValue | undefined;
+}
+
+/** A definition with where it came from. */
+export interface LocatedDefinition {
+  readonly definition: ValidDefinition;
+  readonly location: DefinitionLocation;
+}
+
+/** What {@link buildGrantTables} returns: the tables, plus the problems and warnings it found across definitions. */
+export interface TableBuildResult {
+  readonly tables: GrantTables;
+  /** The hook given for each entry of `tables.hooks` (a name or a function), in the same order. */
+  readonly hookValues: readonly HookValue[];
+  readonly problems: readonly DefinitionProblem[];
+  readonly warnings: readonly string[];
+}
+
+interface CellBuild {
+  any: AttributePlan | undefined;
+  readonly own: Map<number, AttributePlan>;
+  readonly owners: Set<number>;
+}
+
+interface ExplicitGrant {
+  readonly plan: AttributePlan;
+  readonly planKey: string;
+  readonly location: DefinitionLocation;
+  readonly path: readonly (string | number)[];
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function grantEntries(definition: ValidDefinition): [key: string, patterns: readonly string[], path: (string | number)[]][] {
+  if (Array.isArray(definition.grant)) return (definition.grant as readonly string[]).map((key, i) => [key, ['*'], ['grant', i]]);
+  return Object.entries(definition.grant as Readonly<Record<string, readonly string[]>>).map(([key, patterns]) => [key, patterns, ['grant', key]]);
+}
+
+function rolesOf(definition: ValidDefinition): readonly string[] {
+  return typeof definition.roles === 'string' ? [definition.roles] : definition.roles;
+}
+
+/**
+ * Builds the grant tables of a set of valid definitions. Cross-definition problems (conflicting
+ * explicit redefinitions, grants that keep no attribute) are returned, not thrown, so the caller
+ * can report them together with its own.
+ *
+ * @example
+ * ```ts
+ * const { tables, problems } = buildGrantTables([{ definition: { roles: 'ADMIN', resource: 'document', grant: ['*:any'] }, location: { index: 0 } }]);
+ * tables.actions; // ['create', 'delete', 'read', 'update']
+ * ```
+ */
+export function buildGrantTables(located: readonly LocatedDefinition[]): TableBuildResult {
+  const problems: DefinitionProblem[] = [];
+  const warnings: string[] = [];
+
+  const roleSet = new Set<string>();
+  const resourceSet = new Set<string>();
+  const actionSet = new Set<string>(CRUD_ACTIONS);
+  for (const { definition } of located) {
+    for (const role of rolesOf(definition)) if (role !== '*') roleSet.add(role);
+    if (definition.resource !== '*') resourceSet.add(definition.resource);
+    for (const [key] of grantEntries(definition)) {
+      const parsed = parseGrantKey(key);
+      if (!isSyntaxProblem(parsed) && parsed.action !== '*') actionSet.add(parsed.action);
+    }
+  }
+  const roles = [...roleSet].sort(byCodeUnit);
+  const resources = [...resourceSet].sort(byCodeUnit);
+  const actions = [...actionSet].sort(byCodeUnit);
+  const roleIndex = new Map(roles.map((name, i) => [name, i]));
+  const resourceIndex = new Map(resources.map((name, i) => [name, i]));
+  const actionIndex = new Map(actions.map((name, i) => [name, i]));
+  const allRoles = roles.map((_, i) => i);
+  const allResources = resources.map((_, i) => i);
+  const allActions = actions.map((_, i) => i);
+
+  const hooks: HookRef[] = [];
+  const hookValues: HookValue[] = [];
+  const hookIndex = new Map<string, Map<HookValue, number>>();
+  const internHook = (kind: HookKind, value: HookValue): number => {
+    let byValue = hookIndex.get(kind);
+    if (byValue === undefined) hookIndex.set(kind, (byValue = new Map()));
+    let index = byValue.get(value);
+    if (index === undefined) {
+      index = hooks.length;
+      byValue.set(value, index);
+      hooks.push({ kind, name: typeof value === 'string' ? value : value.name || `<anonymous ${kind} #${index}>` });
+      hookValues.push(value);
+    }
+    return index;
+  };
+  const owners: OwnerGroup[] = [];
+  const ownerIndex = new Map<string, number>();
+  const internOwner = (definition: ValidDefinition): number | undefined => {
+    if (definition.isOwner === undefined) return undefined;
+    const group: { isOwner: number; listOwned?: number; limitOwned?: number } = { isOwner: internHook('isOwner', definition.isOwner) };
+    if (definition.listOwned !== undefined) group.listOwned = internHook('listOwned', definition.listOwned);
+    if (definition.limitOwned !== undefined) group.limitOwned = internHook('limitOwned', definition.limitOwned);
+    const key = `${group.isOwner}/${group.listOwned ?? ''}/${group.limitOwned ?? ''}`;
+    let index = ownerIndex.get(key);
+    if (index === undefined) {
+      index = owners.length;
+      ownerIndex.set(key, index);
+      owners.push(group);
+    }
+    return index;
+  };
+
+  const cells = new Map<number, CellBuild>();
+  const cellAt = (resource: number, action: number, role: number): CellBuild => {
+    const key = (resource * actions.length + action) * roles.length + role;
+    let cell = cells.get(key);
+    if (cell === undefined) cells.set(key, (cell = { any: undefined, own: new Map(), owners: new Set() }));
+    return cell;
+  };
+
+  const explicit = new Map<string, ExplicitGrant>();
+  const definitions: DefinitionSummary[] = [];
+
+  located.forEach(({ definition, location }) => {
+    definitions.push({ index: location.index, ...(location.source === undefined ? {} : { source: location.source }), ...(definition.descr === undefined ? {} : { descr: definition.descr }) });
+    const owner = internOwner(definition);
+    const roleNames = rolesOf(definition);
+    const roleIds = roleNames.includes('*') ? allRoles : [...new Set(roleNames)].map((name) => roleIndex.get(name) as number);
+    const resourceIds = definition.resource === '*' ? allResources : [resourceIndex.get(definition.resource) as number];
+    for (const [key, patterns, path] of grantEntries(definition)) {
+      const parsed = parseGrantKey(key);
+      if (isSyntaxProblem(parsed)) continue;
+      const plan = patterns.length === 1 && patterns[0] === '*' ? EVERYTHING : compileAttributePatterns(patterns);
+      if (!plan.allowsAny && patterns.length > 0) {
+        problems.push({ code: 'bad-attribute', ...location, path, message: `Grant ${JSON.stringify(key)} keeps no attribute with patterns ${JSON.stringify(patterns)}.`, fix: "Start with '*' before exclusions ('*', '!secret'), or name the attributes to keep." });
+        continue;
+      }
+      const possession: Possession = parsed.possession ?? definition.possession ?? 'any';
+      const actionIds = parsed.action === '*' ? allActions : [actionIndex.get(parsed.action) as number];
+      if (parsed.action !== '*' && definition.resource !== '*') {
+        for (const role of roleNames) if (role !== '*') recordExplicit(`${role}\u0000${definition.resource}\u0000${parsed.action}\u0000${possession}`, plan, location, path, `${role} ${parsed.action}:${possession} on ${definition.resource}`);
+      }
+      for (const resource of resourceIds) {
+        for (const action of actionIds) {
+          for (const role of roleIds) {
+            const cell = cellAt(resource, action, role);
+            if (possession === 'any') cell.any = cell.any === undefined ? plan : unionPlans(cell.any, plan);
+            else if (owner !== undefined) {
+              const before = cell.own.get(owner);
+              cell.own.set(owner, before === undefined ? plan : unionPlans(before, plan));
+            }
+            if (owner !== undefined) cell.owners.add(owner);
+          }
+        }
+      }
+    }
+  });
+
+  function recordExplicit(key: string, plan: AttributePlan, location: DefinitionLocation, path: readonly (string | number)[], what: string): void {
+    const planKey = JSON.stringify(planToJson(plan));
+    const earlier = explicit.get(key);
+    if (earlier === undefined) {
+      explicit.set(key, { plan, planKey, location, path });
+      return;
+    }
+    const first = formatProblemLocation({ ...earlier.location, path: earlier.path });
+    const second = formatProblemLocation({ ...location, path });
+    if (earlier.planKey === planKey) {
+      warnings.push(`${what} is granted twice with the same attributes, at ${first} and ${second}.`);
+      return;
+    }
+    problems.push({
+      code: 'conflicting-redefinition',
+      ...location,
+      path,
+      message: `${what} is already granted at ${first} with different attributes.`,
+      fix: `Keep one of the two grants, or make their attributes identical.`,
+    });
+  }
+
+  const planIndex = new Map<string, number>();
+  const plans: ReturnType<typeof planToJson>[] = [];
+  const planIdentity = new Map<AttributePlan, number>();
+  const internPlan = (plan: AttributePlan): number => {
+    const known = planIdentity.get(plan);
+    if (known !== undefined) return known;
+    const json = planToJson(plan);
+    const key = JSON.stringify(json);
+    let index = planIndex.get(key);
+    if (index === undefined) {
+      index = plans.length;
+      planIndex.set(key, index);
+      plans.push(json);
+    }
+    planIdentity.set(plan, index);
+    return index;
+  };
+
+  const cellRows: GrantCell[] = [];
+  const keys = [...cells.keys()].sort((a, b) => a - b);
+  for (const key of keys) {
+    const cell = cells.get(key) as CellBuild;
+    const role = key % roles.length;
+    const rest = (key - role) / roles.length;
+    const action = rest % actions.length;
+    const resource = (rest - action) / actions.length;
+    const own = [...cell.own].sort(([a], [b]) => a - b).flatMap(([group, plan]) => [group, internPlan(plan)]);
+    cellRows.push([resource, action, role, cell.any === undefined ? -1 : internPlan(cell.any), own, [...cell.owners].sort((a, b) => a - b)]);
+  }
+
+  return {
+    tables: { format: 1, roles, resources, actions, plans, hooks, owners, cells: cellRows, definitions },
+    hookValues,
+    problems,
+    warnings,
+  };
+}
