@@ -38,3 +38,13 @@ export { buildGrantTables, type HookValue, type LocatedDefinition, type TableBui
 export type { DefinitionSummary, GrantCell, GrantTables, HookKind, HookRef, OwnerGroup } from './grant-tables.js';
 export { compileAttributePatterns, pickWithPlan, planToPatterns, type AttributePlan, type AttributePlanJson } from './attribute-plan.js';
 export { CRUD_ACTIONS, parseAttributePattern, parseGrantKey } from './grant-syntax.js';
+export {
+  createTypedPermissions,
+  type PermissionsSchema,
+  type SchemaAction,
+  type SchemaResource,
+  type SchemaResourceId,
+  type TypedGrantQuery,
+  type TypedPermissions,
+  type TypedPermissionsOptions,
+} from './typed-permissions.js';

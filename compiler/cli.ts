@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/**
+ * The `typed-permissions` command line.
+ *   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
+ * Exit codes: 0 success, 1 invalid definitions (or stale output with --check), 2 usage errors.
+ */
+import { watch } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { formatCompileProblem } from './compile-problem.js';
+import { compile } from './compile.js';
+
+const USAGE = `Usage:
+  typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
+
+  definitionsDir   folder of *.permissions.json, *.permissions.ts and *.resource.json (default: definitions)
+  --out <dir>      output folder (default: generated)
+  --check          do not write; exit 1 and list the files that are stale
+  --watch          recompile on every change; keeps running after an invalid edit`;
+
+class UsageError extends Error {}
+
+type ParsedCommand = { readonly command: 'help' } | { readonly command: 'compile'; readonly definitionsDir: string; readonly outDir: string; readonly check: boolean; readonly watch: boolean };
+
+function parse(argv: readonly string[]): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { out: { type: 'string' }, check: { type: 'boolean' }, watch: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help === true) return { command: 'help' };
+  if (command !== 'compile') throw new UsageError(command === undefined ? 'No command given.' : `Unknown command ${JSON.stringify(command)}.`);
+  if (rest.length > 1) throw new UsageError(`compile takes one definitions folder, got ${rest.length}.`);
+  if (parsed.values.check === true && parsed.values.watch === true) throw new UsageError('--check and --watch cannot be combined.');
+  return { command: 'compile', definitionsDir: rest[0] ?? 'definitions', outDir: parsed.values.out ?? 'generated', check: parsed.values.check === true, watch: parsed.values.watch === true };
+}
+
+async function runOnce(definitionsDir: string, outDir: string, check: boolean, log: (line: string) => void, error: (line: string) => void): Promise<{ code: number; inputs: readonly string[] }> {
+  const started = performance.now();
+  const result = await compile({ definitionsDir, outDir, check });
+  if (!result.ok) {
+    for (const problem of result.problems) error(formatCompileProblem(problem, definitionsDir));
+    error(`typed-permissions: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${definitionsDir}; ${outDir} was not changed.`);
+    return { code: 1, inputs: result.inputs };
+  }
+  const { tables } = result.model;
+  const summary = `${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions, ${tables.cells.length} grants`;
+  if (check) {
+    if (result.stale.length > 0) {
+      error(`typed-permissions: ${outDir} is stale (${result.stale.join(', ')}). Run \`npm run generate\` and commit the result.`);
+      return { code: 1, inputs: result.inputs };
+    }
+    log(`typed-permissions: ${outDir} is up to date (${summary}).`);
+    return { code: 0, inputs: result.inputs };
+  }
+  log(`typed-permissions: ${result.written ? `wrote ${result.stale.length} file${result.stale.length === 1 ? '' : 's'} to` : 'no change in'} ${outDir} (${summary}) in ${Math.round(performance.now() - started)} ms.`);
+  return { code: 0, inputs: result.inputs };
+}
+
+/**
+ * Runs the command line with `argv` (without node and script) and returns the exit code.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await main(['compile', 'definitions', '--check']);
+ * ```
+ */
+export async function main(argv: readonly string[], io = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) }): Promise<number> {
+  let options;
+  try {
+    options = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.error(`typed-permissions: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.command === 'help') {
+    io.log(USAGE);
+    return 0;
+  }
+  const { definitionsDir, outDir, check } = options;
+  const first = await runOnce(definitionsDir, outDir, check, io.log, io.error);
+  if (!options.watch) return first.code;
+
+  io.log(`typed-permissions: watching ${definitionsDir} (Ctrl-C to stop).`);
+  let timer: NodeJS.Timeout | undefined;
+  let running = Promise.resolve();
+  const watcher = watch(definitionsDir, () => {
+    clearTimeout(timer);
+    // Editors write a file in several steps; one compile after the burst is enough.
+    timer = setTimeout(() => {
+      running = running.then(async () => {
+        await runOnce(definitionsDir, outDir, false, io.log, io.error).catch((error: unknown) => io.error(`typed-permissions: ${(error as Error).message}`));
+      });
+    }, 100);
+  });
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      watcher.close();
+      clearTimeout(timer);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await running;
+  return 0;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly || process.argv[1]?.endsWith('/typed-permissions')) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`typed-permissions: internal error: ${(error as Error).stack ?? String(error)}`);
+      process.exitCode = 2;
+    },
+  );
+}

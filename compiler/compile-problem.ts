@@ -1,0 +1,36 @@
+/** The problems the compiler reports: every one names the file, line, column and JSON path, and the fix. */
+import type { ValuePath } from './static-value.js';
+
+/** One problem in a definitions folder. */
+export interface CompileProblem {
+  /** File name relative to the definitions folder. */
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** JSON path inside the file, e.g. `['definitions', 0, 'grant', 2]`. */
+  readonly path: ValuePath;
+  /** A definition problem code of the runtime, or one of the compiler's own: syntax-error, not-static, invalid-file, invalid-metadata, hook-kind-conflict. */
+  readonly code: string;
+  readonly message: string;
+  readonly fix: string;
+}
+
+/** Formats a JSON path as `$.definitions[0].grant[2]`. */
+export function formatJsonPath(path: ValuePath): string {
+  let out = '$';
+  for (const segment of path) out += typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+  return out;
+}
+
+/**
+ * Formats a problem as `definitions/document.permissions.json:12:7 $.definitions[0].grant[2] [bad-possession] message Fix: …`.
+ *
+ * @example
+ * ```ts
+ * console.error(formatCompileProblem(problem, 'definitions'));
+ * ```
+ */
+export function formatCompileProblem(problem: CompileProblem, directory: string): string {
+  const where = `${directory.replace(/\/$/, '')}/${problem.file}${problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`}`;
+  return `${where} ${formatJsonPath(problem.path)} [${problem.code}] ${problem.message} Fix: ${problem.fix}`;
+}

@@ -1,0 +1,124 @@
+/**
+ * Reads literal values out of a TypeScript (or JSON) syntax tree without running anything, and
+ * remembers where every value stands, so that a problem at `grant[2]` can name its line and column.
+ * JSON files and `*.permissions.ts` files go through this one reader.
+ */
+import { ts } from 'ts-morph';
+
+/** A path inside a value: property names and array indexes. */
+export type ValuePath = readonly (string | number)[];
+
+/** A 1-based line and column. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A problem met while reading a literal: something that is not a static value, or a duplicate key. */
+export interface StaticValueProblem {
+  readonly path: ValuePath;
+  readonly position: Position;
+  readonly message: string;
+  readonly fix: string;
+}
+
+/** A value read from source, with the position of every path in it. */
+export interface StaticValue {
+  readonly value: unknown;
+  readonly positions: ReadonlyMap<string, Position>;
+  readonly problems: readonly StaticValueProblem[];
+}
+
+/** The key under which a path's position is stored. */
+export function pathKey(path: ValuePath): string {
+  return JSON.stringify(path);
+}
+
+/** The position of `path`, or of its nearest ancestor that exists (a missing field points at its object). */
+export function positionOf(positions: ReadonlyMap<string, Position>, path: ValuePath): Position | undefined {
+  for (let length = path.length; length >= 0; length--) {
+    const found = positions.get(pathKey(path.slice(0, length)));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function unwrap(node: ts.Node): ts.Node {
+  let current = node;
+  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current)) current = current.expression;
+  return current;
+}
+
+function propertyName(name: ts.PropertyName): string | undefined {
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  return undefined;
+}
+
+/**
+ * Reads the literal at `node`: objects, arrays, strings, numbers, booleans and null; `as const`,
+ * `satisfies` and parentheses are looked through. Anything else (a variable, a call, a function,
+ * a spread) is reported, because definitions are read statically and never executed.
+ *
+ * @example
+ * ```ts
+ * const file = ts.createSourceFile('a.ts', 'export default [{ roles: "A" }]', ts.ScriptTarget.Latest, true);
+ * readStaticValue(file, expression).value; // [{ roles: 'A' }]
+ * ```
+ */
+export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPath: ValuePath = []): StaticValue {
+  const positions = new Map<string, Position>();
+  const problems: StaticValueProblem[] = [];
+  const at = (node: ts.Node): Position => {
+    const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+    return { line: line + 1, column: character + 1 };
+  };
+
+  const read = (raw: ts.Node, path: ValuePath): unknown => {
+    const node = unwrap(raw);
+    positions.set(pathKey(path), at(node));
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+    if (ts.isNumericLiteral(node)) return Number(node.text);
+    if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) return -Number(node.operand.text);
+    if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+    if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+    if (node.kind === ts.SyntaxKind.NullKeyword) return null;
+    if (ts.isArrayLiteralExpression(node)) {
+      return node.elements.map((element, i) => {
+        if (ts.isSpreadElement(element)) {
+          problems.push({ path: [...path, i], position: at(element), message: 'A spread (...) is not a static value.', fix: 'Write the elements out: definition files are read without running them.' });
+          return undefined;
+        }
+        return read(element, [...path, i]);
+      });
+    }
+    if (ts.isObjectLiteralExpression(node)) {
+      // Built with defineProperty: a key named "__proto__" must stay a plain key, never set the prototype.
+      const object: Record<string, unknown> = {};
+      const seen = new Set<string>();
+      for (const property of node.properties) {
+        const name = ts.isPropertyAssignment(property) ? propertyName(property.name) : undefined;
+        if (!ts.isPropertyAssignment(property) || name === undefined) {
+          problems.push({ path, position: at(property), message: `${ts.isShorthandPropertyAssignment(property) ? 'A shorthand property' : ts.isSpreadAssignment(property) ? 'A spread (...)' : ts.isMethodDeclaration(property) ? 'A method' : 'A computed property'} is not a static value.`, fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".' });
+          continue;
+        }
+        if (seen.has(name)) {
+          problems.push({ path: [...path, name], position: at(property), message: `Key ${JSON.stringify(name)} appears twice in the same object; only one can count.`, fix: 'Remove one of the two keys, or merge their values.' });
+          continue;
+        }
+        seen.add(name);
+        Object.defineProperty(object, name, { value: read(property.initializer, [...path, name]), enumerable: true, writable: true, configurable: true });
+      }
+      return object;
+    }
+    problems.push({
+      path,
+      position: at(node),
+      message: ts.isArrowFunction(node) || ts.isFunctionExpression(node) ? 'A function is not a static value.' : `${ts.SyntaxKind[node.kind]} is not a static value.`,
+      fix: 'Definition files are read without running them: write literals only, and name hooks with method-name strings of the ownership service.',
+    });
+    return undefined;
+  };
+
+  const value = read(root, rootPath);
+  return { value, positions, problems };
+}
