@@ -184,7 +184,12 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     }
     const { tables, hookValues, problems: tableProblems, warnings } = buildGrantTables(valid);
     problems.push(...tableProblems);
-    if (problems.length > 0) throw new PermissionDefinitionError(problems);
+    if (problems.length > 0) {
+      // Report in the order the definitions were added, whichever check found the problem.
+      const order = new Map(this.raw.map(({ location }, i) => [`${location.source ?? ''}\u0000${location.index}`, i]));
+      const rank = (p: DefinitionProblem) => order.get(`${p.source ?? ''}\u0000${p.index}`) ?? 0;
+      throw new PermissionDefinitionError(problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map(({ p }) => p));
+    }
     for (const warning of warnings) this.logger.warn(`typed-permissions: ${warning}`);
     this.pending.push(...valid);
     this.index = loadGrantTables(tables, (ref, i) => this.bind(ref.name, hookValues[i] as HookValue));

@@ -1,0 +1,63 @@
+/**
+ * The typed schema of the example documents database, as kysely sees it.
+ *
+ * Tables and columns are snake_case in SQL (`user_roles`, `creator_id`); kysely's `CamelCasePlugin`
+ * (installed by `createDatabase`) maps every identifier, so TypeScript code uses the camelCase names
+ * below (`userRoles`, `creatorId`) and the SQL stays conventional.
+ */
+import type { Selectable } from 'kysely';
+import type { ExampleDocumentStatus } from './example-data.js';
+
+/** A user. Roles live in `user_roles`, one row per role. */
+export interface UsersTable {
+  readonly id: number;
+  readonly name: string;
+}
+
+/** One role of one user. */
+export interface UserRolesTable {
+  readonly userId: number;
+  readonly role: string;
+}
+
+/** A document. `date` is a SQL `date`, read back as an ISO `YYYY-MM-DD` string (never a JS `Date`). */
+export interface DocumentsTable {
+  readonly id: number;
+  readonly title: string;
+  readonly date: string;
+  readonly status: ExampleDocumentStatus;
+  readonly personal: string;
+  readonly confidential: string;
+  readonly creatorId: number;
+}
+
+/** `managerId` manages `managedId` (direct management only; it is not transitive). */
+export interface ManagersTable {
+  readonly managerId: number;
+  readonly managedId: number;
+}
+
+/** User `userId` works for company `companyId`. A user may belong to no company, or to several. */
+export interface CompanyMembersTable {
+  readonly userId: number;
+  readonly companyId: number;
+}
+
+/**
+ * The whole schema, keyed by table name, for `Kysely<ExampleDatabase>`.
+ *
+ * @example
+ * ```ts
+ * const titles = await db.selectFrom('documents').select('title').where('creatorId', '=', 1).execute();
+ * ```
+ */
+export interface ExampleDatabase {
+  users: UsersTable;
+  userRoles: UserRolesTable;
+  documents: DocumentsTable;
+  managers: ManagersTable;
+  companyMembers: CompanyMembersTable;
+}
+
+/** A document row as the repositories return it. */
+export type DocumentRow = Selectable<DocumentsTable>;

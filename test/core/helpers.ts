@@ -1,0 +1,48 @@
+/**
+ * Small helpers shared by the core unit tests: a logger that collects warnings (so tests stay
+ * quiet and can count them), and a way to read the problems of a failed build().
+ */
+import { PermissionDefinitionError, type Permissions } from '../../runtime/core/index.js';
+
+/** A logger whose warnings land in `warnings` instead of the console. */
+export interface CollectingLogger {
+  readonly warnings: string[];
+  readonly logger: { warn: (message: string) => void };
+}
+
+/** Creates a {@link CollectingLogger}. */
+export function collectingLogger(): CollectingLogger {
+  const warnings: string[] = [];
+  return { warnings, logger: { warn: (message: string) => void warnings.push(String(message)) } };
+}
+
+/** Runs `permissions.build()`, which must throw a PermissionDefinitionError, and returns that error. */
+export function buildError(permissions: Permissions): PermissionDefinitionError {
+  try {
+    permissions.build();
+  } catch (error) {
+    if (error instanceof PermissionDefinitionError) return error;
+    throw error;
+  }
+  throw new Error('build() was expected to throw a PermissionDefinitionError, but it succeeded');
+}
+
+/** The problems of a failed build, reduced to what tests compare exactly: code, index, source and path. */
+export function problemSummary(error: PermissionDefinitionError): { code: string; index: number; source: string | undefined; path: (string | number)[] }[] {
+  return error.problems.map((problem) => ({ code: problem.code, index: problem.index, source: problem.source, path: [...problem.path] }));
+}
+
+/** A document-like record used by the small synthetic tests. */
+export interface TestDoc {
+  readonly id: number;
+  readonly title: string;
+  readonly date: string;
+  readonly body: string;
+  readonly secret: string;
+}
+
+/** Creates {@link TestDoc} number `id`. */
+export function testDoc(id: number): TestDoc {
+  return { id, title: `title ${id}`, date: `2024-01-${String(((id - 1) % 28) + 1).padStart(2, '0')}`, body: `body ${id}`, secret: `secret ${id}` };
+}
+
