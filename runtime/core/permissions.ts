@@ -278,6 +278,34 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
    * ```
    */
   async grantPermit<TId = unknown>(query: GrantQuery<TUser, TId>): Promise<Permit<TUser, TId, TFilter>> {
+    const decided = this.decide(query);
+    if (decided instanceof Permit) return decided;
+    const { combination, resourceId } = decided;
+    const { user, resource, action } = query;
+    const memo = new OwnershipMemo(user, this.settings);
+    const owned = await memo.isOwn(combination.owners, resourceId);
+    return new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, owned, owned, combination, this.settings, memo);
+  }
+
+  /**
+   * Answers a grant query synchronously, for the queries that need no ownership hook: without
+   * `resourceId`, or when the action is granted as any (or not at all). A query whose answer depends
+   * on `isOwn(resourceId)` throws a PermissionsUsageError: use {@link Permissions.grantPermit}.
+   *
+   * @example
+   * ```ts
+   * const permit = permissions.grantPermitSync({ user, resource: 'document', action: 'list' });
+   * if (permit.granted) return permit.filterPick(rows);
+   * ```
+   */
+  grantPermitSync<TId = unknown>(query: GrantQuery<TUser, TId>): Permit<TUser, TId, TFilter> {
+    const decided = this.decide(query);
+    if (decided instanceof Permit) return decided;
+    throw new PermissionsUsageError(`grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); use await grantPermit(query).`);
+  }
+
+  /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */
+  private decide<TId>(query: GrantQuery<TUser, TId>): Permit<TUser, TId, TFilter> | { combination: Combination; resourceId: TId } {
     const index = this.requireBuilt('grantPermit()');
     this.checkQuery(query);
     const { user, resource, action } = query;
@@ -287,8 +315,6 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       const granted = combination.anyGranted || combination.ownActionGranted;
       return new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, granted, granted, combination, this.settings, undefined);
     }
-    const memo = new OwnershipMemo(user, this.settings);
-    const owned = await memo.isOwn(combination.owners, resourceId);
-    return new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, owned, owned, combination, this.settings, memo);
+    return { combination, resourceId };
   }
 }

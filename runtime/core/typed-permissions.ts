@@ -44,6 +44,8 @@ export interface TypedPermissions<S extends PermissionsSchema, TUser extends Use
   readonly permissions: Permissions<TUser, TFilter>;
   /** Like `Permissions.grantPermit`, with the resource's actions and id type checked at compile time. */
   grantPermit<R extends SchemaResource<S>>(query: TypedGrantQuery<S, TUser, R>): Promise<Permit<TUser, SchemaResourceId<S, R>, TFilter>>;
+  /** Like `Permissions.grantPermitSync`, typed the same way. */
+  grantPermitSync<R extends SchemaResource<S>>(query: TypedGrantQuery<S, TUser, R>): Permit<TUser, SchemaResourceId<S, R>, TFilter>;
 }
 
 /**
@@ -63,5 +65,6 @@ export function createTypedPermissions<S extends PermissionsSchema, TOwnership e
   return {
     permissions,
     grantPermit: (query) => permissions.grantPermit(query),
+    grantPermitSync: (query) => permissions.grantPermitSync(query),
   };
 }

@@ -1,0 +1,42 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { collectingLogger } from './helpers.js';
+
+const isOwner = jest.fn(({ resourceId }: { resourceId: number }) => resourceId === 1);
+const definitions: PermissionDefinition[] = [
+  { roles: 'EMPLOYEE', resource: 'document', possession: 'own', grant: ['read'], isOwner, listOwned: () => [1] },
+  { roles: 'ADMIN', resource: 'document', grant: ['read:any'] },
+];
+
+function build(): Permissions {
+  return new Permissions({ logger: collectingLogger().logger }).addPermissions(definitions).build();
+}
+
+describe('grantPermitSync: the decision without ownership hooks, synchronously', () => {
+  it('answers a query without resourceId exactly like grantPermit', async () => {
+    const permissions = build();
+    for (const roles of [['EMPLOYEE'], ['ADMIN'], ['NOBODY']]) {
+      const sync = permissions.grantPermitSync({ user: { id: 1, roles }, resource: 'document', action: 'read' });
+      const async = await permissions.grantPermit({ user: { id: 1, roles }, resource: 'document', action: 'read' });
+      expect([sync.granted, sync.anyGranted, sync.ownGranted, sync.anyAttributes]).toEqual([async.granted, async.anyGranted, async.ownGranted, async.anyAttributes]);
+    }
+  });
+
+  it('answers a query with resourceId when any-access decides it, calling no hook', () => {
+    isOwner.mockClear();
+    const permit = build().grantPermitSync({ user: { id: 9, roles: ['ADMIN'] }, resource: 'document', action: 'read', resourceId: 5 });
+    expect([permit.granted, permit.anyGranted, permit.resourceId]).toEqual([true, true, 5]);
+    expect(isOwner).not.toHaveBeenCalled();
+  });
+
+  it('refuses, with a usage error, a query whose answer depends on isOwn', () => {
+    const permissions = build();
+    expect(() => permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 1 })).toThrow(PermissionsUsageError);
+  });
+
+  it('validates the query like grantPermit', () => {
+    const permissions = build();
+    expect(() => permissions.grantPermitSync({ user: { id: 1, roles: 'EMPLOYEE' as never }, resource: 'document', action: 'read' })).toThrow(PermissionsUsageError);
+    expect(() => new Permissions().grantPermitSync({ user: { id: 1, roles: [] }, resource: 'document', action: 'read' })).toThrow(/build\(\) first/);
+  });
+});
