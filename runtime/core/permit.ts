@@ -169,6 +169,24 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   }
 
   /**
+   * {@link Permit.pick} without waiting, for permits whose attributes need no ownership hook (the
+   * `any` attributes already cover every own grant, or there is none). Otherwise it throws a
+   * PermissionsUsageError: use `await pick(item)`.
+   *
+   * @example
+   * ```ts
+   * const permit = permissions.grantPermitSync({ user, resource: 'document', action: 'list' });
+   * const row = permit.pickSync(document);
+   * ```
+   */
+  pickSync<TItem extends object>(item: TItem): Partial<TItem> {
+    if (!isRecord(item)) throw new PermissionsUsageError(`pickSync expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`);
+    const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
+    if (ownBeyondAny.length > 0) throw new PermissionsUsageError(`pickSync: the attributes of ${this.action} on ${this.resource} depend on ownership (an isOwner hook); use await pick(item).`);
+    return (anyGranted ? pickWithPlan(anyPlan, item) : {}) as Partial<TItem>;
+  }
+
+  /**
    * Keeps the items the user may see (owned, or readable as `any`), in order, each reduced like
    * {@link Permit.pick}. A listOwned hook is called once per permit, not once per item.
    *

@@ -40,3 +40,26 @@ describe('grantPermitSync: the decision without ownership hooks, synchronously',
     expect(() => new Permissions().grantPermitSync({ user: { id: 1, roles: [] }, resource: 'document', action: 'read' })).toThrow(/build\(\) first/);
   });
 });
+
+describe('pickSync: pick without waiting when no ownership hook is needed', () => {
+  const item = { id: 2, title: 't', secret: 's' };
+  const permissions = new Permissions({ logger: collectingLogger().logger })
+    .addPermissions([
+      { roles: 'READER', resource: 'document', grant: { 'read:any': ['*', '!secret'] } },
+      { roles: 'OWNER', resource: 'document', possession: 'own', grant: ['read'], isOwner: () => true, listOwned: () => [2] },
+    ])
+    .build();
+
+  it('picks the any attributes exactly like pick', async () => {
+    const permit = permissions.grantPermitSync({ user: { id: 1, roles: ['READER'] }, resource: 'document', action: 'read' });
+    expect(permit.pickSync(item)).toEqual({ id: 2, title: 't' });
+    expect(permit.pickSync(item)).toEqual(await permit.pick(item));
+  });
+
+  it('gives {} when nothing is granted, and refuses when ownership decides the attributes', () => {
+    expect(permissions.grantPermitSync({ user: { id: 1, roles: ['NOBODY'] }, resource: 'document', action: 'read' }).pickSync(item)).toEqual({});
+    const own = permissions.grantPermitSync({ user: { id: 1, roles: ['OWNER'] }, resource: 'document', action: 'read' });
+    expect(() => own.pickSync(item)).toThrow(PermissionsUsageError);
+    expect(() => own.pickSync(null as never)).toThrow(PermissionsUsageError);
+  });
+});
