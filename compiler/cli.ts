@@ -6,20 +6,27 @@
  */
 import { watch } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { explainGrant, formatExplanation } from '../runtime/core/explain.js';
+import { compileModel } from './compile-model.js';
 import { formatCompileProblem } from './compile-problem.js';
 import { compile } from './compile.js';
 
 const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
+  typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--json]
 
   definitionsDir   folder of *.permissions.json, *.permissions.ts and *.resource.json (default: definitions)
   --out <dir>      output folder (default: generated)
   --check          do not write; exit 1 and list the files that are stale
-  --watch          recompile on every change; keeps running after an invalid edit`;
+  --watch          recompile on every change; keeps running after an invalid edit
+  explain          say which definitions grant (or would grant) the action to those roles, and with which attributes`;
 
 class UsageError extends Error {}
 
-type ParsedCommand = { readonly command: 'help' } | { readonly command: 'compile'; readonly definitionsDir: string; readonly outDir: string; readonly check: boolean; readonly watch: boolean };
+type ParsedCommand =
+  | { readonly command: 'help' }
+  | { readonly command: 'compile'; readonly definitionsDir: string; readonly outDir: string; readonly check: boolean; readonly watch: boolean }
+  | { readonly command: 'explain'; readonly definitionsDir: string; readonly roles: readonly string[]; readonly resource: string; readonly action: string; readonly json: boolean };
 
 function parse(argv: readonly string[]): ParsedCommand {
   let parsed;
@@ -27,15 +34,34 @@ function parse(argv: readonly string[]): ParsedCommand {
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { out: { type: 'string' }, check: { type: 'boolean' }, watch: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        out: { type: 'string' },
+        check: { type: 'boolean' },
+        watch: { type: 'boolean' },
+        roles: { type: 'string' },
+        resource: { type: 'string' },
+        action: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help === true) return { command: 'help' };
-  if (command !== 'compile') throw new UsageError(command === undefined ? 'No command given.' : `Unknown command ${JSON.stringify(command)}.`);
-  if (rest.length > 1) throw new UsageError(`compile takes one definitions folder, got ${rest.length}.`);
+  if (command !== 'compile' && command !== 'explain') throw new UsageError(command === undefined ? 'No command given.' : `Unknown command ${JSON.stringify(command)}.`);
+  if (rest.length > 1) throw new UsageError(`${command} takes one definitions folder, got ${rest.length}.`);
+  const { values } = parsed;
+  if (command === 'explain') {
+    const misplaced = (['out', 'check', 'watch'] as const).filter((flag) => values[flag] !== undefined);
+    if (misplaced.length > 0) throw new UsageError(`explain does not take --${misplaced.join(', --')}.`);
+    if (values.roles === undefined || values.resource === undefined || values.action === undefined) throw new UsageError('explain needs --roles, --resource and --action.');
+    const roles = values.roles.split(',').map((role) => role.trim()).filter((role) => role.length > 0);
+    return { command, definitionsDir: rest[0] ?? 'definitions', roles, resource: values.resource, action: values.action, json: values.json === true };
+  }
+  const misplaced = (['roles', 'resource', 'action', 'json'] as const).filter((flag) => values[flag] !== undefined);
+  if (misplaced.length > 0) throw new UsageError(`compile does not take --${misplaced.join(', --')}.`);
   if (parsed.values.check === true && parsed.values.watch === true) throw new UsageError('--check and --watch cannot be combined.');
   return { command: 'compile', definitionsDir: rest[0] ?? 'definitions', outDir: parsed.values.out ?? 'generated', check: parsed.values.check === true, watch: parsed.values.watch === true };
 }
@@ -81,6 +107,16 @@ export async function main(argv: readonly string[], io = { log: (line: string) =
   }
   if (options.command === 'help') {
     io.log(USAGE);
+    return 0;
+  }
+  if (options.command === 'explain') {
+    const model = compileModel(options.definitionsDir);
+    if (!model.ok) {
+      for (const problem of model.problems) io.error(formatCompileProblem(problem, options.definitionsDir));
+      return 1;
+    }
+    const explanation = explainGrant(model.model.tables, options.roles, options.resource, options.action);
+    io.log(options.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation));
     return 0;
   }
   const { definitionsDir, outDir, check } = options;

@@ -29,12 +29,13 @@ export interface DefinitionSummary {
 
 /**
  * One cell: what one role may do with one action on one resource.
- * `[resource, action, role, anyPlan, own, owners]`: indexes into the name lists and `plans`;
+ * `[resource, action, role, anyPlan, own, owners, sources]`: indexes into the name lists and `plans`;
  * `anyPlan` is -1 when the action is not granted as `any`; `own` is a flat list of
  * `ownerGroup, plan` pairs (the own attributes each ownership group grants); `owners` are the
- * ownership groups whose hooks decide ownership for this cell (from grants in either possession).
+ * ownership groups whose hooks decide ownership for this cell (from grants in either possession);
+ * `sources` says which definitions reached the cell, as `definition * 2 + (own ? 1 : 0)`, for `explain`.
  */
-export type GrantCell = readonly [resource: number, action: number, role: number, anyPlan: number, own: readonly number[], owners: readonly number[]];
+export type GrantCell = readonly [resource: number, action: number, role: number, anyPlan: number, own: readonly number[], owners: readonly number[], sources: readonly number[]];
 
 /** Everything `build()` and the compiler precompute. Sorted and free of functions, so it serialises deterministically. */
 export interface GrantTables {

@@ -48,3 +48,4 @@ export {
   type TypedPermissions,
   type TypedPermissionsOptions,
 } from './typed-permissions.js';
+export { explainGrant, formatExplanation, type ExplainedDefinition, type ExplainedOwnership, type ExplainedRole, type Explanation } from './explain.js';

@@ -90,7 +90,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     this.ownership = ownership;
     this.strict = strict === true;
     this.logger = logger ?? console;
-    this.settings = { limitOwnReduce, getResourceId: getResourceId ?? defaultResourceId, hookTimeoutMs: hookTimeoutMs ?? 5000 };
+    this.settings = { tables: () => this.tables, limitOwnReduce, getResourceId: getResourceId ?? defaultResourceId, hookTimeoutMs: hookTimeoutMs ?? 5000 };
   }
 
   /**

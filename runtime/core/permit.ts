@@ -3,6 +3,8 @@
  * records (isOwn, limitOwn, listOwn, filterPick) and attributes (pick, filterPick).
  */
 import { pickWithPlan, unionPlans, type AttributePlan } from './attribute-plan.js';
+import { explainGrant, type Explanation } from './explain.js';
+import type { GrantTables } from './grant-tables.js';
 import type { LimitOwnReducer, User } from './definition-types.js';
 import { PermissionsUsageError } from './errors.js';
 import { callHook, expectArray, expectBoolean } from './hook-call.js';
@@ -10,6 +12,8 @@ import type { Combination, LoadedOwner } from './table-loader.js';
 
 /** The settings a Permit needs from the Permissions instance that issued it. */
 export interface PermitSettings {
+  /** The tables the decision came from, for `explain()`. */
+  readonly tables: () => GrantTables;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
   readonly getResourceId: (args: { resource: string; item: object }) => unknown;
   readonly hookTimeoutMs: number;
@@ -219,6 +223,27 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
       if (plan !== undefined) out.push(pickWithPlan(plan, item) as Partial<TItem>);
     });
     return out;
+  }
+
+  /**
+   * Explains this permit: which definitions grant the action to which of the user's roles, in which
+   * possession, with which attributes; with a resource id (this permit's, or the one given), which
+   * ownership hooks were asked and what they answered.
+   *
+   * @example
+   * ```ts
+   * console.log(formatExplanation(await permit.explain()));
+   * // read on document for roles EMPLOYEE: NOT GRANTED for id 2 … isCreator answered not owned …
+   * ```
+   */
+  async explain(resourceId: TId | undefined = this.resourceId): Promise<Explanation> {
+    const base = explainGrant(this.settings.tables(), this.user.roles as readonly string[], this.resource, this.action);
+    if (resourceId === undefined || resourceId === null) return base;
+    const memo = this.ownership();
+    const checks = [];
+    for (const owner of this.combination.owners) checks.push({ isOwner: owner.isOwner.name, owned: await memo.ownedBy(owner, resourceId) });
+    const granted = this.combination.anyGranted || (this.combination.ownActionGranted && checks.some((check) => check.owned));
+    return { ...base, granted, ownership: { resourceId, checks } };
   }
 
   /**

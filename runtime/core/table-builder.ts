@@ -43,6 +43,7 @@ interface CellBuild {
   any: AttributePlan | undefined;
   readonly own: Map<number, AttributePlan>;
   readonly owners: Set<number>;
+  readonly sources: Set<number>;
 }
 
 interface ExplicitGrant {
@@ -135,14 +136,14 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
   const cellAt = (resource: number, action: number, role: number): CellBuild => {
     const key = (resource * actions.length + action) * roles.length + role;
     let cell = cells.get(key);
-    if (cell === undefined) cells.set(key, (cell = { any: undefined, own: new Map(), owners: new Set() }));
+    if (cell === undefined) cells.set(key, (cell = { any: undefined, own: new Map(), owners: new Set(), sources: new Set() }));
     return cell;
   };
 
   const explicit = new Map<string, ExplicitGrant>();
   const definitions: DefinitionSummary[] = [];
 
-  located.forEach(({ definition, location }) => {
+  located.forEach(({ definition, location }, definitionNumber) => {
     definitions.push({ index: location.index, ...(location.source === undefined ? {} : { source: location.source }), ...(definition.descr === undefined ? {} : { descr: definition.descr }) });
     const owner = internOwner(definition);
     const roleNames = rolesOf(definition);
@@ -171,6 +172,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
               cell.own.set(owner, before === undefined ? plan : unionPlans(before, plan));
             }
             if (owner !== undefined) cell.owners.add(owner);
+            cell.sources.add(definitionNumber * 2 + (possession === 'own' ? 1 : 0));
           }
         }
       }
@@ -226,7 +228,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     const action = rest % actions.length;
     const resource = (rest - action) / actions.length;
     const own = [...cell.own].sort(([a], [b]) => a - b).flatMap(([group, plan]) => [group, internPlan(plan)]);
-    cellRows.push([resource, action, role, cell.any === undefined ? -1 : internPlan(cell.any), own, [...cell.owners].sort((a, b) => a - b)]);
+    cellRows.push([resource, action, role, cell.any === undefined ? -1 : internPlan(cell.any), own, [...cell.owners].sort((a, b) => a - b), [...cell.sources].sort((a, b) => a - b)]);
   }
 
   return {

@@ -16,7 +16,7 @@ import {
 } from '../../runtime/example/example-data.js';
 import { collectingLogger } from './helpers.js';
 
-const DEFINITIONS_FILE = '/work/main/definitions/document.permissions.json';
+const DEFINITIONS_FILE = 'definitions/document.permissions.json';
 
 type DocumentPredicate = (document: ExampleDocument) => boolean;
 type IsOwnerArgs = { user: User<unknown>; resourceId: unknown };

@@ -1,0 +1,150 @@
+/**
+ * Explanations: which definitions grant (or would grant) an action, in which possession, with which
+ * attributes — read from the same tables the decision uses, so an explanation cannot disagree with it.
+ */
+import { NOTHING, planFromJson, planToPatterns, unionPlans } from './attribute-plan.js';
+import type { GrantCell, GrantTables } from './grant-tables.js';
+
+/** A definition, as an explanation names it. */
+export interface ExplainedDefinition {
+  readonly index: number;
+  readonly source?: string;
+  readonly descr?: string;
+}
+
+/** What one of the user's roles contributes. */
+export interface ExplainedRole {
+  readonly role: string;
+  /** Attributes this role grants as `any`, or undefined when it does not grant the action as any. */
+  readonly any: readonly string[] | undefined;
+  /** Own grants, each with the isOwner hook that decides them and the attributes for owned records. */
+  readonly own: readonly { readonly isOwner: string; readonly attributes: readonly string[] }[];
+  /** The definitions that reached this role's cell, with the possession they granted. */
+  readonly definitions: readonly (ExplainedDefinition & { readonly possession: 'any' | 'own' })[];
+}
+
+/** Why an id was (or was not) owned. */
+export interface ExplainedOwnership {
+  readonly resourceId: unknown;
+  /** Each isOwner hook asked, and its answer. Empty when no ownership hook applies. */
+  readonly checks: readonly { readonly isOwner: string; readonly owned: boolean }[];
+}
+
+/** The full explanation of one decision. */
+export interface Explanation {
+  readonly roles: readonly string[];
+  readonly resource: string;
+  readonly action: string;
+  readonly granted: boolean;
+  readonly anyGranted: boolean;
+  readonly anyAttributes: readonly string[];
+  readonly unknownRoles: readonly string[];
+  readonly unknownResource: boolean;
+  readonly unknownAction: boolean;
+  readonly byRole: readonly ExplainedRole[];
+  readonly ownership?: ExplainedOwnership;
+}
+
+function findCell(tables: GrantTables, resource: number, action: number, role: number): GrantCell | undefined {
+  // Cells are sorted by (resource, action, role): binary search.
+  let low = 0;
+  let high = tables.cells.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const cell = tables.cells[middle] as GrantCell;
+    const order = cell[0] - resource || cell[1] - action || cell[2] - role;
+    if (order === 0) return cell;
+    if (order < 0) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
+/**
+ * Explains what `roles` may do with `action` on `resource`, from grant tables alone (no hooks run).
+ * Without a resource id, `granted` means granted as any or as own.
+ *
+ * @example
+ * ```ts
+ * const explanation = explainGrant(permissions.tables, ['EMPLOYEE'], 'document', 'read');
+ * console.log(formatExplanation(explanation));
+ * ```
+ */
+export function explainGrant(tables: GrantTables, roles: readonly string[], resource: string, action: string): Explanation {
+  const resourceIndex = tables.resources.indexOf(resource);
+  const actionIndex = tables.actions.indexOf(action);
+  const unknownRoles = roles.filter((role) => !tables.roles.includes(role));
+  const byRole: ExplainedRole[] = [];
+  let anyPlan = NOTHING;
+  let ownGranted = false;
+  if (resourceIndex !== -1 && actionIndex !== -1) {
+    for (const role of [...new Set(roles)]) {
+      const roleIndex = tables.roles.indexOf(role);
+      const cell = roleIndex === -1 ? undefined : findCell(tables, resourceIndex, actionIndex, roleIndex);
+      if (cell === undefined) continue;
+      const [, , , any, own, , sources] = cell;
+      const rolePlan = any === -1 ? undefined : planFromJson(tables.plans[any]!);
+      if (rolePlan !== undefined) anyPlan = unionPlans(anyPlan, rolePlan);
+      const owned: { isOwner: string; attributes: string[] }[] = [];
+      for (let i = 0; i < own.length; i += 2) {
+        const group = tables.owners[own[i]!]!;
+        owned.push({ isOwner: tables.hooks[group.isOwner]!.name, attributes: planToPatterns(planFromJson(tables.plans[own[i + 1]!]!)) });
+      }
+      if (owned.length > 0) ownGranted = true;
+      byRole.push({
+        role,
+        any: rolePlan === undefined ? undefined : planToPatterns(rolePlan),
+        own: owned,
+        definitions: sources.map((source) => ({ ...tables.definitions[source >> 1]!, possession: source % 2 === 1 ? ('own' as const) : ('any' as const) })),
+      });
+    }
+  }
+  return {
+    roles,
+    resource,
+    action,
+    granted: anyPlan.allowsAny || ownGranted,
+    anyGranted: anyPlan.allowsAny,
+    anyAttributes: planToPatterns(anyPlan),
+    unknownRoles,
+    unknownResource: resourceIndex === -1,
+    unknownAction: actionIndex === -1,
+    byRole,
+  };
+}
+
+function definitionLabel(definition: ExplainedDefinition): string {
+  return `${definition.source ?? 'definitions'} #${definition.index}${definition.descr === undefined ? '' : ` ("${definition.descr}")`}`;
+}
+
+/**
+ * Renders an explanation as lines a person reads.
+ *
+ * @example
+ * ```ts
+ * console.log(formatExplanation(await permit.explain()));
+ * ```
+ */
+export function formatExplanation(explanation: Explanation): string {
+  const { roles, resource, action } = explanation;
+  const lines = [`${action} on ${resource} for roles ${roles.length === 0 ? '(none)' : roles.join(', ')}: ${explanation.granted ? 'GRANTED' : 'NOT GRANTED'}${explanation.ownership === undefined ? '' : ` for id ${JSON.stringify(explanation.ownership.resourceId)}`}`];
+  if (explanation.unknownResource) lines.push(`  - resource ${JSON.stringify(resource)} is not named by any definition.`);
+  if (explanation.unknownAction) lines.push(`  - action ${JSON.stringify(action)} is not granted by any definition on any resource.`);
+  for (const role of explanation.unknownRoles) lines.push(`  - role ${JSON.stringify(role)} is not named by any definition; it is ignored.`);
+  for (const role of explanation.byRole) {
+    if (role.any !== undefined) lines.push(`  - ${role.role}: any, attributes ${role.any.join(' ')}`);
+    for (const own of role.own) lines.push(`  - ${role.role}: own (when ${own.isOwner} says so), attributes ${own.attributes.join(' ')}`);
+    for (const definition of role.definitions) lines.push(`      from ${definitionLabel(definition)} as ${definition.possession}`);
+  }
+  if (!explanation.unknownResource && !explanation.unknownAction && explanation.byRole.length === 0 && explanation.unknownRoles.length < roles.length) {
+    lines.push(`  - no definition grants ${action} on ${resource} to ${roles.join(' or ')}.`);
+  }
+  if (explanation.ownership !== undefined) {
+    const { checks, resourceId } = explanation.ownership;
+    if (explanation.anyGranted) lines.push(`  - id ${JSON.stringify(resourceId)}: granted as any, ownership not needed.`);
+    else if (checks.length === 0) lines.push(`  - id ${JSON.stringify(resourceId)}: refused, no ownership hook applies.`);
+    else for (const check of checks) lines.push(`  - id ${JSON.stringify(resourceId)}: ${check.isOwner} answered ${check.owned ? 'owned' : 'not owned'}.`);
+    if (!explanation.granted && checks.length > 0 && checks.every((check) => !check.owned)) lines.push(`  - id ${JSON.stringify(resourceId)} refused: no ownership hook matched.`);
+  }
+  return lines.join('\n');
+}
