@@ -13,11 +13,12 @@ export interface HookRef {
   readonly name: string;
 }
 
-/** An ownership group: the hooks of one definition (identical triples are shared). Indexes into `hooks`. */
+/** An ownership group: the hooks of one definition (identical triples are shared). Indexes into `hooks`; `definitions` indexes the definitions that use it. */
 export interface OwnerGroup {
   readonly isOwner: number;
   readonly listOwned?: number;
   readonly limitOwned?: number;
+  readonly definitions: readonly number[];
 }
 
 /** Where a definition came from and what it says it is for; `definition` in cells indexes this list. */

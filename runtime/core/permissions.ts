@@ -106,12 +106,15 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   static fromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(tables: GrantTables, options: PermissionsOptions<TUser, TFilter> = {}): Permissions<TUser, TFilter> {
     const permissions = new Permissions<TUser, TFilter>(options);
     const problems: DefinitionProblem[] = [];
-    const index = loadGrantTables(tables, (ref) => {
+    const index = loadGrantTables(tables, (ref, hookIndex) => {
       const call = permissions.ownership === undefined ? undefined : resolveMethod(permissions.ownership, ref.name);
       if (call !== undefined) return { name: ref.name, call };
-      const owner = tables.owners.findIndex((group) => tables.hooks[group.isOwner] === ref || (group.listOwned !== undefined && tables.hooks[group.listOwned] === ref) || (group.limitOwned !== undefined && tables.hooks[group.limitOwned] === ref));
-      void owner;
-      problems.push(permissions.missingMethodProblem(ref.name, ref.kind, { index: -1 }));
+      // Name every definition that uses the missing method, as build() would.
+      const users = tables.owners.filter((group) => group.isOwner === hookIndex || group.listOwned === hookIndex || group.limitOwned === hookIndex).flatMap((group) => group.definitions);
+      for (const definition of [...new Set(users)].sort((a, b) => a - b)) {
+        const { index: at, source } = tables.definitions[definition] ?? { index: definition };
+        problems.push(permissions.missingMethodProblem(ref.name, ref.kind, source === undefined ? { index: at } : { index: at, source }));
+      }
       return { name: ref.name, call: () => undefined };
     });
     if (problems.length > 0) throw new PermissionDefinitionError(problems);

@@ -91,7 +91,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     readonly resourceId: TId | undefined,
     /** User + action + resource is granted in some possession (for `resourceId`, when given). */
     readonly granted: boolean,
-    /** The action is granted on every record of the resource. */
+    /** The action is granted on the user's own records (for `resourceId`: that record is owned); always true when `anyGranted` is. */
     readonly ownGranted: boolean,
     private readonly combination: Combination,
     private readonly settings: PermitSettings,

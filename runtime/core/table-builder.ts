@@ -115,11 +115,11 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     }
     return index;
   };
-  const owners: OwnerGroup[] = [];
+  const owners: (OwnerGroup & { definitions: number[] })[] = [];
   const ownerIndex = new Map<string, number>();
-  const internOwner = (definition: ValidDefinition): number | undefined => {
+  const internOwner = (definition: ValidDefinition, definitionNumber: number): number | undefined => {
     if (definition.isOwner === undefined) return undefined;
-    const group: { isOwner: number; listOwned?: number; limitOwned?: number } = { isOwner: internHook('isOwner', definition.isOwner) };
+    const group: { isOwner: number; listOwned?: number; limitOwned?: number; definitions: number[] } = { isOwner: internHook('isOwner', definition.isOwner), definitions: [] };
     if (definition.listOwned !== undefined) group.listOwned = internHook('listOwned', definition.listOwned);
     if (definition.limitOwned !== undefined) group.limitOwned = internHook('limitOwned', definition.limitOwned);
     const key = `${group.isOwner}/${group.listOwned ?? ''}/${group.limitOwned ?? ''}`;
@@ -129,6 +129,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
       ownerIndex.set(key, index);
       owners.push(group);
     }
+    (owners[index] as { definitions: number[] }).definitions.push(definitionNumber);
     return index;
   };
 
@@ -145,7 +146,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
 
   located.forEach(({ definition, location }, definitionNumber) => {
     definitions.push({ index: location.index, ...(location.source === undefined ? {} : { source: location.source }), ...(definition.descr === undefined ? {} : { descr: definition.descr }) });
-    const owner = internOwner(definition);
+    const owner = internOwner(definition, definitionNumber);
     const roleNames = rolesOf(definition);
     const roleIds = roleNames.includes('*') ? allRoles : [...new Set(roleNames)].map((name) => roleIndex.get(name) as number);
     const resourceIds = definition.resource === '*' ? allResources : [resourceIndex.get(definition.resource) as number];

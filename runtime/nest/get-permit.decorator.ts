@@ -1,0 +1,34 @@
+/**
+ * `@GetPermit()`: injects the Permit the permissions guard obtained for the request.
+ */
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { PermissionsUsageError } from '../core/index.js';
+import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
+
+/**
+ * A parameter decorator that injects the Permit the permissions guard created for this request
+ * through `grantPermit`. Carry it into the service and data layers and let it restrict records
+ * (`isOwn`, `limitOwn`, `listOwn`, `filterPick`) and attributes (`pick`, `filterPick`).
+ *
+ * Used on a handler that no permissions guard checked (no guard, or `@SkipPermissions()`), it
+ * throws a PermissionsUsageError (500) rather than inject `undefined`: a missing permit is a wiring
+ * mistake, and failing loudly keeps data from leaking unfiltered.
+ *
+ * @example
+ * ```ts
+ * @Get(':id')
+ * async read(@Param('id', ParseIntPipe) id: number, @GetPermit() permit: Permit<AppUser, number>) {
+ *   return permit.pick(await this.documents.findById(id));
+ * }
+ * ```
+ */
+export const GetPermit: () => ParameterDecorator = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+  const request = context.switchToHttp().getRequest<Record<symbol, unknown>>();
+  const permit = request[PERMIT_REQUEST_KEY];
+  if (permit === undefined) {
+    throw new PermissionsUsageError(
+      `@GetPermit() on ${context.getClass().name}.${context.getHandler().name} found no permit: no permissions guard checked this handler (add @UseGuards(createPermissionsGuard(…)) to the controller or handler), or it is marked @SkipPermissions().`,
+    );
+  }
+  return permit;
+});

@@ -1,0 +1,23 @@
+/**
+ * typed-permissions/nest — the NestJS integration: `PermissionsModule`, `createPermissionsGuard`,
+ * `@GetPermit()`, `@Permission()`, `@SkipPermissions()`, `PermissionsService` and
+ * `typedPermissions<ResourceActions>()`.
+ */
+export { GetPermit } from './get-permit.decorator.js';
+export { Permission, SkipPermissions, type PermissionOverride } from './permission.decorator.js';
+export type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
+export type { PermissionsModuleOptions, ProjectResourceId } from './permissions-module-options.interface.js';
+export { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PERMIT_REQUEST_KEY } from './permissions.constants.js';
+export { createPermissionsGuard } from './permissions.guard.js';
+export { PermissionsModule } from './permissions.module.js';
+export { PERMISSIONS_MODULE_OPTIONS } from './permissions.module-definition.js';
+export { PermissionsService } from './permissions.service.js';
+export {
+  typedPermissions,
+  type ActionDecorator,
+  type ActionNameOf,
+  type AnyActionNameOf,
+  type ResourceNameOf,
+  type TypedPermissions,
+  type TypedPermissionsGuardOptions,
+} from './typed-permissions.js';

@@ -1,0 +1,12 @@
+/**
+ * The value a `PermissionsModule.forFeature()` module provides: its definitions, found at start.
+ */
+import type { PermissionDefinition } from '../core/index.js';
+
+/** @internal The definitions of one `forFeature()` call; the permissions service discovers every instance at start. */
+export class PermissionsFeatureDefinitions {
+  constructor(
+    readonly definitions: readonly PermissionDefinition[],
+    readonly source: string | undefined,
+  ) {}
+}

@@ -1,0 +1,92 @@
+/**
+ * `createPermissionsGuard()`: the guard that asks for a permit before a handler runs.
+ */
+import { ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
+import { PermissionsUsageError, type PermissionDefinition } from '../core/index.js';
+import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
+import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
+import { registerPermissionsGuard, type PermissionsGuardConfig } from './permissions-route.resolver.js';
+import { PermissionsService } from './permissions.service.js';
+
+/** The request as the guard reads and writes it. */
+interface GuardedRequest {
+  readonly params?: Record<string, string | undefined>;
+  [PERMIT_REQUEST_KEY]?: unknown;
+}
+
+function checkGuardOptions(options: unknown): PermissionsGuardOptions {
+  if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('createPermissionsGuard(options): options must be an object { resource, resourceIdParam?, projectResourceId? }.');
+  const { resource, resourceIdParam, projectResourceId } = options as Partial<PermissionsGuardOptions>;
+  if (typeof resource !== 'string' || resource === '' || resource === '*') throw new PermissionsUsageError(`createPermissionsGuard(): resource must be the name of one resource, got ${JSON.stringify(resource)}.`);
+  if (resourceIdParam !== undefined && (typeof resourceIdParam !== 'string' || resourceIdParam === '')) throw new PermissionsUsageError(`createPermissionsGuard(): resourceIdParam must be the name of a path parameter, got ${JSON.stringify(resourceIdParam)}.`);
+  if (projectResourceId !== undefined && typeof projectResourceId !== 'function') throw new PermissionsUsageError('createPermissionsGuard(): projectResourceId must be a function (id, { resource }) => id.');
+  return { resource, resourceIdParam, projectResourceId };
+}
+
+/**
+ * Creates a guard class for a controller (or single handlers). For each request it asks for a permit
+ * for the handler's action on the guard's resource and, when the route has an id parameter, on that
+ * record; it refuses with 403 (and the handler does not run) when nothing is granted, or when the
+ * record is not owned and the action is not granted on any record. A granted permit is stored on the
+ * request for `@GetPermit()`.
+ *
+ * - action: the handler method's name, unless `@Permission({ action })` overrides it;
+ * - resource id: the path parameter `resourceIdParam` (default `'id'`), converted with
+ *   `projectResourceId` (the guard's, else the module's, else kept as a string). When the projection
+ *   throws an HttpException (for example BadRequestException) that answer is sent; when it returns
+ *   `undefined` or `null` the request fails (500) rather than being checked as if it had no id;
+ * - the user: the module's `extractUserFromRequest` (its errors propagate: UnauthorizedException → 401);
+ * - an ownership hook that throws, rejects or times out fails the request (500), the handler does not run.
+ *
+ * `definitions` are collected at start with those of `PermissionsModule.forRoot`, `forFeature` and
+ * every other guard a controller uses, and built once: all take effect equally, wherever they were
+ * written. Only guards that some controller actually uses contribute. What each handler checks is
+ * worked out at start too; a request only looks it up.
+ *
+ * @example
+ * ```ts
+ * const DocumentsGuard = createPermissionsGuard({ resource: 'document' }, documentDefinitions);
+ *
+ * @Controller('documents')
+ * @UseGuards(DocumentsGuard)
+ * export class DocumentsController {
+ *   @Get(':id')
+ *   async read(@GetPermit() permit: Permit<AppUser, string>, @Param('id') id: string) {
+ *     return permit.pick(await this.documents.findById(id));
+ *   }
+ * }
+ * ```
+ */
+export function createPermissionsGuard(options: PermissionsGuardOptions, definitions: readonly PermissionDefinition[] = []): Type<CanActivate> {
+  const config: PermissionsGuardConfig = { options: checkGuardOptions(options), definitions };
+  if (!Array.isArray(definitions)) throw new PermissionsUsageError('createPermissionsGuard(options, definitions): definitions must be an array of PermissionDefinitions.');
+
+  @Injectable()
+  class PermissionsGuard implements CanActivate {
+    constructor(@Inject(PermissionsService) private readonly permissionsService: PermissionsService) {}
+
+    async canActivate(context: ExecutionContext): Promise<boolean> {
+      if (context.getType() !== 'http') throw new PermissionsUsageError(`The permissions guard supports HTTP handlers only, not ${context.getType()}; ask PermissionsService.grantPermit() yourself there.`);
+      const route = this.permissionsService.routeFor(config, context.getClass(), context.getHandler());
+      if (route.skip) return true;
+      const request = context.switchToHttp().getRequest<GuardedRequest>();
+      const user = await this.permissionsService.moduleOptions.extractUserFromRequest(request);
+      const rawId = request.params?.[route.resourceIdParam];
+      let resourceId: unknown;
+      if (rawId !== undefined) {
+        resourceId = route.projectResourceId === undefined ? rawId : route.projectResourceId(rawId, { resource: route.resource });
+        if (resourceId === undefined || resourceId === null) {
+          throw new PermissionsUsageError(`projectResourceId returned ${String(resourceId)} for ${route.resourceIdParam} ${JSON.stringify(rawId)} in ${route.label}; return an id, or throw an HttpException (such as BadRequestException) to refuse the request.`);
+        }
+      }
+      const permit = await this.permissionsService.grantPermit({ user, resource: route.resource, action: route.action, resourceId });
+      if (!permit.granted) throw new ForbiddenException(`${route.action} on ${route.resource} is not granted`);
+      request[PERMIT_REQUEST_KEY] = permit;
+      return true;
+    }
+  }
+
+  Object.defineProperty(PermissionsGuard, 'name', { value: `PermissionsGuard(${config.options.resource})` });
+  registerPermissionsGuard(PermissionsGuard, config);
+  return PermissionsGuard;
+}

@@ -1,0 +1,305 @@
+/**
+ * `PermissionsService`: owns the one `Permissions` engine of the application. At start it gathers the
+ * definitions of `forRoot`, every `forFeature` and every permissions guard a controller uses, builds
+ * them once, and resolves what each guarded handler checks.
+ */
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { DiscoveryService, ModuleRef, ModulesContainer, Reflector } from '@nestjs/core';
+import { UnknownElementException } from '@nestjs/core/errors/exceptions/unknown-element.exception.js';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import {
+  Permissions,
+  PermissionsUsageError,
+  type GrantQuery,
+  type PermissionDefinition,
+  type PermissionsOptions,
+  type Permit,
+  type User,
+} from '../core/index.js';
+import { PermissionsFeatureDefinitions } from './permissions-feature.js';
+import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
+import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from './permissions.constants.js';
+import { PERMISSIONS_MODULE_OPTIONS } from './permissions.module-definition.js';
+import { readPermissionOverride } from './permission.decorator.js';
+import { permissionsGuardConfigOf, resolvePermissionsRoute, type PermissionsGuardConfig, type PermissionsRoute } from './permissions-route.resolver.js';
+
+const reflector = new Reflector();
+
+/** One array of definitions and where it came from. */
+interface DefinitionSource {
+  readonly definitions: readonly PermissionDefinition[];
+  readonly source: string;
+}
+
+/** A guarded handler found at start. */
+interface GuardedHandler {
+  readonly config: PermissionsGuardConfig;
+  readonly controller: Function;
+  readonly handler: Function;
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+function checkModuleOptions<TOptions extends PermissionsModuleOptions<any, any>>(options: TOptions): TOptions {
+  if (typeof options !== 'object' || options === null) throw new PermissionsUsageError(`PermissionsModule.forRoot(options): options must be an object, got ${describe(options)}.`);
+  const { extractUserFromRequest, projectResourceId, definitions, tables } = options as Partial<PermissionsModuleOptions>;
+  if (typeof extractUserFromRequest !== 'function') throw new PermissionsUsageError('PermissionsModule.forRoot(): extractUserFromRequest must be a function (request) => user | Promise<user>.');
+  if (projectResourceId !== undefined && typeof projectResourceId !== 'function') throw new PermissionsUsageError('PermissionsModule.forRoot(): projectResourceId must be a function (id, { resource }) => id.');
+  if (definitions !== undefined && !Array.isArray(definitions)) throw new PermissionsUsageError(`PermissionsModule.forRoot(): definitions must be an array of PermissionDefinitions, got ${describe(definitions)}.`);
+  if (tables !== undefined && (typeof tables !== 'object' || tables === null || (tables as { format?: unknown }).format !== 1)) {
+    throw new PermissionsUsageError('PermissionsModule.forRoot(): tables must be the grantTables that typed-permissions compile emits (format 1).');
+  }
+  return options;
+}
+
+/** The handlers (methods carrying route metadata) of a controller class, base classes included. */
+function routeHandlersOf(controller: Function): Function[] {
+  const seen = new Set<string>();
+  const handlers: Function[] = [];
+  for (let proto: object | null = controller.prototype as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      if (key === 'constructor' || seen.has(key)) continue;
+      seen.add(key);
+      const value: unknown = Object.getOwnPropertyDescriptor(proto, key)?.value;
+      if (typeof value === 'function' && reflector.get(PATH_METADATA, value) !== undefined) handlers.push(value);
+    }
+  }
+  return handlers;
+}
+
+/** The route paths of a handler (controller paths × method paths), as written. */
+function routePathsOf(controller: Function, handler: Function): string[] {
+  const asList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : ['']);
+  const controllerPaths = asList(reflector.get(PATH_METADATA, controller));
+  const handlerPaths = asList(reflector.get(PATH_METADATA, handler));
+  return controllerPaths.flatMap((base) => handlerPaths.map((path) => `${base}/${path}`));
+}
+
+/** Whether some route path declares the path parameter `name` (`:name`, or a `*name` wildcard). */
+function declaresParam(paths: readonly string[], name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`[:*]${escaped}(?![\\w$])`);
+  return paths.some((path) => pattern.test(path));
+}
+
+function guardsOf(target: Function): readonly unknown[] {
+  const guards: unknown = reflector.get(GUARDS_METADATA, target);
+  return Array.isArray(guards) ? guards : [];
+}
+
+/**
+ * The permissions engine of a NestJS application, built once at start. Inject it where a permit is
+ * needed outside a guarded handler (a scheduled job, a GraphQL resolver, a message consumer).
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * export class ReportService {
+ *   constructor(private readonly permissionsService: PermissionsService) {}
+ *
+ *   async documentsFor(user: AppUser) {
+ *     const permit = await this.permissionsService.grantPermit({ user, resource: 'document', action: 'list' });
+ *     return permit.granted ? permit.filterPick(await this.documents.findAll()) : [];
+ *   }
+ * }
+ * ```
+ */
+@Injectable()
+export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFilter = any> implements OnModuleInit {
+  private engine: Permissions<TUser, TFilter> | undefined;
+  private readonly options: PermissionsModuleOptions<TUser, TFilter>;
+  private readonly routes = new Map<PermissionsGuardConfig, WeakMap<Function, PermissionsRoute>>();
+
+  constructor(
+    @Inject(PERMISSIONS_MODULE_OPTIONS) options: PermissionsModuleOptions<TUser, TFilter>,
+    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+    @Inject(ModulesContainer) private readonly modules: ModulesContainer,
+  ) {
+    this.options = checkModuleOptions(options);
+  }
+
+  /** Builds the engine at start; an invalid definition makes `app.init()` reject. */
+  onModuleInit(): void {
+    this.ensureBuilt();
+  }
+
+  /**
+   * The built core engine (`Permissions`), for what the service does not wrap: `tables`, `built`.
+   *
+   * @example
+   * ```ts
+   * const { roles, resources } = permissionsService.permissions.tables;
+   * ```
+   */
+  get permissions(): Permissions<TUser, TFilter> {
+    return this.ensureBuilt();
+  }
+
+  /**
+   * Answers a grant query with the application's engine. See `Permissions.grantPermit`.
+   *
+   * @example
+   * ```ts
+   * const permit = await permissionsService.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });
+   * if (!permit.granted) throw new ForbiddenException();
+   * ```
+   */
+  grantPermit<TId = unknown>(query: GrantQuery<TUser, TId>): Promise<Permit<TUser, TId, TFilter>> {
+    return this.ensureBuilt().grantPermit(query);
+  }
+
+  /** @internal The module options, for the guards. */
+  get moduleOptions(): PermissionsModuleOptions<TUser, TFilter> {
+    return this.options;
+  }
+
+  /** @internal What `config`'s guard checks for `handler`, resolved once and cached. */
+  routeFor(config: PermissionsGuardConfig, controller: Function, handler: Function): PermissionsRoute {
+    let byHandler = this.routes.get(config);
+    if (byHandler === undefined) this.routes.set(config, (byHandler = new WeakMap()));
+    let route = byHandler.get(handler);
+    if (route === undefined) {
+      route = resolvePermissionsRoute(config, controller, handler, this.options.projectResourceId);
+      byHandler.set(handler, route);
+    }
+    return route;
+  }
+
+  private ensureBuilt(): Permissions<TUser, TFilter> {
+    if (this.engine !== undefined) return this.engine;
+    const { definitionSources, guardedHandlers } = this.discover();
+    const engineOptions: PermissionsOptions<TUser, TFilter> = {
+      ownership: this.findOwnershipService(),
+      limitOwnReduce: this.options.limitOwnReduce,
+      strict: this.options.strict,
+      logger: this.options.logger,
+      hookTimeoutMs: this.options.hookTimeoutMs,
+    };
+    let engine: Permissions<TUser, TFilter>;
+    if (this.options.tables !== undefined) {
+      const extra = definitionSources.filter((source) => source.definitions.length > 0);
+      if (extra.length > 0) {
+        throw new PermissionsUsageError(
+          `PermissionsModule.forRoot({ tables }) loads precompiled grant tables, which cannot be extended at run time, but more definitions were given by: ${extra.map((s) => `${s.source} (${s.definitions.length})`).join('; ')}. ` +
+            'Move these definitions into a file in definitions/ and compile again (typed-permissions compile), then remove them from the guards, forFeature() and forRoot(); or drop `tables` to build every definition at start.',
+        );
+      }
+      engine = Permissions.fromTables<TUser, TFilter>(this.options.tables, engineOptions);
+    } else {
+      engine = new Permissions<TUser, TFilter>(engineOptions);
+      for (const { definitions, source } of definitionSources) engine.addPermissions(definitions, { source });
+      engine.build();
+    }
+    this.checkHandlers(engine, guardedHandlers);
+    this.engine = engine;
+    return engine;
+  }
+
+  /** Gathers the definitions of forRoot, forFeature and the guards controllers use, and the guarded handlers. */
+  private discover(): { definitionSources: DefinitionSource[]; guardedHandlers: GuardedHandler[] } {
+    const definitionSources: DefinitionSource[] = [];
+    const seenArrays = new Set<readonly PermissionDefinition[]>();
+    const add = (definitions: readonly PermissionDefinition[], source: string): void => {
+      if (seenArrays.has(definitions)) return;
+      seenArrays.add(definitions);
+      definitionSources.push({ definitions, source });
+    };
+    if (this.options.definitions !== undefined) add(this.options.definitions, 'PermissionsModule.forRoot({ definitions })');
+
+    const providers = this.discovery.getProviders();
+    for (const wrapper of providers) {
+      const instance: unknown = wrapper.instance;
+      if (instance instanceof PermissionsFeatureDefinitions) add(instance.definitions, instance.source ?? `PermissionsModule.forFeature() in ${this.hostName(wrapper)}`);
+    }
+
+    const guardUsers = new Map<PermissionsGuardConfig, Set<string>>();
+    const guardedHandlers: GuardedHandler[] = [];
+    const useGuard = (config: PermissionsGuardConfig, user: string): void => {
+      let users = guardUsers.get(config);
+      if (users === undefined) guardUsers.set(config, (users = new Set()));
+      users.add(user);
+    };
+    for (const wrapper of this.discovery.getControllers()) {
+      const controller = wrapper.metatype;
+      if (typeof controller !== 'function') continue;
+      const classConfigs = guardsOf(controller).map(permissionsGuardConfigOf).filter((config) => config !== undefined);
+      for (const config of classConfigs) useGuard(config, controller.name);
+      for (const handler of routeHandlersOf(controller)) {
+        const methodConfigs = guardsOf(handler).map(permissionsGuardConfigOf).filter((config) => config !== undefined);
+        for (const config of methodConfigs) useGuard(config, `${controller.name}.${handler.name}`);
+        for (const config of [...classConfigs, ...methodConfigs]) guardedHandlers.push({ config, controller, handler });
+      }
+    }
+    // A permissions guard registered as a global guard (APP_GUARD) is a provider.
+    for (const wrapper of providers) {
+      const config = typeof wrapper.metatype === 'function' ? permissionsGuardConfigOf(wrapper.metatype) : undefined;
+      if (config !== undefined) useGuard(config, 'a global guard (APP_GUARD)');
+    }
+    for (const [config, users] of guardUsers) {
+      add(config.definitions, `createPermissionsGuard({ resource: ${JSON.stringify(config.options.resource)} }) used by ${[...users].join(', ')}`);
+    }
+    return { definitionSources, guardedHandlers };
+  }
+
+  private hostName(wrapper: InstanceWrapper): string {
+    const host = wrapper.host;
+    if (host === undefined) return 'a feature module';
+    for (const module of this.modules.values()) {
+      if (module.imports.has(host)) return module.name;
+    }
+    return host.name;
+  }
+
+  /** The ownership service provided under the token anywhere in the application, if any. */
+  private findOwnershipService(): object | undefined {
+    try {
+      const service: unknown = this.moduleRef.get(PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, { strict: false });
+      if (typeof service !== 'object' || service === null) {
+        throw new PermissionsUsageError(`The provider ${PERMISSIONS_OWNERSHIP_SERVICE_TOKEN} must be an object whose methods the hook strings name, got ${describe(service)}.`);
+      }
+      return service;
+    } catch (error) {
+      if (error instanceof UnknownElementException) return undefined;
+      throw error;
+    }
+  }
+
+  /** Resolves every guarded handler now, and reports handlers that can never be granted or name an id parameter their route lacks. */
+  private checkHandlers(engine: Permissions<TUser, TFilter>, handlers: readonly GuardedHandler[]): void {
+    const { resources, actions, cells } = engine.tables;
+    const granted = new Set(cells.map(([resource, action]) => `${resources[resource]}\u0000${actions[action]}`));
+    const knownResources = new Set(resources);
+    const problems: string[] = [];
+    // A guard's explicit resourceIdParam that no route declares, or a @Permission({ resourceIdParam })
+    // its route lacks, is a typo: the check would silently run without a record id.
+    const guardParamSeen = new Map<PermissionsGuardConfig, { controllers: Set<string>; seen: boolean }>();
+    for (const { config, controller, handler } of handlers) {
+      const route = this.routeFor(config, controller, handler);
+      const paths = routePathsOf(controller, handler);
+      const explicitParam = readPermissionOverride(handler)?.resourceIdParam;
+      if (explicitParam !== undefined && !declaresParam(paths, explicitParam)) {
+        problems.push(`${route.label} takes the resource id from path parameter ${JSON.stringify(explicitParam)} (@Permission), but its route ${paths.map((p) => JSON.stringify(p)).join(', ')} has no such parameter, so the check would run without a record id.`);
+      }
+      if (config.options.resourceIdParam !== undefined) {
+        let entry = guardParamSeen.get(config);
+        if (entry === undefined) guardParamSeen.set(config, (entry = { controllers: new Set(), seen: false }));
+        entry.controllers.add(controller.name);
+        if (declaresParam(paths, config.options.resourceIdParam)) entry.seen = true;
+      }
+      if (route.skip) continue;
+      if (!knownResources.has(route.resource)) problems.push(`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`);
+      else if (!granted.has(`${route.resource}\u0000${route.action}`)) problems.push(`${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.`);
+    }
+    for (const [config, { controllers, seen }] of guardParamSeen) {
+      if (!seen) problems.push(`createPermissionsGuard({ resource: ${JSON.stringify(config.options.resource)}, resourceIdParam: ${JSON.stringify(config.options.resourceIdParam)} }) guards ${[...controllers].join(', ')}, but no route there declares that path parameter, so every check runs without a record id.`);
+    }
+    if (problems.length === 0) return;
+    if (this.options.strict === true) throw new PermissionsUsageError(`Guarded handlers that are misconfigured (strict mode):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    const logger = this.options.logger ?? console;
+    for (const problem of new Set(problems)) logger.warn(`typed-permissions: ${problem}`);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * `typedPermissions<ResourceActions>()`: the guard factory and decorators, typed by the resources
+ * and actions the compiler emitted, so that a misspelt resource or action fails to compile.
+ */
+import type { CanActivate, Type } from '@nestjs/common';
+import type { PermissionDefinition } from '../core/index.js';
+import { Permission } from './permission.decorator.js';
+import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
+import { createPermissionsGuard } from './permissions.guard.js';
+
+/** The resource names of a `ResourceActions` map. */
+export type ResourceNameOf<TResourceActions> = Extract<keyof TResourceActions, string>;
+
+/** The actions declared for resource `R`. */
+export type ActionNameOf<TResourceActions, R extends keyof TResourceActions> = Extract<TResourceActions[R], string>;
+
+/** Every action declared for some resource. */
+export type AnyActionNameOf<TResourceActions> = { [R in keyof TResourceActions]: Extract<TResourceActions[R], string> }[keyof TResourceActions];
+
+/**
+ * A method decorator whose second parameter, the decorated method's name, must be one of `TAction`:
+ * decorating a method whose name is not an action is a compile error.
+ */
+export type ActionDecorator<TAction extends string> = (target: object, propertyKey: TAction, descriptor: PropertyDescriptor) => void;
+
+/** Guard options whose resource must be declared. */
+export interface TypedPermissionsGuardOptions<R extends string> extends PermissionsGuardOptions {
+  readonly resource: R;
+}
+
+/** The typed guard factory and decorators returned by {@link typedPermissions}. */
+export interface TypedPermissions<TResourceActions> {
+  /** {@link createPermissionsGuard}, accepting only declared resources, and definitions that name only declared resources and actions. */
+  createPermissionsGuard<R extends ResourceNameOf<TResourceActions>>(
+    options: TypedPermissionsGuardOptions<R>,
+    definitions?: readonly PermissionDefinition<string, ResourceNameOf<TResourceActions>, AnyActionNameOf<TResourceActions>>[],
+  ): Type<CanActivate>;
+  /** {@link Permission} with a resource: the action must be declared for that resource. */
+  Permission<R extends ResourceNameOf<TResourceActions>>(override: {
+    readonly resource: R;
+    readonly action?: ActionNameOf<TResourceActions, R>;
+    readonly resourceIdParam?: string;
+  }): MethodDecorator;
+  /** {@link Permission} keeping the guard's resource: the action must be declared for some resource. */
+  Permission(override: { readonly resource?: undefined; readonly action?: AnyActionNameOf<TResourceActions>; readonly resourceIdParam?: string }): MethodDecorator;
+  /** Declares the decorated method as an action of `resource` (which the handler then checks): its name must be an action declared for that resource. */
+  Action<R extends ResourceNameOf<TResourceActions>>(resource: R): ActionDecorator<ActionNameOf<TResourceActions, R>>;
+  /** Declares the decorated method as an action of the guard's resource: its name must be an action declared for some resource (pass the resource for the exact check). */
+  Action(): ActionDecorator<AnyActionNameOf<TResourceActions>>;
+}
+
+/**
+ * Returns `createPermissionsGuard`, `Permission` and `Action` typed by a `ResourceActions` map
+ * (resource name → union of its actions), usually the one in `generated/index.ts`. At run time they
+ * are the plain ones; the types make these compile errors:
+ * - a guard or `@Permission()` naming a resource that is not declared;
+ * - `@Permission({ resource, action })` with an action not declared for that resource;
+ * - `@Action('document')` on a method whose name is not an action of `document`.
+ *
+ * @example
+ * ```ts
+ * import type { ResourceActions } from '../generated/index.js';
+ *
+ * const { createPermissionsGuard, Permission, Action } = typedPermissions<ResourceActions>();
+ *
+ * @Controller('documents')
+ * @UseGuards(createPermissionsGuard({ resource: 'document' }))
+ * export class DocumentsController {
+ *   @Get(':id') @Action('document') read(@GetPermit() permit: Permit) { … }      // 'read' is an action of document
+ *   @Post(':id/approve') @Permission({ action: 'review' }) approve() { … }      // checks 'review'
+ * }
+ * ```
+ */
+export function typedPermissions<TResourceActions>(): TypedPermissions<TResourceActions> {
+  const Action = (resource?: string) => {
+    return (target: object, propertyKey: string, descriptor: PropertyDescriptor): void => {
+      Permission(resource === undefined ? { action: propertyKey } : { action: propertyKey, resource })(target, propertyKey, descriptor);
+    };
+  };
+  return { createPermissionsGuard, Permission, Action } as TypedPermissions<TResourceActions>;
+}

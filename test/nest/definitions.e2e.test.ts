@@ -1,0 +1,333 @@
+/**
+ * How the permissions module gathers and builds definitions at start: forRoot, forFeature and the
+ * guards controllers use all take effect; invalid definitions and missing hook methods fail
+ * app.init(); forRootAsync; precompiled tables; start-time checks of guarded handlers.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { Controller, Get, Inject, Injectable, Module, UseGuards } from '@nestjs/common';
+import request from 'supertest';
+import { PermissionDefinitionError, Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { createPermissionsGuard, GetPermit, Permission, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule, PermissionsService } from '../../runtime/nest/index.js';
+import { collectingLogger, createApp, DOCUMENT_DEFINITIONS, HandlerLog, InMemoryOwnership, integerId, makeDocumentsController, startApp, userFromHeader, type TestUser } from './fixtures/documents.fixture.js';
+
+const ownershipProvider = { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: InMemoryOwnership };
+
+/** Rejects with the error app.init() fails with. */
+async function initError(app: { init(): Promise<unknown> }): Promise<unknown> {
+  try {
+    await app.init();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('app.init() was expected to reject, but it succeeded');
+}
+
+describe('definitions from forRoot, forFeature and guards', () => {
+  const SOURCES_USERS: Record<number, TestUser> = {
+    1: { id: 1, roles: ['ROOT_READER'] },
+    2: { id: 2, roles: ['GUARD_LISTER'] },
+    3: { id: 3, roles: ['NOTE_READER'] },
+    4: { id: 4, roles: ['NOTE_LISTER'] },
+  };
+  const rootDefinitions: PermissionDefinition[] = [
+    { roles: ['ROOT_READER'], resource: 'document', grant: ['read:any'] },
+    { roles: ['AUDITOR'], resource: 'audit-log', grant: ['read:any'] },
+  ];
+  const documentsGuard = createPermissionsGuard({ resource: 'document' }, [{ roles: ['GUARD_LISTER'], resource: 'document', grant: ['list:any'] }]);
+  const notesGuard = createPermissionsGuard({ resource: 'note' }, [{ roles: ['NOTE_READER'], resource: 'note', grant: ['read:any'] }]);
+  // Created, but no controller uses it: its (invalid) definition must not count.
+  createPermissionsGuard({ resource: 'note' }, [{ roles: ['NOBODY'], resource: 'note', grant: ['read:mine'] }]);
+
+  @Controller('notes')
+  @UseGuards(notesGuard)
+  class NotesController {
+    @Get()
+    list(@GetPermit() permit: { action: string }): { action: string } {
+      return { action: permit.action };
+    }
+
+    @Get(':id')
+    read(@GetPermit() permit: { action: string; resourceId: unknown }): { action: string; resourceId: unknown } {
+      return { action: permit.action, resourceId: permit.resourceId };
+    }
+  }
+
+  @Module({
+    imports: [PermissionsModule.forFeature([{ roles: ['NOTE_LISTER'], resource: 'note', grant: ['list:any'] }])],
+    controllers: [NotesController],
+  })
+  class NotesModule {}
+
+  it('all take effect equally, and an unused guard adds nothing', async () => {
+    const { warnings, logger } = collectingLogger();
+    const app = await startApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(SOURCES_USERS), projectResourceId: integerId, definitions: rootDefinitions, logger }), NotesModule],
+      controllers: [makeDocumentsController(documentsGuard)],
+      providers: [HandlerLog, ownershipProvider],
+    });
+    try {
+      const server = app.getHttpServer();
+      const expectations: [path: string, user: number, status: number][] = [
+        ['/documents/1', 1, 200], // forRoot
+        ['/documents', 1, 403],
+        ['/documents', 2, 200], // guard on the documents controller
+        ['/documents/1', 2, 403],
+        ['/notes/7', 3, 200], // guard on the notes controller
+        ['/notes', 3, 403],
+        ['/notes', 4, 200], // forFeature
+        ['/notes/7', 4, 403],
+      ];
+      const statuses: [string, number, number][] = [];
+      for (const [path, user] of expectations) statuses.push([path, user, (await request(server).get(path).set('x-user-id', String(user))).status]);
+      expect(statuses).toEqual(expectations);
+      const sources = new Set(app.get(PermissionsService).permissions.tables.definitions.map((d) => d.source));
+      expect(sources).toEqual(
+        new Set([
+          'PermissionsModule.forRoot({ definitions })',
+          'PermissionsModule.forFeature() in NotesModule',
+          'createPermissionsGuard({ resource: "document" }) used by DocumentsController',
+          'createPermissionsGuard({ resource: "note" }) used by NotesController',
+        ]),
+      );
+      expect(warnings).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('one definitions array shared by two guards', () => {
+  it('is added once', async () => {
+    const { warnings, logger } = collectingLogger();
+    const shared: PermissionDefinition[] = [...DOCUMENT_DEFINITIONS];
+    const app = await startApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), logger })],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }, shared)), makeDocumentsController(createPermissionsGuard({ resource: 'document' }, shared), 'documents-again')],
+      providers: [HandlerLog, ownershipProvider],
+    });
+    try {
+      expect(app.get(PermissionsService).permissions.tables.definitions).toHaveLength(shared.length);
+      expect(warnings).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('start fails on bad definitions', () => {
+  it('an invalid definition makes app.init() reject with PermissionDefinitionError naming the guard', async () => {
+    const guard = createPermissionsGuard({ resource: 'document' }, [{ roles: ['EMPLOYEE'], resource: 'document', grant: ['read:mine'] }]);
+    const app = await createApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader() })],
+      controllers: [makeDocumentsController(guard)],
+      providers: [HandlerLog, ownershipProvider],
+    });
+    const error = await initError(app);
+    expect(error).toBeInstanceOf(PermissionDefinitionError);
+    const problems = (error as PermissionDefinitionError).problems;
+    expect(problems.map((p) => [p.code, p.index, p.source, p.path])).toEqual([['bad-possession', 0, 'createPermissionsGuard({ resource: "document" }) used by DocumentsController', ['grant', 0]]]);
+  });
+
+  it("a hook string naming a method the ownership service lacks makes app.init() reject naming the method", async () => {
+    const app = await createApp({
+      imports: [
+        PermissionsModule.forRoot({
+          extractUserFromRequest: userFromHeader(),
+          definitions: [{ roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: ['read'], isOwner: 'isAuthor', listOwned: 'listCreated' }],
+        }),
+      ],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
+      providers: [HandlerLog, ownershipProvider],
+    });
+    const error = await initError(app);
+    expect(error).toBeInstanceOf(PermissionDefinitionError);
+    expect((error as Error).message).toContain('isOwner names method "isAuthor", which the ownership service (InMemoryOwnership) does not have.');
+    expect((error as Error).message).toContain('definitions[0].isOwner (PermissionsModule.forRoot({ definitions }))');
+  });
+
+  it('hook strings without any ownership service provided make app.init() reject', async () => {
+    const app = await createApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS] })],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
+      providers: [HandlerLog],
+    });
+    const error = await initError(app);
+    expect(error).toBeInstanceOf(PermissionDefinitionError);
+    expect((error as Error).message).toContain('isOwner names method "isCreator", but no ownership service was given.');
+  });
+});
+
+describe('the ownership service', () => {
+  it('is found when a feature module provides it', async () => {
+    @Module({ providers: [ownershipProvider] })
+    class OwnershipModule {}
+    const app = await startApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, definitions: [...DOCUMENT_DEFINITIONS], logger: collectingLogger().logger }), OwnershipModule],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
+      providers: [HandlerLog],
+    });
+    try {
+      await request(app.getHttpServer()).get('/documents/1').set('x-user-id', '1').expect(200);
+      await request(app.getHttpServer()).get('/documents/3').set('x-user-id', '1').expect(403);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('PermissionsModule.forRootAsync', () => {
+  it('takes its options from a factory with injected providers', async () => {
+    @Injectable()
+    class AuthConfig {
+      readonly users = { 1: { id: 1, roles: ['EMPLOYEE'] } };
+    }
+    @Module({ providers: [AuthConfig], exports: [AuthConfig] })
+    class AuthModule {}
+
+    const app = await startApp({
+      imports: [
+        PermissionsModule.forRootAsync({
+          imports: [AuthModule],
+          inject: [AuthConfig],
+          useFactory: async (config: AuthConfig) => ({
+            extractUserFromRequest: userFromHeader(config.users),
+            projectResourceId: integerId,
+            definitions: [...DOCUMENT_DEFINITIONS],
+            logger: collectingLogger().logger,
+          }),
+        }),
+      ],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
+      providers: [HandlerLog, ownershipProvider],
+    });
+    try {
+      const own = await request(app.getHttpServer()).get('/documents/2').set('x-user-id', '1').expect(200);
+      expect(own.body).toEqual({ id: 2, title: 'Doc 2', date: '2024-01-02', status: 'draft', personal: 'personal 2', creatorId: 1 });
+      await request(app.getHttpServer()).get('/documents/3').set('x-user-id', '1').expect(403);
+      await request(app.getHttpServer()).get('/documents/2').set('x-user-id', '2').expect(401);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('precompiled tables', () => {
+  const tables = new Permissions({ ownership: new InMemoryOwnership(), logger: collectingLogger().logger }).addPermissions(DOCUMENT_DEFINITIONS).build().tables;
+
+  it('forRoot({ tables }) answers from the tables', async () => {
+    const app = await startApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, tables, logger: collectingLogger().logger })],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
+      providers: [HandlerLog, ownershipProvider],
+    });
+    try {
+      const server = app.getHttpServer();
+      const own = await request(server).get('/documents/1').set('x-user-id', '1').expect(200);
+      expect(own.body).toEqual({ id: 1, title: 'Doc 1', date: '2024-01-01', status: 'draft', personal: 'personal 1', creatorId: 1 });
+      await request(server).get('/documents/3').set('x-user-id', '1').expect(403);
+      await request(server).get('/documents').set('x-user-id', '4').expect(403);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with tables, a hook method the ownership service lacks makes app.init() reject naming the method', async () => {
+    const app = await createApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), tables })],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
+      providers: [HandlerLog, { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useValue: { listCreated: () => [], explode: () => false } }],
+    });
+    const error = await initError(app);
+    expect(error).toBeInstanceOf(PermissionDefinitionError);
+    expect((error as Error).message).toContain('isOwner names method "isCreator", which the ownership service (Object) does not have.');
+  });
+
+  it('with tables, definitions given elsewhere fail start with an error that says to compile them', async () => {
+    const guard = createPermissionsGuard({ resource: 'document' }, [{ roles: ['READER'], resource: 'document', grant: ['list:any'] }]);
+    const app = await createApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), tables })],
+      controllers: [makeDocumentsController(guard)],
+      providers: [HandlerLog, ownershipProvider],
+    });
+    const error = await initError(app);
+    expect(error).toBeInstanceOf(PermissionsUsageError);
+    expect((error as Error).message).toContain('createPermissionsGuard({ resource: "document" }) used by DocumentsController (1)');
+    expect((error as Error).message).toContain('Move these definitions into a file in definitions/ and compile again');
+  });
+});
+
+describe('start-time checks of guarded handlers', () => {
+  @Controller('reports')
+  @UseGuards(createPermissionsGuard({ resource: 'document', resourceIdParam: 'reportId' }))
+  class ReportsController {
+    @Get(':id')
+    approve(): string {
+      return 'approved';
+    }
+
+    @Get('other/:id')
+    @Permission({ action: 'read', resourceIdParam: 'key' })
+    other(): string {
+      return 'other';
+    }
+  }
+
+  it('warn about actions never granted and id parameters no route declares', async () => {
+    const { warnings, logger } = collectingLogger();
+    const app = await startApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS], logger })],
+      controllers: [ReportsController],
+      providers: [ownershipProvider],
+    });
+    await app.close();
+    expect(warnings).toEqual([
+      'typed-permissions: ReportsController.approve checks action "approve" on "document", which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.',
+      'typed-permissions: ReportsController.other takes the resource id from path parameter "key" (@Permission), but its route "reports/other/:id" has no such parameter, so the check would run without a record id.',
+      'typed-permissions: createPermissionsGuard({ resource: "document", resourceIdParam: "reportId" }) guards ReportsController, but no route there declares that path parameter, so every check runs without a record id.',
+    ]);
+  });
+
+  it('fail start in strict mode', async () => {
+    const app = await createApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS], strict: true })],
+      controllers: [ReportsController],
+      providers: [ownershipProvider],
+    });
+    const error = await initError(app);
+    expect(error).toBeInstanceOf(PermissionsUsageError);
+    expect((error as Error).message).toMatch(/^Guarded handlers that are misconfigured \(strict mode\):\n {2}- ReportsController\.approve checks action "approve"/);
+  });
+});
+
+describe('PermissionsService and @GetPermit outside a guard', () => {
+  @Controller('unguarded')
+  class UnguardedController {
+    constructor(@Inject(PermissionsService) private readonly permissionsService: PermissionsService<TestUser>) {}
+
+    @Get('permit')
+    permit(@GetPermit() permit: unknown): unknown {
+      return permit;
+    }
+
+    @Get('service')
+    async service(): Promise<{ granted: boolean; anyGranted: boolean }> {
+      const permit = await this.permissionsService.grantPermit({ user: { id: 4, roles: ['READER'] }, resource: 'document', action: 'read' });
+      return { granted: permit.granted, anyGranted: permit.anyGranted };
+    }
+  }
+
+  it('PermissionsService.grantPermit answers; @GetPermit() without a guard fails with 500', async () => {
+    const app = await startApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS], logger: collectingLogger().logger })],
+      controllers: [UnguardedController],
+      providers: [ownershipProvider],
+    });
+    try {
+      const service = await request(app.getHttpServer()).get('/unguarded/service').expect(200);
+      expect(service.body).toEqual({ granted: true, anyGranted: true });
+      await request(app.getHttpServer()).get('/unguarded/permit').expect(500);
+    } finally {
+      await app.close();
+    }
+  });
+});
