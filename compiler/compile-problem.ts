@@ -9,7 +9,7 @@ export interface CompileProblem {
   readonly column?: number;
   /** JSON path inside the file, e.g. `['definitions', 0, 'grant', 2]`. */
   readonly path: ValuePath;
-  /** A definition problem code of the runtime, or one of the compiler's own: syntax-error, not-static, invalid-file, invalid-metadata, hook-kind-conflict. */
+  /** A definition problem code of the runtime, or one of the compiler's own: syntax-error, not-static, duplicate-key, invalid-file, invalid-metadata, hook-kind-conflict. */
   readonly code: string;
   readonly message: string;
   readonly fix: string;

@@ -51,7 +51,7 @@ function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem
 }
 
 function fromStatic(file: string, read: StaticValue): CompileProblem[] {
-  return read.problems.map((p) => ({ file, ...p.position, path: p.path, code: 'not-static', message: p.message, fix: p.fix }));
+  return read.problems.map((p) => ({ file, ...p.position, path: p.path, code: p.code, message: p.message, fix: p.fix }));
 }
 
 function readJson(directory: string, file: string): { read: StaticValue | undefined; problems: CompileProblem[] } {
@@ -107,7 +107,15 @@ export function readDefinitionsFolder(directory: string): ReadResult {
   const files = names.filter((name) => DEFINITION_FILE.test(name) || RESOURCE_FILE.test(name));
   for (const file of files) {
     const isJson = file.endsWith('.json');
-    const { read, problems: fileProblems } = isJson ? readJson(directory, file) : readTypeScript(directory, file);
+    let outcome: { read: StaticValue | undefined; problems: CompileProblem[] };
+    try {
+      outcome = isJson ? readJson(directory, file) : readTypeScript(directory, file);
+    } catch (error) {
+      // The TypeScript parser and the literal reader recurse; absurd nesting must be a problem, not a crash.
+      if (!(error instanceof RangeError)) throw error;
+      outcome = { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'invalid-file', message: 'The file is nested too deeply to read.', fix: 'Definitions are flat objects: remove the nesting.' }] };
+    }
+    const { read, problems: fileProblems } = outcome;
     problems.push(...fileProblems);
     if (read === undefined) continue;
     if (RESOURCE_FILE.test(file)) {

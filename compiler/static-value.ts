@@ -16,6 +16,7 @@ export interface Position {
 
 /** A problem met while reading a literal: something that is not a static value, or a duplicate key. */
 export interface StaticValueProblem {
+  readonly code: 'not-static' | 'duplicate-key';
   readonly path: ValuePath;
   readonly position: Position;
   readonly message: string;
@@ -85,7 +86,7 @@ export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPa
     if (ts.isArrayLiteralExpression(node)) {
       return node.elements.map((element, i) => {
         if (ts.isSpreadElement(element)) {
-          problems.push({ path: [...path, i], position: at(element), message: 'A spread (...) is not a static value.', fix: 'Write the elements out: definition files are read without running them.' });
+          problems.push({ code: 'not-static', path: [...path, i], position: at(element), message: 'A spread (...) is not a static value.', fix: 'Write the elements out: definition files are read without running them.' });
           return undefined;
         }
         return read(element, [...path, i]);
@@ -98,11 +99,11 @@ export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPa
       for (const property of node.properties) {
         const name = ts.isPropertyAssignment(property) ? propertyName(property.name) : undefined;
         if (!ts.isPropertyAssignment(property) || name === undefined) {
-          problems.push({ path, position: at(property), message: `${ts.isShorthandPropertyAssignment(property) ? 'A shorthand property' : ts.isSpreadAssignment(property) ? 'A spread (...)' : ts.isMethodDeclaration(property) ? 'A method' : 'A computed property'} is not a static value.`, fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".' });
+          problems.push({ code: 'not-static', path, position: at(property), message: `${ts.isShorthandPropertyAssignment(property) ? 'A shorthand property' : ts.isSpreadAssignment(property) ? 'A spread (...)' : ts.isMethodDeclaration(property) ? 'A method' : 'A computed property'} is not a static value.`, fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".' });
           continue;
         }
         if (seen.has(name)) {
-          problems.push({ path: [...path, name], position: at(property), message: `Key ${JSON.stringify(name)} appears twice in the same object; only one can count.`, fix: 'Remove one of the two keys, or merge their values.' });
+          problems.push({ code: 'duplicate-key', path: [...path, name], position: at(property), message: `Key ${JSON.stringify(name)} appears twice in the same object; only one can count.`, fix: 'Remove one of the two keys, or merge their values.' });
           continue;
         }
         seen.add(name);
@@ -111,6 +112,7 @@ export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPa
       return object;
     }
     problems.push({
+      code: 'not-static',
       path,
       position: at(node),
       message: ts.isArrowFunction(node) || ts.isFunctionExpression(node) ? 'A function is not a static value.' : `${ts.SyntaxKind[node.kind]} is not a static value.`,
