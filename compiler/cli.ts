@@ -74,6 +74,7 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, l
     error(`typed-permissions: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${definitionsDir}; ${outDir} was not changed.`);
     return { code: 1, inputs: result.inputs };
   }
+  for (const warning of result.model.warnings) error(`typed-permissions: warning: ${warning}`);
   const { tables } = result.model;
   const summary = `${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions, ${tables.cells.length} grants`;
   if (check) {
@@ -137,6 +138,9 @@ export async function main(argv: readonly string[], io = { log: (line: string) =
   });
   await new Promise<void>((resolve) => {
     const stop = () => {
+      // Remove both listeners: one left behind would swallow that signal for the rest of the process.
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
       watcher.close();
       clearTimeout(timer);
       resolve();

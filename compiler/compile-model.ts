@@ -34,7 +34,8 @@ const DEFAULT_ID_TYPE = 'string | number';
 
 function problemAt(read: Pick<ReadDefinition, 'file' | 'path' | 'positions'>, path: readonly (string | number)[], rest: Pick<CompileProblem, 'code' | 'message' | 'fix'>): CompileProblem {
   const full: ValuePath = [...read.path, ...path];
-  return { file: read.file, ...(positionOf(read.positions, full) ?? {}), path: full, ...rest };
+  // Take only code, message and fix from `rest`: a problem of the runtime also carries its own path, relative to the definition, which must not replace the path in the file.
+  return { file: read.file, ...(positionOf(read.positions, full) ?? {}), path: full, code: rest.code, message: rest.message, fix: rest.fix };
 }
 
 function attributeDeclared(path: readonly string[], declared: readonly string[]): boolean {
@@ -67,6 +68,8 @@ export function compileModel(directory: string): CompileModelResult {
   const byLocation = new Map<string, ReadDefinition>();
   const valid: { file: string; index: number; definition: ValidDefinition }[] = [];
   for (const entry of read.definitions) {
+    // A part the reader could not take literally is already reported; validating what is left would only add misleading "missing" problems.
+    if (read.problems.some((problem) => problem.code === 'not-static' && problem.file === entry.file && entry.path.every((segment, i) => problem.path[i] === segment))) continue;
     const found = validateDefinition(entry.value, 'names');
     for (const problem of found) problems.push(problemAt(entry, problem.path, problem));
     if (found.length > 0) continue;

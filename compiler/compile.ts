@@ -65,7 +65,7 @@ export async function emitAll(model: CompiledModel, options: Omit<EmitContext, '
   const context: EmitContext = { model, ...options };
   const modules = await Promise.all([emitTypes(context), emitOwnership(context), emitTables(context), emitPermissions(context)]);
   const index = await emitIndex(context, modules.map((file) => file.path));
-  const docs = [await emitMatrix(context), ...(await emitJsonSchemas(context))];
+  const docs = [emitMatrix(context), ...(await emitJsonSchemas(context))];
   return [...modules, index, ...docs].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 

@@ -46,7 +46,7 @@ function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem
   const diagnostics = (sourceFile as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   return diagnostics.map((diagnostic) => {
     const { line, character } = sourceFile.getLineAndCharacterOfPosition(diagnostic.start);
-    return { file, line: line + 1, column: character + 1, path: [], code: 'syntax-error', message: `Syntax error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}.`, fix: 'Fix the syntax of the file.' };
+    return { file, line: line + 1, column: character + 1, path: [], code: 'syntax-error', message: `Syntax error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/\.$/, '')}.`, fix: 'Fix the syntax of the file.' };
   });
 }
 

@@ -161,7 +161,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
       const possession: Possession = parsed.possession ?? definition.possession ?? 'any';
       const actionIds = parsed.action === '*' ? allActions : [actionIndex.get(parsed.action) as number];
       if (parsed.action !== '*' && definition.resource !== '*') {
-        for (const role of roleNames) if (role !== '*') recordExplicit(`${role}\u0000${definition.resource}\u0000${parsed.action}\u0000${possession}`, plan, location, path, `${role} ${parsed.action}:${possession} on ${definition.resource}`);
+        for (const role of new Set(roleNames)) if (role !== '*') recordExplicit(`${role}\u0000${definition.resource}\u0000${parsed.action}\u0000${possession}`, plan, location, path, `${role} ${parsed.action}:${possession} on ${definition.resource}`);
       }
       for (const resource of resourceIds) {
         for (const action of actionIds) {

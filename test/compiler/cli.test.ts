@@ -1,0 +1,188 @@
+/**
+ * The command line, run in-process through `main(argv, io)`: usage errors exit 2, `--check`
+ * compares without writing, a write creates the out folder, and `--watch` keeps recompiling
+ * (keeping the last good output through an invalid edit) until SIGINT.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main } from '../../compiler/cli.js';
+import { collectIo, EMITTED_FILES, fixture, makeTempDir, readFolderBytes, removeTempDir, sameBytes, waitFor } from './helpers.js';
+
+describe('typed-permissions CLI', () => {
+  let temp: string | undefined;
+  const at = (...parts: string[]) => join(temp as string, ...parts);
+
+  beforeAll(() => {
+    temp = makeTempDir('cli');
+  });
+  afterAll(() => removeTempDir(temp));
+
+  describe('usage errors exit 2 and print the usage', () => {
+    const cases: readonly [what: string, argv: (dir: string) => string[], says: string][] = [
+      ['no command', () => [], 'No command given.'],
+      ['an unknown command', () => ['build', 'definitions'], 'Unknown command "build".'],
+      ['two definitions folders', (dir) => ['compile', dir, dir], 'compile takes one definitions folder, got 2.'],
+      ['--check together with --watch', (dir) => ['compile', dir, '--check', '--watch'], '--check and --watch cannot be combined.'],
+      ['an unknown flag', (dir) => ['compile', dir, '--frobnicate'], '--frobnicate'],
+      ['--out without a value', (dir) => ['compile', dir, '--out'], '--out'],
+    ];
+    it.each(cases)('%s', async (_what, argv, says) => {
+      const out = at('usage', 'generated');
+      const { logs, errors, io } = collectIo();
+      const code = await main([...argv(fixture('basic')), ...(argv('').includes('--out') ? [] : ['--out', out])], io);
+      expect(code).toBe(2);
+      expect(logs).toEqual([]);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^typed-permissions: /);
+      expect(errors[0]).toContain(says);
+      expect(errors[0]).toContain('Usage:\n  typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]');
+      expect(existsSync(out)).toBe(false);
+    });
+  });
+
+  it('--help prints the usage and exits 0', async () => {
+    const { logs, errors, io } = collectIo();
+    expect(await main(['--help'], io)).toBe(0);
+    expect(errors).toEqual([]);
+    expect(logs.join('\n')).toContain('--check          do not write; exit 1 and list the files that are stale');
+  });
+
+  it('a write creates the out folder (and its parents) when absent, and says what it wrote', async () => {
+    const out = at('fresh', 'deeper', 'generated');
+    const { logs, errors, io } = collectIo();
+    expect(await main(['compile', fixture('basic'), '--out', out], io)).toBe(0);
+    expect(errors).toEqual([]);
+    expect(readdirSync(out).sort()).toEqual([...EMITTED_FILES]);
+    expect(logs).toEqual([expect.stringMatching(new RegExp(`^typed-permissions: wrote 8 files to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(5 roles, 2 resources, 7 actions, \\d+ grants\\) in \\d+ ms\\.$`))]);
+    // Nothing but the out folder appears beside it (no .generated.next / .generated.previous left over).
+    expect(readdirSync(at('fresh', 'deeper'))).toEqual(['generated']);
+  }, 30_000);
+
+  it('writing again over a fresh output changes nothing and says so', async () => {
+    const out = at('again', 'generated');
+    expect(await main(['compile', fixture('basic'), '--out', out], collectIo().io)).toBe(0);
+    const before = readFolderBytes(out);
+    const { logs, io } = collectIo();
+    expect(await main(['compile', fixture('basic'), '--out', out], io)).toBe(0);
+    expect(logs).toEqual([expect.stringContaining(`no change in ${out}`)]);
+    expect(sameBytes(readFolderBytes(out), before)).toBe(true);
+  }, 30_000);
+
+  describe('--check', () => {
+    const out = () => at('check', 'generated');
+    beforeAll(async () => {
+      expect(await main(['compile', fixture('basic'), '--out', out()], collectIo().io)).toBe(0);
+    }, 30_000);
+
+    it('exits 0 when the output is fresh, and writes nothing', async () => {
+      const before = readFolderBytes(out());
+      const { logs, errors, io } = collectIo();
+      expect(await main(['compile', fixture('basic'), '--out', out(), '--check'], io)).toBe(0);
+      expect(errors).toEqual([]);
+      expect(logs).toEqual([expect.stringContaining(`${out()} is up to date (5 roles, 2 resources, 7 actions,`)]);
+      expect(sameBytes(readFolderBytes(out()), before)).toBe(true);
+    }, 30_000);
+
+    it('exits 1 and names exactly the stale files (edited, missing and extra) without touching them', async () => {
+      const copy = at('check-stale', 'generated');
+      cpSync(out(), copy, { recursive: true });
+      appendFileSync(join(copy, 'types.ts'), '// edited by hand\n');
+      rmSync(join(copy, 'PERMISSIONS.md'));
+      writeFileSync(join(copy, 'old-file.ts'), 'export {};\n');
+      const before = readFolderBytes(copy);
+      const { logs, errors, io } = collectIo();
+      expect(await main(['compile', fixture('basic'), '--out', copy, '--check'], io)).toBe(1);
+      expect(logs).toEqual([]);
+      expect(errors).toEqual([`typed-permissions: ${copy} is stale (PERMISSIONS.md, old-file.ts, types.ts). Run \`npm run generate\` and commit the result.`]);
+      expect(sameBytes(readFolderBytes(copy), before)).toBe(true);
+    }, 30_000);
+
+    it('exits 1 when a definition changed since the output was written', async () => {
+      const definitions = at('check-edited', 'basic');
+      cpSync(fixture('basic'), definitions, { recursive: true });
+      const shared = join(definitions, 'shared.permissions.json');
+      writeFileSync(shared, readFileSync(shared, 'utf8').replace('"roles": "ADMIN"', '"roles": ["ADMIN", "AUDITOR"]'));
+      const { errors, io } = collectIo();
+      expect(await main(['compile', definitions, '--out', out(), '--check'], io)).toBe(1);
+      expect(errors).toEqual([expect.stringContaining(`${out()} is stale (PERMISSIONS.md, tables.ts, types.ts)`)]);
+    }, 30_000);
+
+    it('exits 1 naming every file when the out folder does not exist, and does not create it', async () => {
+      const missing = at('check-missing', 'generated');
+      const { errors, io } = collectIo();
+      expect(await main(['compile', fixture('basic'), '--out', missing, '--check'], io)).toBe(1);
+      expect(errors).toEqual([expect.stringContaining(`is stale (${EMITTED_FILES.join(', ')})`)]);
+      expect(existsSync(missing)).toBe(false);
+    }, 30_000);
+
+    it('exits 1 on invalid definitions, like a write', async () => {
+      const { errors, io } = collectIo();
+      expect(await main(['compile', join(fixture('bad'), 'possession-suffix'), '--out', out(), '--check'], io)).toBe(1);
+      expect(errors.some((line) => line.includes('[bad-possession]'))).toBe(true);
+    });
+  });
+
+  it('defaults to ./definitions and ./generated', async () => {
+    const project = at('defaults');
+    cpSync(fixture('basic'), join(project, 'definitions'), { recursive: true });
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      const { logs, io } = collectIo();
+      expect(await main(['compile'], io)).toBe(0);
+      expect(logs).toEqual([expect.stringContaining('wrote 8 files to generated (')]);
+      expect(await main(['compile', '--check'], collectIo().io)).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(join(project, 'generated')).sort()).toEqual([...EMITTED_FILES]);
+  }, 30_000);
+
+  it('--watch recompiles on a valid edit, keeps the output through an invalid one, recompiles when it is fixed, and stops on SIGINT', async () => {
+    const definitions = at('watch', 'basic');
+    const out = at('watch', 'generated');
+    mkdirSync(at('watch'));
+    cpSync(fixture('basic'), definitions, { recursive: true });
+    const shared = join(definitions, 'shared.permissions.json');
+    const original = readFileSync(shared, 'utf8');
+    const typesSay = (text: string) => () => {
+      try {
+        return readFileSync(join(out, 'types.ts'), 'utf8').includes(text);
+      } catch {
+        return false; // the folder is being swapped in
+      }
+    };
+
+    const { logs, errors, io } = collectIo();
+    const listenersBefore = process.listenerCount('SIGINT');
+    const running = main(['compile', definitions, '--out', out, '--watch'], io);
+    try {
+      await waitFor('the first compile', () => logs.some((line) => line.startsWith(`typed-permissions: watching ${definitions}`)), 6000);
+      expect(logs[0]).toContain('wrote 8 files');
+
+      writeFileSync(shared, original.replace('"roles": "ADMIN"', '"roles": ["ADMIN", "AUDITOR"]'));
+      await waitFor('a recompile with the new role', typesSay("'AUDITOR'"), 4000);
+      await waitFor('the write to be reported', () => logs.length >= 3, 4000);
+      const good = readFolderBytes(out);
+
+      const errorsBefore = errors.length;
+      writeFileSync(shared, original.replace('"grant": ["export"]', '"grant": ["export:mine"]'));
+      await waitFor('the problem to be reported', () => errors.slice(errorsBefore).some((line) => line.includes(`not changed`)), 4000);
+      const reported = errors.slice(errorsBefore);
+      expect(reported[0]).toContain(`${definitions}/shared.permissions.json:6:15`);
+      expect(reported[0]).toContain('[bad-possession]');
+      expect(sameBytes(readFolderBytes(out), good)).toBe(true);
+
+      writeFileSync(shared, original.replace('"roles": "ADMIN"', '"roles": ["ADMIN", "SUPPORT"]'));
+      await waitFor('a recompile after the fix', typesSay("'SUPPORT'"), 4000);
+      expect(readFileSync(join(out, 'types.ts'), 'utf8')).not.toContain("'AUDITOR'");
+    } finally {
+      // Stop the watcher even when an expectation failed, so the test never hangs.
+      await waitFor('the SIGINT handler', () => process.listenerCount('SIGINT') > listenersBefore, 4000).catch(() => undefined);
+      process.emit('SIGINT');
+    }
+    expect(await running).toBe(0);
+    expect(process.listenerCount('SIGINT')).toBe(listenersBefore);
+  }, 20_000);
+});

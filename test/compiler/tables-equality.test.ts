@@ -1,0 +1,84 @@
+/**
+ * One mechanism, two entrances: for every good fixture folder (and the repository's own
+ * definitions/), the grant tables serialised into the generated `tables.ts` deep-equal the tables
+ * that `new Permissions(...).addPermissions(...).build()` makes at run time from the same
+ * definitions, added file by file in name order with the file name as source label.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compile } from '../../compiler/compile.js';
+import { readDefinitionsFolder } from '../../compiler/read-definitions.js';
+import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { fixture, goodFixtureNames, makeTempDir, removeTempDir, repoRoot, tablesFromGenerated } from './helpers.js';
+
+const DEFINITION_FILE = /\.permissions\.(json|ts)$/;
+
+/** The definitions of each file of `dir`, in name order: JSON read directly, TypeScript through the compiler's static reader. */
+function definitionsByFile(dir: string): { file: string; definitions: unknown[] }[] {
+  const fromTypeScript = readDefinitionsFolder(dir);
+  if (fromTypeScript.problems.length > 0) throw new Error(`${dir} has problems: ${JSON.stringify(fromTypeScript.problems)}`);
+  return readdirSync(dir)
+    .filter((file) => DEFINITION_FILE.test(file))
+    .sort()
+    .map((file) => {
+      if (file.endsWith('.ts')) return { file, definitions: fromTypeScript.definitions.filter((entry) => entry.file === file).map((entry) => entry.value) };
+      const parsed = JSON.parse(readFileSync(join(dir, file), 'utf8')) as unknown;
+      const definitions = Array.isArray(parsed) ? parsed : (parsed as { definitions: unknown[] }).definitions;
+      return { file, definitions };
+    });
+}
+
+/** An ownership service with a method for every hook name the definitions use (build() checks that they exist). */
+function ownershipFor(files: readonly { definitions: readonly unknown[] }[]): Record<string, () => unknown> {
+  const ownership: Record<string, () => unknown> = {};
+  for (const { definitions } of files) {
+    for (const definition of definitions as Record<string, unknown>[]) {
+      for (const kind of ['isOwner', 'listOwned', 'limitOwned']) {
+        const name = definition[kind];
+        if (typeof name === 'string') ownership[name] = () => undefined;
+      }
+    }
+  }
+  return ownership;
+}
+
+function runtimeTables(dir: string): { tables: unknown; warnings: string[] } {
+  const files = definitionsByFile(dir);
+  const warnings: string[] = [];
+  const permissions = new Permissions({ ownership: ownershipFor(files), logger: { warn: (message) => void warnings.push(message) } });
+  for (const { file, definitions } of files) permissions.addPermissions(definitions as PermissionDefinition[], { source: file });
+  return { tables: permissions.build().tables, warnings };
+}
+
+const folders: readonly [label: string, dir: string][] = [...goodFixtureNames().map((name) => [`test/fixtures/compiler/${name}`, fixture(name)] as [string, string]), ['definitions (the example app)', join(repoRoot, 'definitions')]];
+
+describe('generated tables equal the tables build() makes', () => {
+  let temp: string | undefined;
+  beforeAll(() => {
+    temp = makeTempDir('tables');
+  });
+  afterAll(() => removeTempDir(temp));
+
+  it('there are at least two fixture folders besides the bad corpus', () => {
+    expect(goodFixtureNames().length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(folders)('%s', async (_label, dir) => {
+    const outDir = join(temp as string, `out-${folders.findIndex(([, d]) => d === dir)}`);
+    const result = await compile({ definitionsDir: dir, outDir });
+    if (!result.ok) throw new Error(`does not compile: ${JSON.stringify(result.problems)}`);
+    const generated = tablesFromGenerated(join(outDir, 'tables.ts'));
+    const { tables, warnings } = runtimeTables(dir);
+    expect(generated).toEqual(tables);
+    // And the serialised form is exactly what JSON.stringify of the runtime's tables gives: same key order, nothing lost.
+    expect(JSON.stringify(generated)).toBe(JSON.stringify(tables));
+    // The compiler's model sees the same warnings as build() (which prefixes them with the library name).
+    expect(result.model.warnings.map((warning) => `typed-permissions: ${warning}`)).toEqual(warnings);
+  }, 30_000);
+
+  it('the wildcards fixture really exercises a warning (an identical grant written twice)', () => {
+    const { warnings } = runtimeTables(fixture('wildcards'));
+    expect(warnings).toContainEqual(expect.stringContaining('LEAD read:any on task is granted twice with the same attributes'));
+  });
+});
