@@ -1,0 +1,105 @@
+/**
+ * How the bench measures: mitata's `measure()` for per-call times (its p50, in nanoseconds), wall
+ * clock medians for slow steps (compiling, type-checking), and the settings of a full run and of
+ * the smoke run that `npm test` does.
+ */
+import { do_not_optimize, measure } from 'mitata';
+import type { Scale } from './scenario.js';
+
+/** The mitata options the bench sets (a subset of its `k_options`). */
+export interface MitataOptions {
+  readonly min_cpu_time: number;
+  readonly min_samples: number;
+  readonly max_samples: number;
+  readonly warmup_samples: number;
+  readonly batch_samples: number;
+}
+
+/** What one run of the bench does. */
+export interface BenchSettings {
+  readonly smoke: boolean;
+  readonly mitata: MitataOptions;
+  /** Queries per decision case; the timed function cycles through them. A power of two. */
+  readonly queriesPerCase: number;
+  /** Scales the decision benchmark runs at. */
+  readonly decisionScales: readonly Scale[];
+  /** Items given to filterPick. */
+  readonly filterPickItems: number;
+  /** Timed compile() runs per scale (in process, each into a fresh folder). */
+  readonly compileRuns: Readonly<Record<Scale, number>>;
+  /** Also time the CLI in a fresh process, and `tsc --noEmit` of the 10× output. */
+  readonly spawnProcesses: boolean;
+  /** Instances built for heap per instance, and calls per allocation sample. */
+  readonly memory: { readonly instances: number; readonly callsPerSample: number; readonly samples: number };
+  /** autocannon settings; undefined skips the HTTP benchmark. */
+  readonly http: { readonly warmupSeconds: number; readonly durationSeconds: number; readonly connections: number } | undefined;
+}
+
+/**
+ * The settings of a full run or of the smoke run (tiny counts, no processes spawned, no HTTP).
+ *
+ * @example
+ * ```ts
+ * const settings = benchSettings(process.argv.includes('--smoke') ? 'smoke' : 'full');
+ * ```
+ */
+export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
+  if (mode === 'smoke') {
+    return {
+      smoke: true,
+      mitata: { min_cpu_time: 0, min_samples: 1, max_samples: 2, warmup_samples: 0, batch_samples: 2 },
+      queriesPerCase: 8,
+      decisionScales: [1],
+      filterPickItems: 1000,
+      compileRuns: { 1: 1, 10: 0 },
+      spawnProcesses: false,
+      memory: { instances: 1, callsPerSample: 50, samples: 1 },
+      http: undefined,
+    };
+  }
+  return {
+    smoke: false,
+    mitata: { min_cpu_time: 300e6, min_samples: 12, max_samples: 1e9, warmup_samples: 2, batch_samples: 4096 },
+    queriesPerCase: 64,
+    decisionScales: [1, 10],
+    filterPickItems: 1000,
+    compileRuns: { 1: 5, 10: 3 },
+    spawnProcesses: true,
+    memory: { instances: 5, callsPerSample: 5000, samples: 9 },
+    http: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
+  };
+}
+
+/**
+ * The median time of one call of `fn`, in nanoseconds (mitata's p50). An async `fn` is awaited; a
+ * sync one's result goes through mitata's `do_not_optimize`, so that V8 cannot drop the work (an
+ * object literal whose result is unused is otherwise optimised away entirely).
+ *
+ * @example
+ * ```ts
+ * const ns = await medianNs(() => permissions.grantPermitSync(query), settings);
+ * ```
+ */
+export async function medianNs(fn: () => unknown, settings: BenchSettings): Promise<number> {
+  const probe = fn();
+  const stats = probe instanceof Promise ? (await probe, await measure(fn, settings.mitata)) : await measure(() => do_not_optimize(fn()), settings.mitata);
+  return stats.p50;
+}
+
+/** The median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Wall-clock times of `runs` sequential calls, in milliseconds. */
+export async function wallClockMs(fn: (run: number) => unknown, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    await fn(run);
+    times.push(performance.now() - start);
+  }
+  return times;
+}

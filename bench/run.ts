@@ -1,0 +1,97 @@
+/**
+ * `npm run bench`: one process that measures this library and its peers on the same scenario,
+ * prints medians and ratios, and writes bench/results.json and BENCHMARKS.md.
+ * `--smoke` runs everything with tiny counts and writes nothing (the test suite does the same);
+ * `--report` only re-renders BENCHMARKS.md from bench/results.json.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runAttributesBench } from './attributes.bench.js';
+import { REPO_ROOT, runBuildBench } from './build.bench.js';
+import { runDecisionBench } from './decision.bench.js';
+import { runHttpBench } from './http.bench.js';
+import { benchSettings, type BenchSettings } from './measure.js';
+import { runMemoryBench } from './memory.bench.js';
+import { BENCH_COMMAND, describeMachine, renderConsole, writeReports, type BenchResults } from './report.js';
+import { createScenario, type Scale } from './scenario.js';
+import { createSubjects, type BenchSubjects } from './subjects.js';
+
+/**
+ * Runs every benchmark with `settings` and returns the results (writes nothing).
+ *
+ * @example
+ * ```ts
+ * const results = await runBenchmarks(benchSettings('smoke'));
+ * ```
+ */
+export async function runBenchmarks(settings: BenchSettings, log: (line: string) => void = () => undefined): Promise<BenchResults> {
+  const started = new Date();
+  const machine = describeMachine();
+  const scales: readonly Scale[] = settings.smoke ? [1] : [1, 10];
+  const subjects = new Map<Scale, BenchSubjects>(scales.map((scale) => [scale, createSubjects(createScenario(scale))]));
+  const all = [...subjects.values()];
+  const largest = all[all.length - 1] as BenchSubjects;
+
+  log('1. decision');
+  const decision = await runDecisionBench(all.filter((s) => settings.decisionScales.includes(s.scenario.scale)), settings, log);
+  log('2. attributes');
+  const attributes = await runAttributesBench(subjects.get(1) as BenchSubjects, settings, log);
+  log('3. build and compile');
+  const build = await runBuildBench(all, settings, log);
+  log('5. memory');
+  const memory = await runMemoryBench(largest, settings);
+  log('4. HTTP');
+  const http = await runHttpBench(settings, log);
+
+  return {
+    mode: settings.smoke ? 'smoke' : 'full',
+    command: BENCH_COMMAND,
+    startedAt: started.toISOString(),
+    durationSeconds: (Date.now() - started.getTime()) / 1000,
+    machine,
+    scenarios: all.map(({ scenario, universe, permissions }) => ({
+      scale: scenario.scale,
+      roles: universe.roles.length,
+      resources: universe.resources.length,
+      actions: universe.actions.length,
+      definitions: scenario.definitions.length,
+      cells: permissions.tables.cells.length,
+    })),
+    decision,
+    attributes,
+    build,
+    http,
+    memory,
+  };
+}
+
+/** The hand-written analysis of the missed targets (from profiling), included in BENCHMARKS.md. */
+export function readLimitsAnalysis(): string {
+  const file = join(REPO_ROOT, 'bench', 'limits.md');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+}
+
+/** Re-renders BENCHMARKS.md from bench/results.json (after editing bench/limits.md), without measuring again. */
+function rerender(): void {
+  const { targets: _targets, ...results } = JSON.parse(readFileSync(join(REPO_ROOT, 'bench', 'results.json'), 'utf8')) as BenchResults & { targets: unknown };
+  writeReports(results, readLimitsAnalysis());
+  console.log('Re-rendered BENCHMARKS.md from bench/results.json.');
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--report')) return rerender();
+  const smoke = process.argv.includes('--smoke');
+  const results = await runBenchmarks(benchSettings(smoke ? 'smoke' : 'full'), (line) => console.log(line));
+  console.log(`\n${renderConsole(results)}\n`);
+  if (smoke) {
+    console.log('Smoke run: nothing written.');
+    return;
+  }
+  writeReports(results, readLimitsAnalysis());
+  console.log(`Wrote bench/results.json and BENCHMARKS.md (${Math.round(results.durationSeconds)} s).`);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}
