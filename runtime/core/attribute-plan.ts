@@ -66,14 +66,25 @@ function setPath(plan: AttributePlan, path: readonly string[], allow: boolean): 
  * ```
  */
 export function compileAttributePatterns(patterns: readonly string[]): AttributePlan {
+  // Equal patterns give the same plan object, so that unions and interning downstream work by identity.
+  const key = patterns.join('\u0000');
+  const known = compiledPatterns.get(key);
+  if (known !== undefined) return known;
   let plan = NOTHING;
   for (const pattern of patterns) {
     const parsed = parseAttributePattern(pattern);
     if (isSyntaxProblem(parsed)) throw new TypeError(`invalid attribute pattern ${JSON.stringify(pattern)}: ${parsed.message}`);
     plan = setPath(plan, parsed.path, parsed.allow);
   }
+  if (compiledPatterns.size >= MAX_COMPILED_PATTERNS) compiledPatterns.clear();
+  compiledPatterns.set(key, plan);
   return plan;
 }
+
+/** Compiled patterns by their text; bounded so a process that builds many policies cannot grow it forever. */
+const compiledPatterns = new Map<string, AttributePlan>();
+const MAX_COMPILED_PATTERNS = 10_000;
+const unions = new WeakMap<AttributePlan, WeakMap<AttributePlan, AttributePlan>>();
 
 /**
  * The plan that keeps what either plan keeps (set union), used to combine roles and definitions.
@@ -86,10 +97,17 @@ export function compileAttributePatterns(patterns: readonly string[]): Attribute
 export function unionPlans(a: AttributePlan, b: AttributePlan): AttributePlan {
   if (a === b || b === NOTHING || a === EVERYTHING) return a;
   if (a === NOTHING || b === EVERYTHING) return b;
-  const keys = new Set([...a.keys, ...b.keys]);
-  const children = new Map<string, AttributePlan>();
-  for (const key of keys) children.set(key, unionPlans(childOf(a, key), childOf(b, key)));
-  return makePlan(a.all || b.all, children);
+  let withA = unions.get(a);
+  if (withA === undefined) unions.set(a, (withA = new WeakMap()));
+  let union = withA.get(b);
+  if (union === undefined) {
+    const keys = new Set([...a.keys, ...b.keys]);
+    const children = new Map<string, AttributePlan>();
+    for (const key of keys) children.set(key, unionPlans(childOf(a, key), childOf(b, key)));
+    union = makePlan(a.all || b.all, children);
+    withA.set(b, union);
+  }
+  return union;
 }
 
 /** Whether two plans keep exactly the same attributes. */
@@ -154,28 +172,124 @@ export function planToPatterns(plan: AttributePlan): string[] {
 }
 
 const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
+const defineData = (target: object, key: string, value: unknown): void => {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+};
 
-/** Sets a key as a data property: a key named `__proto__` must not change the result's prototype. */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
+/** A compiled projection of one plan. */
+type Picker = (item: object) => Record<string, unknown>;
+
+/** A compiled projection of a nested value: undefined means "omit the key". */
+type NestedPicker = (value: unknown) => unknown;
+
+function nestedPicker(pick: Picker): NestedPicker {
+  return (value) => {
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      for (const element of value) if (typeof element === 'object' && element !== null && !Array.isArray(element)) out.push(pick(element));
+      return out;
+    }
+    // A partial plan over a primitive: the pattern named parts of it that cannot exist, so nothing is kept.
+    return typeof value === 'object' && value !== null ? pick(value) : undefined;
+  };
 }
 
-function pickNested(plan: AttributePlan, value: unknown): unknown {
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (const element of value) if (typeof element === 'object' && element !== null && !Array.isArray(element)) out.push(pickWithPlan(plan, element));
-    return out;
+const pickers = new WeakMap<AttributePlan, Picker>();
+
+/** A key list seen before, and the literal that projects records of exactly that list. */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly build: Picker;
+}
+const MAX_SHAPES = 4;
+const MAX_SHAPE_KEYS = 64;
+
+function sameKeys(known: readonly string[], keys: readonly string[]): boolean {
+  if (known.length !== keys.length) return false;
+  for (let i = 0; i < keys.length; i++) if (known[i] !== keys[i]) return false;
+  return true;
+}
+
+/**
+ * Compiles a plan into a projection function, once per plan. The generated code only ever embeds
+ * keys as JSON string literals, assigns `__proto__` as a data property, and reads own enumerable
+ * string keys only (no inherited data, no symbol-keyed internals).
+ */
+function pickerFor(plan: AttributePlan): Picker {
+  let picker = pickers.get(plan);
+  if (picker !== undefined) return picker;
+  const nested: NestedPicker[] = [];
+  const code: string[] = ['"use strict";'];
+  const store = (key: string, value: string) => (key === '__proto__' ? `defineData(o, "__proto__", ${value});` : `o[${JSON.stringify(key)}] = ${value};`);
+  const nestedFor = (child: AttributePlan) => {
+    nested.push(nestedPicker(pickerFor(child)));
+    return `n[${nested.length - 1}]`;
+  };
+  if (!plan.all) {
+    const leafs = plan.keys.filter((_, i) => plan.nested[i] === undefined);
+    if (leafs.length === plan.keys.length && leafs.length > 0 && leafs.length <= 16) {
+      // Fast path: every kept key present → one object literal of a fixed shape.
+      const all = leafs.map((key) => `e.call(s, ${JSON.stringify(key)})`).join(' && ');
+      // A literal key "__proto__" would set the prototype; the computed form defines a data property.
+      code.push(`if (${all}) return { ${leafs.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: s[${JSON.stringify(key)}]`).join(', ')} };`);
+    }
+    code.push('const o = {};');
+    plan.keys.forEach((key, i) => {
+      const child = plan.nested[i];
+      const k = JSON.stringify(key);
+      if (child === undefined) code.push(`if (e.call(s, ${k})) ${store(key, `s[${k}]`)}`);
+      else code.push(`if (e.call(s, ${k})) { const v = ${nestedFor(child)}(s[${k}]); if (v !== undefined) ${store(key, 'v')} }`);
+    });
+    code.push('return o;');
+  } else {
+    code.push('const ks = keys(s);');
+    if (plan.nested.every((child) => child === undefined)) {
+      // Records of one resource mostly share one key list: recognise it and build the result as a
+      // literal. Few shapes per plan, bounded in number and size, so odd inputs cannot grow this.
+      code.push(
+        'for (let c = 0; c < shapes.length; c++) { const shape = shapes[c]; if (sameKeys(shape.keys, ks)) return shape.build(s); }',
+        'if (shapes.length < MAX_SHAPES && ks.length <= MAX_SHAPE_KEYS) { const shape = makeShape(ks); shapes.push(shape); return shape.build(s); }',
+      );
+    }
+    code.push('const o = {};', 'for (let i = 0; i < ks.length; i++) {', 'const k = ks[i];');
+    if (plan.keys.length > 0) {
+      code.push('switch (k) {');
+      plan.keys.forEach((key, i) => {
+        const child = plan.nested[i];
+        if (child === undefined) code.push(`case ${JSON.stringify(key)}: continue;`);
+        else code.push(`case ${JSON.stringify(key)}: { const v = ${nestedFor(child)}(s[k]); if (v !== undefined) { if (k === "__proto__") defineData(o, k, v); else o[k] = v; } continue; }`);
+      });
+      code.push('}');
+    }
+    code.push('if (k === "__proto__") defineData(o, k, s[k]); else o[k] = s[k];', '}', 'return o;');
   }
-  // A partial plan over a primitive: the pattern named parts of it that cannot exist, so nothing is kept.
-  if (typeof value !== 'object' || value === null) return undefined;
-  return pickWithPlan(plan, value);
+  const excluded = new Set(plan.keys);
+  const shapes: Shape[] = [];
+  const makeShape = (keys: readonly string[]): Shape => {
+    const kept = keys.filter((key) => !excluded.has(key));
+    const literal = kept.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: s[${JSON.stringify(key)}]`).join(', ');
+    return { keys: [...keys], build: new Function('s', `"use strict"; return { ${literal} };`) as Picker };
+  };
+  const factory = new Function('e', 'keys', 'defineData', 'n', 'shapes', 'sameKeys', 'makeShape', 'MAX_SHAPES', 'MAX_SHAPE_KEYS', `return function pick(s) {\n${code.join('\n')}\n};`) as (
+    e: typeof isEnumerableOwn,
+    keys: typeof Object.keys,
+    define: typeof defineData,
+    n: readonly NestedPicker[],
+    shapes: Shape[],
+    same: typeof sameKeys,
+    make: typeof makeShape,
+    maxShapes: number,
+    maxShapeKeys: number,
+  ) => Picker;
+  picker = factory(isEnumerableOwn, Object.keys, defineData, nested, shapes, sameKeys, makeShape, MAX_SHAPES, MAX_SHAPE_KEYS);
+  pickers.set(plan, picker);
+  return picker;
 }
 
 /**
  * Returns a new object with the own enumerable attributes of `item` that `plan` keeps. Never returns
  * `item` itself and never reads inherited properties. Nested plans apply to nested objects and to
- * each object in a nested array.
+ * each object in a nested array. The plan is compiled into a projection function on first use.
  *
  * @example
  * ```ts
@@ -184,39 +298,5 @@ function pickNested(plan: AttributePlan, value: unknown): unknown {
  * ```
  */
 export function pickWithPlan(plan: AttributePlan, item: object): Record<string, unknown> {
-  const source = item as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  const { keys, nested } = plan;
-  if (!plan.all) {
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      if (!isEnumerableOwn.call(source, key)) continue;
-      const child = nested[i];
-      if (child === undefined) put(out, key, source[key]);
-      else {
-        const value = pickNested(child, source[key]);
-        if (value !== undefined) put(out, key, value);
-      }
-    }
-    return out;
-  }
-  const own = Object.keys(source);
-  if (keys.length === 0) {
-    for (let i = 0; i < own.length; i++) put(out, own[i] as string, source[own[i] as string]);
-    return out;
-  }
-  const index = plan.index;
-  for (let i = 0; i < own.length; i++) {
-    const key = own[i] as string;
-    const at = index.get(key);
-    if (at === undefined) {
-      put(out, key, source[key]);
-      continue;
-    }
-    const child = nested[at];
-    if (child === undefined) continue;
-    const value = pickNested(child, source[key]);
-    if (value !== undefined) put(out, key, value);
-  }
-  return out;
+  return pickerFor(plan)(item);
 }

@@ -44,6 +44,15 @@ export interface GrantQuery<TUser extends User<unknown> = User<unknown>, TId = u
 const MAX_CACHED_COMBINATIONS = 1024;
 const MAX_WARNINGS = 1000;
 
+/** A cache key for a sorted set of role indexes: one number while it fits exactly, else a string. */
+function combinationKey(sortedRoles: readonly number[], roleCount: number): number | string {
+  const base = roleCount + 1;
+  if (base ** sortedRoles.length >= Number.MAX_SAFE_INTEGER) return sortedRoles.join(',');
+  let key = 0;
+  for (const role of sortedRoles) key = key * base + role + 1;
+  return key;
+}
+
 function defaultResourceId({ item }: { item: object }): unknown {
   return (item as { id?: unknown }).id;
 }
@@ -228,28 +237,41 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       this.warnOnce(`action\u0000${action}`, `unknown action ${describeValue(action)}: no definition grants it on any resource, so nothing is granted.`);
       return NO_GRANT;
     }
+    const { byRole } = entry;
     if (roles.length === 1) {
-      const role = index.roleIndex.get(roles[0] as string);
-      if (role === undefined) {
-        this.warnOnce(`role\u0000${roles[0]}`, `unknown role ${describeValue(roles[0])} is ignored: no definition names it.`);
-        return NO_GRANT;
+      const name = roles[0] as string;
+      const combination = byRole.get(name);
+      if (combination !== undefined) return combination;
+      if (!index.roleIndex.has(name)) this.warnOnce(`role\u0000${name}`, `unknown role ${describeValue(name)} is ignored: no definition names it.`);
+      return NO_GRANT;
+    }
+    // Most multi-role users have one role that matters for a given resource and action: find the
+    // roles with a cell here, and only build a cache key when two or more do.
+    let first = -1;
+    let firstCombination: Combination = NO_GRANT;
+    let others: number[] | undefined;
+    for (let i = 0; i < roles.length; i++) {
+      const name = roles[i] as string;
+      const combination = byRole.get(name);
+      if (combination === undefined) {
+        if (!index.roleIndex.has(name)) this.warnOnce(`role\u0000${name}`, `unknown role ${describeValue(name)} is ignored: no definition names it.`);
+        continue;
       }
-      return entry.byRole[role] ?? NO_GRANT;
+      const { role } = combination;
+      if (role === first) continue;
+      if (first === -1) {
+        first = role;
+        firstCombination = combination;
+      } else if (others === undefined) others = [role];
+      else if (!others.includes(role)) others.push(role);
     }
-    const known: number[] = [];
-    for (const name of roles) {
-      const role = index.roleIndex.get(name);
-      if (role === undefined) this.warnOnce(`role\u0000${name}`, `unknown role ${describeValue(name)} is ignored: no definition names it.`);
-      else if (!known.includes(role)) known.push(role);
-    }
-    if (known.length === 0) return NO_GRANT;
-    if (known.length === 1) return entry.byRole[known[0] as number] ?? NO_GRANT;
-    known.sort((a, b) => a - b);
-    const key = known.join(',');
+    if (others === undefined) return firstCombination;
+    others.push(first);
+    others.sort((a, b) => a - b);
+    const key = combinationKey(others, index.tables.roles.length);
     let combination = entry.multiRole.get(key);
     if (combination === undefined) {
-      const parts = known.map((role) => entry.byRole[role]).filter((part): part is Combination => part !== undefined);
-      combination = parts.length === 0 ? NO_GRANT : parts.length === 1 ? (parts[0] as Combination) : combineRoles(parts);
+      combination = combineRoles(others.map((role) => byRole.get(index.tables.roles[role] as string) as Combination));
       if (entry.multiRole.size < MAX_CACHED_COMBINATIONS) entry.multiRole.set(key, combination);
     }
     return combination;

@@ -38,8 +38,14 @@ export interface Combination {
 
 /** The combinations of one resource and action, by role index, plus a cache for multi-role users. */
 export interface ActionEntry {
-  readonly byRole: readonly (Combination | undefined)[];
-  readonly multiRole: Map<string, Combination>;
+  /** Keyed by role name (one look-up per role); a Map because most roles have no cell here. */
+  readonly byRole: ReadonlyMap<string, RoleCombination>;
+  readonly multiRole: Map<number | string, Combination>;
+}
+
+/** The combination of one role's cell, with that role's index (for multi-role cache keys). */
+export interface RoleCombination extends Combination {
+  readonly role: number;
 }
 
 /** The loaded tables. */
@@ -62,19 +68,40 @@ export const NO_GRANT: Combination = Object.freeze({
   ownedPlans: new Map(),
 });
 
-function makeCombination(anyPlan: AttributePlan, own: ReadonlyMap<LoadedOwner, AttributePlan>, owners: readonly LoadedOwner[]): Combination {
-  const ownBeyondAny: OwnGrant[] = [];
-  for (const [owner, plan] of own) {
-    const merged = unionPlans(anyPlan, plan);
-    if (merged !== anyPlan && JSON.stringify(planToPatterns(merged)) !== JSON.stringify(planToPatterns(anyPlan))) ownBeyondAny.push({ owner, plan });
+// Tables hold few distinct plans and many cells: what is derived from a plan is derived once.
+const patternsOf = new WeakMap<AttributePlan, readonly string[]>();
+const addsBeyond = new WeakMap<AttributePlan, WeakMap<AttributePlan, boolean>>();
+
+function canonicalPatterns(plan: AttributePlan): readonly string[] {
+  let patterns = patternsOf.get(plan);
+  if (patterns === undefined) patternsOf.set(plan, (patterns = Object.freeze(planToPatterns(plan))));
+  return patterns;
+}
+
+/** Whether `own` keeps some attribute that `any` does not. */
+function keepsMoreThan(own: AttributePlan, any: AttributePlan): boolean {
+  let byOwn = addsBeyond.get(any);
+  if (byOwn === undefined) addsBeyond.set(any, (byOwn = new WeakMap()));
+  let answer = byOwn.get(own);
+  if (answer === undefined) {
+    const merged = unionPlans(any, own);
+    answer = merged !== any && canonicalPatterns(merged).join('\u0000') !== canonicalPatterns(any).join('\u0000');
+    byOwn.set(own, answer);
   }
+  return answer;
+}
+
+function makeCombination(anyPlan: AttributePlan, own: ReadonlyMap<LoadedOwner, AttributePlan>, owners: readonly LoadedOwner[], role = -1): RoleCombination {
+  const ownBeyondAny: OwnGrant[] = [];
+  for (const [owner, plan] of own) if (keepsMoreThan(plan, anyPlan)) ownBeyondAny.push({ owner, plan });
   return {
+    role,
     anyPlan,
     anyGranted: anyPlan.allowsAny,
-    anyAttributes: Object.freeze(planToPatterns(anyPlan)),
+    anyAttributes: canonicalPatterns(anyPlan),
     ownActionGranted: own.size > 0,
     ownBeyondAny: Object.freeze(ownBeyondAny),
-    owners: Object.freeze([...owners].sort((a, b) => a.id - b.id)),
+    owners: owners.length < 2 ? owners : [...owners].sort((a, b) => a.id - b.id),
     ownedPlans: new Map(),
   };
 }
@@ -122,11 +149,11 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
   const plans = tables.plans.map(planFromJson);
 
   const resources = new Map<string, Map<string, ActionEntry>>();
-  const entries: (Combination | undefined)[][][] = tables.resources.map((resource) => {
+  const entries: Map<string, RoleCombination>[][] = tables.resources.map((resource) => {
     const byAction = new Map<string, ActionEntry>();
     resources.set(resource, byAction);
     return tables.actions.map((action) => {
-      const byRole: (Combination | undefined)[] = [];
+      const byRole = new Map<string, RoleCombination>();
       byAction.set(action, { byRole, multiRole: new Map() });
       return byRole;
     });
@@ -135,8 +162,8 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
   for (const [resource, action, role, anyPlan, own, cellOwners] of tables.cells) {
     const ownPlans = new Map<LoadedOwner, AttributePlan>();
     for (let i = 0; i < own.length; i += 2) ownPlans.set(owners[own[i] as number] as LoadedOwner, plans[own[i + 1] as number] as AttributePlan);
-    const combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, cellOwners.map((id) => owners[id] as LoadedOwner));
-    (entries[resource] as (Combination | undefined)[][])[action]![role] = combination;
+    const combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, cellOwners.map((id) => owners[id] as LoadedOwner), role);
+    entries[resource]![action]!.set(tables.roles[role] as string, combination);
   }
 
   return {
