@@ -76,19 +76,33 @@ function readExisting(outDir: string): Map<string, string> {
   return existing;
 }
 
+function swapFolders(outDir: string): { target: string; next: string; previous: string } {
+  const target = resolve(outDir);
+  const parent = dirname(target);
+  return { target, next: join(parent, `.${basename(target)}.next`), previous: join(parent, `.${basename(target)}.previous`) };
+}
+
+/**
+ * Undoes what a run killed in the middle of {@link writeAtomically} left behind: puts the old
+ * version back when the kill landed between the two renames, and removes a partial `.next` and a
+ * stale `.previous`. Runs at the start of every compile that may write, so leftovers never outlive
+ * the next run, even when the output is already up to date.
+ */
+export function recoverInterruptedWrite(outDir: string): void {
+  const { target, next, previous } = swapFolders(outDir);
+  if (!existsSync(target) && existsSync(previous)) renameSync(previous, target);
+  rmSync(next, { recursive: true, force: true });
+  rmSync(previous, { recursive: true, force: true });
+}
+
 /**
  * Replaces `outDir` with `files` as a whole: the new version is written beside it, then swapped in
  * with renames, so a reader (or a crash) sees the old or the new version, never a mix. A swap left
  * half-done by a crash is completed by the next run.
  */
 export function writeAtomically(outDir: string, files: readonly EmittedFile[]): void {
-  const target = resolve(outDir);
-  const parent = dirname(target);
-  const next = join(parent, `.${basename(target)}.next`);
-  const previous = join(parent, `.${basename(target)}.previous`);
-  if (!existsSync(target) && existsSync(previous)) renameSync(previous, target);
-  rmSync(next, { recursive: true, force: true });
-  rmSync(previous, { recursive: true, force: true });
+  const { target, next, previous } = swapFolders(outDir);
+  recoverInterruptedWrite(outDir);
   mkdirSync(next, { recursive: true });
   for (const file of files) writeFileSync(join(next, file.path), file.content);
   if (existsSync(target)) renameSync(target, previous);
@@ -106,6 +120,7 @@ export function writeAtomically(outDir: string, files: readonly EmittedFile[]): 
  * ```
  */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
+  if (options.check !== true) recoverInterruptedWrite(options.outDir);
   const result = compileModel(options.definitionsDir);
   if (!result.ok) return { ok: false, problems: result.problems, inputs: result.files };
   const files = await emitAll(result.model, {

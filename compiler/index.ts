@@ -1,5 +1,5 @@
 /** typed-permissions/compiler: compile definition files into typed TypeScript, programmatically. */
-export { compile, defaultRuntimeImport, emitAll, writeAtomically, type CompileOptions, type CompileResult } from './compile.js';
+export { compile, defaultRuntimeImport, emitAll, recoverInterruptedWrite, writeAtomically, type CompileOptions, type CompileResult } from './compile.js';
 export { compileModel, type CompiledModel, type CompileModelResult, type HookMethod } from './compile-model.js';
 export { formatCompileProblem, formatJsonPath, type CompileProblem } from './compile-problem.js';
 export { readDefinitionsFolder, type ReadDefinition, type ReadResult, type ResourceMetadata } from './read-definitions.js';

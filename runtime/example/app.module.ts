@@ -1,7 +1,9 @@
 /** The example documents app: data, permissions (from the generated tables) and the three controllers. */
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { grantTables } from '../../generated/index.js';
 import { PermissionsModule } from '../nest/index.js';
+import { DatabaseUnavailableFilter } from './database-unavailable.filter.js';
 import { DocumentsOwnedController } from './documents-owned.controller.js';
 import { DocumentsProtectedSimpleController } from './documents-protected-simple.controller.js';
 import { DocumentsController } from './documents.controller.js';
@@ -37,6 +39,7 @@ export class AppModule {
         }),
       ],
       controllers: [DocumentsController, DocumentsProtectedSimpleController, DocumentsOwnedController],
+      providers: [{ provide: APP_FILTER, useClass: DatabaseUnavailableFilter }],
     };
   }
 }

@@ -101,9 +101,8 @@ describe('hook failures', () => {
 
   it('hook failure: an isOwner that never settles fails after hookTimeoutMs with PermissionsHookError', async () => {
     const permissions = setup({ isOwner: never, limitOwned: () => 'mine' });
-    const started = Date.now();
-    await expect(permissions.grantPermit({ user, resource: 'doc', action: 'read', resourceId: 1 })).rejects.toThrow(PermissionsHookError);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The rejection says it came from the time-out (a hang would instead hit jest's own timeout).
+    await expect(permissions.grantPermit({ user, resource: 'doc', action: 'read', resourceId: 1 })).rejects.toThrow(/did not settle within \d+ ms/);
     const permit = await permissions.grantPermit({ user, resource: 'doc', action: 'read' });
     await expect(permit.isOwn(2)).rejects.toThrow(PermissionsHookError);
   });
