@@ -225,14 +225,18 @@ function pickerFor(plan: AttributePlan): Picker {
     nested.push(nestedPicker(pickerFor(child)));
     return `n[${nested.length - 1}]`;
   };
+  const flat = plan.nested.every((child) => child === undefined);
+  if (flat) {
+    // Records of one resource mostly share one key list: recognise it (Object.keys is exactly the own
+    // enumerable string keys) and build the result as one literal. Few shapes per plan, bounded in
+    // number and size, so odd inputs cannot grow this; anything else takes the generic path below.
+    code.push(
+      'const ks = keys(s);',
+      'for (let c = 0; c < shapes.length; c++) { const shape = shapes[c]; if (sameKeys(shape.keys, ks)) return shape.build(s); }',
+      'if (shapes.length < MAX_SHAPES && ks.length <= MAX_SHAPE_KEYS) { const shape = makeShape(ks); shapes.push(shape); return shape.build(s); }',
+    );
+  }
   if (!plan.all) {
-    const leafs = plan.keys.filter((_, i) => plan.nested[i] === undefined);
-    if (leafs.length === plan.keys.length && leafs.length > 0 && leafs.length <= 16) {
-      // Fast path: every kept key present → one object literal of a fixed shape.
-      const all = leafs.map((key) => `e.call(s, ${JSON.stringify(key)})`).join(' && ');
-      // A literal key "__proto__" would set the prototype; the computed form defines a data property.
-      code.push(`if (${all}) return { ${leafs.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: s[${JSON.stringify(key)}]`).join(', ')} };`);
-    }
     code.push('const o = {};');
     plan.keys.forEach((key, i) => {
       const child = plan.nested[i];
@@ -242,15 +246,7 @@ function pickerFor(plan: AttributePlan): Picker {
     });
     code.push('return o;');
   } else {
-    code.push('const ks = keys(s);');
-    if (plan.nested.every((child) => child === undefined)) {
-      // Records of one resource mostly share one key list: recognise it and build the result as a
-      // literal. Few shapes per plan, bounded in number and size, so odd inputs cannot grow this.
-      code.push(
-        'for (let c = 0; c < shapes.length; c++) { const shape = shapes[c]; if (sameKeys(shape.keys, ks)) return shape.build(s); }',
-        'if (shapes.length < MAX_SHAPES && ks.length <= MAX_SHAPE_KEYS) { const shape = makeShape(ks); shapes.push(shape); return shape.build(s); }',
-      );
-    }
+    if (!flat) code.push('const ks = keys(s);');
     code.push('const o = {};', 'for (let i = 0; i < ks.length; i++) {', 'const k = ks[i];');
     if (plan.keys.length > 0) {
       code.push('switch (k) {');
@@ -263,10 +259,12 @@ function pickerFor(plan: AttributePlan): Picker {
     }
     code.push('if (k === "__proto__") defineData(o, k, s[k]); else o[k] = s[k];', '}', 'return o;');
   }
-  const excluded = new Set(plan.keys);
+  const listed = new Set(plan.keys);
   const shapes: Shape[] = [];
   const makeShape = (keys: readonly string[]): Shape => {
-    const kept = keys.filter((key) => !excluded.has(key));
+    // Same key order as the generic path: the record's order for "all but" plans, the plan's for lists.
+    const present = new Set(keys);
+    const kept = plan.all ? keys.filter((key) => !listed.has(key)) : plan.keys.filter((key) => present.has(key));
     const literal = kept.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: s[${JSON.stringify(key)}]`).join(', ');
     return { keys: [...keys], build: new Function('s', `"use strict"; return { ${literal} };`) as Picker };
   };
