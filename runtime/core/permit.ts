@@ -132,7 +132,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   private planFor(owning: readonly LoadedOwner[]): AttributePlan | undefined {
     const { anyPlan, anyGranted, ownBeyondAny, ownedPlans } = this.combination;
     if (owning.length === 0) return anyGranted ? anyPlan : undefined;
-    const key = owning.map((owner) => owner.id).join(',');
+    const key = owning.length === 1 ? (owning[0] as LoadedOwner).id : owning.map((owner) => owner.id).join(',');
     let plan = ownedPlans.get(key);
     if (plan === undefined) {
       plan = anyPlan;
@@ -209,6 +209,17 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
 
     const memo = this.ownership();
     const lists = await Promise.all(ownBeyondAny.map((grant) => (grant.owner.listOwned === undefined ? undefined : memo.listedBy(grant.owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }))));
+    if (lists.every((list) => list !== undefined)) {
+      // Every group listed its ids: ownership is a set look-up, so no per-item promise is needed.
+      const out: Partial<TItem>[] = [];
+      for (const item of items) {
+        const id = this.idOf(item);
+        const owning = id === undefined || id === null ? [] : ownBeyondAny.filter((_, g) => (lists[g] as ReadonlySet<unknown>).has(id)).map((grant) => grant.owner);
+        const plan = this.planFor(owning);
+        if (plan !== undefined) out.push(pickWithPlan(plan, item) as Partial<TItem>);
+      }
+      return out;
+    }
     const owningPerItem = await Promise.all(
       items.map(async (item) => {
         const id = this.idOf(item);

@@ -32,8 +32,8 @@ export interface Combination {
   readonly ownBeyondAny: readonly OwnGrant[];
   /** Ownership groups that decide isOwn, listOwn and limitOwn. */
   readonly owners: readonly LoadedOwner[];
-  /** Plans for items owned by a given set of groups (`'1,4'`), filled on demand. */
-  readonly ownedPlans: Map<string, AttributePlan>;
+  /** Plans for items owned by a given group (its id) or set of groups (`'1,4'`), filled on demand. */
+  readonly ownedPlans: Map<number | string, AttributePlan>;
 }
 
 /** The combinations of one resource and action, by role index, plus a cache for multi-role users. */
