@@ -79,7 +79,6 @@ function isValidId(value: unknown): boolean {
  * ```
  */
 export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = any> {
-  private readonly pending: LocatedDefinition[] = [];
   private readonly raw: { definition: unknown; location: DefinitionLocation }[] = [];
   private index: GrantIndex | undefined;
   private readonly settings: PermitSettings;
@@ -113,6 +112,9 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
    * ```
    */
   static fromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(tables: GrantTables, options: PermissionsOptions<TUser, TFilter> = {}): Permissions<TUser, TFilter> {
+    if (typeof tables !== 'object' || tables === null || tables.format !== 1 || !Array.isArray(tables.cells)) {
+      throw new PermissionsUsageError('Permissions.fromTables: these are not grant tables of this version of typed-permissions; run `typed-permissions compile` (npm run generate) again.');
+    }
     const permissions = new Permissions<TUser, TFilter>(options);
     const problems: DefinitionProblem[] = [];
     const index = loadGrantTables(tables, (ref, hookIndex) => {
@@ -203,7 +205,6 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       throw new PermissionDefinitionError(problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map(({ p }) => p));
     }
     for (const warning of warnings) this.logger.warn(`typed-permissions: ${warning}`);
-    this.pending.push(...valid);
     this.index = loadGrantTables(tables, (ref, i) => this.bind(ref.name, hookValues[i] as HookValue));
     return this;
   }

@@ -25,6 +25,12 @@ describe('Permissions.fromTables: loading precomputed tables without rebuilding'
     }
   });
 
+  it('refuses tables of another format with a usage error that says to compile again', () => {
+    for (const tables of [null, {}, { ...tables(), format: 2 }, { format: 1 }]) {
+      expect(() => Permissions.fromTables(tables as never, { ownership })).toThrow(/compile/);
+    }
+  });
+
   it('fails with a PermissionDefinitionError naming the method and the definition (index and source) when the ownership service lacks a hook method', () => {
     let caught: unknown;
     try {
