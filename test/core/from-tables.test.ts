@@ -26,8 +26,8 @@ describe('Permissions.fromTables: loading precomputed tables without rebuilding'
   });
 
   it('refuses tables of another format with a usage error that says to compile again', () => {
-    for (const tables of [null, {}, { ...tables(), format: 2 }, { format: 1 }]) {
-      expect(() => Permissions.fromTables(tables as never, { ownership })).toThrow(/compile/);
+    for (const candidate of [null, {}, { ...tables(), format: 2 }, { format: 1 }]) {
+      expect(() => Permissions.fromTables(candidate as never, { ownership })).toThrow(/compile/);
     }
   });
 
