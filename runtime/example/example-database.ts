@@ -6,7 +6,7 @@
  * below (`userRoles`, `creatorId`) and the SQL stays conventional.
  */
 import type { Selectable } from 'kysely';
-import type { ExampleDocumentStatus } from './example-data.js';
+import type { ExampleDocument } from './example-data.js';
 
 /** A user. Roles live in `user_roles`, one row per role. */
 export interface UsersTable {
@@ -20,16 +20,11 @@ export interface UserRolesTable {
   readonly role: string;
 }
 
-/** A document. `date` is a SQL `date`, read back as an ISO `YYYY-MM-DD` string (never a JS `Date`). */
-export interface DocumentsTable {
-  readonly id: number;
-  readonly title: string;
-  readonly date: string;
-  readonly status: ExampleDocumentStatus;
-  readonly personal: string;
-  readonly confidential: string;
-  readonly creatorId: number;
-}
+/**
+ * A document: exactly the shape of the example data, so seeding and reading cannot drift apart.
+ * `date` is a SQL `date`, read back as an ISO `YYYY-MM-DD` string (never a JS `Date`).
+ */
+export type DocumentsTable = ExampleDocument;
 
 /** `managerId` manages `managedId` (direct management only; it is not transitive). */
 export interface ManagersTable {

@@ -3,16 +3,9 @@
  * canonical anyAttributes, pick's safety guarantees, and names that collide with Object.prototype.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
-import { collectingLogger } from './helpers.js';
+import { buildQuietly } from './helpers.js';
 
-function setup(definitions: readonly PermissionDefinition[]) {
-  const { warnings, logger } = collectingLogger();
-  const permissions = new Permissions({ logger });
-  permissions.addPermissions(definitions);
-  permissions.build();
-  return { permissions, warnings };
-}
+const setup = buildQuietly;
 
 /** Builds one role READER that reads `doc` with `patterns` (as any) and returns its permit. */
 async function readerPermit(patterns: readonly string[]) {

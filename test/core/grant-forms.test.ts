@@ -3,16 +3,10 @@
  * of '*' for roles, resources and actions.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, type Permit, type PermissionDefinition } from '../../runtime/core/index.js';
-import { collectingLogger, testDoc } from './helpers.js';
+import { Permissions, type Permit } from '../../runtime/core/index.js';
+import { buildQuietly, testDoc } from './helpers.js';
 
-function setup(definitions: readonly PermissionDefinition[]) {
-  const { warnings, logger } = collectingLogger();
-  const permissions = new Permissions({ logger });
-  permissions.addPermissions(definitions);
-  permissions.build();
-  return { permissions, warnings };
-}
+const setup = buildQuietly;
 
 function decision(permit: Permit) {
   return { granted: permit.granted, anyGranted: permit.anyGranted, ownGranted: permit.ownGranted, anyAttributes: [...permit.anyAttributes] };

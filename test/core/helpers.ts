@@ -2,7 +2,7 @@
  * Small helpers shared by the core unit tests: a logger that collects warnings (so tests stay
  * quiet and can count them), and a way to read the problems of a failed build().
  */
-import { PermissionDefinitionError, type Permissions } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions, type PermissionDefinition, type PermissionsOptions } from '../../runtime/core/index.js';
 
 /** A logger whose warnings land in `warnings` instead of the console. */
 export interface CollectingLogger {
@@ -14,6 +14,15 @@ export interface CollectingLogger {
 export function collectingLogger(): CollectingLogger {
   const warnings: string[] = [];
   return { warnings, logger: { warn: (message: string) => void warnings.push(String(message)) } };
+}
+
+/** Builds `definitions` with a collecting logger; returns the built instance and its warnings. */
+export function buildQuietly(definitions: readonly PermissionDefinition[], options: Omit<PermissionsOptions, 'logger'> = {}): { permissions: Permissions; warnings: string[] } {
+  const { warnings, logger } = collectingLogger();
+  const permissions = new Permissions({ ...options, logger });
+  permissions.addPermissions(definitions);
+  permissions.build();
+  return { permissions, warnings };
 }
 
 /** Runs `permissions.build()`, which must throw a PermissionDefinitionError, and returns that error. */

@@ -5,19 +5,12 @@
  */
 import { describe, expect, it, jest } from '@jest/globals';
 import { Permissions, PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import { buildError, collectingLogger, problemSummary, testDoc } from './helpers.js';
+import { buildError, buildQuietly, collectingLogger, problemSummary, testDoc } from './helpers.js';
 
-type Options = NonNullable<ConstructorParameters<typeof Permissions>[0]>;
 type IsOwnerArgs = { user: User<unknown>; resourceId: unknown };
 type UserArgs = { user: User<unknown> };
 
-function setup(definitions: readonly PermissionDefinition[], options: Omit<Options, 'logger'> = {}) {
-  const { warnings, logger } = collectingLogger();
-  const permissions = new Permissions({ ...options, logger });
-  permissions.addPermissions(definitions);
-  permissions.build();
-  return { permissions, warnings };
-}
+const setup = buildQuietly;
 
 const isOwnerOf = (...ids: unknown[]) => jest.fn(({ resourceId }: IsOwnerArgs) => ids.includes(resourceId));
 

@@ -3,18 +3,10 @@
  * decides granted / anyGranted / ownGranted, and `own` falling back to `any` per role.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { Permissions, type Permit, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import { collectingLogger, testDoc } from './helpers.js';
+import type { Permit, PermissionDefinition, User } from '../../runtime/core/index.js';
+import { buildQuietly, testDoc } from './helpers.js';
 
-type Options = NonNullable<ConstructorParameters<typeof Permissions>[0]>;
-
-function setup(definitions: readonly PermissionDefinition[], options: Omit<Options, 'logger'> = {}) {
-  const { warnings, logger } = collectingLogger();
-  const permissions = new Permissions({ ...options, logger });
-  permissions.addPermissions(definitions);
-  permissions.build();
-  return { permissions, warnings };
-}
+const setup = buildQuietly;
 
 function decision(permit: Permit) {
   return { granted: permit.granted, anyGranted: permit.anyGranted, ownGranted: permit.ownGranted, anyAttributes: [...permit.anyAttributes] };
