@@ -2,8 +2,9 @@
  * The example app's data layer against a real (embedded) PostgreSQL: the schema and seed, the
  * repositories, and every ownership hook compared, for every user and every document, with a
  * plain in-memory reading of example-data.ts. One PGlite for the whole file (it takes a second or
- * two to start). With TEST_DATABASE_URL set, the same tests run against that PostgreSQL server
- * instead (they truncate and re-seed its example tables: point it at a throwaway database).
+ * two to start). With TEST_DATABASE_URL set (.ci/run starts a throwaway server on loopback), the
+ * same tests also run against that PostgreSQL server — the app's DATABASE_URL path. They truncate and
+ * re-seed its example tables: point it at a throwaway database.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -65,176 +66,184 @@ const users: AppUser[] = [...exampleUsers, exampleAnonymousUser, { id: 99, roles
 /** Every document, and ids no document has. */
 const probedIds = [...documentIds, 0, 9, 11, 1000];
 
-let db: Kysely<ExampleDatabase>;
-let ownership: DocumentOwnershipService;
-let documents: DocumentsRepository;
-let usersRepository: UsersRepository;
+/** Embedded PGlite always; a PostgreSQL server as well when TEST_DATABASE_URL names one. */
+const targets: { name: string; databaseUrl: string | undefined }[] = [
+  { name: 'embedded PGlite', databaseUrl: undefined },
+  ...(process.env['TEST_DATABASE_URL'] ? [{ name: 'a PostgreSQL server (TEST_DATABASE_URL)', databaseUrl: process.env['TEST_DATABASE_URL'] }] : []),
+];
 
-beforeAll(async () => {
-  db = await createDatabase({ databaseUrl: process.env['TEST_DATABASE_URL'] });
-  await migrate(db);
-  await migrate(db);
-  await seed(db);
-  await seed(db);
-  await migrate(db);
-  ownership = new DocumentOwnershipService(db);
-  documents = new DocumentsRepository(db);
-  usersRepository = new UsersRepository(db);
-});
+describe.each(targets)('the example data layer on $name', ({ databaseUrl }) => {
+  let db: Kysely<ExampleDatabase>;
+  let ownership: DocumentOwnershipService;
+  let documents: DocumentsRepository;
+  let usersRepository: UsersRepository;
 
-afterAll(async () => {
-  await closeDatabase(db);
-});
-
-describe('the reference reading of example-data.ts matches DESIGN.md', () => {
-  it('gives the managers and companies of DESIGN.md', () => {
-    expect(owned('isCreatorOrManagerOfCreator', 2)).toEqual(documentsOf(1, 2, 4));
-    expect(owned('isCreatorOrManagerOfCreator', 3)).toEqual(documentsOf(2, 3, 5));
-    expect(owned('isCreatorOrManagerOfCreator', 7)).toEqual(documentsOf(5, 6, 7));
-    expect(owned('isCreatorOrManagerOfCreator', 1)).toEqual(documentsOf(1));
-    for (const member of [1, 2, 3, 7]) expect(owned('isCreatedInSameCompany', member)).toEqual(documentsOf(1, 2, 3, 7));
-    for (const member of [4, 5, 6]) expect(owned('isCreatedInSameCompany', member)).toEqual(documentsOf(4, 5, 6));
-    expect(owned('isCreatedInSameCompany', 8)).toEqual([]);
-    for (let user = 1; user <= 8; user++) expect(owned('isCreator', user)).toEqual([user, 10 * user, 100 * user]);
-  });
-});
-
-describe('migrate and seed', () => {
-  it('seeds exactly the DESIGN.md data, and running migrate and seed again changes nothing', async () => {
-    expect(await documents.findAll()).toEqual([...exampleDocuments].sort((a, b) => a.id - b.id));
-    expect(documentIds).toHaveLength(24);
-    const userRows = await db.selectFrom('users').select(['id', 'name']).orderBy('id').execute();
-    expect(userRows).toEqual(exampleUsers.map((user) => ({ id: user.id, name: `User ${user.id}` })));
-    const managerRows = await db.selectFrom('managers').select(['managerId', 'managedId']).orderBy('managerId').orderBy('managedId').execute();
-    expect(managerRows).toEqual(exampleManagers);
-    const companyRows = await db.selectFrom('companyMembers').select(['userId', 'companyId']).orderBy('userId').execute();
-    expect(companyRows).toEqual(exampleCompanies);
+  beforeAll(async () => {
+    db = await createDatabase({ databaseUrl });
+    await migrate(db);
+    await migrate(db);
+    await seed(db);
+    await seed(db);
+    await migrate(db);
+    ownership = new DocumentOwnershipService(db);
+    documents = new DocumentsRepository(db);
+    usersRepository = new UsersRepository(db);
   });
 
-  it('reads users with their roles (sorted), and undefined for unknown ids', async () => {
-    expect(await usersRepository.findUser(1)).toEqual({ id: 1, roles: ['EMPLOYEE'] });
-    expect(await usersRepository.findUser(7)).toEqual({ id: 7, roles: ['COMPANY_ADMIN', 'EMPLOYEE_MANAGER'] });
-    expect(await usersRepository.findUser(8)).toEqual({ id: 8, roles: ['EMPLOYEE', 'SUPER_ADMIN'] });
-    for (const user of exampleUsers) expect(await usersRepository.findUser(user.id)).toEqual({ id: user.id, roles: [...user.roles].sort() });
-    expect(await usersRepository.findUser(0)).toBeUndefined();
-    expect(await usersRepository.findUser(99)).toBeUndefined();
+  afterAll(async () => {
+    await closeDatabase(db);
   });
 
-  it('returns dates as ISO strings, not Date objects', async () => {
-    const document = await documents.findById(100);
-    expect(document?.date).toBe('2024-04-09');
-    expect(typeof document?.date).toBe('string');
-  });
-});
-
-describe('DocumentsRepository', () => {
-  it('finds one document by id, or undefined', async () => {
-    expect(await documents.findById(10)).toEqual(exampleDocuments.find((d) => d.id === 10));
-    expect(await documents.findById(9)).toBeUndefined();
-    expect(await documents.findById(0)).toBeUndefined();
-  });
-
-  it('findWhere applies the extra where-clause and orders by id', async () => {
-    const approved = await documents.findWhere((eb) => eb('documents.status', '=', 'approved'));
-    expect(approved.map((d) => d.id)).toEqual([100, 200, 300, 400, 500, 600, 700, 800]);
-    expect((await documents.findAll()).map((d) => d.id)).toEqual(documentIds);
-  });
-});
-
-describe('DocumentOwnershipService', () => {
-  for (const method of isMethods) {
-    it(`${method} answers like the reference for every (user, document) pair, including missing users and documents`, async () => {
-      const pairs = users.flatMap((user) => probedIds.map((resourceId) => ({ user, resourceId })));
-      const answers = await Promise.all(pairs.map((args) => ownership[method](args)));
-      const got = pairs.map(({ user, resourceId }, i) => [user.id, resourceId, answers[i]]);
-      const expected = pairs.map(({ user, resourceId }) => [user.id, resourceId, reference[method](user.id, resourceId)]);
-      expect(got).toEqual(expected);
-      expect(answers.filter((answer) => answer === true).length).toBeGreaterThan(0);
+  describe('the reference reading of example-data.ts matches DESIGN.md', () => {
+    it('gives the managers and companies of DESIGN.md', () => {
+      expect(owned('isCreatorOrManagerOfCreator', 2)).toEqual(documentsOf(1, 2, 4));
+      expect(owned('isCreatorOrManagerOfCreator', 3)).toEqual(documentsOf(2, 3, 5));
+      expect(owned('isCreatorOrManagerOfCreator', 7)).toEqual(documentsOf(5, 6, 7));
+      expect(owned('isCreatorOrManagerOfCreator', 1)).toEqual(documentsOf(1));
+      for (const member of [1, 2, 3, 7]) expect(owned('isCreatedInSameCompany', member)).toEqual(documentsOf(1, 2, 3, 7));
+      for (const member of [4, 5, 6]) expect(owned('isCreatedInSameCompany', member)).toEqual(documentsOf(4, 5, 6));
+      expect(owned('isCreatedInSameCompany', 8)).toEqual([]);
+      for (let user = 1; user <= 8; user++) expect(owned('isCreator', user)).toEqual([user, 10 * user, 100 * user]);
     });
-  }
+  });
 
-  it('listCreatedInSameCompany lists, ascending, exactly the documents isCreatedInSameCompany accepts', async () => {
-    for (const user of users) {
-      expect(await ownership.listCreatedInSameCompany({ user })).toEqual(owned('isCreatedInSameCompany', user.id));
+  describe('migrate and seed', () => {
+    it('seeds exactly the DESIGN.md data, and running migrate and seed again changes nothing', async () => {
+      expect(await documents.findAll()).toEqual([...exampleDocuments].sort((a, b) => a.id - b.id));
+      expect(documentIds).toHaveLength(24);
+      const userRows = await db.selectFrom('users').select(['id', 'name']).orderBy('id').execute();
+      expect(userRows).toEqual(exampleUsers.map((user) => ({ id: user.id, name: `User ${user.id}` })));
+      const managerRows = await db.selectFrom('managers').select(['managerId', 'managedId']).orderBy('managerId').orderBy('managedId').execute();
+      expect(managerRows).toEqual(exampleManagers);
+      const companyRows = await db.selectFrom('companyMembers').select(['userId', 'companyId']).orderBy('userId').execute();
+      expect(companyRows).toEqual(exampleCompanies);
+    });
+
+    it('reads users with their roles (sorted), and undefined for unknown ids', async () => {
+      expect(await usersRepository.findUser(1)).toEqual({ id: 1, roles: ['EMPLOYEE'] });
+      expect(await usersRepository.findUser(7)).toEqual({ id: 7, roles: ['COMPANY_ADMIN', 'EMPLOYEE_MANAGER'] });
+      expect(await usersRepository.findUser(8)).toEqual({ id: 8, roles: ['EMPLOYEE', 'SUPER_ADMIN'] });
+      for (const user of exampleUsers) expect(await usersRepository.findUser(user.id)).toEqual({ id: user.id, roles: [...user.roles].sort() });
+      expect(await usersRepository.findUser(0)).toBeUndefined();
+      expect(await usersRepository.findUser(99)).toBeUndefined();
+    });
+
+    it('returns dates as ISO strings, not Date objects', async () => {
+      const document = await documents.findById(100);
+      expect(document?.date).toBe('2024-04-09');
+      expect(typeof document?.date).toBe('string');
+    });
+  });
+
+  describe('DocumentsRepository', () => {
+    it('finds one document by id, or undefined', async () => {
+      expect(await documents.findById(10)).toEqual(exampleDocuments.find((d) => d.id === 10));
+      expect(await documents.findById(9)).toBeUndefined();
+      expect(await documents.findById(0)).toBeUndefined();
+    });
+
+    it('findWhere applies the extra where-clause and orders by id', async () => {
+      const approved = await documents.findWhere((eb) => eb('documents.status', '=', 'approved'));
+      expect(approved.map((d) => d.id)).toEqual([100, 200, 300, 400, 500, 600, 700, 800]);
+      expect((await documents.findAll()).map((d) => d.id)).toEqual(documentIds);
+    });
+  });
+
+  describe('DocumentOwnershipService', () => {
+    for (const method of isMethods) {
+      it(`${method} answers like the reference for every (user, document) pair, including missing users and documents`, async () => {
+        const pairs = users.flatMap((user) => probedIds.map((resourceId) => ({ user, resourceId })));
+        const answers = await Promise.all(pairs.map((args) => ownership[method](args)));
+        const got = pairs.map(({ user, resourceId }, i) => [user.id, resourceId, answers[i]]);
+        const expected = pairs.map(({ user, resourceId }) => [user.id, resourceId, reference[method](user.id, resourceId)]);
+        expect(got).toEqual(expected);
+        expect(answers.filter((answer) => answer === true).length).toBeGreaterThan(0);
+      });
     }
-    expect(await ownership.listCreatedInSameCompany({ user: { id: 4, roles: ['COMPANY_ADMIN'] } })).toEqual([4, 5, 6, 40, 50, 60, 400, 500, 600]);
-  });
 
-  const limitPairs: [limit: 'limitToCreator' | 'limitToCreatorOrManagedCreators', isMethod: IsMethod][] = [
-    ['limitToCreator', 'isCreator'],
-    ['limitToCreatorOrManagedCreators', 'isCreatorOrManagerOfCreator'],
-  ];
-  for (const [limit, isMethod] of limitPairs) {
-    it(`${limit} selects, for every user, exactly the documents ${isMethod} accepts`, async () => {
+    it('listCreatedInSameCompany lists, ascending, exactly the documents isCreatedInSameCompany accepts', async () => {
       for (const user of users) {
-        const rows = await documents.findWhere(ownership[limit]({ user }));
-        const acceptedByDatabase = [];
-        for (const resourceId of documentIds) if (await ownership[isMethod]({ user, resourceId })) acceptedByDatabase.push(resourceId);
-        expect({ user: user.id, ids: rows.map((row) => row.id) }).toEqual({ user: user.id, ids: acceptedByDatabase });
-        expect(acceptedByDatabase).toEqual(owned(isMethod, user.id));
+        expect(await ownership.listCreatedInSameCompany({ user })).toEqual(owned('isCreatedInSameCompany', user.id));
       }
+      expect(await ownership.listCreatedInSameCompany({ user: { id: 4, roles: ['COMPANY_ADMIN'] } })).toEqual([4, 5, 6, 40, 50, 60, 400, 500, 600]);
     });
-  }
 
-  it('limit filters configure a condition without querying, and compose with other conditions', async () => {
-    const filter = ownership.limitToCreatorOrManagedCreators({ user: { id: 2, roles: ['EMPLOYEE_MANAGER'] } });
-    const query = db.selectFrom('documents').select('documents.id').where(filter).where('documents.status', '=', 'draft').orderBy('documents.id');
-    expect(query.compile().sql).toContain('exists');
-    expect((await query.execute()).map((row) => row.id)).toEqual([1, 2, 4]);
-  });
-});
+    const limitPairs: [limit: 'limitToCreator' | 'limitToCreatorOrManagedCreators', isMethod: IsMethod][] = [
+      ['limitToCreator', 'isCreator'],
+      ['limitToCreatorOrManagedCreators', 'isCreatorOrManagerOfCreator'],
+    ];
+    for (const [limit, isMethod] of limitPairs) {
+      it(`${limit} selects, for every user, exactly the documents ${isMethod} accepts`, async () => {
+        for (const user of users) {
+          const rows = await documents.findWhere(ownership[limit]({ user }));
+          const acceptedByDatabase = [];
+          for (const resourceId of documentIds) if (await ownership[isMethod]({ user, resourceId })) acceptedByDatabase.push(resourceId);
+          expect({ user: user.id, ids: rows.map((row) => row.id) }).toEqual({ user: user.id, ids: acceptedByDatabase });
+          expect(acceptedByDatabase).toEqual(owned(isMethod, user.id));
+        }
+      });
+    }
 
-describe('limitOwnReduce', () => {
-  const approvedOnly: LimitOwnedHook<AppUser, DocumentFilter> = () => (eb) => eb('documents.status', '=', 'approved');
-  const idsWhere = async (filter: DocumentFilter) => (await documents.findWhere(filter)).map((row) => row.id);
-
-  it('ORs the filters of two hooks', async () => {
-    const user: AppUser = { id: 1, roles: ['EMPLOYEE'] };
-    const ids = await idsWhere(limitOwnReduce({ user, limitOwneds: [(args) => ownership.limitToCreator(args), approvedOnly] }));
-    expect(ids).toEqual([1, 10, 100, 200, 300, 400, 500, 600, 700, 800]);
-
-    const manager: AppUser = { id: 3, roles: ['EMPLOYEE', 'EMPLOYEE_MANAGER'] };
-    const both = await idsWhere(limitOwnReduce({ user: manager, limitOwneds: [(args) => ownership.limitToCreator(args), (args) => ownership.limitToCreatorOrManagedCreators(args)] }));
-    expect(both).toEqual(documentsOf(2, 3, 5));
-  });
-
-  it('with one hook equals that hook', async () => {
-    const user: AppUser = { id: 7, roles: ['EMPLOYEE_MANAGER'] };
-    expect(await idsWhere(limitOwnReduce({ user, limitOwneds: [(args) => ownership.limitToCreatorOrManagedCreators(args)] }))).toEqual(documentsOf(5, 6, 7));
+    it('limit filters configure a condition without querying, and compose with other conditions', async () => {
+      const filter = ownership.limitToCreatorOrManagedCreators({ user: { id: 2, roles: ['EMPLOYEE_MANAGER'] } });
+      const query = db.selectFrom('documents').select('documents.id').where(filter).where('documents.status', '=', 'draft').orderBy('documents.id');
+      expect(query.compile().sql).toContain('exists');
+      expect((await query.execute()).map((row) => row.id)).toEqual([1, 2, 4]);
+    });
   });
 
-  it('with no hook is a false condition (not NULL): nothing matches it, everything matches its negation', async () => {
-    const nothing = limitOwnReduce({ user: { id: 1, roles: [] }, limitOwneds: [] });
-    expect(await idsWhere(nothing)).toEqual([]);
-    expect(await idsWhere((eb) => eb.not(nothing(eb)))).toEqual(documentIds);
-  });
-});
+  describe('limitOwnReduce', () => {
+    const approvedOnly: LimitOwnedHook<AppUser, DocumentFilter> = () => (eb) => eb('documents.status', '=', 'approved');
+    const idsWhere = async (filter: DocumentFilter) => (await documents.findWhere(filter)).map((row) => row.id);
 
-describe('with the core Permissions and definitions/document.permissions.json', () => {
-  const { definitions } = JSON.parse(readFileSync(new URL('../../definitions/document.permissions.json', import.meta.url), 'utf8')) as { definitions: PermissionDefinition[] };
-  const build = () => {
-    const permissions = new Permissions({ ownership, limitOwnReduce, logger: { warn: () => undefined } });
-    permissions.addPermissions(definitions, { source: 'definitions/document.permissions.json' });
-    permissions.build();
-    return permissions;
-  };
+    it('ORs the filters of two hooks', async () => {
+      const user: AppUser = { id: 1, roles: ['EMPLOYEE'] };
+      const ids = await idsWhere(limitOwnReduce({ user, limitOwneds: [(args) => ownership.limitToCreator(args), approvedOnly] }));
+      expect(ids).toEqual([1, 10, 100, 200, 300, 400, 500, 600, 700, 800]);
 
-  it('resolves every hook string to a method of the service, and decides ownership through real queries', async () => {
-    const permissions = build();
-    const employee = (await usersRepository.findUser(1)) as AppUser;
-    expect((await permissions.grantPermit({ user: employee, resource: 'document', action: 'read', resourceId: 10 })).granted).toBe(true);
-    expect((await permissions.grantPermit({ user: employee, resource: 'document', action: 'read', resourceId: 2 })).granted).toBe(false);
-    const admin = (await usersRepository.findUser(4)) as AppUser;
-    expect((await permissions.grantPermit({ user: admin, resource: 'document', action: 'update', resourceId: 50 })).granted).toBe(true);
-    expect((await permissions.grantPermit({ user: admin, resource: 'document', action: 'update', resourceId: 10 })).granted).toBe(false);
-    const adminPermit = await permissions.grantPermit({ user: admin, resource: 'document', action: 'read' });
-    expect(await adminPermit.listOwn()).toEqual(documentsOf(4, 5, 6));
+      const manager: AppUser = { id: 3, roles: ['EMPLOYEE', 'EMPLOYEE_MANAGER'] };
+      const both = await idsWhere(limitOwnReduce({ user: manager, limitOwneds: [(args) => ownership.limitToCreator(args), (args) => ownership.limitToCreatorOrManagedCreators(args)] }));
+      expect(both).toEqual(documentsOf(2, 3, 5));
+    });
+
+    it('with one hook equals that hook', async () => {
+      const user: AppUser = { id: 7, roles: ['EMPLOYEE_MANAGER'] };
+      expect(await idsWhere(limitOwnReduce({ user, limitOwneds: [(args) => ownership.limitToCreatorOrManagedCreators(args)] }))).toEqual(documentsOf(5, 6, 7));
+    });
+
+    it('with no hook is a false condition (not NULL): nothing matches it, everything matches its negation', async () => {
+      const nothing = limitOwnReduce({ user: { id: 1, roles: [] }, limitOwneds: [] });
+      expect(await idsWhere(nothing)).toEqual([]);
+      expect(await idsWhere((eb) => eb.not(nothing(eb)))).toEqual(documentIds);
+    });
   });
 
-  it("permit.limitOwn() passed to findWhere lists a manager's own documents", async () => {
-    const permissions = build();
-    const manager = (await usersRepository.findUser(2)) as AppUser;
-    const permit = await permissions.grantPermit({ user: manager, resource: 'document', action: 'list' });
-    expect((await documents.findWhere(permit.limitOwn() as DocumentFilter)).map((row) => row.id)).toEqual(documentsOf(1, 2, 4));
+  describe('with the core Permissions and definitions/document.permissions.json', () => {
+    const { definitions } = JSON.parse(readFileSync(new URL('../../definitions/document.permissions.json', import.meta.url), 'utf8')) as { definitions: PermissionDefinition[] };
+    const build = () => {
+      const permissions = new Permissions({ ownership, limitOwnReduce, logger: { warn: () => undefined } });
+      permissions.addPermissions(definitions, { source: 'definitions/document.permissions.json' });
+      permissions.build();
+      return permissions;
+    };
+
+    it('resolves every hook string to a method of the service, and decides ownership through real queries', async () => {
+      const permissions = build();
+      const employee = (await usersRepository.findUser(1)) as AppUser;
+      expect((await permissions.grantPermit({ user: employee, resource: 'document', action: 'read', resourceId: 10 })).granted).toBe(true);
+      expect((await permissions.grantPermit({ user: employee, resource: 'document', action: 'read', resourceId: 2 })).granted).toBe(false);
+      const admin = (await usersRepository.findUser(4)) as AppUser;
+      expect((await permissions.grantPermit({ user: admin, resource: 'document', action: 'update', resourceId: 50 })).granted).toBe(true);
+      expect((await permissions.grantPermit({ user: admin, resource: 'document', action: 'update', resourceId: 10 })).granted).toBe(false);
+      const adminPermit = await permissions.grantPermit({ user: admin, resource: 'document', action: 'read' });
+      expect(await adminPermit.listOwn()).toEqual(documentsOf(4, 5, 6));
+    });
+
+    it("permit.limitOwn() passed to findWhere lists a manager's own documents", async () => {
+      const permissions = build();
+      const manager = (await usersRepository.findUser(2)) as AppUser;
+      const permit = await permissions.grantPermit({ user: manager, resource: 'document', action: 'list' });
+      expect((await documents.findWhere(permit.limitOwn() as DocumentFilter)).map((row) => row.id)).toEqual(documentsOf(1, 2, 4));
+    });
   });
 });
