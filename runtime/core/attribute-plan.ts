@@ -218,6 +218,11 @@ function sameKeys(known: readonly string[], keys: readonly string[]): boolean {
 function pickerFor(plan: AttributePlan): Picker {
   let picker = pickers.get(plan);
   if (picker !== undefined) return picker;
+  if (!canCompile) {
+    picker = interpretPicker(plan);
+    pickers.set(plan, picker);
+    return picker;
+  }
   const nested: NestedPicker[] = [];
   const code: string[] = ['"use strict";'];
   const store = (key: string, value: string) => (key === '__proto__' ? `defineData(o, "__proto__", ${value});` : `o[${JSON.stringify(key)}] = ${value};`);
@@ -282,6 +287,59 @@ function pickerFor(plan: AttributePlan): Picker {
   picker = factory(isEnumerableOwn, Object.keys, defineData, nested, shapes, sameKeys, makeShape, MAX_SHAPES, MAX_SHAPE_KEYS);
   pickers.set(plan, picker);
   return picker;
+}
+
+/** Whether this environment lets the library compile functions (a Content-Security-Policy may forbid it). */
+const canCompile = ((): boolean => {
+  try {
+    return (new Function('return 1') as () => number)() === 1;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * The projection of a plan without generated code: the same decisions, walked at run time. Used
+ * where `new Function` is forbidden (a browser with a strict Content-Security-Policy), and by the
+ * tests as an independent check of the generated projections.
+ *
+ * @example
+ * ```ts
+ * interpretPicker(compileAttributePatterns(['*', '!secret']))({ id: 1, secret: 's' }); // { id: 1 }
+ * ```
+ */
+export function interpretPicker(plan: AttributePlan): Picker {
+  const nested = plan.nested.map((child) => (child === undefined ? undefined : nestedPicker(interpretPicker(child))));
+  const store = (out: Record<string, unknown>, key: string, value: unknown): void => {
+    if (key === '__proto__') defineData(out, key, value);
+    else out[key] = value;
+  };
+  if (!plan.all) {
+    return (source) => {
+      const item = source as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      plan.keys.forEach((key, i) => {
+        if (!isEnumerableOwn.call(item, key)) return;
+        const child = nested[i];
+        const value = child === undefined ? item[key] : child(item[key]);
+        if (value !== undefined || child === undefined) store(out, key, value);
+      });
+      return out;
+    };
+  }
+  return (source) => {
+    const item = source as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(item)) {
+      const at = plan.index.get(key);
+      if (at === undefined) store(out, key, item[key]);
+      else if (plan.nested[at] !== undefined) {
+        const value = (nested[at] as NestedPicker)(item[key]);
+        if (value !== undefined) store(out, key, value);
+      }
+    }
+    return out;
+  };
 }
 
 /**

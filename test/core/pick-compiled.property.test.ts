@@ -1,9 +1,11 @@
 /**
  * The compiled projections (one function per plan, with a bounded cache of record shapes) agree
- * with the naive reading of the patterns, whichever path — shape literal or generic loop — runs.
+ * with the naive reading of the patterns, whichever path — shape literal or generic loop — runs, and
+ * with the interpreted projection used where generated code is forbidden.
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { interpretPicker } from '../../runtime/core/attribute-plan.js';
 import { compileAttributePatterns, pickWithPlan } from '../../runtime/core/index.js';
 import { patternsKeep } from './reference-interpreter.js';
 
@@ -17,7 +19,7 @@ function naive(patterns: readonly string[], item: Record<string, unknown>): Reco
   return out;
 }
 
-describe('compiled pick ≡ the naive reading of the patterns', () => {
+describe('compiled pick ≡ the interpreted pick ≡ the naive reading of the patterns', () => {
   it('for many record shapes per plan (more than the shape cache holds)', () => {
     fc.assert(
       fc.property(fc.array(pattern, { minLength: 1, maxLength: 4 }), fc.array(record, { minLength: 1, maxLength: 12 }), (patterns, items) => {
@@ -26,11 +28,31 @@ describe('compiled pick ≡ the naive reading of the patterns', () => {
           const picked = pickWithPlan(plan, item);
           expect(picked).toEqual(naive(patterns, item));
           expect(Object.getPrototypeOf(picked)).toBe(Object.prototype);
-          // The same record always gives the same key order, whichever path produced it.
+          // The same record always gives the same key order, whichever path produced it — also without generated code.
           expect(Object.keys(pickWithPlan(plan, { ...item }))).toEqual(Object.keys(picked));
+          expect(Object.keys(interpretPicker(plan)(item))).toEqual(Object.keys(picked));
+          expect(interpretPicker(plan)(item)).toEqual(picked);
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('for nested (dotted) patterns over nested objects and arrays, the compiled and interpreted projections agree', () => {
+    const NAMES = ['a', 'b', 'c', '__proto__'];
+    const path = fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }).map((segments) => segments.join('.'));
+    const nestedPattern = fc.oneof(fc.constant('*'), path, path.map((p) => `!${p}`));
+    const value: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string({ maxLength: 3 }), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom(...NAMES, 'd'), tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(fc.array(nestedPattern, { minLength: 1, maxLength: 4 }), fc.dictionary(fc.constantFrom(...NAMES, 'd'), value, { maxKeys: 4 }), (patterns, item) => {
+        const plan = compileAttributePatterns(patterns);
+        const compiled = pickWithPlan(plan, item);
+        expect(interpretPicker(plan)(item)).toEqual(compiled);
+        expect(JSON.stringify(interpretPicker(plan)(item))).toBe(JSON.stringify(compiled));
+      }),
+      { numRuns: 1000 },
     );
   });
 });
