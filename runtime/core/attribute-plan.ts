@@ -110,11 +110,6 @@ export function unionPlans(a: AttributePlan, b: AttributePlan): AttributePlan {
   return union;
 }
 
-/** Whether two plans keep exactly the same attributes. */
-export function equalPlans(a: AttributePlan, b: AttributePlan): boolean {
-  return JSON.stringify(planToJson(a)) === JSON.stringify(planToJson(b));
-}
-
 /**
  * The serialisable form of a plan, stable for equal plans.
  *
