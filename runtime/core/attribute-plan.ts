@@ -23,13 +23,30 @@ export type AttributePlanJson = readonly [all: 0 | 1, children: readonly (readon
 
 const EMPTY_INDEX: ReadonlyMap<string, number> = new Map();
 
-function makePlan(all: boolean, children: ReadonlyMap<string, AttributePlan>): AttributePlan {
-  // Normalise: a child that only repeats the parent's verdict is dropped; a leaf child is stored as `undefined`.
-  const entries = [...children].filter(([, child]) => !(child.all === all && child.keys.length === 0)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const keys = entries.map(([key]) => key);
-  const nested = entries.map(([, child]) => (child.keys.length === 0 ? undefined : child));
-  const allowsAny = all || nested.some((child) => child === undefined || child.allowsAny);
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A plan from children whose keys are already sorted. Normalises: a child that only repeats the
+ * parent's verdict is dropped; a leaf child (the opposite verdict) is stored as `undefined`.
+ */
+function makeSortedPlan(all: boolean, sortedKeys: readonly string[], children: readonly AttributePlan[]): AttributePlan {
+  const keys: string[] = [];
+  const nested: (AttributePlan | undefined)[] = [];
+  let allowsAny = all;
+  for (let i = 0; i < sortedKeys.length; i++) {
+    const child = children[i] as AttributePlan;
+    const leaf = child.keys.length === 0;
+    if (leaf && child.all === all) continue;
+    keys.push(sortedKeys[i] as string);
+    nested.push(leaf ? undefined : child);
+    if (leaf || child.allowsAny) allowsAny = true;
+  }
   return { all, keys, nested, index: all && keys.length > 0 ? new Map(keys.map((key, i) => [key, i])) : EMPTY_INDEX, allowsAny };
+}
+
+function makePlan(all: boolean, children: ReadonlyMap<string, AttributePlan>): AttributePlan {
+  const keys = [...children.keys()].sort(byCodeUnit);
+  return makeSortedPlan(all, keys, keys.map((key) => children.get(key) as AttributePlan));
 }
 
 /** The plan that keeps nothing. */
@@ -37,27 +54,33 @@ export const NOTHING: AttributePlan = makePlan(false, new Map());
 /** The plan that keeps every attribute. */
 export const EVERYTHING: AttributePlan = makePlan(true, new Map());
 
-function childOf(plan: AttributePlan, key: string): AttributePlan {
-  const i = plan.keys.indexOf(key);
+/** The child plan of `plan` at position `i` of its keys, or for a key it does not list (`i === -1`). */
+function childAt(plan: AttributePlan, i: number): AttributePlan {
   if (i === -1) return plan.all ? EVERYTHING : NOTHING;
   return plan.nested[i] ?? (plan.all ? NOTHING : EVERYTHING);
 }
 
-function childrenOf(plan: AttributePlan): Map<string, AttributePlan> {
-  return new Map(plan.keys.map((key) => [key, childOf(plan, key)]));
+/** A node of the mutable trie that patterns are applied to, before it is frozen into plans. */
+interface DraftNode {
+  all: boolean;
+  readonly children: Map<string, DraftNode>;
 }
 
-function setPath(plan: AttributePlan, path: readonly string[], allow: boolean): AttributePlan {
-  if (path.length === 0) return allow ? EVERYTHING : NOTHING;
-  const [head, ...rest] = path as [string, ...string[]];
-  const children = childrenOf(plan);
-  children.set(head, setPath(childOf(plan, head), rest, allow));
-  return makePlan(plan.all, children);
+function freeze(node: DraftNode): AttributePlan {
+  if (node.children.size === 0) return node.all ? EVERYTHING : NOTHING;
+  const children = new Map<string, AttributePlan>();
+  for (const [key, child] of node.children) children.set(key, freeze(child));
+  return makePlan(node.all, children);
 }
+
+/** Pattern lists longer than this (in characters) are not memoised: their text would be the key. */
+const MAX_MEMOISED_PATTERNS_LENGTH = 4096;
 
 /**
  * Compiles attribute patterns, applied in order: `'*'` keeps all, `'name'` keeps, `'!name'` drops;
  * dotted paths reach nested objects. Patterns must be valid (see `parseAttributePattern`).
+ * Linear in the total length of the patterns: they are applied to a mutable trie (a pattern
+ * replaces the subtree it names), which is frozen into plans once at the end.
  *
  * @example
  * ```ts
@@ -68,26 +91,48 @@ function setPath(plan: AttributePlan, path: readonly string[], allow: boolean): 
 export function compileAttributePatterns(patterns: readonly string[]): AttributePlan {
   // Equal patterns give the same plan object, so that unions and interning downstream work by identity.
   const key = patterns.join('\u0000');
-  const known = compiledPatterns.get(key);
+  const memoise = key.length <= MAX_MEMOISED_PATTERNS_LENGTH;
+  const known = memoise ? compiledPatterns.get(key) : undefined;
   if (known !== undefined) return known;
-  let plan = NOTHING;
+  const root: DraftNode = { all: false, children: new Map() };
   for (const pattern of patterns) {
     const parsed = parseAttributePattern(pattern);
     if (isSyntaxProblem(parsed)) throw new TypeError(`invalid attribute pattern ${JSON.stringify(pattern)}: ${parsed.message}`);
-    plan = setPath(plan, parsed.path, parsed.allow);
+    let node = root;
+    for (const segment of parsed.path) {
+      let child = node.children.get(segment);
+      // A key not named yet has its parent's verdict until a pattern names it.
+      if (child === undefined) node.children.set(segment, (child = { all: node.all, children: new Map() }));
+      node = child;
+    }
+    node.all = parsed.allow;
+    node.children.clear();
   }
-  if (compiledPatterns.size >= MAX_COMPILED_PATTERNS) compiledPatterns.clear();
-  compiledPatterns.set(key, plan);
+  const plan = freeze(root);
+  if (memoise) {
+    if (compiledPatterns.size >= MAX_COMPILED_PATTERNS) compiledPatterns.clear();
+    compiledPatterns.set(key, plan);
+  }
   return plan;
 }
 
 /** Compiled patterns by their text; bounded so a process that builds many policies cannot grow it forever. */
 const compiledPatterns = new Map<string, AttributePlan>();
 const MAX_COMPILED_PATTERNS = 10_000;
-const unions = new WeakMap<AttributePlan, WeakMap<AttributePlan, AttributePlan>>();
+
+/**
+ * Unions already made, by their two operands. A user's combination of roles makes new unions, so
+ * the number of distinct role sets a process sees would grow this without end: it is bounded, and
+ * emptied when full (a union made again is equal, only not the same object).
+ */
+const unions = new Map<AttributePlan, Map<AttributePlan, AttributePlan>>();
+let unionCount = 0;
+/** The most unions remembered at once. */
+export const MAX_MEMOISED_UNIONS = 4096;
 
 /**
  * The plan that keeps what either plan keeps (set union), used to combine roles and definitions.
+ * Linear in the size of the two plans (their keys are sorted, so they are merged).
  *
  * @example
  * ```ts
@@ -98,15 +143,39 @@ export function unionPlans(a: AttributePlan, b: AttributePlan): AttributePlan {
   if (a === b || b === NOTHING || a === EVERYTHING) return a;
   if (a === NOTHING || b === EVERYTHING) return b;
   let withA = unions.get(a);
-  if (withA === undefined) unions.set(a, (withA = new WeakMap()));
-  let union = withA.get(b);
-  if (union === undefined) {
-    const keys = new Set([...a.keys, ...b.keys]);
-    const children = new Map<string, AttributePlan>();
-    for (const key of keys) children.set(key, unionPlans(childOf(a, key), childOf(b, key)));
-    union = makePlan(a.all || b.all, children);
-    withA.set(b, union);
+  let union = withA?.get(b);
+  if (union !== undefined) return union;
+  const keys: string[] = [];
+  const children: AttributePlan[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.keys.length || j < b.keys.length) {
+    const keyA = a.keys[i];
+    const keyB = b.keys[j];
+    if (keyB === undefined || (keyA !== undefined && keyA < keyB)) {
+      keys.push(keyA as string);
+      children.push(unionPlans(childAt(a, i), childAt(b, -1)));
+      i++;
+    } else if (keyA === undefined || keyB < keyA) {
+      keys.push(keyB);
+      children.push(unionPlans(childAt(a, -1), childAt(b, j)));
+      j++;
+    } else {
+      keys.push(keyA);
+      children.push(unionPlans(childAt(a, i), childAt(b, j)));
+      i++;
+      j++;
+    }
   }
+  union = makeSortedPlan(a.all || b.all, keys, children);
+  if (unionCount >= MAX_MEMOISED_UNIONS) {
+    unions.clear();
+    unionCount = 0;
+    withA = undefined;
+  }
+  if (withA === undefined) unions.set(a, (withA = new Map()));
+  withA.set(b, union);
+  unionCount++;
   return union;
 }
 
@@ -211,13 +280,32 @@ function sameKeys(known: readonly string[], keys: readonly string[]): boolean {
  * string keys only (no inherited data, no symbol-keyed internals).
  */
 function pickerFor(plan: AttributePlan): Picker {
-  let picker = pickers.get(plan);
+  const picker = pickers.get(plan);
   if (picker !== undefined) return picker;
-  if (!canCompile) {
-    picker = interpretPicker(plan);
-    pickers.set(plan, picker);
-    return picker;
+  // Tiered: a plan is interpreted for its first picks and compiled once it proves hot. A plan made
+  // for a one-off combination of roles would otherwise cost a compiled function (time and tens of
+  // kilobytes) for a single use.
+  const uses = (pickCounts.get(plan) ?? 0) + 1;
+  if (uses < COMPILE_AFTER_PICKS || !canCompile) {
+    let interpreted = interpretedPickers.get(plan);
+    if (interpreted === undefined) interpretedPickers.set(plan, (interpreted = interpretPicker(plan)));
+    if (canCompile) pickCounts.set(plan, uses);
+    else pickers.set(plan, interpreted);
+    return interpreted;
   }
+  pickCounts.delete(plan);
+  interpretedPickers.delete(plan);
+  const compiled = compilePicker(plan);
+  pickers.set(plan, compiled);
+  return compiled;
+}
+
+/** How many picks a plan answers by interpretation before it is compiled. */
+const COMPILE_AFTER_PICKS = 8;
+const pickCounts = new WeakMap<AttributePlan, number>();
+const interpretedPickers = new WeakMap<AttributePlan, Picker>();
+
+function compilePicker(plan: AttributePlan): Picker {
   const nested: NestedPicker[] = [];
   const code: string[] = ['"use strict";'];
   const store = (key: string, value: string) => (key === '__proto__' ? `defineData(o, "__proto__", ${value});` : `o[${JSON.stringify(key)}] = ${value};`);
@@ -279,9 +367,7 @@ function pickerFor(plan: AttributePlan): Picker {
     maxShapes: number,
     maxShapeKeys: number,
   ) => Picker;
-  picker = factory(isEnumerableOwn, Object.keys, defineData, nested, shapes, sameKeys, makeShape, MAX_SHAPES, MAX_SHAPE_KEYS);
-  pickers.set(plan, picker);
-  return picker;
+  return factory(isEnumerableOwn, Object.keys, defineData, nested, shapes, sameKeys, makeShape, MAX_SHAPES, MAX_SHAPE_KEYS);
 }
 
 /** Whether this environment lets the library compile functions (a Content-Security-Policy may forbid it). */

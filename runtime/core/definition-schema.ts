@@ -5,23 +5,31 @@
 import { z } from 'zod';
 import type { DefinitionProblemCode } from './errors.js';
 import { isSyntaxProblem, parseAttributePattern, parseGrantKey } from './grant-syntax.js';
-
-/** Names that every JavaScript object already has: a hook named like this would resolve to Object.prototype. */
-const OBJECT_MEMBER_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+import { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage, RESERVED_HOOK_NAMES } from './names.js';
 
 const HOOK_NAMES = ['isOwner', 'listOwned', 'limitOwned'] as const;
 
+/** A name: the length bounds also reach the emitted JSON Schema (editors check them); the other rules of `nameProblem` are checked here. */
 function nameSchema(what: string) {
   return z
     .string({ error: `a ${what} name must be a string` })
     .min(1, { error: `a ${what} name must not be empty` })
-    .refine((value) => value.trim() === value, { error: `a ${what} name must not start or end with whitespace` });
+    .max(MAX_NAME_LENGTH, { error: `a ${what} name must be at most ${MAX_NAME_LENGTH} characters long` })
+    .superRefine((value, ctx) => {
+      if (value.length === 0 || value.length > MAX_NAME_LENGTH) return;
+      const problem = nameProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `the ${what} name ${quoteForMessage(value)} ${problem}`, input: value });
+    });
 }
 
 const hookNameSchema = z
   .string({ error: 'a hook must be a method name (string) or a function' })
+  .max(MAX_NAME_LENGTH, { error: `a hook name must be at most ${MAX_NAME_LENGTH} characters long` })
   .regex(/^[A-Za-z_$][\w$]*$/, { error: 'a hook name must be a JavaScript identifier, for example "isCreator"' })
-  .refine((name) => !OBJECT_MEMBER_NAMES.has(name), { error: 'a hook name must not be a member every object has (such as "constructor" or "toString")' });
+  .superRefine((value, ctx) => {
+    if (!RESERVED_HOOK_NAMES.has(value)) return;
+    ctx.addIssue({ code: 'custom', message: `the hook name ${quoteForMessage(value)} ${hookNameProblem(value) ?? 'is reserved'}`, input: value });
+  });
 
 const hookFunctionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
   error: 'a hook must be a method name (string) or a function',
@@ -153,7 +161,7 @@ export function validateDefinition(definition: unknown, hooks: HookForm): Schema
 }
 
 function shapeMessage(issue: z.core.$ZodIssue, path: readonly (string | number)[]): string {
-  if (issue.code === 'unrecognized_keys') return `Unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}.`;
+  if (issue.code === 'unrecognized_keys') return `Unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.slice(0, 10).map((k) => quoteForMessage(k)).join(', ')}${issue.keys.length > 10 ? ` and ${issue.keys.length - 10} more` : ''}.`;
   if (path.length === 0) return `A definition must be an object, not ${describe(issue.input)}.`;
   if (issue.input === undefined) return `Field "${String(path.at(-1))}" is missing.`;
   const message = issue.message.charAt(0).toUpperCase() + issue.message.slice(1);
@@ -172,8 +180,10 @@ function shapeFix(issue: z.core.$ZodIssue, path: readonly (string | number)[]): 
     case undefined:
       return 'Write the definition as an object with roles, resource and grant.';
     case 'roles':
+      if (issue.code === 'custom' || issue.code === 'too_big') return `Name roles with printable text of at most ${MAX_NAME_LENGTH} characters: no control, format or line-break characters, no surrounding whitespace.`;
       return "Set roles to a role name or a non-empty array of role names, for example ['EMPLOYEE'].";
     case 'resource':
+      if (issue.code === 'custom' || issue.code === 'too_big') return `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters: no control, format or line-break characters, no surrounding whitespace.`;
       return "Set resource to a resource name, for example 'document', or '*' for every resource.";
     case 'grant':
       return "Set grant to an array of actions (['read', 'list:any']) or an object of action → attribute patterns ({ 'read:own': ['*', '!confidential'] }).";
@@ -184,6 +194,7 @@ function shapeFix(issue: z.core.$ZodIssue, path: readonly (string | number)[]): 
     case 'isOwner':
     case 'listOwned':
     case 'limitOwned':
+      if (issue.code === 'custom') return 'Rename the method of the ownership service (and the hook string) to another identifier, for example "isCreator".';
       return 'Name a method of the ownership service (an identifier such as "isCreator") or give a function.';
     default:
       return 'Check the field against the PermissionDefinition format.';

@@ -32,7 +32,7 @@ export class PermissionsError extends Error {
 
 /** Where a definition came from: its position in the array given to `addPermissions`, and that array's source label (a file name, a guard) when known. */
 export interface DefinitionLocation {
-  /** Index of the definition in the array it was added with. */
+  /** Index of the definition in the array it was added with; -1 for a problem of a definitions file as a whole (see `parseDefinitionsJson`). */
   readonly index: number;
   /** A label of the array (for example `definitions/document.permissions.json`), when the caller gave one. */
   readonly source?: string | undefined;
@@ -52,7 +52,10 @@ export type DefinitionProblemCode =
   | 'unknown-hook-method'
   | 'conflicting-redefinition'
   | 'unknown-attribute'
-  | 'unknown-resource';
+  | 'unknown-resource'
+  | 'syntax-error'
+  | 'invalid-file'
+  | 'too-large';
 
 /** One problem found in one definition. */
 export interface DefinitionProblem extends DefinitionLocation {
@@ -65,9 +68,9 @@ export interface DefinitionProblem extends DefinitionLocation {
   readonly fix: string;
 }
 
-/** Formats a location and path as `definitions[2].grant[1] (document.permissions.json)`. */
+/** Formats a location and path as `definitions[2].grant[1] (document.permissions.json)`, or `$.rules (document.permissions.json)` for a problem of the file as a whole (index -1). */
 export function formatProblemLocation(problem: Pick<DefinitionProblem, 'index' | 'source' | 'path'>): string {
-  let where = `definitions[${problem.index}]`;
+  let where = problem.index === -1 ? '$' : `definitions[${problem.index}]`;
   for (const segment of problem.path) {
     where += typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
   }

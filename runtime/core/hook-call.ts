@@ -10,17 +10,29 @@ export interface BoundHook {
   readonly call: (args: object) => unknown;
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+function describe(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    // A thrown value whose toString throws (or a revoked proxy) still needs a message.
+    return 'a value that cannot be shown';
+  }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function hookError(hook: BoundHook, what: string, cause: unknown): PermissionsHookError {
+  return new PermissionsHookError(hook.name, `Ownership hook ${hook.name} ${what}: ${describe(cause)}`, { cause });
+}
+
+/** An answer that `accept` refused (already a PermissionsHookError) or could not even read (a hostile array or proxy threw). */
+function unreadable(hook: BoundHook, error: unknown): PermissionsHookError {
+  return error instanceof PermissionsHookError ? error : hookError(hook, 'answered with a value that cannot be read', error);
 }
 
 /**
- * Calls `hook` and checks its answer with `accept` (which throws a message string when the answer
- * is wrong). Rejects with a PermissionsHookError on throw, rejection, wrong answer or time-out.
+ * Calls `hook` and checks its answer with `accept` (which throws a PermissionsHookError when the
+ * answer is wrong). Rejects with a PermissionsHookError on throw, rejection, wrong answer or
+ * time-out — also when the answer is a hostile thenable (a `then` getter or method that throws,
+ * or a `then` that never calls back), so nothing a hook returns can escape as a raw error.
  *
  * @example
  * ```ts
@@ -29,36 +41,70 @@ function describe(error: unknown): string {
  */
 export function callHook<T>(hook: BoundHook, args: object, timeoutMs: number, accept: (value: unknown, hook: string) => T): Promise<T> {
   let result: unknown;
+  let then: unknown;
   try {
     result = hook.call(args);
   } catch (error) {
-    return Promise.reject(new PermissionsHookError(hook.name, `Ownership hook ${hook.name} threw: ${describe(error)}`, { cause: error }));
+    return Promise.reject(hookError(hook, 'threw', error));
   }
-  if (!isThenable(result)) {
+  try {
+    // Read once: a getter may answer differently (or throw) on a second read.
+    then = (typeof result === 'object' || typeof result === 'function') && result !== null ? (result as { then?: unknown }).then : undefined;
+  } catch (error) {
+    return Promise.reject(hookError(hook, "answered with an object whose 'then' cannot be read", error));
+  }
+  if (typeof then !== 'function') {
     try {
       return Promise.resolve(accept(result, hook.name));
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(unreadable(hook, error));
     }
   }
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new PermissionsHookError(hook.name, `Ownership hook ${hook.name} did not settle within ${timeoutMs} ms; access is refused. Make the hook answer faster, or raise hookTimeoutMs.`)), timeoutMs);
+    let settled = false;
+    const timer = setTimeout(() => settle(() => reject(new PermissionsHookError(hook.name, `Ownership hook ${hook.name} did not settle within ${timeoutMs} ms; access is refused. Make the hook answer faster, or raise hookTimeoutMs.`))), timeoutMs);
     timer.unref?.();
-    result.then(
-      (value) => {
-        clearTimeout(timer);
-        try {
-          resolve(accept(value, hook.name));
-        } catch (error) {
-          reject(error);
-        }
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(new PermissionsHookError(hook.name, `Ownership hook ${hook.name} rejected: ${describe(error)}`, { cause: error }));
-      },
-    );
+    // A thenable may call back more than once, or both ways: the first answer counts.
+    const settle = (action: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      action();
+    };
+    try {
+      (then as (onFulfilled: (value: unknown) => void, onRejected: (error: unknown) => void) => unknown).call(
+        result,
+        (value) =>
+          settle(() => {
+            try {
+              resolve(accept(value, hook.name));
+            } catch (error) {
+              reject(unreadable(hook, error));
+            }
+          }),
+        (error) => settle(() => reject(hookError(hook, 'rejected', error))),
+      );
+    } catch (error) {
+      settle(() => reject(hookError(hook, "answered with a thenable whose 'then' threw", error)));
+    }
   });
+}
+
+/**
+ * Calls a synchronous hook (limitOwned, which configures a filter and never waits): a throw becomes
+ * a PermissionsHookError, like every other hook failure.
+ *
+ * @example
+ * ```ts
+ * const filter = callHookSync(limitOwned, { user });
+ * ```
+ */
+export function callHookSync(hook: BoundHook, args: object): unknown {
+  try {
+    return hook.call(args);
+  } catch (error) {
+    throw hookError(hook, 'threw', error);
+  }
 }
 
 /** Accepts only `true` or `false` from an isOwner hook. */

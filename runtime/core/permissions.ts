@@ -7,6 +7,7 @@ import { validateDefinition } from './definition-schema.js';
 import { PermissionDefinitionError, PermissionsUsageError, type DefinitionLocation, type DefinitionProblem } from './errors.js';
 import type { GrantTables } from './grant-tables.js';
 import { resolveMethod, type BoundHook } from './hook-call.js';
+import { quoteForMessage } from './names.js';
 import { OwnershipMemo, Permit, type PermitSettings } from './permit.js';
 import { buildGrantTables, type HookValue, type LocatedDefinition, type ValidDefinition } from './table-builder.js';
 import { combineRoles, loadGrantTables, NO_GRANT, type Combination, type GrantIndex } from './table-loader.js';
@@ -41,15 +42,15 @@ export interface GrantQuery<TUser extends User<unknown> = User<unknown>, TId = u
 }
 
 /** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
-const MAX_CACHED_COMBINATIONS = 1024;
+export const MAX_CACHED_COMBINATIONS = 1024;
 const MAX_WARNINGS = 1000;
 
-/** A cache key for a sorted set of role indexes: one number while it fits exactly, else a string. */
-function combinationKey(sortedRoles: readonly number[], roleCount: number): number | string {
-  const base = roleCount + 1;
-  if (base ** sortedRoles.length >= Number.MAX_SAFE_INTEGER) return sortedRoles.join(',');
+/** A cache key for a set of combinations sorted by id: one number while it fits exactly, else a string. */
+function combinationKey(sorted: readonly Combination[], count: number): number | string {
+  const base = count + 1;
+  if (base ** sorted.length >= Number.MAX_SAFE_INTEGER) return sorted.map((combination) => combination.id).join(',');
   let key = 0;
-  for (const role of sortedRoles) key = key * base + role + 1;
+  for (const combination of sorted) key = key * base + combination.id + 1;
   return key;
 }
 
@@ -60,7 +61,7 @@ function defaultResourceId({ item }: { item: object }): unknown {
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value) : typeof value;
+  return typeof value === 'string' ? quoteForMessage(value) : typeof value;
 }
 
 function isValidId(value: unknown): boolean {
@@ -113,7 +114,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
    */
   static fromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(tables: GrantTables, options: PermissionsOptions<TUser, TFilter> = {}): Permissions<TUser, TFilter> {
     if (typeof tables !== 'object' || tables === null || tables.format !== 1 || !Array.isArray(tables.cells)) {
-      throw new PermissionsUsageError('Permissions.fromTables: these are not grant tables of this version of typed-permissions; run `typed-permissions compile` (npm run generate) again.');
+      throw new PermissionsUsageError('Permissions.fromTables: these are not grant tables of this version of typed-permissions; run `npx typed-permissions compile` again.');
     }
     const permissions = new Permissions<TUser, TFilter>(options);
     const problems: DefinitionProblem[] = [];
@@ -246,11 +247,11 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       if (!index.roleIndex.has(name)) this.warnOnce(`role\u0000${name}`, `unknown role ${describeValue(name)} is ignored: no definition names it.`);
       return NO_GRANT;
     }
-    // Most multi-role users have one role that matters for a given resource and action: find the
-    // roles with a cell here, and only build a cache key when two or more do.
-    let first = -1;
-    let firstCombination: Combination = NO_GRANT;
-    let others: number[] | undefined;
+    // Most multi-role users have one role that matters for a given resource and action, and roles
+    // whose cells say the same share one combination: only build a cache key when two distinct
+    // combinations meet.
+    let first: Combination = NO_GRANT;
+    let others: Combination[] | undefined;
     for (let i = 0; i < roles.length; i++) {
       const name = roles[i] as string;
       const combination = byRole.get(name);
@@ -258,22 +259,21 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
         if (!index.roleIndex.has(name)) this.warnOnce(`role\u0000${name}`, `unknown role ${describeValue(name)} is ignored: no definition names it.`);
         continue;
       }
-      const { role } = combination;
-      if (role === first) continue;
-      if (first === -1) {
-        first = role;
-        firstCombination = combination;
-      } else if (others === undefined) others = [role];
-      else if (!others.includes(role)) others.push(role);
+      if (combination === first) continue;
+      if (first === NO_GRANT) first = combination;
+      else if (others === undefined) others = [combination];
+      else if (!others.includes(combination)) others.push(combination);
     }
-    if (others === undefined) return firstCombination;
+    if (others === undefined) return first;
     others.push(first);
-    others.sort((a, b) => a - b);
-    const key = combinationKey(others, index.tables.roles.length);
+    others.sort((a, b) => a.id - b.id);
+    const key = combinationKey(others, index.combinationCount);
     let combination = entry.multiRole.get(key);
     if (combination === undefined) {
-      combination = combineRoles(others.map((role) => byRole.get(index.tables.roles[role] as string) as Combination));
-      if (entry.multiRole.size < MAX_CACHED_COMBINATIONS) entry.multiRole.set(key, combination);
+      combination = combineRoles(others);
+      // Full: forget the oldest, so a changing working set of role combinations stays cached.
+      if (entry.multiRole.size >= MAX_CACHED_COMBINATIONS) entry.multiRole.delete(entry.multiRole.keys().next().value as number | string);
+      entry.multiRole.set(key, combination);
     }
     return combination;
   }

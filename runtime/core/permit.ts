@@ -7,8 +7,8 @@ import { explainGrant, type Explanation } from './explain.js';
 import type { GrantTables } from './grant-tables.js';
 import type { LimitOwnReducer, User } from './definition-types.js';
 import { PermissionsUsageError } from './errors.js';
-import { callHook, expectArray, expectBoolean } from './hook-call.js';
-import type { Combination, LoadedOwner } from './table-loader.js';
+import { callHook, callHookSync, expectArray, expectBoolean } from './hook-call.js';
+import { canonicalPatterns, type Combination, type LoadedOwner } from './table-loader.js';
 
 /** The settings a Permit needs from the Permissions instance that issued it. */
 export interface PermitSettings {
@@ -48,7 +48,7 @@ export class OwnershipMemo {
   listedBy(owner: LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }): Promise<ReadonlySet<unknown>> {
     let list = this.listed.get(owner);
     if (list === undefined) {
-      list = callHook(owner.listOwned, { user: this.user }, this.settings.hookTimeoutMs, expectArray).then((ids) => new Set(ids));
+      list = callHook(owner.listOwned, { user: this.user }, this.settings.hookTimeoutMs, (value, hook): ReadonlySet<unknown> => new Set(expectArray(value, hook)));
       this.listed.set(owner, list);
     }
     return list;
@@ -60,6 +60,9 @@ export class OwnershipMemo {
     return false;
   }
 }
+
+/** Per combination, the plans for items owned by a given group (its id) or set of groups (`'1,4'`), made on demand. */
+const ownedPlansOf = new WeakMap<Combination, Map<number | string, AttributePlan>>();
 
 function isRecord(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -107,7 +110,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
 
   /** The attribute patterns allowed for the `any` possession, canonical: `['*', '!confidential']`, `['date', 'title']`. */
   get anyAttributes(): readonly string[] {
-    return this.combination.anyAttributes;
+    return canonicalPatterns(this.combination.anyPlan);
   }
 
   private ownership(): OwnershipMemo {
@@ -130,8 +133,10 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
 
   /** The plan for one item, given which ownership groups own it. */
   private planFor(owning: readonly LoadedOwner[]): AttributePlan | undefined {
-    const { anyPlan, anyGranted, ownBeyondAny, ownedPlans } = this.combination;
+    const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
     if (owning.length === 0) return anyGranted ? anyPlan : undefined;
+    let ownedPlans = ownedPlansOf.get(this.combination);
+    if (ownedPlans === undefined) ownedPlansOf.set(this.combination, (ownedPlans = new Map()));
     const key = owning.length === 1 ? (owning[0] as LoadedOwner).id : owning.map((owner) => owner.id).join(',');
     let plan = ownedPlans.get(key);
     if (plan === undefined) {
@@ -275,7 +280,10 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
         `limitOwn() cannot express the ownership decided by listOwned hook${listOnly.length === 1 ? '' : 's'} ${listOnly.map((o) => o.listOwned?.name).join(', ')} for ${this.action} on ${this.resource}; use listOwn() for these roles.`,
       );
     }
-    const limitOwneds = owners.map((owner) => (owner.limitOwned as NonNullable<LoadedOwner['limitOwned']>).call);
+    const limitOwneds = owners.map((owner) => {
+      const hook = owner.limitOwned as NonNullable<LoadedOwner['limitOwned']>;
+      return (args: object) => callHookSync(hook, args);
+    });
     const reduce = this.settings.limitOwnReduce;
     if (reduce !== undefined) return reduce({ user: this.user, limitOwneds }) as TFilter;
     if (limitOwneds.length === 1) return (limitOwneds[0] as (args: object) => unknown)({ user: this.user }) as TFilter;

@@ -7,6 +7,7 @@ import { compileAttributePatterns, EVERYTHING, planToJson, unionPlans, type Attr
 import type { Possession } from './definition-types.js';
 import { formatProblemLocation, type DefinitionLocation, type DefinitionProblem } from './errors.js';
 import { CRUD_ACTIONS, isSyntaxProblem, parseGrantKey } from './grant-syntax.js';
+import { quoteForMessage } from './names.js';
 import type { DefinitionSummary, GrantCell, GrantTables, HookKind, HookRef, OwnerGroup } from './grant-tables.js';
 
 /** A hook as given in a definition: a method name of the ownership service, or a function. */
@@ -39,12 +40,27 @@ export interface TableBuildResult {
   readonly warnings: readonly string[];
 }
 
+/** A cell while it is built: lean (most cells have no own grant and one source), because a large policy has hundreds of thousands. */
 interface CellBuild {
   any: AttributePlan | undefined;
-  readonly own: Map<number, AttributePlan>;
-  readonly owners: Set<number>;
-  readonly sources: Set<number>;
+  own: Map<number, AttributePlan> | undefined;
+  owners: number[] | undefined;
+  readonly sources: number[];
 }
+
+/** The most distinct grant cells (role × resource × action) a set of definitions may expand to. */
+export const MAX_GRANT_CELLS = 250_000;
+/**
+ * The most role × resource × action expansions, summed over every grant entry of every definition
+ * (a cell reached by several definitions counts once per definition). Bounds the build's time, as
+ * {@link MAX_GRANT_CELLS} bounds its memory.
+ */
+export const MAX_GRANT_EXPANSIONS = 1_000_000;
+
+const formatCount = (n: number): string => n.toLocaleString('en-US');
+const NO_NUMBERS: readonly number[] = [];
+/** Warnings are for people: a policy that repeats itself thousands of times gets the first ones and a count. */
+const MAX_BUILD_WARNINGS = 100;
 
 interface ExplicitGrant {
   readonly plan: AttributePlan;
@@ -133,18 +149,54 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     return index;
   };
 
+  const empty = (): TableBuildResult => ({ tables: { format: 1, roles, resources, actions, plans: [], hooks: [], owners: [], cells: [], definitions: [] }, hookValues: [], problems, warnings });
+
+  // Every '*' is expanded below; first make sure the expansion is bounded, before allocating anything.
+  let expansions = 0;
+  let largest = { expansions: -1, location: undefined as DefinitionLocation | undefined };
+  for (const { definition, location } of located) {
+    const roleNames = rolesOf(definition);
+    const roleCount = roleNames.includes('*') ? roles.length : new Set(roleNames).size;
+    const resourceCount = definition.resource === '*' ? resources.length : 1;
+    let own = 0;
+    for (const [key] of grantEntries(definition)) {
+      const parsed = parseGrantKey(key);
+      if (!isSyntaxProblem(parsed)) own += roleCount * resourceCount * (parsed.action === '*' ? actions.length : 1);
+    }
+    expansions += own;
+    if (own > largest.expansions) largest = { expansions: own, location };
+  }
+  if (expansions > MAX_GRANT_EXPANSIONS) {
+    problems.push({
+      code: 'too-large',
+      ...(largest.location as DefinitionLocation),
+      path: [],
+      message: `The definitions expand to ${formatCount(expansions)} grants of a role, resource and action (every '*' is expanded), more than the limit of ${formatCount(MAX_GRANT_EXPANSIONS)}; this definition alone expands to ${formatCount(largest.expansions)} (${roles.length} roles, ${resources.length} resources, ${actions.length} actions are known).`,
+      fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
+    });
+    return empty();
+  }
+
   const cells = new Map<number, CellBuild>();
-  const cellAt = (resource: number, action: number, role: number): CellBuild => {
+  let tooManyCells = false;
+  const cellAt = (resource: number, action: number, role: number): CellBuild | undefined => {
     const key = (resource * actions.length + action) * roles.length + role;
     let cell = cells.get(key);
-    if (cell === undefined) cells.set(key, (cell = { any: undefined, own: new Map(), owners: new Set(), sources: new Set() }));
+    if (cell === undefined) {
+      if (cells.size >= MAX_GRANT_CELLS) return undefined;
+      cells.set(key, (cell = { any: undefined, own: undefined, owners: undefined, sources: [] }));
+    }
     return cell;
   };
 
   const explicit = new Map<string, ExplicitGrant>();
+  let duplicates = 0;
+  // A plan's text, once per plan: a grant to many roles would otherwise serialise it once per role.
+  const planKeys = new Map<AttributePlan, string>();
   const definitions: DefinitionSummary[] = [];
 
-  located.forEach(({ definition, location }, definitionNumber) => {
+  for (let definitionNumber = 0; definitionNumber < located.length && !tooManyCells; definitionNumber++) {
+    const { definition, location } = located[definitionNumber] as LocatedDefinition;
     definitions.push({ index: location.index, ...(location.source === undefined ? {} : { source: location.source }), ...(definition.descr === undefined ? {} : { descr: definition.descr }) });
     const owner = internOwner(definition, definitionNumber);
     const roleNames = rolesOf(definition);
@@ -155,7 +207,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
       if (isSyntaxProblem(parsed)) continue;
       const plan = patterns.length === 1 && patterns[0] === '*' ? EVERYTHING : compileAttributePatterns(patterns);
       if (!plan.allowsAny && patterns.length > 0) {
-        problems.push({ code: 'bad-attribute', ...location, path, message: `Grant ${JSON.stringify(key)} keeps no attribute with patterns ${JSON.stringify(patterns)}.`, fix: "Start with '*' before exclusions ('*', '!secret'), or name the attributes to keep." });
+        problems.push({ code: 'bad-attribute', ...location, path, message: `Grant ${quoteForMessage(key)} keeps no attribute with patterns ${patterns.slice(0, 5).map((pattern) => quoteForMessage(pattern)).join(', ')}${patterns.length > 5 ? `, … (${patterns.length} patterns)` : ''}.`, fix: "Start with '*' before exclusions ('*', '!secret'), or name the attributes to keep." });
         continue;
       }
       const possession: Possession = parsed.possession ?? definition.possession ?? 'any';
@@ -163,25 +215,46 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
       if (parsed.action !== '*' && definition.resource !== '*') {
         for (const role of new Set(roleNames)) if (role !== '*') recordExplicit(`${role}\u0000${definition.resource}\u0000${parsed.action}\u0000${possession}`, plan, location, path, `${role} ${parsed.action}:${possession} on ${definition.resource}`);
       }
-      for (const resource of resourceIds) {
+      const source = definitionNumber * 2 + (possession === 'own' ? 1 : 0);
+      expand: for (const resource of resourceIds) {
         for (const action of actionIds) {
           for (const role of roleIds) {
             const cell = cellAt(resource, action, role);
+            if (cell === undefined) {
+              tooManyCells = true;
+              problems.push({
+                code: 'too-large',
+                ...location,
+                path,
+                message: `With this grant the definitions need more than ${formatCount(MAX_GRANT_CELLS)} distinct grants of a role, resource and action (every '*' is expanded), the limit.`,
+                fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
+              });
+              break expand;
+            }
             if (possession === 'any') cell.any = cell.any === undefined ? plan : unionPlans(cell.any, plan);
             else if (owner !== undefined) {
+              cell.own ??= new Map();
               const before = cell.own.get(owner);
               cell.own.set(owner, before === undefined ? plan : unionPlans(before, plan));
             }
-            if (owner !== undefined) cell.owners.add(owner);
-            cell.sources.add(definitionNumber * 2 + (possession === 'own' ? 1 : 0));
+            if (owner !== undefined) {
+              cell.owners ??= [];
+              if (!cell.owners.includes(owner)) cell.owners.push(owner);
+            }
+            // Definitions are expanded in order, so a source already recorded is among the last two.
+            const { sources } = cell;
+            if (sources.at(-1) !== source && sources.at(-2) !== source) sources.push(source);
           }
         }
       }
+      if (tooManyCells) break;
     }
-  });
+  }
+  if (tooManyCells) return empty();
 
   function recordExplicit(key: string, plan: AttributePlan, location: DefinitionLocation, path: readonly (string | number)[], what: string): void {
-    const planKey = JSON.stringify(planToJson(plan));
+    let planKey = planKeys.get(plan);
+    if (planKey === undefined) planKeys.set(plan, (planKey = JSON.stringify(planToJson(plan))));
     const earlier = explicit.get(key);
     if (earlier === undefined) {
       explicit.set(key, { plan, planKey, location, path });
@@ -190,7 +263,8 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     const first = formatProblemLocation({ ...earlier.location, path: earlier.path });
     const second = formatProblemLocation({ ...location, path });
     if (earlier.planKey === planKey) {
-      warnings.push(`${what} is granted twice with the same attributes, at ${first} and ${second}.`);
+      duplicates++;
+      if (warnings.length < MAX_BUILD_WARNINGS) warnings.push(`${what} is granted twice with the same attributes, at ${first} and ${second}.`);
       return;
     }
     problems.push({
@@ -220,6 +294,15 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     return index;
   };
 
+  // Cells repeat the same few lists (a '*' grant gives every cell it reaches the same sources): one
+  // exact-size array per distinct list keeps the tables of a large policy small.
+  const lists = new Map<string, readonly number[]>();
+  const shared = (list: readonly number[]): readonly number[] => {
+    const key = list.join(',');
+    let known = lists.get(key);
+    if (known === undefined) lists.set(key, (known = [...list]));
+    return known;
+  };
   const cellRows: GrantCell[] = [];
   const keys = [...cells.keys()].sort((a, b) => a - b);
   for (const key of keys) {
@@ -228,10 +311,11 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     const rest = (key - role) / roles.length;
     const action = rest % actions.length;
     const resource = (rest - action) / actions.length;
-    const own = [...cell.own].sort(([a], [b]) => a - b).flatMap(([group, plan]) => [group, internPlan(plan)]);
-    cellRows.push([resource, action, role, cell.any === undefined ? -1 : internPlan(cell.any), own, [...cell.owners].sort((a, b) => a - b), [...cell.sources].sort((a, b) => a - b)]);
+    const own = cell.own === undefined ? NO_NUMBERS : shared([...cell.own].sort(([a], [b]) => a - b).flatMap(([group, plan]) => [group, internPlan(plan)]));
+    cellRows.push([resource, action, role, cell.any === undefined ? -1 : internPlan(cell.any), own, cell.owners === undefined ? NO_NUMBERS : shared(cell.owners.sort((a, b) => a - b)), shared(cell.sources.sort((a, b) => a - b))]);
   }
 
+  if (duplicates > warnings.length) warnings.push(`… and ${formatCount(duplicates - warnings.length)} more grants given twice with the same attributes.`);
   return {
     tables: { format: 1, roles, resources, actions, plans, hooks, owners, cells: cellRows, definitions },
     hookValues,

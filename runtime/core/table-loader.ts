@@ -23,29 +23,23 @@ export interface OwnGrant {
 
 /** What a set of roles may do with one action on one resource. Shared by every query with those roles. */
 export interface Combination {
+  /** Identifies the combination of one cell among the loaded tables' distinct ones (cache keys of multi-role users); -1 for combinations made from several. */
+  readonly id: number;
   readonly anyPlan: AttributePlan;
   readonly anyGranted: boolean;
-  readonly anyAttributes: readonly string[];
   /** Some role grants the action as own. */
   readonly ownActionGranted: boolean;
   /** Own grants that add attributes beyond `anyPlan`; when empty, no hook needs calling to pick. */
   readonly ownBeyondAny: readonly OwnGrant[];
   /** Ownership groups that decide isOwn, listOwn and limitOwn. */
   readonly owners: readonly LoadedOwner[];
-  /** Plans for items owned by a given group (its id) or set of groups (`'1,4'`), filled on demand. */
-  readonly ownedPlans: Map<number | string, AttributePlan>;
 }
 
 /** The combinations of one resource and action, by role index, plus a cache for multi-role users. */
 export interface ActionEntry {
-  /** Keyed by role name (one look-up per role); a Map because most roles have no cell here. */
-  readonly byRole: ReadonlyMap<string, RoleCombination>;
+  /** Keyed by role name (one look-up per role); a Map because most roles have no cell here. Cells that say the same share one combination. */
+  readonly byRole: ReadonlyMap<string, Combination>;
   readonly multiRole: Map<number | string, Combination>;
-}
-
-/** The combination of one role's cell, with that role's index (for multi-role cache keys). */
-export interface RoleCombination extends Combination {
-  readonly role: number;
 }
 
 /** The loaded tables. */
@@ -55,24 +49,36 @@ export interface GrantIndex {
   readonly knownActions: ReadonlySet<string>;
   readonly resources: ReadonlyMap<string, ReadonlyMap<string, ActionEntry>>;
   readonly owners: readonly LoadedOwner[];
+  /** How many distinct cell combinations were loaded (their ids are 0 to this, exclusive). */
+  readonly combinationCount: number;
 }
 
 /** The combination of no role at all: nothing granted. */
 export const NO_GRANT: Combination = Object.freeze({
+  id: -1,
   anyPlan: NOTHING,
   anyGranted: false,
-  anyAttributes: Object.freeze([]),
   ownActionGranted: false,
   ownBeyondAny: Object.freeze([]),
   owners: Object.freeze([]),
-  ownedPlans: new Map(),
 });
+
+const NO_OWN_BEYOND_ANY: readonly OwnGrant[] = Object.freeze([]);
 
 // Tables hold few distinct plans and many cells: what is derived from a plan is derived once.
 const patternsOf = new WeakMap<AttributePlan, readonly string[]>();
 const addsBeyond = new WeakMap<AttributePlan, WeakMap<AttributePlan, boolean>>();
 
-function canonicalPatterns(plan: AttributePlan): readonly string[] {
+/**
+ * The canonical patterns of a plan (what `permit.anyAttributes` shows), derived once per plan and
+ * only when asked: a combination made for a one-off set of roles never pays for them.
+ *
+ * @example
+ * ```ts
+ * canonicalPatterns(compileAttributePatterns(['title', 'date'])); // ['date', 'title']
+ * ```
+ */
+export function canonicalPatterns(plan: AttributePlan): readonly string[] {
   let patterns = patternsOf.get(plan);
   if (patterns === undefined) patternsOf.set(plan, (patterns = Object.freeze(planToPatterns(plan))));
   return patterns;
@@ -91,18 +97,20 @@ function keepsMoreThan(own: AttributePlan, any: AttributePlan): boolean {
   return answer;
 }
 
-function makeCombination(anyPlan: AttributePlan, own: ReadonlyMap<LoadedOwner, AttributePlan>, owners: readonly LoadedOwner[], role = -1): RoleCombination {
-  const ownBeyondAny: OwnGrant[] = [];
-  for (const [owner, plan] of own) if (keepsMoreThan(plan, anyPlan)) ownBeyondAny.push({ owner, plan });
+function makeCombination(anyPlan: AttributePlan, own: ReadonlyMap<LoadedOwner, AttributePlan>, owners: readonly LoadedOwner[], id = -1): Combination {
+  let ownBeyondAny = NO_OWN_BEYOND_ANY;
+  for (const [owner, plan] of own) {
+    if (!keepsMoreThan(plan, anyPlan)) continue;
+    if (ownBeyondAny === NO_OWN_BEYOND_ANY) ownBeyondAny = [];
+    (ownBeyondAny as OwnGrant[]).push({ owner, plan });
+  }
   return {
-    role,
+    id,
     anyPlan,
     anyGranted: anyPlan.allowsAny,
-    anyAttributes: canonicalPatterns(anyPlan),
     ownActionGranted: own.size > 0,
-    ownBeyondAny: Object.freeze(ownBeyondAny),
+    ownBeyondAny: ownBeyondAny === NO_OWN_BEYOND_ANY ? ownBeyondAny : Object.freeze(ownBeyondAny),
     owners: owners.length < 2 ? owners : [...owners].sort((a, b) => a.id - b.id),
-    ownedPlans: new Map(),
   };
 }
 
@@ -149,20 +157,31 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
   const plans = tables.plans.map(planFromJson);
 
   const resources = new Map<string, Map<string, ActionEntry>>();
-  const entries: Map<string, RoleCombination>[][] = tables.resources.map((resource) => {
+  const entries: Map<string, Combination>[][] = tables.resources.map((resource) => {
     const byAction = new Map<string, ActionEntry>();
     resources.set(resource, byAction);
     return tables.actions.map((action) => {
-      const byRole = new Map<string, RoleCombination>();
+      const byRole = new Map<string, Combination>();
       byAction.set(action, { byRole, multiRole: new Map() });
       return byRole;
     });
   });
 
+  // A large policy has many cells and few distinct ones (a '*' grant repeats one cell everywhere):
+  // cells that say the same share one combination, and one list of ownership groups.
+  const ownerLists = new Map<string, readonly LoadedOwner[]>();
+  const combinations = new Map<string, Combination>();
   for (const [resource, action, role, anyPlan, own, cellOwners] of tables.cells) {
-    const ownPlans = new Map<LoadedOwner, AttributePlan>();
-    for (let i = 0; i < own.length; i += 2) ownPlans.set(owners[own[i] as number] as LoadedOwner, plans[own[i + 1] as number] as AttributePlan);
-    const combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, cellOwners.map((id) => owners[id] as LoadedOwner), role);
+    const ownersKey = cellOwners.join(',');
+    const key = `${anyPlan}/${own.join(',')}/${ownersKey}`;
+    let combination = combinations.get(key);
+    if (combination === undefined) {
+      const ownPlans = new Map<LoadedOwner, AttributePlan>();
+      for (let i = 0; i < own.length; i += 2) ownPlans.set(owners[own[i] as number] as LoadedOwner, plans[own[i + 1] as number] as AttributePlan);
+      let ownerList = ownerLists.get(ownersKey);
+      if (ownerList === undefined) ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => owners[id] as LoadedOwner).sort((a, b) => a.id - b.id))));
+      combinations.set(key, (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)));
+    }
     entries[resource]![action]!.set(tables.roles[role] as string, combination);
   }
 
@@ -172,5 +191,6 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
     knownActions: new Set(tables.actions),
     resources,
     owners,
+    combinationCount: combinations.size,
   };
 }
