@@ -4,6 +4,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../core/index.js';
+import { answerGrantQuery } from './grant-answer.js';
 
 /**
  * An express request as the permissions middleware sees it: the grant query an earlier middleware
@@ -31,13 +32,6 @@ export interface PermissionsMiddlewareOptions<TUser extends User<unknown> = User
   readonly permissions: Permissions<TUser, TFilter>;
   /** Reads the grant query of a request. Default: `req.permissionsQuery`. */
   readonly getQuery?: ((req: Request) => GrantQuery<TUser> | undefined) | undefined;
-}
-
-/** The JSON body of a 403 answer. */
-export interface PermissionsForbiddenBody {
-  readonly statusCode: 403;
-  readonly error: 'Forbidden';
-  readonly message: string;
 }
 
 function defaultGetQuery(req: Request): GrantQuery<any> | undefined {
@@ -100,18 +94,6 @@ export function createPermissionsMiddleware<TUser extends User<unknown> = User<u
       );
       return;
     }
-    const asked = query;
-    permissions.grantPermit(asked).then(
-      (permit) => {
-        if (!permit.granted) {
-          const body: PermissionsForbiddenBody = { statusCode: 403, error: 'Forbidden', message: `${asked.action} on ${asked.resource} is not granted` };
-          res.status(403).json(body);
-          return;
-        }
-        (req as RequestWithPermit<TUser, unknown, TFilter>).permit = permit;
-        next();
-      },
-      (error: unknown) => next(error),
-    );
+    answerGrantQuery(permissions, query, req, res, next);
   };
 }

@@ -9,8 +9,12 @@ export interface PermissionOverride {
   readonly action?: string | undefined;
   /** The resource to check, instead of the guard's resource. */
   readonly resource?: string | undefined;
-  /** The path parameter holding the resource id, instead of the guard's (default `'id'`). */
-  readonly resourceIdParam?: string | undefined;
+  /**
+   * The path parameter holding the resource id, instead of the guard's (default: `'id'` when it is
+   * the route's last parameter). `null`: this handler acts on no single record (a collection check)
+   * although its route has parameters — an explicit opt-out, checked at start like every setting.
+   */
+  readonly resourceIdParam?: string | null | undefined;
 }
 
 /** The metadata decorator that stores a handler's override; read through {@link readPermissionOverride}. */
@@ -25,7 +29,8 @@ function checkOverride(override: unknown): PermissionOverride {
   for (const key of Object.keys(override)) {
     if (!(OVERRIDE_KEYS as readonly string[]).includes(key)) throw new TypeError(`@Permission(): unknown option "${key}"; the options are ${OVERRIDE_KEYS.join(', ')}.`);
     const value = (override as Record<string, unknown>)[key];
-    if (value !== undefined && (typeof value !== 'string' || value === '')) throw new TypeError(`@Permission(): ${key} must be a non-empty string, got ${JSON.stringify(value)}.`);
+    if (key === 'resourceIdParam' && value === null) continue;
+    if (value !== undefined && (typeof value !== 'string' || value === '')) throw new TypeError(`@Permission(): ${key} must be a non-empty string${key === 'resourceIdParam' ? ' or null' : ''}, got ${JSON.stringify(value)}.`);
   }
   return override as PermissionOverride;
 }
@@ -48,7 +53,7 @@ export function Permission(override: PermissionOverride): MethodDecorator {
     const handler = descriptor.value as unknown;
     const earlier = typeof handler === 'function' ? readPermissionOverride(handler) : undefined;
     const merged: PermissionOverride = { ...earlier };
-    for (const key of OVERRIDE_KEYS) if (checked[key] !== undefined) (merged as Record<string, string>)[key] = checked[key];
+    for (const key of OVERRIDE_KEYS) if (checked[key] !== undefined) (merged as Record<string, string | null>)[key] = checked[key];
     PermissionMetadata(merged)(target, propertyKey, descriptor);
   };
 }

@@ -1,8 +1,10 @@
 /**
  * What a permissions guard checks for one handler, worked out once per handler (at start for every
- * handler of a guarded controller) so that a request only looks the answer up.
+ * handler a permissions guard protects) so that a request only looks the answer up.
  */
+import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem } from '../core/resource-id-param.js';
 import type { PermissionDefinition } from '../core/index.js';
+import { routePathParams } from '../http/route-path-params.js';
 import { isPermissionsSkipped, readPermissionOverride } from './permission.decorator.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 import type { ProjectResourceId } from './permissions-module-options.interface.js';
@@ -17,11 +19,16 @@ export interface PermissionsGuardConfig {
 export interface PermissionsRoute {
   /** `Controller.method`, for messages. */
   readonly label: string;
+  /** The full paths the handler is served at, as the router registers them (for messages). */
+  readonly paths: readonly string[];
   /** `@SkipPermissions()`: no check, no permit. */
   readonly skip: boolean;
   readonly resource: string;
   readonly action: string;
-  readonly resourceIdParam: string;
+  /** Where the resource id comes from; a problem makes the application refuse to start. */
+  readonly resourceId: ResolvedResourceIdParam | ResourceIdParamProblem;
+  /** Every parameter the paths declare: a request carrying another one was not understood at start, and is refused. */
+  readonly declaredParams: ReadonlySet<string>;
   readonly projectResourceId: ProjectResourceId | undefined;
 }
 
@@ -49,16 +56,24 @@ function methodNameOf(controller: Function, handler: Function): string {
   return handler.name;
 }
 
-/** @internal Works out what `config`'s guard checks for `handler` of `controller`. */
-export function resolvePermissionsRoute(config: PermissionsGuardConfig, controller: Function, handler: Function, moduleProjection: ProjectResourceId | undefined): PermissionsRoute {
+/**
+ * @internal Works out what `config`'s guard checks for `handler` of `controller`, served at `paths`
+ * (full paths: global prefix, module path, controller path and method path).
+ */
+export function resolvePermissionsRoute(config: PermissionsGuardConfig, controller: Function, handler: Function, paths: readonly string[], moduleProjection: ProjectResourceId | undefined): PermissionsRoute {
   const methodName = methodNameOf(controller, handler);
   const override = readPermissionOverride(handler);
+  const variants = paths.map(routePathParams);
+  const fromHandler = override?.resourceIdParam !== undefined;
+  const setting = fromHandler ? override?.resourceIdParam : config.options.resourceIdParam;
   return {
     label: `${controller.name}.${methodName}`,
+    paths,
     skip: isPermissionsSkipped(handler),
     resource: override?.resource ?? config.options.resource,
     action: override?.action ?? methodName,
-    resourceIdParam: override?.resourceIdParam ?? config.options.resourceIdParam ?? 'id',
+    resourceId: resolveResourceIdParam(variants, setting, fromHandler ? 'handler' : setting === undefined ? 'default' : 'guard'),
+    declaredParams: new Set(variants.flat().map((param) => param.name)),
     projectResourceId: config.options.projectResourceId ?? moduleProjection,
   };
 }

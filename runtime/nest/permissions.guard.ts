@@ -4,6 +4,7 @@
 import { ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
 import { PermissionsUsageError, type PermissionDefinition } from '../core/index.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
+import { rawResourceIdOf } from '../http/request-resource-id.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
 import { registerPermissionsGuard, type PermissionsGuardConfig } from './permissions-route.resolver.js';
 import { PermissionsService } from './permissions.service.js';
@@ -18,7 +19,9 @@ function checkGuardOptions(options: unknown): PermissionsGuardOptions {
   if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('createPermissionsGuard(options): options must be an object { resource, resourceIdParam?, projectResourceId? }.');
   const { resource, resourceIdParam, projectResourceId } = options as Partial<PermissionsGuardOptions>;
   if (typeof resource !== 'string' || resource === '' || resource === '*') throw new PermissionsUsageError(`createPermissionsGuard(): resource must be the name of one resource, got ${JSON.stringify(resource)}.`);
-  if (resourceIdParam !== undefined && (typeof resourceIdParam !== 'string' || resourceIdParam === '')) throw new PermissionsUsageError(`createPermissionsGuard(): resourceIdParam must be the name of a path parameter, got ${JSON.stringify(resourceIdParam)}.`);
+  if (resourceIdParam !== undefined && resourceIdParam !== null && (typeof resourceIdParam !== 'string' || resourceIdParam === '')) {
+    throw new PermissionsUsageError(`createPermissionsGuard(): resourceIdParam must be the name of a path parameter, or null, got ${JSON.stringify(resourceIdParam)}.`);
+  }
   if (projectResourceId !== undefined && typeof projectResourceId !== 'function') throw new PermissionsUsageError('createPermissionsGuard(): projectResourceId must be a function (id, { resource }) => id.');
   return { resource, resourceIdParam, projectResourceId };
 }
@@ -31,8 +34,10 @@ function checkGuardOptions(options: unknown): PermissionsGuardOptions {
  * request for `@GetPermit()`.
  *
  * - action: the handler method's name, unless `@Permission({ action })` overrides it;
- * - resource id: the path parameter `resourceIdParam` (default `'id'`), converted with
- *   `projectResourceId` (the guard's, else the module's, else kept as a string). When the projection
+ * - resource id: the path parameter `resourceIdParam` (default: `'id'` when it is the route's last
+ *   parameter; `null` for none), resolved for every guarded handler when the application starts —
+ *   a route that declares parameters but resolves no id parameter stops the start — and converted
+ *   with `projectResourceId` (the guard's, else the module's, else kept as a string). When the projection
  *   throws an HttpException (for example BadRequestException) that answer is sent; when it returns
  *   `undefined` or `null` the request fails (500) rather than being checked as if it had no id;
  * - the user: the module's `extractUserFromRequest` (its errors propagate: UnauthorizedException → 401);
@@ -71,12 +76,12 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       if (route.skip) return true;
       const request = context.switchToHttp().getRequest<GuardedRequest>();
       const user = await this.permissionsService.moduleOptions.extractUserFromRequest(request);
-      const rawId = request.params?.[route.resourceIdParam];
+      const rawId = rawResourceIdOf(route, request.params);
       let resourceId: unknown;
       if (rawId !== undefined) {
         resourceId = route.projectResourceId === undefined ? rawId : route.projectResourceId(rawId, { resource: route.resource });
         if (resourceId === undefined || resourceId === null) {
-          throw new PermissionsUsageError(`projectResourceId returned ${String(resourceId)} for ${route.resourceIdParam} ${JSON.stringify(rawId)} in ${route.label}; return an id, or throw an HttpException (such as BadRequestException) to refuse the request.`);
+          throw new PermissionsUsageError(`projectResourceId returned ${String(resourceId)} for the resource id ${JSON.stringify(rawId.slice(0, 60))} in ${route.label}; return an id, or throw an HttpException (such as BadRequestException) to refuse the request.`);
         }
       }
       const permit = await this.permissionsService.grantPermit({ user, resource: route.resource, action: route.action, resourceId });

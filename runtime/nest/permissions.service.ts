@@ -5,7 +5,7 @@
  */
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
-import { DiscoveryService, ModuleRef, ModulesContainer, Reflector } from '@nestjs/core';
+import { DiscoveryService, ModuleRef, ModulesContainer, Reflector, type ApplicationConfig } from '@nestjs/core';
 import { UnknownElementException } from '@nestjs/core/errors/exceptions/unknown-element.exception.js';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import {
@@ -21,7 +21,9 @@ import { PermissionsFeatureDefinitions } from './permissions-feature.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
 import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from './permissions.constants.js';
 import { PERMISSIONS_MODULE_OPTIONS } from './permissions.module-definition.js';
-import { readPermissionOverride } from './permission.decorator.js';
+import { isResourceIdParamProblem } from '../core/resource-id-param.js';
+import { describePaths } from '../http/request-resource-id.js';
+import { nestRoutePaths, type NestMount } from './nest-route-paths.js';
 import { permissionsGuardConfigOf, resolvePermissionsRoute, type PermissionsGuardConfig, type PermissionsRoute } from './permissions-route.resolver.js';
 
 const reflector = new Reflector();
@@ -32,11 +34,12 @@ interface DefinitionSource {
   readonly source: string;
 }
 
-/** A guarded handler found at start. */
+/** A guarded handler found at start, with where its controller is mounted. */
 interface GuardedHandler {
   readonly config: PermissionsGuardConfig;
   readonly controller: Function;
   readonly handler: Function;
+  readonly mount: NestMount;
 }
 
 function describe(value: unknown): string {
@@ -68,21 +71,6 @@ function routeHandlersOf(controller: Function): Function[] {
     }
   }
   return handlers;
-}
-
-/** The route paths of a handler (controller paths × method paths), as written. */
-function routePathsOf(controller: Function, handler: Function): string[] {
-  const asList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : ['']);
-  const controllerPaths = asList(reflector.get(PATH_METADATA, controller));
-  const handlerPaths = asList(reflector.get(PATH_METADATA, handler));
-  return controllerPaths.flatMap((base) => handlerPaths.map((path) => `${base}/${path}`));
-}
-
-/** Whether some route path declares the path parameter `name` (`:name`, or a `*name` wildcard). */
-function declaresParam(paths: readonly string[], name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`[:*]${escaped}(?![\\w$])`);
-  return paths.some((path) => pattern.test(path));
 }
 
 function guardsOf(target: Function): readonly unknown[] {
@@ -157,16 +145,27 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     return this.options;
   }
 
-  /** @internal What `config`'s guard checks for `handler`, resolved once and cached. */
-  routeFor(config: PermissionsGuardConfig, controller: Function, handler: Function): PermissionsRoute {
+  /**
+   * @internal What `config`'s guard checks for `handler`, resolved once and cached. Every handler a
+   * permissions guard protects is resolved at start; one met only now (a guard applied in a way the
+   * start could not see) is resolved from its controller's metadata, and its request is refused if
+   * it carries a parameter that resolution did not see.
+   */
+  routeFor(config: PermissionsGuardConfig, controller: Function, handler: Function, mount: NestMount = this.mount()): PermissionsRoute {
     let byHandler = this.routes.get(config);
     if (byHandler === undefined) this.routes.set(config, (byHandler = new WeakMap()));
     let route = byHandler.get(handler);
     if (route === undefined) {
-      route = resolvePermissionsRoute(config, controller, handler, this.options.projectResourceId);
+      route = resolvePermissionsRoute(config, controller, handler, nestRoutePaths(controller, handler, mount), this.options.projectResourceId);
       byHandler.set(handler, route);
     }
     return route;
+  }
+
+  /** Where controllers are mounted: the application's configuration (global prefix, versioning), reached through Nest's container when it is there. */
+  private mount(module?: Function): NestMount {
+    const container = (this.moduleRef as unknown as { container?: { applicationConfig?: ApplicationConfig } }).container;
+    return { module, applicationId: this.modules.applicationId, config: container?.applicationConfig };
   }
 
   private ensureBuilt(): Permissions<TUser, TFilter> {
@@ -223,21 +222,26 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       if (users === undefined) guardUsers.set(config, (users = new Set()));
       users.add(user);
     };
+    // A permissions guard registered as a global guard (APP_GUARD) is a provider, and guards every handler.
+    const globalConfigs: PermissionsGuardConfig[] = [];
+    for (const wrapper of providers) {
+      const config = typeof wrapper.metatype === 'function' ? permissionsGuardConfigOf(wrapper.metatype) : undefined;
+      if (config !== undefined && !globalConfigs.includes(config)) {
+        globalConfigs.push(config);
+        useGuard(config, 'a global guard (APP_GUARD)');
+      }
+    }
     for (const wrapper of this.discovery.getControllers()) {
       const controller = wrapper.metatype;
       if (typeof controller !== 'function') continue;
+      const mount = this.mount(wrapper.host?.metatype);
       const classConfigs = guardsOf(controller).map(permissionsGuardConfigOf).filter((config) => config !== undefined);
       for (const config of classConfigs) useGuard(config, controller.name);
       for (const handler of routeHandlersOf(controller)) {
         const methodConfigs = guardsOf(handler).map(permissionsGuardConfigOf).filter((config) => config !== undefined);
         for (const config of methodConfigs) useGuard(config, `${controller.name}.${handler.name}`);
-        for (const config of [...classConfigs, ...methodConfigs]) guardedHandlers.push({ config, controller, handler });
+        for (const config of new Set([...globalConfigs, ...classConfigs, ...methodConfigs])) guardedHandlers.push({ config, controller, handler, mount });
       }
-    }
-    // A permissions guard registered as a global guard (APP_GUARD) is a provider.
-    for (const wrapper of providers) {
-      const config = typeof wrapper.metatype === 'function' ? permissionsGuardConfigOf(wrapper.metatype) : undefined;
-      if (config !== undefined) useGuard(config, 'a global guard (APP_GUARD)');
     }
     for (const [config, users] of guardUsers) {
       add(config.definitions, `createPermissionsGuard({ resource: ${JSON.stringify(config.options.resource)} }) used by ${[...users].join(', ')}`);
@@ -268,38 +272,35 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     }
   }
 
-  /** Resolves every guarded handler now, and reports handlers that can never be granted or name an id parameter their route lacks. */
+  /**
+   * Resolves every guarded handler now. A handler whose resource id parameter cannot be told
+   * unambiguously stops the start (always: guessing would turn a record check into a collection
+   * check). Handlers that can never be granted (an action or resource no definition names) are
+   * warnings, errors with `strict: true`.
+   */
   private checkHandlers(engine: Permissions<TUser, TFilter>, handlers: readonly GuardedHandler[]): void {
     const { resources, actions, cells } = engine.tables;
     const granted = new Set(cells.map(([resource, action]) => `${resources[resource]}\u0000${actions[action]}`));
     const knownResources = new Set(resources);
-    const problems: string[] = [];
-    // A guard's explicit resourceIdParam that no route declares, or a @Permission({ resourceIdParam })
-    // its route lacks, is a typo: the check would silently run without a record id.
-    const guardParamSeen = new Map<PermissionsGuardConfig, { controllers: Set<string>; seen: boolean }>();
-    for (const { config, controller, handler } of handlers) {
-      const route = this.routeFor(config, controller, handler);
-      const paths = routePathsOf(controller, handler);
-      const explicitParam = readPermissionOverride(handler)?.resourceIdParam;
-      if (explicitParam !== undefined && !declaresParam(paths, explicitParam)) {
-        problems.push(`${route.label} takes the resource id from path parameter ${JSON.stringify(explicitParam)} (@Permission), but its route ${paths.map((p) => JSON.stringify(p)).join(', ')} has no such parameter, so the check would run without a record id.`);
-      }
-      if (config.options.resourceIdParam !== undefined) {
-        let entry = guardParamSeen.get(config);
-        if (entry === undefined) guardParamSeen.set(config, (entry = { controllers: new Set(), seen: false }));
-        entry.controllers.add(controller.name);
-        if (declaresParam(paths, config.options.resourceIdParam)) entry.seen = true;
-      }
+    const idProblems: string[] = [];
+    const warnings: string[] = [];
+    for (const { config, controller, handler, mount } of handlers) {
+      const route = this.routeFor(config, controller, handler, mount);
       if (route.skip) continue;
-      if (!knownResources.has(route.resource)) problems.push(`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`);
-      else if (!granted.has(`${route.resource}\u0000${route.action}`)) problems.push(`${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.`);
+      if (isResourceIdParamProblem(route.resourceId)) {
+        idProblems.push(`${route.label} (${describePaths(route.paths)}) ${route.resourceId.problem}. Fix: ${route.resourceId.fix}`);
+      }
+      if (!knownResources.has(route.resource)) warnings.push(`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`);
+      else if (!granted.has(`${route.resource}\u0000${route.action}`)) warnings.push(`${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.`);
     }
-    for (const [config, { controllers, seen }] of guardParamSeen) {
-      if (!seen) problems.push(`createPermissionsGuard({ resource: ${JSON.stringify(config.options.resource)}, resourceIdParam: ${JSON.stringify(config.options.resourceIdParam)} }) guards ${[...controllers].join(', ')}, but no route there declares that path parameter, so every check runs without a record id.`);
+    if (idProblems.length > 0) {
+      throw new PermissionsUsageError(
+        `Guarded handlers whose resource id parameter is ambiguous; the application does not start, because a check without the right record id could grant access to the wrong record:\n${[...new Set(idProblems)].map((p) => `  - ${p}`).join('\n')}`,
+      );
     }
-    if (problems.length === 0) return;
-    if (this.options.strict === true) throw new PermissionsUsageError(`Guarded handlers that are misconfigured (strict mode):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    if (warnings.length === 0) return;
+    if (this.options.strict === true) throw new PermissionsUsageError(`Guarded handlers that are misconfigured (strict mode):\n${warnings.map((p) => `  - ${p}`).join('\n')}`);
     const logger = this.options.logger ?? console;
-    for (const problem of new Set(problems)) logger.warn(`typed-permissions: ${problem}`);
+    for (const warning of new Set(warnings)) logger.warn(`typed-permissions: ${warning}`);
   }
 }

@@ -1,103 +1,24 @@
 /**
- * The same example definitions behind the generic express middleware instead of the NestJS guard: a
- * real express 5 app on the seeded example database (embedded PGlite), the example's ownership
- * service and limitOwnReduce, and definitions/document.permissions.json built at boot by
- * initPermissions (the NestJS app loads the compiled tables of the same file). An earlier middleware
- * turns x-user-id and the route into the grant query; the permissions middleware answers 403 or
- * puts the permit on the request; the handlers only apply the permit.
+ * The same example definitions behind the express integration instead of the NestJS guard: the
+ * example's express app (runtime/example/express-app.ts, the code the README shows) on the seeded
+ * example database (embedded PGlite), with `permit({ action })` in each route. The middleware
+ * answers 400, 401 (through the app's getUser), 403, or puts the permit on the request; the handlers
+ * only apply the permit.
  */
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Express } from 'express';
 import type { Kysely } from 'kysely';
 import request from 'supertest';
-import type { PermissionDefinition, Permit } from '../../runtime/core/index.js';
-import type { AppUser } from '../../runtime/example/app-user.js';
 import { closeDatabase, createSeededDatabase } from '../../runtime/example/database.js';
-import type { DocumentFilter } from '../../runtime/example/document-filter.js';
-import { DocumentOwnershipService } from '../../runtime/example/document-ownership.service.js';
-import { DocumentsRepository } from '../../runtime/example/documents.repository.js';
-import { exampleAnonymousUser } from '../../runtime/example/example-data.js';
 import type { ExampleDatabase } from '../../runtime/example/example-database.js';
-import { limitOwnReduce } from '../../runtime/example/limit-own-reduce.js';
-import { UsersRepository } from '../../runtime/example/users.repository.js';
-import { createPermissionsMiddleware, initPermissions, type RequestWithPermit } from '../../runtime/express/index.js';
+import { createExpressDocumentsApp } from '../../runtime/example/express-app.js';
 import { documentWithId, documentWithout, employeeListFor } from './example-expectations.js';
 
-type DocumentRequest = RequestWithPermit<AppUser, number, DocumentFilter>;
-
-const POSITIVE_INT = /^[1-9]\d{0,8}$/;
-
-function loadExampleDefinitions(): PermissionDefinition[] {
-  const file = JSON.parse(readFileSync(new URL('../../definitions/document.permissions.json', import.meta.url), 'utf8')) as { definitions: PermissionDefinition[] };
-  return file.definitions;
-}
-
-/** The express app, and every error that reached its error handler (none is expected). */
-function createExampleExpressApp(db: Kysely<ExampleDatabase>): { app: Express; errors: unknown[] } {
-  const users = new UsersRepository(db);
-  const documents = new DocumentsRepository(db);
-  const permissions = initPermissions<AppUser, DocumentFilter>(loadExampleDefinitions(), {
-    ownership: new DocumentOwnershipService(db),
-    limitOwnReduce,
-    logger: { warn: () => undefined },
-    source: 'definitions/document.permissions.json',
-  });
-  const checkPermissions = createPermissionsMiddleware({ permissions });
-  const errors: unknown[] = [];
-
-  /** The earlier step: who calls (x-user-id, or the anonymous placeholder), and the route's action and id. */
-  const grantQueryFor =
-    (action: 'read' | 'list'): RequestHandler =>
-    async (req, res, next) => {
-      const header = req.get('x-user-id');
-      let user: AppUser | undefined = exampleAnonymousUser;
-      if (header !== undefined) {
-        user = POSITIVE_INT.test(header) ? await users.findUser(Number(header)) : undefined;
-        if (user === undefined) {
-          res.status(401).json({ statusCode: 401, error: 'Unauthorized', message: 'x-user-id must be the id of a user.' });
-          return;
-        }
-      }
-      const rawId: unknown = req.params['id'];
-      if (rawId !== undefined && (typeof rawId !== 'string' || !POSITIVE_INT.test(rawId))) {
-        res.status(400).json({ statusCode: 400, error: 'Bad Request', message: 'Document id must be a positive integer.' });
-        return;
-      }
-      (req as DocumentRequest).permissionsQuery = { user, resource: 'document', action, resourceId: rawId === undefined ? undefined : Number(rawId) };
-      next();
-    };
-
-  const permitOf = (req: Request): Permit<AppUser, number, DocumentFilter> => {
-    const { permit } = req as DocumentRequest;
-    if (permit === undefined) throw new Error('the permissions middleware did not run');
-    return permit;
-  };
-
-  const app = express();
-  app.get('/documents/:id', grantQueryFor('read'), checkPermissions, async (req, res) => {
-    const permit = permitOf(req);
-    if (permit.resourceId === undefined) throw new Error('the read route must carry a document id');
-    const document = await documents.findById(permit.resourceId);
-    if (document === undefined) {
-      res.status(404).json({ statusCode: 404, error: 'Not Found', message: 'No such document.' });
-      return;
-    }
-    res.json(await permit.pick(document));
-  });
-  app.get('/documents', grantQueryFor('list'), checkPermissions, async (req, res) => {
-    res.json(await permitOf(req).filterPick(await documents.findAll()));
-  });
-  app.get('/documents-owned', grantQueryFor('list'), checkPermissions, async (req, res) => {
-    const permit = permitOf(req);
-    res.json(await permit.filterPick(await documents.findWhere(permit.limitOwn())));
-  });
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    errors.push(error);
-    res.status(500).json({ statusCode: 500, message: 'Internal Server Error' });
-  });
-  return { app, errors };
+/** The errors that reached the app's error handler with a 5xx status. */
+function serverErrors(errors: unknown[]): unknown[] {
+  return errors.filter((error) => typeof (error as { status?: unknown }).status !== 'number' || (error as { status: number }).status >= 500);
 }
 
 describe('example definitions under the express middleware (embedded PGlite)', () => {
@@ -107,7 +28,8 @@ describe('example definitions under the express middleware (embedded PGlite)', (
 
   beforeAll(async () => {
     db = await createSeededDatabase();
-    ({ app, errors } = createExampleExpressApp(db));
+    errors = [];
+    app = createExpressDocumentsApp(db, (error) => errors.push(error));
   });
 
   afterAll(async () => {
@@ -169,6 +91,20 @@ describe('example definitions under the express middleware (embedded PGlite)', (
   });
 
   it('no request reached the error handler', () => {
-    expect(errors).toEqual([]);
+    expect(serverErrors(errors)).toEqual([]);
+  });
+});
+
+describe('item 2: the README shows the express example exactly as the tests run it', () => {
+  it('item 2: README.md contains the readme-express region of runtime/example/express-app.ts word for word', () => {
+    const source = readFileSync(new URL('../../runtime/example/express-app.ts', import.meta.url), 'utf8');
+    const region = /\/\/ #region readme-express\n([\s\S]*?)\n {2}\/\/ #endregion readme-express/.exec(source)?.[1];
+    expect(region).toBeDefined();
+    const dedented = (region as string)
+      .split('\n')
+      .map((line) => line.replace(/^ {2}/, ''))
+      .join('\n');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(dedented);
   });
 });

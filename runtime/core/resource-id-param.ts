@@ -1,0 +1,114 @@
+/**
+ * Which parameter of a route (or resolver) holds the id of the record a check is about. Getting
+ * this wrong is the worst bug an integration can have: a record check silently becomes a
+ * collection check (granted to anyone who may act on their own records), or checks the id of
+ * another resource. So the answer is worked out once, when the application starts, by these rules,
+ * and anything ambiguous stops the start instead of guessing.
+ */
+
+/**
+ * Where the resource id comes from, as a guard, a decorator or a middleware is configured:
+ * a parameter name; `null` for "this handler acts on no single record" (an explicit opt-out); or
+ * `undefined` for the default, the parameter `id` when it is the route's last parameter.
+ */
+export type ResourceIdParamSetting = string | null | undefined;
+
+/** One parameter a route (or resolver) declares, in order. */
+export interface DeclaredParam {
+  readonly name: string;
+  /** The parameter may be absent (an optional path segment, a nullable argument). */
+  readonly optional: boolean;
+  /** A wildcard (`*path`): several path segments, never one record's id. */
+  readonly wildcard: boolean;
+}
+
+/** The outcome: the record's id comes from parameter `name`, or there is none (a collection check). */
+export type ResolvedResourceIdParam = { readonly kind: 'none' } | { readonly kind: 'param'; readonly name: string; readonly optional: boolean };
+
+/** Why no parameter could be resolved, in words that continue "the handler …", with the fix. */
+export interface ResourceIdParamProblem {
+  readonly problem: string;
+  readonly fix: string;
+}
+
+/** The parameter name used when none is configured, if it is the last parameter. */
+export const DEFAULT_RESOURCE_ID_PARAM = 'id';
+
+const NONE: ResolvedResourceIdParam = Object.freeze({ kind: 'none' });
+
+const list = (params: readonly DeclaredParam[]): string => (params.length === 0 ? 'none' : params.map((param) => JSON.stringify(param.name)).join(', '));
+
+function resolveOne(params: readonly DeclaredParam[], setting: string | undefined, fromGuard: boolean): ResolvedResourceIdParam | ResourceIdParamProblem {
+  const optOut = 'or opt out with resourceIdParam: null if this handler does not act on one record';
+  if (setting === undefined) {
+    if (params.length === 0) return NONE;
+    const last = params[params.length - 1] as DeclaredParam;
+    if (last.name === DEFAULT_RESOURCE_ID_PARAM && !last.wildcard) return { kind: 'param', name: last.name, optional: last.optional };
+    return {
+      problem: `declares the parameters ${list(params)} but none of them is the resource id: the default "${DEFAULT_RESOURCE_ID_PARAM}" counts only as the last parameter`,
+      fix: `Set resourceIdParam to the parameter that holds the id of the record checked (one of ${list(params)}), ${optOut}.`,
+    };
+  }
+  // A guard-wide parameter names the id of the routes that act on one record; its routes without
+  // any parameter are the controller's collection routes.
+  if (fromGuard && params.length === 0) return NONE;
+  const param = params.find((candidate) => candidate.name === setting);
+  if (param === undefined) {
+    return {
+      problem: `takes the resource id from parameter ${JSON.stringify(setting)}${fromGuard ? ' (set on the guard)' : ''}, which it does not declare (it declares ${list(params)})`,
+      fix: `Set resourceIdParam to one of ${list(params)}, ${optOut}.`,
+    };
+  }
+  if (param.wildcard) {
+    return { problem: `takes the resource id from the wildcard ${JSON.stringify(setting)}, which matches several path segments`, fix: `Declare the id as a single segment parameter (":${setting}") ${optOut}.` };
+  }
+  return { kind: 'param', name: param.name, optional: param.optional };
+}
+
+/**
+ * Resolves where a handler's resource id comes from, for every variant of its route (a handler may
+ * be mounted under several paths); the variants must agree. Rules:
+ * - `setting === null`: no id, explicitly (a collection check).
+ * - an explicit name: the route must declare it (a name set on the guard is not required of the
+ *   guard's routes that declare no parameter at all: those are collection routes);
+ * - the default: a route without parameters has no id; otherwise its **last** parameter must be
+ *   `id`. A route with parameters and no id resolved is a problem, never a collection check.
+ *
+ * @example
+ * ```ts
+ * resolveResourceIdParam([[{ name: 'id', optional: false, wildcard: false }]], undefined, 'default');
+ * // { kind: 'param', name: 'id', optional: false }
+ * resolveResourceIdParam([[{ name: 'documentId', optional: false, wildcard: false }]], undefined, 'default');
+ * // { problem: 'declares the parameters "documentId" but none of them is the resource id: …', fix: … }
+ * ```
+ */
+export function resolveResourceIdParam(
+  variants: readonly (readonly DeclaredParam[])[],
+  setting: ResourceIdParamSetting,
+  settingFrom: 'handler' | 'guard' | 'default',
+): ResolvedResourceIdParam | ResourceIdParamProblem {
+  if (setting === null) return NONE;
+  let resolved: ResolvedResourceIdParam | undefined;
+  for (const params of variants.length === 0 ? [[]] : variants) {
+    const one = resolveOne(params, setting, settingFrom === 'guard');
+    if ('problem' in one) return one;
+    if (resolved === undefined) resolved = one;
+    else if (resolved.kind !== one.kind || (resolved.kind === 'param' && one.kind === 'param' && resolved.name !== one.name)) {
+      return { problem: 'is mounted under several paths that resolve the resource id differently', fix: 'Give the handler one path, or set resourceIdParam to a parameter every path declares.' };
+    } else if (one.kind === 'param' && one.optional && resolved.kind === 'param' && !resolved.optional) resolved = one;
+  }
+  return resolved ?? NONE;
+}
+
+/**
+ * Whether a resolution is a problem.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveResourceIdParam(variants, setting, 'handler');
+ * if (isResourceIdParamProblem(resolved)) throw new Error(resolved.problem);
+ * ```
+ */
+export function isResourceIdParamProblem(value: ResolvedResourceIdParam | ResourceIdParamProblem): value is ResourceIdParamProblem {
+  return 'problem' in value;
+}

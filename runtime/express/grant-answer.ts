@@ -1,0 +1,62 @@
+/**
+ * The one way the express integration answers a grant query: 403 with a JSON body when nothing is
+ * granted, else the Permit on `req.permit` and `next()`; errors go to `next(error)`. Both the
+ * per-route middleware and the query-on-request middleware end here.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { GrantQuery, Permissions, Permit, User } from '../core/index.js';
+
+/** The JSON body of a 400 or 403 answer. */
+export interface PermissionsErrorBody {
+  readonly statusCode: 400 | 403;
+  readonly error: 'Bad Request' | 'Forbidden';
+  readonly message: string;
+}
+
+/** The JSON body of a 403 answer. */
+export interface PermissionsForbiddenBody extends PermissionsErrorBody {
+  readonly statusCode: 403;
+  readonly error: 'Forbidden';
+}
+
+/**
+ * Answers with a JSON error body.
+ *
+ * @example
+ * ```ts
+ * sendError(res, 403, 'Forbidden', 'read on document is not granted');
+ * ```
+ */
+export function sendError(res: Response, statusCode: 400 | 403, error: 'Bad Request' | 'Forbidden', message: string): void {
+  const body: PermissionsErrorBody = { statusCode, error, message };
+  res.status(statusCode).json(body);
+}
+
+/**
+ * Asks for a permit and answers: 403 when nothing is granted, else `req.permit = permit; next()`.
+ *
+ * @example
+ * ```ts
+ * answerGrantQuery(permissions, { user, resource: 'document', action: 'read', resourceId: 10 }, req, res, next);
+ * ```
+ */
+export function answerGrantQuery<TUser extends User<unknown>, TFilter>(permissions: Permissions<TUser, TFilter>, query: GrantQuery<TUser>, req: Request, res: Response, next: NextFunction): void {
+  let asked: Promise<Permit<TUser, unknown, TFilter>>;
+  try {
+    asked = permissions.grantPermit(query);
+  } catch (error) {
+    next(error);
+    return;
+  }
+  asked.then(
+    (permit) => {
+      if (!permit.granted) {
+        sendError(res, 403, 'Forbidden', `${query.action} on ${query.resource} is not granted`);
+        return;
+      }
+      (req as Request & { permit?: Permit<TUser, unknown, TFilter> }).permit = permit;
+      next();
+    },
+    (error: unknown) => next(error),
+  );
+}
