@@ -7,9 +7,15 @@
 import { watch } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { explainGrant, formatExplanation } from '../runtime/core/explain.js';
+import { printableText } from '../runtime/core/printable-text.js';
 import { compileModel } from './compile-model.js';
 import { formatCompileProblem } from './compile-problem.js';
 import { compile } from './compile.js';
+
+/** Each line of `text` with control and format characters shown as escapes; the line breaks themselves stay. */
+function printableLines(text: string): string {
+  return text.split('\n').map(printableText).join('\n');
+}
 
 const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
@@ -66,27 +72,32 @@ function parse(argv: readonly string[]): ParsedCommand {
   return { command: 'compile', definitionsDir: rest[0] ?? 'definitions', outDir: parsed.values.out ?? 'generated', check: parsed.values.check === true, watch: parsed.values.watch === true };
 }
 
-async function runOnce(definitionsDir: string, outDir: string, check: boolean, log: (line: string) => void, error: (line: string) => void): Promise<{ code: number; inputs: readonly string[] }> {
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+async function runOnce(definitionsDir: string, outDir: string, check: boolean, log: (line: string) => void, error: (line: string) => void): Promise<{ code: number; inputs: readonly string[]; unsafeOutput: boolean }> {
   const started = performance.now();
   const result = await compile({ definitionsDir, outDir, check });
   if (!result.ok) {
     for (const problem of result.problems) error(formatCompileProblem(problem, definitionsDir));
-    error(`typed-permissions: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${definitionsDir}; ${outDir} was not changed.`);
-    return { code: 1, inputs: result.inputs };
+    const outputProblems = result.problems.filter((problem) => problem.origin === 'output').length;
+    const definitionProblems = result.problems.length - outputProblems;
+    if (outputProblems === 0) error(`typed-permissions: ${plural(definitionProblems, 'problem')} in ${definitionsDir}; ${outDir} was not changed.`);
+    else error(`typed-permissions: ${outDir} is not safe to replace (${plural(outputProblems, 'problem')})${definitionProblems > 0 ? `, and ${plural(definitionProblems, 'problem')} in ${definitionsDir}` : ''}; nothing was changed.`);
+    return { code: 1, inputs: result.inputs, unsafeOutput: outputProblems > 0 };
   }
   for (const warning of result.model.warnings) error(`typed-permissions: warning: ${warning}`);
   const { tables } = result.model;
   const summary = `${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions, ${tables.cells.length} grants`;
   if (check) {
     if (result.stale.length > 0) {
-      error(`typed-permissions: ${outDir} is stale (${result.stale.join(', ')}). Run \`npm run generate\` and commit the result.`);
-      return { code: 1, inputs: result.inputs };
+      error(`typed-permissions: ${outDir} is stale (${result.stale.join(', ')}). Run \`npx typed-permissions compile ${definitionsDir} --out ${outDir}\` and commit the result.`);
+      return { code: 1, inputs: result.inputs, unsafeOutput: false };
     }
     log(`typed-permissions: ${outDir} is up to date (${summary}).`);
-    return { code: 0, inputs: result.inputs };
+    return { code: 0, inputs: result.inputs, unsafeOutput: false };
   }
   log(`typed-permissions: ${result.written ? `wrote ${result.stale.length} file${result.stale.length === 1 ? '' : 's'} to` : 'no change in'} ${outDir} (${summary}) in ${Math.round(performance.now() - started)} ms.`);
-  return { code: 0, inputs: result.inputs };
+  return { code: 0, inputs: result.inputs, unsafeOutput: false };
 }
 
 /**
@@ -97,7 +108,9 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, l
  * process.exitCode = await main(['compile', 'definitions', '--check']);
  * ```
  */
-export async function main(argv: readonly string[], io = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) }): Promise<number> {
+export async function main(argv: readonly string[], output = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) }): Promise<number> {
+  // Every line may carry input (folder names, definitions, roles): no control character reaches the terminal.
+  const io = { log: (text: string) => output.log(printableLines(text)), error: (text: string) => output.error(printableLines(text)) };
   let options;
   try {
     options = parse(argv);
@@ -122,7 +135,8 @@ export async function main(argv: readonly string[], io = { log: (line: string) =
   }
   const { definitionsDir, outDir, check } = options;
   const first = await runOnce(definitionsDir, outDir, check, io.log, io.error);
-  if (!options.watch) return first.code;
+  // No edit of the definitions can make an unsafe output folder safe: watching would only repeat the refusal.
+  if (!options.watch || first.unsafeOutput) return first.code;
 
   io.log(`typed-permissions: watching ${definitionsDir} (Ctrl-C to stop).`);
   let timer: NodeJS.Timeout | undefined;

@@ -1,16 +1,18 @@
 /** The problems the compiler reports: every one names the file, line, column and JSON path, and the fix. */
 import type { ValuePath } from './static-value.js';
 
-/** One problem in a definitions folder. */
+/** One problem in a definitions folder, or with the output folder. */
 export interface CompileProblem {
-  /** File name relative to the definitions folder. */
+  /** File name relative to the definitions folder; for a problem of the output folder (`origin: 'output'`), the folder as given. */
   readonly file: string;
   readonly line?: number;
   readonly column?: number;
   /** JSON path inside the file, e.g. `['definitions', 0, 'grant', 2]`. */
   readonly path: ValuePath;
-  /** A definition problem code of the runtime, or one of the compiler's own: syntax-error, not-static, duplicate-key, invalid-file, invalid-metadata, hook-kind-conflict. */
+  /** A definition problem code of the runtime, or one of the compiler's own: syntax-error, not-static, duplicate-key, invalid-file, duplicate-export, unsupported-export, invalid-metadata, hook-kind-conflict, unsafe-output. */
   readonly code: string;
+  /** `'output'` for a problem of the output folder rather than of a definitions file (code `unsafe-output`). */
+  readonly origin?: 'output';
   readonly message: string;
   readonly fix: string;
 }
@@ -23,7 +25,8 @@ export function formatJsonPath(path: ValuePath): string {
 }
 
 /**
- * Formats a problem as `definitions/document.permissions.json:12:7 $.definitions[0].grant[2] [bad-possession] message Fix: …`.
+ * Formats a problem as `definitions/document.permissions.json:12:7 $.definitions[0].grant[2] [bad-possession] message Fix: …`,
+ * or, for a problem of the output folder, `generated [unsafe-output] message Fix: …`.
  *
  * @example
  * ```ts
@@ -31,6 +34,7 @@ export function formatJsonPath(path: ValuePath): string {
  * ```
  */
 export function formatCompileProblem(problem: CompileProblem, directory: string): string {
+  if (problem.origin === 'output') return `${problem.file} [${problem.code}] ${problem.message} Fix: ${problem.fix}`;
   const where = `${directory.replace(/\/$/, '')}/${problem.file}${problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`}`;
   return `${where} ${formatJsonPath(problem.path)} [${problem.code}] ${problem.message} Fix: ${problem.fix}`;
 }

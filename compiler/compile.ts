@@ -1,10 +1,13 @@
 /**
  * The compiler: definitions folder in, generated TypeScript out. Nothing under the output folder
- * changes unless every definition is valid, and the output is replaced as a whole.
+ * changes unless every definition is valid, and the output is replaced as a whole — only ever a
+ * folder that holds nothing but generated files (see output-folder.ts).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { CompileLimitError } from './compile-limit-error.js';
 import type { CompileProblem } from './compile-problem.js';
+import { assertReplaceable, inspectOutputFolder, UnsafeOutputError, type OutputFolders } from './output-folder.js';
 import { compileModel, type CompiledModel } from './compile-model.js';
 import type { EmitContext, EmittedFile } from './emit/emit-context.js';
 import { emitIndex } from './emit/emit-index.js';
@@ -19,7 +22,7 @@ import { emitTypes } from './emit/emit-types.js';
 export interface CompileOptions {
   /** The definitions folder. */
   readonly definitionsDir: string;
-  /** The output folder (replaced as a whole). */
+  /** The output folder, replaced as a whole; refused (`unsafe-output`) unless it is missing or holds only generated files, and is neither, nor contains, nor lies inside `definitionsDir`. */
   readonly outDir: string;
   /** Compare instead of writing: report the files that would change. */
   readonly check?: boolean;
@@ -69,27 +72,31 @@ export async function emitAll(model: CompiledModel, options: Omit<EmitContext, '
   return [...modules, index, ...docs].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-function readExisting(outDir: string): Map<string, string> {
+/** The files of an output folder that holds only generated files (checked before), by name. */
+function readExisting(target: string): Map<string, string> {
   const existing = new Map<string, string>();
-  if (!existsSync(outDir)) return existing;
-  for (const name of readdirSync(outDir).sort()) existing.set(name, readFileSync(join(outDir, name), 'utf8'));
+  if (!existsSync(target)) return existing;
+  for (const name of readdirSync(target).sort()) existing.set(name, readFileSync(join(target, name), 'utf8'));
   return existing;
-}
-
-function swapFolders(outDir: string): { target: string; next: string; previous: string } {
-  const target = resolve(outDir);
-  const parent = dirname(target);
-  return { target, next: join(parent, `.${basename(target)}.next`), previous: join(parent, `.${basename(target)}.previous`) };
 }
 
 /**
  * Undoes what a run killed in the middle of {@link writeAtomically} left behind: puts the old
  * version back when the kill landed between the two renames, and removes a partial `.next` and a
  * stale `.previous`. Runs at the start of every compile that may write, so leftovers never outlive
- * the next run, even when the output is already up to date.
+ * the next run, even when the output is already up to date. Throws {@link UnsafeOutputError} (and
+ * touches nothing) when the output folder or one of those two holds anything the compiler did not write.
+ *
+ * @example
+ * ```ts
+ * recoverInterruptedWrite('generated');
+ * ```
  */
 export function recoverInterruptedWrite(outDir: string): void {
-  const { target, next, previous } = swapFolders(outDir);
+  recoverFolders(assertReplaceable(outDir));
+}
+
+function recoverFolders({ target, next, previous }: OutputFolders): void {
   if (!existsSync(target) && existsSync(previous)) renameSync(previous, target);
   rmSync(next, { recursive: true, force: true });
   rmSync(previous, { recursive: true, force: true });
@@ -98,11 +105,18 @@ export function recoverInterruptedWrite(outDir: string): void {
 /**
  * Replaces `outDir` with `files` as a whole: the new version is written beside it, then swapped in
  * with renames, so a reader (or a crash) sees the old or the new version, never a mix. A swap left
- * half-done by a crash is completed by the next run.
+ * half-done by a crash is completed by the next run. Throws {@link UnsafeOutputError} (and touches
+ * nothing) when the folder holds anything the compiler did not write.
+ *
+ * @example
+ * ```ts
+ * writeAtomically('generated', await emitAll(model, { runtimeImport: 'typed-permissions', definitionsLabel: 'definitions' }));
+ * ```
  */
 export function writeAtomically(outDir: string, files: readonly EmittedFile[]): void {
-  const { target, next, previous } = swapFolders(outDir);
-  recoverInterruptedWrite(outDir);
+  const folders = assertReplaceable(outDir);
+  const { target, next, previous } = folders;
+  recoverFolders(folders);
   mkdirSync(next, { recursive: true });
   for (const file of files) writeFileSync(join(next, file.path), file.content);
   if (existsSync(target)) renameSync(target, previous);
@@ -120,19 +134,33 @@ export function writeAtomically(outDir: string, files: readonly EmittedFile[]): 
  * ```
  */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
-  if (options.check !== true) recoverInterruptedWrite(options.outDir);
+  const output = inspectOutputFolder(options.outDir, options.definitionsDir);
+  if (options.check !== true && output.problems.length === 0) recoverFolders(output);
   const result = compileModel(options.definitionsDir);
-  if (!result.ok) return { ok: false, problems: result.problems, inputs: result.files };
-  const files = await emitAll(result.model, {
-    runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
-    definitionsLabel: basename(resolve(options.definitionsDir)),
-  });
-  const existing = readExisting(options.outDir);
+  if (!result.ok || output.problems.length > 0) return { ok: false, problems: [...output.problems, ...(result.ok ? [] : result.problems)], inputs: result.files };
+  let files: EmittedFile[];
+  try {
+    files = await emitAll(result.model, {
+      runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
+      definitionsLabel: basename(resolve(options.definitionsDir)),
+    });
+  } catch (error) {
+    // An output that would outgrow its limit is a problem of the policy, reported like the others.
+    if (!(error instanceof CompileLimitError)) throw error;
+    return { ok: false, problems: [{ file: '.', path: [], code: error.code, message: error.message, fix: error.fix }], inputs: result.files };
+  }
+  const existing = readExisting(output.target);
   const stale = [
     ...files.filter((file) => existing.get(file.path) !== file.content).map((file) => file.path),
     ...[...existing.keys()].filter((name) => !files.some((file) => file.path === name)),
   ].sort();
   if (options.check === true || stale.length === 0) return { ok: true, model: result.model, files, written: false, stale, inputs: result.files };
-  writeAtomically(options.outDir, files);
+  try {
+    writeAtomically(options.outDir, files);
+  } catch (error) {
+    // Something foreign appeared in the folder since it was inspected: still refuse, with the same problem lines.
+    if (error instanceof UnsafeOutputError) return { ok: false, problems: error.problems, inputs: result.files };
+    throw error;
+  }
   return { ok: true, model: result.model, files, written: true, stale, inputs: result.files };
 }

@@ -1,10 +1,16 @@
 /**
  * Reads a definitions folder: `*.permissions.json` and `*.permissions.ts` (definitions) and
- * `*.resource.json` (per-resource metadata), statically, with the position of every value.
+ * `*.resource.json` (per-resource metadata), statically, with the position of every value. JSON
+ * files are accepted or refused by the runtime's own strict reader (runtime/core/definitions-file.ts),
+ * so that a file the compiler accepts also loads at run time; the TypeScript parser only tells where
+ * each value stands (and finds keys written twice, which `JSON.parse` cannot see).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
+import { definitionsOfFileValue, MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from '../runtime/core/definitions-file.js';
+import { isSyntaxProblem, parseAttributePattern } from '../runtime/core/grant-syntax.js';
+import { MAX_NAME_LENGTH, nameProblem, quoteForMessage } from '../runtime/core/names.js';
 import type { CompileProblem } from './compile-problem.js';
 import { positionOf, readStaticValue, type Position, type StaticValue, type ValuePath } from './static-value.js';
 
@@ -55,34 +61,109 @@ function fromStatic(file: string, read: StaticValue): CompileProblem[] {
 }
 
 function readJson(directory: string, file: string): { read: StaticValue | undefined; problems: CompileProblem[] } {
-  const text = readFileSync(join(directory, file), 'utf8');
-  const sourceFile = ts.parseJsonText(file, text);
-  const problems = syntaxProblems(file, sourceFile);
+  const parsed = parseStrictJson(readFileSync(join(directory, file), 'utf8'));
+  if (!parsed.ok) {
+    const { line, column, description, fix } = parsed.issue;
+    return { read: undefined, problems: [{ file, line, column, path: [], code: 'syntax-error', message: `Syntax error: ${description}.`, fix }] };
+  }
+  // Strict JSON is also valid for TypeScript's JSON parser, which knows where every value stands.
+  const sourceFile = ts.parseJsonText(file, parsed.text);
   const statement = sourceFile.statements[0];
-  if (problems.length > 0) return { read: undefined, problems };
-  if (statement === undefined) return { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'invalid-file', message: 'The file is empty.', fix: 'Write a JSON array of definitions, or { "definitions": [...] }.' }] };
-  const read = readStaticValue(sourceFile, statement.expression);
+  if (statement === undefined) return { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'invalid-file', message: 'The file holds no JSON value.', fix: 'Write a JSON array of definitions, or { "definitions": [...] }.' }] };
+  const located = readStaticValue(sourceFile, statement.expression);
+  const read: StaticValue = { value: parsed.value, positions: located.positions, problems: located.problems };
   return { read, problems: fromStatic(file, read) };
+}
+
+/** An export that carries the definitions, as the reader understands them. */
+interface DefinitionsExport {
+  readonly form: string;
+  readonly node: ts.Node;
+  readonly expression: ts.Expression;
+}
+
+const EXPORT_FORMS_FIX = 'Export the definitions once, as `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.';
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((modifier) => modifier.kind === kind) ?? false);
+}
+
+function bindsName(name: ts.BindingName, wanted: string): boolean {
+  if (ts.isIdentifier(name)) return name.text === wanted;
+  return name.elements.some((element) => !ts.isOmittedExpression(element) && bindsName(element.name, wanted));
+}
+
+/**
+ * The one export of a `*.permissions.ts` file that carries its definitions. Two of them (two
+ * `export default`, or one beside `export const definitions`), or an export form the static reader
+ * does not follow but that could carry definitions (`export =`, `export { x as default }`,
+ * `export * from`, `export default function`…), is a problem naming the line: a file must never
+ * mean something else than what is read.
+ */
+function findDefinitionsExport(file: string, sourceFile: ts.SourceFile): { expression: ts.Expression | undefined; problems: CompileProblem[] } {
+  const problems: CompileProblem[] = [];
+  const exports: DefinitionsExport[] = [];
+  const at = (node: ts.Node) => {
+    const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+    return { line: line + 1, column: character + 1 };
+  };
+  const unsupported = (node: ts.Node, form: string) =>
+    problems.push({ file, ...at(node), path: [], code: 'unsupported-export', message: `${form} is not read: definitions files are read statically, and only \`export default [...]\` or \`export const definitions = [...]\` count.`, fix: EXPORT_FORMS_FIX });
+  for (const statement of sourceFile.statements) {
+    if (ts.isExportAssignment(statement)) {
+      if (statement.isExportEquals) unsupported(statement, '`export =`');
+      else exports.push({ form: '`export default`', node: statement, expression: statement.expression });
+    } else if (ts.isVariableStatement(statement) && hasModifier(statement, ts.SyntaxKind.ExportKeyword)) {
+      for (const declaration of statement.declarationList.declarations) {
+        if (!bindsName(declaration.name, 'definitions')) continue;
+        if (!ts.isIdentifier(declaration.name)) unsupported(declaration, 'A destructuring export of `definitions`');
+        else if (declaration.initializer === undefined) unsupported(declaration, 'An export of `definitions` without a value');
+        else exports.push({ form: '`export const definitions`', node: declaration, expression: declaration.initializer });
+      }
+    } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && hasModifier(statement, ts.SyntaxKind.ExportKeyword)) {
+      const kind = ts.isFunctionDeclaration(statement) ? 'function' : 'class';
+      if (hasModifier(statement, ts.SyntaxKind.DefaultKeyword)) unsupported(statement, `\`export default ${kind}\``);
+      else if (statement.name?.text === 'definitions') unsupported(statement, `An exported ${kind} named \`definitions\``);
+    } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
+      const clause = statement.exportClause;
+      if (clause === undefined) unsupported(statement, '`export * from`');
+      else if (ts.isNamespaceExport(clause)) {
+        if (clause.name.text === 'default' || clause.name.text === 'definitions') unsupported(statement, `\`export * as ${clause.name.text}\``);
+      } else {
+        for (const element of clause.elements) {
+          if (!element.isTypeOnly && (element.name.text === 'default' || element.name.text === 'definitions')) unsupported(element, `\`export { ${element.getText(sourceFile)} }\``);
+        }
+      }
+    }
+  }
+  const [first, ...others] = exports;
+  for (const other of others) {
+    problems.push({
+      file,
+      ...at(other.node),
+      path: [],
+      code: 'duplicate-export',
+      message: `${other.form} exports definitions a second time (${first?.form} on line ${first === undefined ? 0 : at(first.node).line}); only one export can count.`,
+      fix: 'Keep one export of the definitions: merge the arrays into one `export default [...]` or one `export const definitions = [...]`.',
+    });
+  }
+  return { expression: problems.length === 0 ? first?.expression : undefined, problems };
 }
 
 function readTypeScript(directory: string, file: string): { read: StaticValue | undefined; problems: CompileProblem[] } {
   const text = readFileSync(join(directory, file), 'utf8');
+  if (text.length > MAX_DEFINITIONS_FILE_LENGTH) {
+    return { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'syntax-error', message: `The file has ${text.length} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}.`, fix: 'Split the definitions over several files, one per resource.' }] };
+  }
   const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const problems = syntaxProblems(file, sourceFile);
   if (problems.length > 0) return { read: undefined, problems };
-  let expression: ts.Expression | undefined;
-  for (const statement of sourceFile.statements) {
-    if (ts.isExportAssignment(statement) && !statement.isExportEquals) expression = statement.expression;
-    if (ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
-      for (const declaration of statement.declarationList.declarations) {
-        if (ts.isIdentifier(declaration.name) && declaration.name.text === 'definitions' && declaration.initializer !== undefined) expression = declaration.initializer;
-      }
-    }
-  }
-  if (expression === undefined) {
+  const found = findDefinitionsExport(file, sourceFile);
+  if (found.problems.length > 0) return { read: undefined, problems: found.problems };
+  if (found.expression === undefined) {
     return { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'invalid-file', message: 'The file exports no definitions.', fix: 'Write `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.' }] };
   }
-  const read = readStaticValue(sourceFile, expression);
+  const read = readStaticValue(sourceFile, found.expression);
   return { read, problems: fromStatic(file, read) };
 }
 
@@ -109,6 +190,12 @@ export function readDefinitionsFolder(directory: string): ReadResult {
     const isJson = file.endsWith('.json');
     let outcome: { read: StaticValue | undefined; problems: CompileProblem[] };
     try {
+      // UTF-8 takes at most 4 bytes a character: a file larger than this is over the limit without reading it.
+      const bytes = statSync(join(directory, file)).size;
+      if (bytes > MAX_DEFINITIONS_FILE_LENGTH * 4) {
+        problems.push({ file, line: 1, column: 1, path: [], code: 'syntax-error', message: `The file has ${bytes} bytes, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH} characters.`, fix: 'Split the definitions over several files, one per resource.' });
+        continue;
+      }
       outcome = isJson ? readJson(directory, file) : readTypeScript(directory, file);
     } catch (error) {
       // The TypeScript parser and the literal reader recurse; absurd nesting must be a problem, not a crash.
@@ -124,18 +211,18 @@ export function readDefinitionsFolder(directory: string): ReadResult {
       continue;
     }
     const where = (path: ValuePath) => ({ file, ...(positionOf(read.positions, path) ?? { line: 1, column: 1 }) });
-    let list: unknown = read.value;
+    let list: readonly unknown[];
     let base: ValuePath = [];
-    if (typeof list === 'object' && list !== null && !Array.isArray(list) && isJson) {
-      const wrapper = list as Record<string, unknown>;
-      for (const key of Object.keys(wrapper)) {
-        if (key !== '$schema' && key !== 'definitions') problems.push({ ...where([key]), path: [key], code: 'invalid-file', message: `Unknown field ${JSON.stringify(key)} at the top of the file.`, fix: 'The file holds { "$schema"?, "definitions": [...] } or a plain array of definitions.' });
-      }
-      list = wrapper['definitions'];
-      base = ['definitions'];
-    }
-    if (!Array.isArray(list)) {
-      problems.push({ ...where(base), path: base, code: 'invalid-file', message: 'The definitions are not an array.', fix: isJson ? 'Write a JSON array of definitions, or { "definitions": [...] }.' : 'Export an array of definitions.' });
+    if (isJson) {
+      // The runtime's parseDefinitionsJson decides the file's shape with this same function.
+      const shape = definitionsOfFileValue(read.value);
+      for (const problem of shape.problems) problems.push({ ...where(problem.path), path: problem.path, code: 'invalid-file', message: problem.message, fix: problem.fix });
+      if (shape.definitions === undefined) continue;
+      list = shape.definitions;
+      base = shape.path;
+    } else if (Array.isArray(read.value)) list = read.value;
+    else {
+      problems.push({ ...where([]), path: [], code: 'invalid-file', message: 'The definitions are not an array.', fix: 'Export an array of definitions.' });
       continue;
     }
     list.forEach((value, index) => definitions.push({ value, file, index, path: [...base, index], positions: read.positions }));
@@ -156,9 +243,18 @@ function readResourceMetadata(file: string, read: StaticValue, problems: Compile
   }
   const { resource, idType, attributes } = value;
   if (typeof resource !== 'string' || resource.length === 0 || resource === '*') problems.push({ ...where(['resource']), code: 'invalid-metadata', message: 'Field "resource" must name one resource.', fix: 'Write "resource": "document".' });
+  else if (nameProblem(resource) !== undefined) problems.push({ ...where(['resource']), code: 'invalid-metadata', message: `The resource name ${quoteForMessage(resource)} ${nameProblem(resource)}.`, fix: `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters, as its definitions do.` });
   if (idType !== 'number' && idType !== 'string') problems.push({ ...where(['idType']), code: 'invalid-metadata', message: 'Field "idType" must be "number" or "string".', fix: 'Write "idType": "number" for numeric ids, "string" for uuids and slugs.' });
   if (attributes !== undefined && !(Array.isArray(attributes) && attributes.every((a) => typeof a === 'string' && a.length > 0))) {
     problems.push({ ...where(['attributes']), code: 'invalid-metadata', message: 'Field "attributes" must be an array of attribute names.', fix: 'Write "attributes": ["id", "title", "address.city"], or leave it out.' });
+  }
+  if (Array.isArray(attributes)) {
+    attributes.forEach((attribute: unknown, i) => {
+      if (typeof attribute !== 'string' || attribute.length === 0) return;
+      const parsed = parseAttributePattern(attribute);
+      const problem = isSyntaxProblem(parsed) ? parsed.message : !parsed.allow || parsed.path.length === 0 ? `Attribute ${quoteForMessage(attribute)} is a pattern, not a name.` : undefined;
+      if (problem !== undefined) problems.push({ ...where(['attributes', i]), code: 'invalid-metadata', message: problem, fix: 'List attribute names, dotted for nested ones ("address.city"), without "*" or "!".' });
+    });
   }
   if (problems.length > before) return undefined;
   return { resource: resource as string, idType: idType as 'number' | 'string', attributes: attributes as string[] | undefined, file, positions: read.positions };

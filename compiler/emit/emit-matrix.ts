@@ -1,67 +1,197 @@
-/** Emits `PERMISSIONS.md`: who may do what, per resource, in a table a non-developer can read. */
-import type { GrantTables } from '../../runtime/core/index.js';
-import { planToPatterns, planFromJson } from '../../runtime/core/attribute-plan.js';
-import type { EmitContext, EmittedFile } from './emit-context.js';
-
-function cellText(tables: GrantTables, anyPlan: number, own: readonly number[]): string {
-  const parts: string[] = [];
-  if (anyPlan !== -1) parts.push(`**any**: ${code(planToPatterns(planFromJson(tables.plans[anyPlan]!)))}`);
-  for (let i = 0; i < own.length; i += 2) {
-    const owner = tables.owners[own[i]!]!;
-    parts.push(`**own** (${tables.hooks[owner.isOwner]!.name}): ${code(planToPatterns(planFromJson(tables.plans[own[i + 1]!]!)))}`);
-  }
-  return parts.join('<br>');
-}
-
 /**
- * A Markdown table with aligned columns. Done here rather than by prettier: prettier takes minutes on
- * the megabytes of Markdown a large policy produces, and aligning is all it would do.
+ * Emits `PERMISSIONS.md`: who may do what, per resource, in a table a non-developer can read.
+ * Every name, attribute and description in it is escaped (see markdown-text.ts), so the rendered
+ * file says exactly what the tables grant; and its size is bounded, so a huge or hostile policy
+ * fails with a {@link CompileLimitError} instead of exhausting memory.
  */
-function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((cell, c) => Math.max(3, cell.length, ...rows.map((row) => (row[c] ?? '').length)));
-  const line = (cells: readonly string[]) => `| ${cells.map((cell, c) => cell.padEnd(widths[c] as number)).join(' | ')} |`;
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
+import type { GrantCell } from '../../runtime/core/index.js';
+import { planToPatterns, planFromJson } from '../../runtime/core/attribute-plan.js';
+import { CompileLimitError } from '../compile-limit-error.js';
+import type { EmitContext, EmittedFile } from './emit-context.js';
+import { markdownCode, markdownName, markdownProse } from './markdown-text.js';
+
+/** The most characters PERMISSIONS.md may have (32 Mi): far above any readable policy, far below what exhausts memory. */
+export const MAX_MATRIX_CHARS = 32 * 1024 * 1024;
+
+/** An attribute list whose Markdown is longer than this is shown once, under "Attribute sets", and cells name it. */
+const ATTRIBUTE_SET_MIN_CHARS = 120;
+
+/** Columns are aligned up to this width; a longer cell sticks out rather than widening every row of its table. */
+const ALIGN_MAX_WIDTH = 160;
+
+/** Limits of {@link emitMatrix}; tests pass a small budget to reach it cheaply. */
+export interface MatrixLimits {
+  readonly maxChars: number;
 }
 
-const escape = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const code = (patterns: readonly string[]) => patterns.map((pattern) => `\`${pattern}\``).join(' ');
+/** The lines of the file, with a running size checked against the budget before anything is kept. */
+class BoundedLines {
+  readonly lines: string[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly maxChars: number,
+    private readonly tooLarge: () => CompileLimitError,
+  ) {}
+
+  /** Throws when `chars` more characters (about to be built) would pass the budget. */
+  reserve(chars: number): void {
+    if (this.size + chars > this.maxChars) throw this.tooLarge();
+  }
+
+  push(line: string): void {
+    this.size += line.length + 1;
+    if (this.size > this.maxChars) throw this.tooLarge();
+    this.lines.push(line);
+  }
+}
 
 /**
+ * Writes a Markdown table with aligned columns. Done here rather than by prettier: prettier takes
+ * minutes on the megabytes of Markdown a large policy produces, and aligning is all it would do.
+ * Widths are found with loops (a spread over every row overflows the stack on large tables).
+ */
+function writeTable(out: BoundedLines, header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((cell) => Math.max(3, cell.length));
+  for (const row of rows) {
+    for (let c = 0; c < widths.length; c++) {
+      const length = (row[c] ?? '').length;
+      if (length > (widths[c] as number)) widths[c] = length;
+    }
+  }
+  for (let c = 0; c < widths.length; c++) widths[c] = Math.min(widths[c] as number, ALIGN_MAX_WIDTH);
+  const line = (cells: readonly string[]) => `| ${widths.map((width, c) => (cells[c] ?? '').padEnd(width)).join(' | ')} |`;
+  out.push(line(header));
+  out.push(line(widths.map((width) => '-'.repeat(width))));
+  for (const row of rows) out.push(line(row));
+}
+
+/** The smallest size a table row of these cells can have once written. */
+function rowSize(cells: readonly string[]): number {
+  let size = 2;
+  for (const cell of cells) size += cell.length + 3;
+  return size;
+}
+
+/**
+ * Builds PERMISSIONS.md: a role × action table per resource, the long attribute lists once, the
+ * ownership checks and the definitions, every name escaped for Markdown.
+ *
+ * @param limits the size budget; {@link MAX_MATRIX_CHARS} unless a test passes a smaller one.
+ * @throws CompileLimitError as soon as the file would pass the budget, before building the rest.
  * @example
  * ```ts
- * const file = emitMatrix(context); // PERMISSIONS.md
+ * const file = emitMatrix(context); // { path: 'PERMISSIONS.md', content: '<!-- Generated by typed-permissions …' }
  * ```
  */
-export function emitMatrix(context: EmitContext): EmittedFile {
+export function emitMatrix(context: EmitContext, limits: MatrixLimits = { maxChars: MAX_MATRIX_CHARS }): EmittedFile {
   const { tables, resourceActions, definitions, hookMethods } = context.model;
-  const lines: string[] = [
-    '<!-- Generated by typed-permissions — do not edit. Change the definitions and run `npm run generate`. -->',
+  const out = new BoundedLines(
+    limits.maxChars,
+    () =>
+      new CompileLimitError(
+        `PERMISSIONS.md would be longer than ${limits.maxChars} characters, the most the compiler writes: the policy grants ${tables.cells.length} role/resource/action cells (${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions) in ${definitions.length} definitions.`,
+        "Grant fewer role × resource × action combinations (a '*' role, resource or action grants every one of them), merge roles that are granted the same, or split the definitions into folders compiled separately.",
+      ),
+  );
+  for (const line of [
+    '<!-- Generated by typed-permissions — do not edit. Change the definitions and run `npx typed-permissions compile`. -->',
     '',
     '# Permissions',
     '',
-    `Who may do what, compiled from \`${context.definitionsLabel}/\`. **any** means every record of the resource; **own** means only the records the user owns, as the named ownership check decides. Attributes: \`*\` all, \`!name\` all but that one, a plain name only that one. A user with several roles gets the combination of their roles. An empty cell means not allowed.`,
+    `Who may do what, compiled from ${markdownCode(`${context.definitionsLabel}/`, 'text')}. **any** means every record of the resource; **own** means only the records the user owns, as the named ownership check decides. Attributes: \`*\` all, \`!name\` all but that one, a plain name only that one. A user with several roles gets the combination of their roles. An empty cell means not allowed.`,
     '',
-  ];
-  // Looked up by key, not searched: a search per matrix cell is quadratic in the size of the tables.
-  const cellAt = new Map(tables.cells.map((cell) => [`${cell[0]}/${cell[1]}/${cell[2]}`, cell]));
-  const actionIndex = new Map(tables.actions.map((action, a) => [action, a]));
+  ]) {
+    out.push(line);
+  }
+
+  // Rendered once per plan and hook, not once per cell: a plan can be long, and `*` grants repeat the same few plans in every cell.
+  const planTexts = new Map<number, string>();
+  const setNames = new Map<string, string>();
+  const attributes = (plan: number): string => {
+    let text = planTexts.get(plan);
+    if (text === undefined) {
+      text = planToPatterns(planFromJson(tables.plans[plan]!))
+        .map((pattern) => markdownCode(pattern, 'table'))
+        .join(' ');
+      planTexts.set(plan, text);
+    }
+    if (text.length <= ATTRIBUTE_SET_MIN_CHARS) return text;
+    let name = setNames.get(text);
+    if (name === undefined) setNames.set(text, (name = `A${setNames.size + 1}`));
+    return `set ${name}`;
+  };
+  const hookTexts = new Map<number, string>();
+  const hookName = (hook: number): string => {
+    let text = hookTexts.get(hook);
+    if (text === undefined) hookTexts.set(hook, (text = markdownName(tables.hooks[hook]!.name, 'table')));
+    return text;
+  };
+  const cellText = (cell: GrantCell): string => {
+    const [, , , anyPlan, own] = cell;
+    let text = anyPlan === -1 ? '' : `**any**: ${attributes(anyPlan)}`;
+    for (let i = 0; i < own.length; i += 2) {
+      text += `${text === '' ? '' : '<br>'}**own** (${hookName(tables.owners[own[i]!]!.isOwner)}): ${attributes(own[i + 1]!)}`;
+    }
+    return text;
+  };
+
+  // One pass over the cells (sorted by resource, action, role), grouped by resource: the work is proportional to what is granted, not to roles × resources × actions.
+  const cellsByResource: GrantCell[][] = tables.resources.map(() => []);
+  for (const cell of tables.cells) cellsByResource[cell[0]]?.push(cell);
   tables.resources.forEach((resource, r) => {
     const actions = resourceActions.get(resource) ?? [];
+    const column = new Map(actions.map((action, a) => [action, a + 1]));
+    const rows = new Map<number, string[]>();
+    let pending = 0;
+    for (const cell of cellsByResource[r]!) {
+      const c = column.get(tables.actions[cell[1]]!);
+      if (c === undefined) continue;
+      let row = rows.get(cell[2]);
+      if (row === undefined) {
+        row = new Array<string>(actions.length + 1).fill('');
+        row[0] = markdownName(tables.roles[cell[2]]!, 'table');
+        rows.set(cell[2], row);
+        pending += rowSize(row);
+      }
+      const text = cellText(cell);
+      row[c] = text;
+      pending += text.length;
+      out.reserve(pending);
+    }
+    const roleOrder = [...rows.keys()].sort((a, b) => a - b);
+    out.push(`## ${markdownName(resource, 'text')}`);
+    out.push('');
+    writeTable(out, ['Role', ...actions.map((action) => markdownName(action, 'table'))], roleOrder.map((role) => rows.get(role)!));
+    out.push('');
+  });
+
+  if (setNames.size > 0) {
+    out.push('## Attribute sets');
+    out.push('');
+    out.push(`Attribute lists longer than ${ATTRIBUTE_SET_MIN_CHARS} characters are listed once, here; a cell that says \`set A1\` grants the attributes of set A1.`);
+    out.push('');
     const rows: string[][] = [];
-    tables.roles.forEach((role, roleIndex) => {
-      const cells = actions.map((action) => {
-        const cell = cellAt.get(`${r}/${actionIndex.get(action)}/${roleIndex}`);
-        return cell === undefined ? '' : cellText(tables, cell[3], cell[4]);
-      });
-      if (cells.some((text) => text !== '')) rows.push([escape(role), ...cells]);
-    });
-    lines.push(`## ${resource}`, '', ...markdownTable(['Role', ...actions.map(escape)], rows), '');
-  });
-  lines.push('## Ownership checks', '', ...markdownTable(['Method', 'Kind'], hookMethods.map((method) => [`\`${method.name}\``, method.kind])), '');
-  const definitionRows = definitions.map(({ file, index, definition }) => {
+    for (const [text, name] of setNames) rows.push([name, text]);
+    writeTable(out, ['Set', 'Attributes'], rows);
+    out.push('');
+  }
+
+  out.push('## Ownership checks');
+  out.push('');
+  writeTable(out, ['Method', 'Kind'], hookMethods.map((method) => [markdownCode(method.name, 'table'), method.kind]));
+  out.push('');
+  const definitionRows: string[][] = [];
+  let pending = 0;
+  for (const { file, index, definition } of definitions) {
     const roles = typeof definition.roles === 'string' ? [definition.roles] : definition.roles;
-    return [`${escape(file)} #${index}`, roles.map(escape).join(', '), escape(definition.resource), escape(definition.descr ?? '')];
-  });
-  lines.push('## Definitions', '', ...markdownTable(['Where', 'Roles', 'Resource', 'Description'], definitionRows));
-  return { path: 'PERMISSIONS.md', content: `${lines.join('\n')}\n` };
+    const row = [`${markdownName(file, 'table')} #${index}`, roles.map((role) => markdownName(role, 'table')).join(', '), markdownName(definition.resource, 'table'), markdownProse(definition.descr ?? '', 'table')];
+    definitionRows.push(row);
+    pending += rowSize(row);
+    out.reserve(pending);
+  }
+  out.push('## Definitions');
+  out.push('');
+  writeTable(out, ['Where', 'Roles', 'Resource', 'Description'], definitionRows);
+  return { path: 'PERMISSIONS.md', content: `${out.lines.join('\n')}\n` };
 }

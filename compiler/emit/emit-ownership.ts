@@ -20,14 +20,20 @@ function signature(method: HookMethod): { argsType: string; returnType: string; 
  * ```
  */
 export function emitOwnership(context: EmitContext): Promise<EmittedFile> {
+  const { hookMethods } = context.model;
+  // Only what the methods use is imported or named: consumers compile generated code with noUnusedLocals and noUnusedParameters.
+  const usesAwaitable = hookMethods.some((method) => method.kind !== 'limitOwned');
+  const unusedTypeParameters = [...(hookMethods.length === 0 ? ['TUser'] : []), ...(hookMethods.some((method) => method.kind === 'limitOwned') ? [] : ['TFilter'])];
   return emitTypeScript(context, 'ownership.ts', (file) => {
-    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: context.runtimeImport, namedImports: ['Awaitable', 'User'] });
+    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: context.runtimeImport, namedImports: [...(usesAwaitable ? ['Awaitable'] : []), 'User'] });
     file.addInterface({
       isExported: true,
       name: 'PermissionsOwnershipService',
       typeParameters: [{ name: 'TUser', constraint: 'User<unknown>', default: 'User' }, { name: 'TFilter', default: 'unknown' }],
+      // Both type parameters stay (consumers write PermissionsOwnershipService<AppUser, Filter> whatever the definitions hold); when no method uses one, this member-less base names it.
+      extends: unusedTypeParameters.length === 0 ? [] : [`Record<never, ${unusedTypeParameters.length === 1 ? unusedTypeParameters[0] : `[${unusedTypeParameters.join(', ')}]`}>`],
       docs: ['The methods that the hook strings of the definitions name. Implement it in the application, next to its data layer; a missing method is a compile error.'],
-      methods: context.model.hookMethods.map((method) => {
+      methods: hookMethods.map((method) => {
         const { argsType, returnType, doc } = signature(method);
         return { name: method.name, parameters: [{ name: 'args', type: argsType }], returnType, docs: [doc] };
       }),

@@ -4,6 +4,7 @@
  */
 import { NOTHING, planFromJson, planToPatterns, unionPlans } from './attribute-plan.js';
 import type { GrantCell, GrantTables } from './grant-tables.js';
+import { printableText } from './printable-text.js';
 
 /** A definition, as an explanation names it. */
 export interface ExplainedDefinition {
@@ -113,12 +114,32 @@ export function explainGrant(tables: GrantTables, roles: readonly string[], reso
   };
 }
 
+/** Every name, description and id below is input: printed through {@link printableText}, so no control character reaches the terminal. */
+const shown = printableText;
+
+function quoted(text: string): string {
+  return shown(JSON.stringify(text));
+}
+
+function idText(resourceId: unknown): string {
+  // Ids are strings or numbers; anything else must still print rather than throw (JSON.stringify throws on a bigint).
+  if (typeof resourceId === 'string') return quoted(resourceId);
+  if (typeof resourceId === 'number' || typeof resourceId === 'bigint' || typeof resourceId === 'boolean') return String(resourceId);
+  try {
+    return shown(JSON.stringify(resourceId) ?? String(resourceId));
+  } catch {
+    return '(an id that cannot be printed)';
+  }
+}
+
 function definitionLabel(definition: ExplainedDefinition): string {
-  return `${definition.source ?? 'definitions'} #${definition.index}${definition.descr === undefined ? '' : ` ("${definition.descr}")`}`;
+  return `${shown(definition.source ?? 'definitions')} #${definition.index}${definition.descr === undefined ? '' : ` ("${shown(definition.descr)}")`}`;
 }
 
 /**
- * Renders an explanation as lines a person reads.
+ * Renders an explanation as lines a person reads. Names, descriptions, sources and ids are shown
+ * with control and format characters as visible escapes (`\u001b`), so a definition or a user's
+ * roles cannot inject terminal escape sequences, carriage returns or bidi overrides.
  *
  * @example
  * ```ts
@@ -126,25 +147,30 @@ function definitionLabel(definition: ExplainedDefinition): string {
  * ```
  */
 export function formatExplanation(explanation: Explanation): string {
-  const { roles, resource, action } = explanation;
-  const lines = [`${action} on ${resource} for roles ${roles.length === 0 ? '(none)' : roles.join(', ')}: ${explanation.granted ? 'GRANTED' : 'NOT GRANTED'}${explanation.ownership === undefined ? '' : ` for id ${JSON.stringify(explanation.ownership.resourceId)}`}`];
-  if (explanation.unknownResource) lines.push(`  - resource ${JSON.stringify(resource)} is not named by any definition.`);
-  if (explanation.unknownAction) lines.push(`  - action ${JSON.stringify(action)} is not granted by any definition on any resource.`);
-  for (const role of explanation.unknownRoles) lines.push(`  - role ${JSON.stringify(role)} is not named by any definition; it is ignored.`);
+  const resource = shown(explanation.resource);
+  const action = shown(explanation.action);
+  const roles = explanation.roles.map(shown);
+  const id = explanation.ownership === undefined ? '' : idText(explanation.ownership.resourceId);
+  const attributes = (patterns: readonly string[]) => patterns.map(shown).join(' ');
+  const lines = [`${action} on ${resource} for roles ${roles.length === 0 ? '(none)' : roles.join(', ')}: ${explanation.granted ? 'GRANTED' : 'NOT GRANTED'}${explanation.ownership === undefined ? '' : ` for id ${id}`}`];
+  if (explanation.unknownResource) lines.push(`  - resource ${quoted(explanation.resource)} is not named by any definition.`);
+  if (explanation.unknownAction) lines.push(`  - action ${quoted(explanation.action)} is not granted by any definition on any resource.`);
+  for (const role of explanation.unknownRoles) lines.push(`  - role ${quoted(role)} is not named by any definition; it is ignored.`);
   for (const role of explanation.byRole) {
-    if (role.any !== undefined) lines.push(`  - ${role.role}: any, attributes ${role.any.join(' ')}`);
-    for (const own of role.own) lines.push(`  - ${role.role}: own (when ${own.isOwner} says so), attributes ${own.attributes.join(' ')}`);
+    const name = shown(role.role);
+    if (role.any !== undefined) lines.push(`  - ${name}: any, attributes ${attributes(role.any)}`);
+    for (const own of role.own) lines.push(`  - ${name}: own (when ${shown(own.isOwner)} says so), attributes ${attributes(own.attributes)}`);
     for (const definition of role.definitions) lines.push(`      from ${definitionLabel(definition)} as ${definition.possession}`);
   }
   if (!explanation.unknownResource && !explanation.unknownAction && explanation.byRole.length === 0 && explanation.unknownRoles.length < roles.length) {
     lines.push(`  - no definition grants ${action} on ${resource} to ${roles.join(' or ')}.`);
   }
   if (explanation.ownership !== undefined) {
-    const { checks, resourceId } = explanation.ownership;
-    if (explanation.anyGranted) lines.push(`  - id ${JSON.stringify(resourceId)}: granted as any, ownership not needed.`);
-    else if (checks.length === 0) lines.push(`  - id ${JSON.stringify(resourceId)}: refused, no ownership hook applies.`);
-    else for (const check of checks) lines.push(`  - id ${JSON.stringify(resourceId)}: ${check.isOwner} answered ${check.owned ? 'owned' : 'not owned'}.`);
-    if (!explanation.granted && checks.length > 0 && checks.every((check) => !check.owned)) lines.push(`  - id ${JSON.stringify(resourceId)} refused: no ownership hook matched.`);
+    const { checks } = explanation.ownership;
+    if (explanation.anyGranted) lines.push(`  - id ${id}: granted as any, ownership not needed.`);
+    else if (checks.length === 0) lines.push(`  - id ${id}: refused, no ownership hook applies.`);
+    else for (const check of checks) lines.push(`  - id ${id}: ${shown(check.isOwner)} answered ${check.owned ? 'owned' : 'not owned'}.`);
+    if (!explanation.granted && checks.length > 0 && checks.every((check) => !check.owned)) lines.push(`  - id ${id} refused: no ownership hook matched.`);
   }
   return lines.join('\n');
 }

@@ -23,6 +23,7 @@ export type {
   User,
 } from './definition-types.js';
 export { definitionSchema, validateDefinition, type HookForm, type SchemaProblem } from './definition-schema.js';
+export { parseDefinitionsJson } from './definitions-file.js';
 export {
   formatProblemLocation,
   PermissionDefinitionError,

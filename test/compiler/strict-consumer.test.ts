@@ -1,0 +1,226 @@
+/**
+ * Issue 10, item 14: every generated TypeScript file type-checks in a consumer project with the
+ * strictest common compiler settings (strict, noUnused*, exactOptionalPropertyTypes,
+ * noUncheckedIndexedAccess, isolatedDeclarations, erasableSyntaxOnly, verbatimModuleSyntax, …),
+ * under nodenext and under bundler resolution, for a policy with no hooks, one with only listOwned
+ * groups, one with only limitOwned groups, one whose names need escaping, and the repository's
+ * definitions/. And `literal()` turns any string into a valid TypeScript string literal.
+ *
+ * Only the generated files and the consumer file are checked (syntax, semantics and declaration
+ * emit): the runtime sources they import by relative path inside this repository stand in for the
+ * published package's declaration files and follow the repository's own settings.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { compile } from '../../compiler/compile.js';
+import { literal, propertyName } from '../../compiler/emit/emit-context.js';
+import { EMITTED_FILES, makeTempDir, removeTempDir, repoRoot } from './helpers.js';
+
+/** The strictest settings a consumer commonly turns on. */
+const STRICTEST: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2023,
+  lib: ['lib.es2023.d.ts'],
+  types: ['node'],
+  typeRoots: [join(repoRoot, 'node_modules', '@types')],
+  strict: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noImplicitOverride: true,
+  noImplicitReturns: true,
+  noPropertyAccessFromIndexSignature: true,
+  noFallthroughCasesInSwitch: true,
+  allowUnreachableCode: false,
+  allowUnusedLabels: false,
+  useUnknownInCatchVariables: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  erasableSyntaxOnly: true,
+  isolatedDeclarations: true,
+  declaration: true,
+  noEmit: true,
+  skipLibCheck: false,
+};
+
+const MODULE_SETTINGS = [
+  ['nodenext', { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }],
+  ['esnext + bundler', { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }],
+] as const;
+
+interface Policy {
+  readonly name: string;
+  /** The definitions folder: a JSON text per file name, or the path of an existing folder. */
+  readonly definitions: Readonly<Record<string, string>> | string;
+  /** The consumer's ownership service (an object literal), typed `PermissionsOwnershipService<AppUser, NoteFilter>`. */
+  readonly ownership: string;
+  /** One valid grant query. */
+  readonly query: string;
+}
+
+const POLICIES: readonly Policy[] = [
+  {
+    name: 'no hooks at all',
+    definitions: { 'note.permissions.json': JSON.stringify([{ roles: ['READER'], resource: 'note', grant: ['read', 'list'] }]) },
+    ownership: '{}',
+    query: "{ user, resource: 'note', action: 'read' }",
+  },
+  {
+    name: 'only listOwned groups',
+    definitions: {
+      'note.permissions.json': JSON.stringify([{ roles: ['AUTHOR'], resource: 'note', possession: 'own', isOwner: 'isAuthor', listOwned: 'listAuthored', grant: ['read', 'update'] }]),
+      'note.resource.json': JSON.stringify({ resource: 'note', idType: 'number' }),
+    },
+    ownership: `{
+  isAuthor: ({ user, resourceId }) => resourceId === user.id,
+  listAuthored: ({ user }) => Promise.resolve([user.id]),
+}`,
+    query: "{ user, resource: 'note', action: 'update', resourceId: 3 }",
+  },
+  {
+    name: 'only limitOwned groups',
+    definitions: {
+      'note.permissions.json': JSON.stringify([{ roles: ['AUTHOR'], resource: 'note', possession: 'own', isOwner: 'isAuthor', limitOwned: 'limitToAuthor', grant: ['read'] }]),
+    },
+    ownership: `{
+  isAuthor: ({ user, resourceId }) => resourceId === String(user.id),
+  limitToAuthor: ({ user }) => ({ authorId: user.id }),
+}`,
+    query: "{ user, resource: 'note', action: 'read', resourceId: 'n1' }",
+  },
+  {
+    name: 'names that need escaping',
+    definitions: {
+      'note.permissions.json': JSON.stringify([
+        { roles: ["O'BRIEN", 'BACK\\SLASH', 'QUOTE"D', '__proto__'], resource: "it's", grant: ["sign'off", 'read'] },
+        { roles: ['READER'], resource: 'note', grant: ['read'] },
+      ]),
+    },
+    ownership: '{}',
+    query: "{ user, resource: \"it's\", action: \"sign'off\" }",
+  },
+  {
+    name: "the repository's definitions/",
+    definitions: join(repoRoot, 'definitions'),
+    ownership: `{
+  isCreatedInSameCompany: ({ user, resourceId }) => resourceId > user.id,
+  isCreator: ({ user, resourceId }) => resourceId === user.id,
+  isCreatorOrManagerOfCreator: ({ user, resourceId }) => Promise.resolve(resourceId === user.id),
+  limitToCreator: ({ user }) => ({ authorId: user.id }),
+  limitToCreatorOrManagedCreators: ({ user }) => ({ authorId: user.id }),
+  listCreatedInSameCompany: ({ user }) => [user.id],
+}`,
+    query: "{ user, resource: 'document', action: 'review', resourceId: 10 }",
+  },
+];
+
+/** A consumer module that itself follows the strictest settings (explicit types on every export). */
+function consumerSource(policy: Policy): string {
+  return `import { createPermissions, type PermissionsOwnershipService, type Role } from './generated/index.js';
+
+export interface AppUser {
+  readonly id: number;
+  readonly roles: readonly Role[];
+}
+export interface NoteFilter {
+  readonly authorId: number;
+}
+
+export const ownership: PermissionsOwnershipService<AppUser, NoteFilter> = ${policy.ownership};
+const permissions = createPermissions<AppUser, NoteFilter>({ ownership, strict: true });
+
+export async function isGranted(user: AppUser): Promise<boolean> {
+  const permit = await permissions.grantPermit(${policy.query});
+  return permit.granted;
+}
+`;
+}
+
+/** Diagnostics of `files` only, as `file line:column TSxxxx: message`; global and option diagnostics always count. */
+function strictDiagnostics(files: readonly string[], options: ts.CompilerOptions): string[] {
+  const program = ts.createProgram({ rootNames: files, options });
+  const diagnostics: ts.Diagnostic[] = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    if (source === undefined) throw new Error(`${file} is not in the program`);
+    diagnostics.push(...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source), ...program.getDeclarationDiagnostics(source));
+  }
+  return diagnostics.map((diagnostic) => {
+    const where = diagnostic.file === undefined || diagnostic.start === undefined ? '<global>' : (() => {
+      const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+      return `${diagnostic.file.fileName} ${line + 1}:${character + 1}`;
+    })();
+    return `${where} TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
+  });
+}
+
+describe('item 14: generated code compiles under the strictest common consumer settings', () => {
+  let temp: string | undefined;
+  const folders = new Map<string, string>();
+
+  beforeAll(async () => {
+    temp = makeTempDir('strict-consumer');
+    for (const [index, policy] of POLICIES.entries()) {
+      const project = join(temp, `policy-${index}`);
+      let definitions: string;
+      if (typeof policy.definitions === 'string') definitions = policy.definitions;
+      else {
+        definitions = join(project, 'definitions');
+        mkdirSync(definitions, { recursive: true });
+        for (const [file, text] of Object.entries(policy.definitions)) writeFileSync(join(definitions, file), text);
+      }
+      const result = await compile({ definitionsDir: definitions, outDir: join(project, 'generated') });
+      if (!result.ok) throw new Error(`${policy.name} does not compile: ${JSON.stringify(result.problems)}`);
+      writeFileSync(join(project, 'consumer.ts'), consumerSource(policy));
+      folders.set(policy.name, project);
+    }
+  }, 60_000);
+  afterAll(() => removeTempDir(temp));
+
+  const cases = POLICIES.flatMap((policy) => MODULE_SETTINGS.map(([label, settings]) => [policy.name, label, settings] as const));
+  it.each(cases)('item 14: %s, with module %s: the generated files and a consumer have zero diagnostics', (name, _label, settings) => {
+    const project = folders.get(name) as string;
+    const files = [join(project, 'consumer.ts'), ...EMITTED_FILES.filter((file) => file.endsWith('.ts')).map((file) => join(project, 'generated', file))];
+    expect(strictDiagnostics(files, { ...STRICTEST, ...settings })).toEqual([]);
+  }, 30_000);
+});
+
+describe('item 14: literal() makes a valid TypeScript string literal of any string', () => {
+  const NASTY = [
+    '',
+    'document',
+    "it's",
+    'say "hi"',
+    'back\\slash',
+    '\\',
+    "\\'",
+    'line\nbreak',
+    'carriage\rreturn',
+    'tab\tand\u0000nul',
+    'line\u2028separator',
+    'paragraph\u2029separator',
+    'lone \ud800 high surrogate',
+    'lone \udc00 low surrogate',
+    'pair \ud83d\ude00 emoji',
+    '${template}',
+    '`backtick`',
+    '*/ comment end',
+    '\u007f\u0085\u00a0\ufeff',
+  ];
+
+  it.each(NASTY.map((value) => [JSON.stringify(value), value] as const))('item 14: literal(%s) parses back to the same string, on one line', (_shown, value) => {
+    const source = ts.createSourceFile('literal.ts', `export const x = { ${propertyName(value)}: ${literal(value)} };\n`, ts.ScriptTarget.Latest, true);
+    const diagnostics = (source as ts.SourceFile & { parseDiagnostics: readonly ts.Diagnostic[] }).parseDiagnostics;
+    expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
+    // One line: a raw line terminator (U+2028 included) inside the literal would make two.
+    expect(source.getLineStarts()).toHaveLength(2);
+    const statement = source.statements[0] as ts.VariableStatement;
+    const object = statement.declarationList.declarations[0]?.initializer as ts.ObjectLiteralExpression;
+    const property = object.properties[0] as ts.PropertyAssignment;
+    expect(ts.isStringLiteral(property.initializer) ? property.initializer.text : undefined).toBe(value);
+    const key = property.name;
+    expect(ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined).toBe(value);
+  });
+});
