@@ -54,7 +54,14 @@ function withRatios(times: ReadonlyMap<string, number>, baseline: string): Attri
   return [...times].map(([implementation, ns]) => ({ implementation, medianNs: ns, ratioToBaseline: ns / base }));
 }
 
-async function runPickCase(name: string, patterns: readonly string[], pickCase: PickCase, pickers: readonly Picker[], settings: BenchSettings, log: (line: string) => void): Promise<PickCaseResult> {
+async function runPickCase(
+  name: string,
+  patterns: readonly string[],
+  pickCase: PickCase,
+  pickers: readonly Picker[],
+  settings: BenchSettings,
+  log: (line: string) => void,
+): Promise<PickCaseResult> {
   const expected = await (await (pickers.find((picker) => picker.name === PICK_BASELINE) as Picker).prepare(pickCase))(fillerRecord(42, 1));
   const mismatches: string[] = [];
   const times = new Map<string, number>();
@@ -139,7 +146,11 @@ async function runFilterPick(subjects: BenchSubjects, settings: BenchSettings, l
  * result.filterPick.hookCalls; // { listOwnedRecords: 1 }
  * ```
  */
-export async function runAttributesBench(subjects: BenchSubjects, settings: BenchSettings, log: (line: string) => void = () => undefined): Promise<AttributesResult> {
+export async function runAttributesBench(
+  subjects: BenchSubjects,
+  settings: BenchSettings,
+  log: (line: string) => void = () => undefined,
+): Promise<AttributesResult> {
   const { showcase } = subjects.scenario;
   const pickers: Picker[] = [
     ...typedPermissionsPickers(subjects.permissions),

@@ -61,10 +61,20 @@ export function makeRunDir(label: string): string {
 }
 
 function outputSizes(dir: string): Record<string, number> {
-  return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, statSync(join(dir, name)).size]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [name, statSync(join(dir, name)).size]),
+  );
 }
 
-async function timeCompile(subjects: BenchSubjects, runs: number, runDir: string, spawnCli: boolean, log: (line: string) => void): Promise<CompileTimes & { outDir: string }> {
+async function timeCompile(
+  subjects: BenchSubjects,
+  runs: number,
+  runDir: string,
+  spawnCli: boolean,
+  log: (line: string) => void,
+): Promise<CompileTimes & { outDir: string }> {
   const { scale } = subjects.scenario;
   const definitionsDir = join(runDir, `definitions-${scale}x`);
   const inputFiles = writeDefinitionsFolder(subjects.scenario, definitionsDir);
@@ -79,7 +89,11 @@ async function timeCompile(subjects: BenchSubjects, runs: number, runDir: string
   if (spawnCli) {
     const cliOut = join(runDir, `generated-${scale}x-cli`);
     const start = performance.now();
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'compiler/cli.ts', 'compile', relative(REPO_ROOT, definitionsDir), '--out', relative(REPO_ROOT, cliOut)], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'compiler/cli.ts', 'compile', relative(REPO_ROOT, definitionsDir), '--out', relative(REPO_ROOT, cliOut)],
+      { cwd: REPO_ROOT, encoding: 'utf8' },
+    );
     cliColdMs = performance.now() - start;
     if (cli.status !== 0) throw new Error(`compiler CLI failed (${cli.status}): ${cli.stderr.slice(0, 2000)}`);
     log(`  compile ${scale}x CLI (fresh process): ${cliColdMs.toFixed(0)} ms`);
@@ -99,7 +113,13 @@ function runTsc(outDir: string, scale: Scale, runDir: string, log: (line: string
   const tsc = spawnSync('npx', args, { cwd: REPO_ROOT, encoding: 'utf8' });
   const ms = performance.now() - start;
   log(`  tsc --noEmit ${scale}x generated: ${ms.toFixed(0)} ms (exit ${tsc.status})`);
-  return { scale, command: `npx ${args.join(' ')}`, ms, exitCode: tsc.status, output: tsc.status === 0 ? '' : `${tsc.stdout}${tsc.stderr}`.split('\n').slice(0, 20).join('\n') };
+  return {
+    scale,
+    command: `npx ${args.join(' ')}`,
+    ms,
+    exitCode: tsc.status,
+    output: tsc.status === 0 ? '' : `${tsc.stdout}${tsc.stderr}`.split('\n').slice(0, 20).join('\n'),
+  };
 }
 
 /**
@@ -110,7 +130,11 @@ function runTsc(outDir: string, scale: Scale, runDir: string, log: (line: string
  * const result = await runBuildBench([subjects1x, subjects10x], benchSettings('full'));
  * ```
  */
-export async function runBuildBench(subjectsPerScale: readonly BenchSubjects[], settings: BenchSettings, log: (line: string) => void = () => undefined): Promise<BuildResult> {
+export async function runBuildBench(
+  subjectsPerScale: readonly BenchSubjects[],
+  settings: BenchSettings,
+  log: (line: string) => void = () => undefined,
+): Promise<BuildResult> {
   const build: BuildTimes[] = [];
   for (const subjects of subjectsPerScale) {
     const { scenario, ownership, permissions } = subjects;
@@ -128,7 +152,11 @@ export async function runBuildBench(subjectsPerScale: readonly BenchSubjects[], 
       if (runs > 0) compiled.push(await timeCompile(subjects, runs, runDir, settings.spawnProcesses, log));
     }
     const tenfold = compiled.find((times) => times.scale === 10);
-    const tsc = !settings.spawnProcesses ? { skipped: 'smoke run: no processes are spawned' } : tenfold === undefined ? { skipped: 'the 10x scenario was not compiled' } : runTsc(tenfold.outDir, 10, runDir, log);
+    const tsc = !settings.spawnProcesses
+      ? { skipped: 'smoke run: no processes are spawned' }
+      : tenfold === undefined
+        ? { skipped: 'the 10x scenario was not compiled' }
+        : runTsc(tenfold.outDir, 10, runDir, log);
     return { build, compile: compiled.map(({ outDir: _outDir, ...times }) => times), tsc };
   } finally {
     rmSync(runDir, { recursive: true, force: true });

@@ -66,7 +66,14 @@ function grants(table: NestedTable, roles: readonly string[], resource: string, 
  * Samples queries: `roleCount` distinct roles (never SUPER_ADMIN, who is granted everything), and a
  * CRUD action on a resource that is granted (from one of the roles' grants) or denied to all of them.
  */
-export function sampleDecisionQueries(subjects: BenchSubjects, random: Random, count: number, roleCount: number, granted: boolean, firstUserId: number): DecisionQuery[] {
+export function sampleDecisionQueries(
+  subjects: BenchSubjects,
+  random: Random,
+  count: number,
+  roleCount: number,
+  granted: boolean,
+  firstUserId: number,
+): DecisionQuery[] {
   const { table, universe } = subjects;
   const pool = subjects.scenario.roles.filter((role) => role !== 'SUPER_ADMIN');
   const queries: DecisionQuery[] = [];
@@ -75,7 +82,11 @@ export function sampleDecisionQueries(subjects: BenchSubjects, random: Random, c
     const user: BenchUser = { id: firstUserId + queries.length, roles };
     if (granted) {
       const role = random.pick(roles);
-      const options = Object.entries(table[role] ?? {}).flatMap(([resource, actions]) => Object.keys(actions).filter((action) => crud.includes(action)).map((action) => ({ resource, action })));
+      const options = Object.entries(table[role] ?? {}).flatMap(([resource, actions]) =>
+        Object.keys(actions)
+          .filter((action) => crud.includes(action))
+          .map((action) => ({ resource, action })),
+      );
       if (options.length === 0) continue;
       queries.push({ user, ...random.pick(options) });
     } else {
@@ -113,7 +124,11 @@ export function decidersOf(subjects: BenchSubjects): Decider[] {
   ];
 }
 
-async function checkAgreement(subjects: BenchSubjects, deciders: readonly Decider[], querySets: readonly (readonly DecisionQuery[])[]): Promise<{ checked: number; disagreements: Disagreement[] }> {
+async function checkAgreement(
+  subjects: BenchSubjects,
+  deciders: readonly Decider[],
+  querySets: readonly (readonly DecisionQuery[])[],
+): Promise<{ checked: number; disagreements: Disagreement[] }> {
   const disagreements: Disagreement[] = [];
   let checked = 0;
   for (const queries of querySets) {
@@ -125,7 +140,14 @@ async function checkAgreement(subjects: BenchSubjects, deciders: readonly Decide
         const expected = grants(subjects.table, query.user.roles, query.resource, query.action);
         const got = await check(i);
         checked++;
-        if (got !== expected) disagreements.push({ scale: subjects.scenario.scale, implementation: decider.name, query: { roles: query.user.roles, resource: query.resource, action: query.action }, expected, got });
+        if (got !== expected)
+          disagreements.push({
+            scale: subjects.scenario.scale,
+            implementation: decider.name,
+            query: { roles: query.user.roles, resource: query.resource, action: query.action },
+            expected,
+            got,
+          });
       }
     }
   }
@@ -141,14 +163,20 @@ async function checkAgreement(subjects: BenchSubjects, deciders: readonly Decide
  * result.disagreements; // []
  * ```
  */
-export async function runDecisionBench(subjectsPerScale: readonly BenchSubjects[], settings: BenchSettings, log: (line: string) => void = () => undefined): Promise<DecisionResult> {
+export async function runDecisionBench(
+  subjectsPerScale: readonly BenchSubjects[],
+  settings: BenchSettings,
+  log: (line: string) => void = () => undefined,
+): Promise<DecisionResult> {
   const cases: DecisionCaseResult[] = [];
   const disagreements: Disagreement[] = [];
   let checkedQueries = 0;
   for (const subjects of subjectsPerScale) {
     const random = new Random(7 * subjects.scenario.scale);
     const deciders = decidersOf(subjects);
-    const querySets = DECISION_CASES.map((decisionCase, c) => sampleDecisionQueries(subjects, random, settings.queriesPerCase, decisionCase.roles, decisionCase.granted, 1000 * (c + 1)));
+    const querySets = DECISION_CASES.map((decisionCase, c) =>
+      sampleDecisionQueries(subjects, random, settings.queriesPerCase, decisionCase.roles, decisionCase.granted, 1000 * (c + 1)),
+    );
     const mixed = sampleMixedQueries(subjects, random, settings.smoke ? 200 : 500, 100_000);
     const agreement = await checkAgreement(subjects, deciders, [...querySets, mixed]);
     checkedQueries += agreement.checked;
@@ -166,7 +194,11 @@ export async function runDecisionBench(subjectsPerScale: readonly BenchSubjects[
         log(`  decision ${subjects.scenario.scale}x ${decisionCase.name.padEnd(17)} ${decider.name.padEnd(30)} ${ns.toFixed(1)} ns`);
       }
       const baseline = times.get(DECISION_BASELINE) as number;
-      cases.push({ scale: subjects.scenario.scale, case: decisionCase.name, rows: [...times].map(([implementation, ns]) => ({ implementation, medianNs: ns, ratioToBaseline: ns / baseline })) });
+      cases.push({
+        scale: subjects.scenario.scale,
+        case: decisionCase.name,
+        rows: [...times].map(([implementation, ns]) => ({ implementation, medianNs: ns, ratioToBaseline: ns / baseline })),
+      });
     }
   }
   return { cases, checkedQueries, disagreements };

@@ -37,7 +37,14 @@ export interface HttpEndpointResult extends HttpEndpoint {
 
 export type HttpResult =
   | { readonly skipped: string }
-  | { readonly endpoints: readonly HttpEndpointResult[]; readonly connections: number; readonly durationSeconds: number; readonly warmupSeconds: number; readonly rounds: number; readonly command: string };
+  | {
+      readonly endpoints: readonly HttpEndpointResult[];
+      readonly connections: number;
+      readonly durationSeconds: number;
+      readonly warmupSeconds: number;
+      readonly rounds: number;
+      readonly command: string;
+    };
 
 const MAIN = join(REPO_ROOT, 'dist', 'runtime', 'example', 'main.js');
 
@@ -86,10 +93,12 @@ async function stop(app: ChildProcess): Promise<void> {
 export async function runHttpBench(settings: BenchSettings, log: (line: string) => void = () => undefined): Promise<HttpResult> {
   const http = settings.http;
   if (http === undefined) return { skipped: 'smoke run: the HTTP benchmark runs only in `npm run bench`' };
-  if (!existsSync(join(REPO_ROOT, 'runtime', 'example', 'main.ts'))) return { skipped: 'runtime/example/main.ts does not exist yet: the example app is not wired' };
+  if (!existsSync(join(REPO_ROOT, 'runtime', 'example', 'main.ts')))
+    return { skipped: 'runtime/example/main.ts does not exist yet: the example app is not wired' };
   log('  npm run build …');
   const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (build.status !== 0) return { skipped: `npm run build failed (exit ${build.status}): ${`${build.stdout}${build.stderr}`.split('\n').slice(-15).join('\n')}` };
+  if (build.status !== 0)
+    return { skipped: `npm run build failed (exit ${build.status}): ${`${build.stdout}${build.stderr}`.split('\n').slice(-15).join('\n')}` };
   if (!existsSync(MAIN)) return { skipped: 'dist/runtime/example/main.js does not exist after npm run build' };
 
   const { default: autocannon } = await import('autocannon');
@@ -108,7 +117,8 @@ export async function runHttpBench(settings: BenchSettings, log: (line: string) 
       const response = await fetch(`${base}${endpoint.path}`, { headers: { 'x-user-id': String(endpoint.userId) } });
       if (response.status !== 200) return { skipped: `${endpoint.label} answered ${response.status}, not 200: ${(await response.text()).slice(0, 300)}` };
     }
-    const load = (endpoint: HttpEndpoint, duration: number) => autocannon({ url: `${base}${endpoint.path}`, connections: http.connections, duration, headers: { 'x-user-id': String(endpoint.userId) } });
+    const load = (endpoint: HttpEndpoint, duration: number) =>
+      autocannon({ url: `${base}${endpoint.path}`, connections: http.connections, duration, headers: { 'x-user-id': String(endpoint.userId) } });
     for (const endpoint of HTTP_ENDPOINTS) await load(endpoint, http.warmupSeconds);
     const rounds = new Map<HttpEndpoint, HttpEndpointResult['rounds'][number][]>(HTTP_ENDPOINTS.map((endpoint) => [endpoint, []]));
     // Two rounds in opposite orders, so that drift (JIT, GC, the database warming) does not favour one endpoint.
@@ -117,7 +127,9 @@ export async function runHttpBench(settings: BenchSettings, log: (line: string) 
         const result = await load(endpoint, http.durationSeconds);
         const round = { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
         rounds.get(endpoint)?.push(round);
-        log(`  http ${endpoint.label.padEnd(52)} ${round.requestsPerSecond.toFixed(0)} req/s, p99 ${round.p99Ms} ms${round.non2xx + round.errors > 0 ? `, ${round.non2xx} non-2xx, ${round.errors} errors` : ''}`);
+        log(
+          `  http ${endpoint.label.padEnd(52)} ${round.requestsPerSecond.toFixed(0)} req/s, p99 ${round.p99Ms} ms${round.non2xx + round.errors > 0 ? `, ${round.non2xx} non-2xx, ${round.errors} errors` : ''}`,
+        );
       }
     }
     const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;

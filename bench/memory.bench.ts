@@ -75,7 +75,12 @@ async function allocationPerCall(implementation: string, call: (i: number) => un
 }
 
 /** The same for an async call, awaited one after the other (the promise machinery is part of the cost). */
-async function allocationPerAsyncCall(implementation: string, call: (i: number) => Promise<unknown>, settings: BenchSettings, gc: () => void): Promise<AllocationPerCall> {
+async function allocationPerAsyncCall(
+  implementation: string,
+  call: (i: number) => Promise<unknown>,
+  settings: BenchSettings,
+  gc: () => void,
+): Promise<AllocationPerCall> {
   const { callsPerSample, samples } = settings.memory;
   for (let i = 0; i < 20_000 && !settings.smoke; i++) sink[0] = await call(i);
   const perCall: number[] = [];

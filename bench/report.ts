@@ -77,7 +77,9 @@ export function describeMachine(): Machine {
     // Not Linux: leave it unknown.
   }
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout?.trim() || 'unknown';
-  const changed = (spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout ?? '').split('\n').filter((line) => line.trim() !== '').length;
+  const changed = (spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout ?? '')
+    .split('\n')
+    .filter((line) => line.trim() !== '').length;
   return {
     node: process.version,
     nproc,
@@ -97,7 +99,8 @@ export function formatNs(ns: number): string {
 
 const formatMs = (ms: number): string => (ms < 1000 ? `${ms.toPrecision(3)} ms` : `${(ms / 1000).toPrecision(3)} s`);
 const formatRatio = (ratio: number): string => `${ratio < 10 ? ratio.toFixed(2) : ratio.toPrecision(3)}×`;
-const formatBytes = (bytes: number): string => (bytes < 1024 ? `${Math.round(bytes)} B` : bytes < 2 ** 20 ? `${(bytes / 1024).toPrecision(3)} KiB` : `${(bytes / 2 ** 20).toPrecision(3)} MiB`);
+const formatBytes = (bytes: number): string =>
+  bytes < 1024 ? `${Math.round(bytes)} B` : bytes < 2 ** 20 ? `${(bytes / 1024).toPrecision(3)} KiB` : `${(bytes / 2 ** 20).toPrecision(3)} MiB`;
 
 /** A Markdown table (also readable on a console). */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -142,27 +145,51 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
       const ratios = cases.map((c) => ({ name: c.case, ratio: c.rows.find((row) => row.implementation === implementation)?.ratioToBaseline ?? Number.NaN }));
       const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a));
       const met = ratios.every((r) => r.ratio <= 2);
-      verdicts.push({ target: `Decision within 2× of the nested-object baseline — ${implementation}, ${scale}×`, measured: `${ratios.map((r) => `${r.name} ${formatRatio(r.ratio)}`).join('; ')} (worst: ${worst.name})`, met, ...missed(met, 'decisionBaseline') });
+      verdicts.push({
+        target: `Decision within 2× of the nested-object baseline — ${implementation}, ${scale}×`,
+        measured: `${ratios.map((r) => `${r.name} ${formatRatio(r.ratio)}`).join('; ')} (worst: ${worst.name})`,
+        met,
+        ...missed(met, 'decisionBaseline'),
+      });
       const versus = cases.map((c) => {
         const ours = timeOf(c.rows, implementation) ?? Number.NaN;
         const casl = timeOf(c.rows, CASL_CAN) ?? Number.NaN;
         return { name: c.case, speedup: casl / ours };
       });
       const fasterThanCasl = versus.every((v) => v.speedup > 1);
-      verdicts.push({ target: `Decision faster than CASL's can — ${implementation}, ${scale}×`, measured: `CASL's time ÷ ours: ${versus.map((v) => `${v.name} ${formatRatio(v.speedup)}`).join('; ')}`, met: fasterThanCasl, ...missed(fasterThanCasl, 'decisionCasl') });
+      verdicts.push({
+        target: `Decision faster than CASL's can — ${implementation}, ${scale}×`,
+        measured: `CASL's time ÷ ours: ${versus.map((v) => `${v.name} ${formatRatio(v.speedup)}`).join('; ')}`,
+        met: fasterThanCasl,
+        ...missed(fasterThanCasl, 'decisionCasl'),
+      });
     }
   }
   for (const implementation of OUR_PICKERS) {
     const ratios = results.attributes.pick.map((c) => c.rows.find((row) => row.implementation === implementation)?.ratioToBaseline ?? Number.NaN);
     const met = ratios.every((ratio) => ratio <= 2);
-    verdicts.push({ target: `pick within 2× of the hand-written projection — ${implementation}`, measured: ratios.map((ratio, i) => `${results.attributes.pick[i]?.case}: ${formatRatio(ratio)}`).join('; '), met, ...missed(met, 'pickBaseline') });
+    verdicts.push({
+      target: `pick within 2× of the hand-written projection — ${implementation}`,
+      measured: ratios.map((ratio, i) => `${results.attributes.pick[i]?.case}: ${formatRatio(ratio)}`).join('; '),
+      met,
+      ...missed(met, 'pickBaseline'),
+    });
     const speedups = results.attributes.pick.map((c) => (timeOf(c.rows, CASL_PICK) ?? Number.NaN) / (timeOf(c.rows, implementation) ?? Number.NaN));
     const fast = speedups.every((speedup) => speedup >= 5);
-    verdicts.push({ target: `pick at least 5× faster than CASL permittedFieldsOf + pick — ${implementation}`, measured: `CASL's time ÷ ours: ${speedups.map((speedup, i) => `${results.attributes.pick[i]?.case} ${formatRatio(speedup)}`).join('; ')}`, met: fast, ...missed(fast, 'pickCasl') });
+    verdicts.push({
+      target: `pick at least 5× faster than CASL permittedFieldsOf + pick — ${implementation}`,
+      measured: `CASL's time ÷ ours: ${speedups.map((speedup, i) => `${results.attributes.pick[i]?.case} ${formatRatio(speedup)}`).join('; ')}`,
+      met: fast,
+      ...missed(fast, 'pickCasl'),
+    });
   }
   const { filterPick } = results.attributes;
   const listOwnedCalls = filterPick.hookCalls['listOwnedRecords'] ?? 0;
-  const hooksMet = listOwnedCalls === 1 && Object.keys(filterPick.hookCalls).length === 1 && filterPick.documentHookCalls['listCreatedInSameCompany'] === 1 && Object.keys(filterPick.documentHookCalls).length === 1;
+  const hooksMet =
+    listOwnedCalls === 1 &&
+    Object.keys(filterPick.hookCalls).length === 1 &&
+    filterPick.documentHookCalls['listCreatedInSameCompany'] === 1 &&
+    Object.keys(filterPick.documentHookCalls).length === 1;
   verdicts.push({
     target: `filterPick of ${filterPick.items} items with a listOwned hook: exactly one hook call`,
     measured: `filler: ${JSON.stringify(filterPick.hookCalls)}; example COMPANY_ADMIN over ${filterPick.items} documents: ${JSON.stringify(filterPick.documentHookCalls)} (kept ${filterPick.documentItemsKept})`,
@@ -171,21 +198,41 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
   });
   const build10 = results.build.build.find((b) => b.scale === 10);
   const buildMet = build10 === undefined ? undefined : build10.buildMs < 50;
-  verdicts.push({ target: '10× build() under 50 ms', measured: build10 === undefined ? 'not measured (smoke run)' : `${formatMs(build10.buildMs)} (loading the precomputed tables instead: ${formatMs(build10.loadTablesMs)})`, met: buildMet, ...missed(buildMet, 'build') });
+  verdicts.push({
+    target: '10× build() under 50 ms',
+    measured:
+      build10 === undefined
+        ? 'not measured (smoke run)'
+        : `${formatMs(build10.buildMs)} (loading the precomputed tables instead: ${formatMs(build10.loadTablesMs)})`,
+    met: buildMet,
+    ...missed(buildMet, 'build'),
+  });
   const compile10 = results.build.compile.find((c) => c.scale === 10);
   const compileMet = compile10?.cliColdMs === undefined ? undefined : compile10.cliColdMs < 10_000 && (compile10.medianWarmMs ?? 0) < 10_000;
   verdicts.push({
     target: '10× compile under 10 s',
-    measured: compile10 === undefined ? 'not measured (smoke run)' : `CLI in a fresh process ${compile10.cliColdMs === undefined ? '—' : formatMs(compile10.cliColdMs)}; in process ${compile10.runsMs.map(formatMs).join(', ')}`,
+    measured:
+      compile10 === undefined
+        ? 'not measured (smoke run)'
+        : `CLI in a fresh process ${compile10.cliColdMs === undefined ? '—' : formatMs(compile10.cliColdMs)}; in process ${compile10.runsMs.map(formatMs).join(', ')}`,
     met: compileMet,
     ...missed(compileMet, 'compile'),
   });
   if ('skipped' in results.http) {
-    verdicts.push({ target: 'Guarded endpoint at least 85% of the unprotected one’s requests per second', measured: `skipped: ${results.http.skipped}`, met: undefined });
+    verdicts.push({
+      target: 'Guarded endpoint at least 85% of the unprotected one’s requests per second',
+      measured: `skipped: ${results.http.skipped}`,
+      met: undefined,
+    });
   } else {
     for (const endpoint of results.http.endpoints.slice(1)) {
       const met = endpoint.ratioToUnprotected >= 0.85;
-      verdicts.push({ target: `Guarded endpoint at least 85% of the unprotected one’s requests per second — ${endpoint.label}`, measured: `${(endpoint.ratioToUnprotected * 100).toFixed(1)}% (${endpoint.requestsPerSecond.toFixed(0)} vs ${results.http.endpoints[0]?.requestsPerSecond.toFixed(0)} req/s)`, met, ...missed(met, 'http') });
+      verdicts.push({
+        target: `Guarded endpoint at least 85% of the unprotected one’s requests per second — ${endpoint.label}`,
+        measured: `${(endpoint.ratioToUnprotected * 100).toFixed(1)}% (${endpoint.requestsPerSecond.toFixed(0)} vs ${results.http.endpoints[0]?.requestsPerSecond.toFixed(0)} req/s)`,
+        met,
+        ...missed(met, 'http'),
+      });
     }
   }
   return verdicts;
@@ -203,9 +250,13 @@ function decisionTables(decision: DecisionResult): string[] {
         return row === undefined ? '—' : `${formatNs(row.medianNs)} (${formatRatio(row.ratioToBaseline)})`;
       }),
     ]);
-    sections.push(`Decision, ${scale}× scenario — median per call (ratio to the ${DECISION_BASELINE}):\n\n${table(['implementation', ...cases.map((c) => c.case)], rows)}`);
+    sections.push(
+      `Decision, ${scale}× scenario — median per call (ratio to the ${DECISION_BASELINE}):\n\n${table(['implementation', ...cases.map((c) => c.case)], rows)}`,
+    );
   }
-  sections.push(`Agreement: ${decision.checkedQueries} answers checked against the baseline before timing, ${decision.disagreements.length} disagreements${decision.disagreements.length > 0 ? `: ${JSON.stringify(decision.disagreements.slice(0, 5))}` : ''}.`);
+  sections.push(
+    `Agreement: ${decision.checkedQueries} answers checked against the baseline before timing, ${decision.disagreements.length} disagreements${decision.disagreements.length > 0 ? `: ${JSON.stringify(decision.disagreements.slice(0, 5))}` : ''}.`,
+  );
   return sections;
 }
 
@@ -242,14 +293,29 @@ function buildTables(build: BuildResult): string[] {
       `Compiler end to end (definitions folder → generated/, formatted and written):\n\n${table(
         ['scale', 'input files', 'compile() in process, each run', 'median of warm runs', 'CLI, fresh process', 'largest outputs'],
         build.compile.map((c) => {
-          const largest = Object.entries(c.outputBytes).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name, bytes]) => `${name} ${formatBytes(bytes)}`).join(', ');
-          return [`${c.scale}×`, String(c.inputFiles), c.runsMs.map(formatMs).join(', '), c.medianWarmMs === undefined ? '—' : formatMs(c.medianWarmMs), c.cliColdMs === undefined ? '—' : formatMs(c.cliColdMs), largest];
+          const largest = Object.entries(c.outputBytes)
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 3)
+            .map(([name, bytes]) => `${name} ${formatBytes(bytes)}`)
+            .join(', ');
+          return [
+            `${c.scale}×`,
+            String(c.inputFiles),
+            c.runsMs.map(formatMs).join(', '),
+            c.medianWarmMs === undefined ? '—' : formatMs(c.medianWarmMs),
+            c.cliColdMs === undefined ? '—' : formatMs(c.cliColdMs),
+            largest,
+          ];
         }),
       )}`,
     );
   }
   const { tsc } = build;
-  sections.push('skipped' in tsc ? `tsc --noEmit of the 10× output: skipped (${tsc.skipped}).` : `tsc --noEmit of the 10× generated output (plus the runtime core it imports): ${formatMs(tsc.ms)}, exit code ${tsc.exitCode} — \`${tsc.command}\`${tsc.output === '' ? '' : `\n\n\`\`\`\n${tsc.output}\n\`\`\``}`);
+  sections.push(
+    'skipped' in tsc
+      ? `tsc --noEmit of the 10× output: skipped (${tsc.skipped}).`
+      : `tsc --noEmit of the 10× generated output (plus the runtime core it imports): ${formatMs(tsc.ms)}, exit code ${tsc.exitCode} — \`${tsc.command}\`${tsc.output === '' ? '' : `\n\n\`\`\`\n${tsc.output}\n\`\`\``}`,
+  );
   return sections;
 }
 
@@ -258,7 +324,14 @@ function httpTables(http: HttpResult): string[] {
   return [
     `HTTP — ${http.connections} connections, ${http.durationSeconds} s per endpoint and round, ${http.rounds} rounds in alternating order (mean shown):\n\n${table(
       ['endpoint', 'x-user-id', 'req/s', 'p99', 'ratio to unprotected', 'non-2xx / errors'],
-      http.endpoints.map((e) => [e.label, String(e.userId), e.requestsPerSecond.toFixed(0), `${e.p99Ms.toFixed(1)} ms`, formatRatio(e.ratioToUnprotected), e.rounds.map((r) => `${r.non2xx}/${r.errors}`).join(', ')]),
+      http.endpoints.map((e) => [
+        e.label,
+        String(e.userId),
+        e.requestsPerSecond.toFixed(0),
+        `${e.p99Ms.toFixed(1)} ms`,
+        formatRatio(e.ratioToUnprotected),
+        e.rounds.map((r) => `${r.non2xx}/${r.errors}`).join(', '),
+      ]),
     )}`,
     `Load: ${http.command}`,
   ];
@@ -266,8 +339,14 @@ function httpTables(http: HttpResult): string[] {
 
 function memoryTables(memory: MemoryResult): string[] {
   return [
-    `Heap retained per built instance, ${memory.scale}× scenario (gc before and after):\n\n${table(['instance', 'heap'], memory.heapPerInstance.map((h) => [h.implementation, formatBytes(h.bytes)]))}`,
-    `Approximate allocation per call (heap growth over a batch of calls between two collections):\n\n${table(['call', 'bytes per call'], memory.allocationPerCall.map((a) => [a.implementation, a.bytes === undefined ? '—' : formatBytes(a.bytes)]))}`,
+    `Heap retained per built instance, ${memory.scale}× scenario (gc before and after):\n\n${table(
+      ['instance', 'heap'],
+      memory.heapPerInstance.map((h) => [h.implementation, formatBytes(h.bytes)]),
+    )}`,
+    `Approximate allocation per call (heap growth over a batch of calls between two collections):\n\n${table(
+      ['call', 'bytes per call'],
+      memory.allocationPerCall.map((a) => [a.implementation, a.bytes === undefined ? '—' : formatBytes(a.bytes)]),
+    )}`,
   ];
 }
 
@@ -287,7 +366,14 @@ function targetTable(verdicts: readonly TargetVerdict[]): string {
  * ```
  */
 export function renderConsole(results: BenchResults): string {
-  return [...decisionTables(results.decision), ...attributeTables(results.attributes), ...buildTables(results.build), ...httpTables(results.http), ...memoryTables(results.memory), `Targets (issue 5):\n\n${targetTable(evaluateTargets(results))}`].join('\n\n');
+  return [
+    ...decisionTables(results.decision),
+    ...attributeTables(results.attributes),
+    ...buildTables(results.build),
+    ...httpTables(results.http),
+    ...memoryTables(results.memory),
+    `Targets (issue 5):\n\n${targetTable(evaluateTargets(results))}`,
+  ].join('\n\n');
 }
 
 const INTERPRETATION = `## Scenario (how issue 5 was read)

@@ -34,7 +34,11 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
   const largest = all[all.length - 1] as BenchSubjects;
 
   log('1. decision');
-  const decision = await runDecisionBench(all.filter((s) => settings.decisionScales.includes(s.scenario.scale)), settings, log);
+  const decision = await runDecisionBench(
+    all.filter((s) => settings.decisionScales.includes(s.scenario.scale)),
+    settings,
+    log,
+  );
   log('2. attributes');
   const attributes = await runAttributesBench(subjects.get(1) as BenchSubjects, settings, log);
   log('3. build and compile');

@@ -47,7 +47,13 @@ export const PINNED_PATTERNS = {
 } as const;
 
 /** Patterns object-form filler grants draw from. */
-const PATTERN_SHAPES: readonly (readonly string[])[] = [['*'], ['*', '!secret'], PINNED_PATTERNS.exclude, PINNED_PATTERNS.include, ['id', 'name', 'amount', 'status', 'ownerId']];
+const PATTERN_SHAPES: readonly (readonly string[])[] = [
+  ['*'],
+  ['*', '!secret'],
+  PINNED_PATTERNS.exclude,
+  PINNED_PATTERNS.include,
+  ['id', 'name', 'amount', 'status', 'ownerId'],
+];
 
 /** The cells the attribute benchmarks use; the filler pins them so that both scales have them. */
 export interface Showcase {
@@ -131,11 +137,22 @@ function actionsFor(random: Random, required: string | undefined): string[] {
 
 type FillerKind = 'array-any' | 'object-any' | 'own';
 
-function fillerDefinition(random: Random, role: string, resource: string, kind: FillerKind, pinned?: { action: string; patterns: readonly string[] }): PermissionDefinitionJson {
+function fillerDefinition(
+  random: Random,
+  role: string,
+  resource: string,
+  kind: FillerKind,
+  pinned?: { action: string; patterns: readonly string[] },
+): PermissionDefinitionJson {
   const actions = actionsFor(random, pinned?.action);
   if (kind === 'array-any') {
     // Mix the explicit ':any' suffix with bare actions (which default to possession any).
-    return { roles: [role], resource, descr: `${role} ${actions.join(', ')} any ${resource}.`, grant: actions.map((action) => (random.next() < 0.5 ? `${action}:any` : action)) };
+    return {
+      roles: [role],
+      resource,
+      descr: `${role} ${actions.join(', ')} any ${resource}.`,
+      grant: actions.map((action) => (random.next() < 0.5 ? `${action}:any` : action)),
+    };
   }
   if (kind === 'object-any') {
     const grant: Record<string, readonly string[]> = {};
@@ -143,7 +160,14 @@ function fillerDefinition(random: Random, role: string, resource: string, kind: 
     return { roles: [role], resource, descr: `${role} ${actions.join(', ')} any ${resource}, some attributes hidden.`, grant };
   }
   const grant: Record<string, readonly string[]> = {};
-  for (const action of actions) grant[action] = action === 'read' ? PINNED_PATTERNS.ownRead : random.pick([['*', '!secret'], ['*', '!secret', '!notes']]);
+  for (const action of actions)
+    grant[action] =
+      action === 'read'
+        ? PINNED_PATTERNS.ownRead
+        : random.pick([
+            ['*', '!secret'],
+            ['*', '!secret', '!notes'],
+          ]);
   if (actions.includes('read')) grant['read:any'] = PINNED_PATTERNS.anyRead;
   const listed = pinned !== undefined || random.next() < 0.5;
   return {
@@ -196,7 +220,9 @@ export function createScenario(scale: Scale, seed = 20240605): Scenario {
     });
     fillerByRole.set(role, definitions);
   });
-  const roles = [...new Set(exampleDefinitions.flatMap((definition) => (typeof definition.roles === 'string' ? [definition.roles] : [...definition.roles])))].filter((role) => role !== '*');
+  const roles = [
+    ...new Set(exampleDefinitions.flatMap((definition) => (typeof definition.roles === 'string' ? [definition.roles] : [...definition.roles]))),
+  ].filter((role) => role !== '*');
   const [exclude, include, owned] = pinnedResources as [string, string, string];
   return {
     scale,

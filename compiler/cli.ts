@@ -32,7 +32,14 @@ class UsageError extends Error {}
 type ParsedCommand =
   | { readonly command: 'help' }
   | { readonly command: 'compile'; readonly definitionsDir: string; readonly outDir: string; readonly check: boolean; readonly watch: boolean }
-  | { readonly command: 'explain'; readonly definitionsDir: string; readonly roles: readonly string[]; readonly resource: string; readonly action: string; readonly json: boolean };
+  | {
+      readonly command: 'explain';
+      readonly definitionsDir: string;
+      readonly roles: readonly string[];
+      readonly resource: string;
+      readonly action: string;
+      readonly json: boolean;
+    };
 
 function parse(argv: readonly string[]): ParsedCommand {
   let parsed;
@@ -56,25 +63,42 @@ function parse(argv: readonly string[]): ParsedCommand {
   }
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help === true) return { command: 'help' };
-  if (command !== 'compile' && command !== 'explain') throw new UsageError(command === undefined ? 'No command given.' : `Unknown command ${JSON.stringify(command)}.`);
+  if (command !== 'compile' && command !== 'explain')
+    throw new UsageError(command === undefined ? 'No command given.' : `Unknown command ${JSON.stringify(command)}.`);
   if (rest.length > 1) throw new UsageError(`${command} takes one definitions folder, got ${rest.length}.`);
   const { values } = parsed;
   if (command === 'explain') {
     const misplaced = (['out', 'check', 'watch'] as const).filter((flag) => values[flag] !== undefined);
     if (misplaced.length > 0) throw new UsageError(`explain does not take --${misplaced.join(', --')}.`);
-    if (values.roles === undefined || values.resource === undefined || values.action === undefined) throw new UsageError('explain needs --roles, --resource and --action.');
-    const roles = values.roles.split(',').map((role) => role.trim()).filter((role) => role.length > 0);
+    if (values.roles === undefined || values.resource === undefined || values.action === undefined)
+      throw new UsageError('explain needs --roles, --resource and --action.');
+    const roles = values.roles
+      .split(',')
+      .map((role) => role.trim())
+      .filter((role) => role.length > 0);
     return { command, definitionsDir: rest[0] ?? 'definitions', roles, resource: values.resource, action: values.action, json: values.json === true };
   }
   const misplaced = (['roles', 'resource', 'action', 'json'] as const).filter((flag) => values[flag] !== undefined);
   if (misplaced.length > 0) throw new UsageError(`compile does not take --${misplaced.join(', --')}.`);
   if (parsed.values.check === true && parsed.values.watch === true) throw new UsageError('--check and --watch cannot be combined.');
-  return { command: 'compile', definitionsDir: rest[0] ?? 'definitions', outDir: parsed.values.out ?? 'generated', check: parsed.values.check === true, watch: parsed.values.watch === true };
+  return {
+    command: 'compile',
+    definitionsDir: rest[0] ?? 'definitions',
+    outDir: parsed.values.out ?? 'generated',
+    check: parsed.values.check === true,
+    watch: parsed.values.watch === true,
+  };
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-async function runOnce(definitionsDir: string, outDir: string, check: boolean, log: (line: string) => void, error: (line: string) => void): Promise<{ code: number; inputs: readonly string[]; unsafeOutput: boolean }> {
+async function runOnce(
+  definitionsDir: string,
+  outDir: string,
+  check: boolean,
+  log: (line: string) => void,
+  error: (line: string) => void,
+): Promise<{ code: number; inputs: readonly string[]; unsafeOutput: boolean }> {
   const started = performance.now();
   const result = await compile({ definitionsDir, outDir, check });
   if (!result.ok) {
@@ -82,7 +106,10 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, l
     const outputProblems = result.problems.filter((problem) => problem.origin === 'output').length;
     const definitionProblems = result.problems.length - outputProblems;
     if (outputProblems === 0) error(`typed-permissions: ${plural(definitionProblems, 'problem')} in ${definitionsDir}; ${outDir} was not changed.`);
-    else error(`typed-permissions: ${outDir} is not safe to replace (${plural(outputProblems, 'problem')})${definitionProblems > 0 ? `, and ${plural(definitionProblems, 'problem')} in ${definitionsDir}` : ''}; nothing was changed.`);
+    else
+      error(
+        `typed-permissions: ${outDir} is not safe to replace (${plural(outputProblems, 'problem')})${definitionProblems > 0 ? `, and ${plural(definitionProblems, 'problem')} in ${definitionsDir}` : ''}; nothing was changed.`,
+      );
     return { code: 1, inputs: result.inputs, unsafeOutput: outputProblems > 0 };
   }
   for (const warning of result.model.warnings) error(`typed-permissions: warning: ${warning}`);
@@ -90,13 +117,17 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, l
   const summary = `${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions, ${tables.cells.length} grants`;
   if (check) {
     if (result.stale.length > 0) {
-      error(`typed-permissions: ${outDir} is stale (${result.stale.join(', ')}). Run \`npx typed-permissions compile ${definitionsDir} --out ${outDir}\` and commit the result.`);
+      error(
+        `typed-permissions: ${outDir} is stale (${result.stale.join(', ')}). Run \`npx typed-permissions compile ${definitionsDir} --out ${outDir}\` and commit the result.`,
+      );
       return { code: 1, inputs: result.inputs, unsafeOutput: false };
     }
     log(`typed-permissions: ${outDir} is up to date (${summary}).`);
     return { code: 0, inputs: result.inputs, unsafeOutput: false };
   }
-  log(`typed-permissions: ${result.written ? `wrote ${result.stale.length} file${result.stale.length === 1 ? '' : 's'} to` : 'no change in'} ${outDir} (${summary}) in ${Math.round(performance.now() - started)} ms.`);
+  log(
+    `typed-permissions: ${result.written ? `wrote ${result.stale.length} file${result.stale.length === 1 ? '' : 's'} to` : 'no change in'} ${outDir} (${summary}) in ${Math.round(performance.now() - started)} ms.`,
+  );
   return { code: 0, inputs: result.inputs, unsafeOutput: false };
 }
 
@@ -108,7 +139,10 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, l
  * process.exitCode = await main(['compile', 'definitions', '--check']);
  * ```
  */
-export async function main(argv: readonly string[], output = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) }): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  output = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) },
+): Promise<number> {
   // Every line may carry input (folder names, definitions, roles): no control character reaches the terminal.
   const io = { log: (text: string) => output.log(printableLines(text)), error: (text: string) => output.error(printableLines(text)) };
   let options;

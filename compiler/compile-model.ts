@@ -2,7 +2,14 @@
  * Definitions folder → validated model: the runtime's zod schema and table builder (never a second
  * copy of either), plus the checks only the compiler can make (declared attributes, hook kinds).
  */
-import { buildGrantTables, parseAttributePattern, validateDefinition, type GrantTables, type LocatedDefinition, type ValidDefinition } from '../runtime/core/index.js';
+import {
+  buildGrantTables,
+  parseAttributePattern,
+  validateDefinition,
+  type GrantTables,
+  type LocatedDefinition,
+  type ValidDefinition,
+} from '../runtime/core/index.js';
 import type { CompileProblem } from './compile-problem.js';
 import { readDefinitionsFolder, type ReadDefinition, type ResourceMetadata } from './read-definitions.js';
 import { positionOf, type ValuePath } from './static-value.js';
@@ -28,11 +35,17 @@ export interface CompiledModel {
 }
 
 /** The outcome of compiling a folder: a model, or every problem found. */
-export type CompileModelResult = { readonly ok: true; readonly model: CompiledModel; readonly files: readonly string[] } | { readonly ok: false; readonly problems: readonly CompileProblem[]; readonly files: readonly string[] };
+export type CompileModelResult =
+  | { readonly ok: true; readonly model: CompiledModel; readonly files: readonly string[] }
+  | { readonly ok: false; readonly problems: readonly CompileProblem[]; readonly files: readonly string[] };
 
 const DEFAULT_ID_TYPE = 'string | number';
 
-function problemAt(read: Pick<ReadDefinition, 'file' | 'path' | 'positions'>, path: readonly (string | number)[], rest: Pick<CompileProblem, 'code' | 'message' | 'fix'>): CompileProblem {
+function problemAt(
+  read: Pick<ReadDefinition, 'file' | 'path' | 'positions'>,
+  path: readonly (string | number)[],
+  rest: Pick<CompileProblem, 'code' | 'message' | 'fix'>,
+): CompileProblem {
   const full: ValuePath = [...read.path, ...path];
   // Take only code, message and fix from `rest`: a problem of the runtime also carries its own path, relative to the definition, which must not replace the path in the file.
   return { file: read.file, ...(positionOf(read.positions, full) ?? {}), path: full, code: rest.code, message: rest.message, fix: rest.fix };
@@ -60,7 +73,14 @@ export function compileModel(directory: string): CompileModelResult {
   for (const resource of read.resources) {
     const earlier = metadata.get(resource.resource);
     if (earlier !== undefined) {
-      problems.push({ file: resource.file, ...(positionOf(resource.positions, ['resource']) ?? {}), path: ['resource'], code: 'invalid-metadata', message: `Resource ${JSON.stringify(resource.resource)} is already described in ${earlier.file}.`, fix: 'Keep one metadata file per resource.' });
+      problems.push({
+        file: resource.file,
+        ...(positionOf(resource.positions, ['resource']) ?? {}),
+        path: ['resource'],
+        code: 'invalid-metadata',
+        message: `Resource ${JSON.stringify(resource.resource)} is already described in ${earlier.file}.`,
+        fix: 'Keep one metadata file per resource.',
+      });
     } else metadata.set(resource.resource, resource);
   }
 
@@ -69,7 +89,12 @@ export function compileModel(directory: string): CompileModelResult {
   const valid: { file: string; index: number; definition: ValidDefinition }[] = [];
   for (const entry of read.definitions) {
     // A part the reader could not take literally is already reported; validating what is left would only add misleading "missing" problems.
-    if (read.problems.some((problem) => problem.code === 'not-static' && problem.file === entry.file && entry.path.every((segment, i) => problem.path[i] === segment))) continue;
+    if (
+      read.problems.some(
+        (problem) => problem.code === 'not-static' && problem.file === entry.file && entry.path.every((segment, i) => problem.path[i] === segment),
+      )
+    )
+      continue;
     const found = validateDefinition(entry.value, 'names');
     for (const problem of found) problems.push(problemAt(entry, problem.path, problem));
     if (found.length > 0) continue;
@@ -80,7 +105,13 @@ export function compileModel(directory: string): CompileModelResult {
         patterns.forEach((pattern, i) => {
           const parsed = parseAttributePattern(pattern);
           if ('path' in parsed && !attributeDeclared(parsed.path, declared)) {
-            problems.push(problemAt(entry, ['grant', key, i], { code: 'unknown-attribute', message: `Attribute ${JSON.stringify(pattern)} is not an attribute of ${definition.resource} (declared: ${declared.join(', ')}).`, fix: `Correct the spelling, or add it to "attributes" in ${metadata.get(definition.resource)?.file}.` }));
+            problems.push(
+              problemAt(entry, ['grant', key, i], {
+                code: 'unknown-attribute',
+                message: `Attribute ${JSON.stringify(pattern)} is not an attribute of ${definition.resource} (declared: ${declared.join(', ')}).`,
+                fix: `Correct the spelling, or add it to "attributes" in ${metadata.get(definition.resource)?.file}.`,
+              }),
+            );
           }
         });
       }
@@ -99,7 +130,14 @@ export function compileModel(directory: string): CompileModelResult {
   for (const resource of metadata.keys()) {
     if (!tables.resources.includes(resource)) {
       const meta = metadata.get(resource) as ResourceMetadata;
-      problems.push({ file: meta.file, ...(positionOf(meta.positions, ['resource']) ?? {}), path: ['resource'], code: 'unknown-resource', message: `No definition names resource ${JSON.stringify(resource)}.`, fix: 'Correct the resource name, or remove the metadata file.' });
+      problems.push({
+        file: meta.file,
+        ...(positionOf(meta.positions, ['resource']) ?? {}),
+        path: ['resource'],
+        code: 'unknown-resource',
+        message: `No definition names resource ${JSON.stringify(resource)}.`,
+        fix: 'Correct the resource name, or remove the metadata file.',
+      });
     }
   }
 
@@ -113,7 +151,13 @@ export function compileModel(directory: string): CompileModelResult {
       if (typeof name !== 'string') continue;
       const known = hookKinds.get(name);
       if (known !== undefined && known.kind !== kind) {
-        problems.push(problemAt(entry, [kind], { code: 'hook-kind-conflict', message: `Method ${JSON.stringify(name)} is used as ${kind} here but as ${known.kind} in ${known.entry.file} definition ${known.entry.index}; one method cannot be both.`, fix: 'Give each hook kind its own method name.' }));
+        problems.push(
+          problemAt(entry, [kind], {
+            code: 'hook-kind-conflict',
+            message: `Method ${JSON.stringify(name)} is used as ${kind} here but as ${known.kind} in ${known.entry.file} definition ${known.entry.index}; one method cannot be both.`,
+            fix: 'Give each hook kind its own method name.',
+          }),
+        );
         continue;
       }
       const record = known ?? { kind, idTypes: new Set<string>(), entry };
@@ -146,6 +190,12 @@ export function compileModel(directory: string): CompileModelResult {
 function sortProblems(problems: CompileProblem[]): CompileProblem[] {
   return problems
     .map((problem, order) => ({ problem, order }))
-    .sort((a, b) => (a.problem.file < b.problem.file ? -1 : a.problem.file > b.problem.file ? 1 : (a.problem.line ?? 0) - (b.problem.line ?? 0) || (a.problem.column ?? 0) - (b.problem.column ?? 0) || a.order - b.order))
+    .sort((a, b) =>
+      a.problem.file < b.problem.file
+        ? -1
+        : a.problem.file > b.problem.file
+          ? 1
+          : (a.problem.line ?? 0) - (b.problem.line ?? 0) || (a.problem.column ?? 0) - (b.problem.column ?? 0) || a.order - b.order,
+    )
     .map(({ problem }) => problem);
 }

@@ -20,7 +20,8 @@ export interface CompileProblem {
 /** Formats a JSON path as `$.definitions[0].grant[2]`. */
 export function formatJsonPath(path: ValuePath): string {
   let out = '$';
-  for (const segment of path) out += typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+  for (const segment of path)
+    out += typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
   return out;
 }
 

@@ -32,7 +32,14 @@ export interface CompileOptions {
 
 /** The result of {@link compile}. */
 export type CompileResult =
-  | { readonly ok: true; readonly model: CompiledModel; readonly files: readonly EmittedFile[]; readonly written: boolean; readonly stale: readonly string[]; readonly inputs: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly model: CompiledModel;
+      readonly files: readonly EmittedFile[];
+      readonly written: boolean;
+      readonly stale: readonly string[];
+      readonly inputs: readonly string[];
+    }
   | { readonly ok: false; readonly problems: readonly CompileProblem[]; readonly inputs: readonly string[] };
 
 function findPackageRoot(start: string): string | undefined {
@@ -52,7 +59,9 @@ export function defaultRuntimeImport(outDir: string): string {
   } catch {
     return 'typed-permissions';
   }
-  const path = relative(resolve(outDir), join(root, 'runtime', 'core', 'index.js')).split(sep).join('/');
+  const path = relative(resolve(outDir), join(root, 'runtime', 'core', 'index.js'))
+    .split(sep)
+    .join('/');
   return path.startsWith('.') ? path : `./${path}`;
 }
 
@@ -67,7 +76,10 @@ export function defaultRuntimeImport(outDir: string): string {
 export async function emitAll(model: CompiledModel, options: Omit<EmitContext, 'model'>): Promise<EmittedFile[]> {
   const context: EmitContext = { model, ...options };
   const modules = await Promise.all([emitTypes(context), emitOwnership(context), emitTables(context), emitPermissions(context)]);
-  const index = await emitIndex(context, modules.map((file) => file.path));
+  const index = await emitIndex(
+    context,
+    modules.map((file) => file.path),
+  );
   const docs = [emitMatrix(context), ...(await emitJsonSchemas(context))];
   return [...modules, index, ...docs].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
@@ -137,7 +149,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const output = inspectOutputFolder(options.outDir, options.definitionsDir);
   if (options.check !== true && output.problems.length === 0) recoverFolders(output);
   const result = compileModel(options.definitionsDir);
-  if (!result.ok || output.problems.length > 0) return { ok: false, problems: [...output.problems, ...(result.ok ? [] : result.problems)], inputs: result.files };
+  if (!result.ok || output.problems.length > 0)
+    return { ok: false, problems: [...output.problems, ...(result.ok ? [] : result.problems)], inputs: result.files };
   let files: EmittedFile[];
   try {
     files = await emitAll(result.model, {

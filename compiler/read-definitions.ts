@@ -52,7 +52,15 @@ function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem
   const diagnostics = (sourceFile as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   return diagnostics.map((diagnostic) => {
     const { line, character } = sourceFile.getLineAndCharacterOfPosition(diagnostic.start);
-    return { file, line: line + 1, column: character + 1, path: [], code: 'syntax-error', message: `Syntax error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/\.$/, '')}.`, fix: 'Fix the syntax of the file.' };
+    return {
+      file,
+      line: line + 1,
+      column: character + 1,
+      path: [],
+      code: 'syntax-error',
+      message: `Syntax error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/\.$/, '')}.`,
+      fix: 'Fix the syntax of the file.',
+    };
   });
 }
 
@@ -69,7 +77,21 @@ function readJson(directory: string, file: string): { read: StaticValue | undefi
   // Strict JSON is also valid for TypeScript's JSON parser, which knows where every value stands.
   const sourceFile = ts.parseJsonText(file, parsed.text);
   const statement = sourceFile.statements[0];
-  if (statement === undefined) return { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'invalid-file', message: 'The file holds no JSON value.', fix: 'Write a JSON array of definitions, or { "definitions": [...] }.' }] };
+  if (statement === undefined)
+    return {
+      read: undefined,
+      problems: [
+        {
+          file,
+          line: 1,
+          column: 1,
+          path: [],
+          code: 'invalid-file',
+          message: 'The file holds no JSON value.',
+          fix: 'Write a JSON array of definitions, or { "definitions": [...] }.',
+        },
+      ],
+    };
   const located = readStaticValue(sourceFile, statement.expression);
   const read: StaticValue = { value: parsed.value, positions: located.positions, problems: located.problems };
   return { read, problems: fromStatic(file, read) };
@@ -82,7 +104,8 @@ interface DefinitionsExport {
   readonly expression: ts.Expression;
 }
 
-const EXPORT_FORMS_FIX = 'Export the definitions once, as `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.';
+const EXPORT_FORMS_FIX =
+  'Export the definitions once, as `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.';
 
 function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((modifier) => modifier.kind === kind) ?? false);
@@ -108,7 +131,14 @@ function findDefinitionsExport(file: string, sourceFile: ts.SourceFile): { expre
     return { line: line + 1, column: character + 1 };
   };
   const unsupported = (node: ts.Node, form: string) =>
-    problems.push({ file, ...at(node), path: [], code: 'unsupported-export', message: `${form} is not read: definitions files are read statically, and only \`export default [...]\` or \`export const definitions = [...]\` count.`, fix: EXPORT_FORMS_FIX });
+    problems.push({
+      file,
+      ...at(node),
+      path: [],
+      code: 'unsupported-export',
+      message: `${form} is not read: definitions files are read statically, and only \`export default [...]\` or \`export const definitions = [...]\` count.`,
+      fix: EXPORT_FORMS_FIX,
+    });
   for (const statement of sourceFile.statements) {
     if (ts.isExportAssignment(statement)) {
       if (statement.isExportEquals) unsupported(statement, '`export =`');
@@ -131,7 +161,8 @@ function findDefinitionsExport(file: string, sourceFile: ts.SourceFile): { expre
         if (clause.name.text === 'default' || clause.name.text === 'definitions') unsupported(statement, `\`export * as ${clause.name.text}\``);
       } else {
         for (const element of clause.elements) {
-          if (!element.isTypeOnly && (element.name.text === 'default' || element.name.text === 'definitions')) unsupported(element, `\`export { ${element.getText(sourceFile)} }\``);
+          if (!element.isTypeOnly && (element.name.text === 'default' || element.name.text === 'definitions'))
+            unsupported(element, `\`export { ${element.getText(sourceFile)} }\``);
         }
       }
     }
@@ -153,7 +184,20 @@ function findDefinitionsExport(file: string, sourceFile: ts.SourceFile): { expre
 function readTypeScript(directory: string, file: string): { read: StaticValue | undefined; problems: CompileProblem[] } {
   const text = readFileSync(join(directory, file), 'utf8');
   if (text.length > MAX_DEFINITIONS_FILE_LENGTH) {
-    return { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'syntax-error', message: `The file has ${text.length} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}.`, fix: 'Split the definitions over several files, one per resource.' }] };
+    return {
+      read: undefined,
+      problems: [
+        {
+          file,
+          line: 1,
+          column: 1,
+          path: [],
+          code: 'syntax-error',
+          message: `The file has ${text.length} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}.`,
+          fix: 'Split the definitions over several files, one per resource.',
+        },
+      ],
+    };
   }
   const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const problems = syntaxProblems(file, sourceFile);
@@ -161,7 +205,20 @@ function readTypeScript(directory: string, file: string): { read: StaticValue | 
   const found = findDefinitionsExport(file, sourceFile);
   if (found.problems.length > 0) return { read: undefined, problems: found.problems };
   if (found.expression === undefined) {
-    return { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'invalid-file', message: 'The file exports no definitions.', fix: 'Write `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.' }] };
+    return {
+      read: undefined,
+      problems: [
+        {
+          file,
+          line: 1,
+          column: 1,
+          path: [],
+          code: 'invalid-file',
+          message: 'The file exports no definitions.',
+          fix: 'Write `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.',
+        },
+      ],
+    };
   }
   const read = readStaticValue(sourceFile, found.expression);
   return { read, problems: fromStatic(file, read) };
@@ -183,7 +240,20 @@ export function readDefinitionsFolder(directory: string): ReadResult {
   try {
     names = readdirSync(directory).sort();
   } catch (error) {
-    return { definitions, resources, files: [], problems: [{ file: directory, path: [], code: 'invalid-file', message: `Cannot read the definitions folder: ${(error as Error).message}.`, fix: 'Pass an existing folder: typed-permissions compile <definitionsDir>.' }] };
+    return {
+      definitions,
+      resources,
+      files: [],
+      problems: [
+        {
+          file: directory,
+          path: [],
+          code: 'invalid-file',
+          message: `Cannot read the definitions folder: ${(error as Error).message}.`,
+          fix: 'Pass an existing folder: typed-permissions compile <definitionsDir>.',
+        },
+      ],
+    };
   }
   const files = names.filter((name) => DEFINITION_FILE.test(name) || RESOURCE_FILE.test(name));
   for (const file of files) {
@@ -193,14 +263,35 @@ export function readDefinitionsFolder(directory: string): ReadResult {
       // UTF-8 takes at most 4 bytes a character: a file larger than this is over the limit without reading it.
       const bytes = statSync(join(directory, file)).size;
       if (bytes > MAX_DEFINITIONS_FILE_LENGTH * 4) {
-        problems.push({ file, line: 1, column: 1, path: [], code: 'syntax-error', message: `The file has ${bytes} bytes, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH} characters.`, fix: 'Split the definitions over several files, one per resource.' });
+        problems.push({
+          file,
+          line: 1,
+          column: 1,
+          path: [],
+          code: 'syntax-error',
+          message: `The file has ${bytes} bytes, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH} characters.`,
+          fix: 'Split the definitions over several files, one per resource.',
+        });
         continue;
       }
       outcome = isJson ? readJson(directory, file) : readTypeScript(directory, file);
     } catch (error) {
       // The TypeScript parser and the literal reader recurse; absurd nesting must be a problem, not a crash.
       if (!(error instanceof RangeError)) throw error;
-      outcome = { read: undefined, problems: [{ file, line: 1, column: 1, path: [], code: 'invalid-file', message: 'The file is nested too deeply to read.', fix: 'Definitions are flat objects: remove the nesting.' }] };
+      outcome = {
+        read: undefined,
+        problems: [
+          {
+            file,
+            line: 1,
+            column: 1,
+            path: [],
+            code: 'invalid-file',
+            message: 'The file is nested too deeply to read.',
+            fix: 'Definitions are flat objects: remove the nesting.',
+          },
+        ],
+      };
     }
     const { read, problems: fileProblems } = outcome;
     problems.push(...fileProblems);
@@ -216,7 +307,8 @@ export function readDefinitionsFolder(directory: string): ReadResult {
     if (isJson) {
       // The runtime's parseDefinitionsJson decides the file's shape with this same function.
       const shape = definitionsOfFileValue(read.value);
-      for (const problem of shape.problems) problems.push({ ...where(problem.path), path: problem.path, code: 'invalid-file', message: problem.message, fix: problem.fix });
+      for (const problem of shape.problems)
+        problems.push({ ...where(problem.path), path: problem.path, code: 'invalid-file', message: problem.message, fix: problem.fix });
       if (shape.definitions === undefined) continue;
       list = shape.definitions;
       base = shape.path;
@@ -235,27 +327,77 @@ function readResourceMetadata(file: string, read: StaticValue, problems: Compile
   const where = (path: ValuePath) => ({ file, ...(positionOf(read.positions, path) ?? { line: 1, column: 1 }), path });
   const before = problems.length;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    problems.push({ ...where([]), code: 'invalid-metadata', message: 'Resource metadata must be an object.', fix: 'Write { "resource": "document", "idType": "number", "attributes": ["id", "title"] }.' });
+    problems.push({
+      ...where([]),
+      code: 'invalid-metadata',
+      message: 'Resource metadata must be an object.',
+      fix: 'Write { "resource": "document", "idType": "number", "attributes": ["id", "title"] }.',
+    });
     return undefined;
   }
   for (const key of Object.keys(value)) {
-    if (!['$schema', 'resource', 'idType', 'attributes'].includes(key)) problems.push({ ...where([key]), code: 'invalid-metadata', message: `Unknown field ${JSON.stringify(key)} in resource metadata.`, fix: 'Use only "resource", "idType" and "attributes".' });
+    if (!['$schema', 'resource', 'idType', 'attributes'].includes(key))
+      problems.push({
+        ...where([key]),
+        code: 'invalid-metadata',
+        message: `Unknown field ${JSON.stringify(key)} in resource metadata.`,
+        fix: 'Use only "resource", "idType" and "attributes".',
+      });
   }
   const { resource, idType, attributes } = value;
-  if (typeof resource !== 'string' || resource.length === 0 || resource === '*') problems.push({ ...where(['resource']), code: 'invalid-metadata', message: 'Field "resource" must name one resource.', fix: 'Write "resource": "document".' });
-  else if (nameProblem(resource) !== undefined) problems.push({ ...where(['resource']), code: 'invalid-metadata', message: `The resource name ${quoteForMessage(resource)} ${nameProblem(resource)}.`, fix: `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters, as its definitions do.` });
-  if (idType !== 'number' && idType !== 'string') problems.push({ ...where(['idType']), code: 'invalid-metadata', message: 'Field "idType" must be "number" or "string".', fix: 'Write "idType": "number" for numeric ids, "string" for uuids and slugs.' });
+  if (typeof resource !== 'string' || resource.length === 0 || resource === '*')
+    problems.push({
+      ...where(['resource']),
+      code: 'invalid-metadata',
+      message: 'Field "resource" must name one resource.',
+      fix: 'Write "resource": "document".',
+    });
+  else if (nameProblem(resource) !== undefined)
+    problems.push({
+      ...where(['resource']),
+      code: 'invalid-metadata',
+      message: `The resource name ${quoteForMessage(resource)} ${nameProblem(resource)}.`,
+      fix: `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters, as its definitions do.`,
+    });
+  if (idType !== 'number' && idType !== 'string')
+    problems.push({
+      ...where(['idType']),
+      code: 'invalid-metadata',
+      message: 'Field "idType" must be "number" or "string".',
+      fix: 'Write "idType": "number" for numeric ids, "string" for uuids and slugs.',
+    });
   if (attributes !== undefined && !(Array.isArray(attributes) && attributes.every((a) => typeof a === 'string' && a.length > 0))) {
-    problems.push({ ...where(['attributes']), code: 'invalid-metadata', message: 'Field "attributes" must be an array of attribute names.', fix: 'Write "attributes": ["id", "title", "address.city"], or leave it out.' });
+    problems.push({
+      ...where(['attributes']),
+      code: 'invalid-metadata',
+      message: 'Field "attributes" must be an array of attribute names.',
+      fix: 'Write "attributes": ["id", "title", "address.city"], or leave it out.',
+    });
   }
   if (Array.isArray(attributes)) {
     attributes.forEach((attribute: unknown, i) => {
       if (typeof attribute !== 'string' || attribute.length === 0) return;
       const parsed = parseAttributePattern(attribute);
-      const problem = isSyntaxProblem(parsed) ? parsed.message : !parsed.allow || parsed.path.length === 0 ? `Attribute ${quoteForMessage(attribute)} is a pattern, not a name.` : undefined;
-      if (problem !== undefined) problems.push({ ...where(['attributes', i]), code: 'invalid-metadata', message: problem, fix: 'List attribute names, dotted for nested ones ("address.city"), without "*" or "!".' });
+      const problem = isSyntaxProblem(parsed)
+        ? parsed.message
+        : !parsed.allow || parsed.path.length === 0
+          ? `Attribute ${quoteForMessage(attribute)} is a pattern, not a name.`
+          : undefined;
+      if (problem !== undefined)
+        problems.push({
+          ...where(['attributes', i]),
+          code: 'invalid-metadata',
+          message: problem,
+          fix: 'List attribute names, dotted for nested ones ("address.city"), without "*" or "!".',
+        });
     });
   }
   if (problems.length > before) return undefined;
-  return { resource: resource as string, idType: idType as 'number' | 'string', attributes: attributes as string[] | undefined, file, positions: read.positions };
+  return {
+    resource: resource as string,
+    idType: idType as 'number' | 'string',
+    attributes: attributes as string[] | undefined,
+    file,
+    positions: read.positions,
+  };
 }

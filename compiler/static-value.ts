@@ -46,7 +46,8 @@ export function positionOf(positions: ReadonlyMap<string, Position>, path: Value
 
 function unwrap(node: ts.Node): ts.Node {
   let current = node;
-  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current)) current = current.expression;
+  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current))
+    current = current.expression;
   return current;
 }
 
@@ -86,7 +87,13 @@ export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPa
     if (ts.isArrayLiteralExpression(node)) {
       return node.elements.map((element, i) => {
         if (ts.isSpreadElement(element)) {
-          problems.push({ code: 'not-static', path: [...path, i], position: at(element), message: 'A spread (...) is not a static value.', fix: 'Write the elements out: definition files are read without running them.' });
+          problems.push({
+            code: 'not-static',
+            path: [...path, i],
+            position: at(element),
+            message: 'A spread (...) is not a static value.',
+            fix: 'Write the elements out: definition files are read without running them.',
+          });
           return undefined;
         }
         return read(element, [...path, i]);
@@ -99,11 +106,23 @@ export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPa
       for (const property of node.properties) {
         const name = ts.isPropertyAssignment(property) ? propertyName(property.name) : undefined;
         if (!ts.isPropertyAssignment(property) || name === undefined) {
-          problems.push({ code: 'not-static', path, position: at(property), message: `${ts.isShorthandPropertyAssignment(property) ? 'A shorthand property' : ts.isSpreadAssignment(property) ? 'A spread (...)' : ts.isMethodDeclaration(property) ? 'A method' : 'A computed property'} is not a static value.`, fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".' });
+          problems.push({
+            code: 'not-static',
+            path,
+            position: at(property),
+            message: `${ts.isShorthandPropertyAssignment(property) ? 'A shorthand property' : ts.isSpreadAssignment(property) ? 'A spread (...)' : ts.isMethodDeclaration(property) ? 'A method' : 'A computed property'} is not a static value.`,
+            fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".',
+          });
           continue;
         }
         if (seen.has(name)) {
-          problems.push({ code: 'duplicate-key', path: [...path, name], position: at(property), message: `Key ${JSON.stringify(name)} appears twice in the same object; only one can count.`, fix: 'Remove one of the two keys, or merge their values.' });
+          problems.push({
+            code: 'duplicate-key',
+            path: [...path, name],
+            position: at(property),
+            message: `Key ${JSON.stringify(name)} appears twice in the same object; only one can count.`,
+            fix: 'Remove one of the two keys, or merge their values.',
+          });
           continue;
         }
         seen.add(name);
@@ -115,7 +134,8 @@ export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPa
       code: 'not-static',
       path,
       position: at(node),
-      message: ts.isArrowFunction(node) || ts.isFunctionExpression(node) ? 'A function is not a static value.' : `${ts.SyntaxKind[node.kind]} is not a static value.`,
+      message:
+        ts.isArrowFunction(node) || ts.isFunctionExpression(node) ? 'A function is not a static value.' : `${ts.SyntaxKind[node.kind]} is not a static value.`,
       fix: 'Definition files are read without running them: write literals only, and name hooks with method-name strings of the ownership service.',
     });
     return undefined;

@@ -34,7 +34,8 @@ for (const [path, entry] of Object.entries(packages)) {
     const at = `node_modules/${name}`;
     if (packages[at] !== undefined) continue;
     const platform = platformOf(name);
-    if (platform === undefined) throw new Error(`${name} (optional dependency of ${path}) is missing from the lock and is not a platform package; run npm install.`);
+    if (platform === undefined)
+      throw new Error(`${name} (optional dependency of ${path}) is missing from the lock and is not a platform package; run npm install.`);
     packages[at] = { version, ...platform, ...(entry.dev ? { dev: true } : {}), optional: true };
     added++;
   }

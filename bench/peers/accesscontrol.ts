@@ -26,7 +26,12 @@ const crud: ReadonlySet<string> = new Set(CRUD_ACTIONS);
  * ```
  */
 export function createAccessControl3(rules: readonly PeerRule[]): AccessControl {
-  const rows: IGrantsListItem[] = rules.map((rule) => ({ role: rule.role, resource: rule.resource, action: `${rule.action}:${rule.possession}`, attributes: [...rule.attributes] }));
+  const rows: IGrantsListItem[] = rules.map((rule) => ({
+    role: rule.role,
+    resource: rule.resource,
+    action: `${rule.action}:${rule.possession}`,
+    attributes: [...rule.attributes],
+  }));
   return new AccessControl(rows);
 }
 
@@ -98,17 +103,19 @@ export function accessControlPickers(ac3: AccessControl, ac2: AccessControl2): P
 export function accessControl3FilterPicker(ac: AccessControl, ownership: CountingOwnership): FilterPicker {
   return {
     name: 'accesscontrol 3 filter',
-    prepare: async ({ user, resource }) => (items: readonly FillerRecord[]) => {
-      const roles = user.roles as string[];
-      const any = ac.can(roles).readAny(resource);
-      const own = ac.can(roles).readOwn(resource);
-      const owned = new Set(ownership.listOwnedRecords({ user }));
-      const out: object[] = [];
-      for (const item of items) {
-        if (own.granted && owned.has(item.id)) out.push(own.filter(item as unknown as Record<string, unknown>) as object);
-        else if (any.granted) out.push(any.filter(item as unknown as Record<string, unknown>) as object);
-      }
-      return out;
-    },
+    prepare:
+      async ({ user, resource }) =>
+      (items: readonly FillerRecord[]) => {
+        const roles = user.roles as string[];
+        const any = ac.can(roles).readAny(resource);
+        const own = ac.can(roles).readOwn(resource);
+        const owned = new Set(ownership.listOwnedRecords({ user }));
+        const out: object[] = [];
+        for (const item of items) {
+          if (own.granted && owned.has(item.id)) out.push(own.filter(item as unknown as Record<string, unknown>) as object);
+          else if (any.granted) out.push(any.filter(item as unknown as Record<string, unknown>) as object);
+        }
+        return out;
+      },
   };
 }

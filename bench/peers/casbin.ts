@@ -56,7 +56,10 @@ export function casbinDecider(rules: readonly PeerRule[]): Decider {
     name: 'casbin enforceSync',
     crudOnly: false,
     prepare: async (queries) => {
-      const enforcer = await createCasbinEnforcer(policyLines, queries.map((query) => query.user));
+      const enforcer = await createCasbinEnforcer(
+        policyLines,
+        queries.map((query) => query.user),
+      );
       const prepared = queries.map((query) => [casbinSubject(query.user), query.resource, query.action] as const);
       return (i) => {
         const [subject, resource, action] = prepared[i] as (typeof prepared)[number];

@@ -40,11 +40,30 @@ export function nestedObjectDecider(table: NestedTable): Decider {
 }
 
 /** `['*', '!secret', '!notes']`, written out. */
-export const projectExclude = (r: FillerRecord) => ({ id: r.id, name: r.name, status: r.status, ownerId: r.ownerId, createdAt: r.createdAt, updatedAt: r.updatedAt, amount: r.amount, tags: r.tags });
+export const projectExclude = (r: FillerRecord) => ({
+  id: r.id,
+  name: r.name,
+  status: r.status,
+  ownerId: r.ownerId,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+  amount: r.amount,
+  tags: r.tags,
+});
 /** `['id', 'name', 'status', 'createdAt', 'amount']`, written out. */
 export const projectInclude = (r: FillerRecord) => ({ id: r.id, name: r.name, status: r.status, createdAt: r.createdAt, amount: r.amount });
 /** `['*', '!secret']` (own read), written out. */
-export const projectOwnedRead = (r: FillerRecord) => ({ id: r.id, name: r.name, status: r.status, ownerId: r.ownerId, createdAt: r.createdAt, updatedAt: r.updatedAt, amount: r.amount, tags: r.tags, notes: r.notes });
+export const projectOwnedRead = (r: FillerRecord) => ({
+  id: r.id,
+  name: r.name,
+  status: r.status,
+  ownerId: r.ownerId,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+  amount: r.amount,
+  tags: r.tags,
+  notes: r.notes,
+});
 /** `['id', 'name', 'status']` (any read), written out. */
 export const projectAnyRead = (r: FillerRecord) => ({ id: r.id, name: r.name, status: r.status });
 
@@ -64,9 +83,11 @@ export function handWrittenPicker(showcase: Showcase): Picker {
 export function handWrittenFilterPicker(ownership: CountingOwnership): FilterPicker {
   return {
     name: 'hand-written (baseline)',
-    prepare: async ({ user }) => (items) => {
-      const owned = new Set(ownership.listOwnedRecords({ user }));
-      return items.map((item) => (owned.has(item.id) ? projectOwnedRead(item) : projectAnyRead(item)));
-    },
+    prepare:
+      async ({ user }) =>
+      (items) => {
+        const owned = new Set(ownership.listOwnedRecords({ user }));
+        return items.map((item) => (owned.has(item.id) ? projectOwnedRead(item) : projectAnyRead(item)));
+      },
   };
 }

@@ -2,7 +2,15 @@
  * This library in the bench: `Permissions` built at run time (`addPermissions` + `build()`), and the
  * typed face the generated `createPermissions` returns (`createTypedPermissions` over the same tables).
  */
-import { createTypedPermissions, Permissions, type GrantTables, type PermissionDefinition, type PermissionDefinitionJson, type PermissionsSchema, type TypedPermissions } from '../../runtime/core/index.js';
+import {
+  createTypedPermissions,
+  Permissions,
+  type GrantTables,
+  type PermissionDefinition,
+  type PermissionDefinitionJson,
+  type PermissionsSchema,
+  type TypedPermissions,
+} from '../../runtime/core/index.js';
 import type { Scenario } from '../scenario.js';
 import type { CountingOwnership } from './counting-ownership.js';
 import type { BenchUser, Decider, DecisionQuery, FilterPicker, Picker } from './peer.js';

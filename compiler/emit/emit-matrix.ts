@@ -162,14 +162,20 @@ export function emitMatrix(context: EmitContext, limits: MatrixLimits = { maxCha
     const roleOrder = [...rows.keys()].sort((a, b) => a - b);
     out.push(`## ${markdownName(resource, 'text')}`);
     out.push('');
-    writeTable(out, ['Role', ...actions.map((action) => markdownName(action, 'table'))], roleOrder.map((role) => rows.get(role)!));
+    writeTable(
+      out,
+      ['Role', ...actions.map((action) => markdownName(action, 'table'))],
+      roleOrder.map((role) => rows.get(role)!),
+    );
     out.push('');
   });
 
   if (setNames.size > 0) {
     out.push('## Attribute sets');
     out.push('');
-    out.push(`Attribute lists longer than ${ATTRIBUTE_SET_MIN_CHARS} characters are listed once, here; a cell that says \`set A1\` grants the attributes of set A1.`);
+    out.push(
+      `Attribute lists longer than ${ATTRIBUTE_SET_MIN_CHARS} characters are listed once, here; a cell that says \`set A1\` grants the attributes of set A1.`,
+    );
     out.push('');
     const rows: string[][] = [];
     for (const [text, name] of setNames) rows.push([name, text]);
@@ -179,13 +185,22 @@ export function emitMatrix(context: EmitContext, limits: MatrixLimits = { maxCha
 
   out.push('## Ownership checks');
   out.push('');
-  writeTable(out, ['Method', 'Kind'], hookMethods.map((method) => [markdownCode(method.name, 'table'), method.kind]));
+  writeTable(
+    out,
+    ['Method', 'Kind'],
+    hookMethods.map((method) => [markdownCode(method.name, 'table'), method.kind]),
+  );
   out.push('');
   const definitionRows: string[][] = [];
   let pending = 0;
   for (const { file, index, definition } of definitions) {
     const roles = typeof definition.roles === 'string' ? [definition.roles] : definition.roles;
-    const row = [`${markdownName(file, 'table')} #${index}`, roles.map((role) => markdownName(role, 'table')).join(', '), markdownName(definition.resource, 'table'), markdownProse(definition.descr ?? '', 'table')];
+    const row = [
+      `${markdownName(file, 'table')} #${index}`,
+      roles.map((role) => markdownName(role, 'table')).join(', '),
+      markdownName(definition.resource, 'table'),
+      markdownProse(definition.descr ?? '', 'table'),
+    ];
     definitionRows.push(row);
     pending += rowSize(row);
     out.reserve(pending);

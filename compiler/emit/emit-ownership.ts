@@ -5,11 +5,23 @@ import { emitTypeScript, type EmitContext, type EmittedFile } from './emit-conte
 function signature(method: HookMethod): { argsType: string; returnType: string; doc: string } {
   switch (method.kind) {
     case 'isOwner':
-      return { argsType: `{ readonly user: TUser; readonly resourceId: ${method.idType} }`, returnType: 'Awaitable<boolean>', doc: 'isOwner hook: does `user` own the record `resourceId`?' };
+      return {
+        argsType: `{ readonly user: TUser; readonly resourceId: ${method.idType} }`,
+        returnType: 'Awaitable<boolean>',
+        doc: 'isOwner hook: does `user` own the record `resourceId`?',
+      };
     case 'listOwned':
-      return { argsType: '{ readonly user: TUser }', returnType: `Awaitable<readonly (${method.idType})[]>`, doc: 'listOwned hook: the ids of the records `user` owns.' };
+      return {
+        argsType: '{ readonly user: TUser }',
+        returnType: `Awaitable<readonly (${method.idType})[]>`,
+        doc: 'listOwned hook: the ids of the records `user` owns.',
+      };
     case 'limitOwned':
-      return { argsType: '{ readonly user: TUser }', returnType: 'TFilter', doc: 'limitOwned hook: configures (never executes) a filter of the records `user` owns.' };
+      return {
+        argsType: '{ readonly user: TUser }',
+        returnType: 'TFilter',
+        doc: 'limitOwned hook: configures (never executes) a filter of the records `user` owns.',
+      };
   }
 }
 
@@ -23,16 +35,27 @@ export function emitOwnership(context: EmitContext): Promise<EmittedFile> {
   const { hookMethods } = context.model;
   // Only what the methods use is imported or named: consumers compile generated code with noUnusedLocals and noUnusedParameters.
   const usesAwaitable = hookMethods.some((method) => method.kind !== 'limitOwned');
-  const unusedTypeParameters = [...(hookMethods.length === 0 ? ['TUser'] : []), ...(hookMethods.some((method) => method.kind === 'limitOwned') ? [] : ['TFilter'])];
+  const unusedTypeParameters = [
+    ...(hookMethods.length === 0 ? ['TUser'] : []),
+    ...(hookMethods.some((method) => method.kind === 'limitOwned') ? [] : ['TFilter']),
+  ];
   return emitTypeScript(context, 'ownership.ts', (file) => {
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: context.runtimeImport, namedImports: [...(usesAwaitable ? ['Awaitable'] : []), 'User'] });
     file.addInterface({
       isExported: true,
       name: 'PermissionsOwnershipService',
-      typeParameters: [{ name: 'TUser', constraint: 'User<unknown>', default: 'User' }, { name: 'TFilter', default: 'unknown' }],
+      typeParameters: [
+        { name: 'TUser', constraint: 'User<unknown>', default: 'User' },
+        { name: 'TFilter', default: 'unknown' },
+      ],
       // Both type parameters stay (consumers write PermissionsOwnershipService<AppUser, Filter> whatever the definitions hold); when no method uses one, this member-less base names it.
-      extends: unusedTypeParameters.length === 0 ? [] : [`Record<never, ${unusedTypeParameters.length === 1 ? unusedTypeParameters[0] : `[${unusedTypeParameters.join(', ')}]`}>`],
-      docs: ['The methods that the hook strings of the definitions name. Implement it in the application, next to its data layer; a missing method is a compile error.'],
+      extends:
+        unusedTypeParameters.length === 0
+          ? []
+          : [`Record<never, ${unusedTypeParameters.length === 1 ? unusedTypeParameters[0] : `[${unusedTypeParameters.join(', ')}]`}>`],
+      docs: [
+        'The methods that the hook strings of the definitions name. Implement it in the application, next to its data layer; a missing method is a compile error.',
+      ],
       methods: hookMethods.map((method) => {
         const { argsType, returnType, doc } = signature(method);
         return { name: method.name, parameters: [{ name: 'args', type: argsType }], returnType, docs: [doc] };

@@ -9,7 +9,15 @@ import { emitTypeScript, type EmitContext, type EmittedFile } from './emit-conte
  */
 export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
   return emitTypeScript(context, 'permissions.ts', (file) => {
-    file.addImportDeclaration({ moduleSpecifier: context.runtimeImport, namedImports: ['createTypedPermissions', { name: 'TypedPermissions', isTypeOnly: true }, { name: 'TypedPermissionsOptions', isTypeOnly: true }, { name: 'User', isTypeOnly: true }] });
+    file.addImportDeclaration({
+      moduleSpecifier: context.runtimeImport,
+      namedImports: [
+        'createTypedPermissions',
+        { name: 'TypedPermissions', isTypeOnly: true },
+        { name: 'TypedPermissionsOptions', isTypeOnly: true },
+        { name: 'User', isTypeOnly: true },
+      ],
+    });
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './ownership.js', namedImports: ['PermissionsOwnershipService'] });
     file.addImportDeclaration({ moduleSpecifier: './tables.js', namedImports: ['grantTables'] });
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['PermissionsSchemaOfDefinitions'] });
@@ -23,13 +31,17 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
     file.addFunction({
       isExported: true,
       name: 'createPermissions',
-      typeParameters: [{ name: 'TUser', constraint: 'User<unknown>', default: 'User' }, { name: 'TFilter', default: 'unknown' }],
+      typeParameters: [
+        { name: 'TUser', constraint: 'User<unknown>', default: 'User' },
+        { name: 'TFilter', default: 'unknown' },
+      ],
       parameters: [{ name: 'options', type: 'CreatePermissionsOptions<TUser, TFilter>' }],
       returnType: 'TypedPermissions<PermissionsSchemaOfDefinitions, TUser, TFilter>',
       docs: [
-        'Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`.\n\n@example\n```ts\nconst permissions = createPermissions({ ownership: new DocumentOwnershipService(db) });\nconst permit = await permissions.grantPermit({ user, resource: \'document\', action: \'read\', resourceId: 3 });\n```',
+        "Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`.\n\n@example\n```ts\nconst permissions = createPermissions({ ownership: new DocumentOwnershipService(db) });\nconst permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });\n```",
       ],
-      statements: 'return createTypedPermissions<PermissionsSchemaOfDefinitions, PermissionsOwnershipService<TUser, TFilter>, TUser, TFilter>(grantTables, options);',
+      statements:
+        'return createTypedPermissions<PermissionsSchemaOfDefinitions, PermissionsOwnershipService<TUser, TFilter>, TUser, TFilter>(grantTables, options);',
     });
   });
 }

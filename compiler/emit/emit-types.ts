@@ -20,15 +20,36 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
       docs: ['The actions granted on each resource (to at least one role). Any other action on that resource is a compile error.'],
       properties: tables.resources.map((resource) => ({ name: propertyName(resource), isReadonly: true, type: literalUnion(actionsOf(resource)) })),
     });
-    file.addTypeAlias({ isExported: true, name: 'ActionOf', typeParameters: [{ name: 'R', constraint: 'Resource' }], type: 'ResourceActions[R]', docs: ["The actions of one resource: `ActionOf<'document'>`."] });
-    file.addTypeAlias({ isExported: true, name: 'Action', type: literalUnion([...new Set(tables.resources.flatMap(actionsOf))].sort()), docs: ['Every action granted on some resource.'] });
+    file.addTypeAlias({
+      isExported: true,
+      name: 'ActionOf',
+      typeParameters: [{ name: 'R', constraint: 'Resource' }],
+      type: 'ResourceActions[R]',
+      docs: ["The actions of one resource: `ActionOf<'document'>`."],
+    });
+    file.addTypeAlias({
+      isExported: true,
+      name: 'Action',
+      type: literalUnion([...new Set(tables.resources.flatMap(actionsOf))].sort()),
+      docs: ['Every action granted on some resource.'],
+    });
     file.addInterface({
       isExported: true,
       name: 'ResourceIds',
       docs: ['The id type of each resource, from its `*.resource.json` metadata (`string | number` when undeclared).'],
-      properties: tables.resources.map((resource) => ({ name: propertyName(resource), isReadonly: true, type: resourceIdTypes.get(resource) ?? 'string | number' })),
+      properties: tables.resources.map((resource) => ({
+        name: propertyName(resource),
+        isReadonly: true,
+        type: resourceIdTypes.get(resource) ?? 'string | number',
+      })),
     });
-    file.addTypeAlias({ isExported: true, name: 'ResourceIdOf', typeParameters: [{ name: 'R', constraint: 'Resource' }], type: 'ResourceIds[R]', docs: ['The id type of one resource.'] });
+    file.addTypeAlias({
+      isExported: true,
+      name: 'ResourceIdOf',
+      typeParameters: [{ name: 'R', constraint: 'Resource' }],
+      type: 'ResourceIds[R]',
+      docs: ['The id type of one resource.'],
+    });
     file.addInterface({
       isExported: true,
       name: 'PermissionsSchemaOfDefinitions',
@@ -44,7 +65,11 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
     file.addTypeAlias({
       isExported: true,
       name: 'KnownPermissionDefinition',
-      typeParameters: [{ name: 'TUser', default: 'any' }, { name: 'TId', default: 'any' }, { name: 'TFilter', default: 'any' }],
+      typeParameters: [
+        { name: 'TUser', default: 'any' },
+        { name: 'TId', default: 'any' },
+        { name: 'TFilter', default: 'any' },
+      ],
       type: 'PermissionDefinition<Role, Resource, Action, TUser, TId, TFilter>',
       docs: ['A PermissionDefinition restricted to the names the definitions already use (for definitions written in code).'],
     });

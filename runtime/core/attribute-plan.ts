@@ -46,7 +46,11 @@ function makeSortedPlan(all: boolean, sortedKeys: readonly string[], children: r
 
 function makePlan(all: boolean, children: ReadonlyMap<string, AttributePlan>): AttributePlan {
   const keys = [...children.keys()].sort(byCodeUnit);
-  return makeSortedPlan(all, keys, keys.map((key) => children.get(key) as AttributePlan));
+  return makeSortedPlan(
+    all,
+    keys,
+    keys.map((key) => children.get(key) as AttributePlan),
+  );
 }
 
 /** The plan that keeps nothing. */
@@ -188,10 +192,13 @@ export function unionPlans(a: AttributePlan, b: AttributePlan): AttributePlan {
  * ```
  */
 export function planToJson(plan: AttributePlan): AttributePlanJson {
-  return [plan.all ? 1 : 0, plan.keys.map((key, i) => {
-    const child = plan.nested[i];
-    return [key, child === undefined ? null : planToJson(child)] as const;
-  })];
+  return [
+    plan.all ? 1 : 0,
+    plan.keys.map((key, i) => {
+      const child = plan.nested[i];
+      return [key, child === undefined ? null : planToJson(child)] as const;
+    }),
+  ];
 }
 
 /**
@@ -341,7 +348,10 @@ function compilePicker(plan: AttributePlan): Picker {
       plan.keys.forEach((key, i) => {
         const child = plan.nested[i];
         if (child === undefined) code.push(`case ${JSON.stringify(key)}: continue;`);
-        else code.push(`case ${JSON.stringify(key)}: { const v = ${nestedFor(child)}(s[k]); if (v !== undefined) { if (k === "__proto__") defineData(o, k, v); else o[k] = v; } continue; }`);
+        else
+          code.push(
+            `case ${JSON.stringify(key)}: { const v = ${nestedFor(child)}(s[k]); if (v !== undefined) { if (k === "__proto__") defineData(o, k, v); else o[k] = v; } continue; }`,
+          );
       });
       code.push('}');
     }
@@ -356,7 +366,18 @@ function compilePicker(plan: AttributePlan): Picker {
     const literal = kept.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: s[${JSON.stringify(key)}]`).join(', ');
     return { keys: [...keys], build: new Function('s', `"use strict"; return { ${literal} };`) as Picker };
   };
-  const factory = new Function('e', 'keys', 'defineData', 'n', 'shapes', 'sameKeys', 'makeShape', 'MAX_SHAPES', 'MAX_SHAPE_KEYS', `return function pick(s) {\n${code.join('\n')}\n};`) as (
+  const factory = new Function(
+    'e',
+    'keys',
+    'defineData',
+    'n',
+    'shapes',
+    'sameKeys',
+    'makeShape',
+    'MAX_SHAPES',
+    'MAX_SHAPE_KEYS',
+    `return function pick(s) {\n${code.join('\n')}\n};`,
+  ) as (
     e: typeof isEnumerableOwn,
     keys: typeof Object.keys,
     define: typeof defineData,

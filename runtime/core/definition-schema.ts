@@ -42,14 +42,19 @@ function shapeSchema(hooks: HookForm) {
   const hook = hooks === 'names' ? hookNameSchema : z.union([hookNameSchema, hookFunctionSchema]);
   const role = nameSchema('role');
   return z.strictObject({
-    roles: z.union([role, z.array(role).min(1, { error: 'roles must name at least one role' })], { error: 'roles must be a role name or an array of role names' }),
+    roles: z.union([role, z.array(role).min(1, { error: 'roles must name at least one role' })], {
+      error: 'roles must be a role name or an array of role names',
+    }),
     resource: nameSchema('resource'),
     descr: z.string().optional(),
     possession: z.enum(['own', 'any'], { error: "possession must be 'own' or 'any'" }).optional(),
     grant: z.union(
       [
         z.array(z.string({ error: 'a grant entry must be a string such as "read" or "read:own"' })),
-        z.record(z.string(), z.array(z.string({ error: 'an attribute pattern must be a string' }), { error: 'the attributes of a grant key must be an array of patterns' })),
+        z.record(
+          z.string(),
+          z.array(z.string({ error: 'an attribute pattern must be a string' }), { error: 'the attributes of a grant key must be an array of patterns' }),
+        ),
       ],
       { error: 'grant must be an array of actions or an object of action → attribute patterns' },
     ),
@@ -61,7 +66,6 @@ function shapeSchema(hooks: HookForm) {
 
 /** The parsed definition, as zod returns it. */
 export type ParsedDefinition = z.infer<ReturnType<typeof shapeSchema>>;
-
 
 type ProblemSink = (code: DefinitionProblemCode, path: (string | number)[], message: string, fix: string) => void;
 
@@ -78,7 +82,13 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
   if (Array.isArray(grant)) entries = grant.flatMap((key, i) => (typeof key === 'string' ? [[key, undefined, ['grant', i]]] : []));
   else if (typeof grant === 'object' && grant !== null) entries = Object.entries(grant).map(([key, patterns]) => [key, patterns, ['grant', key]]);
   else return;
-  if ((Array.isArray(grant) ? grant.length : entries.length) === 0) report('empty-grant', ['grant'], 'grant is empty, so the definition grants nothing.', "List at least one action, for example ['read'] or { 'read:own': ['*'] }.");
+  if ((Array.isArray(grant) ? grant.length : entries.length) === 0)
+    report(
+      'empty-grant',
+      ['grant'],
+      'grant is empty, so the definition grants nothing.',
+      "List at least one action, for example ['read'] or { 'read:own': ['*'] }.",
+    );
 
   let grantsOwn = false;
   for (const [key, patterns, path] of entries) {
@@ -89,7 +99,13 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
     }
     if ((parsed.possession ?? possession ?? 'any') === 'own') grantsOwn = true;
     if (!Array.isArray(patterns)) continue;
-    if (patterns.length === 0) report('bad-attribute', path, `Grant ${JSON.stringify(key)} lists no attribute, so it grants nothing.`, "List attribute patterns, for example ['*'] or ['title', 'date'], or remove the entry.");
+    if (patterns.length === 0)
+      report(
+        'bad-attribute',
+        path,
+        `Grant ${JSON.stringify(key)} lists no attribute, so it grants nothing.`,
+        "List attribute patterns, for example ['*'] or ['title', 'date'], or remove the entry.",
+      );
     patterns.forEach((pattern: unknown, i) => {
       if (typeof pattern !== 'string') return;
       const attribute = parseAttributePattern(pattern);
@@ -99,18 +115,43 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
 
   const has = (hook: (typeof HOOK_NAMES)[number]) => definition[hook] !== undefined;
   if (has('listOwned') && has('limitOwned')) {
-    report('both-list-and-limit', ['limitOwned'], 'The definition has both listOwned and limitOwned; exactly one of them goes with isOwner.', 'Keep listOwned (ids of owned records) or limitOwned (a filter), not both.');
+    report(
+      'both-list-and-limit',
+      ['limitOwned'],
+      'The definition has both listOwned and limitOwned; exactly one of them goes with isOwner.',
+      'Keep listOwned (ids of owned records) or limitOwned (a filter), not both.',
+    );
   }
   if (grantsOwn && !has('isOwner')) {
-    report('own-without-is-owner', [], "The definition has an 'own' action but no isOwner hook, so ownership can never be decided.", 'Add isOwner and exactly one of listOwned or limitOwned, or grant the actions as :any.');
+    report(
+      'own-without-is-owner',
+      [],
+      "The definition has an 'own' action but no isOwner hook, so ownership can never be decided.",
+      'Add isOwner and exactly one of listOwned or limitOwned, or grant the actions as :any.',
+    );
   } else if (has('isOwner') && !has('listOwned') && !has('limitOwned')) {
     if (grantsOwn) {
-      report('own-without-list-or-limit', [], "The definition has an 'own' action but neither callback: listOwned or limitOwned is required with isOwner.", 'Add listOwned (returns the ids of owned records) or limitOwned (configures a filter of owned records).');
+      report(
+        'own-without-list-or-limit',
+        [],
+        "The definition has an 'own' action but neither callback: listOwned or limitOwned is required with isOwner.",
+        'Add listOwned (returns the ids of owned records) or limitOwned (configures a filter of owned records).',
+      );
     } else {
-      report('hooks-incomplete', ['isOwner'], 'isOwner is given without listOwned or limitOwned.', 'Add exactly one of listOwned or limitOwned, or remove isOwner.');
+      report(
+        'hooks-incomplete',
+        ['isOwner'],
+        'isOwner is given without listOwned or limitOwned.',
+        'Add exactly one of listOwned or limitOwned, or remove isOwner.',
+      );
     }
   } else if (!has('isOwner') && (has('listOwned') || has('limitOwned'))) {
-    report('hooks-incomplete', [has('listOwned') ? 'listOwned' : 'limitOwned'], `${has('listOwned') ? 'listOwned' : 'limitOwned'} is given without isOwner.`, 'Add isOwner, which decides ownership of a single record.');
+    report(
+      'hooks-incomplete',
+      [has('listOwned') ? 'listOwned' : 'limitOwned'],
+      `${has('listOwned') ? 'listOwned' : 'limitOwned'} is given without isOwner.`,
+      'Add isOwner, which decides ownership of a single record.',
+    );
   }
 }
 
@@ -161,7 +202,11 @@ export function validateDefinition(definition: unknown, hooks: HookForm): Schema
 }
 
 function shapeMessage(issue: z.core.$ZodIssue, path: readonly (string | number)[]): string {
-  if (issue.code === 'unrecognized_keys') return `Unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.slice(0, 10).map((k) => quoteForMessage(k)).join(', ')}${issue.keys.length > 10 ? ` and ${issue.keys.length - 10} more` : ''}.`;
+  if (issue.code === 'unrecognized_keys')
+    return `Unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys
+      .slice(0, 10)
+      .map((k) => quoteForMessage(k))
+      .join(', ')}${issue.keys.length > 10 ? ` and ${issue.keys.length - 10} more` : ''}.`;
   if (path.length === 0) return `A definition must be an object, not ${describe(issue.input)}.`;
   if (issue.input === undefined) return `Field "${String(path.at(-1))}" is missing.`;
   const message = issue.message.charAt(0).toUpperCase() + issue.message.slice(1);
@@ -175,15 +220,18 @@ function describe(value: unknown): string {
 }
 
 function shapeFix(issue: z.core.$ZodIssue, path: readonly (string | number)[]): string {
-  if (issue.code === 'unrecognized_keys') return 'Remove fields other than roles, resource, descr, possession, grant, isOwner, listOwned and limitOwned (check their spelling).';
+  if (issue.code === 'unrecognized_keys')
+    return 'Remove fields other than roles, resource, descr, possession, grant, isOwner, listOwned and limitOwned (check their spelling).';
   switch (path[0]) {
     case undefined:
       return 'Write the definition as an object with roles, resource and grant.';
     case 'roles':
-      if (issue.code === 'custom' || issue.code === 'too_big') return `Name roles with printable text of at most ${MAX_NAME_LENGTH} characters: no control, format or line-break characters, no surrounding whitespace.`;
+      if (issue.code === 'custom' || issue.code === 'too_big')
+        return `Name roles with printable text of at most ${MAX_NAME_LENGTH} characters: no control, format or line-break characters, no surrounding whitespace.`;
       return "Set roles to a role name or a non-empty array of role names, for example ['EMPLOYEE'].";
     case 'resource':
-      if (issue.code === 'custom' || issue.code === 'too_big') return `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters: no control, format or line-break characters, no surrounding whitespace.`;
+      if (issue.code === 'custom' || issue.code === 'too_big')
+        return `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters: no control, format or line-break characters, no surrounding whitespace.`;
       return "Set resource to a resource name, for example 'document', or '*' for every resource.";
     case 'grant':
       return "Set grant to an array of actions (['read', 'list:any']) or an object of action → attribute patterns ({ 'read:own': ['*', '!confidential'] }).";

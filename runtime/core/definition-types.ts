@@ -21,10 +21,7 @@ export type ListOwnedHook<TUser = any, TId = any> = (args: { user: TUser }) => A
 export type LimitOwnedHook<TUser = any, TFilter = any> = (args: { user: TUser }) => TFilter;
 
 /** Combines the filters of several limitOwned hooks, typically with a logical OR. */
-export type LimitOwnReducer<TUser = any, TFilter = any> = (args: {
-  user: TUser;
-  limitOwneds: readonly LimitOwnedHook<TUser, TFilter>[];
-}) => TFilter;
+export type LimitOwnReducer<TUser = any, TFilter = any> = (args: { user: TUser; limitOwneds: readonly LimitOwnedHook<TUser, TFilter>[] }) => TFilter;
 
 /** `'own'` or `'any'`: whether a grant covers only the records the user owns, or every record. */
 export type Possession = 'own' | 'any';
@@ -57,8 +54,11 @@ export interface OwnershipHooksExactlyOneOfListOwnedOrLimitOwned {
 }
 
 /** A definition without ownership hooks: it may grant only `any` actions. */
-export interface PermissionDefinitionNoOwnership<TRole extends string = string, TResource extends string = string, TAction extends string = string>
-  extends PermissionDefinitionBase<TRole, TResource, TAction> {
+export interface PermissionDefinitionNoOwnership<
+  TRole extends string = string,
+  TResource extends string = string,
+  TAction extends string = string,
+> extends PermissionDefinitionBase<TRole, TResource, TAction> {
   readonly isOwner?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
   readonly listOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
   readonly limitOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
@@ -114,9 +114,7 @@ export type PermissionDefinition<
   TUser = any,
   TId = any,
   TFilter = any,
-> =
-  | PermissionDefinitionWithOwnership<TRole, TResource, TAction, TUser, TId, TFilter>
-  | PermissionDefinitionNoOwnership<TRole, TResource, TAction>;
+> = PermissionDefinitionWithOwnership<TRole, TResource, TAction, TUser, TId, TFilter> | PermissionDefinitionNoOwnership<TRole, TResource, TAction>;
 
 /** The neutral JSON form: hooks are method names of the ownership service. */
 export type PermissionDefinitionJson = PermissionDefinitionBase & {

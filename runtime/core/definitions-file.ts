@@ -79,7 +79,8 @@ const isJsonSpace = (code: number) => code === 0x20 || code === 0x09 || code ===
 function shown(text: string, offset: number): string {
   const code = text.codePointAt(offset) ?? 0;
   const char = String.fromCodePoint(code);
-  if (code < 0x20 || code === 0x7f || (code >= 0xd800 && code <= 0xdfff) || (code > 0x7e && /[\s\p{Cf}\p{Zl}\p{Zp}]/u.test(char))) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (code < 0x20 || code === 0x7f || (code >= 0xd800 && code <= 0xdfff) || (code > 0x7e && /[\s\p{Cf}\p{Zl}\p{Zp}]/u.test(char)))
+    return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   return `'${char}'`;
 }
 
@@ -90,22 +91,35 @@ const NUMBER_FIX = 'Write numbers as JSON does: 10, -1.5, 2e3 (decimal, no leadi
 /** Names what stands at `offset` where a value (or a key) was expected and is not one. */
 function notAValue(text: string, offset: number, expected: 'value' | 'key' = 'value'): Issue {
   const code = text.charCodeAt(offset);
-  if (code === 0xfeff) return { offset, description: 'a byte order mark (U+FEFF) inside the text', fix: 'Remove it: one byte order mark is allowed, at the very start only.' };
-  if (code > 0x7e && /\s/.test(text[offset] ?? '')) return { offset, description: `the space character ${shown(text, offset)}, which JSON does not allow`, fix: 'Replace it with an ordinary space, or remove it.' };
+  if (code === 0xfeff)
+    return { offset, description: 'a byte order mark (U+FEFF) inside the text', fix: 'Remove it: one byte order mark is allowed, at the very start only.' };
+  if (code > 0x7e && /\s/.test(text[offset] ?? ''))
+    return {
+      offset,
+      description: `the space character ${shown(text, offset)}, which JSON does not allow`,
+      fix: 'Replace it with an ordinary space, or remove it.',
+    };
   if (code === 0x2f && (text[offset + 1] === '/' || text[offset + 1] === '*')) {
     return { offset, description: 'a comment (JSON has no comments)', fix: 'Remove the comment; a definition can carry its explanation in "descr".' };
   }
-  if (code === 0x27) return { offset, description: 'a single-quoted string (JSON strings use double quotes)', fix: 'Write the string in double quotes: "read", not \'read\'.' };
+  if (code === 0x27)
+    return { offset, description: 'a single-quoted string (JSON strings use double quotes)', fix: 'Write the string in double quotes: "read", not \'read\'.' };
   if (code === 0x2b || code === 0x2e) return { offset, description: `a number starting with ${shown(text, offset)}`, fix: NUMBER_FIX };
   if (isWordChar(code)) {
     let end = offset;
     while (end < text.length && isWordChar(text.charCodeAt(end))) end += 1;
     const word = text.slice(offset, end);
-    if (word === 'NaN' || word === 'Infinity' || word === 'undefined') return { offset, description: `${word}, which is not a JSON value`, fix: 'Write a number, a string, true, false or null.' };
+    if (word === 'NaN' || word === 'Infinity' || word === 'undefined')
+      return { offset, description: `${word}, which is not a JSON value`, fix: 'Write a number, a string, true, false or null.' };
     return { offset, description: `the unquoted word ${word}`, fix: `Write strings in double quotes ("${word}"), or use true, false or null.` };
   }
-  if (expected === 'key') return { offset, description: `${shown(text, offset)} where a key was expected`, fix: 'Write "key": value there, with the key in double quotes.' };
-  return { offset, description: `${shown(text, offset)} where a value was expected`, fix: 'Write a value there: a string in double quotes, a number, an array, an object, true, false or null.' };
+  if (expected === 'key')
+    return { offset, description: `${shown(text, offset)} where a key was expected`, fix: 'Write "key": value there, with the key in double quotes.' };
+  return {
+    offset,
+    description: `${shown(text, offset)} where a value was expected`,
+    fix: 'Write a value there: a string in double quotes, a number, an array, an object, true, false or null.',
+  };
 }
 
 /** Reads the string starting at the `"` at `start`; returns its end (after the closing quote) or the issue. */
@@ -119,10 +133,16 @@ function scanString(text: string, start: number): number | Issue {
       const escaped = text[i + 1];
       if (escaped !== undefined && '"\\/bfnrt'.includes(escaped)) i += 2;
       else if (escaped === 'u' && [2, 3, 4, 5].every((k) => isHex(text.charCodeAt(i + k)))) i += 6;
-      else return { offset: i, description: `the invalid escape \\${escaped ?? ''} in a string`, fix: 'Use one of \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX.' };
+      else
+        return { offset: i, description: `the invalid escape \\${escaped ?? ''} in a string`, fix: 'Use one of \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX.' };
       continue;
     }
-    if (code < 0x20) return { offset: i, description: `an unescaped control character (${shown(text, i)}) in a string`, fix: 'Escape it: \\n for a line break, \\t for a tab.' };
+    if (code < 0x20)
+      return {
+        offset: i,
+        description: `an unescaped control character (${shown(text, i)}) in a string`,
+        fix: 'Escape it: \\n for a line break, \\t for a tab.',
+      };
     i += 1;
   }
 }
@@ -132,12 +152,18 @@ function scanNumber(text: string, start: number): number | Issue {
   let i = start;
   if (text.charCodeAt(i) === 0x2d) {
     i += 1;
-    if (text.startsWith('Infinity', i)) return { offset: start, description: '-Infinity, which is not a JSON value', fix: 'Write a number, a string, true, false or null.' };
+    if (text.startsWith('Infinity', i))
+      return { offset: start, description: '-Infinity, which is not a JSON value', fix: 'Write a number, a string, true, false or null.' };
     if (!isDigit(text.charCodeAt(i))) return { offset: start, description: 'a minus sign without a number', fix: NUMBER_FIX };
   }
   if (text.charCodeAt(i) === 0x30) {
     const next = text[i + 1] ?? '';
-    if (/[xXoObB]/.test(next)) return { offset: start, description: `a ${/[xX]/.test(next) ? 'hexadecimal' : /[oO]/.test(next) ? 'octal' : 'binary'} number`, fix: 'Write the number in decimal.' };
+    if (/[xXoObB]/.test(next))
+      return {
+        offset: start,
+        description: `a ${/[xX]/.test(next) ? 'hexadecimal' : /[oO]/.test(next) ? 'octal' : 'binary'} number`,
+        fix: 'Write the number in decimal.',
+      };
     if (isDigit(text.charCodeAt(i + 1))) return { offset: start, description: 'a number with a leading zero', fix: NUMBER_FIX };
     i += 1;
   } else while (isDigit(text.charCodeAt(i))) i += 1;
@@ -177,14 +203,19 @@ function scanJson(text: string, onTopLevelField?: (key: string, valueOffset: num
     const innermost = open.length === 0 ? undefined : text[open[open.length - 1] as number];
     if (i >= text.length) {
       if (state === 'after' && innermost === undefined) return undefined;
-      if (innermost === undefined && state === 'value') return { offset: i, description: 'no JSON value: the text is empty', fix: 'Write a JSON array of definitions, or { "definitions": [...] }.' };
+      if (innermost === undefined && state === 'value')
+        return { offset: i, description: 'no JSON value: the text is empty', fix: 'Write a JSON array of definitions, or { "definitions": [...] }.' };
       const at = open[open.length - 1] as number;
       return { offset: at, description: `'${innermost}' that is never closed`, fix: `Close it with '${innermost === '[' ? ']' : '}'}'.` };
     }
     const code = text.charCodeAt(i);
     const closes = (code === 0x5d && innermost === '[') || (code === 0x7d && innermost === '{');
     if (closes && comma !== -1) {
-      return { offset: comma, description: `a trailing comma before '${text[i]}' (JSON allows none)`, fix: `Remove the comma after the last ${innermost === '[' ? 'element' : 'field'}.` };
+      return {
+        offset: comma,
+        description: `a trailing comma before '${text[i]}' (JSON allows none)`,
+        fix: `Remove the comma after the last ${innermost === '[' ? 'element' : 'field'}.`,
+      };
     }
     if (closes && (state === 'after' || justOpened)) {
       open.pop();
@@ -196,7 +227,12 @@ function scanJson(text: string, onTopLevelField?: (key: string, valueOffset: num
     justOpened = false;
     comma = -1;
     if (state === 'after') {
-      if (innermost === undefined) return { offset: i, description: 'more text after the end of the JSON value', fix: 'A file holds one JSON value: remove what follows it, or put everything in the one array.' };
+      if (innermost === undefined)
+        return {
+          offset: i,
+          description: 'more text after the end of the JSON value',
+          fix: 'A file holds one JSON value: remove what follows it, or put everything in the one array.',
+        };
       if (code === 0x2c) {
         comma = i;
         i += 1;
@@ -206,7 +242,11 @@ function scanJson(text: string, onTopLevelField?: (key: string, valueOffset: num
       const issue = notAValue(text, i);
       if (issue.description.startsWith('a comment')) return issue;
       const closer = innermost === '[' ? "']' to close the array" : "'}' to close the object";
-      return { offset: i, description: `',' expected (or ${closer}), found ${shown(text, i)}`, fix: `Separate the ${innermost === '[' ? 'elements' : 'fields'} with commas.` };
+      return {
+        offset: i,
+        description: `',' expected (or ${closer}), found ${shown(text, i)}`,
+        fix: `Separate the ${innermost === '[' ? 'elements' : 'fields'} with commas.`,
+      };
     }
     if (state === 'colon') {
       if (code !== 0x3a) return { offset: i, description: `':' expected after the key, found ${shown(text, i)}`, fix: 'Write "key": value.' };
@@ -267,14 +307,24 @@ export function parseStrictJson(source: string): StrictJsonResult {
   if (text.length > MAX_DEFINITIONS_FILE_LENGTH) {
     return {
       ok: false,
-      issue: { offset: 0, line: 1, column: 1, description: `a file of ${text.length} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}`, fix: 'Split the definitions over several files, one per resource.' },
+      issue: {
+        offset: 0,
+        line: 1,
+        column: 1,
+        description: `a file of ${text.length} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}`,
+        fix: 'Split the definitions over several files, one per resource.',
+      },
     };
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown, text };
   } catch (error) {
     // JSON.parse decides; the scanner only explains. Should they ever disagree, JSON.parse's own message and position still make a clear problem.
-    const found = scanJson(text) ?? { offset: Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? 0), description: (error as Error).message.replace(/\.$/, ''), fix: 'Fix the JSON syntax at that place.' };
+    const found = scanJson(text) ?? {
+      offset: Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? 0),
+      description: (error as Error).message.replace(/\.$/, ''),
+      fix: 'Fix the JSON syntax at that place.',
+    };
     return { ok: false, issue: { ...found, ...positionAt(text, found.offset) } };
   }
 }
@@ -318,14 +368,23 @@ export function definitionsOfFileValue(value: unknown): DefinitionsFileShape {
   const wrapper = value as Record<string, unknown>;
   const problems: DefinitionsFileProblem[] = [];
   for (const key of Object.keys(wrapper)) {
-    if (key !== '$schema' && key !== 'definitions') problems.push({ path: [key], message: `Unknown field ${JSON.stringify(key)} at the top of the file.`, fix: SHAPE_FIX });
+    if (key !== '$schema' && key !== 'definitions')
+      problems.push({ path: [key], message: `Unknown field ${JSON.stringify(key)} at the top of the file.`, fix: SHAPE_FIX });
   }
   if ('$schema' in wrapper && typeof wrapper['$schema'] !== 'string') {
-    problems.push({ path: ['$schema'], message: `Field "$schema" holds ${kindOf(wrapper['$schema'])}; it must be a string (the path or URL of the JSON Schema).`, fix: 'Write "$schema": "../generated/definitions.schema.json", or leave it out.' });
+    problems.push({
+      path: ['$schema'],
+      message: `Field "$schema" holds ${kindOf(wrapper['$schema'])}; it must be a string (the path or URL of the JSON Schema).`,
+      fix: 'Write "$schema": "../generated/definitions.schema.json", or leave it out.',
+    });
   }
   const definitions = wrapper['definitions'];
   if (!Array.isArray(definitions)) {
-    problems.push({ path: ['definitions'], message: 'definitions' in wrapper ? `Field "definitions" holds ${kindOf(definitions)}, not an array of definitions.` : 'Field "definitions" is missing.', fix: SHAPE_FIX });
+    problems.push({
+      path: ['definitions'],
+      message: 'definitions' in wrapper ? `Field "definitions" holds ${kindOf(definitions)}, not an array of definitions.` : 'Field "definitions" is missing.',
+      fix: SHAPE_FIX,
+    });
     return { definitions: undefined, path: ['definitions'], problems };
   }
   return { definitions, path: ['definitions'], problems };
@@ -356,7 +415,9 @@ export function parseDefinitionsJson(text: string, options: { readonly source?: 
   const parsed = parseStrictJson(text);
   if (!parsed.ok) {
     const { line, column, description, fix } = parsed.issue;
-    throw new PermissionDefinitionError([{ ...location, code: 'syntax-error', path: [], message: `Syntax error at line ${line}, column ${column}: ${description}.`, fix }]);
+    throw new PermissionDefinitionError([
+      { ...location, code: 'syntax-error', path: [], message: `Syntax error at line ${line}, column ${column}: ${description}.`, fix },
+    ]);
   }
   const shape = definitionsOfFileValue(parsed.value);
   if (shape.problems.length > 0) {
@@ -365,7 +426,13 @@ export function parseDefinitionsJson(text: string, options: { readonly source?: 
       const key = problem.path[0];
       const at = typeof key === 'string' ? fields.get(key) : undefined;
       const where = at === undefined ? positionAt(parsed.text, parsed.text.length - parsed.text.trimStart().length) : at;
-      return { ...location, code: 'invalid-file', path: problem.path, message: `Line ${where.line}, column ${where.column}: ${problem.message}`, fix: problem.fix };
+      return {
+        ...location,
+        code: 'invalid-file',
+        path: problem.path,
+        message: `Line ${where.line}, column ${where.column}: ${problem.message}`,
+        fix: problem.fix,
+      };
     });
     throw new PermissionDefinitionError(problems);
   }

@@ -4,10 +4,7 @@
  */
 
 /** Stable codes of the errors thrown by the library. */
-export type PermissionsErrorCode =
-  | 'PERMISSION_DEFINITION_INVALID'
-  | 'PERMISSIONS_USAGE'
-  | 'PERMISSIONS_HOOK_FAILED';
+export type PermissionsErrorCode = 'PERMISSION_DEFINITION_INVALID' | 'PERMISSIONS_USAGE' | 'PERMISSIONS_HOOK_FAILED';
 
 /**
  * Base class of every error the library throws on purpose.

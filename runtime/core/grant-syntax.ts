@@ -39,14 +39,26 @@ export function parseGrantKey(key: string): ParsedGrantKey | SyntaxProblem {
   const action = colon === -1 ? key : key.slice(0, colon);
   const suffix = colon === -1 ? undefined : key.slice(colon + 1);
   if (action.length === 0) {
-    return { code: 'bad-action', message: `Grant entry ${quoteForMessage(key)} has an empty action.`, fix: `Write an action name before the colon, for example 'read:own', or '*' for every action.` };
+    return {
+      code: 'bad-action',
+      message: `Grant entry ${quoteForMessage(key)} has an empty action.`,
+      fix: `Write an action name before the colon, for example 'read:own', or '*' for every action.`,
+    };
   }
   if (/\s/.test(action)) {
-    return { code: 'bad-action', message: `Action ${quoteForMessage(action)} contains whitespace.`, fix: `Remove the whitespace: actions are single words such as 'approve'.` };
+    return {
+      code: 'bad-action',
+      message: `Action ${quoteForMessage(action)} contains whitespace.`,
+      fix: `Remove the whitespace: actions are single words such as 'approve'.`,
+    };
   }
   const problem = nameProblem(action);
   if (problem !== undefined) {
-    return { code: 'bad-action', message: `Action ${quoteForMessage(action)} ${problem}.`, fix: `Name actions with printable words of at most ${MAX_NAME_LENGTH} characters, such as 'approve'.` };
+    return {
+      code: 'bad-action',
+      message: `Action ${quoteForMessage(action)} ${problem}.`,
+      fix: `Name actions with printable words of at most ${MAX_NAME_LENGTH} characters, such as 'approve'.`,
+    };
   }
   if (suffix === undefined) return { action, possession: undefined };
   if (suffix !== 'any' && suffix !== 'own') {

@@ -36,7 +36,15 @@ export interface DefinitionSummary {
  * ownership groups whose hooks decide ownership for this cell (from grants in either possession);
  * `sources` says which definitions reached the cell, as `definition * 2 + (own ? 1 : 0)`, for `explain`.
  */
-export type GrantCell = readonly [resource: number, action: number, role: number, anyPlan: number, own: readonly number[], owners: readonly number[], sources: readonly number[]];
+export type GrantCell = readonly [
+  resource: number,
+  action: number,
+  role: number,
+  anyPlan: number,
+  own: readonly number[],
+  owners: readonly number[],
+  sources: readonly number[],
+];
 
 /** Everything `build()` and the compiler precompute. Sorted and free of functions, so it serialises deterministically. */
 export interface GrantTables {

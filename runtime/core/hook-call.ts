@@ -62,7 +62,18 @@ export function callHook<T>(hook: BoundHook, args: object, timeoutMs: number, ac
   }
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const timer = setTimeout(() => settle(() => reject(new PermissionsHookError(hook.name, `Ownership hook ${hook.name} did not settle within ${timeoutMs} ms; access is refused. Make the hook answer faster, or raise hookTimeoutMs.`))), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        settle(() =>
+          reject(
+            new PermissionsHookError(
+              hook.name,
+              `Ownership hook ${hook.name} did not settle within ${timeoutMs} ms; access is refused. Make the hook answer faster, or raise hookTimeoutMs.`,
+            ),
+          ),
+        ),
+      timeoutMs,
+    );
     timer.unref?.();
     // A thenable may call back more than once, or both ways: the first answer counts.
     const settle = (action: () => void): void => {
@@ -110,13 +121,19 @@ export function callHookSync(hook: BoundHook, args: object): unknown {
 /** Accepts only `true` or `false` from an isOwner hook. */
 export function expectBoolean(value: unknown, hook: string): boolean {
   if (typeof value === 'boolean') return value;
-  throw new PermissionsHookError(hook, `isOwner hook ${hook} returned ${value === null ? 'null' : typeof value}, not a boolean; access is refused. Return true or false.`);
+  throw new PermissionsHookError(
+    hook,
+    `isOwner hook ${hook} returned ${value === null ? 'null' : typeof value}, not a boolean; access is refused. Return true or false.`,
+  );
 }
 
 /** Accepts only an array from a listOwned hook. */
 export function expectArray(value: unknown, hook: string): readonly unknown[] {
   if (Array.isArray(value)) return value;
-  throw new PermissionsHookError(hook, `listOwned hook ${hook} returned ${value === null ? 'null' : typeof value}, not an array of ids; nothing is treated as owned. Return an array.`);
+  throw new PermissionsHookError(
+    hook,
+    `listOwned hook ${hook} returned ${value === null ? 'null' : typeof value}, not an array of ids; nothing is treated as owned. Return an array.`,
+  );
 }
 
 /**

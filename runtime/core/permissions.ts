@@ -91,11 +91,16 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
     if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('new Permissions(options): options must be an object.');
     const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs } = options;
-    if (ownership !== undefined && (typeof ownership !== 'object' || ownership === null)) throw new PermissionsUsageError('Permissions option ownership must be an object whose methods the hook strings name.');
-    if (limitOwnReduce !== undefined && typeof limitOwnReduce !== 'function') throw new PermissionsUsageError('Permissions option limitOwnReduce must be a function ({ user, limitOwneds }) => filter.');
-    if (getResourceId !== undefined && typeof getResourceId !== 'function') throw new PermissionsUsageError('Permissions option getResourceId must be a function ({ resource, item }) => id.');
-    if (hookTimeoutMs !== undefined && !(typeof hookTimeoutMs === 'number' && hookTimeoutMs > 0 && hookTimeoutMs <= 2_147_483_647)) throw new PermissionsUsageError('Permissions option hookTimeoutMs must be a positive number of milliseconds.');
-    if (logger !== undefined && typeof logger?.warn !== 'function') throw new PermissionsUsageError('Permissions option logger must have a warn(message) method.');
+    if (ownership !== undefined && (typeof ownership !== 'object' || ownership === null))
+      throw new PermissionsUsageError('Permissions option ownership must be an object whose methods the hook strings name.');
+    if (limitOwnReduce !== undefined && typeof limitOwnReduce !== 'function')
+      throw new PermissionsUsageError('Permissions option limitOwnReduce must be a function ({ user, limitOwneds }) => filter.');
+    if (getResourceId !== undefined && typeof getResourceId !== 'function')
+      throw new PermissionsUsageError('Permissions option getResourceId must be a function ({ resource, item }) => id.');
+    if (hookTimeoutMs !== undefined && !(typeof hookTimeoutMs === 'number' && hookTimeoutMs > 0 && hookTimeoutMs <= 2_147_483_647))
+      throw new PermissionsUsageError('Permissions option hookTimeoutMs must be a positive number of milliseconds.');
+    if (logger !== undefined && typeof logger?.warn !== 'function')
+      throw new PermissionsUsageError('Permissions option logger must have a warn(message) method.');
     this.ownership = ownership;
     this.strict = strict === true;
     this.logger = logger ?? console;
@@ -112,9 +117,14 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
    * const permissions = Permissions.fromTables(grantTables, { ownership: new DocumentOwnership(db) });
    * ```
    */
-  static fromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(tables: GrantTables, options: PermissionsOptions<TUser, TFilter> = {}): Permissions<TUser, TFilter> {
+  static fromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(
+    tables: GrantTables,
+    options: PermissionsOptions<TUser, TFilter> = {},
+  ): Permissions<TUser, TFilter> {
     if (typeof tables !== 'object' || tables === null || tables.format !== 1 || !Array.isArray(tables.cells)) {
-      throw new PermissionsUsageError('Permissions.fromTables: these are not grant tables of this version of typed-permissions; run `npx typed-permissions compile` again.');
+      throw new PermissionsUsageError(
+        'Permissions.fromTables: these are not grant tables of this version of typed-permissions; run `npx typed-permissions compile` again.',
+      );
     }
     const permissions = new Permissions<TUser, TFilter>(options);
     const problems: DefinitionProblem[] = [];
@@ -122,7 +132,9 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       const call = permissions.ownership === undefined ? undefined : resolveMethod(permissions.ownership, ref.name);
       if (call !== undefined) return { name: ref.name, call };
       // Name every definition that uses the missing method, as build() would.
-      const users = tables.owners.filter((group) => group.isOwner === hookIndex || group.listOwned === hookIndex || group.limitOwned === hookIndex).flatMap((group) => group.definitions);
+      const users = tables.owners
+        .filter((group) => group.isOwner === hookIndex || group.listOwned === hookIndex || group.limitOwned === hookIndex)
+        .flatMap((group) => group.definitions);
       for (const definition of [...new Set(users)].sort((a, b) => a - b)) {
         const { index: at, source } = tables.definitions[definition] ?? { index: definition };
         problems.push(permissions.missingMethodProblem(ref.name, ref.kind, source === undefined ? { index: at } : { index: at, source }));
@@ -153,8 +165,10 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
    * ```
    */
   addPermissions(definitions: readonly PermissionDefinition[], options: { source?: string } = {}): this {
-    if (this.index !== undefined) throw new PermissionsUsageError('addPermissions() was called after build(); add every definition before build() (at application start).');
-    if (!Array.isArray(definitions)) throw new PermissionsUsageError(`addPermissions(definitions) expects an array of PermissionDefinitions, got ${describeValue(definitions)}.`);
+    if (this.index !== undefined)
+      throw new PermissionsUsageError('addPermissions() was called after build(); add every definition before build() (at application start).');
+    if (!Array.isArray(definitions))
+      throw new PermissionsUsageError(`addPermissions(definitions) expects an array of PermissionDefinitions, got ${describeValue(definitions)}.`);
     const source = typeof options?.source === 'string' ? options.source : undefined;
     definitions.forEach((definition: unknown, index) => this.raw.push({ definition, location: source === undefined ? { index } : { index, source } }));
     return this;
@@ -169,7 +183,10 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
         this.ownership === undefined
           ? `${kind} names method "${name}", but no ownership service was given.`
           : `${kind} names method "${name}", which the ownership service (${this.ownership.constructor?.name ?? 'object'}) does not have.`,
-      fix: this.ownership === undefined ? `Pass { ownership } to new Permissions() (or provide the ownership service), with a method ${name}.` : `Add a method ${name} to the ownership service, or correct the name.`,
+      fix:
+        this.ownership === undefined
+          ? `Pass { ownership } to new Permissions() (or provide the ownership service), with a method ${name}.`
+          : `Add a method ${name} to the ownership service, or correct the name.`,
     };
   }
 
@@ -193,7 +210,8 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       const checked = definition as ValidDefinition;
       for (const kind of ['isOwner', 'listOwned', 'limitOwned'] as const) {
         const hook = checked[kind];
-        if (typeof hook === 'string' && (this.ownership === undefined || resolveMethod(this.ownership, hook) === undefined)) problems.push(this.missingMethodProblem(hook, kind, location));
+        if (typeof hook === 'string' && (this.ownership === undefined || resolveMethod(this.ownership, hook) === undefined))
+          problems.push(this.missingMethodProblem(hook, kind, location));
       }
       valid.push({ definition: checked, location });
     }
@@ -203,7 +221,12 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       // Report in the order the definitions were added, whichever check found the problem.
       const order = new Map(this.raw.map(({ location }, i) => [`${location.source ?? ''}\u0000${location.index}`, i]));
       const rank = (p: DefinitionProblem) => order.get(`${p.source ?? ''}\u0000${p.index}`) ?? 0;
-      throw new PermissionDefinitionError(problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map(({ p }) => p));
+      throw new PermissionDefinitionError(
+        problems
+          .map((p, i) => ({ p, i }))
+          .sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i)
+          .map(({ p }) => p),
+      );
     }
     for (const warning of warnings) this.logger.warn(`typed-permissions: ${warning}`);
     this.index = loadGrantTables(tables, (ref, i) => this.bind(ref.name, hookValues[i] as HookValue));
@@ -216,7 +239,8 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   }
 
   private requireBuilt(what: string): GrantIndex {
-    if (this.index === undefined) throw new PermissionsUsageError(`${what} needs build() first: call permissions.build() at application start, after addPermissions().`);
+    if (this.index === undefined)
+      throw new PermissionsUsageError(`${what} needs build() first: call permissions.build() at application start, after addPermissions().`);
     return this.index;
   }
 
@@ -279,18 +303,23 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   }
 
   private checkQuery(query: GrantQuery<TUser>): void {
-    if (typeof query !== 'object' || query === null) throw new PermissionsUsageError(`grantPermit(query) expects an object { user, resource, action, resourceId? }, got ${describeValue(query)}.`);
+    if (typeof query !== 'object' || query === null)
+      throw new PermissionsUsageError(`grantPermit(query) expects an object { user, resource, action, resourceId? }, got ${describeValue(query)}.`);
     const { user, resource, action, resourceId } = query;
-    if (typeof user !== 'object' || user === null) throw new PermissionsUsageError(`grantPermit: user must be an object { id, roles }, got ${describeValue(user)}.`);
-    if (!isValidId(user.id)) throw new PermissionsUsageError(`grantPermit: user.id must be a string, a finite number or a bigint, got ${describeValue(user.id)}.`);
+    if (typeof user !== 'object' || user === null)
+      throw new PermissionsUsageError(`grantPermit: user must be an object { id, roles }, got ${describeValue(user)}.`);
+    if (!isValidId(user.id))
+      throw new PermissionsUsageError(`grantPermit: user.id must be a string, a finite number or a bigint, got ${describeValue(user.id)}.`);
     const roles: unknown = user.roles;
     if (!Array.isArray(roles)) throw new PermissionsUsageError(`grantPermit: user.roles must be an array of role names, got ${describeValue(roles)}.`);
     for (let i = 0; i < roles.length; i++) {
-      if (typeof roles[i] !== 'string') throw new PermissionsUsageError(`grantPermit: user.roles[${i}] must be a role name (string), got ${describeValue(roles[i])}.`);
+      if (typeof roles[i] !== 'string')
+        throw new PermissionsUsageError(`grantPermit: user.roles[${i}] must be a role name (string), got ${describeValue(roles[i])}.`);
     }
     if (typeof resource !== 'string') throw new PermissionsUsageError(`grantPermit: resource must be a string, got ${describeValue(resource)}.`);
     if (typeof action !== 'string') throw new PermissionsUsageError(`grantPermit: action must be a string, got ${describeValue(action)}.`);
-    if (resourceId !== undefined && resourceId !== null && !isValidId(resourceId)) throw new PermissionsUsageError(`grantPermit: resourceId must be a string, a finite number or a bigint, got ${describeValue(resourceId)}.`);
+    if (resourceId !== undefined && resourceId !== null && !isValidId(resourceId))
+      throw new PermissionsUsageError(`grantPermit: resourceId must be a string, a finite number or a bigint, got ${describeValue(resourceId)}.`);
   }
 
   /**
@@ -327,7 +356,9 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   grantPermitSync<TId = unknown>(query: GrantQuery<TUser, TId>): Permit<TUser, TId, TFilter> {
     const decided = this.decide(query);
     if (decided instanceof Permit) return decided;
-    throw new PermissionsUsageError(`grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); use await grantPermit(query).`);
+    throw new PermissionsUsageError(
+      `grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); use await grantPermit(query).`,
+    );
   }
 
   /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */

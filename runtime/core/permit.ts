@@ -48,7 +48,12 @@ export class OwnershipMemo {
   listedBy(owner: LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }): Promise<ReadonlySet<unknown>> {
     let list = this.listed.get(owner);
     if (list === undefined) {
-      list = callHook(owner.listOwned, { user: this.user }, this.settings.hookTimeoutMs, (value, hook): ReadonlySet<unknown> => new Set(expectArray(value, hook)));
+      list = callHook(
+        owner.listOwned,
+        { user: this.user },
+        this.settings.hookTimeoutMs,
+        (value, hook): ReadonlySet<unknown> => new Set(expectArray(value, hook)),
+      );
       this.listed.set(owner, list);
     }
     return list;
@@ -162,7 +167,8 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   async pick<TItem extends object>(item: TItem): Promise<Partial<TItem>> {
-    if (!isRecord(item)) throw new PermissionsUsageError(`pick expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`);
+    if (!isRecord(item))
+      throw new PermissionsUsageError(`pick expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`);
     const { ownBeyondAny } = this.combination;
     let owning: LoadedOwner[] = [];
     if (ownBeyondAny.length > 0) {
@@ -189,9 +195,13 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   pickSync<TItem extends object>(item: TItem): Partial<TItem> {
-    if (!isRecord(item)) throw new PermissionsUsageError(`pickSync expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`);
+    if (!isRecord(item))
+      throw new PermissionsUsageError(`pickSync expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`);
     const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
-    if (ownBeyondAny.length > 0) throw new PermissionsUsageError(`pickSync: the attributes of ${this.action} on ${this.resource} depend on ownership (an isOwner hook); use await pick(item).`);
+    if (ownBeyondAny.length > 0)
+      throw new PermissionsUsageError(
+        `pickSync: the attributes of ${this.action} on ${this.resource} depend on ownership (an isOwner hook); use await pick(item).`,
+      );
     return (anyGranted ? pickWithPlan(anyPlan, item) : {}) as Partial<TItem>;
   }
 
@@ -207,19 +217,27 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   async filterPick<TItem extends object>(items: readonly TItem[]): Promise<Partial<TItem>[]> {
     if (!Array.isArray(items)) throw new PermissionsUsageError(`filterPick expects an array of objects, got ${items === null ? 'null' : typeof items}.`);
     for (let i = 0; i < items.length; i++) {
-      if (!isRecord(items[i])) throw new PermissionsUsageError(`filterPick expects an array of objects; items[${i}] is ${items[i] === null ? 'null' : Array.isArray(items[i]) ? 'an array' : typeof items[i]}.`);
+      if (!isRecord(items[i]))
+        throw new PermissionsUsageError(
+          `filterPick expects an array of objects; items[${i}] is ${items[i] === null ? 'null' : Array.isArray(items[i]) ? 'an array' : typeof items[i]}.`,
+        );
     }
     const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
     if (ownBeyondAny.length === 0) return anyGranted ? items.map((item) => pickWithPlan(anyPlan, item) as Partial<TItem>) : [];
 
     const memo = this.ownership();
-    const lists = await Promise.all(ownBeyondAny.map((grant) => (grant.owner.listOwned === undefined ? undefined : memo.listedBy(grant.owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }))));
+    const lists = await Promise.all(
+      ownBeyondAny.map((grant) =>
+        grant.owner.listOwned === undefined ? undefined : memo.listedBy(grant.owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }),
+      ),
+    );
     if (lists.every((list) => list !== undefined)) {
       // Every group listed its ids: ownership is a set look-up, so no per-item promise is needed.
       const out: Partial<TItem>[] = [];
       for (const item of items) {
         const id = this.idOf(item);
-        const owning = id === undefined || id === null ? [] : ownBeyondAny.filter((_, g) => (lists[g] as ReadonlySet<unknown>).has(id)).map((grant) => grant.owner);
+        const owning =
+          id === undefined || id === null ? [] : ownBeyondAny.filter((_, g) => (lists[g] as ReadonlySet<unknown>).has(id)).map((grant) => grant.owner);
         const plan = this.planFor(owning);
         if (plan !== undefined) out.push(pickWithPlan(plan, item) as Partial<TItem>);
       }

@@ -60,7 +60,10 @@ function resolveOne(params: readonly DeclaredParam[], setting: string | undefine
     };
   }
   if (param.wildcard) {
-    return { problem: `takes the resource id from the wildcard ${JSON.stringify(setting)}, which matches several path segments`, fix: `Declare the id as a single segment parameter (":${setting}") ${optOut}.` };
+    return {
+      problem: `takes the resource id from the wildcard ${JSON.stringify(setting)}, which matches several path segments`,
+      fix: `Declare the id as a single segment parameter (":${setting}") ${optOut}.`,
+    };
   }
   return { kind: 'param', name: param.name, optional: param.optional };
 }
@@ -94,7 +97,10 @@ export function resolveResourceIdParam(
     if ('problem' in one) return one;
     if (resolved === undefined) resolved = one;
     else if (resolved.kind !== one.kind || (resolved.kind === 'param' && one.kind === 'param' && resolved.name !== one.name)) {
-      return { problem: 'is mounted under several paths that resolve the resource id differently', fix: 'Give the handler one path, or set resourceIdParam to a parameter every path declares.' };
+      return {
+        problem: 'is mounted under several paths that resolve the resource id differently',
+        fix: 'Give the handler one path, or set resourceIdParam to a parameter every path declares.',
+      };
     } else if (one.kind === 'param' && one.optional && resolved.kind === 'param' && !resolved.optional) resolved = one;
   }
   return resolved ?? NONE;

@@ -135,7 +135,10 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
   const ownerIndex = new Map<string, number>();
   const internOwner = (definition: ValidDefinition, definitionNumber: number): number | undefined => {
     if (definition.isOwner === undefined) return undefined;
-    const group: { isOwner: number; listOwned?: number; limitOwned?: number; definitions: number[] } = { isOwner: internHook('isOwner', definition.isOwner), definitions: [] };
+    const group: { isOwner: number; listOwned?: number; limitOwned?: number; definitions: number[] } = {
+      isOwner: internHook('isOwner', definition.isOwner),
+      definitions: [],
+    };
     if (definition.listOwned !== undefined) group.listOwned = internHook('listOwned', definition.listOwned);
     if (definition.limitOwned !== undefined) group.limitOwned = internHook('limitOwned', definition.limitOwned);
     const key = `${group.isOwner}/${group.listOwned ?? ''}/${group.limitOwned ?? ''}`;
@@ -149,7 +152,12 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     return index;
   };
 
-  const empty = (): TableBuildResult => ({ tables: { format: 1, roles, resources, actions, plans: [], hooks: [], owners: [], cells: [], definitions: [] }, hookValues: [], problems, warnings });
+  const empty = (): TableBuildResult => ({
+    tables: { format: 1, roles, resources, actions, plans: [], hooks: [], owners: [], cells: [], definitions: [] },
+    hookValues: [],
+    problems,
+    warnings,
+  });
 
   // Every '*' is expanded below; first make sure the expansion is bounded, before allocating anything.
   let expansions = 0;
@@ -197,7 +205,11 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
 
   for (let definitionNumber = 0; definitionNumber < located.length && !tooManyCells; definitionNumber++) {
     const { definition, location } = located[definitionNumber] as LocatedDefinition;
-    definitions.push({ index: location.index, ...(location.source === undefined ? {} : { source: location.source }), ...(definition.descr === undefined ? {} : { descr: definition.descr }) });
+    definitions.push({
+      index: location.index,
+      ...(location.source === undefined ? {} : { source: location.source }),
+      ...(definition.descr === undefined ? {} : { descr: definition.descr }),
+    });
     const owner = internOwner(definition, definitionNumber);
     const roleNames = rolesOf(definition);
     const roleIds = roleNames.includes('*') ? allRoles : [...new Set(roleNames)].map((name) => roleIndex.get(name) as number);
@@ -207,13 +219,30 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
       if (isSyntaxProblem(parsed)) continue;
       const plan = patterns.length === 1 && patterns[0] === '*' ? EVERYTHING : compileAttributePatterns(patterns);
       if (!plan.allowsAny && patterns.length > 0) {
-        problems.push({ code: 'bad-attribute', ...location, path, message: `Grant ${quoteForMessage(key)} keeps no attribute with patterns ${patterns.slice(0, 5).map((pattern) => quoteForMessage(pattern)).join(', ')}${patterns.length > 5 ? `, … (${patterns.length} patterns)` : ''}.`, fix: "Start with '*' before exclusions ('*', '!secret'), or name the attributes to keep." });
+        problems.push({
+          code: 'bad-attribute',
+          ...location,
+          path,
+          message: `Grant ${quoteForMessage(key)} keeps no attribute with patterns ${patterns
+            .slice(0, 5)
+            .map((pattern) => quoteForMessage(pattern))
+            .join(', ')}${patterns.length > 5 ? `, … (${patterns.length} patterns)` : ''}.`,
+          fix: "Start with '*' before exclusions ('*', '!secret'), or name the attributes to keep.",
+        });
         continue;
       }
       const possession: Possession = parsed.possession ?? definition.possession ?? 'any';
       const actionIds = parsed.action === '*' ? allActions : [actionIndex.get(parsed.action) as number];
       if (parsed.action !== '*' && definition.resource !== '*') {
-        for (const role of new Set(roleNames)) if (role !== '*') recordExplicit(`${role}\u0000${definition.resource}\u0000${parsed.action}\u0000${possession}`, plan, location, path, `${role} ${parsed.action}:${possession} on ${definition.resource}`);
+        for (const role of new Set(roleNames))
+          if (role !== '*')
+            recordExplicit(
+              `${role}\u0000${definition.resource}\u0000${parsed.action}\u0000${possession}`,
+              plan,
+              location,
+              path,
+              `${role} ${parsed.action}:${possession} on ${definition.resource}`,
+            );
       }
       const source = definitionNumber * 2 + (possession === 'own' ? 1 : 0);
       expand: for (const resource of resourceIds) {
@@ -312,7 +341,15 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     const action = rest % actions.length;
     const resource = (rest - action) / actions.length;
     const own = cell.own === undefined ? NO_NUMBERS : shared([...cell.own].sort(([a], [b]) => a - b).flatMap(([group, plan]) => [group, internPlan(plan)]));
-    cellRows.push([resource, action, role, cell.any === undefined ? -1 : internPlan(cell.any), own, cell.owners === undefined ? NO_NUMBERS : shared(cell.owners.sort((a, b) => a - b)), shared(cell.sources.sort((a, b) => a - b))]);
+    cellRows.push([
+      resource,
+      action,
+      role,
+      cell.any === undefined ? -1 : internPlan(cell.any),
+      own,
+      cell.owners === undefined ? NO_NUMBERS : shared(cell.owners.sort((a, b) => a - b)),
+      shared(cell.sources.sort((a, b) => a - b)),
+    ]);
   }
 
   if (duplicates > warnings.length) warnings.push(`… and ${formatCount(duplicates - warnings.length)} more grants given twice with the same attributes.`);

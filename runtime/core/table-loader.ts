@@ -179,8 +179,12 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
       const ownPlans = new Map<LoadedOwner, AttributePlan>();
       for (let i = 0; i < own.length; i += 2) ownPlans.set(owners[own[i] as number] as LoadedOwner, plans[own[i + 1] as number] as AttributePlan);
       let ownerList = ownerLists.get(ownersKey);
-      if (ownerList === undefined) ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => owners[id] as LoadedOwner).sort((a, b) => a.id - b.id))));
-      combinations.set(key, (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)));
+      if (ownerList === undefined)
+        ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => owners[id] as LoadedOwner).sort((a, b) => a.id - b.id))));
+      combinations.set(
+        key,
+        (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)),
+      );
     }
     entries[resource]![action]!.set(tables.roles[role] as string, combination);
   }

@@ -8,7 +8,24 @@ import { Catch, type ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 
 /** Codes of a database that is down, restarting or unreachable: Node's socket errors and PostgreSQL's SQLSTATE classes 08 (connection exception) and 57P (operator intervention). */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 /** Messages of `pg` (and PGlite) for a connection that is gone, which carry no code. */
 const UNAVAILABLE_MESSAGES = [/^Connection terminated/, /^timeout exceeded when trying to connect/i, /PGlite is closed/i];
 
@@ -41,7 +58,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export class DatabaseUnavailableFilter extends BaseExceptionFilter {
   override catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http' || !isDatabaseUnavailable(exception)) return super.catch(exception, host);
-    const response = host.switchToHttp().getResponse<{ headersSent: boolean; setHeader(name: string, value: string): void; status(code: number): { json(body: unknown): void } }>();
+    const response = host
+      .switchToHttp()
+      .getResponse<{ headersSent: boolean; setHeader(name: string, value: string): void; status(code: number): { json(body: unknown): void } }>();
     if (response.headersSent) return super.catch(exception, host);
     response.setHeader('Retry-After', '5');
     response.status(503).json({ statusCode: 503, error: 'Service Unavailable', message: 'The database is unavailable; try again shortly.' });

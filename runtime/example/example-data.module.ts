@@ -46,6 +46,10 @@ export class ExampleDataModule {
       UsersRepository,
       { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useExisting: DocumentOwnershipService },
     ];
-    return { module: ExampleDataModule, providers, exports: [EXAMPLE_DATABASE, DocumentOwnershipService, DocumentsRepository, UsersRepository, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN] };
+    return {
+      module: ExampleDataModule,
+      providers,
+      exports: [EXAMPLE_DATABASE, DocumentOwnershipService, DocumentsRepository, UsersRepository, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN],
+    };
   }
 }

@@ -82,7 +82,8 @@ export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: 
   // #endregion readme-express
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     onError(error);
-    const status = error instanceof HttpError ? error.status : typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+    const status =
+      error instanceof HttpError ? error.status : typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
     res.status(status).json({ statusCode: status, message: status === 500 ? 'Internal Server Error' : (error as Error).message });
   });
   return app;

@@ -40,7 +40,13 @@ export function sendError(res: Response, statusCode: 400 | 403, error: 'Bad Requ
  * answerGrantQuery(permissions, { user, resource: 'document', action: 'read', resourceId: 10 }, req, res, next);
  * ```
  */
-export function answerGrantQuery<TUser extends User<unknown>, TFilter>(permissions: Permissions<TUser, TFilter>, query: GrantQuery<TUser>, req: Request, res: Response, next: NextFunction): void {
+export function answerGrantQuery<TUser extends User<unknown>, TFilter>(
+  permissions: Permissions<TUser, TFilter>,
+  query: GrantQuery<TUser>,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+): void {
   let asked: Promise<Permit<TUser, unknown, TFilter>>;
   try {
     asked = permissions.grantPermit(query);

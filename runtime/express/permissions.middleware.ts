@@ -69,14 +69,21 @@ function defaultGetQuery(req: Request): GrantQuery<any> | undefined {
  * );
  * ```
  */
-export function createPermissionsMiddleware<TUser extends User<unknown> = User<unknown>, TFilter = any>(options: PermissionsMiddlewareOptions<TUser, TFilter>): RequestHandler {
-  if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('createPermissionsMiddleware(options): options must be an object { permissions, getQuery? }.');
+export function createPermissionsMiddleware<TUser extends User<unknown> = User<unknown>, TFilter = any>(
+  options: PermissionsMiddlewareOptions<TUser, TFilter>,
+): RequestHandler {
+  if (typeof options !== 'object' || options === null)
+    throw new PermissionsUsageError('createPermissionsMiddleware(options): options must be an object { permissions, getQuery? }.');
   const { permissions, getQuery = defaultGetQuery } = options;
   if (typeof permissions !== 'object' || permissions === null || typeof permissions.grantPermit !== 'function') {
     throw new PermissionsUsageError('createPermissionsMiddleware(): options.permissions must be a Permissions instance (see initPermissions).');
   }
-  if (!permissions.built) throw new PermissionsUsageError('createPermissionsMiddleware(): options.permissions is not built; call permissions.build() at boot (or use initPermissions), before creating the middleware.');
-  if (typeof getQuery !== 'function') throw new PermissionsUsageError('createPermissionsMiddleware(): options.getQuery must be a function (req) => grant query.');
+  if (!permissions.built)
+    throw new PermissionsUsageError(
+      'createPermissionsMiddleware(): options.permissions is not built; call permissions.build() at boot (or use initPermissions), before creating the middleware.',
+    );
+  if (typeof getQuery !== 'function')
+    throw new PermissionsUsageError('createPermissionsMiddleware(): options.getQuery must be a function (req) => grant query.');
 
   return (req: Request, res: Response, next: NextFunction): void => {
     let query: GrantQuery<TUser> | undefined;

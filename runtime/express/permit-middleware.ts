@@ -61,10 +61,20 @@ function isValidResourceId(value: unknown): boolean {
  * under a parent that has some must say which one it means, or `null`.
  */
 function resolveRoute(label: string, route: MatchedRoute, setting: ResourceIdParamSetting, params: Readonly<Record<string, unknown>>): ResourceIdRoute {
-  const paths = typeof route.path === 'string' ? [route.path] : Array.isArray(route.path) && route.path.every((path) => typeof path === 'string') ? (route.path as string[]) : undefined;
+  const paths =
+    typeof route.path === 'string'
+      ? [route.path]
+      : Array.isArray(route.path) && route.path.every((path) => typeof path === 'string')
+        ? (route.path as string[])
+        : undefined;
   if (paths === undefined) {
     const resourceId: ResolvedResourceIdParam | ResourceIdParamProblem =
-      setting === null ? { kind: 'none' } : { problem: 'is a RegExp route, whose parameters cannot be read', fix: 'Give the route a string path (/documents/:id), or pass resourceIdParam: null if it acts on no single record.' };
+      setting === null
+        ? { kind: 'none' }
+        : {
+            problem: 'is a RegExp route, whose parameters cannot be read',
+            fix: 'Give the route a string path (/documents/:id), or pass resourceIdParam: null if it acts on no single record.',
+          };
     return { label, paths: [String(route.path)], resourceId, declaredParams: new Set(Object.keys(params)) };
   }
   const variants = paths.map(routePathParams);
@@ -101,22 +111,34 @@ function resolveRoute(label: string, route: MatchedRoute, setting: ResourceIdPar
  * });
  * ```
  */
-export function createPermitMiddleware<TUser extends User<unknown> = User<unknown>, TFilter = any, TResource extends string = string, TAction extends string = string>(
-  options: PermitMiddlewareOptions<TUser, TFilter, TResource>,
-): PermitRoute<TResource, TAction> {
-  if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.');
+export function createPermitMiddleware<
+  TUser extends User<unknown> = User<unknown>,
+  TFilter = any,
+  TResource extends string = string,
+  TAction extends string = string,
+>(options: PermitMiddlewareOptions<TUser, TFilter, TResource>): PermitRoute<TResource, TAction> {
+  if (typeof options !== 'object' || options === null)
+    throw new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.');
   const { permissions, getUser, resource: defaultResource, projectResourceId } = options;
-  if (typeof permissions !== 'object' || permissions === null || typeof permissions.grantPermit !== 'function') throw new PermissionsUsageError('createPermitMiddleware(): options.permissions must be a Permissions instance (see initPermissions).');
-  if (!permissions.built) throw new PermissionsUsageError('createPermitMiddleware(): options.permissions is not built; call permissions.build() at boot (or use initPermissions) first.');
+  if (typeof permissions !== 'object' || permissions === null || typeof permissions.grantPermit !== 'function')
+    throw new PermissionsUsageError('createPermitMiddleware(): options.permissions must be a Permissions instance (see initPermissions).');
+  if (!permissions.built)
+    throw new PermissionsUsageError(
+      'createPermitMiddleware(): options.permissions is not built; call permissions.build() at boot (or use initPermissions) first.',
+    );
   if (typeof getUser !== 'function') throw new PermissionsUsageError('createPermitMiddleware(): options.getUser must be a function (req) => user.');
-  if (projectResourceId !== undefined && typeof projectResourceId !== 'function') throw new PermissionsUsageError('createPermitMiddleware(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.');
+  if (projectResourceId !== undefined && typeof projectResourceId !== 'function')
+    throw new PermissionsUsageError('createPermitMiddleware(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.');
 
   return (route) => {
-    if (typeof route !== 'object' || route === null || typeof route.action !== 'string' || route.action === '') throw new PermissionsUsageError('permit(route): route must be an object { action, resource?, resourceIdParam? } with a non-empty action.');
+    if (typeof route !== 'object' || route === null || typeof route.action !== 'string' || route.action === '')
+      throw new PermissionsUsageError('permit(route): route must be an object { action, resource?, resourceIdParam? } with a non-empty action.');
     const resource = route.resource ?? defaultResource;
-    if (typeof resource !== 'string' || resource === '') throw new PermissionsUsageError(`permit({ action: ${JSON.stringify(route.action)} }): no resource; pass resource here or to createPermitMiddleware.`);
+    if (typeof resource !== 'string' || resource === '')
+      throw new PermissionsUsageError(`permit({ action: ${JSON.stringify(route.action)} }): no resource; pass resource here or to createPermitMiddleware.`);
     const setting = route.resourceIdParam;
-    if (setting !== undefined && setting !== null && (typeof setting !== 'string' || setting === '')) throw new PermissionsUsageError(`permit(): resourceIdParam must be a parameter name or null, got ${JSON.stringify(setting)}.`);
+    if (setting !== undefined && setting !== null && (typeof setting !== 'string' || setting === ''))
+      throw new PermissionsUsageError(`permit(): resourceIdParam must be a parameter name or null, got ${JSON.stringify(setting)}.`);
     const { action } = route;
     // Resolved once per matched route (and set of merged parent parameters), not per request.
     const resolved = new WeakMap<object, Map<string, ResourceIdRoute>>();
@@ -124,7 +146,11 @@ export function createPermitMiddleware<TUser extends User<unknown> = User<unknow
     return (req: Request, res: Response, next: NextFunction): void => {
       const matched = (req as Request & { route?: MatchedRoute }).route;
       if (typeof matched !== 'object' || matched === null) {
-        next(new PermissionsUsageError(`permit({ action: ${JSON.stringify(action)} }) ran outside a route (${req.method} ${req.originalUrl}): put it in the route, router.get('/documents/:id', permit({ action }), handler), not in app.use(), so that it sees the route's parameters.`));
+        next(
+          new PermissionsUsageError(
+            `permit({ action: ${JSON.stringify(action)} }) ran outside a route (${req.method} ${req.originalUrl}): put it in the route, router.get('/documents/:id', permit({ action }), handler), not in app.use(), so that it sees the route's parameters.`,
+          ),
+        );
         return;
       }
       const params = (req.params ?? {}) as Readonly<Record<string, unknown>>;

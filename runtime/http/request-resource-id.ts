@@ -42,7 +42,10 @@ export function describePaths(paths: readonly string[]): string {
  */
 export function rawResourceIdOf(route: ResourceIdRoute, params: Readonly<Record<string, unknown>> | undefined): string | undefined {
   const where = route.resourceId;
-  if (isResourceIdParamProblem(where)) throw new PermissionsUsageError(`${route.label} (${describePaths(route.paths)}) ${where.problem}, so the permissions check cannot tell which record it is about. ${where.fix}`);
+  if (isResourceIdParamProblem(where))
+    throw new PermissionsUsageError(
+      `${route.label} (${describePaths(route.paths)}) ${where.problem}, so the permissions check cannot tell which record it is about. ${where.fix}`,
+    );
   if (params !== undefined) {
     for (const name of Object.keys(params)) {
       if (!route.declaredParams.has(name)) {
@@ -56,8 +59,13 @@ export function rawResourceIdOf(route: ResourceIdRoute, params: Readonly<Record<
   const raw = params?.[where.name];
   if (raw === undefined) {
     if (where.optional) return undefined;
-    throw new PermissionsUsageError(`${route.label} takes the resource id from path parameter ${JSON.stringify(where.name)}, but the request has none; the check is refused rather than run without a record id.`);
+    throw new PermissionsUsageError(
+      `${route.label} takes the resource id from path parameter ${JSON.stringify(where.name)}, but the request has none; the check is refused rather than run without a record id.`,
+    );
   }
-  if (typeof raw !== 'string') throw new PermissionsUsageError(`${route.label}: path parameter ${JSON.stringify(where.name)} is not a single value; the resource id must be one path segment.`);
+  if (typeof raw !== 'string')
+    throw new PermissionsUsageError(
+      `${route.label}: path parameter ${JSON.stringify(where.name)} is not a single value; the resource id must be one path segment.`,
+    );
   return raw;
 }

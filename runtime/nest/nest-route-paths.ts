@@ -34,10 +34,14 @@ function asPaths(value: unknown): string[] {
  */
 export function nestRoutePaths(controller: Function, handler: Function, mount: NestMount): string[] {
   const { module, applicationId, config } = mount;
-  const modulePath: unknown = module === undefined ? undefined : (Reflect.getMetadata(MODULE_PATH + (applicationId ?? ''), module) ?? Reflect.getMetadata(MODULE_PATH, module));
-  const factory = new RoutePathFactory(config ?? ({ getGlobalPrefix: () => '', getGlobalPrefixOptions: () => ({}), getVersioning: () => undefined } as unknown as ApplicationConfig));
+  const modulePath: unknown =
+    module === undefined ? undefined : (Reflect.getMetadata(MODULE_PATH + (applicationId ?? ''), module) ?? Reflect.getMetadata(MODULE_PATH, module));
+  const factory = new RoutePathFactory(
+    config ?? ({ getGlobalPrefix: () => '', getGlobalPrefixOptions: () => ({}), getVersioning: () => undefined } as unknown as ApplicationConfig),
+  );
   const versioningOptions = config?.getVersioning();
-  const controllerVersion: unknown = Reflect.getMetadata(VERSION_METADATA, controller) ?? (versioningOptions as { defaultVersion?: unknown } | undefined)?.defaultVersion;
+  const controllerVersion: unknown =
+    Reflect.getMetadata(VERSION_METADATA, controller) ?? (versioningOptions as { defaultVersion?: unknown } | undefined)?.defaultVersion;
   const requestMethod: unknown = Reflect.getMetadata(METHOD_METADATA, handler);
   const paths: string[] = [];
   for (const ctrlPath of asPaths(Reflect.getMetadata(PATH_METADATA, controller))) {

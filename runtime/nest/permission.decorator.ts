@@ -25,12 +25,15 @@ const reflector = new Reflector();
 const OVERRIDE_KEYS = ['action', 'resource', 'resourceIdParam'] as const;
 
 function checkOverride(override: unknown): PermissionOverride {
-  if (typeof override !== 'object' || override === null) throw new TypeError('@Permission(override) expects an object { action?, resource?, resourceIdParam? }.');
+  if (typeof override !== 'object' || override === null)
+    throw new TypeError('@Permission(override) expects an object { action?, resource?, resourceIdParam? }.');
   for (const key of Object.keys(override)) {
-    if (!(OVERRIDE_KEYS as readonly string[]).includes(key)) throw new TypeError(`@Permission(): unknown option "${key}"; the options are ${OVERRIDE_KEYS.join(', ')}.`);
+    if (!(OVERRIDE_KEYS as readonly string[]).includes(key))
+      throw new TypeError(`@Permission(): unknown option "${key}"; the options are ${OVERRIDE_KEYS.join(', ')}.`);
     const value = (override as Record<string, unknown>)[key];
     if (key === 'resourceIdParam' && value === null) continue;
-    if (value !== undefined && (typeof value !== 'string' || value === '')) throw new TypeError(`@Permission(): ${key} must be a non-empty string${key === 'resourceIdParam' ? ' or null' : ''}, got ${JSON.stringify(value)}.`);
+    if (value !== undefined && (typeof value !== 'string' || value === ''))
+      throw new TypeError(`@Permission(): ${key} must be a non-empty string${key === 'resourceIdParam' ? ' or null' : ''}, got ${JSON.stringify(value)}.`);
   }
   return override as PermissionOverride;
 }

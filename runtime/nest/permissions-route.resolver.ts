@@ -48,7 +48,11 @@ export function permissionsGuardConfigOf(guard: unknown): PermissionsGuardConfig
 
 /** The name under which `handler` is a method of `controller` (or its base classes). */
 function methodNameOf(controller: Function, handler: Function): string {
-  for (let proto: object | null = controller.prototype as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto: object | null = controller.prototype as object | null;
+    proto !== null && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const key of Object.getOwnPropertyNames(proto)) {
       if (key !== 'constructor' && Object.getOwnPropertyDescriptor(proto, key)?.value === handler) return key;
     }
@@ -60,7 +64,13 @@ function methodNameOf(controller: Function, handler: Function): string {
  * @internal Works out what `config`'s guard checks for `handler` of `controller`, served at `paths`
  * (full paths: global prefix, module path, controller path and method path).
  */
-export function resolvePermissionsRoute(config: PermissionsGuardConfig, controller: Function, handler: Function, paths: readonly string[], moduleProjection: ProjectResourceId | undefined): PermissionsRoute {
+export function resolvePermissionsRoute(
+  config: PermissionsGuardConfig,
+  controller: Function,
+  handler: Function,
+  paths: readonly string[],
+  moduleProjection: ProjectResourceId | undefined,
+): PermissionsRoute {
   const methodName = methodNameOf(controller, handler);
   const override = readPermissionOverride(handler);
   const variants = paths.map(routePathParams);

@@ -16,13 +16,18 @@ interface GuardedRequest {
 }
 
 function checkGuardOptions(options: unknown): PermissionsGuardOptions {
-  if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('createPermissionsGuard(options): options must be an object { resource, resourceIdParam?, projectResourceId? }.');
+  if (typeof options !== 'object' || options === null)
+    throw new PermissionsUsageError('createPermissionsGuard(options): options must be an object { resource, resourceIdParam?, projectResourceId? }.');
   const { resource, resourceIdParam, projectResourceId } = options as Partial<PermissionsGuardOptions>;
-  if (typeof resource !== 'string' || resource === '' || resource === '*') throw new PermissionsUsageError(`createPermissionsGuard(): resource must be the name of one resource, got ${JSON.stringify(resource)}.`);
+  if (typeof resource !== 'string' || resource === '' || resource === '*')
+    throw new PermissionsUsageError(`createPermissionsGuard(): resource must be the name of one resource, got ${JSON.stringify(resource)}.`);
   if (resourceIdParam !== undefined && resourceIdParam !== null && (typeof resourceIdParam !== 'string' || resourceIdParam === '')) {
-    throw new PermissionsUsageError(`createPermissionsGuard(): resourceIdParam must be the name of a path parameter, or null, got ${JSON.stringify(resourceIdParam)}.`);
+    throw new PermissionsUsageError(
+      `createPermissionsGuard(): resourceIdParam must be the name of a path parameter, or null, got ${JSON.stringify(resourceIdParam)}.`,
+    );
   }
-  if (projectResourceId !== undefined && typeof projectResourceId !== 'function') throw new PermissionsUsageError('createPermissionsGuard(): projectResourceId must be a function (id, { resource }) => id.');
+  if (projectResourceId !== undefined && typeof projectResourceId !== 'function')
+    throw new PermissionsUsageError('createPermissionsGuard(): projectResourceId must be a function (id, { resource }) => id.');
   return { resource, resourceIdParam, projectResourceId };
 }
 
@@ -64,14 +69,18 @@ function checkGuardOptions(options: unknown): PermissionsGuardOptions {
  */
 export function createPermissionsGuard(options: PermissionsGuardOptions, definitions: readonly PermissionDefinition[] = []): Type<CanActivate> {
   const config: PermissionsGuardConfig = { options: checkGuardOptions(options), definitions };
-  if (!Array.isArray(definitions)) throw new PermissionsUsageError('createPermissionsGuard(options, definitions): definitions must be an array of PermissionDefinitions.');
+  if (!Array.isArray(definitions))
+    throw new PermissionsUsageError('createPermissionsGuard(options, definitions): definitions must be an array of PermissionDefinitions.');
 
   @Injectable()
   class PermissionsGuard implements CanActivate {
     constructor(@Inject(PermissionsService) private readonly permissionsService: PermissionsService) {}
 
     async canActivate(context: ExecutionContext): Promise<boolean> {
-      if (context.getType() !== 'http') throw new PermissionsUsageError(`The permissions guard supports HTTP handlers only, not ${context.getType()}; ask PermissionsService.grantPermit() yourself there.`);
+      if (context.getType() !== 'http')
+        throw new PermissionsUsageError(
+          `The permissions guard supports HTTP handlers only, not ${context.getType()}; ask PermissionsService.grantPermit() yourself there.`,
+        );
       const route = this.permissionsService.routeFor(config, context.getClass(), context.getHandler());
       if (route.skip) return true;
       const request = context.switchToHttp().getRequest<GuardedRequest>();
@@ -81,7 +90,9 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       if (rawId !== undefined) {
         resourceId = route.projectResourceId === undefined ? rawId : route.projectResourceId(rawId, { resource: route.resource });
         if (resourceId === undefined || resourceId === null) {
-          throw new PermissionsUsageError(`projectResourceId returned ${String(resourceId)} for the resource id ${JSON.stringify(rawId.slice(0, 60))} in ${route.label}; return an id, or throw an HttpException (such as BadRequestException) to refuse the request.`);
+          throw new PermissionsUsageError(
+            `projectResourceId returned ${String(resourceId)} for the resource id ${JSON.stringify(rawId.slice(0, 60))} in ${route.label}; return an id, or throw an HttpException (such as BadRequestException) to refuse the request.`,
+          );
         }
       }
       const permit = await this.permissionsService.grantPermit({ user, resource: route.resource, action: route.action, resourceId });

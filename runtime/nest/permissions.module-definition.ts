@@ -15,9 +15,10 @@ import type { PermissionsModuleOptions } from './permissions-module-options.inte
 export const PERMISSIONS_MODULE_OPTIONS = 'PERMISSIONS_MODULE_OPTIONS';
 
 /** The generated base class of `PermissionsModule`, with `forRoot` and `forRootAsync`. */
-export const { ConfigurableModuleClass: ConfigurablePermissionsModule } =
-  new ConfigurableModuleBuilder<PermissionsModuleOptions>({ optionsInjectionToken: PERMISSIONS_MODULE_OPTIONS })
-    .setClassMethodName('forRoot')
-    // One permissions engine serves the whole application, so the module is always global.
-    .setExtras({}, (definition) => ({ ...definition, global: true }))
-    .build();
+export const { ConfigurableModuleClass: ConfigurablePermissionsModule } = new ConfigurableModuleBuilder<PermissionsModuleOptions>({
+  optionsInjectionToken: PERMISSIONS_MODULE_OPTIONS,
+})
+  .setClassMethodName('forRoot')
+  // One permissions engine serves the whole application, so the module is always global.
+  .setExtras({}, (definition) => ({ ...definition, global: true }))
+  .build();

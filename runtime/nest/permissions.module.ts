@@ -74,7 +74,9 @@ export class PermissionsModule extends ConfigurablePermissionsModule {
    * });
    * ```
    */
-  static override forRootAsync<TUser extends User<unknown> = User<unknown>, TFilter = any>(options: ConfigurableModuleAsyncOptions<PermissionsModuleOptions<TUser, TFilter>>): DynamicModule {
+  static override forRootAsync<TUser extends User<unknown> = User<unknown>, TFilter = any>(
+    options: ConfigurableModuleAsyncOptions<PermissionsModuleOptions<TUser, TFilter>>,
+  ): DynamicModule {
     return super.forRootAsync(options as unknown as ConfigurableModuleAsyncOptions<PermissionsModuleOptions>);
   }
 
@@ -90,7 +92,8 @@ export class PermissionsModule extends ConfigurablePermissionsModule {
    * ```
    */
   static forFeature(definitions: readonly PermissionDefinition[], options: { readonly source?: string } = {}): DynamicModule {
-    if (!Array.isArray(definitions)) throw new PermissionsUsageError('PermissionsModule.forFeature(definitions): definitions must be an array of PermissionDefinitions.');
+    if (!Array.isArray(definitions))
+      throw new PermissionsUsageError('PermissionsModule.forFeature(definitions): definitions must be an array of PermissionDefinitions.');
     return {
       module: PermissionsFeatureModule,
       providers: [{ provide: Symbol('typed-permissions:feature'), useValue: new PermissionsFeatureDefinitions(definitions, options.source) }],

@@ -47,11 +47,15 @@ function describe(value: unknown): string {
 }
 
 function checkModuleOptions<TOptions extends PermissionsModuleOptions<any, any>>(options: TOptions): TOptions {
-  if (typeof options !== 'object' || options === null) throw new PermissionsUsageError(`PermissionsModule.forRoot(options): options must be an object, got ${describe(options)}.`);
+  if (typeof options !== 'object' || options === null)
+    throw new PermissionsUsageError(`PermissionsModule.forRoot(options): options must be an object, got ${describe(options)}.`);
   const { extractUserFromRequest, projectResourceId, definitions, tables } = options as Partial<PermissionsModuleOptions>;
-  if (typeof extractUserFromRequest !== 'function') throw new PermissionsUsageError('PermissionsModule.forRoot(): extractUserFromRequest must be a function (request) => user | Promise<user>.');
-  if (projectResourceId !== undefined && typeof projectResourceId !== 'function') throw new PermissionsUsageError('PermissionsModule.forRoot(): projectResourceId must be a function (id, { resource }) => id.');
-  if (definitions !== undefined && !Array.isArray(definitions)) throw new PermissionsUsageError(`PermissionsModule.forRoot(): definitions must be an array of PermissionDefinitions, got ${describe(definitions)}.`);
+  if (typeof extractUserFromRequest !== 'function')
+    throw new PermissionsUsageError('PermissionsModule.forRoot(): extractUserFromRequest must be a function (request) => user | Promise<user>.');
+  if (projectResourceId !== undefined && typeof projectResourceId !== 'function')
+    throw new PermissionsUsageError('PermissionsModule.forRoot(): projectResourceId must be a function (id, { resource }) => id.');
+  if (definitions !== undefined && !Array.isArray(definitions))
+    throw new PermissionsUsageError(`PermissionsModule.forRoot(): definitions must be an array of PermissionDefinitions, got ${describe(definitions)}.`);
   if (tables !== undefined && (typeof tables !== 'object' || tables === null || (tables as { format?: unknown }).format !== 1)) {
     throw new PermissionsUsageError('PermissionsModule.forRoot(): tables must be the grantTables that typed-permissions compile emits (format 1).');
   }
@@ -62,7 +66,11 @@ function checkModuleOptions<TOptions extends PermissionsModuleOptions<any, any>>
 function routeHandlersOf(controller: Function): Function[] {
   const seen = new Set<string>();
   const handlers: Function[] = [];
-  for (let proto: object | null = controller.prototype as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto: object | null = controller.prototype as object | null;
+    proto !== null && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const key of Object.getOwnPropertyNames(proto)) {
       if (key === 'constructor' || seen.has(key)) continue;
       seen.add(key);
@@ -212,7 +220,8 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     const providers = this.discovery.getProviders();
     for (const wrapper of providers) {
       const instance: unknown = wrapper.instance;
-      if (instance instanceof PermissionsFeatureDefinitions) add(instance.definitions, instance.source ?? `PermissionsModule.forFeature() in ${this.hostName(wrapper)}`);
+      if (instance instanceof PermissionsFeatureDefinitions)
+        add(instance.definitions, instance.source ?? `PermissionsModule.forFeature() in ${this.hostName(wrapper)}`);
     }
 
     const guardUsers = new Map<PermissionsGuardConfig, Set<string>>();
@@ -235,10 +244,14 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       const controller = wrapper.metatype;
       if (typeof controller !== 'function') continue;
       const mount = this.mount(wrapper.host?.metatype);
-      const classConfigs = guardsOf(controller).map(permissionsGuardConfigOf).filter((config) => config !== undefined);
+      const classConfigs = guardsOf(controller)
+        .map(permissionsGuardConfigOf)
+        .filter((config) => config !== undefined);
       for (const config of classConfigs) useGuard(config, controller.name);
       for (const handler of routeHandlersOf(controller)) {
-        const methodConfigs = guardsOf(handler).map(permissionsGuardConfigOf).filter((config) => config !== undefined);
+        const methodConfigs = guardsOf(handler)
+          .map(permissionsGuardConfigOf)
+          .filter((config) => config !== undefined);
         for (const config of methodConfigs) useGuard(config, `${controller.name}.${handler.name}`);
         for (const config of new Set([...globalConfigs, ...classConfigs, ...methodConfigs])) guardedHandlers.push({ config, controller, handler, mount });
       }
@@ -263,7 +276,9 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     try {
       const service: unknown = this.moduleRef.get(PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, { strict: false });
       if (typeof service !== 'object' || service === null) {
-        throw new PermissionsUsageError(`The provider ${PERMISSIONS_OWNERSHIP_SERVICE_TOKEN} must be an object whose methods the hook strings name, got ${describe(service)}.`);
+        throw new PermissionsUsageError(
+          `The provider ${PERMISSIONS_OWNERSHIP_SERVICE_TOKEN} must be an object whose methods the hook strings name, got ${describe(service)}.`,
+        );
       }
       return service;
     } catch (error) {
@@ -290,8 +305,12 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       if (isResourceIdParamProblem(route.resourceId)) {
         idProblems.push(`${route.label} (${describePaths(route.paths)}) ${route.resourceId.problem}. Fix: ${route.resourceId.fix}`);
       }
-      if (!knownResources.has(route.resource)) warnings.push(`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`);
-      else if (!granted.has(`${route.resource}\u0000${route.action}`)) warnings.push(`${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.`);
+      if (!knownResources.has(route.resource))
+        warnings.push(`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`);
+      else if (!granted.has(`${route.resource}\u0000${route.action}`))
+        warnings.push(
+          `${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.`,
+        );
     }
     if (idProblems.length > 0) {
       throw new PermissionsUsageError(
@@ -299,7 +318,8 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       );
     }
     if (warnings.length === 0) return;
-    if (this.options.strict === true) throw new PermissionsUsageError(`Guarded handlers that are misconfigured (strict mode):\n${warnings.map((p) => `  - ${p}`).join('\n')}`);
+    if (this.options.strict === true)
+      throw new PermissionsUsageError(`Guarded handlers that are misconfigured (strict mode):\n${warnings.map((p) => `  - ${p}`).join('\n')}`);
     const logger = this.options.logger ?? console;
     for (const warning of new Set(warnings)) logger.warn(`typed-permissions: ${warning}`);
   }

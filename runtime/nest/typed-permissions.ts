@@ -42,7 +42,11 @@ export interface TypedPermissions<TResourceActions> {
     readonly resourceIdParam?: string | null;
   }): MethodDecorator;
   /** {@link Permission} keeping the guard's resource: the action must be declared for some resource. */
-  Permission(override: { readonly resource?: undefined; readonly action?: AnyActionNameOf<TResourceActions>; readonly resourceIdParam?: string | null }): MethodDecorator;
+  Permission(override: {
+    readonly resource?: undefined;
+    readonly action?: AnyActionNameOf<TResourceActions>;
+    readonly resourceIdParam?: string | null;
+  }): MethodDecorator;
   /** Declares the decorated method as an action of `resource` (which the handler then checks): its name must be an action declared for that resource. */
   Action<R extends ResourceNameOf<TResourceActions>>(resource: R): ActionDecorator<ActionNameOf<TResourceActions, R>>;
   /** Declares the decorated method as an action of the guard's resource: its name must be an action declared for some resource (pass the resource for the exact check). */

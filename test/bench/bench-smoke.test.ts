@@ -39,7 +39,9 @@ describe('bench smoke run', () => {
     expect(results.attributes.pick).toHaveLength(2);
     for (const pickCase of results.attributes.pick) {
       expect(pickCase.mismatches).toEqual([]);
-      expect(pickCase.rows.map((row) => row.implementation)).toEqual(expect.arrayContaining(['pickSync', 'pick (await)', 'accesscontrol 3 filter', 'accesscontrol 2 filter', 'CASL permittedFieldsOf + pick']));
+      expect(pickCase.rows.map((row) => row.implementation)).toEqual(
+        expect.arrayContaining(['pickSync', 'pick (await)', 'accesscontrol 3 filter', 'accesscontrol 2 filter', 'CASL permittedFieldsOf + pick']),
+      );
     }
     expect(results.attributes.filterPick.mismatches).toEqual([]);
     expect(results.attributes.filterPick).toMatchObject({ items: 1000, owned: 500 });

@@ -32,33 +32,145 @@ interface BadCase {
 }
 
 const CASES: readonly BadCase[] = [
-  { name: 'possession-suffix', mistake: "a possession suffix other than any/own ('read:mine')", problems: [{ file: 'document.permissions.json', code: 'bad-possession', path: '$.definitions[0].grant[1]', at: [7, 25], says: '"read:mine"' }] },
-  { name: 'empty-action', mistake: "a grant entry with no action (':own'), in TypeScript", problems: [{ file: 'bad-actions.permissions.ts', code: 'bad-action', path: '$[0].grant[1]', at: [6, 21], says: 'empty action' }] },
+  {
+    name: 'possession-suffix',
+    mistake: "a possession suffix other than any/own ('read:mine')",
+    problems: [{ file: 'document.permissions.json', code: 'bad-possession', path: '$.definitions[0].grant[1]', at: [7, 25], says: '"read:mine"' }],
+  },
+  {
+    name: 'empty-action',
+    mistake: "a grant entry with no action (':own'), in TypeScript",
+    problems: [{ file: 'bad-actions.permissions.ts', code: 'bad-action', path: '$[0].grant[1]', at: [6, 21], says: 'empty action' }],
+  },
   { name: 'empty-grant', mistake: 'an empty grant', problems: [{ file: 'document.permissions.json', code: 'empty-grant', path: '$[0].grant', at: [2, 59] }] },
-  { name: 'missing-roles', mistake: 'no roles', problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$.definitions[0].roles', at: [3, 5], says: 'Field "roles" is missing' }] },
-  { name: 'missing-resource', mistake: 'no resource, in TypeScript (export const definitions)', problems: [{ file: 'bad-missing-resource.permissions.ts', code: 'invalid-shape', path: '$[0].resource', at: [3, 3], says: 'Field "resource" is missing' }] },
-  { name: 'unknown-field', mistake: "a misspelt field ('possesion')", problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0]', at: [2, 3], says: 'Unknown field "possesion"' }] },
-  { name: 'own-without-is-owner', mistake: 'an own action without isOwner', problems: [{ file: 'document.permissions.json', code: 'own-without-is-owner', path: '$[0]', at: [2, 3] }] },
-  { name: 'is-owner-without-list-or-limit', mistake: 'isOwner without listOwned or limitOwned on an own action, in TypeScript', problems: [{ file: 'bad-hooks.permissions.ts', code: 'own-without-list-or-limit', path: '$[0]', at: [2, 3], says: 'neither callback' }] },
-  { name: 'both-list-and-limit', mistake: 'both listOwned and limitOwned', problems: [{ file: 'document.permissions.json', code: 'both-list-and-limit', path: '$.definitions[0].limitOwned', at: [9, 21] }] },
-  { name: 'list-owned-without-is-owner', mistake: 'listOwned without isOwner, in TypeScript', problems: [{ file: 'bad-hooks.permissions.ts', code: 'hooks-incomplete', path: '$[0].listOwned', at: [6, 16], says: 'without isOwner' }] },
-  { name: 'conflicting-redefinition', mistake: 'the same explicit grant with different attributes in two files', problems: [{ file: 'b-employee.permissions.json', code: 'conflicting-redefinition', path: '$[0].grant["read:any"]', at: [5, 28], says: 'a-employee.permissions.json' }] },
-  { name: 'attribute-typo', mistake: "an attribute that the resource metadata does not declare ('!confidenial')", problems: [{ file: 'document.permissions.json', code: 'unknown-attribute', path: '$[0].grant["read:any"][1]', at: [5, 34], says: '"!confidenial"' }] },
-  { name: 'hook-not-identifier', mistake: 'a hook name that is not an identifier', problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0].isOwner', at: [6, 16], says: 'JavaScript identifier' }] },
-  { name: 'hook-object-member', mistake: "a hook name every object has ('constructor')", problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0].isOwner', at: [6, 16], says: 'constructor' }] },
-  { name: 'hook-kind-conflict', mistake: 'one method used as two hook kinds, in TypeScript', problems: [{ file: 'bad-hooks.permissions.ts', code: 'hook-kind-conflict', path: '$[1].isOwner', at: [14, 14], says: '"listDocuments"' }] },
-  { name: 'json-syntax-error', mistake: 'a JSON syntax error (missing comma)', problems: [{ file: 'document.permissions.json', code: 'syntax-error', path: '$', at: [4, 5], says: "',' expected" }] },
-  { name: 'ts-syntax-error', mistake: 'a TypeScript syntax error', problems: [{ file: 'bad-syntax.permissions.ts', code: 'syntax-error', path: '$', at: [6, 3] }] },
-  { name: 'function-hook', mistake: 'a function as hook in a TypeScript file (not static)', problems: [{ file: 'bad-function-hook.permissions.ts', code: 'not-static', path: '$[0].isOwner', at: [6, 14], says: 'A function is not a static value' }] },
-  { name: 'variable-reference', mistake: 'a variable reference in a TypeScript file (not static)', problems: [{ file: 'bad-variable.permissions.ts', code: 'not-static', path: '$[0].grant', at: [7, 12], says: 'not a static value' }] },
-  { name: 'ts-spread', mistake: 'a spread in a TypeScript file (not static)', problems: [{ file: 'bad-spread.permissions.ts', code: 'not-static', path: '$[0].grant[1]', at: [5, 21], says: 'spread' }] },
-  { name: 'ts-no-export', mistake: 'a TypeScript file that exports no definitions', problems: [{ file: 'bad-no-export.permissions.ts', code: 'invalid-file', path: '$', at: [1, 1], says: 'exports no definitions' }] },
-  { name: 'duplicate-json-key', mistake: 'a key written twice in one JSON object', problems: [{ file: 'document.permissions.json', code: 'duplicate-key', path: '$[0].grant', at: [6, 5], says: 'appears twice' }] },
-  { name: 'metadata-without-definition', mistake: 'metadata for a resource no definition names', problems: [{ file: 'invoice.resource.json', code: 'unknown-resource', path: '$.resource', at: [1, 15], says: '"invoice"' }] },
-  { name: 'metadata-bad-id-type', mistake: 'resource metadata with an unknown idType', problems: [{ file: 'document.resource.json', code: 'invalid-metadata', path: '$.idType', at: [1, 37], says: 'idType' }] },
-  { name: 'pattern-keeps-nothing', mistake: "attribute patterns that keep nothing (['!secret'])", problems: [{ file: 'document.permissions.json', code: 'bad-attribute', path: '$[0].grant["read:any"]', at: [5, 28], says: 'keeps no attribute' }] },
-  { name: 'possession-value', mistake: "a possession field other than 'own'/'any'", problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0].possession', says: "'own' or 'any'" }] },
-  { name: 'wrapper-unknown-field', mistake: 'an unknown field beside "definitions" in the file wrapper', problems: [{ file: 'document.permissions.json', code: 'invalid-file', path: '$.rules', at: [3, 12], says: '"rules"' }] },
+  {
+    name: 'missing-roles',
+    mistake: 'no roles',
+    problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$.definitions[0].roles', at: [3, 5], says: 'Field "roles" is missing' }],
+  },
+  {
+    name: 'missing-resource',
+    mistake: 'no resource, in TypeScript (export const definitions)',
+    problems: [{ file: 'bad-missing-resource.permissions.ts', code: 'invalid-shape', path: '$[0].resource', at: [3, 3], says: 'Field "resource" is missing' }],
+  },
+  {
+    name: 'unknown-field',
+    mistake: "a misspelt field ('possesion')",
+    problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0]', at: [2, 3], says: 'Unknown field "possesion"' }],
+  },
+  {
+    name: 'own-without-is-owner',
+    mistake: 'an own action without isOwner',
+    problems: [{ file: 'document.permissions.json', code: 'own-without-is-owner', path: '$[0]', at: [2, 3] }],
+  },
+  {
+    name: 'is-owner-without-list-or-limit',
+    mistake: 'isOwner without listOwned or limitOwned on an own action, in TypeScript',
+    problems: [{ file: 'bad-hooks.permissions.ts', code: 'own-without-list-or-limit', path: '$[0]', at: [2, 3], says: 'neither callback' }],
+  },
+  {
+    name: 'both-list-and-limit',
+    mistake: 'both listOwned and limitOwned',
+    problems: [{ file: 'document.permissions.json', code: 'both-list-and-limit', path: '$.definitions[0].limitOwned', at: [9, 21] }],
+  },
+  {
+    name: 'list-owned-without-is-owner',
+    mistake: 'listOwned without isOwner, in TypeScript',
+    problems: [{ file: 'bad-hooks.permissions.ts', code: 'hooks-incomplete', path: '$[0].listOwned', at: [6, 16], says: 'without isOwner' }],
+  },
+  {
+    name: 'conflicting-redefinition',
+    mistake: 'the same explicit grant with different attributes in two files',
+    problems: [
+      {
+        file: 'b-employee.permissions.json',
+        code: 'conflicting-redefinition',
+        path: '$[0].grant["read:any"]',
+        at: [5, 28],
+        says: 'a-employee.permissions.json',
+      },
+    ],
+  },
+  {
+    name: 'attribute-typo',
+    mistake: "an attribute that the resource metadata does not declare ('!confidenial')",
+    problems: [{ file: 'document.permissions.json', code: 'unknown-attribute', path: '$[0].grant["read:any"][1]', at: [5, 34], says: '"!confidenial"' }],
+  },
+  {
+    name: 'hook-not-identifier',
+    mistake: 'a hook name that is not an identifier',
+    problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0].isOwner', at: [6, 16], says: 'JavaScript identifier' }],
+  },
+  {
+    name: 'hook-object-member',
+    mistake: "a hook name every object has ('constructor')",
+    problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0].isOwner', at: [6, 16], says: 'constructor' }],
+  },
+  {
+    name: 'hook-kind-conflict',
+    mistake: 'one method used as two hook kinds, in TypeScript',
+    problems: [{ file: 'bad-hooks.permissions.ts', code: 'hook-kind-conflict', path: '$[1].isOwner', at: [14, 14], says: '"listDocuments"' }],
+  },
+  {
+    name: 'json-syntax-error',
+    mistake: 'a JSON syntax error (missing comma)',
+    problems: [{ file: 'document.permissions.json', code: 'syntax-error', path: '$', at: [4, 5], says: "',' expected" }],
+  },
+  {
+    name: 'ts-syntax-error',
+    mistake: 'a TypeScript syntax error',
+    problems: [{ file: 'bad-syntax.permissions.ts', code: 'syntax-error', path: '$', at: [6, 3] }],
+  },
+  {
+    name: 'function-hook',
+    mistake: 'a function as hook in a TypeScript file (not static)',
+    problems: [{ file: 'bad-function-hook.permissions.ts', code: 'not-static', path: '$[0].isOwner', at: [6, 14], says: 'A function is not a static value' }],
+  },
+  {
+    name: 'variable-reference',
+    mistake: 'a variable reference in a TypeScript file (not static)',
+    problems: [{ file: 'bad-variable.permissions.ts', code: 'not-static', path: '$[0].grant', at: [7, 12], says: 'not a static value' }],
+  },
+  {
+    name: 'ts-spread',
+    mistake: 'a spread in a TypeScript file (not static)',
+    problems: [{ file: 'bad-spread.permissions.ts', code: 'not-static', path: '$[0].grant[1]', at: [5, 21], says: 'spread' }],
+  },
+  {
+    name: 'ts-no-export',
+    mistake: 'a TypeScript file that exports no definitions',
+    problems: [{ file: 'bad-no-export.permissions.ts', code: 'invalid-file', path: '$', at: [1, 1], says: 'exports no definitions' }],
+  },
+  {
+    name: 'duplicate-json-key',
+    mistake: 'a key written twice in one JSON object',
+    problems: [{ file: 'document.permissions.json', code: 'duplicate-key', path: '$[0].grant', at: [6, 5], says: 'appears twice' }],
+  },
+  {
+    name: 'metadata-without-definition',
+    mistake: 'metadata for a resource no definition names',
+    problems: [{ file: 'invoice.resource.json', code: 'unknown-resource', path: '$.resource', at: [1, 15], says: '"invoice"' }],
+  },
+  {
+    name: 'metadata-bad-id-type',
+    mistake: 'resource metadata with an unknown idType',
+    problems: [{ file: 'document.resource.json', code: 'invalid-metadata', path: '$.idType', at: [1, 37], says: 'idType' }],
+  },
+  {
+    name: 'pattern-keeps-nothing',
+    mistake: "attribute patterns that keep nothing (['!secret'])",
+    problems: [{ file: 'document.permissions.json', code: 'bad-attribute', path: '$[0].grant["read:any"]', at: [5, 28], says: 'keeps no attribute' }],
+  },
+  {
+    name: 'possession-value',
+    mistake: "a possession field other than 'own'/'any'",
+    problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0].possession', says: "'own' or 'any'" }],
+  },
+  {
+    name: 'wrapper-unknown-field',
+    mistake: 'an unknown field beside "definitions" in the file wrapper',
+    problems: [{ file: 'document.permissions.json', code: 'invalid-file', path: '$.rules', at: [3, 12], says: '"rules"' }],
+  },
   {
     name: 'three-mistakes',
     mistake: 'three different mistakes in one file',
@@ -152,7 +264,9 @@ describe('the bad-definitions corpus', () => {
       expect(run().code).toBe(1);
       expect(run().logs).toEqual([]);
       const [summary, ...rest] = [...run().errors].reverse();
-      expect(summary).toMatch(new RegExp(`^typed-permissions: \\d+ problems? in ${badDir(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; .+ was not changed\\.$`));
+      expect(summary).toMatch(
+        new RegExp(`^typed-permissions: \\d+ problems? in ${badDir(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; .+ was not changed\\.$`),
+      );
       for (const line of rest) expect({ line, parsed: parseProblemLine(line) !== undefined }).toEqual({ line, parsed: true });
     });
 

@@ -54,7 +54,13 @@ describe('typed-permissions CLI', () => {
     expect(await main(['compile', fixture('basic'), '--out', out], io)).toBe(0);
     expect(errors).toEqual([]);
     expect(readdirSync(out).sort()).toEqual([...EMITTED_FILES]);
-    expect(logs).toEqual([expect.stringMatching(new RegExp(`^typed-permissions: wrote 8 files to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(5 roles, 2 resources, 7 actions, \\d+ grants\\) in \\d+ ms\\.$`))]);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^typed-permissions: wrote 8 files to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(5 roles, 2 resources, 7 actions, \\d+ grants\\) in \\d+ ms\\.$`,
+        ),
+      ),
+    ]);
     // Nothing but the out folder appears beside it (no .generated.next / .generated.previous left over).
     expect(readdirSync(at('fresh', 'deeper'))).toEqual(['generated']);
   }, 30_000);
@@ -95,7 +101,9 @@ describe('typed-permissions CLI', () => {
       const { logs, errors, io } = collectIo();
       expect(await main(['compile', fixture('basic'), '--out', copy, '--check'], io)).toBe(1);
       expect(logs).toEqual([]);
-      expect(errors).toEqual([`typed-permissions: ${copy} is stale (PERMISSIONS.md, old-file.ts, types.ts). Run \`npx typed-permissions compile ${fixture('basic')} --out ${copy}\` and commit the result.`]);
+      expect(errors).toEqual([
+        `typed-permissions: ${copy} is stale (PERMISSIONS.md, old-file.ts, types.ts). Run \`npx typed-permissions compile ${fixture('basic')} --out ${copy}\` and commit the result.`,
+      ]);
       expect(sameBytes(readFolderBytes(copy), before)).toBe(true);
     }, 30_000);
 

@@ -51,7 +51,14 @@ describe('emitters on the basic fixture', () => {
 
   it('names every definition file in the matrix and every hook in the ownership interface', () => {
     const matrix = output['PERMISSIONS.md'] as string;
-    for (const file of ['article.permissions.ts #0', 'article.permissions.ts #1', 'comment.permissions.json #0', 'comment.permissions.json #1', 'shared.permissions.json #0', 'shared.permissions.json #1']) {
+    for (const file of [
+      'article.permissions.ts #0',
+      'article.permissions.ts #1',
+      'comment.permissions.json #0',
+      'comment.permissions.json #1',
+      'shared.permissions.json #0',
+      'shared.permissions.json #1',
+    ]) {
       expect(matrix).toContain(file);
     }
     const ownership = output['ownership.ts'] as string;

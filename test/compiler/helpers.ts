@@ -28,7 +28,16 @@ export function goodFixtureNames(): string[] {
 }
 
 /** The eight files every compile writes. */
-export const EMITTED_FILES = ['PERMISSIONS.md', 'definitions.schema.json', 'index.ts', 'ownership.ts', 'permissions.ts', 'resource.schema.json', 'tables.ts', 'types.ts'] as const;
+export const EMITTED_FILES = [
+  'PERMISSIONS.md',
+  'definitions.schema.json',
+  'index.ts',
+  'ownership.ts',
+  'permissions.ts',
+  'resource.schema.json',
+  'tables.ts',
+  'types.ts',
+] as const;
 
 /**
  * Creates a fresh folder `test/.tmp-<label>-<random>`. Inside the repository, so that generated

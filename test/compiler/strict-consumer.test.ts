@@ -70,7 +70,9 @@ const POLICIES: readonly Policy[] = [
   {
     name: 'only listOwned groups',
     definitions: {
-      'note.permissions.json': JSON.stringify([{ roles: ['AUTHOR'], resource: 'note', possession: 'own', isOwner: 'isAuthor', listOwned: 'listAuthored', grant: ['read', 'update'] }]),
+      'note.permissions.json': JSON.stringify([
+        { roles: ['AUTHOR'], resource: 'note', possession: 'own', isOwner: 'isAuthor', listOwned: 'listAuthored', grant: ['read', 'update'] },
+      ]),
       'note.resource.json': JSON.stringify({ resource: 'note', idType: 'number' }),
     },
     ownership: `{
@@ -82,7 +84,9 @@ const POLICIES: readonly Policy[] = [
   {
     name: 'only limitOwned groups',
     definitions: {
-      'note.permissions.json': JSON.stringify([{ roles: ['AUTHOR'], resource: 'note', possession: 'own', isOwner: 'isAuthor', limitOwned: 'limitToAuthor', grant: ['read'] }]),
+      'note.permissions.json': JSON.stringify([
+        { roles: ['AUTHOR'], resource: 'note', possession: 'own', isOwner: 'isAuthor', limitOwned: 'limitToAuthor', grant: ['read'] },
+      ]),
     },
     ownership: `{
   isAuthor: ({ user, resourceId }) => resourceId === String(user.id),
@@ -99,7 +103,7 @@ const POLICIES: readonly Policy[] = [
       ]),
     },
     ownership: '{}',
-    query: "{ user, resource: \"it's\", action: \"sign'off\" }",
+    query: '{ user, resource: "it\'s", action: "sign\'off" }',
   },
   {
     name: "the repository's definitions/",
@@ -148,10 +152,13 @@ function strictDiagnostics(files: readonly string[], options: ts.CompilerOptions
     diagnostics.push(...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source), ...program.getDeclarationDiagnostics(source));
   }
   return diagnostics.map((diagnostic) => {
-    const where = diagnostic.file === undefined || diagnostic.start === undefined ? '<global>' : (() => {
-      const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-      return `${diagnostic.file.fileName} ${line + 1}:${character + 1}`;
-    })();
+    const where =
+      diagnostic.file === undefined || diagnostic.start === undefined
+        ? '<global>'
+        : (() => {
+            const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+            return `${diagnostic.file.fileName} ${line + 1}:${character + 1}`;
+          })();
     return `${where} TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
   });
 }
@@ -180,11 +187,15 @@ describe('item 14: generated code compiles under the strictest common consumer s
   afterAll(() => removeTempDir(temp));
 
   const cases = POLICIES.flatMap((policy) => MODULE_SETTINGS.map(([label, settings]) => [policy.name, label, settings] as const));
-  it.each(cases)('item 14: %s, with module %s: the generated files and a consumer have zero diagnostics', (name, _label, settings) => {
-    const project = folders.get(name) as string;
-    const files = [join(project, 'consumer.ts'), ...EMITTED_FILES.filter((file) => file.endsWith('.ts')).map((file) => join(project, 'generated', file))];
-    expect(strictDiagnostics(files, { ...STRICTEST, ...settings })).toEqual([]);
-  }, 30_000);
+  it.each(cases)(
+    'item 14: %s, with module %s: the generated files and a consumer have zero diagnostics',
+    (name, _label, settings) => {
+      const project = folders.get(name) as string;
+      const files = [join(project, 'consumer.ts'), ...EMITTED_FILES.filter((file) => file.endsWith('.ts')).map((file) => join(project, 'generated', file))];
+      expect(strictDiagnostics(files, { ...STRICTEST, ...settings })).toEqual([]);
+    },
+    30_000,
+  );
 });
 
 describe('item 14: literal() makes a valid TypeScript string literal of any string', () => {
@@ -210,17 +221,20 @@ describe('item 14: literal() makes a valid TypeScript string literal of any stri
     '\u007f\u0085\u00a0\ufeff',
   ];
 
-  it.each(NASTY.map((value) => [JSON.stringify(value), value] as const))('item 14: literal(%s) parses back to the same string, on one line', (_shown, value) => {
-    const source = ts.createSourceFile('literal.ts', `export const x = { ${propertyName(value)}: ${literal(value)} };\n`, ts.ScriptTarget.Latest, true);
-    const diagnostics = (source as ts.SourceFile & { parseDiagnostics: readonly ts.Diagnostic[] }).parseDiagnostics;
-    expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
-    // One line: a raw line terminator (U+2028 included) inside the literal would make two.
-    expect(source.getLineStarts()).toHaveLength(2);
-    const statement = source.statements[0] as ts.VariableStatement;
-    const object = statement.declarationList.declarations[0]?.initializer as ts.ObjectLiteralExpression;
-    const property = object.properties[0] as ts.PropertyAssignment;
-    expect(ts.isStringLiteral(property.initializer) ? property.initializer.text : undefined).toBe(value);
-    const key = property.name;
-    expect(ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined).toBe(value);
-  });
+  it.each(NASTY.map((value) => [JSON.stringify(value), value] as const))(
+    'item 14: literal(%s) parses back to the same string, on one line',
+    (_shown, value) => {
+      const source = ts.createSourceFile('literal.ts', `export const x = { ${propertyName(value)}: ${literal(value)} };\n`, ts.ScriptTarget.Latest, true);
+      const diagnostics = (source as ts.SourceFile & { parseDiagnostics: readonly ts.Diagnostic[] }).parseDiagnostics;
+      expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
+      // One line: a raw line terminator (U+2028 included) inside the literal would make two.
+      expect(source.getLineStarts()).toHaveLength(2);
+      const statement = source.statements[0] as ts.VariableStatement;
+      const object = statement.declarationList.declarations[0]?.initializer as ts.ObjectLiteralExpression;
+      const property = object.properties[0] as ts.PropertyAssignment;
+      expect(ts.isStringLiteral(property.initializer) ? property.initializer.text : undefined).toBe(value);
+      const key = property.name;
+      expect(ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined).toBe(value);
+    },
+  );
 });

@@ -51,7 +51,10 @@ function runtimeTables(dir: string): { tables: unknown; warnings: string[] } {
   return { tables: permissions.build().tables, warnings };
 }
 
-const folders: readonly [label: string, dir: string][] = [...goodFixtureNames().map((name) => [`test/fixtures/compiler/${name}`, fixture(name)] as [string, string]), ['definitions (the example app)', join(repoRoot, 'definitions')]];
+const folders: readonly [label: string, dir: string][] = [
+  ...goodFixtureNames().map((name) => [`test/fixtures/compiler/${name}`, fixture(name)] as [string, string]),
+  ['definitions (the example app)', join(repoRoot, 'definitions')],
+];
 
 describe('generated tables equal the tables build() makes', () => {
   let temp: string | undefined;
@@ -64,18 +67,22 @@ describe('generated tables equal the tables build() makes', () => {
     expect(goodFixtureNames().length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(folders)('%s', async (_label, dir) => {
-    const outDir = join(temp as string, `out-${folders.findIndex(([, d]) => d === dir)}`);
-    const result = await compile({ definitionsDir: dir, outDir });
-    if (!result.ok) throw new Error(`does not compile: ${JSON.stringify(result.problems)}`);
-    const generated = tablesFromGenerated(join(outDir, 'tables.ts'));
-    const { tables, warnings } = runtimeTables(dir);
-    expect(generated).toEqual(tables);
-    // And the serialised form is exactly what JSON.stringify of the runtime's tables gives: same key order, nothing lost.
-    expect(JSON.stringify(generated)).toBe(JSON.stringify(tables));
-    // The compiler's model sees the same warnings as build() (which prefixes them with the library name).
-    expect(result.model.warnings.map((warning) => `typed-permissions: ${warning}`)).toEqual(warnings);
-  }, 30_000);
+  it.each(folders)(
+    '%s',
+    async (_label, dir) => {
+      const outDir = join(temp as string, `out-${folders.findIndex(([, d]) => d === dir)}`);
+      const result = await compile({ definitionsDir: dir, outDir });
+      if (!result.ok) throw new Error(`does not compile: ${JSON.stringify(result.problems)}`);
+      const generated = tablesFromGenerated(join(outDir, 'tables.ts'));
+      const { tables, warnings } = runtimeTables(dir);
+      expect(generated).toEqual(tables);
+      // And the serialised form is exactly what JSON.stringify of the runtime's tables gives: same key order, nothing lost.
+      expect(JSON.stringify(generated)).toBe(JSON.stringify(tables));
+      // The compiler's model sees the same warnings as build() (which prefixes them with the library name).
+      expect(result.model.warnings.map((warning) => `typed-permissions: ${warning}`)).toEqual(warnings);
+    },
+    30_000,
+  );
 
   it('the wildcards fixture really exercises a warning (an identical grant written twice)', () => {
     const { warnings } = runtimeTables(fixture('wildcards'));

@@ -59,9 +59,22 @@ describe('attribute patterns', () => {
 
   it('attribute patterns: a dotted path applies to every object of a nested array', async () => {
     const include = await readerPermit(['id', 'lines.sku', 'lines.price']);
-    expect(await include.pick(customer)).toEqual({ id: 1, lines: [{ sku: 'A', price: 10 }, { sku: 'B', price: 20 }] });
+    expect(await include.pick(customer)).toEqual({
+      id: 1,
+      lines: [
+        { sku: 'A', price: 10 },
+        { sku: 'B', price: 20 },
+      ],
+    });
     const exclude = await readerPermit(['*', '!lines.cost', '!address', '!secret']);
-    expect(await exclude.pick(customer)).toEqual({ id: 1, name: 'Ada', lines: [{ sku: 'A', price: 10 }, { sku: 'B', price: 20 }] });
+    expect(await exclude.pick(customer)).toEqual({
+      id: 1,
+      name: 'Ada',
+      lines: [
+        { sku: 'A', price: 10 },
+        { sku: 'B', price: 20 },
+      ],
+    });
   });
 
   it('attribute patterns: a dotted path over a missing or primitive value keeps nothing of it', async () => {
@@ -180,12 +193,12 @@ describe("names that Object.prototype already has ('__proto__', 'constructor', '
     ]);
     const user = { id: 1, roles: ['A'] };
     const granted = async (resource: string, action: string) => (await permissions.grantPermit({ user, resource, action })).granted;
-    expect([await granted('constructor', 'toString'), await granted('__proto__', 'constructor'), await granted('constructor', 'constructor'), await granted('__proto__', 'toString')]).toEqual([
-      true,
-      true,
-      false,
-      false,
-    ]);
+    expect([
+      await granted('constructor', 'toString'),
+      await granted('__proto__', 'constructor'),
+      await granted('constructor', 'constructor'),
+      await granted('__proto__', 'toString'),
+    ]).toEqual([true, true, false, false]);
     expect(warnings).toEqual([]);
   });
 

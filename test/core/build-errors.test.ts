@@ -26,15 +26,43 @@ describe('build errors', () => {
     ['a definition that is not an object is invalid-shape', 'read everything', [{ code: 'invalid-shape', path: [] }]],
     ['an empty grant array is empty-grant', { roles: 'A', resource: 'doc', grant: [] }, [{ code: 'empty-grant', path: ['grant'] }]],
     ['an empty grant object is empty-grant', { roles: 'A', resource: 'doc', grant: {} }, [{ code: 'empty-grant', path: ['grant'] }]],
-    ["possession suffix 'read:mine' is bad-possession", { roles: 'A', resource: 'doc', grant: ['read', 'read:mine'] }, [{ code: 'bad-possession', path: ['grant', 1] }]],
+    [
+      "possession suffix 'read:mine' is bad-possession",
+      { roles: 'A', resource: 'doc', grant: ['read', 'read:mine'] },
+      [{ code: 'bad-possession', path: ['grant', 1] }],
+    ],
     ["grant entry ':own' is bad-action", { roles: 'A', resource: 'doc', grant: [':own'] }, [{ code: 'bad-action', path: ['grant', 0] }]],
     ["grant entry '' is bad-action", { roles: 'A', resource: 'doc', grant: [''] }, [{ code: 'bad-action', path: ['grant', 0] }]],
-    ['an attribute list that keeps nothing ([]) is bad-attribute', { roles: 'A', resource: 'doc', grant: { read: [] } }, [{ code: 'bad-attribute', path: ['grant', 'read'] }]],
-    ['an own action without isOwner is own-without-is-owner', { roles: 'A', resource: 'doc', possession: 'own', grant: ['read'] }, [{ code: 'own-without-is-owner', path: [] }]],
-    ['an own action with isOwner but neither listOwned nor limitOwned is own-without-list-or-limit', { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner }, [{ code: 'own-without-list-or-limit', path: [] }]],
-    ['listOwned and limitOwned together is both-list-and-limit', { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner, listOwned, limitOwned }, [{ code: 'both-list-and-limit', path: ['limitOwned'] }]],
-    ['listOwned without isOwner is hooks-incomplete', { roles: 'A', resource: 'doc', grant: ['read'], listOwned }, [{ code: 'hooks-incomplete', path: ['listOwned'] }]],
-    ['limitOwned without isOwner is hooks-incomplete', { roles: 'A', resource: 'doc', grant: ['read'], limitOwned }, [{ code: 'hooks-incomplete', path: ['limitOwned'] }]],
+    [
+      'an attribute list that keeps nothing ([]) is bad-attribute',
+      { roles: 'A', resource: 'doc', grant: { read: [] } },
+      [{ code: 'bad-attribute', path: ['grant', 'read'] }],
+    ],
+    [
+      'an own action without isOwner is own-without-is-owner',
+      { roles: 'A', resource: 'doc', possession: 'own', grant: ['read'] },
+      [{ code: 'own-without-is-owner', path: [] }],
+    ],
+    [
+      'an own action with isOwner but neither listOwned nor limitOwned is own-without-list-or-limit',
+      { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner },
+      [{ code: 'own-without-list-or-limit', path: [] }],
+    ],
+    [
+      'listOwned and limitOwned together is both-list-and-limit',
+      { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner, listOwned, limitOwned },
+      [{ code: 'both-list-and-limit', path: ['limitOwned'] }],
+    ],
+    [
+      'listOwned without isOwner is hooks-incomplete',
+      { roles: 'A', resource: 'doc', grant: ['read'], listOwned },
+      [{ code: 'hooks-incomplete', path: ['listOwned'] }],
+    ],
+    [
+      'limitOwned without isOwner is hooks-incomplete',
+      { roles: 'A', resource: 'doc', grant: ['read'], limitOwned },
+      [{ code: 'hooks-incomplete', path: ['limitOwned'] }],
+    ],
   ];
   for (const [rule, definition, expected] of cases) {
     it(`build error: ${rule}`, () => {
@@ -43,9 +71,9 @@ describe('build errors', () => {
   }
 
   it("build error: an attribute list that keeps nothing (['!x']) is bad-attribute", () => {
-    expect(problemsOf({ roles: 'A', resource: 'doc', grant: { read: ['title'], update: ['!x'] } }).map((problem) => [problem.code, problem.index, problem.source])).toEqual([
-      ['bad-attribute', 0, 'case.json'],
-    ]);
+    expect(
+      problemsOf({ roles: 'A', resource: 'doc', grant: { read: ['title'], update: ['!x'] } }).map((problem) => [problem.code, problem.index, problem.source]),
+    ).toEqual([['bad-attribute', 0, 'case.json']]);
   });
 
   it('build error: the error has code PERMISSION_DEFINITION_INVALID, is a PermissionsError, and every problem has a message and a fix', () => {
@@ -96,17 +124,19 @@ describe('build errors', () => {
     const problems = problemSummary(buildError(permissions)).map(({ code, index, source }) => ({ code, index, source }));
     // Shape and syntax problems may be listed before problems found while building tables: compare as a set.
     expect(problems).toHaveLength(9);
-    expect(problems).toEqual(expect.arrayContaining([
-      { code: 'bad-possession', index: 1, source: 'first.json' },
-      { code: 'empty-grant', index: 2, source: 'first.json' },
-      { code: 'own-without-list-or-limit', index: 3, source: 'first.json' },
-      { code: 'bad-action', index: 0, source: 'second.json' },
-      { code: 'hooks-incomplete', index: 1, source: 'second.json' },
-      { code: 'own-without-is-owner', index: 2, source: 'second.json' },
-      { code: 'both-list-and-limit', index: 3, source: 'second.json' },
-      { code: 'bad-attribute', index: 4, source: 'second.json' },
-      { code: 'invalid-shape', index: 0, source: undefined },
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { code: 'bad-possession', index: 1, source: 'first.json' },
+        { code: 'empty-grant', index: 2, source: 'first.json' },
+        { code: 'own-without-list-or-limit', index: 3, source: 'first.json' },
+        { code: 'bad-action', index: 0, source: 'second.json' },
+        { code: 'hooks-incomplete', index: 1, source: 'second.json' },
+        { code: 'own-without-is-owner', index: 2, source: 'second.json' },
+        { code: 'both-list-and-limit', index: 3, source: 'second.json' },
+        { code: 'bad-attribute', index: 4, source: 'second.json' },
+        { code: 'invalid-shape', index: 0, source: undefined },
+      ]),
+    );
   });
 
   it('build error: a hook string naming a method the ownership object lacks is unknown-hook-method', () => {
@@ -135,7 +165,9 @@ describe('build errors', () => {
     permissions.addPermissions([{ roles: ['B', 'A'], resource: 'doc', grant: { 'read:any': ['title', 'date'] } }], { source: 'second.json' });
     const error = buildError(permissions);
     // The problem is located at the later definition and its message names the earlier one, so the error names both.
-    expect(problemSummary(error).map(({ code, index, source }) => ({ code, index, source }))).toEqual([{ code: 'conflicting-redefinition', index: 0, source: 'second.json' }]);
+    expect(problemSummary(error).map(({ code, index, source }) => ({ code, index, source }))).toEqual([
+      { code: 'conflicting-redefinition', index: 0, source: 'second.json' },
+    ]);
     expect(error.problems[0]?.message).toContain('first.json');
     expect(error.message).toContain('first.json');
     expect(error.message).toContain('second.json');
@@ -169,7 +201,15 @@ describe('build errors', () => {
     const { warnings, logger } = collectingLogger();
     const permissions = new Permissions({ logger, ownership: { isCreator: () => true, listCreated: () => [] } });
     permissions.addPermissions([
-      { roles: ['A', 'B'], resource: 'doc', descr: 'reads', possession: 'own', grant: { read: ['*', '!secret'], 'list:any': ['title'] }, isOwner: 'isCreator', listOwned: 'listCreated' },
+      {
+        roles: ['A', 'B'],
+        resource: 'doc',
+        descr: 'reads',
+        possession: 'own',
+        grant: { read: ['*', '!secret'], 'list:any': ['title'] },
+        isOwner: 'isCreator',
+        listOwned: 'listCreated',
+      },
       { roles: 'C', resource: '*', grant: ['*:any'] },
     ]);
     expect(() => permissions.build()).not.toThrow();

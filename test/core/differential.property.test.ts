@@ -264,29 +264,33 @@ const silentLogger = { warn() {} };
 describe('engine ≡ naive reference interpreter', () => {
   it(`agrees on grants, attributes, ownership, pick and filterPick (${NUM_RUNS} random definition sets)`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(definitionSpecArb, { minLength: 1, maxLength: 6 }), fc.array(queryArb, { minLength: 1, maxLength: 4 }), async (specs, queries) => {
-        const definitions = specs.map(materialise);
-        const redefinitions = referenceRedefinitions(definitions, ATTRIBUTE_NAMES);
-        const permissions = new Permissions({ ownership, logger: silentLogger });
-        permissions.addPermissions(definitions);
-        let buildError: unknown;
-        try {
-          permissions.build();
-        } catch (error) {
-          buildError = error;
-        }
-        if (buildError !== undefined) {
-          if (!(buildError instanceof PermissionDefinitionError)) throw buildError;
-          const codes = buildError.problems.map((problem) => problem.code);
-          if (codes.some((code) => code !== 'conflicting-redefinition') || !redefinitions.overlap) {
-            throw new Error(`build() rejected definitions the reference finds valid: ${buildError.message}`);
+      fc.asyncProperty(
+        fc.array(definitionSpecArb, { minLength: 1, maxLength: 6 }),
+        fc.array(queryArb, { minLength: 1, maxLength: 4 }),
+        async (specs, queries) => {
+          const definitions = specs.map(materialise);
+          const redefinitions = referenceRedefinitions(definitions, ATTRIBUTE_NAMES);
+          const permissions = new Permissions({ ownership, logger: silentLogger });
+          permissions.addPermissions(definitions);
+          let buildError: unknown;
+          try {
+            permissions.build();
+          } catch (error) {
+            buildError = error;
           }
-          if (!redefinitions.conflict) throw new Error(`build() reports a conflict for identical attributes: ${buildError.message}`);
-          return;
-        }
-        if (redefinitions.conflict) throw new Error('build() accepted two explicit redefinitions with different attributes');
-        for (const query of queries) await compareQuery(permissions, definitions, query);
-      }),
+          if (buildError !== undefined) {
+            if (!(buildError instanceof PermissionDefinitionError)) throw buildError;
+            const codes = buildError.problems.map((problem) => problem.code);
+            if (codes.some((code) => code !== 'conflicting-redefinition') || !redefinitions.overlap) {
+              throw new Error(`build() rejected definitions the reference finds valid: ${buildError.message}`);
+            }
+            if (!redefinitions.conflict) throw new Error(`build() reports a conflict for identical attributes: ${buildError.message}`);
+            return;
+          }
+          if (redefinitions.conflict) throw new Error('build() accepted two explicit redefinitions with different attributes');
+          for (const query of queries) await compareQuery(permissions, definitions, query);
+        },
+      ),
       { numRuns: NUM_RUNS },
     );
   }, 60_000);
@@ -307,7 +311,9 @@ describe('engine ≡ naive reference interpreter', () => {
         }
         const keepsNothing = !listsKeepSomething([patterns]);
         if (codes.includes('bad-attribute') !== keepsNothing) {
-          throw new Error(`patterns ${JSON.stringify(patterns)} keep ${keepsNothing ? 'nothing' : 'something'}, but build() problems are ${JSON.stringify(codes)}`);
+          throw new Error(
+            `patterns ${JSON.stringify(patterns)} keep ${keepsNothing ? 'nothing' : 'something'}, but build() problems are ${JSON.stringify(codes)}`,
+          );
         }
       }),
       { numRuns: 500 },

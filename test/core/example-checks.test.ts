@@ -299,7 +299,13 @@ describe('example app: more roles', () => {
     const { permissions } = setup();
     const permit = await permissions.grantPermit({ user: user(8), resource: 'document', action: 'read', resourceId: 1 });
     expect(decision(permit)).toEqual({ granted: true, anyGranted: true, ownGranted: true, anyAttributes: ['*'] });
-    expect([await permit.isOwn(8), await permit.isOwn(80), await permit.isOwn(800), await permit.isOwn(1), await permit.isOwn(7)]).toEqual([true, true, true, false, false]);
+    expect([await permit.isOwn(8), await permit.isOwn(80), await permit.isOwn(800), await permit.isOwn(1), await permit.isOwn(7)]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(await permit.pick(document(1))).toEqual(document(1));
   });
 

@@ -3,10 +3,21 @@ import { explainGrant, formatExplanation, Permissions, type PermissionDefinition
 import { collectingLogger } from './helpers.js';
 
 const definitions: PermissionDefinition[] = [
-  { roles: 'EMPLOYEE', resource: 'document', possession: 'own', descr: 'employees read their own', grant: { read: ['*', '!secret'], update: ['*'], 'list:any': ['title'] }, isOwner: 'isCreator', listOwned: 'listCreated' },
+  {
+    roles: 'EMPLOYEE',
+    resource: 'document',
+    possession: 'own',
+    descr: 'employees read their own',
+    grant: { read: ['*', '!secret'], update: ['*'], 'list:any': ['title'] },
+    isOwner: 'isCreator',
+    listOwned: 'listCreated',
+  },
   { roles: ['AUDITOR', 'EMPLOYEE'], resource: '*', grant: { 'read:any': ['title'] } },
 ];
-const ownership = { isCreator: ({ user, resourceId }: { user: { id: number }; resourceId: number }) => user.id === resourceId, listCreated: ({ user }: { user: { id: number } }) => [user.id] };
+const ownership = {
+  isCreator: ({ user, resourceId }: { user: { id: number }; resourceId: number }) => user.id === resourceId,
+  listCreated: ({ user }: { user: { id: number } }) => [user.id],
+};
 
 function build(): Permissions {
   return new Permissions({ ownership, logger: collectingLogger().logger }).addPermissions(definitions, { source: 'docs.json' }).build();
@@ -62,7 +73,14 @@ describe('explain: which definitions grant an action, and why an id was refused'
         for (const resourceId of [undefined, 1, 2]) {
           const permit = await permissions.grantPermit({ user: { id: 1, roles }, resource: 'document', action, resourceId });
           const explanation = await permit.explain();
-          expect([roles, action, resourceId, explanation.granted, explanation.anyGranted, explanation.anyAttributes]).toEqual([roles, action, resourceId, permit.granted, permit.anyGranted, permit.anyAttributes]);
+          expect([roles, action, resourceId, explanation.granted, explanation.anyGranted, explanation.anyAttributes]).toEqual([
+            roles,
+            action,
+            resourceId,
+            permit.granted,
+            permit.anyGranted,
+            permit.anyAttributes,
+          ]);
         }
       }
     }
@@ -71,9 +89,19 @@ describe('explain: which definitions grant an action, and why an id was refused'
   it('reports unknown resources and actions, and a refusal with no ownership hook', async () => {
     const permissions = build();
     expect(formatExplanation(explainGrant(permissions.tables, ['EMPLOYEE'], 'invoice', 'fly'))).toBe(
-      ['fly on invoice for roles EMPLOYEE: NOT GRANTED', '  - resource "invoice" is not named by any definition.', '  - action "fly" is not granted by any definition on any resource.'].join('\n'),
+      [
+        'fly on invoice for roles EMPLOYEE: NOT GRANTED',
+        '  - resource "invoice" is not named by any definition.',
+        '  - action "fly" is not granted by any definition on any resource.',
+      ].join('\n'),
     );
     const permit = await permissions.grantPermit({ user: { id: 1, roles: ['AUDITOR'] }, resource: 'document', action: 'update', resourceId: 1 });
-    expect(formatExplanation(await permit.explain())).toBe(['update on document for roles AUDITOR: NOT GRANTED for id 1', '  - no definition grants update on document to AUDITOR.', '  - id 1: refused, no ownership hook applies.'].join('\n'));
+    expect(formatExplanation(await permit.explain())).toBe(
+      [
+        'update on document for roles AUDITOR: NOT GRANTED for id 1',
+        '  - no definition grants update on document to AUDITOR.',
+        '  - id 1: refused, no ownership hook applies.',
+      ].join('\n'),
+    );
   });
 });

@@ -40,7 +40,9 @@ describe('Permissions.fromTables: loading precomputed tables without rebuilding'
     }
     expect(caught).toBeInstanceOf(PermissionDefinitionError);
     const { problems } = caught as PermissionDefinitionError;
-    expect(problems.map(({ code, index, source, path }) => ({ code, index, source, path }))).toEqual([{ code: 'unknown-hook-method', index: 0, source: 'document.permissions.json', path: ['isOwner'] }]);
+    expect(problems.map(({ code, index, source, path }) => ({ code, index, source, path }))).toEqual([
+      { code: 'unknown-hook-method', index: 0, source: 'document.permissions.json', path: ['isOwner'] },
+    ]);
     expect(problems[0]?.message).toContain('"isCreator"');
   });
 });

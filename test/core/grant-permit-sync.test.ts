@@ -18,7 +18,12 @@ describe('grantPermitSync: the decision without ownership hooks, synchronously',
     for (const roles of [['EMPLOYEE'], ['ADMIN'], ['NOBODY']]) {
       const sync = permissions.grantPermitSync({ user: { id: 1, roles }, resource: 'document', action: 'read' });
       const async = await permissions.grantPermit({ user: { id: 1, roles }, resource: 'document', action: 'read' });
-      expect([sync.granted, sync.anyGranted, sync.ownGranted, sync.anyAttributes]).toEqual([async.granted, async.anyGranted, async.ownGranted, async.anyAttributes]);
+      expect([sync.granted, sync.anyGranted, sync.ownGranted, sync.anyAttributes]).toEqual([
+        async.granted,
+        async.anyGranted,
+        async.ownGranted,
+        async.anyAttributes,
+      ]);
     }
   });
 
@@ -31,12 +36,16 @@ describe('grantPermitSync: the decision without ownership hooks, synchronously',
 
   it('refuses, with a usage error, a query whose answer depends on isOwn', () => {
     const permissions = build();
-    expect(() => permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 1 })).toThrow(PermissionsUsageError);
+    expect(() => permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 1 })).toThrow(
+      PermissionsUsageError,
+    );
   });
 
   it('validates the query like grantPermit', () => {
     const permissions = build();
-    expect(() => permissions.grantPermitSync({ user: { id: 1, roles: 'EMPLOYEE' as never }, resource: 'document', action: 'read' })).toThrow(PermissionsUsageError);
+    expect(() => permissions.grantPermitSync({ user: { id: 1, roles: 'EMPLOYEE' as never }, resource: 'document', action: 'read' })).toThrow(
+      PermissionsUsageError,
+    );
     expect(() => new Permissions().grantPermitSync({ user: { id: 1, roles: [] }, resource: 'document', action: 'read' })).toThrow(/build\(\) first/);
   });
 });

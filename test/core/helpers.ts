@@ -17,7 +17,10 @@ export function collectingLogger(): CollectingLogger {
 }
 
 /** Builds `definitions` with a collecting logger; returns the built instance and its warnings. */
-export function buildQuietly(definitions: readonly PermissionDefinition[], options: Omit<PermissionsOptions, 'logger'> = {}): { permissions: Permissions; warnings: string[] } {
+export function buildQuietly(
+  definitions: readonly PermissionDefinition[],
+  options: Omit<PermissionsOptions, 'logger'> = {},
+): { permissions: Permissions; warnings: string[] } {
   const { warnings, logger } = collectingLogger();
   const permissions = new Permissions({ ...options, logger });
   permissions.addPermissions(definitions);
@@ -54,4 +57,3 @@ export interface TestDoc {
 export function testDoc(id: number): TestDoc {
   return { id, title: `title ${id}`, date: `2024-01-${String(((id - 1) % 28) + 1).padStart(2, '0')}`, body: `body ${id}`, secret: `secret ${id}` };
 }
-

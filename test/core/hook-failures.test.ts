@@ -128,6 +128,8 @@ describe('hook failures', () => {
       { roles: 'B', resource: 'doc', grant: ['read:own'], isOwner: () => Promise.reject(new Error('boom')), limitOwned: () => 'b' },
     ]);
     permissions.build();
-    await expect(permissions.grantPermit({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read', resourceId: 1 })).rejects.toThrow(PermissionsHookError);
+    await expect(permissions.grantPermit({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read', resourceId: 1 })).rejects.toThrow(
+      PermissionsHookError,
+    );
   });
 });

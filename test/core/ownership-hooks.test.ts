@@ -25,7 +25,9 @@ describe('ownership hook rules', () => {
     it(`Ownership hook rule 1: a definition granting 'own' actions with ${label} is rejected at build()`, () => {
       const permissions = new Permissions({ logger: collectingLogger().logger });
       permissions.addPermissions([{ roles: 'A', resource: 'doc', grant: ['read:own'], ...hooks } as PermissionDefinition], { source: 'hooks.ts' });
-      expect(problemSummary(buildError(permissions)).map((problem) => [problem.code, problem.index, problem.source])).toEqual(codes.map((code) => [code, 0, 'hooks.ts']));
+      expect(problemSummary(buildError(permissions)).map((problem) => [problem.code, problem.index, problem.source])).toEqual(
+        codes.map((code) => [code, 0, 'hooks.ts']),
+      );
     });
   }
 
@@ -73,12 +75,28 @@ describe('ownership hook rules', () => {
     };
     const json = JSON.parse(
       JSON.stringify([
-        { roles: ['A'], resource: 'doc', descr: 'A reads own documents, lists titles', possession: 'own', grant: { read: ['*', '!secret'], 'list:any': ['title'] }, isOwner: 'isMine', limitOwned: 'limitMine' },
+        {
+          roles: ['A'],
+          resource: 'doc',
+          descr: 'A reads own documents, lists titles',
+          possession: 'own',
+          grant: { read: ['*', '!secret'], 'list:any': ['title'] },
+          isOwner: 'isMine',
+          limitOwned: 'limitMine',
+        },
       ]),
     ) as PermissionDefinition[];
     const fromJson = setup(json, { ownership }).permissions;
     const withFunctions = setup([
-      { roles: ['A'], resource: 'doc', descr: 'A reads own documents, lists titles', possession: 'own', grant: { read: ['*', '!secret'], 'list:any': ['title'] }, isOwner: ownership.isMine, limitOwned: ownership.limitMine },
+      {
+        roles: ['A'],
+        resource: 'doc',
+        descr: 'A reads own documents, lists titles',
+        possession: 'own',
+        grant: { read: ['*', '!secret'], 'list:any': ['title'] },
+        isOwner: ownership.isMine,
+        limitOwned: ownership.limitMine,
+      },
     ]).permissions;
     const docs = [1, 2, 3].map(testDoc);
     const answers = async (permissions: Permissions) => {
@@ -291,7 +309,10 @@ describe('filterPick and hook calls', () => {
       { roles: 'OWNER', resource: 'doc', grant: { 'list:own': ['id', 'body'] }, isOwner: isOwnerOf(3, 1), listOwned: () => [3, 1] },
     ]);
     const owner = await permissions.grantPermit({ user: { id: 1, roles: ['OWNER'] }, resource: 'doc', action: 'list' });
-    expect(await owner.filterPick([4, 3, 2, 1].map(testDoc))).toEqual([{ id: 3, body: 'body 3' }, { id: 1, body: 'body 1' }]);
+    expect(await owner.filterPick([4, 3, 2, 1].map(testDoc))).toEqual([
+      { id: 3, body: 'body 3' },
+      { id: 1, body: 'body 1' },
+    ]);
     const both = await permissions.grantPermit({ user: { id: 1, roles: ['OWNER', 'LISTER'] }, resource: 'doc', action: 'list' });
     expect(await both.filterPick([4, 3, 2, 1].map(testDoc))).toEqual([
       { title: 'title 4' },
@@ -306,7 +327,12 @@ describe('filterPick and hook calls', () => {
     const getResourceId = jest.fn(({ item }: { resource: string; item: object }) => (item as { key: string }).key);
     const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: { 'read:own': ['key'] }, isOwner, limitOwned: () => 'mine' }], { getResourceId });
     const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
-    expect(await permit.filterPick([{ id: 1, key: 'a' }, { id: 2, key: 'b' }])).toEqual([{ key: 'b' }]);
+    expect(
+      await permit.filterPick([
+        { id: 1, key: 'a' },
+        { id: 2, key: 'b' },
+      ]),
+    ).toEqual([{ key: 'b' }]);
     expect(await permit.pick({ id: 3, key: 'b' })).toEqual({ key: 'b' });
     expect(getResourceId).toHaveBeenCalledWith({ resource: 'doc', item: { id: 1, key: 'a' } });
     expect(isOwner.mock.calls.map(([args]) => args.resourceId)).toEqual(['a', 'b']);
@@ -405,7 +431,9 @@ describe('listOwn and limitOwn', () => {
   });
 
   it('limitOwnReduce is used even with a single limitOwned hook', async () => {
-    const limitOwnReduce = jest.fn(({ user, limitOwneds }: { user: User<unknown>; limitOwneds: readonly ((args: UserArgs) => unknown)[] }) => limitOwneds.map((limit) => limit({ user })));
+    const limitOwnReduce = jest.fn(({ user, limitOwneds }: { user: User<unknown>; limitOwneds: readonly ((args: UserArgs) => unknown)[] }) =>
+      limitOwneds.map((limit) => limit({ user })),
+    );
     const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), limitOwned: () => 'only' }], { limitOwnReduce });
     const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
     expect(permit.limitOwn()).toEqual(['only']);

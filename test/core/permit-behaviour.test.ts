@@ -30,9 +30,7 @@ describe('Permit behaviour rules', () => {
   });
 
   it('Permit behaviour rule 1: when anyGranted is false, pick gives {} for an item not owned and filterPick drops it', async () => {
-    const { permissions } = setup([
-      { roles: 'OWNER', resource: 'doc', grant: { 'read:own': ['*', '!secret'] }, isOwner: ownsId(1), listOwned: () => [1] },
-    ]);
+    const { permissions } = setup([{ roles: 'OWNER', resource: 'doc', grant: { 'read:own': ['*', '!secret'] }, isOwner: ownsId(1), listOwned: () => [1] }]);
     const permit = await permissions.grantPermit({ user: { id: 9, roles: ['OWNER'] }, resource: 'doc', action: 'read' });
     expect(decision(permit)).toEqual({ granted: true, anyGranted: false, ownGranted: true, anyAttributes: [] });
     expect(await permit.pick(testDoc(2))).toEqual({});
@@ -54,9 +52,7 @@ describe('Permit behaviour rules', () => {
 
   it("Permit behaviour rule 3: a role granted '*' and '*:own' whose isOwner always answers true owns everything", async () => {
     const isOwner = jest.fn((_args: { user: User<unknown>; resourceId: unknown }) => true);
-    const { permissions } = setup([
-      { roles: 'OWNS_ALL', resource: 'doc', grant: ['*', '*:own'], isOwner, limitOwned: () => 'no restriction' },
-    ]);
+    const { permissions } = setup([{ roles: 'OWNS_ALL', resource: 'doc', grant: ['*', '*:own'], isOwner, limitOwned: () => 'no restriction' }]);
     const user = { id: 1, roles: ['OWNS_ALL'] };
     const permit = await permissions.grantPermit<unknown>({ user, resource: 'doc', action: 'update', resourceId: 42 });
     expect(decision(permit)).toEqual({ granted: true, anyGranted: true, ownGranted: true, anyAttributes: ['*'] });
@@ -75,7 +71,10 @@ describe('Permit behaviour rules', () => {
         resource: 'doc',
         grant: { 'read:own': ['*', '!secret'] },
         isOwner: ({ user, resourceId }) => resourceId === user.id,
-        limitOwned: ({ user }) => (doc: { id: number }) => doc.id === user.id,
+        limitOwned:
+          ({ user }) =>
+          (doc: { id: number }) =>
+            doc.id === user.id,
       },
     ]);
     const user = { id: 3, roles: ['SUPER', 'EMPLOYEE'] };
@@ -154,9 +153,7 @@ describe('the known defect is fixed: own attributes come only from the definitio
 
   it("defect fix: owning an item through a definition that grants another action as own adds nothing to this action's attributes", async () => {
     const isOwner = jest.fn(ownsId(1));
-    const { permissions } = setup([
-      { roles: 'A', resource: 'doc', grant: { 'read:any': ['title'], 'update:own': ['*'] }, isOwner, limitOwned: () => 'mine' },
-    ]);
+    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: { 'read:any': ['title'], 'update:own': ['*'] }, isOwner, limitOwned: () => 'mine' }]);
     const read = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
     expect(await read.isOwn(1)).toBe(true);
     expect(await read.pick(testDoc(1))).toEqual({ title: 'title 1' });
@@ -236,7 +233,10 @@ describe('grantPermit decisions', () => {
 
   it("grantPermit: an action the user's roles grant in no possession is not granted, and no hook is called", async () => {
     const isOwner = jest.fn(() => true);
-    const { permissions } = setup([{ roles: 'OWNER', resource: 'doc', grant: ['read:own', 'update:own'], isOwner, limitOwned: () => 'mine' }, { roles: 'OTHER', resource: 'doc', grant: ['delete'] }]);
+    const { permissions } = setup([
+      { roles: 'OWNER', resource: 'doc', grant: ['read:own', 'update:own'], isOwner, limitOwned: () => 'mine' },
+      { roles: 'OTHER', resource: 'doc', grant: ['delete'] },
+    ]);
     const permit = await permissions.grantPermit({ user: { id: 1, roles: ['OWNER'] }, resource: 'doc', action: 'delete', resourceId: 1 });
     expect(decision(permit)).toEqual({ granted: false, anyGranted: false, ownGranted: false, anyAttributes: [] });
     expect(isOwner).not.toHaveBeenCalled();

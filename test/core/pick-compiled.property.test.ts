@@ -10,12 +10,17 @@ import { compileAttributePatterns, pickWithPlan } from '../../runtime/core/index
 import { patternsKeep } from './reference-interpreter.js';
 
 const KEYS = ['id', 'title', 'secret', 'status', '__proto__', 'constructor', 'a b', 'ü'];
-const pattern = fc.oneof(fc.constant('*'), fc.constantFrom(...KEYS), fc.constantFrom(...KEYS).map((key) => `!${key}`));
+const pattern = fc.oneof(
+  fc.constant('*'),
+  fc.constantFrom(...KEYS),
+  fc.constantFrom(...KEYS).map((key) => `!${key}`),
+);
 const record = fc.dictionary(fc.constantFrom(...KEYS, 'x', 'y', 'z'), fc.oneof(fc.integer(), fc.string()), { maxKeys: 8 });
 
 function naive(patterns: readonly string[], item: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(item)) if (patternsKeep(patterns, key)) Object.defineProperty(out, key, { value: item[key], enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(item))
+    if (patternsKeep(patterns, key)) Object.defineProperty(out, key, { value: item[key], enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -41,17 +46,31 @@ describe('compiled pick ≡ the interpreted pick ≡ the naive reading of the pa
   it('for nested (dotted) patterns over nested objects and arrays, the compiled and interpreted projections agree', () => {
     const NAMES = ['a', 'b', 'c', '__proto__'];
     const path = fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }).map((segments) => segments.join('.'));
-    const nestedPattern = fc.oneof(fc.constant('*'), path, path.map((p) => `!${p}`));
+    const nestedPattern = fc.oneof(
+      fc.constant('*'),
+      path,
+      path.map((p) => `!${p}`),
+    );
     const value: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string({ maxLength: 3 }), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom(...NAMES, 'd'), tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.integer(),
+        fc.string({ maxLength: 3 }),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom(...NAMES, 'd'), tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
     fc.assert(
-      fc.property(fc.array(nestedPattern, { minLength: 1, maxLength: 4 }), fc.dictionary(fc.constantFrom(...NAMES, 'd'), value, { maxKeys: 4 }), (patterns, item) => {
-        const plan = compileAttributePatterns(patterns);
-        const compiled = pickWithPlan(plan, item);
-        expect(interpretPicker(plan)(item)).toEqual(compiled);
-        expect(JSON.stringify(interpretPicker(plan)(item))).toBe(JSON.stringify(compiled));
-      }),
+      fc.property(
+        fc.array(nestedPattern, { minLength: 1, maxLength: 4 }),
+        fc.dictionary(fc.constantFrom(...NAMES, 'd'), value, { maxKeys: 4 }),
+        (patterns, item) => {
+          const plan = compileAttributePatterns(patterns);
+          const compiled = pickWithPlan(plan, item);
+          expect(interpretPicker(plan)(item)).toEqual(compiled);
+          expect(JSON.stringify(interpretPicker(plan)(item))).toBe(JSON.stringify(compiled));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

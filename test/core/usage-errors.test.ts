@@ -147,7 +147,9 @@ describe('unknown roles, resources and actions', () => {
 
   it('strict: an unknown role, resource or action rejects grantPermit with PermissionsUsageError instead of warning', async () => {
     const { permissions, warnings } = setup(true);
-    await expect(permissions.grantPermit({ user: { id: 1, roles: ['INTRUDER', 'READER'] }, resource: 'doc', action: 'read' })).rejects.toThrow(PermissionsUsageError);
+    await expect(permissions.grantPermit({ user: { id: 1, roles: ['INTRUDER', 'READER'] }, resource: 'doc', action: 'read' })).rejects.toThrow(
+      PermissionsUsageError,
+    );
     await expect(permissions.grantPermit({ user: reader, resource: 'invoice', action: 'read' })).rejects.toThrow(PermissionsUsageError);
     await expect(permissions.grantPermit({ user: reader, resource: 'doc', action: 'publish' })).rejects.toThrow(PermissionsUsageError);
     expect((await permissions.grantPermit({ user: reader, resource: 'doc', action: 'read' })).granted).toBe(true);

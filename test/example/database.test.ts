@@ -9,7 +9,14 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kysely } from 'kysely';
-import { Permissions, type IsOwnerHook, type LimitOwnedHook, type LimitOwnReducer, type ListOwnedHook, type PermissionDefinition } from '../../runtime/core/index.js';
+import {
+  Permissions,
+  type IsOwnerHook,
+  type LimitOwnedHook,
+  type LimitOwnReducer,
+  type ListOwnedHook,
+  type PermissionDefinition,
+} from '../../runtime/core/index.js';
 import type { AppUser } from '../../runtime/example/app-user.js';
 import { closeDatabase, createDatabase, migrate, seed } from '../../runtime/example/database.js';
 import type { DocumentFilter } from '../../runtime/example/document-filter.js';
@@ -58,7 +65,11 @@ const isMethods = Object.keys(reference) as IsMethod[];
 const byId = (a: number, b: number): number => a - b;
 const documentIds = exampleDocuments.map((document) => document.id).sort(byId);
 /** Documents of the given creators, ascending. */
-const documentsOf = (...creators: number[]): number[] => exampleDocuments.filter((d) => creators.includes(d.creatorId)).map((d) => d.id).sort(byId);
+const documentsOf = (...creators: number[]): number[] =>
+  exampleDocuments
+    .filter((d) => creators.includes(d.creatorId))
+    .map((d) => d.id)
+    .sort(byId);
 const owned = (method: IsMethod, userId: number): number[] => documentIds.filter((id) => reference[method](userId, id));
 
 /** Every user of the data, the anonymous placeholder, and an id nobody has. */
@@ -202,7 +213,9 @@ describe.each(targets)('the example data layer on $name', ({ databaseUrl }) => {
       expect(ids).toEqual([1, 10, 100, 200, 300, 400, 500, 600, 700, 800]);
 
       const manager: AppUser = { id: 3, roles: ['EMPLOYEE', 'EMPLOYEE_MANAGER'] };
-      const both = await idsWhere(limitOwnReduce({ user: manager, limitOwneds: [(args) => ownership.limitToCreator(args), (args) => ownership.limitToCreatorOrManagedCreators(args)] }));
+      const both = await idsWhere(
+        limitOwnReduce({ user: manager, limitOwneds: [(args) => ownership.limitToCreator(args), (args) => ownership.limitToCreatorOrManagedCreators(args)] }),
+      );
       expect(both).toEqual(documentsOf(2, 3, 5));
     });
 
@@ -219,7 +232,9 @@ describe.each(targets)('the example data layer on $name', ({ databaseUrl }) => {
   });
 
   describe('with the core Permissions and definitions/document.permissions.json', () => {
-    const { definitions } = JSON.parse(readFileSync(new URL('../../definitions/document.permissions.json', import.meta.url), 'utf8')) as { definitions: PermissionDefinition[] };
+    const { definitions } = JSON.parse(readFileSync(new URL('../../definitions/document.permissions.json', import.meta.url), 'utf8')) as {
+      definitions: PermissionDefinition[];
+    };
     const build = () => {
       const permissions = new Permissions({ ownership, limitOwnReduce, logger: { warn: () => undefined } });
       permissions.addPermissions(definitions, { source: 'definitions/document.permissions.json' });

@@ -90,7 +90,9 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
     it('EMPLOYEE_MANAGER (2) lists: own and managed documents without confidential and personal, others with title, date and status', async () => {
       const response = await get(READ, '2').expect(200);
       const owned = new Set(idsCreatedBy(1, 2, 4));
-      expect(response.body).toEqual(ALL_DOCUMENT_IDS.map((id) => (owned.has(id) ? documentWithout(id, 'confidential', 'personal') : documentOnly(id, 'title', 'date', 'status'))));
+      expect(response.body).toEqual(
+        ALL_DOCUMENT_IDS.map((id) => (owned.has(id) ? documentWithout(id, 'confidential', 'personal') : documentOnly(id, 'title', 'date', 'status'))),
+      );
     });
 
     it('user 7 (EMPLOYEE_MANAGER + COMPANY_ADMIN) reading document 6, owned only through management, gets no confidential and no personal', async () => {
@@ -196,17 +198,14 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
       ['of 400 digits', '9'.repeat(400)],
       ['"%20"', '%20'],
       ['"null"', 'null'],
-    ])(
-      'a malformed document id (%s) gets 400, never 500, for every kind of caller',
-      async (_label, id) => {
-        const path = `${READ}/${encodeURIComponent(id)}`;
-        for (const userId of ['1', '2', '3', '4', '5', '7', undefined]) {
-          const response = await get(path, userId);
-          expect({ userId, status: response.status }).toEqual({ userId, status: 400 });
-        }
-        await get(`/documents/${encodeURIComponent(id)}`).expect(400);
-      },
-    );
+    ])('a malformed document id (%s) gets 400, never 500, for every kind of caller', async (_label, id) => {
+      const path = `${READ}/${encodeURIComponent(id)}`;
+      for (const userId of ['1', '2', '3', '4', '5', '7', undefined]) {
+        const response = await get(path, userId);
+        expect({ userId, status: response.status }).toEqual({ userId, status: 400 });
+      }
+      await get(`/documents/${encodeURIComponent(id)}`).expect(400);
+    });
 
     it('an id that is not valid percent-encoding gets 400, never 500', async () => {
       for (const path of [`${READ}/%E0%A4%A`, `${READ}/%`, '/documents/%E0%A4%A']) {

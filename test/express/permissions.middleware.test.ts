@@ -6,7 +6,15 @@
 import { describe, expect, it } from '@jest/globals';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
-import { PermissionDefinitionError, Permissions, PermissionsHookError, PermissionsUsageError, Permit, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import {
+  PermissionDefinitionError,
+  Permissions,
+  PermissionsHookError,
+  PermissionsUsageError,
+  Permit,
+  type PermissionDefinition,
+  type User,
+} from '../../runtime/core/index.js';
 import { createPermissionsMiddleware, initPermissions, type RequestWithPermit } from '../../runtime/express/index.js';
 
 type AppUser = User<number>;
@@ -62,7 +70,12 @@ function makeApp(permissions: Permissions<AppUser>) {
     const header = req.get('x-user-id');
     const user = header === undefined ? { id: 0, roles: ['ANONYMOUS'] } : USERS[header];
     const id = req.params['id'];
-    (req as RequestWithPermit<AppUser, number>).permissionsQuery = { user: user as AppUser, resource: 'doc', action, resourceId: id === undefined ? undefined : Number(id) };
+    (req as RequestWithPermit<AppUser, number>).permissionsQuery = {
+      user: user as AppUser,
+      resource: 'doc',
+      action,
+      resourceId: id === undefined ? undefined : Number(id),
+    };
     next();
   };
 
@@ -79,13 +92,18 @@ function makeApp(permissions: Permissions<AppUser>) {
     ran.push('no-query');
     res.json({});
   });
-  app.get('/bad-user', (req, _res, next) => {
-    (req as RequestWithPermit).permissionsQuery = { user: { id: 1, roles: 'AUTHOR' as unknown as string[] }, resource: 'doc', action: 'read' };
-    next();
-  }, permissionsMiddleware, (_req, res) => {
-    ran.push('bad-user');
-    res.json({});
-  });
+  app.get(
+    '/bad-user',
+    (req, _res, next) => {
+      (req as RequestWithPermit).permissionsQuery = { user: { id: 1, roles: 'AUTHOR' as unknown as string[] }, resource: 'doc', action: 'read' };
+      next();
+    },
+    permissionsMiddleware,
+    (_req, res) => {
+      ran.push('bad-user');
+      res.json({});
+    },
+  );
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     errors.push(error);
     res.status(500).json({ name: (error as Error).name });

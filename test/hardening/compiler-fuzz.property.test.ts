@@ -29,7 +29,20 @@ function expectWellFormed(result: ReturnType<typeof compileModel>): void {
   }
 }
 
-const fields = fc.constantFrom('roles', 'resource', 'grant', 'possession', 'isOwner', 'listOwned', 'limitOwned', 'descr', '__proto__', 'constructor', 'definitions', '$schema');
+const fields = fc.constantFrom(
+  'roles',
+  'resource',
+  'grant',
+  'possession',
+  'isOwner',
+  'listOwned',
+  'limitOwned',
+  'descr',
+  '__proto__',
+  'constructor',
+  'definitions',
+  '$schema',
+);
 const json = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -55,9 +68,16 @@ describe('the compiler on arbitrary files', () => {
 
   it('arbitrary text as JSON or TypeScript (syntax errors, truncation, garbage)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), json.map((value) => (JSON.stringify(value) ?? '').slice(0, 40))), fc.constantFrom('a.permissions.json', 'a.permissions.ts'), (text, file) => {
-        expectWellFormed(compileText(file, file.endsWith('.ts') ? `export default ${text}` : text));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          json.map((value) => (JSON.stringify(value) ?? '').slice(0, 40)),
+        ),
+        fc.constantFrom('a.permissions.json', 'a.permissions.ts'),
+        (text, file) => {
+          expectWellFormed(compileText(file, file.endsWith('.ts') ? `export default ${text}` : text));
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -41,7 +41,11 @@ class CompilerProcess {
   private stderr = '';
 
   constructor(env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       if (!line.startsWith('@@')) return;
@@ -119,7 +123,11 @@ type FolderContent = ReadonlyMap<string, Buffer>;
 
 function readFolder(dir: string): FolderContent | undefined {
   if (!existsSync(dir)) return undefined;
-  return new Map(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name))]));
+  return new Map(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [name, readFileSync(join(dir, name))]),
+  );
 }
 
 function sameContent(a: FolderContent | undefined, b: FolderContent): boolean {
@@ -204,7 +212,10 @@ describe('compiler killed mid-write: the output folder is the old or the new ver
     for (const { compiler } of compilers.values()) compiler.kill(); // any a failed test did not use
     await recoverer?.close();
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
-    if (outcomes.length > 0) console.info(`compile ${Math.round(uninterruptedMs)} ms uninterrupted; kills left:\n${outcomes.map((o) => `  ${o.label}: ${o.outcome}${o.leftovers.length > 0 ? ` (+ ${o.leftovers.join(', ')})` : ''}`).join('\n')}`);
+    if (outcomes.length > 0)
+      console.info(
+        `compile ${Math.round(uninterruptedMs)} ms uninterrupted; kills left:\n${outcomes.map((o) => `  ${o.label}: ${o.outcome}${o.leftovers.length > 0 ? ` (+ ${o.leftovers.join(', ')})` : ''}`).join('\n')}`,
+      );
   });
 
   /** Classifies what the kill left and asserts it is allowed: the old version, the new one, or (between the renames) none with the old one intact beside it. */
@@ -294,12 +305,18 @@ describe('compiler killed mid-write: the output folder is the old or the new ver
     }, 30_000);
 
     it('killed between the two renames: the next run restores and completes the output', async () => {
-      const t = await killedCompile('slow-between-renames', whenState((trialNow) => !existsSync(trialNow.out) && existsSync(trialNow.previous)));
+      const t = await killedCompile(
+        'slow-between-renames',
+        whenState((trialNow) => !existsSync(trialNow.out) && existsSync(trialNow.previous)),
+      );
       expect(await inspectAndRecover(t)).toBe('missing, old kept in .previous');
     }, 30_000);
 
     it('killed after the swap, before the old version is removed: the next run removes it', async () => {
-      const t = await killedCompile('slow-after-swap', whenState((trialNow) => existsSync(trialNow.out) && !existsSync(trialNow.next) && existsSync(trialNow.previous)));
+      const t = await killedCompile(
+        'slow-after-swap',
+        whenState((trialNow) => existsSync(trialNow.out) && !existsSync(trialNow.next) && existsSync(trialNow.previous)),
+      );
       expect(await inspectAndRecover(t)).toBe('new');
     }, 30_000);
   });

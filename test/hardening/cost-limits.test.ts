@@ -94,15 +94,22 @@ describe('item 4: memory of multi-role users is bounded', () => {
 });
 
 describe('item 5: building is near-linear in the number of attribute patterns', () => {
-  const patternsOf = (n: number): string[] => ['*', ...Array.from({ length: n - 1 }, (_, i) => (i % 3 === 0 ? `!a${i}` : i % 3 === 1 ? `n${i}.x` : `!n${i - 1}.y`))];
+  const patternsOf = (n: number): string[] => [
+    '*',
+    ...Array.from({ length: n - 1 }, (_, i) => (i % 3 === 0 ? `!a${i}` : i % 3 === 1 ? `n${i}.x` : `!n${i - 1}.y`)),
+  ];
 
-  it.each([8_000, 50_000])('item 5: %i patterns in one grant build (minutes or more before) and pick exactly', (n) => {
-    const patterns = patternsOf(n);
-    const permissions = built([{ roles: ['A', 'B'], resource: 'doc', grant: { read: patterns, 'list:any': patterns.slice(0, n / 2) } }]);
-    const permit = permissions.grantPermitSync({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read' });
-    expect(permit.pickSync({ a0: 1, a1: 2, n1: { x: 3, y: 4 }, other: 5 })).toEqual({ a1: 2, n1: { x: 3 }, other: 5 });
-    expect(permit.anyAttributes).toEqual(['*', ...patterns.filter((pattern) => pattern.startsWith('!')).sort()]);
-  }, 60_000);
+  it.each([8_000, 50_000])(
+    'item 5: %i patterns in one grant build (minutes or more before) and pick exactly',
+    (n) => {
+      const patterns = patternsOf(n);
+      const permissions = built([{ roles: ['A', 'B'], resource: 'doc', grant: { read: patterns, 'list:any': patterns.slice(0, n / 2) } }]);
+      const permit = permissions.grantPermitSync({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read' });
+      expect(permit.pickSync({ a0: 1, a1: 2, n1: { x: 3, y: 4 }, other: 5 })).toEqual({ a1: 2, n1: { x: 3 }, other: 5 });
+      expect(permit.anyAttributes).toEqual(['*', ...patterns.filter((pattern) => pattern.startsWith('!')).sort()]);
+    },
+    60_000,
+  );
 });
 
 describe("item 6: '*' expansion has stated limits, with a clear error at them", () => {
@@ -163,7 +170,8 @@ describe("item 6: '*' expansion has stated limits, with a clear error at them", 
         code: 'too-large',
         index: 50,
         path: [],
-        message: "The definitions expand to 1,000,001 grants of a role, resource and action (every '*' is expanded), more than the limit of 1,000,000; this definition alone expands to 250,000 (500 roles, 50 resources, 10 actions are known).",
+        message:
+          "The definitions expand to 1,000,001 grants of a role, resource and action (every '*' is expanded), more than the limit of 1,000,000; this definition alone expands to 250,000 (500 roles, 50 resources, 10 actions are known).",
         fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
       },
     ]);
@@ -175,7 +183,11 @@ describe('item 7: attribute paths have a stated depth', () => {
 
   it('item 7: the stated limit, a path at it, and one past it', () => {
     expect(MAX_ATTRIBUTE_PATH_DEPTH).toBe(32);
-    const permit = built([{ roles: 'A', resource: 'doc', grant: { 'read:any': [deep(32)] } }]).grantPermitSync({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
+    const permit = built([{ roles: 'A', resource: 'doc', grant: { 'read:any': [deep(32)] } }]).grantPermitSync({
+      user: { id: 1, roles: ['A'] },
+      resource: 'doc',
+      action: 'read',
+    });
     expect(permit.anyAttributes).toEqual([deep(32)]);
     const error = buildError([{ roles: 'A', resource: 'doc', grant: { 'read:any': [deep(33)] } }]);
     expect(error.problems).toEqual([
@@ -213,7 +225,9 @@ describe('item 6: a definitions file has a stated size', () => {
     expect(atLimit.length).toBe(MAX_DEFINITIONS_FILE_LENGTH);
     expect(parseDefinitionsJson(atLimit)).toHaveLength(1);
     const overLimit = `${atLimit} `;
-    expect(() => parseDefinitionsJson(overLimit)).toThrow(`Syntax error at line 1, column 1: a file of ${MAX_DEFINITIONS_FILE_LENGTH + 1} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}.`);
+    expect(() => parseDefinitionsJson(overLimit)).toThrow(
+      `Syntax error at line 1, column 1: a file of ${MAX_DEFINITIONS_FILE_LENGTH + 1} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}.`,
+    );
     const dir = makeTempDir('file-limit');
     try {
       writeFileSync(join(dir, 'big.permissions.json'), overLimit);

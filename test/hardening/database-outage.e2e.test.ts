@@ -47,7 +47,13 @@ import { PermissionsService } from '../../runtime/nest/index.js';
 
 /** What `pg` throws when the server refuses the connection (it is down or restarting). */
 function connectionRefused(): Error {
-  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', errno: -111, syscall: 'connect', address: '127.0.0.1', port: 5432 });
+  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    code: 'ECONNREFUSED',
+    errno: -111,
+    syscall: 'connect',
+    address: '127.0.0.1',
+    port: 5432,
+  });
 }
 
 /** What `pg` throws for a query whose connection the server dropped. */
@@ -226,7 +232,10 @@ function only(document: ExampleDocument, attributes: readonly Attribute[]): Part
   return Object.fromEntries(attributes.map((attribute) => [attribute, document[attribute]]));
 }
 function without(document: ExampleDocument, ...excluded: Attribute[]): Partial<ExampleDocument> {
-  return only(document, DOCUMENT_ATTRIBUTES.filter((attribute) => !excluded.includes(attribute)));
+  return only(
+    document,
+    DOCUMENT_ATTRIBUTES.filter((attribute) => !excluded.includes(attribute)),
+  );
 }
 
 interface Probe {
@@ -239,7 +248,12 @@ interface Probe {
 
 /** Requests that need the database, each with its exact answer while the database is up. */
 const PROBES: readonly Probe[] = [
-  { name: 'EMPLOYEE 1 reads own document 10 (guarded, isCreator hook)', path: '/documents-protected-simple/10', userId: '1', body: without(documentNamed(10), 'confidential') },
+  {
+    name: 'EMPLOYEE 1 reads own document 10 (guarded, isCreator hook)',
+    path: '/documents-protected-simple/10',
+    userId: '1',
+    body: without(documentNamed(10), 'confidential'),
+  },
   {
     name: 'EMPLOYEE 1 lists (guarded, filterPick)',
     path: '/documents-protected-simple',
@@ -252,7 +266,12 @@ const PROBES: readonly Probe[] = [
     userId: '2',
     body: byId.filter((document) => [1, 2, 4].includes(document.creatorId)).map((document) => without(document, 'confidential', 'personal')),
   },
-  { name: 'COMPANY_ADMIN 4 reads document 50 of the same company (listOwned company hook)', path: '/documents-protected-simple/50', userId: '4', body: documentNamed(50) },
+  {
+    name: 'COMPANY_ADMIN 4 reads document 50 of the same company (listOwned company hook)',
+    path: '/documents-protected-simple/50',
+    userId: '4',
+    body: documentNamed(50),
+  },
   { name: 'SUPER_ADMIN 5 reads document 1 (any access)', path: '/documents-protected-simple/1', userId: '5', body: documentNamed(1) },
   { name: 'unguarded read of document 1', path: '/documents/1', body: documentNamed(1) },
   { name: 'unguarded list', path: '/documents', body: byId },

@@ -18,7 +18,15 @@ const HOSTILE_SOURCE = 'docs\u001b]8;;http://evil.example\u0007.json';
 const HOSTILE_ROLE = 'GHOST\u001b[2J\r\u2028\u200b\u009b';
 
 const definitions: PermissionDefinition[] = [
-  { roles: 'EMPLOYEE', resource: 'document', possession: 'own', descr: HOSTILE_DESCR, grant: { read: ['*', '!secret'] }, isOwner: 'isCreator', listOwned: 'listCreated' },
+  {
+    roles: 'EMPLOYEE',
+    resource: 'document',
+    possession: 'own',
+    descr: HOSTILE_DESCR,
+    grant: { read: ['*', '!secret'] },
+    isOwner: 'isCreator',
+    listOwned: 'listCreated',
+  },
 ];
 const ownership = { isCreator: () => false, listCreated: () => [] };
 
@@ -31,12 +39,18 @@ describe('explain output shows control characters as visible escapes (issue 10, 
     expect(printableText('\u001b[31mred\r\u0007\u009b\u007f\u202a\u202e\u2066\u2069\u200b\u200d\ufeff\u2028\u2029\u{e0041}')).toBe(
       String.raw`\u001b[31mred\u000d\u0007\u009b\u007f\u202a\u202e\u2066\u2069\u200b\u200d\ufeff\u2028\u2029\u{e0041}`,
     );
-    for (const plain of ['EMPLOYEE_MANAGER', 'document', 'read:own', '!address.street', 'Zoë 文書 🙂 \\ "quoted" \u00a0']) expect(printableText(plain)).toBe(plain);
+    for (const plain of ['EMPLOYEE_MANAGER', 'document', 'read:own', '!address.street', 'Zoë 文書 🙂 \\ "quoted" \u00a0'])
+      expect(printableText(plain)).toBe(plain);
   });
 
   it('item 11: formatExplanation of a permit whose definition, source, roles and id carry escape sequences prints them escaped', async () => {
     const permissions = new Permissions({ ownership, logger: { warn() {} } }).addPermissions(definitions, { source: HOSTILE_SOURCE }).build();
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['EMPLOYEE', HOSTILE_ROLE] }, resource: 'document', action: 'read', resourceId: 'id\u001b[2J\u202e' });
+    const permit = await permissions.grantPermit({
+      user: { id: 1, roles: ['EMPLOYEE', HOSTILE_ROLE] },
+      resource: 'document',
+      action: 'read',
+      resourceId: 'id\u001b[2J\u202e',
+    });
     const text = formatExplanation(await permit.explain());
     expect(linesWithRawControls(text)).toEqual([]);
     expect(text.split('\n')).toEqual([
@@ -78,11 +92,24 @@ describe('typed-permissions explain prints escapes, never raw control characters
     temp = makeTempDir('explain-escaping');
     definitionsDir = join(temp, 'definitions');
     mkdirSync(definitionsDir);
-    writeFileSync(join(definitionsDir, hostileFile), JSON.stringify([{ roles: 'EMPLOYEE', resource: 'document', descr: HOSTILE_DESCR, grant: { 'read:any': ['title'] } }]));
+    writeFileSync(
+      join(definitionsDir, hostileFile),
+      JSON.stringify([{ roles: 'EMPLOYEE', resource: 'document', descr: HOSTILE_DESCR, grant: { 'read:any': ['title'] } }]),
+    );
   });
   afterAll(() => removeTempDir(temp));
 
-  const explainArgs = (...extra: string[]) => ['explain', definitionsDir, '--roles', `EMPLOYEE,${HOSTILE_ROLE}`, '--resource', 'document', '--action', 'read', ...extra];
+  const explainArgs = (...extra: string[]) => [
+    'explain',
+    definitionsDir,
+    '--roles',
+    `EMPLOYEE,${HOSTILE_ROLE}`,
+    '--resource',
+    'document',
+    '--action',
+    'read',
+    ...extra,
+  ];
 
   it('item 11: the text output shows the description, file name and roles escaped', async () => {
     const { logs, errors, io } = collectIo();
@@ -103,7 +130,11 @@ describe('typed-permissions explain prints escapes, never raw control characters
     expect(await main(explainArgs('--json'), io)).toBe(0);
     const json = logs.join('\n');
     const explanation = JSON.parse(json) as { roles: string[]; unknownRoles: string[]; byRole: { definitions: { source: string; descr: string }[] }[] };
-    expect([explanation.roles, explanation.unknownRoles, explanation.byRole[0]?.definitions[0]]).toEqual([['EMPLOYEE', HOSTILE_ROLE], [HOSTILE_ROLE], { index: 0, source: hostileFile, descr: HOSTILE_DESCR, possession: 'any' }]);
+    expect([explanation.roles, explanation.unknownRoles, explanation.byRole[0]?.definitions[0]]).toEqual([
+      ['EMPLOYEE', HOSTILE_ROLE],
+      [HOSTILE_ROLE],
+      { index: 0, source: hostileFile, descr: HOSTILE_DESCR, possession: 'any' },
+    ]);
     expect(/[\u0000-\u001f]/.test(json.replaceAll('\n', ''))).toBe(false);
   });
 

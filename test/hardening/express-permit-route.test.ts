@@ -63,16 +63,24 @@ describe('item 2: express permit({ action }) per route', () => {
     app.get('/documents', permit({ action: 'list' }), (req, res) => void res.json({ list: resourceIdOf(req) }));
   });
 
-  it('item 2: a record route checks that record: own 200, someone else\'s 403 with a JSON body', async () => {
+  it("item 2: a record route checks that record: own 200, someone else's 403 with a JSON body", async () => {
     expect((await request(app).get('/documents/2').set('x-user-id', '1').expect(200)).body).toEqual({ read: 2 });
-    expect((await request(app).get('/documents/3').set('x-user-id', '1').expect(403)).body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' });
+    expect((await request(app).get('/documents/3').set('x-user-id', '1').expect(403)).body).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'read on document is not granted',
+    });
     expect((await request(app).get('/documents').set('x-user-id', '1').expect(200)).body).toEqual({ list: null });
   });
 
   it('item 2: a malformed id is 400, never 500 — also a malformed percent-encoding', async () => {
     for (const id of ['abc', '0', '-1', '1.5', 'x'.repeat(5000)]) {
       const response = await request(app).get(`/documents/${id}`).set('x-user-id', '1').expect(400);
-      expect(response.body).toEqual({ statusCode: 400, error: 'Bad Request', message: `${JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id)} is not an id of document.` });
+      expect(response.body).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `${JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id)} is not an id of document.`,
+      });
     }
     await request(app).get('/documents/%E0%A4%A').set('x-user-id', '1').expect(400);
     expect(errors.filter((error) => (error as { status?: number }).status !== 400)).toEqual([]);
@@ -89,7 +97,7 @@ describe('item 2: routes that do not say which parameter is the record id are re
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(PermissionsUsageError);
     expect((errors[0] as Error).message).toBe(
-      'permit({ action: "read" }) ran outside a route (GET /documents/3): put it in the route, router.get(\'/documents/:id\', permit({ action }), handler), not in app.use(), so that it sees the route\'s parameters.',
+      "permit({ action: \"read\" }) ran outside a route (GET /documents/3): put it in the route, router.get('/documents/:id', permit({ action }), handler), not in app.use(), so that it sees the route's parameters.",
     );
   });
 
@@ -116,7 +124,9 @@ describe('item 2: routes that do not say which parameter is the record id are re
       app.use('/named/:id', named);
     });
     await request(app).delete('/guessed/3').set('x-user-id', '1').expect(500);
-    expect((errors[0] as Error).message).toContain('DELETE / ("/") has no path parameter of its own, but receives "id" from a parent router, which may or may not be the record\'s id');
+    expect((errors[0] as Error).message).toContain(
+      'DELETE / ("/") has no path parameter of its own, but receives "id" from a parent router, which may or may not be the record\'s id',
+    );
     await request(app).delete('/named/3').set('x-user-id', '1').expect(403);
     expect((await request(app).delete('/named/1').set('x-user-id', '1').expect(200)).body).toEqual({ deleted: 1 });
   });
@@ -163,7 +173,12 @@ describe('item 1 and 2: the shared resolution rules', () => {
   });
 
   it('item 1: at request time a parameter the route did not declare, or a missing required id, is refused', () => {
-    const route = { label: 'DocumentsController.read', paths: ['/documents/:id'], resourceId: { kind: 'param', name: 'id', optional: false } as const, declaredParams: new Set(['id']) };
+    const route = {
+      label: 'DocumentsController.read',
+      paths: ['/documents/:id'],
+      resourceId: { kind: 'param', name: 'id', optional: false } as const,
+      declaredParams: new Set(['id']),
+    };
     expect(rawResourceIdOf(route, { id: '7' })).toBe('7');
     expect(() => rawResourceIdOf(route, { id: '7', tenant: 'x' })).toThrow(
       'DocumentsController.read received the path parameter "tenant", which its paths "/documents/:id" do not declare; the permissions check refuses a request whose resource id it did not resolve at start.',

@@ -13,17 +13,38 @@ const ownership = {
   listCreated: () => [...owned],
 };
 const definitions: PermissionDefinition[] = [
-  { roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: { read: ['*', '!secret'], 'list:any': ['title'] }, isOwner: 'isCreator', listOwned: 'listCreated' },
+  {
+    roles: ['EMPLOYEE'],
+    resource: 'document',
+    possession: 'own',
+    grant: { read: ['*', '!secret'], 'list:any': ['title'] },
+    isOwner: 'isCreator',
+    listOwned: 'listCreated',
+  },
   { roles: ['ADMIN'], resource: '*', grant: ['*:any'] },
   { roles: ['*'], resource: 'document', grant: ['login:any'] },
 ];
 const permissions = new Permissions({ ownership, logger: { warn() {} } }).addPermissions(definitions).build();
 
 const names = fc.constantFrom('EMPLOYEE', 'ADMIN', 'GHOST', '*', '', '__proto__', 'constructor', 'toString', 'document', 'read', 'list', 'login', 'fly');
-const jsonValue = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }), fc.bigInt());
+const jsonValue = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.array(fc.integer(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+  fc.bigInt(),
+);
 // Mostly well-formed parts (so the reference comparison sees many real decisions), sometimes anything.
-const often = <T,>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 6 }, { arbitrary: jsonValue, weight: 1 });
-const roles = often(fc.array(fc.oneof({ arbitrary: fc.constantFrom('EMPLOYEE', 'ADMIN'), weight: 3 }, { arbitrary: names, weight: 2 }, { arbitrary: jsonValue, weight: 1 }), { maxLength: 3 }));
+const often = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 6 }, { arbitrary: jsonValue, weight: 1 });
+const roles = often(
+  fc.array(fc.oneof({ arbitrary: fc.constantFrom('EMPLOYEE', 'ADMIN'), weight: 3 }, { arbitrary: names, weight: 2 }, { arbitrary: jsonValue, weight: 1 }), {
+    maxLength: 3,
+  }),
+);
 const user = often(fc.record({ id: often(fc.integer({ min: 0, max: 20 })), roles }));
 const query = fc.record({
   user,
@@ -36,8 +57,14 @@ const isId = (value: unknown) => typeof value === 'string' || typeof value === '
 function isValid(q: { user: unknown; resource: unknown; action: unknown; resourceId: unknown }): boolean {
   const u = q.user as { id?: unknown; roles?: unknown } | null;
   return (
-    typeof u === 'object' && u !== null && isId(u.id) && Array.isArray(u.roles) && u.roles.every((r) => typeof r === 'string') &&
-    typeof q.resource === 'string' && typeof q.action === 'string' && (q.resourceId === undefined || q.resourceId === null || isId(q.resourceId))
+    typeof u === 'object' &&
+    u !== null &&
+    isId(u.id) &&
+    Array.isArray(u.roles) &&
+    u.roles.every((r) => typeof r === 'string') &&
+    typeof q.resource === 'string' &&
+    typeof q.action === 'string' &&
+    (q.resourceId === undefined || q.resourceId === null || isId(q.resourceId))
   );
 }
 
@@ -45,7 +72,10 @@ describe('grant queries of every JSON type: usage error, or exactly the referenc
   it('never grants by accident', async () => {
     await fc.assert(
       fc.asyncProperty(query, async (q) => {
-        const outcome = await permissions.grantPermit(q as never).then((permit) => permit, (error: unknown) => error);
+        const outcome = await permissions.grantPermit(q as never).then(
+          (permit) => permit,
+          (error: unknown) => error,
+        );
         if (!isValid(q)) {
           expect(outcome).toBeInstanceOf(PermissionsUsageError);
           return;
@@ -53,13 +83,19 @@ describe('grant queries of every JSON type: usage error, or exactly the referenc
         expect(outcome).not.toBeInstanceOf(Error);
         const permit = outcome as Awaited<ReturnType<typeof permissions.grantPermit>>;
         const expected = await referenceGrant(definitions, ownership as never, q as never);
-        expect([permit.granted, permit.anyGranted, permit.ownGranted, permit.anyAttributes]).toEqual([expected.granted, expected.anyGranted, expected.ownGranted, expected.anyAttributes]);
+        expect([permit.granted, permit.anyGranted, permit.ownGranted, permit.anyAttributes]).toEqual([
+          expected.granted,
+          expected.anyGranted,
+          expected.ownGranted,
+          expected.anyAttributes,
+        ]);
       }),
       { numRuns: 2000 },
     );
   });
 
   it('a query that is not an object is a usage error', async () => {
-    for (const value of [null, undefined, 1, 'q', [], () => 1]) await expect(permissions.grantPermit(value as never)).rejects.toBeInstanceOf(PermissionsUsageError);
+    for (const value of [null, undefined, 1, 'q', [], () => 1])
+      await expect(permissions.grantPermit(value as never)).rejects.toBeInstanceOf(PermissionsUsageError);
   });
 });

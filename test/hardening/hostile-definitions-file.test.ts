@@ -28,7 +28,14 @@ const HOSTILE: readonly { name: string; definitions: () => unknown[]; outcome: '
     definitions: () => [
       { roles: roles(100), resource: 'r0', grant: Array.from({ length: 21 }, (_, i) => `a${i}:any`) },
       ...Array.from({ length: 99 }, (_, i) => ({ roles: 'R0', resource: `r${i + 1}`, grant: ['read'] })),
-      { roles: '*', resource: '*', possession: 'own', grant: { '*': ['*', ...Array.from({ length: 3000 }, (_, i) => `!attribute${i}`)] }, isOwner: 'isMine', listOwned: 'listMine' },
+      {
+        roles: '*',
+        resource: '*',
+        possession: 'own',
+        grant: { '*': ['*', ...Array.from({ length: 3000 }, (_, i) => `!attribute${i}`)] },
+        isOwner: 'isMine',
+        listOwned: 'listMine',
+      },
     ],
     outcome: 'compiles',
   },
@@ -69,28 +76,38 @@ describe('item 6: a hostile 100 KB definitions file compiles or fails clearly, w
   });
   afterAll(() => removeTempDir(temp));
 
-  const node = (args: readonly string[]) => spawnSync(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 });
+  const node = (args: readonly string[]) =>
+    spawnSync(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', ...args], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+      timeout: 120_000,
+    });
 
-  it.each(HOSTILE)('item 6: $name', ({ name, definitions, outcome }) => {
-    const dir = join(temp as string, name.replace(/\W+/g, '-'));
-    mkdirSync(join(dir, 'definitions'), { recursive: true });
-    const file = join(dir, 'definitions', 'hostile.permissions.json');
-    const text = JSON.stringify(definitions());
-    expect(text.length).toBeLessThanOrEqual(110_000);
-    writeFileSync(file, text);
+  it.each(HOSTILE)(
+    'item 6: $name',
+    ({ name, definitions, outcome }) => {
+      const dir = join(temp as string, name.replace(/\W+/g, '-'));
+      mkdirSync(join(dir, 'definitions'), { recursive: true });
+      const file = join(dir, 'definitions', 'hostile.permissions.json');
+      const text = JSON.stringify(definitions());
+      expect(text.length).toBeLessThanOrEqual(110_000);
+      writeFileSync(file, text);
 
-    const compiled = node(['compiler/cli.ts', 'compile', join(dir, 'definitions'), '--out', join(dir, 'generated')]);
-    expect(compiled.signal).toBeNull();
-    expect(compiled.stderr).not.toMatch(/internal error|RangeError|heap out of memory|Allocation failed/);
-    if (outcome === 'compiles') expect(compiled.status).toBe(0);
-    else {
-      expect(compiled.status).toBe(1);
-      expect(compiled.stderr).toContain('[too-large]');
-    }
+      const compiled = node(['compiler/cli.ts', 'compile', join(dir, 'definitions'), '--out', join(dir, 'generated')]);
+      expect(compiled.signal).toBeNull();
+      expect(compiled.stderr).not.toMatch(/internal error|RangeError|heap out of memory|Allocation failed/);
+      if (outcome === 'compiles') expect(compiled.status).toBe(0);
+      else {
+        expect(compiled.status).toBe(1);
+        expect(compiled.stderr).toContain('[too-large]');
+      }
 
-    const builtOrRefused = node(['--input-type=module', '--eval', RUN_BUILD, file]);
-    expect(builtOrRefused.signal).toBeNull();
-    expect(builtOrRefused.stderr).toBe('');
-    expect(builtOrRefused.stdout.trim()).toMatch(outcome === 'compiles' ? /^built \d+$/ : /^refused too-large$/);
-  }, 180_000);
+      const builtOrRefused = node(['--input-type=module', '--eval', RUN_BUILD, file]);
+      expect(builtOrRefused.signal).toBeNull();
+      expect(builtOrRefused.stderr).toBe('');
+      expect(builtOrRefused.stdout.trim()).toMatch(outcome === 'compiles' ? /^built \d+$/ : /^refused too-large$/);
+    },
+    180_000,
+  );
 });

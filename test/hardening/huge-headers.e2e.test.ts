@@ -99,7 +99,14 @@ describe('example app: huge and malformed headers', () => {
   });
 
   it('a huge header name, a huge path: 431', async () => {
-    expectRefusal(await rawGet(OWN_DOCUMENT, [['x-user-id', '5'], ['x'.repeat(64 * 1024), '1']]), 431, '64 KB header name');
+    expectRefusal(
+      await rawGet(OWN_DOCUMENT, [
+        ['x-user-id', '5'],
+        ['x'.repeat(64 * 1024), '1'],
+      ]),
+      431,
+      '64 KB header name',
+    );
     expectRefusal(await rawGet(`/documents-protected-simple/${'1'.repeat(70_000)}`, [['x-user-id', '5']]), 431, '70 KB path');
   });
 
@@ -120,7 +127,14 @@ describe('example app: huge and malformed headers', () => {
       expectRefusal(await rawGet(OWN_DOCUMENT, [['x-user-id', value]]), 401, `x-user-id ${JSON.stringify(value)}`);
     }
     // Two x-user-id headers are joined ("1, 5"): neither user is taken.
-    expectRefusal(await rawGet(OWN_DOCUMENT, [['x-user-id', '1'], ['x-user-id', '5']]), 401, 'two x-user-id headers');
+    expectRefusal(
+      await rawGet(OWN_DOCUMENT, [
+        ['x-user-id', '1'],
+        ['x-user-id', '5'],
+      ]),
+      401,
+      'two x-user-id headers',
+    );
     // A control character in a header value is rejected by Node's parser.
     expectRefusal(await rawGet(OWN_DOCUMENT, [['x-user-id', '5\u0001']]), 400, 'x-user-id with a control character');
   });

@@ -78,19 +78,24 @@ describe('item 12: compiler and runtime accept exactly the same inputs', () => {
     }
   };
 
-  it.each(CORPUS.map(([what, text, accepted]) => [what, text, accepted] as const))('item 12: %s — the compiler accepts it exactly when parseDefinitionsJson does', (_what, text, accepted) => {
-    const compiled = compileText('a.permissions.json', text);
-    expect({ compiler: compiled.ok, runtime: runtimeAccepts(text) }).toEqual({ compiler: accepted, runtime: accepted });
-    if (accepted) {
-      // What the runtime read also builds: validation stays in build(), and passes where the compiler's does.
-      const permissions = new Permissions();
-      permissions.addPermissions(parseDefinitionsJson(text) as PermissionDefinition[], { source: 'a.permissions.json' });
-      expect(() => permissions.build()).not.toThrow();
-    }
-  });
+  it.each(CORPUS.map(([what, text, accepted]) => [what, text, accepted] as const))(
+    'item 12: %s — the compiler accepts it exactly when parseDefinitionsJson does',
+    (_what, text, accepted) => {
+      const compiled = compileText('a.permissions.json', text);
+      expect({ compiler: compiled.ok, runtime: runtimeAccepts(text) }).toEqual({ compiler: accepted, runtime: accepted });
+      if (accepted) {
+        // What the runtime read also builds: validation stays in build(), and passes where the compiler's does.
+        const permissions = new Permissions();
+        permissions.addPermissions(parseDefinitionsJson(text) as PermissionDefinition[], { source: 'a.permissions.json' });
+        expect(() => permissions.build()).not.toThrow();
+      }
+    },
+  );
 
   it('item 12: every strict-parse failure is a syntax-error at the same line and column in the compiler and the runtime', () => {
-    const syntaxErrors = CORPUS.filter(([what, , accepted]) => !accepted && !what.startsWith('the wrapper') && !['a number', 'a string', 'null'].includes(what));
+    const syntaxErrors = CORPUS.filter(
+      ([what, , accepted]) => !accepted && !what.startsWith('the wrapper') && !['a number', 'a string', 'null'].includes(what),
+    );
     expect(syntaxErrors).toHaveLength(19);
     for (const [what, text] of syntaxErrors) {
       const compiled = compileText('a.permissions.json', text);
@@ -122,7 +127,15 @@ describe('item 12: compiler and runtime accept exactly the same inputs', () => {
     const text = `\ufeff[\r\n  // readers may read notes\r\n  ${D}\r\n]`;
     const compiled = compileText('a.permissions.json', text);
     expect(compiled.ok ? [] : compiled.problems).toEqual([
-      { file: 'a.permissions.json', line: 2, column: 3, path: [], code: 'syntax-error', message: 'Syntax error: a comment (JSON has no comments).', fix: 'Remove the comment; a definition can carry its explanation in "descr".' },
+      {
+        file: 'a.permissions.json',
+        line: 2,
+        column: 3,
+        path: [],
+        code: 'syntax-error',
+        message: 'Syntax error: a comment (JSON has no comments).',
+        fix: 'Remove the comment; a definition can carry its explanation in "descr".',
+      },
     ]);
     let thrown: unknown;
     try {
@@ -132,7 +145,14 @@ describe('item 12: compiler and runtime accept exactly the same inputs', () => {
     }
     expect(thrown).toBeInstanceOf(PermissionDefinitionError);
     expect((thrown as PermissionDefinitionError).problems).toEqual([
-      { index: -1, source: 'a.permissions.json', code: 'syntax-error', path: [], message: 'Syntax error at line 2, column 3: a comment (JSON has no comments).', fix: 'Remove the comment; a definition can carry its explanation in "descr".' },
+      {
+        index: -1,
+        source: 'a.permissions.json',
+        code: 'syntax-error',
+        path: [],
+        message: 'Syntax error at line 2, column 3: a comment (JSON has no comments).',
+        fix: 'Remove the comment; a definition can carry its explanation in "descr".',
+      },
     ]);
   });
 
@@ -156,7 +176,9 @@ describe('item 12: compiler and runtime accept exactly the same inputs', () => {
     const text = '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], "grant": ["*"] }]';
     expect(parseDefinitionsJson(text)).toEqual([{ roles: ['READER'], resource: 'note', grant: ['*'] }]);
     const compiled = compileText('a.permissions.json', text);
-    expect(compiled.ok ? [] : compiled.problems.map(({ code, line, column, path }) => ({ code, line, column, path }))).toEqual([{ code: 'duplicate-key', line: 1, column: 64, path: [0, 'grant'] }]);
+    expect(compiled.ok ? [] : compiled.problems.map(({ code, line, column, path }) => ({ code, line, column, path }))).toEqual([
+      { code: 'duplicate-key', line: 1, column: 64, path: [0, 'grant'] },
+    ]);
   });
 
   it('item 12: *.resource.json files are read with the same strict parser', () => {
@@ -198,14 +220,22 @@ describe('item 12: a *.permissions.ts file exports its definitions once, in a fo
 
   const CASES: readonly (readonly [what: string, text: string, problems: readonly (readonly [code: string, line: number, column: number])[]])[] = [
     ['export default and export const definitions', `export const definitions = ${A};\nexport default ${B};\n`, [['duplicate-export', 2, 1]]],
-    ['two export const definitions statements', `export const definitions = ${A};\n// again\nexport const definitions = ${B};\n`, [['duplicate-export', 3, 14]]],
+    [
+      'two export const definitions statements',
+      `export const definitions = ${A};\n// again\nexport const definitions = ${B};\n`,
+      [['duplicate-export', 3, 14]],
+    ],
     ['export =', `export = ${A};\n`, [['unsupported-export', 1, 1]]],
     ['export { definitions }', `const definitions = ${A};\nexport { definitions };\n`, [['unsupported-export', 2, 10]]],
     ['export * from', `export * from './other.js';\n`, [['unsupported-export', 1, 1]]],
     ['export * as definitions from', `export * as definitions from './other.js';\n`, [['unsupported-export', 1, 1]]],
     ['export default function', 'export default function definitions() {\n  return [];\n}\n', [['unsupported-export', 1, 1]]],
     ['a destructuring export of definitions', `export const { definitions } = { definitions: ${A} };\n`, [['unsupported-export', 1, 14]]],
-    ['export default beside an unsupported export', `export default ${A};\nexport { other as definitions } from './other.js';\n`, [['unsupported-export', 2, 10]]],
+    [
+      'export default beside an unsupported export',
+      `export default ${A};\nexport { other as definitions } from './other.js';\n`,
+      [['unsupported-export', 2, 10]],
+    ],
   ];
   it.each(CASES)('item 12: %s is a problem naming the line', (_what, text, expected) => {
     const compiled = compileTs(text);
@@ -213,7 +243,9 @@ describe('item 12: a *.permissions.ts file exports its definitions once, in a fo
   });
 
   it('item 12: one export of the definitions beside other exports (types, helpers) still compiles', () => {
-    const compiled = compileTs(`export type Note = { id: number };\nexport const version = 2;\nexport { version as schemaVersion };\nexport type * from './types.js';\nexport default ${A};\n`);
+    const compiled = compileTs(
+      `export type Note = { id: number };\nexport const version = 2;\nexport { version as schemaVersion };\nexport type * from './types.js';\nexport default ${A};\n`,
+    );
     expect(compiled.ok ? 'ok' : compiled.problems).toBe('ok');
   });
 });

@@ -37,7 +37,12 @@ interface Answer {
 }
 
 function probes(): Probe[] {
-  const paths = [...IDS.flatMap((id) => [`/documents-protected-simple/${id}`, `/documents/${id}`]), '/documents-protected-simple', '/documents-owned', '/documents'];
+  const paths = [
+    ...IDS.flatMap((id) => [`/documents-protected-simple/${id}`, `/documents/${id}`]),
+    '/documents-protected-simple',
+    '/documents-owned',
+    '/documents',
+  ];
   const all = CALLERS.flatMap((userId) => paths.map((path) => ({ path, userId })));
   // A fixed shuffle, so that the connections interleave callers and endpoints the same way on every run.
   let seed = 20240601;
@@ -140,7 +145,8 @@ describe('example app under load (autocannon on loopback)', () => {
         for (const probe of sample) {
           const answer = await ask(probe);
           asked += 1;
-          if (JSON.stringify(answer) !== JSON.stringify(expected.get(probe))) differences.push(`${describeProbe(probe)} during the load: ${answer.status} ${answer.body.slice(0, 120)}`);
+          if (JSON.stringify(answer) !== JSON.stringify(expected.get(probe)))
+            differences.push(`${describeProbe(probe)} during the load: ${answer.status} ${answer.body.slice(0, 120)}`);
         }
       }
       return { differences, asked };
@@ -163,7 +169,8 @@ describe('example app under load (autocannon on loopback)', () => {
     const after: string[] = [];
     for (const probe of PROBES) {
       const answer = await ask(probe);
-      if (JSON.stringify(answer) !== JSON.stringify(expected.get(probe))) after.push(`${describeProbe(probe)} after the load: ${answer.status} ${answer.body.slice(0, 120)}`);
+      if (JSON.stringify(answer) !== JSON.stringify(expected.get(probe)))
+        after.push(`${describeProbe(probe)} after the load: ${answer.status} ${answer.body.slice(0, 120)}`);
     }
     expect(after).toEqual([]);
 
@@ -176,7 +183,9 @@ describe('example app under load (autocannon on loopback)', () => {
         (gc === undefined ? ' — NOT compared: run with NODE_OPTIONS="--experimental-vm-modules --expose-gc"' : ''),
     );
     if (gc === undefined) {
-      console.info('load.e2e: SKIPPED the heap assertion: global.gc is not available. Run jest with NODE_OPTIONS="--experimental-vm-modules --expose-gc" to check it.');
+      console.info(
+        'load.e2e: SKIPPED the heap assertion: global.gc is not available. Run jest with NODE_OPTIONS="--experimental-vm-modules --expose-gc" to check it.',
+      );
       return;
     }
     expect(heapAfter).toBeLessThanOrEqual(heapBefore * (1 + HEAP_GROWTH_LIMIT));

@@ -78,22 +78,37 @@ describe('item 9: names are printable text of bounded length, in build() and the
   it('item 9: names at the length limit, and printable unicode, are fine', () => {
     const permissions = new Permissions({ logger: { warn: () => undefined } });
     const long = 'R'.repeat(MAX_NAME_LENGTH);
-    permissions.addPermissions([{ roles: [long, 'Ärztin', '管理者', 'emoji👩‍💻'.replace('\u200d', '')], resource: 'dокумент', grant: { [`${'a'.repeat(MAX_NAME_LENGTH)}:any`]: ['*', `!${'x'.repeat(MAX_NAME_LENGTH)}`] } }]);
+    permissions.addPermissions([
+      {
+        roles: [long, 'Ärztin', '管理者', 'emoji👩‍💻'.replace('\u200d', '')],
+        resource: 'dокумент',
+        grant: { [`${'a'.repeat(MAX_NAME_LENGTH)}:any`]: ['*', `!${'x'.repeat(MAX_NAME_LENGTH)}`] },
+      },
+    ]);
     permissions.build();
     expect(permissions.tables.roles).toEqual([long, 'emoji👩💻', 'Ärztin', '管理者'].sort((a, b) => (a < b ? -1 : 1)));
   });
 });
 
 describe('item 10: hook names that collide with object or framework machinery are refused', () => {
-  it.each(['then', 'prototype', 'constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'onModuleInit', 'onApplicationShutdown'])('item 10: a hook named %s', (name) => {
-    const error = buildError([{ roles: 'A', resource: 'document', possession: 'own', grant: ['read'], isOwner: name, listOwned: 'listMine' }], { listMine: () => [] });
-    expect(error.problems.map((problem) => [problem.code, problem.path])).toEqual([['invalid-shape', ['isOwner']]]);
-    expect(error.problems[0]?.message).toContain(`The hook name "${name}" is reserved`);
-  });
+  it.each(['then', 'prototype', 'constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'onModuleInit', 'onApplicationShutdown'])(
+    'item 10: a hook named %s',
+    (name) => {
+      const error = buildError([{ roles: 'A', resource: 'document', possession: 'own', grant: ['read'], isOwner: name, listOwned: 'listMine' }], {
+        listMine: () => [],
+      });
+      expect(error.problems.map((problem) => [problem.code, problem.path])).toEqual([['invalid-shape', ['isOwner']]]);
+      expect(error.problems[0]?.message).toContain(`The hook name "${name}" is reserved`);
+    },
+  );
 
   it('item 10: "then" names the reason: it would make the ownership service a thenable', () => {
-    const error = buildError([{ roles: 'A', resource: 'document', possession: 'own', grant: ['read'], isOwner: 'then', listOwned: 'listMine' }], { listMine: () => [] });
-    expect(error.problems[0]?.message).toBe('The hook name "then" is reserved: a method named "then" makes the ownership service a thenable, which promises and NestJS would call.');
+    const error = buildError([{ roles: 'A', resource: 'document', possession: 'own', grant: ['read'], isOwner: 'then', listOwned: 'listMine' }], {
+      listMine: () => [],
+    });
+    expect(error.problems[0]?.message).toBe(
+      'The hook name "then" is reserved: a method named "then" makes the ownership service a thenable, which promises and NestJS would call.',
+    );
   });
 });
 
@@ -144,7 +159,9 @@ describe('item 13: a hook answering with a hostile thenable fails closed with a 
   it('item 13: a then that never calls back times out, closed', async () => {
     const error = await isOwnWith(() => ({ then() {} }), 20);
     expect(error).toBeInstanceOf(PermissionsHookError);
-    expect((error as Error).message).toBe('Ownership hook hostileIsOwner did not settle within 20 ms; access is refused. Make the hook answer faster, or raise hookTimeoutMs.');
+    expect((error as Error).message).toBe(
+      'Ownership hook hostileIsOwner did not settle within 20 ms; access is refused. Make the hook answer faster, or raise hookTimeoutMs.',
+    );
   });
 
   it('item 13: a thrown value whose toString throws still becomes a PermissionsHookError', async () => {
@@ -168,8 +185,26 @@ describe('item 13: a hook answering with a hostile thenable fails closed with a 
     });
     const permissions = new Permissions({ logger: { warn: () => undefined } });
     permissions.addPermissions([
-      { roles: 'L', resource: 'document', possession: 'own', grant: ['read'], isOwner: () => false, listOwned: function listHostile() { return hostileArray; } },
-      { roles: 'M', resource: 'document', possession: 'own', grant: ['read'], isOwner: () => false, limitOwned: function limitBroken(): never { throw new Error('filter trap'); } },
+      {
+        roles: 'L',
+        resource: 'document',
+        possession: 'own',
+        grant: ['read'],
+        isOwner: () => false,
+        listOwned: function listHostile() {
+          return hostileArray;
+        },
+      },
+      {
+        roles: 'M',
+        resource: 'document',
+        possession: 'own',
+        grant: ['read'],
+        isOwner: () => false,
+        limitOwned: function limitBroken(): never {
+          throw new Error('filter trap');
+        },
+      },
     ]);
     permissions.build();
     const listing = await permissions.grantPermit({ user: { id: 1, roles: ['L'] }, resource: 'document', action: 'read' });

@@ -20,7 +20,15 @@ const DEFINITIONS: PermissionDefinition[] = [
 ];
 
 const moduleFor = (controllers: Function[], extra: { imports?: unknown[]; providers?: unknown[] } = {}) => ({
-  imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, definitions: DEFINITIONS, logger: collectingLogger().logger }), ...((extra.imports ?? []) as never[])],
+  imports: [
+    PermissionsModule.forRoot({
+      extractUserFromRequest: userFromHeader(),
+      projectResourceId: integerId,
+      definitions: DEFINITIONS,
+      logger: collectingLogger().logger,
+    }),
+    ...((extra.imports ?? []) as never[]),
+  ],
   controllers: controllers as never[],
   providers: [{ provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: InMemoryOwnership }, ...((extra.providers ?? []) as never[])],
 });
@@ -51,9 +59,10 @@ async function start(controllers: Function[], extra?: Parameters<typeof moduleFo
   return app;
 }
 
-const HEADLINE = 'Guarded handlers whose resource id parameter is ambiguous; the application does not start, because a check without the right record id could grant access to the wrong record:\n';
+const HEADLINE =
+  'Guarded handlers whose resource id parameter is ambiguous; the application does not start, because a check without the right record id could grant access to the wrong record:\n';
 
-describe('item 1: the Nest guard resolves every handler\'s id parameter at bootstrap', () => {
+describe("item 1: the Nest guard resolves every handler's id parameter at bootstrap", () => {
   it("item 1: a route ':documentId' under the default guard stops the start (today it deletes anyone's document)", async () => {
     @Controller('documents')
     @UseGuards(createPermissionsGuard({ resource: 'document' }))
@@ -93,7 +102,9 @@ describe('item 1: the Nest guard resolves every handler\'s id parameter at boots
       }
     }
     const error = await startError([UserDocumentsController]);
-    expect(error.message).toContain('UserDocumentsController.delete ("/users/:id/documents/:docId") declares the parameters "id", "docId" but none of them is the resource id: the default "id" counts only as the last parameter.');
+    expect(error.message).toContain(
+      'UserDocumentsController.delete ("/users/:id/documents/:docId") declares the parameters "id", "docId" but none of them is the resource id: the default "id" counts only as the last parameter.',
+    );
   });
 
   it('item 1: @Permission({ resourceIdParam }) on the nested route checks the document, whatever the user id in the path', async () => {
@@ -159,7 +170,9 @@ describe('item 1: the Nest guard resolves every handler\'s id parameter at boots
       }
     }
     const error = await startError([FolderDocumentsController]);
-    expect(error.message).toContain('FolderDocumentsController.list ("/folders/:folderId/documents") declares the parameters "folderId" but none of them is the resource id');
+    expect(error.message).toContain(
+      'FolderDocumentsController.list ("/folders/:folderId/documents") declares the parameters "folderId" but none of them is the resource id',
+    );
   });
 
   it('item 1: a RouterModule path with parameters counts: the module path is part of the route', async () => {
@@ -235,6 +248,8 @@ describe('item 1: the Nest guard resolves every handler\'s id parameter at boots
       }
     }
     const error = await startError([FilesController]);
-    expect(error.message).toContain('FilesController.read ("/files/*path") takes the resource id from the wildcard "path", which matches several path segments.');
+    expect(error.message).toContain(
+      'FilesController.read ("/files/*path") takes the resource id from the wildcard "path", which matches several path segments.',
+    );
   });
 });

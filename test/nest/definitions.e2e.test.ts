@@ -8,7 +8,18 @@ import { Controller, Get, Inject, Injectable, Module, UseGuards } from '@nestjs/
 import request from 'supertest';
 import { PermissionDefinitionError, Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
 import { createPermissionsGuard, GetPermit, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule, PermissionsService } from '../../runtime/nest/index.js';
-import { collectingLogger, createApp, DOCUMENT_DEFINITIONS, HandlerLog, InMemoryOwnership, integerId, makeDocumentsController, startApp, userFromHeader, type TestUser } from './fixtures/documents.fixture.js';
+import {
+  collectingLogger,
+  createApp,
+  DOCUMENT_DEFINITIONS,
+  HandlerLog,
+  InMemoryOwnership,
+  integerId,
+  makeDocumentsController,
+  startApp,
+  userFromHeader,
+  type TestUser,
+} from './fixtures/documents.fixture.js';
 
 const ownershipProvider = { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: InMemoryOwnership };
 
@@ -61,7 +72,15 @@ describe('definitions from forRoot, forFeature and guards', () => {
   it('all take effect equally, and an unused guard adds nothing', async () => {
     const { warnings, logger } = collectingLogger();
     const app = await startApp({
-      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(SOURCES_USERS), projectResourceId: integerId, definitions: rootDefinitions, logger }), NotesModule],
+      imports: [
+        PermissionsModule.forRoot({
+          extractUserFromRequest: userFromHeader(SOURCES_USERS),
+          projectResourceId: integerId,
+          definitions: rootDefinitions,
+          logger,
+        }),
+        NotesModule,
+      ],
       controllers: [makeDocumentsController(documentsGuard)],
       providers: [HandlerLog, ownershipProvider],
     });
@@ -102,7 +121,10 @@ describe('one definitions array shared by two guards', () => {
     const shared: PermissionDefinition[] = [...DOCUMENT_DEFINITIONS];
     const app = await startApp({
       imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), logger })],
-      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }, shared)), makeDocumentsController(createPermissionsGuard({ resource: 'document' }, shared), 'documents-again')],
+      controllers: [
+        makeDocumentsController(createPermissionsGuard({ resource: 'document' }, shared)),
+        makeDocumentsController(createPermissionsGuard({ resource: 'document' }, shared), 'documents-again'),
+      ],
       providers: [HandlerLog, ownershipProvider],
     });
     try {
@@ -125,10 +147,12 @@ describe('start fails on bad definitions', () => {
     const error = await initError(app);
     expect(error).toBeInstanceOf(PermissionDefinitionError);
     const problems = (error as PermissionDefinitionError).problems;
-    expect(problems.map((p) => [p.code, p.index, p.source, p.path])).toEqual([['bad-possession', 0, 'createPermissionsGuard({ resource: "document" }) used by DocumentsController', ['grant', 0]]]);
+    expect(problems.map((p) => [p.code, p.index, p.source, p.path])).toEqual([
+      ['bad-possession', 0, 'createPermissionsGuard({ resource: "document" }) used by DocumentsController', ['grant', 0]],
+    ]);
   });
 
-  it("a hook string naming a method the ownership service lacks makes app.init() reject naming the method", async () => {
+  it('a hook string naming a method the ownership service lacks makes app.init() reject naming the method', async () => {
     const app = await createApp({
       imports: [
         PermissionsModule.forRoot({
@@ -162,7 +186,15 @@ describe('the ownership service', () => {
     @Module({ providers: [ownershipProvider] })
     class OwnershipModule {}
     const app = await startApp({
-      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, definitions: [...DOCUMENT_DEFINITIONS], logger: collectingLogger().logger }), OwnershipModule],
+      imports: [
+        PermissionsModule.forRoot({
+          extractUserFromRequest: userFromHeader(),
+          projectResourceId: integerId,
+          definitions: [...DOCUMENT_DEFINITIONS],
+          logger: collectingLogger().logger,
+        }),
+        OwnershipModule,
+      ],
       controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
       providers: [HandlerLog],
     });
@@ -216,7 +248,9 @@ describe('precompiled tables', () => {
 
   it('forRoot({ tables }) answers from the tables', async () => {
     const app = await startApp({
-      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, tables, logger: collectingLogger().logger })],
+      imports: [
+        PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, tables, logger: collectingLogger().logger }),
+      ],
       controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
       providers: [HandlerLog, ownershipProvider],
     });
@@ -317,7 +351,9 @@ describe('PermissionsService and @GetPermit outside a guard', () => {
 
   it('PermissionsService.grantPermit answers; @GetPermit() without a guard fails with 500', async () => {
     const app = await startApp({
-      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS], logger: collectingLogger().logger })],
+      imports: [
+        PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS], logger: collectingLogger().logger }),
+      ],
       controllers: [UnguardedController],
       providers: [ownershipProvider],
     });

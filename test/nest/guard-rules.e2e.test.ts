@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { createPermissionsGuard, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
-import { collectingLogger, DOCUMENT_DEFINITIONS, HandlerLog, InMemoryOwnership, integerId, makeDocumentsController, startApp, userFromHeader } from './fixtures/documents.fixture.js';
+import {
+  collectingLogger,
+  DOCUMENT_DEFINITIONS,
+  HandlerLog,
+  InMemoryOwnership,
+  integerId,
+  makeDocumentsController,
+  startApp,
+  userFromHeader,
+} from './fixtures/documents.fixture.js';
 
 const DocumentsGuard = createPermissionsGuard({ resource: 'document' });
 const FolderDocumentsGuard = createPermissionsGuard({ resource: 'document', resourceIdParam: 'documentId' });
@@ -19,7 +28,9 @@ describe('permissions guard (documents app)', () => {
 
   beforeAll(async () => {
     app = await startApp({
-      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, definitions: [...DOCUMENT_DEFINITIONS], logger })],
+      imports: [
+        PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, definitions: [...DOCUMENT_DEFINITIONS], logger }),
+      ],
       controllers: [makeDocumentsController(DocumentsGuard), makeDocumentsController(FolderDocumentsGuard, 'folders/:folderId/documents', 'documentId')],
       providers: [HandlerLog, { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: InMemoryOwnership }],
     });
@@ -123,7 +134,15 @@ describe('permissions guard (documents app)', () => {
     const own = await request(server()).get('/documents/1').set('x-user-id', '1').expect(200);
     expect(own.body).toEqual({ id: 1, title: 'Doc 1', date: '2024-01-01', status: 'draft', personal: 'personal 1', creatorId: 1 });
     const any = await request(server()).get('/documents/1').set('x-user-id', '4').expect(200);
-    expect(any.body).toEqual({ id: 1, title: 'Doc 1', date: '2024-01-01', status: 'draft', personal: 'personal 1', confidential: 'confidential 1', creatorId: 1 });
+    expect(any.body).toEqual({
+      id: 1,
+      title: 'Doc 1',
+      date: '2024-01-01',
+      status: 'draft',
+      personal: 'personal 1',
+      confidential: 'confidential 1',
+      creatorId: 1,
+    });
   });
 
   it('@GetPermit() injects the permit: filterPick keeps own documents whole and others by title and date', async () => {

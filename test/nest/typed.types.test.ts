@@ -7,7 +7,15 @@ import { describe, expect, it } from '@jest/globals';
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import request from 'supertest';
 import type { Permit } from '../../runtime/core/index.js';
-import { GetPermit, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule, typedPermissions, type ActionNameOf, type AnyActionNameOf, type ResourceNameOf } from '../../runtime/nest/index.js';
+import {
+  GetPermit,
+  PERMISSIONS_OWNERSHIP_SERVICE_TOKEN,
+  PermissionsModule,
+  typedPermissions,
+  type ActionNameOf,
+  type AnyActionNameOf,
+  type ResourceNameOf,
+} from '../../runtime/nest/index.js';
 import { collectingLogger, DOCUMENT_DEFINITIONS, InMemoryOwnership, integerId, startApp, userFromHeader, type TestUser } from './fixtures/documents.fixture.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -95,7 +103,14 @@ describe('typedPermissions<ResourceActions>() at run time', () => {
 
   it('checks the action the decorators name', async () => {
     const app = await startApp({
-      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, definitions: [...DOCUMENT_DEFINITIONS], logger: collectingLogger().logger })],
+      imports: [
+        PermissionsModule.forRoot({
+          extractUserFromRequest: userFromHeader(),
+          projectResourceId: integerId,
+          definitions: [...DOCUMENT_DEFINITIONS],
+          logger: collectingLogger().logger,
+        }),
+      ],
       controllers: [TypedDocumentsController],
       providers: [{ provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: InMemoryOwnership }],
     });

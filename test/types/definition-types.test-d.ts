@@ -7,7 +7,13 @@ import type { Equal, Expect } from './type-assert.js';
 
 type DocUser = { id: number; roles: string[] };
 
-export const withList: PermissionDefinition = { roles: ['EMPLOYEE'], resource: 'document', grant: ['read:own'], isOwner: 'isCreator', listOwned: 'listCreated' };
+export const withList: PermissionDefinition = {
+  roles: ['EMPLOYEE'],
+  resource: 'document',
+  grant: ['read:own'],
+  isOwner: 'isCreator',
+  listOwned: 'listCreated',
+};
 export const withLimit: PermissionDefinition<string, string, string, DocUser, number> = {
   roles: 'EMPLOYEE',
   resource: 'document',

@@ -13,8 +13,14 @@ const ownership: PermissionsOwnershipService<AppUser, Filter> = {
   isCreatorOrManagerOfCreator: async () => false,
   isCreatedInSameCompany: () => false,
   listCreatedInSameCompany: async () => [1, 2],
-  limitToCreator: ({ user }) => (row) => row.creatorId === user.id,
-  limitToCreatorOrManagedCreators: ({ user }) => (row) => row.creatorId === user.id,
+  limitToCreator:
+    ({ user }) =>
+    (row) =>
+      row.creatorId === user.id,
+  limitToCreatorOrManagedCreators:
+    ({ user }) =>
+    (row) =>
+      row.creatorId === user.id,
 };
 
 export const permissions = createPermissions({ ownership });
@@ -36,8 +42,16 @@ export async function invalid(): Promise<void> {
   await permissions.grantPermit({ user, resource: 'documents', action: 'read' });
   // @ts-expect-error: document ids are numbers
   await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: '10' });
-  // @ts-expect-error: the ownership service lacks listCreatedInSameCompany
-  createPermissions({ ownership: { isCreator: () => true, isCreatorOrManagerOfCreator: () => true, isCreatedInSameCompany: () => true, limitToCreator: () => 1, limitToCreatorOrManagedCreators: () => 1 } });
+  createPermissions({
+    // @ts-expect-error: the ownership service lacks listCreatedInSameCompany
+    ownership: {
+      isCreator: () => true,
+      isCreatorOrManagerOfCreator: () => true,
+      isCreatedInSameCompany: () => true,
+      limitToCreator: () => 1,
+      limitToCreatorOrManagedCreators: () => 1,
+    },
+  });
   // @ts-expect-error: isCreator must answer a boolean
   createPermissions({ ownership: { ...ownership, isCreator: () => 'yes' } });
 }
