@@ -5,6 +5,7 @@
 import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
 import { readFileSync } from 'node:fs';
+import { URL } from 'node:url';
 import tseslint from 'typescript-eslint';
 
 const { printWidth } = JSON.parse(readFileSync(new URL('./.prettierrc.json', import.meta.url), 'utf8'));

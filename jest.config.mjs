@@ -1,10 +1,20 @@
-/** Jest in ESM mode; swc transpiles (with legacy decorators and their metadata, which NestJS DI needs). Types are checked by `tsc --noEmit` in `npm test`, not here. */
+/**
+ * Jest in ESM mode; swc transpiles (with legacy decorators and their metadata, which NestJS DI needs).
+ * Types are checked by `tsc --noEmit` in `npm test`, not here.
+ */
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // The packages' own names resolve to their sources here, as tsconfig.json's paths do for tsc and tsx.
+    '^typed-permissions$': '<rootDir>/runtime/core/index.ts',
+    '^typed-permissions/(precompiled|internal)$': '<rootDir>/runtime/core/$1.ts',
+    '^typed-permissions/(nest|express)$': '<rootDir>/runtime/$1/index.ts',
+    '^typed-permissions-cli$': '<rootDir>/compiler/index.ts',
+  },
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

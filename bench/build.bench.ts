@@ -33,7 +33,7 @@ export interface CompileTimes {
   /** Every in-process run, ms; the first pays for loading prettier and ts-morph. */
   readonly runsMs: readonly number[];
   readonly medianWarmMs: number | undefined;
-  /** `node --import tsx compiler/cli.ts compile …` in a fresh process, ms (full run only). */
+  /** `node --import tsx compiler/bin.ts compile …` in a fresh process, ms (full run only). */
   readonly cliColdMs: number | undefined;
   readonly outputBytes: Readonly<Record<string, number>>;
 }
@@ -74,7 +74,7 @@ async function timeCompile(
   runDir: string,
   spawnCli: boolean,
   log: (line: string) => void,
-): Promise<CompileTimes & { outDir: string }> {
+): Promise<{ readonly times: CompileTimes; readonly outDir: string }> {
   const { scale } = subjects.scenario;
   const definitionsDir = join(runDir, `definitions-${scale}x`);
   const inputFiles = writeDefinitionsFolder(subjects.scenario, definitionsDir);
@@ -91,7 +91,7 @@ async function timeCompile(
     const start = performance.now();
     const cli = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'compiler/cli.ts', 'compile', relative(REPO_ROOT, definitionsDir), '--out', relative(REPO_ROOT, cliOut)],
+      ['--import', 'tsx', 'compiler/bin.ts', 'compile', relative(REPO_ROOT, definitionsDir), '--out', relative(REPO_ROOT, cliOut)],
       { cwd: REPO_ROOT, encoding: 'utf8' },
     );
     cliColdMs = performance.now() - start;
@@ -99,15 +99,18 @@ async function timeCompile(
     log(`  compile ${scale}x CLI (fresh process): ${cliColdMs.toFixed(0)} ms`);
   }
   const warm = runsMs.slice(1);
-  return { scale, inputFiles, runsMs, medianWarmMs: warm.length > 0 ? median(warm) : undefined, cliColdMs, outputBytes: outputSizes(outDir), outDir };
+  const times = { scale, inputFiles, runsMs, medianWarmMs: warm.length > 0 ? median(warm) : undefined, cliColdMs, outputBytes: outputSizes(outDir) };
+  return { times, outDir };
 }
 
 function runTsc(outDir: string, scale: Scale, runDir: string, log: (line: string) => void): TscResult {
   const tsconfig = join(runDir, `tsconfig.generated-${scale}x.json`);
-  writeFileSync(
-    tsconfig,
-    `${JSON.stringify({ extends: relative(runDir, join(REPO_ROOT, 'tsconfig.json')), compilerOptions: { noEmit: true, rootDir: relative(runDir, REPO_ROOT) }, include: [relative(runDir, outDir)] }, null, 2)}\n`,
-  );
+  const config = {
+    extends: relative(runDir, join(REPO_ROOT, 'tsconfig.json')),
+    compilerOptions: { noEmit: true, rootDir: relative(runDir, REPO_ROOT) },
+    include: [relative(runDir, outDir)],
+  };
+  writeFileSync(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
   const args = ['tsc', '--noEmit', '-p', relative(REPO_ROOT, tsconfig)];
   const start = performance.now();
   const tsc = spawnSync('npx', args, { cwd: REPO_ROOT, encoding: 'utf8' });
@@ -146,18 +149,18 @@ export async function runBuildBench(
 
   const runDir = makeRunDir('build');
   try {
-    const compiled: (CompileTimes & { outDir: string })[] = [];
+    const compiled: { readonly times: CompileTimes; readonly outDir: string }[] = [];
     for (const subjects of subjectsPerScale) {
       const runs = settings.compileRuns[subjects.scenario.scale];
       if (runs > 0) compiled.push(await timeCompile(subjects, runs, runDir, settings.spawnProcesses, log));
     }
-    const tenfold = compiled.find((times) => times.scale === 10);
+    const tenfold = compiled.find(({ times }) => times.scale === 10);
     const tsc = !settings.spawnProcesses
       ? { skipped: 'smoke run: no processes are spawned' }
       : tenfold === undefined
         ? { skipped: 'the 10x scenario was not compiled' }
         : runTsc(tenfold.outDir, 10, runDir, log);
-    return { build, compile: compiled.map(({ outDir: _outDir, ...times }) => times), tsc };
+    return { build, compile: compiled.map(({ times }) => times), tsc };
   } finally {
     rmSync(runDir, { recursive: true, force: true });
   }

@@ -128,7 +128,8 @@ export async function runHttpBench(settings: BenchSettings, log: (line: string) 
         const round = { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
         rounds.get(endpoint)?.push(round);
         log(
-          `  http ${endpoint.label.padEnd(52)} ${round.requestsPerSecond.toFixed(0)} req/s, p99 ${round.p99Ms} ms${round.non2xx + round.errors > 0 ? `, ${round.non2xx} non-2xx, ${round.errors} errors` : ''}`,
+          `  http ${endpoint.label.padEnd(52)} ${round.requestsPerSecond.toFixed(0)} req/s, p99 ${round.p99Ms} ` +
+            `ms${round.non2xx + round.errors > 0 ? `, ${round.non2xx} non-2xx, ${round.errors} errors` : ''}`,
         );
       }
     }
@@ -147,7 +148,10 @@ export async function runHttpBench(settings: BenchSettings, log: (line: string) 
       durationSeconds: http.durationSeconds,
       warmupSeconds: http.warmupSeconds,
       rounds: 2,
-      command: `autocannon -c ${http.connections} -d ${http.durationSeconds} -H x-user-id=<id> http://127.0.0.1:<port><path> (programmatic, after a ${http.warmupSeconds} s warm-up per endpoint; app: PORT=<port> node dist/runtime/example/main.js)`,
+      command:
+        `autocannon -c ${http.connections} -d ${http.durationSeconds} -H x-user-id=<id> ` +
+        `http://127.0.0.1:<port><path> (programmatic, after a ${http.warmupSeconds} s warm-up per endpoint; app: ` +
+        `PORT=<port> node dist/runtime/example/main.js)`,
     };
   } finally {
     await stop(app);

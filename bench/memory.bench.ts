@@ -60,7 +60,7 @@ async function heapPerInstance(implementation: string, count: number, make: () =
 /** Keeps results alive so that the calls are not optimised away. */
 const sink: unknown[] = [undefined];
 
-async function allocationPerCall(implementation: string, call: (i: number) => unknown, settings: BenchSettings, gc: () => void): Promise<AllocationPerCall> {
+function allocationPerCall(implementation: string, call: (i: number) => unknown, settings: BenchSettings, gc: () => void): AllocationPerCall {
   const { callsPerSample, samples } = settings.memory;
   for (let i = 0; i < 20_000 && !settings.smoke; i++) sink[0] = call(i); // optimise first: optimised code allocates less
   const perCall: number[] = [];
@@ -122,10 +122,10 @@ export async function runMemoryBench(subjects: BenchSubjects, settings: BenchSet
   const at = (queries: readonly DecisionQuery[], i: number): DecisionQuery => queries[i & 63] as DecisionQuery;
   const baseline = await nestedObjectDecider(subjects.table).prepare(oneRole);
   const allocation = [
-    await allocationPerCall('grantPermitSync, 1 role', (i) => permissions.grantPermitSync(at(oneRole, i)).granted, settings, gc),
-    await allocationPerCall('grantPermitSync, 3 roles', (i) => permissions.grantPermitSync(at(threeRoles, i)).granted, settings, gc),
+    allocationPerCall('grantPermitSync, 1 role', (i) => permissions.grantPermitSync(at(oneRole, i)).granted, settings, gc),
+    allocationPerCall('grantPermitSync, 3 roles', (i) => permissions.grantPermitSync(at(threeRoles, i)).granted, settings, gc),
     await allocationPerAsyncCall('grantPermit (await), 1 role', async (i) => (await permissions.grantPermit(at(oneRole, i))).granted, settings, gc),
-    await allocationPerCall('nested object (baseline), 1 role', (i) => baseline(i & 63) as boolean, settings, gc),
+    allocationPerCall('nested object (baseline), 1 role', (i) => baseline(i & 63), settings, gc),
   ];
   sink[0] = undefined;
   return { scale: scenario.scale, heapPerInstance: heap, allocationPerCall: allocation };

@@ -11,6 +11,7 @@ import { REPO_ROOT, type BuildResult } from './build.bench.js';
 import { DECISION_BASELINE, type DecisionResult } from './decision.bench.js';
 import type { HttpResult } from './http.bench.js';
 import type { MemoryResult } from './memory.bench.js';
+import type { PackageResult } from './package.bench.js';
 import type { Scale } from './scenario.js';
 
 /** The machine the numbers come from. */
@@ -46,6 +47,8 @@ export interface BenchResults {
   readonly build: BuildResult;
   readonly http: HttpResult;
   readonly memory: MemoryResult;
+  /** Absent in results recorded before benchmark 6 existed. */
+  readonly package?: PackageResult;
 }
 
 /** One target of issue 5. `met` is undefined when it was not measured in this run. */
@@ -192,7 +195,9 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
     Object.keys(filterPick.documentHookCalls).length === 1;
   verdicts.push({
     target: `filterPick of ${filterPick.items} items with a listOwned hook: exactly one hook call`,
-    measured: `filler: ${JSON.stringify(filterPick.hookCalls)}; example COMPANY_ADMIN over ${filterPick.items} documents: ${JSON.stringify(filterPick.documentHookCalls)} (kept ${filterPick.documentItemsKept})`,
+    measured:
+      `filler: ${JSON.stringify(filterPick.hookCalls)}; example COMPANY_ADMIN over ${filterPick.items} documents: ` +
+      `${JSON.stringify(filterPick.documentHookCalls)} (kept ${filterPick.documentItemsKept})`,
     met: hooksMet,
     ...missed(hooksMet, 'filterPickHooks'),
   });
@@ -214,7 +219,8 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
     measured:
       compile10 === undefined
         ? 'not measured (smoke run)'
-        : `CLI in a fresh process ${compile10.cliColdMs === undefined ? '—' : formatMs(compile10.cliColdMs)}; in process ${compile10.runsMs.map(formatMs).join(', ')}`,
+        : `CLI in a fresh process ${compile10.cliColdMs === undefined ? '—' : formatMs(compile10.cliColdMs)}; ` +
+          `in process ${compile10.runsMs.map(formatMs).join(', ')}`,
     met: compileMet,
     ...missed(compileMet, 'compile'),
   });
@@ -229,11 +235,33 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
       const met = endpoint.ratioToUnprotected >= 0.85;
       verdicts.push({
         target: `Guarded endpoint at least 85% of the unprotected one’s requests per second — ${endpoint.label}`,
-        measured: `${(endpoint.ratioToUnprotected * 100).toFixed(1)}% (${endpoint.requestsPerSecond.toFixed(0)} vs ${results.http.endpoints[0]?.requestsPerSecond.toFixed(0)} req/s)`,
+        measured:
+          `${(endpoint.ratioToUnprotected * 100).toFixed(1)}% (${endpoint.requestsPerSecond.toFixed(0)} vs ` +
+          `${results.http.endpoints[0]?.requestsPerSecond.toFixed(0)} req/s)`,
         met,
         ...missed(met, 'http'),
       });
     }
+  }
+  const packageResult = results.package;
+  if (packageResult !== undefined) {
+    const { ours, casl } = packageResult.bundle;
+    const bundleMet = ours.gzipBytes <= 16 * 1024;
+    verdicts.push({
+      target: 'Browser bundle of the core runtime (tables + Permit + pick), min+gzip, at most 16 KB (issue 11)',
+      measured: `${formatBytes(ours.gzipBytes)} (${formatBytes(ours.minifiedBytes)} minified); CASL for equivalent rules: ${formatBytes(casl.gzipBytes)}`,
+      met: bundleMet,
+    });
+    const cold = packageResult.coldStart;
+    verdicts.push({
+      target: 'Cold start (import + load the example tables + one grant, whole process) at most 1.3× CASL’s (issue 11)',
+      measured:
+        'skipped' in cold
+          ? `skipped: ${cold.skipped}`
+          : `${cold.ratio.toFixed(2)}× (${cold.oursMs.toFixed(1)} ms vs ${cold.caslMs.toFixed(1)} ms; ` +
+            `an empty node process: ${cold.emptyMs.toFixed(1)} ms; median of ${cold.runs} interleaved runs)`,
+      met: 'skipped' in cold ? undefined : cold.ratio <= 1.3,
+    });
   }
   return verdicts;
 }
@@ -254,8 +282,10 @@ function decisionTables(decision: DecisionResult): string[] {
       `Decision, ${scale}× scenario — median per call (ratio to the ${DECISION_BASELINE}):\n\n${table(['implementation', ...cases.map((c) => c.case)], rows)}`,
     );
   }
+  const firstDisagreements = decision.disagreements.length > 0 ? `: ${JSON.stringify(decision.disagreements.slice(0, 5))}` : '';
   sections.push(
-    `Agreement: ${decision.checkedQueries} answers checked against the baseline before timing, ${decision.disagreements.length} disagreements${decision.disagreements.length > 0 ? `: ${JSON.stringify(decision.disagreements.slice(0, 5))}` : ''}.`,
+    `Agreement: ${decision.checkedQueries} answers checked against the baseline before timing, ` +
+      `${decision.disagreements.length} disagreements${firstDisagreements}.`,
   );
   return sections;
 }
@@ -269,15 +299,24 @@ function attributeTables(attributes: AttributesResult): string[] {
       return row === undefined ? '—' : `${formatNs(row.medianNs)} (${formatRatio(row.ratioToBaseline)})`;
     }),
   ]);
+  const pickHeader = ['implementation', ...attributes.pick.map((c) => `${c.case} \`${JSON.stringify(c.patterns)}\``)];
+  const pickOutputs = attributes.pick.every((c) => c.mismatches.length === 0)
+    ? 'all'
+    : `mismatches: ${attributes.pick.flatMap((c) => c.mismatches.map((m) => `${c.case}: ${m}`)).join(', ')}`;
   const { filterPick } = attributes;
+  const filterPickTable = table(
+    ['implementation', 'median', 'ratio'],
+    filterPick.rows.map((row) => [row.implementation, formatNs(row.medianNs), formatRatio(row.ratioToBaseline)]),
+  );
+  const filterPickOutputs = filterPick.mismatches.length === 0 ? 'all' : `mismatches: ${filterPick.mismatches.join(', ')}`;
   return [
-    `pick of one 10-field record — median per call (ratio to the ${PICK_BASELINE}):\n\n${table(['implementation', ...attributes.pick.map((c) => `${c.case} \`${JSON.stringify(c.patterns)}\``)], pickRows)}`,
-    `Outputs equal to the hand-written projection: ${attributes.pick.every((c) => c.mismatches.length === 0) ? 'all' : `mismatches: ${attributes.pick.flatMap((c) => c.mismatches.map((m) => `${c.case}: ${m}`)).join(', ')}`}.`,
-    `filterPick of ${filterPick.items} records (${filterPick.owned} owned; listOwned hook; per request: decision + list) — median per call (ratio to the ${FILTER_PICK_BASELINE}):\n\n${table(
-      ['implementation', 'median', 'ratio'],
-      filterPick.rows.map((row) => [row.implementation, formatNs(row.medianNs), formatRatio(row.ratioToBaseline)]),
-    )}`,
-    `Outputs equal to the hand-written list: ${filterPick.mismatches.length === 0 ? 'all' : `mismatches: ${filterPick.mismatches.join(', ')}`}. Hook calls of one grantPermit + filterPick: ${JSON.stringify(filterPick.hookCalls)}; example COMPANY_ADMIN over ${filterPick.items} documents: ${JSON.stringify(filterPick.documentHookCalls)}, ${filterPick.documentItemsKept} kept.`,
+    `pick of one 10-field record — median per call (ratio to the ${PICK_BASELINE}):\n\n${table(pickHeader, pickRows)}`,
+    `Outputs equal to the hand-written projection: ${pickOutputs}.`,
+    `filterPick of ${filterPick.items} records (${filterPick.owned} owned; listOwned hook; per request: decision + list) — ` +
+      `median per call (ratio to the ${FILTER_PICK_BASELINE}):\n\n${filterPickTable}`,
+    `Outputs equal to the hand-written list: ${filterPickOutputs}. Hook calls of one grantPermit + filterPick: ` +
+      `${JSON.stringify(filterPick.hookCalls)}; example COMPANY_ADMIN over ${filterPick.items} documents: ` +
+      `${JSON.stringify(filterPick.documentHookCalls)}, ${filterPick.documentItemsKept} kept.`,
   ];
 }
 
@@ -314,7 +353,8 @@ function buildTables(build: BuildResult): string[] {
   sections.push(
     'skipped' in tsc
       ? `tsc --noEmit of the 10× output: skipped (${tsc.skipped}).`
-      : `tsc --noEmit of the 10× generated output (plus the runtime core it imports): ${formatMs(tsc.ms)}, exit code ${tsc.exitCode} — \`${tsc.command}\`${tsc.output === '' ? '' : `\n\n\`\`\`\n${tsc.output}\n\`\`\``}`,
+      : `tsc --noEmit of the 10× generated output (plus the runtime core it imports): ${formatMs(tsc.ms)}, ` +
+          `exit code ${tsc.exitCode} — \`${tsc.command}\`${tsc.output === '' ? '' : `\n\n\`\`\`\n${tsc.output}\n\`\`\``}`,
   );
   return sections;
 }
@@ -322,17 +362,18 @@ function buildTables(build: BuildResult): string[] {
 function httpTables(http: HttpResult): string[] {
   if ('skipped' in http) return [`HTTP: skipped — ${http.skipped}`];
   return [
-    `HTTP — ${http.connections} connections, ${http.durationSeconds} s per endpoint and round, ${http.rounds} rounds in alternating order (mean shown):\n\n${table(
-      ['endpoint', 'x-user-id', 'req/s', 'p99', 'ratio to unprotected', 'non-2xx / errors'],
-      http.endpoints.map((e) => [
-        e.label,
-        String(e.userId),
-        e.requestsPerSecond.toFixed(0),
-        `${e.p99Ms.toFixed(1)} ms`,
-        formatRatio(e.ratioToUnprotected),
-        e.rounds.map((r) => `${r.non2xx}/${r.errors}`).join(', '),
-      ]),
-    )}`,
+    `HTTP — ${http.connections} connections, ${http.durationSeconds} s per endpoint and round, ${http.rounds} rounds ` +
+      `in alternating order (mean shown):\n\n${table(
+        ['endpoint', 'x-user-id', 'req/s', 'p99', 'ratio to unprotected', 'non-2xx / errors'],
+        http.endpoints.map((e) => [
+          e.label,
+          String(e.userId),
+          e.requestsPerSecond.toFixed(0),
+          `${e.p99Ms.toFixed(1)} ms`,
+          formatRatio(e.ratioToUnprotected),
+          e.rounds.map((r) => `${r.non2xx}/${r.errors}`).join(', '),
+        ]),
+      )}`,
     `Load: ${http.command}`,
   ];
 }
@@ -347,6 +388,35 @@ function memoryTables(memory: MemoryResult): string[] {
       ['call', 'bytes per call'],
       memory.allocationPerCall.map((a) => [a.implementation, a.bytes === undefined ? '—' : formatBytes(a.bytes)]),
     )}`,
+  ];
+}
+
+function packageTables(result: PackageResult | undefined): string[] {
+  if (result === undefined) return [];
+  const { ours, casl } = result.bundle;
+  const cold = result.coldStart;
+  return [
+    `Browser bundle for reading one document with the example's rules (esbuild, minified, ESM; gzip level 9):\n\n${table(
+      ['bundle', 'minified', 'min+gzip'],
+      [
+        ['typed-permissions/precompiled + compiled tables', formatBytes(ours.minifiedBytes), formatBytes(ours.gzipBytes)],
+        ['@casl/ability + permittedFieldsOf', formatBytes(casl.minifiedBytes), formatBytes(casl.gzipBytes)],
+      ],
+    )}`,
+    'skipped' in cold
+      ? `Cold start: skipped (${cold.skipped}).`
+      : `Cold start, whole \`node\` processes, median of ${cold.runs} interleaved runs:\n\n${table(
+          ['process', 'median', 'ratio to CASL'],
+          [
+            [
+              'import the compiled example tables (typed-permissions/precompiled), one grantPermit',
+              `${cold.oursMs.toFixed(1)} ms`,
+              `${cold.ratio.toFixed(2)}×`,
+            ],
+            ['import @casl/ability, build equivalent rules, one can()', `${cold.caslMs.toFixed(1)} ms`, '1.00×'],
+            ['an empty module (the floor)', `${cold.emptyMs.toFixed(1)} ms`, `${(cold.emptyMs / cold.caslMs).toFixed(2)}×`],
+          ],
+        )}`,
   ];
 }
 
@@ -372,7 +442,8 @@ export function renderConsole(results: BenchResults): string {
     ...buildTables(results.build),
     ...httpTables(results.http),
     ...memoryTables(results.memory),
-    `Targets (issue 5):\n\n${targetTable(evaluateTargets(results))}`,
+    ...packageTables(results.package),
+    `Targets (issues 5 and 11):\n\n${targetTable(evaluateTargets(results))}`,
   ].join('\n\n');
 }
 
@@ -430,9 +501,21 @@ const INTERPRETATION = `## Scenario (how issue 5 was read)
 export function renderMarkdown(results: BenchResults, analysis: string): string {
   const { machine } = results;
   const verdicts = evaluateTargets(results);
+  const command = BENCH_COMMAND.split('#')[0]?.trim();
+  const scenarios = results.scenarios
+    .map((s) => `${s.scale}×: ${s.roles} roles, ${s.resources} resources, ${s.actions} actions, ${s.definitions} definitions, ${s.cells} grant cells`)
+    .join('; ');
+  const resultSections = [
+    ...decisionTables(results.decision),
+    ...attributeTables(results.attributes),
+    ...buildTables(results.build),
+    ...httpTables(results.http),
+    ...memoryTables(results.memory),
+    ...packageTables(results.package),
+  ];
   return `# Benchmarks
 
-Generated by \`${BENCH_COMMAND.split('#')[0]?.trim()}\` (\`node --expose-gc --import tsx bench/run.ts\`) on ${results.startedAt}; it took ${Math.round(results.durationSeconds)} s.
+Generated by \`${command}\` (\`node --expose-gc --import tsx bench/run.ts\`) on ${results.startedAt}; it took ${Math.round(results.durationSeconds)} s.
 Raw figures: \`bench/results.json\`. Medians are mitata's p50 per call. **Ratios within one run are what count**: the
 machine is shared and noisy, absolute times move between runs.
 
@@ -447,9 +530,9 @@ machine is shared and noisy, absolute times move between runs.
 | platform | ${machine.platform} |
 | code measured | ${machine.revision} |
 
-Scenarios as built: ${results.scenarios.map((s) => `${s.scale}×: ${s.roles} roles, ${s.resources} resources, ${s.actions} actions, ${s.definitions} definitions, ${s.cells} grant cells`).join('; ')}.
+Scenarios as built: ${scenarios}.
 
-## Targets (issue 5)
+## Targets (issues 5 and 11)
 
 ${targetTable(verdicts)}
 
@@ -457,7 +540,7 @@ ${analysis}
 
 ## Results
 
-${[...decisionTables(results.decision), ...attributeTables(results.attributes), ...buildTables(results.build), ...httpTables(results.http), ...memoryTables(results.memory)].join('\n\n')}
+${resultSections.join('\n\n')}
 
 ${INTERPRETATION}`;
 }

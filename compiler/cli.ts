@@ -6,8 +6,7 @@
  */
 import { watch } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { explainGrant, formatExplanation } from '../runtime/core/explain.js';
-import { printableText } from '../runtime/core/printable-text.js';
+import { explainGrant, formatExplanation, printableText } from 'typed-permissions/internal';
 import { compileModel } from './compile-model.js';
 import { formatCompileProblem } from './compile-problem.js';
 import { compile } from './compile.js';
@@ -106,10 +105,10 @@ async function runOnce(
     const outputProblems = result.problems.filter((problem) => problem.origin === 'output').length;
     const definitionProblems = result.problems.length - outputProblems;
     if (outputProblems === 0) error(`typed-permissions: ${plural(definitionProblems, 'problem')} in ${definitionsDir}; ${outDir} was not changed.`);
-    else
-      error(
-        `typed-permissions: ${outDir} is not safe to replace (${plural(outputProblems, 'problem')})${definitionProblems > 0 ? `, and ${plural(definitionProblems, 'problem')} in ${definitionsDir}` : ''}; nothing was changed.`,
-      );
+    else {
+      const alsoDefinitions = definitionProblems > 0 ? `, and ${plural(definitionProblems, 'problem')} in ${definitionsDir}` : '';
+      error(`typed-permissions: ${outDir} is not safe to replace (${plural(outputProblems, 'problem')})${alsoDefinitions}; nothing was changed.`);
+    }
     return { code: 1, inputs: result.inputs, unsafeOutput: outputProblems > 0 };
   }
   for (const warning of result.model.warnings) error(`typed-permissions: warning: ${warning}`);
@@ -118,16 +117,16 @@ async function runOnce(
   if (check) {
     if (result.stale.length > 0) {
       error(
-        `typed-permissions: ${outDir} is stale (${result.stale.join(', ')}). Run \`npx typed-permissions compile ${definitionsDir} --out ${outDir}\` and commit the result.`,
+        `typed-permissions: ${outDir} is stale (${result.stale.join(', ')}). ` +
+          `Run \`npx typed-permissions compile ${definitionsDir} --out ${outDir}\` and commit the result.`,
       );
       return { code: 1, inputs: result.inputs, unsafeOutput: false };
     }
     log(`typed-permissions: ${outDir} is up to date (${summary}).`);
     return { code: 0, inputs: result.inputs, unsafeOutput: false };
   }
-  log(
-    `typed-permissions: ${result.written ? `wrote ${result.stale.length} file${result.stale.length === 1 ? '' : 's'} to` : 'no change in'} ${outDir} (${summary}) in ${Math.round(performance.now() - started)} ms.`,
-  );
+  const whatChanged = result.written ? `wrote ${result.stale.length} file${result.stale.length === 1 ? '' : 's'} to` : 'no change in';
+  log(`typed-permissions: ${whatChanged} ${outDir} (${summary}) in ${Math.round(performance.now() - started)} ms.`);
   return { code: 0, inputs: result.inputs, unsafeOutput: false };
 }
 
@@ -200,15 +199,20 @@ export async function main(
   return 0;
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-if (invokedDirectly || process.argv[1]?.endsWith('/typed-permissions')) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`typed-permissions: internal error: ${(error as Error).stack ?? String(error)}`);
-      process.exitCode = 2;
-    },
-  );
+/**
+ * Runs {@link main} for a process and sets its exit code; an unexpected error is reported as an
+ * internal error (exit 2) with its stack, for a bug report.
+ *
+ * @example
+ * ```ts
+ * await runMain(process.argv.slice(2)); // in a bin script
+ * ```
+ */
+export async function runMain(argv: readonly string[]): Promise<void> {
+  try {
+    process.exitCode = await main(argv);
+  } catch (error) {
+    console.error(`typed-permissions: internal error: ${(error as Error).stack ?? String(error)}`);
+    process.exitCode = 2;
+  }
 }

@@ -9,7 +9,7 @@ import {
   type GrantTables,
   type LocatedDefinition,
   type ValidDefinition,
-} from '../runtime/core/index.js';
+} from 'typed-permissions/internal';
 import type { CompileProblem } from './compile-problem.js';
 import { readDefinitionsFolder, type ReadDefinition, type ResourceMetadata } from './read-definitions.js';
 import { positionOf, type ValuePath } from './static-value.js';
@@ -47,7 +47,8 @@ function problemAt(
   rest: Pick<CompileProblem, 'code' | 'message' | 'fix'>,
 ): CompileProblem {
   const full: ValuePath = [...read.path, ...path];
-  // Take only code, message and fix from `rest`: a problem of the runtime also carries its own path, relative to the definition, which must not replace the path in the file.
+  // Take only code, message and fix from `rest`: a problem of the runtime also carries its own path, relative to the definition,
+  // which must not replace the path in the file.
   return { file: read.file, ...(positionOf(read.positions, full) ?? {}), path: full, code: rest.code, message: rest.message, fix: rest.fix };
 }
 
@@ -154,7 +155,9 @@ export function compileModel(directory: string): CompileModelResult {
         problems.push(
           problemAt(entry, [kind], {
             code: 'hook-kind-conflict',
-            message: `Method ${JSON.stringify(name)} is used as ${kind} here but as ${known.kind} in ${known.entry.file} definition ${known.entry.index}; one method cannot be both.`,
+            message:
+              `Method ${JSON.stringify(name)} is used as ${kind} here ` +
+              `but as ${known.kind} in ${known.entry.file} definition ${known.entry.index}; one method cannot be both.`,
             fix: 'Give each hook kind its own method name.',
           }),
         );

@@ -9,7 +9,10 @@ export interface CompileProblem {
   readonly column?: number;
   /** JSON path inside the file, e.g. `['definitions', 0, 'grant', 2]`. */
   readonly path: ValuePath;
-  /** A definition problem code of the runtime, or one of the compiler's own: syntax-error, not-static, duplicate-key, invalid-file, duplicate-export, unsupported-export, invalid-metadata, hook-kind-conflict, unsafe-output. */
+  /**
+   * A definition problem code of the runtime, or one of the compiler's own: syntax-error, not-static, duplicate-key, invalid-file,
+   * duplicate-export, unsupported-export, invalid-metadata, hook-kind-conflict, unsafe-output.
+   */
   readonly code: string;
   /** `'output'` for a problem of the output folder rather than of a definitions file (code `unsafe-output`). */
   readonly origin?: 'output';

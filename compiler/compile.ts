@@ -22,11 +22,17 @@ import { emitTypes } from './emit/emit-types.js';
 export interface CompileOptions {
   /** The definitions folder. */
   readonly definitionsDir: string;
-  /** The output folder, replaced as a whole; refused (`unsafe-output`) unless it is missing or holds only generated files, and is neither, nor contains, nor lies inside `definitionsDir`. */
+  /**
+   * The output folder, replaced as a whole; refused (`unsafe-output`) unless it is missing or holds only generated files,
+   * and is neither, nor contains, nor lies inside `definitionsDir`.
+   */
   readonly outDir: string;
   /** Compare instead of writing: report the files that would change. */
   readonly check?: boolean;
-  /** Import specifier of the runtime core in generated code; by default `typed-permissions`, or a relative path inside the typed-permissions repository itself. */
+  /**
+   * Import specifier of the runtime core in generated code; by default `typed-permissions`,
+   * or a relative path inside the typed-permissions repository itself.
+   */
   readonly runtimeImport?: string;
 }
 
@@ -42,24 +48,35 @@ export type CompileResult =
     }
   | { readonly ok: false; readonly problems: readonly CompileProblem[]; readonly inputs: readonly string[] };
 
-function findPackageRoot(start: string): string | undefined {
+/** The runtime entry generated code imports: the precompiled engine (no zod, no table builder). */
+export const RUNTIME_IMPORT = 'typed-permissions/precompiled';
+
+/** The root of this repository above `start` (its runtime workspace holds the sources), if `start` is inside it. */
+function findSourceRepository(start: string): string | undefined {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
+    try {
+      const runtime = JSON.parse(readFileSync(join(dir, 'runtime', 'package.json'), 'utf8')) as { name?: string };
+      if (runtime.name === 'typed-permissions' && existsSync(join(dir, 'runtime', 'core', 'precompiled.ts'))) return dir;
+    } catch {
+      // No runtime workspace here: look further up.
+    }
     if (dirname(dir) === dir) return undefined;
   }
 }
 
-/** Inside this repository the generated code imports the runtime by relative path (the package is not built there); elsewhere by its package name. */
+/**
+ * How generated code imports the runtime: `typed-permissions/precompiled`, or inside the
+ * typed-permissions repository itself (where the package is not built) a relative path to its source.
+ *
+ * @example
+ * ```ts
+ * defaultRuntimeImport('generated'); // 'typed-permissions/precompiled' in an application
+ * ```
+ */
 export function defaultRuntimeImport(outDir: string): string {
-  const root = findPackageRoot(outDir);
-  if (root === undefined) return 'typed-permissions';
-  try {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: string };
-    if (pkg.name !== 'typed-permissions' || !existsSync(join(root, 'runtime', 'core', 'index.ts'))) return 'typed-permissions';
-  } catch {
-    return 'typed-permissions';
-  }
-  const path = relative(resolve(outDir), join(root, 'runtime', 'core', 'index.js'))
+  const root = findSourceRepository(outDir);
+  if (root === undefined) return RUNTIME_IMPORT;
+  const path = relative(resolve(outDir), join(root, 'runtime', 'core', 'precompiled.js'))
     .split(sep)
     .join('/');
   return path.startsWith('.') ? path : `./${path}`;

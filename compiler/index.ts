@@ -5,4 +5,4 @@ export { CompileLimitError } from './compile-limit-error.js';
 export { formatCompileProblem, formatJsonPath, type CompileProblem } from './compile-problem.js';
 export { inspectOutputFolder, UnsafeOutputError, type OutputFolders } from './output-folder.js';
 export { readDefinitionsFolder, type ReadDefinition, type ReadResult, type ResourceMetadata } from './read-definitions.js';
-export { main } from './cli.js';
+export { main, runMain } from './cli.js';

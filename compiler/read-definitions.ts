@@ -8,9 +8,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
-import { definitionsOfFileValue, MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from '../runtime/core/definitions-file.js';
-import { isSyntaxProblem, parseAttributePattern } from '../runtime/core/grant-syntax.js';
-import { MAX_NAME_LENGTH, nameProblem, quoteForMessage } from '../runtime/core/names.js';
+import {
+  definitionsOfFileValue,
+  isSyntaxProblem,
+  MAX_DEFINITIONS_FILE_LENGTH,
+  MAX_NAME_LENGTH,
+  nameProblem,
+  parseAttributePattern,
+  parseStrictJson,
+  quoteForMessage,
+} from 'typed-permissions/internal';
 import type { CompileProblem } from './compile-problem.js';
 import { positionOf, readStaticValue, type Position, type StaticValue, type ValuePath } from './static-value.js';
 
@@ -174,7 +181,9 @@ function findDefinitionsExport(file: string, sourceFile: ts.SourceFile): { expre
       ...at(other.node),
       path: [],
       code: 'duplicate-export',
-      message: `${other.form} exports definitions a second time (${first?.form} on line ${first === undefined ? 0 : at(first.node).line}); only one export can count.`,
+      message:
+        `${other.form} exports definitions a second time ` +
+        `(${first?.form} on line ${first === undefined ? 0 : at(first.node).line}); only one export can count.`,
       fix: 'Keep one export of the definitions: merge the arrays into one `export default [...]` or one `export const definitions = [...]`.',
     });
   }

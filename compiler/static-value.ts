@@ -106,11 +106,18 @@ export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPa
       for (const property of node.properties) {
         const name = ts.isPropertyAssignment(property) ? propertyName(property.name) : undefined;
         if (!ts.isPropertyAssignment(property) || name === undefined) {
+          const construct = ts.isShorthandPropertyAssignment(property)
+            ? 'A shorthand property'
+            : ts.isSpreadAssignment(property)
+              ? 'A spread (...)'
+              : ts.isMethodDeclaration(property)
+                ? 'A method'
+                : 'A computed property';
           problems.push({
             code: 'not-static',
             path,
             position: at(property),
-            message: `${ts.isShorthandPropertyAssignment(property) ? 'A shorthand property' : ts.isSpreadAssignment(property) ? 'A spread (...)' : ts.isMethodDeclaration(property) ? 'A method' : 'A computed property'} is not a static value.`,
+            message: `${construct} is not a static value.`,
             fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".',
           });
           continue;

@@ -6,7 +6,7 @@ import {
   type TypedPermissions,
   type TypedPermissionsOptions,
   type User,
-} from '../runtime/core/index.js';
+} from '../runtime/core/precompiled.js';
 import type { PermissionsOwnershipService } from './ownership.js';
 import { grantTables } from './tables.js';
 import type { PermissionsSchemaOfDefinitions } from './types.js';

@@ -9,6 +9,8 @@
  * Run after changing dependencies: `npm install && node scripts/complete-lockfile.mjs`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { stdout } from 'node:process';
+import { URL } from 'node:url';
 
 const LOCK = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
@@ -43,4 +45,4 @@ for (const [path, entry] of Object.entries(packages)) {
 const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)));
 lock.packages = sorted;
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(`complete-lockfile: added ${added} platform-specific optional package entr${added === 1 ? 'y' : 'ies'}.`);
+stdout.write(`complete-lockfile: added ${added} platform-specific optional package entr${added === 1 ? 'y' : 'ies'}.\n`);

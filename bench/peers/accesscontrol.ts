@@ -57,10 +57,11 @@ export function accessControl3Decider(ac: AccessControl): Decider {
   return {
     name: 'accesscontrol 3 can().do()',
     crudOnly: false,
-    prepare: async (queries) => (i) => {
-      const { user, resource, action } = queries[i] as DecisionQuery;
-      return ac.can(user.roles as string[]).do(`${action}:own`, resource).granted;
-    },
+    prepare: (queries) =>
+      Promise.resolve((i: number) => {
+        const { user, resource, action } = queries[i] as DecisionQuery;
+        return ac.can(user.roles as string[]).do(`${action}:own`, resource).granted;
+      }),
   };
 }
 
@@ -69,10 +70,11 @@ export function accessControl2Decider(ac: AccessControl2): Decider {
   return {
     name: 'accesscontrol 2 permission()',
     crudOnly: true,
-    prepare: async (queries) => (i) => {
-      const { user, resource, action } = queries[i] as DecisionQuery;
-      return ac.permission({ role: user.roles as string[], resource, action, possession: 'own' }).granted;
-    },
+    prepare: (queries) =>
+      Promise.resolve((i: number) => {
+        const { user, resource, action } = queries[i] as DecisionQuery;
+        return ac.permission({ role: user.roles as string[], resource, action, possession: 'own' }).granted;
+      }),
   };
 }
 
@@ -81,16 +83,17 @@ export function accessControlPickers(ac3: AccessControl, ac2: AccessControl2): P
   return [
     {
       name: 'accesscontrol 3 filter',
-      prepare: async ({ user, resource }) => {
+      prepare: ({ user, resource }) => {
         const permission = ac3.can(user.roles as string[]).readAny(resource);
-        return (item) => permission.filter(item as unknown as Record<string, unknown>) as object;
+        return Promise.resolve((item: FillerRecord) => permission.filter(item));
       },
     },
     {
       name: 'accesscontrol 2 filter',
-      prepare: async ({ user, resource }) => {
-        const permission = ac2.can(user.roles as string[]).readAny(resource);
-        return (item) => permission.filter(item) as object;
+      prepare: ({ user, resource }) => {
+        // accesscontrol 2 declares filter(data: any): any; it returns the filtered copy of the record.
+        const permission: { filter(data: FillerRecord): unknown } = ac2.can(user.roles as string[]).readAny(resource);
+        return Promise.resolve((item: FillerRecord) => permission.filter(item) as object);
       },
     },
   ];
@@ -103,19 +106,18 @@ export function accessControlPickers(ac3: AccessControl, ac2: AccessControl2): P
 export function accessControl3FilterPicker(ac: AccessControl, ownership: CountingOwnership): FilterPicker {
   return {
     name: 'accesscontrol 3 filter',
-    prepare:
-      async ({ user, resource }) =>
-      (items: readonly FillerRecord[]) => {
+    prepare: ({ user, resource }) =>
+      Promise.resolve((items: readonly FillerRecord[]) => {
         const roles = user.roles as string[];
         const any = ac.can(roles).readAny(resource);
         const own = ac.can(roles).readOwn(resource);
         const owned = new Set(ownership.listOwnedRecords({ user }));
         const out: object[] = [];
         for (const item of items) {
-          if (own.granted && owned.has(item.id)) out.push(own.filter(item as unknown as Record<string, unknown>) as object);
-          else if (any.granted) out.push(any.filter(item as unknown as Record<string, unknown>) as object);
+          if (own.granted && owned.has(item.id)) out.push(own.filter(item));
+          else if (any.granted) out.push(any.filter(item));
         }
         return out;
-      },
+      }),
   };
 }

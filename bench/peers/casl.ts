@@ -76,12 +76,12 @@ export function caslDecider(rules: readonly PeerRule[]): Decider {
   return {
     name: 'CASL ability.can',
     crudOnly: false,
-    prepare: async (queries) => {
+    prepare: (queries) => {
       const prepared = queries.map((query) => ({ ability: abilityOf(query.user), resource: query.resource, action: query.action }));
-      return (i) => {
+      return Promise.resolve((i: number) => {
         const { ability, action, resource } = prepared[i] as (typeof prepared)[number];
         return ability.can(action, resource);
-      };
+      });
     },
   };
 }
@@ -105,9 +105,9 @@ export function caslPicker(rules: readonly PeerRule[]): Picker {
   const abilityOf = abilityCache(rules);
   return {
     name: 'CASL permittedFieldsOf + pick',
-    prepare: async ({ user, resource, action }) => {
+    prepare: ({ user, resource, action }) => {
       const ability = abilityOf(user);
-      return (item) => permittedPick(ability, action, resource, item);
+      return Promise.resolve((item: FillerRecord) => permittedPick(ability, action, resource, item));
     },
   };
 }
@@ -117,15 +117,15 @@ export function caslFilterPicker(rules: readonly PeerRule[]): FilterPicker {
   const abilityOf = abilityCache(rules);
   return {
     name: 'CASL can + permittedFieldsOf + pick',
-    prepare: async ({ user, resource, action }) => {
+    prepare: ({ user, resource, action }) => {
       const ability = abilityOf(user);
-      return (items) => {
+      return Promise.resolve((items: readonly FillerRecord[]) => {
         const out: object[] = [];
         for (const item of items) {
           if (ability.can(action, tagSubject(resource, item))) out.push(permittedPick(ability, action, resource, item));
         }
         return out;
-      };
+      });
     },
   };
 }

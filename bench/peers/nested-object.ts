@@ -30,12 +30,13 @@ export function nestedObjectDecider(table: NestedTable): Decider {
   return {
     name: 'nested object (baseline)',
     crudOnly: false,
-    prepare: async (queries) => (i) => {
-      const { user, resource, action } = queries[i] as DecisionQuery;
-      const roles = user.roles;
-      for (let r = 0; r < roles.length; r++) if (table[roles[r] as string]?.[resource]?.[action] === true) return true;
-      return false;
-    },
+    prepare: (queries) =>
+      Promise.resolve((i: number) => {
+        const { user, resource, action } = queries[i] as DecisionQuery;
+        const roles = user.roles;
+        for (let r = 0; r < roles.length; r++) if (table[roles[r] as string]?.[resource]?.[action] === true) return true;
+        return false;
+      }),
   };
 }
 
@@ -71,10 +72,10 @@ export const projectAnyRead = (r: FillerRecord) => ({ id: r.id, name: r.name, st
 export function handWrittenPicker(showcase: Showcase): Picker {
   return {
     name: 'hand-written projection (baseline)',
-    prepare: async ({ resource }): Promise<PickFunction> => {
-      if (resource === showcase.pickExclude.resource) return projectExclude;
-      if (resource === showcase.pickInclude.resource) return projectInclude;
-      throw new Error(`no hand-written projection for ${resource}`);
+    prepare: ({ resource }): Promise<PickFunction> => {
+      if (resource === showcase.pickExclude.resource) return Promise.resolve(projectExclude);
+      if (resource === showcase.pickInclude.resource) return Promise.resolve(projectInclude);
+      return Promise.reject(new Error(`no hand-written projection for ${resource}`));
     },
   };
 }
@@ -83,11 +84,10 @@ export function handWrittenPicker(showcase: Showcase): Picker {
 export function handWrittenFilterPicker(ownership: CountingOwnership): FilterPicker {
   return {
     name: 'hand-written (baseline)',
-    prepare:
-      async ({ user }) =>
-      (items) => {
+    prepare: ({ user }) =>
+      Promise.resolve((items: readonly FillerRecord[]) => {
         const owned = new Set(ownership.listOwnedRecords({ user }));
         return items.map((item) => (owned.has(item.id) ? projectOwnedRead(item) : projectAnyRead(item)));
-      },
+      }),
   };
 }

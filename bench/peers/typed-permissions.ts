@@ -7,11 +7,10 @@ import {
   Permissions,
   type GrantTables,
   type PermissionDefinition,
-  type PermissionDefinitionJson,
   type PermissionsSchema,
   type TypedPermissions,
 } from '../../runtime/core/index.js';
-import type { Scenario } from '../scenario.js';
+import type { FillerRecord, Scenario } from '../scenario.js';
 import type { CountingOwnership } from './counting-ownership.js';
 import type { BenchUser, Decider, DecisionQuery, FilterPicker, Picker } from './peer.js';
 
@@ -33,7 +32,7 @@ const silentLogger = { warn: (): void => undefined };
  */
 export function buildPermissions(scenario: Scenario, ownership: CountingOwnership): Permissions<BenchUser> {
   // The JSON form (hook names as strings) is what the scenario holds; addPermissions' parameter type does not accept it as such.
-  const definitions = scenario.definitions as readonly PermissionDefinitionJson[] as unknown as readonly PermissionDefinition[];
+  const definitions = scenario.definitions as unknown as readonly PermissionDefinition[];
   return new Permissions<BenchUser>({ ownership, logger: silentLogger }).addPermissions(definitions, { source: `scenario ${scenario.scale}x` }).build();
 }
 
@@ -54,10 +53,18 @@ const at = (queries: readonly DecisionQuery[], i: number): DecisionQuery => quer
 /** The four decision paths: grantPermitSync, awaited grantPermit, and both through the typed wrapper. */
 export function typedPermissionsDeciders(permissions: Permissions<BenchUser>, typed: TypedPermissions<BenchSchema, BenchUser, unknown>): Decider[] {
   return [
-    { name: 'grantPermitSync', crudOnly: false, prepare: async (queries) => (i) => permissions.grantPermitSync(at(queries, i)).granted },
-    { name: 'grantPermit (await)', crudOnly: false, prepare: async (queries) => async (i) => (await permissions.grantPermit(at(queries, i))).granted },
-    { name: 'typed grantPermitSync', crudOnly: false, prepare: async (queries) => (i) => typed.grantPermitSync(at(queries, i)).granted },
-    { name: 'typed grantPermit (await)', crudOnly: false, prepare: async (queries) => async (i) => (await typed.grantPermit(at(queries, i))).granted },
+    { name: 'grantPermitSync', crudOnly: false, prepare: (queries) => Promise.resolve((i: number) => permissions.grantPermitSync(at(queries, i)).granted) },
+    {
+      name: 'grantPermit (await)',
+      crudOnly: false,
+      prepare: (queries) => Promise.resolve(async (i: number) => (await permissions.grantPermit(at(queries, i))).granted),
+    },
+    { name: 'typed grantPermitSync', crudOnly: false, prepare: (queries) => Promise.resolve((i: number) => typed.grantPermitSync(at(queries, i)).granted) },
+    {
+      name: 'typed grantPermit (await)',
+      crudOnly: false,
+      prepare: (queries) => Promise.resolve(async (i: number) => (await typed.grantPermit(at(queries, i))).granted),
+    },
   ];
 }
 
@@ -66,9 +73,9 @@ export function typedPermissionsPickers(permissions: Permissions<BenchUser>): Pi
   return [
     {
       name: 'pickSync',
-      prepare: async (pickCase) => {
+      prepare: (pickCase) => {
         const permit = permissions.grantPermitSync(pickCase);
-        return (item) => permit.pickSync(item);
+        return Promise.resolve((item: FillerRecord) => permit.pickSync(item));
       },
     },
     {
@@ -85,6 +92,6 @@ export function typedPermissionsPickers(permissions: Permissions<BenchUser>): Pi
 export function typedPermissionsFilterPicker(permissions: Permissions<BenchUser>): FilterPicker {
   return {
     name: 'grantPermit + filterPick',
-    prepare: async (pickCase) => async (items) => (await permissions.grantPermit(pickCase)).filterPick(items),
+    prepare: (pickCase) => Promise.resolve(async (items: readonly FillerRecord[]) => (await permissions.grantPermit(pickCase)).filterPick(items)),
   };
 }

@@ -1,6 +1,9 @@
-/** Emits `definitions.schema.json` and `resource.schema.json`, derived from the runtime's zod schema, so editors validate definition files; each starts with a `"$comment"` saying it is generated. */
+/**
+ * Emits `definitions.schema.json` and `resource.schema.json`, derived from the runtime's zod schema, so editors validate definition files;
+ * each starts with a `"$comment"` saying it is generated.
+ */
 import { z } from 'zod';
-import { definitionSchema } from '../../runtime/core/definition-schema.js';
+import { definitionSchema } from 'typed-permissions/internal';
 import { formatText, type EmitContext, type EmittedFile } from './emit-context.js';
 
 /** A definitions file: a plain array, or `{ "$schema", "definitions": [...] }`. */

@@ -4,8 +4,7 @@
  * file says exactly what the tables grant; and its size is bounded, so a huge or hostile policy
  * fails with a {@link CompileLimitError} instead of exhausting memory.
  */
-import type { GrantCell } from '../../runtime/core/index.js';
-import { planToPatterns, planFromJson } from '../../runtime/core/attribute-plan.js';
+import { type GrantCell, planFromJson, planToPatterns } from 'typed-permissions/internal';
 import { CompileLimitError } from '../compile-limit-error.js';
 import type { EmitContext, EmittedFile } from './emit-context.js';
 import { markdownCode, markdownName, markdownProse } from './markdown-text.js';
@@ -90,8 +89,11 @@ export function emitMatrix(context: EmitContext, limits: MatrixLimits = { maxCha
     limits.maxChars,
     () =>
       new CompileLimitError(
-        `PERMISSIONS.md would be longer than ${limits.maxChars} characters, the most the compiler writes: the policy grants ${tables.cells.length} role/resource/action cells (${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions) in ${definitions.length} definitions.`,
-        "Grant fewer role × resource × action combinations (a '*' role, resource or action grants every one of them), merge roles that are granted the same, or split the definitions into folders compiled separately.",
+        `PERMISSIONS.md would be longer than ${limits.maxChars} characters, the most the compiler writes: ` +
+          `the policy grants ${tables.cells.length} role/resource/action cells ` +
+          `(${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions) in ${definitions.length} definitions.`,
+        "Grant fewer role × resource × action combinations (a '*' role, resource or action grants every one of them), " +
+          'merge roles that are granted the same, or split the definitions into folders compiled separately.',
       ),
   );
   for (const line of [
@@ -99,7 +101,10 @@ export function emitMatrix(context: EmitContext, limits: MatrixLimits = { maxCha
     '',
     '# Permissions',
     '',
-    `Who may do what, compiled from ${markdownCode(`${context.definitionsLabel}/`, 'text')}. **any** means every record of the resource; **own** means only the records the user owns, as the named ownership check decides. Attributes: \`*\` all, \`!name\` all but that one, a plain name only that one. A user with several roles gets the combination of their roles. An empty cell means not allowed.`,
+    `Who may do what, compiled from ${markdownCode(`${context.definitionsLabel}/`, 'text')}. ` +
+      '**any** means every record of the resource; **own** means only the records the user owns, as the named ownership check decides. ' +
+      'Attributes: `*` all, `!name` all but that one, a plain name only that one. ' +
+      'A user with several roles gets the combination of their roles. An empty cell means not allowed.',
     '',
   ]) {
     out.push(line);
@@ -136,7 +141,8 @@ export function emitMatrix(context: EmitContext, limits: MatrixLimits = { maxCha
     return text;
   };
 
-  // One pass over the cells (sorted by resource, action, role), grouped by resource: the work is proportional to what is granted, not to roles × resources × actions.
+  // One pass over the cells (sorted by resource, action, role), grouped by resource:
+  // the work is proportional to what is granted, not to roles × resources × actions.
   const cellsByResource: GrantCell[][] = tables.resources.map(() => []);
   for (const cell of tables.cells) cellsByResource[cell[0]]?.push(cell);
   tables.resources.forEach((resource, r) => {

@@ -48,13 +48,15 @@ export function emitOwnership(context: EmitContext): Promise<EmittedFile> {
         { name: 'TUser', constraint: 'User<unknown>', default: 'User' },
         { name: 'TFilter', default: 'unknown' },
       ],
-      // Both type parameters stay (consumers write PermissionsOwnershipService<AppUser, Filter> whatever the definitions hold); when no method uses one, this member-less base names it.
+      // Both type parameters stay (consumers write PermissionsOwnershipService<AppUser, Filter> whatever the definitions hold);
+      // when no method uses one, this member-less base names it.
       extends:
         unusedTypeParameters.length === 0
           ? []
           : [`Record<never, ${unusedTypeParameters.length === 1 ? unusedTypeParameters[0] : `[${unusedTypeParameters.join(', ')}]`}>`],
       docs: [
-        'The methods that the hook strings of the definitions name. Implement it in the application, next to its data layer; a missing method is a compile error.',
+        'The methods that the hook strings of the definitions name. ' +
+          'Implement it in the application, next to its data layer; a missing method is a compile error.',
       ],
       methods: hookMethods.map((method) => {
         const { argsType, returnType, doc } = signature(method);

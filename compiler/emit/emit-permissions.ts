@@ -38,7 +38,12 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
       parameters: [{ name: 'options', type: 'CreatePermissionsOptions<TUser, TFilter>' }],
       returnType: 'TypedPermissions<PermissionsSchemaOfDefinitions, TUser, TFilter>',
       docs: [
-        "Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`.\n\n@example\n```ts\nconst permissions = createPermissions({ ownership: new DocumentOwnershipService(db) });\nconst permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });\n```",
+        'Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`.\n\n' +
+          '@example\n' +
+          '```ts\n' +
+          'const permissions = createPermissions({ ownership: new DocumentOwnershipService(db) });\n' +
+          "const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });\n" +
+          '```',
       ],
       statements:
         'return createTypedPermissions<PermissionsSchemaOfDefinitions, PermissionsOwnershipService<TUser, TFilter>, TUser, TFilter>(grantTables, options);',

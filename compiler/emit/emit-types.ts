@@ -50,6 +50,10 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
       type: 'ResourceIds[R]',
       docs: ['The id type of one resource.'],
     });
+    const schemaResources = tables.resources.map((resource) => {
+      const resourceLiteral = literalUnion([resource]);
+      return `readonly ${propertyName(resource)}: { readonly actions: ActionOf<${resourceLiteral}>; readonly id: ResourceIdOf<${resourceLiteral}> }`;
+    });
     file.addInterface({
       isExported: true,
       name: 'PermissionsSchemaOfDefinitions',
@@ -58,7 +62,7 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
         {
           name: 'resources',
           isReadonly: true,
-          type: `{ ${tables.resources.map((resource) => `readonly ${propertyName(resource)}: { readonly actions: ActionOf<${literalUnion([resource])}>; readonly id: ResourceIdOf<${literalUnion([resource])}> }`).join('; ')} }`,
+          type: `{ ${schemaResources.join('; ')} }`,
         },
       ],
     });

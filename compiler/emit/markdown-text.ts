@@ -3,7 +3,7 @@
  * never as HTML, a link, emphasis, a new table cell or a new line. Names and descriptions are input;
  * a policy must not be able to make PERMISSIONS.md say it grants something it does not.
  */
-import { printableText } from '../../runtime/core/printable-text.js';
+import { printableText } from 'typed-permissions/internal';
 
 /**
  * Where the text goes. In a GFM table cell a `|` ends the cell even inside a code span, so it is
@@ -51,7 +51,8 @@ function codeSpan(content: string, place: MarkdownPlace): string {
 function codeSpans(visible: string, place: MarkdownPlace): string {
   if (visible === '') return '';
   if (place === 'text') return codeSpan(visible, place);
-  // A backslash right before a pipe would pair with the pipe's escape (`\\|` ends the cell), and a code span cannot escape it: close the span there and write that pipe as an escaped character between two spans.
+  // A backslash right before a pipe would pair with the pipe's escape (`\\|` ends the cell), and a code span cannot escape it:
+  // close the span there and write that pipe as an escaped character between two spans.
   return visible
     .split(/(?<=\\)\|/)
     .map((piece) => (piece === '' ? '' : codeSpan(piece, place)))

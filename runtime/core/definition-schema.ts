@@ -7,7 +7,10 @@ import type { DefinitionProblemCode } from './errors.js';
 import { isSyntaxProblem, parseAttributePattern, parseGrantKey } from './grant-syntax.js';
 import { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage, RESERVED_HOOK_NAMES } from './names.js';
 
-const HOOK_NAMES = ['isOwner', 'listOwned', 'limitOwned'] as const;
+const PRINTABLE_NAME_RULE = 'no control, format or line-break characters, no surrounding whitespace.';
+
+/** The three ownership hooks of a definition. */
+type HookName = 'isOwner' | 'listOwned' | 'limitOwned';
 
 /** A name: the length bounds also reach the emitted JSON Schema (editors check them); the other rules of `nameProblem` are checked here. */
 function nameSchema(what: string) {
@@ -113,7 +116,7 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
     });
   }
 
-  const has = (hook: (typeof HOOK_NAMES)[number]) => definition[hook] !== undefined;
+  const has = (hook: HookName) => definition[hook] !== undefined;
   if (has('listOwned') && has('limitOwned')) {
     report(
       'both-list-and-limit',
@@ -227,11 +230,11 @@ function shapeFix(issue: z.core.$ZodIssue, path: readonly (string | number)[]): 
       return 'Write the definition as an object with roles, resource and grant.';
     case 'roles':
       if (issue.code === 'custom' || issue.code === 'too_big')
-        return `Name roles with printable text of at most ${MAX_NAME_LENGTH} characters: no control, format or line-break characters, no surrounding whitespace.`;
+        return `Name roles with printable text of at most ${MAX_NAME_LENGTH} characters: ${PRINTABLE_NAME_RULE}`;
       return "Set roles to a role name or a non-empty array of role names, for example ['EMPLOYEE'].";
     case 'resource':
       if (issue.code === 'custom' || issue.code === 'too_big')
-        return `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters: no control, format or line-break characters, no surrounding whitespace.`;
+        return `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters: ${PRINTABLE_NAME_RULE}`;
       return "Set resource to a resource name, for example 'document', or '*' for every resource.";
     case 'grant':
       return "Set grant to an array of actions (['read', 'list:any']) or an object of action → attribute patterns ({ 'read:own': ['*', '!confidential'] }).";

@@ -65,7 +65,10 @@ export interface DefinitionProblem extends DefinitionLocation {
   readonly fix: string;
 }
 
-/** Formats a location and path as `definitions[2].grant[1] (document.permissions.json)`, or `$.rules (document.permissions.json)` for a problem of the file as a whole (index -1). */
+/**
+ * Formats a location and path as `definitions[2].grant[1] (document.permissions.json)`, or
+ * `$.rules (document.permissions.json)` for a problem of the file as a whole (index -1).
+ */
 export function formatProblemLocation(problem: Pick<DefinitionProblem, 'index' | 'source' | 'path'>): string {
   let where = problem.index === -1 ? '$' : `definitions[${problem.index}]`;
   for (const segment of problem.path) {

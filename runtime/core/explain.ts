@@ -153,7 +153,8 @@ export function formatExplanation(explanation: Explanation): string {
   const id = explanation.ownership === undefined ? '' : idText(explanation.ownership.resourceId);
   const attributes = (patterns: readonly string[]) => patterns.map(shown).join(' ');
   const lines = [
-    `${action} on ${resource} for roles ${roles.length === 0 ? '(none)' : roles.join(', ')}: ${explanation.granted ? 'GRANTED' : 'NOT GRANTED'}${explanation.ownership === undefined ? '' : ` for id ${id}`}`,
+    `${action} on ${resource} for roles ${roles.length === 0 ? '(none)' : roles.join(', ')}: ` +
+      `${explanation.granted ? 'GRANTED' : 'NOT GRANTED'}${explanation.ownership === undefined ? '' : ` for id ${id}`}`,
   ];
   if (explanation.unknownResource) lines.push(`  - resource ${quoted(explanation.resource)} is not named by any definition.`);
   if (explanation.unknownAction) lines.push(`  - action ${quoted(explanation.action)} is not granted by any definition on any resource.`);

@@ -3,13 +3,14 @@
  * queries from the precomputed tables.
  */
 import type { LimitOwnReducer, PermissionDefinition, User } from './definition-types.js';
-import { validateDefinition } from './definition-schema.js';
+import type { SchemaProblem } from './definition-schema.js';
 import { PermissionDefinitionError, PermissionsUsageError, type DefinitionLocation, type DefinitionProblem } from './errors.js';
 import type { GrantTables } from './grant-tables.js';
 import { resolveMethod, type BoundHook } from './hook-call.js';
 import { quoteForMessage } from './names.js';
 import { OwnershipMemo, Permit, type PermitSettings } from './permit.js';
-import { buildGrantTables, type HookValue, type LocatedDefinition, type ValidDefinition } from './table-builder.js';
+import { grantTablesProblem } from './table-shape.js';
+import type { HookValue, LocatedDefinition, TableBuildResult, ValidDefinition } from './table-builder.js';
 import { combineRoles, loadGrantTables, NO_GRANT, type Combination, type GrantIndex } from './table-loader.js';
 
 /** Where warnings go (unknown roles, duplicate grants). `console` fits. */
@@ -39,6 +40,31 @@ export interface GrantQuery<TUser extends User<unknown> = User<unknown>, TId = u
   readonly resource: string;
   readonly action: string;
   readonly resourceId?: TId | null | undefined;
+}
+
+/**
+ * What `build()` needs besides the engine: definition validation (zod) and the table builder. The
+ * full entry (`typed-permissions`) provides them when it is imported; the precompiled entry
+ * (`typed-permissions/precompiled`, what generated code imports) does not, so that loading
+ * precompiled tables and deciding never load zod or the builder.
+ */
+export interface DefinitionsBuilder {
+  validate(definition: unknown): readonly SchemaProblem[];
+  buildTables(located: readonly LocatedDefinition[]): TableBuildResult;
+}
+
+let definitionsBuilder: DefinitionsBuilder | undefined;
+
+/**
+ * @internal Called by the full entry when it is loaded.
+ *
+ * @example
+ * ```ts
+ * provideDefinitionsBuilder({ validate: (definition) => validateDefinition(definition, 'functions-or-names'), buildTables: buildGrantTables });
+ * ```
+ */
+export function provideDefinitionsBuilder(builder: DefinitionsBuilder): void {
+  definitionsBuilder = builder;
 }
 
 /** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
@@ -121,9 +147,10 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     tables: GrantTables,
     options: PermissionsOptions<TUser, TFilter> = {},
   ): Permissions<TUser, TFilter> {
-    if (typeof tables !== 'object' || tables === null || tables.format !== 1 || !Array.isArray(tables.cells)) {
+    const problem = grantTablesProblem(tables);
+    if (problem !== undefined) {
       throw new PermissionsUsageError(
-        'Permissions.fromTables: these are not grant tables of this version of typed-permissions; run `npx typed-permissions compile` again.',
+        `Permissions.fromTables: these are not grant tables of this version of typed-permissions (${problem}); run \`npx typed-permissions compile\` again.`,
       );
     }
     const permissions = new Permissions<TUser, TFilter>(options);
@@ -201,10 +228,17 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
    */
   build(): this {
     if (this.index !== undefined) throw new PermissionsUsageError('build() was already called; a Permissions instance is built once.');
+    const builder = definitionsBuilder;
+    if (builder === undefined) {
+      throw new PermissionsUsageError(
+        "build() validates definitions, which 'typed-permissions/precompiled' leaves out to stay small: import Permissions from 'typed-permissions' where " +
+          'definitions are built at run time, or compile them ahead of time (npx typed-permissions compile) and load the generated tables.',
+      );
+    }
     const problems: DefinitionProblem[] = [];
     const valid: LocatedDefinition[] = [];
     for (const { definition, location } of this.raw) {
-      const found = validateDefinition(definition, 'functions-or-names');
+      const found = builder.validate(definition);
       for (const problem of found) problems.push({ ...location, ...problem });
       if (found.length > 0) continue;
       const checked = definition as ValidDefinition;
@@ -215,7 +249,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       }
       valid.push({ definition: checked, location });
     }
-    const { tables, hookValues, problems: tableProblems, warnings } = buildGrantTables(valid);
+    const { tables, hookValues, problems: tableProblems, warnings } = builder.buildTables(valid);
     problems.push(...tableProblems);
     if (problems.length > 0) {
       // Report in the order the definitions were added, whichever check found the problem.
@@ -357,7 +391,8 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     const decided = this.decide(query);
     if (decided instanceof Permit) return decided;
     throw new PermissionsUsageError(
-      `grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); use await grantPermit(query).`,
+      `grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); ` +
+        'use await grantPermit(query).',
     );
   }
 
@@ -367,7 +402,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     this.checkQuery(query);
     const { user, resource, action } = query;
     const resourceId = query.resourceId ?? undefined;
-    const combination = this.lookup(index, user.roles as readonly string[], resource, action);
+    const combination = this.lookup(index, user.roles, resource, action);
     if (resourceId === undefined || combination.anyGranted || !combination.ownActionGranted) {
       const granted = combination.anyGranted || combination.ownActionGranted;
       return new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, granted, granted, combination, this.settings, undefined);

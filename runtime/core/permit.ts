@@ -35,7 +35,7 @@ export class OwnershipMemo {
   /** Whether `owner`'s isOwner hook says the user owns `resourceId`. */
   ownedBy(owner: LoadedOwner, resourceId: unknown): Promise<boolean> {
     let answers = this.isOwnerAnswers.get(owner);
-    if (answers === undefined) this.isOwnerAnswers.set(owner, (answers = new Map()));
+    if (answers === undefined) this.isOwnerAnswers.set(owner, (answers = new Map<unknown, Promise<boolean>>()));
     let answer = answers.get(resourceId);
     if (answer === undefined) {
       answer = callHook(owner.isOwner, { user: this.user, resourceId }, this.settings.hookTimeoutMs, expectBoolean);
@@ -68,6 +68,11 @@ export class OwnershipMemo {
 
 /** Per combination, the plans for items owned by a given group (its id) or set of groups (`'1,4'`), made on demand. */
 const ownedPlansOf = new WeakMap<Combination, Map<number | string, AttributePlan>>();
+
+/** Array.isArray without narrowing: narrowing a typed array with it would type its items `any`. */
+function isList(value: unknown): boolean {
+  return Array.isArray(value);
+}
 
 function isRecord(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -141,7 +146,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
     if (owning.length === 0) return anyGranted ? anyPlan : undefined;
     let ownedPlans = ownedPlansOf.get(this.combination);
-    if (ownedPlans === undefined) ownedPlansOf.set(this.combination, (ownedPlans = new Map()));
+    if (ownedPlans === undefined) ownedPlansOf.set(this.combination, (ownedPlans = new Map<number | string, AttributePlan>()));
     const key = owning.length === 1 ? (owning[0] as LoadedOwner).id : owning.map((owner) => owner.id).join(',');
     let plan = ownedPlans.get(key);
     if (plan === undefined) {
@@ -215,7 +220,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   async filterPick<TItem extends object>(items: readonly TItem[]): Promise<Partial<TItem>[]> {
-    if (!Array.isArray(items)) throw new PermissionsUsageError(`filterPick expects an array of objects, got ${items === null ? 'null' : typeof items}.`);
+    if (!isList(items)) throw new PermissionsUsageError(`filterPick expects an array of objects, got ${items === null ? 'null' : typeof items}.`);
     for (let i = 0; i < items.length; i++) {
       if (!isRecord(items[i]))
         throw new PermissionsUsageError(
@@ -228,7 +233,9 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const memo = this.ownership();
     const lists = await Promise.all(
       ownBeyondAny.map((grant) =>
-        grant.owner.listOwned === undefined ? undefined : memo.listedBy(grant.owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }),
+        grant.owner.listOwned === undefined
+          ? Promise.resolve(undefined)
+          : memo.listedBy(grant.owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }),
       ),
     );
     if (lists.every((list) => list !== undefined)) {
@@ -247,7 +254,12 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
       items.map(async (item) => {
         const id = this.idOf(item);
         if (id === undefined || id === null) return [];
-        const answers = await Promise.all(ownBeyondAny.map((grant, g) => lists[g]?.has(id) ?? memo.ownedBy(grant.owner, id)));
+        const answers = await Promise.all(
+          ownBeyondAny.map((grant, g) => {
+            const list = lists[g];
+            return list === undefined ? memo.ownedBy(grant.owner, id) : Promise.resolve(list.has(id));
+          }),
+        );
         return ownBeyondAny.filter((_, g) => answers[g]).map((grant) => grant.owner);
       }),
     );
@@ -271,7 +283,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   async explain(resourceId: TId | undefined = this.resourceId): Promise<Explanation> {
-    const base = explainGrant(this.settings.tables(), this.user.roles as readonly string[], this.resource, this.action);
+    const base = explainGrant(this.settings.tables(), this.user.roles, this.resource, this.action);
     if (resourceId === undefined || resourceId === null) return base;
     const memo = this.ownership();
     const checks = [];
@@ -295,7 +307,8 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const listOnly = owners.filter((owner) => owner.limitOwned === undefined);
     if (listOnly.length > 0) {
       throw new PermissionsUsageError(
-        `limitOwn() cannot express the ownership decided by listOwned hook${listOnly.length === 1 ? '' : 's'} ${listOnly.map((o) => o.listOwned?.name).join(', ')} for ${this.action} on ${this.resource}; use listOwn() for these roles.`,
+        `limitOwn() cannot express the ownership decided by listOwned hook${listOnly.length === 1 ? '' : 's'} ` +
+          `${listOnly.map((o) => o.listOwned?.name).join(', ')} for ${this.action} on ${this.resource}; use listOwn() for these roles.`,
       );
     }
     const limitOwneds = owners.map((owner) => {
@@ -307,8 +320,10 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     if (limitOwneds.length === 1) return (limitOwneds[0] as (args: object) => unknown)({ user: this.user }) as TFilter;
     throw new PermissionsUsageError(
       limitOwneds.length === 0
-        ? `limitOwn(): no limitOwned hook applies to ${this.action} on ${this.resource} for roles ${JSON.stringify(this.user.roles)}, so nothing is owned. Configure limitOwnReduce (it receives an empty list) to express that as a filter, or check permit.anyGranted first.`
-        : `limitOwn(): ${limitOwneds.length} limitOwned hooks apply to ${this.action} on ${this.resource} (${owners.map((o) => o.limitOwned?.name).join(', ')}); configure limitOwnReduce to combine them (typically with OR).`,
+        ? `limitOwn(): no limitOwned hook applies to ${this.action} on ${this.resource} for roles ${JSON.stringify(this.user.roles)}, so nothing is owned. ` +
+            'Configure limitOwnReduce (it receives an empty list) to express that as a filter, or check permit.anyGranted first.'
+        : `limitOwn(): ${limitOwneds.length} limitOwned hooks apply to ${this.action} on ${this.resource} ` +
+            `(${owners.map((o) => o.limitOwned?.name).join(', ')}); configure limitOwnReduce to combine them (typically with OR).`,
     );
   }
 
@@ -325,7 +340,8 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const limitOnly = owners.filter((owner) => owner.listOwned === undefined);
     if (limitOnly.length > 0) {
       throw new PermissionsUsageError(
-        `listOwn() cannot list the ownership decided by limitOwned hook${limitOnly.length === 1 ? '' : 's'} ${limitOnly.map((o) => o.limitOwned?.name).join(', ')} for ${this.action} on ${this.resource}; use limitOwn() for these roles.`,
+        `listOwn() cannot list the ownership decided by limitOwned hook${limitOnly.length === 1 ? '' : 's'} ` +
+          `${limitOnly.map((o) => o.limitOwned?.name).join(', ')} for ${this.action} on ${this.resource}; use limitOwn() for these roles.`,
       );
     }
     const memo = this.ownership();

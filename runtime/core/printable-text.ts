@@ -49,7 +49,8 @@ export function printableText(text: string): string {
  */
 export function printableJson(value: unknown, indent?: number): string {
   const json = JSON.stringify(value, null, indent) as string | undefined;
-  // JSON.stringify already escapes C0 controls inside strings and lone surrogates, and the line feeds of `indent` must stay; astral format characters (tags) are two code units, escaped as a pair.
+  // JSON.stringify already escapes C0 controls inside strings and lone surrogates, and the line feeds of
+  // `indent` must stay; astral format characters (tags) are two code units, escaped as a pair.
   return (json ?? 'null').replace(NOT_PRINTABLE_IN_JSON, (character) => {
     let escaped = '';
     for (let i = 0; i < character.length; i++) escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;

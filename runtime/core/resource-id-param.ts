@@ -45,7 +45,9 @@ function resolveOne(params: readonly DeclaredParam[], setting: string | undefine
     const last = params[params.length - 1] as DeclaredParam;
     if (last.name === DEFAULT_RESOURCE_ID_PARAM && !last.wildcard) return { kind: 'param', name: last.name, optional: last.optional };
     return {
-      problem: `declares the parameters ${list(params)} but none of them is the resource id: the default "${DEFAULT_RESOURCE_ID_PARAM}" counts only as the last parameter`,
+      problem:
+        `declares the parameters ${list(params)} but none of them is the resource id: ` +
+        `the default "${DEFAULT_RESOURCE_ID_PARAM}" counts only as the last parameter`,
       fix: `Set resourceIdParam to the parameter that holds the id of the record checked (one of ${list(params)}), ${optOut}.`,
     };
   }
@@ -55,7 +57,9 @@ function resolveOne(params: readonly DeclaredParam[], setting: string | undefine
   const param = params.find((candidate) => candidate.name === setting);
   if (param === undefined) {
     return {
-      problem: `takes the resource id from parameter ${JSON.stringify(setting)}${fromGuard ? ' (set on the guard)' : ''}, which it does not declare (it declares ${list(params)})`,
+      problem:
+        `takes the resource id from parameter ${JSON.stringify(setting)}${fromGuard ? ' (set on the guard)' : ''}, ` +
+        `which it does not declare (it declares ${list(params)})`,
       fix: `Set resourceIdParam to one of ${list(params)}, ${optOut}.`,
     };
   }

@@ -121,7 +121,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
   const hookIndex = new Map<string, Map<HookValue, number>>();
   const internHook = (kind: HookKind, value: HookValue): number => {
     let byValue = hookIndex.get(kind);
-    if (byValue === undefined) hookIndex.set(kind, (byValue = new Map()));
+    if (byValue === undefined) hookIndex.set(kind, (byValue = new Map<HookValue, number>()));
     let index = byValue.get(value);
     if (index === undefined) {
       index = hooks.length;
@@ -179,7 +179,10 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
       code: 'too-large',
       ...(largest.location as DefinitionLocation),
       path: [],
-      message: `The definitions expand to ${formatCount(expansions)} grants of a role, resource and action (every '*' is expanded), more than the limit of ${formatCount(MAX_GRANT_EXPANSIONS)}; this definition alone expands to ${formatCount(largest.expansions)} (${roles.length} roles, ${resources.length} resources, ${actions.length} actions are known).`,
+      message:
+        `The definitions expand to ${formatCount(expansions)} grants of a role, resource and action (every '*' is expanded), ` +
+        `more than the limit of ${formatCount(MAX_GRANT_EXPANSIONS)}; this definition alone expands to ${formatCount(largest.expansions)} ` +
+        `(${roles.length} roles, ${resources.length} resources, ${actions.length} actions are known).`,
       fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
     });
     return empty();
@@ -255,7 +258,9 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
                 code: 'too-large',
                 ...location,
                 path,
-                message: `With this grant the definitions need more than ${formatCount(MAX_GRANT_CELLS)} distinct grants of a role, resource and action (every '*' is expanded), the limit.`,
+                message:
+                  `With this grant the definitions need more than ${formatCount(MAX_GRANT_CELLS)} distinct grants ` +
+                  "of a role, resource and action (every '*' is expanded), the limit.",
                 fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
               });
               break expand;

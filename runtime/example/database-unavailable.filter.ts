@@ -7,7 +7,10 @@
 import { Catch, type ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 
-/** Codes of a database that is down, restarting or unreachable: Node's socket errors and PostgreSQL's SQLSTATE classes 08 (connection exception) and 57P (operator intervention). */
+/**
+ * Codes of a database that is down, restarting or unreachable: Node's socket errors and PostgreSQL's
+ * SQLSTATE classes 08 (connection exception) and 57P (operator intervention).
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -22,11 +22,15 @@ export interface CreateDatabaseOptions {
 /** The OID of PostgreSQL's `date` type. Both drivers would turn it into a JS `Date` at local midnight; we keep the ISO text. */
 const DATE_TYPE_OID = pgliteTypes.DATE;
 const keepIsoText = (value: string): string => value;
+/** How pg turns a column's text into a value (pg types its parsers as returning `any`). */
+type PgTypeParser = (value: string) => unknown;
 
 function serverDialect(databaseUrl: string): Dialect {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    types: { getTypeParser: (oid, format) => (oid === DATE_TYPE_OID ? keepIsoText : pg.types.getTypeParser(oid, format)) },
+    types: {
+      getTypeParser: (oid, format): PgTypeParser => (Number(oid) === DATE_TYPE_OID ? keepIsoText : (pg.types.getTypeParser(oid, format) as PgTypeParser)),
+    },
   });
   return new PostgresDialect({ pool });
 }

@@ -54,7 +54,7 @@ export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: 
     permissions,
     resource: 'document',
     // The application authenticates; no x-user-id header is the anonymous placeholder user.
-    getUser: async (req) => {
+    getUser: async (req: Request) => {
       const header = req.get('x-user-id');
       if (header === undefined) return exampleAnonymousUser;
       const user = POSITIVE_INT.test(header) ? await users.findUser(Number(header)) : undefined;
@@ -80,6 +80,7 @@ export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: 
     res.json(await permit.filterPick(await documents.findWhere(permit.limitOwn())));
   });
   // #endregion readme-express
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- express takes a handler as an error handler only when it declares four parameters
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     onError(error);
     const status =

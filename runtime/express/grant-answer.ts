@@ -3,7 +3,7 @@
  * granted, else the Permit on `req.permit` and `next()`; errors go to `next(error)`. Both the
  * per-route middleware and the query-on-request middleware end here.
  */
-import type { NextFunction, Request, Response } from 'express';
+import type { ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import type { GrantQuery, Permissions, Permit, User } from '../core/index.js';
 
 /** The JSON body of a 400 or 403 answer. */
@@ -27,7 +27,7 @@ export interface PermissionsForbiddenBody extends PermissionsErrorBody {
  * sendError(res, 403, 'Forbidden', 'read on document is not granted');
  * ```
  */
-export function sendError(res: Response, statusCode: 400 | 403, error: 'Bad Request' | 'Forbidden', message: string): void {
+export function sendError(res: ExpressResponse, statusCode: 400 | 403, error: 'Bad Request' | 'Forbidden', message: string): void {
   const body: PermissionsErrorBody = { statusCode, error, message };
   res.status(statusCode).json(body);
 }
@@ -43,9 +43,9 @@ export function sendError(res: Response, statusCode: 400 | 403, error: 'Bad Requ
 export function answerGrantQuery<TUser extends User<unknown>, TFilter>(
   permissions: Permissions<TUser, TFilter>,
   query: GrantQuery<TUser>,
-  req: Request,
-  res: Response,
-  next: NextFunction,
+  req: ExpressRequest,
+  res: ExpressResponse,
+  next: ExpressNext,
 ): void {
   let asked: Promise<Permit<TUser, unknown, TFilter>>;
   try {
@@ -60,7 +60,7 @@ export function answerGrantQuery<TUser extends User<unknown>, TFilter>(
         sendError(res, 403, 'Forbidden', `${query.action} on ${query.resource} is not granted`);
         return;
       }
-      (req as Request & { permit?: Permit<TUser, unknown, TFilter> }).permit = permit;
+      (req as ExpressRequest & { permit?: Permit<TUser, unknown, TFilter> }).permit = permit;
       next();
     },
     (error: unknown) => next(error),

@@ -3,6 +3,7 @@
  * `createPermitMiddleware` for a `permit({ action })` in each route, and
  * `createPermissionsMiddleware` for a grant query an earlier step put on the request.
  */
+export type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 export type { PermissionsErrorBody, PermissionsForbiddenBody } from './grant-answer.js';
 export { initPermissions } from './init-permissions.js';
 export { createPermitMiddleware, type PermitMiddlewareOptions, type PermitRoute, type PermitRouteOptions } from './permit-middleware.js';

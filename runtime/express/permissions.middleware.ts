@@ -2,14 +2,15 @@
  * A generic express middleware: an earlier step puts a grant query on the request, this one asks for
  * a permit, refuses with 403 when nothing is granted, and otherwise puts the Permit on the request.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import { PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../core/index.js';
 import { answerGrantQuery } from './grant-answer.js';
 
 /**
  * An express request as the permissions middleware sees it: the grant query an earlier middleware
  * set (`permissionsQuery`), and the Permit this middleware set (`permit`). Nothing is added to
- * express's global `Request` type: cast to this type where you read or write these properties.
+ * express's global `Request` type: cast to this type where you read or write these properties (pass
+ * express's `Request` as `TRequest` to keep its own properties typed).
  *
  * @example
  * ```ts
@@ -19,7 +20,12 @@ import { answerGrantQuery } from './grant-answer.js';
  * });
  * ```
  */
-export type RequestWithPermit<TUser extends User<unknown> = User<unknown>, TId = unknown, TFilter = unknown> = Request & {
+export type RequestWithPermit<
+  TUser extends User<unknown> = User<unknown>,
+  TId = unknown,
+  TFilter = unknown,
+  TRequest extends ExpressRequest = ExpressRequest,
+> = TRequest & {
   /** The grant query, placed by an earlier middleware (read by default). */
   permissionsQuery?: GrantQuery<TUser, TId> | undefined;
   /** The Permit, placed by the permissions middleware when the query is granted. */
@@ -27,14 +33,14 @@ export type RequestWithPermit<TUser extends User<unknown> = User<unknown>, TId =
 };
 
 /** Options of {@link createPermissionsMiddleware}. */
-export interface PermissionsMiddlewareOptions<TUser extends User<unknown> = User<unknown>, TFilter = any> {
+export interface PermissionsMiddlewareOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TRequest extends ExpressRequest = ExpressRequest> {
   /** A built engine (see {@link initPermissions}). */
   readonly permissions: Permissions<TUser, TFilter>;
   /** Reads the grant query of a request. Default: `req.permissionsQuery`. */
-  readonly getQuery?: ((req: Request) => GrantQuery<TUser> | undefined) | undefined;
+  readonly getQuery?: ((req: TRequest) => GrantQuery<TUser> | undefined) | undefined;
 }
 
-function defaultGetQuery(req: Request): GrantQuery<any> | undefined {
+function defaultGetQuery(req: ExpressRequest): GrantQuery<any> | undefined {
   return (req as RequestWithPermit).permissionsQuery;
 }
 
@@ -69,9 +75,9 @@ function defaultGetQuery(req: Request): GrantQuery<any> | undefined {
  * );
  * ```
  */
-export function createPermissionsMiddleware<TUser extends User<unknown> = User<unknown>, TFilter = any>(
-  options: PermissionsMiddlewareOptions<TUser, TFilter>,
-): RequestHandler {
+export function createPermissionsMiddleware<TUser extends User<unknown> = User<unknown>, TFilter = any, TRequest extends ExpressRequest = ExpressRequest>(
+  options: PermissionsMiddlewareOptions<TUser, TFilter, TRequest>,
+): ExpressHandler<TRequest> {
   if (typeof options !== 'object' || options === null)
     throw new PermissionsUsageError('createPermissionsMiddleware(options): options must be an object { permissions, getQuery? }.');
   const { permissions, getQuery = defaultGetQuery } = options;
@@ -80,12 +86,13 @@ export function createPermissionsMiddleware<TUser extends User<unknown> = User<u
   }
   if (!permissions.built)
     throw new PermissionsUsageError(
-      'createPermissionsMiddleware(): options.permissions is not built; call permissions.build() at boot (or use initPermissions), before creating the middleware.',
+      'createPermissionsMiddleware(): options.permissions is not built; call permissions.build() at boot (or use ' +
+        'initPermissions), before creating the middleware.',
     );
   if (typeof getQuery !== 'function')
     throw new PermissionsUsageError('createPermissionsMiddleware(): options.getQuery must be a function (req) => grant query.');
 
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: TRequest, res: ExpressResponse, next: ExpressNext): void => {
     let query: GrantQuery<TUser> | undefined;
     try {
       query = getQuery(req);
@@ -96,7 +103,9 @@ export function createPermissionsMiddleware<TUser extends User<unknown> = User<u
     if (query === undefined || query === null) {
       next(
         new PermissionsUsageError(
-          `No grant query for ${req.method} ${req.originalUrl}: set req.permissionsQuery = { user, resource, action, resourceId? } in a middleware that runs before the permissions middleware, or pass getQuery to createPermissionsMiddleware.`,
+          `No grant query for ${req.method} ${req.originalUrl}: set req.permissionsQuery = { user, resource, action, ` +
+            `resourceId? } in a middleware that runs before the permissions middleware, or pass getQuery to ` +
+            `createPermissionsMiddleware.`,
         ),
       );
       return;

@@ -4,7 +4,7 @@
  * resolves the record id from the route's path by the same rules as the NestJS guard, and answers
  * 400 (malformed id), 403 (not granted) or puts the Permit on the request.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import { PermissionsUsageError, type Permissions, type User } from '../core/index.js';
 import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem, type ResourceIdParamSetting } from '../core/resource-id-param.js';
 import { rawResourceIdOf, type ResourceIdRoute } from '../http/request-resource-id.js';
@@ -12,7 +12,12 @@ import { routePathParams } from '../http/route-path-params.js';
 import { answerGrantQuery, sendError } from './grant-answer.js';
 
 /** Options of {@link createPermitMiddleware}: what every route it protects shares. */
-export interface PermitMiddlewareOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TResource extends string = string> {
+export interface PermitMiddlewareOptions<
+  TUser extends User<unknown> = User<unknown>,
+  TFilter = any,
+  TResource extends string = string,
+  TRequest extends ExpressRequest = ExpressRequest,
+> {
   /** A built engine (see `initPermissions`). */
   readonly permissions: Permissions<TUser, TFilter>;
   /**
@@ -20,7 +25,7 @@ export interface PermitMiddlewareOptions<TUser extends User<unknown> = User<unkn
    * async; a throw goes to `next(error)`. Requests without a real user should get a placeholder
    * user carrying a dedicated role.
    */
-  readonly getUser: (req: Request) => TUser | Promise<TUser>;
+  readonly getUser: (req: TRequest) => TUser | Promise<TUser>;
   /** The resource of the routes, unless a route names its own. */
   readonly resource?: TResource | undefined;
   /**
@@ -43,7 +48,9 @@ export interface PermitRouteOptions<TResource extends string = string, TAction e
 }
 
 /** The function {@link createPermitMiddleware} returns: one middleware per route. */
-export type PermitRoute<TResource extends string = string, TAction extends string = string> = (route: PermitRouteOptions<TResource, TAction>) => RequestHandler;
+export type PermitRoute<TResource extends string = string, TAction extends string = string, TRequest extends ExpressRequest = ExpressRequest> = (
+  route: PermitRouteOptions<TResource, TAction>,
+) => ExpressHandler<TRequest>;
 
 /** The route object express puts on `req.route` while a route's handlers run. */
 interface MatchedRoute {
@@ -62,11 +69,7 @@ function isValidResourceId(value: unknown): boolean {
  */
 function resolveRoute(label: string, route: MatchedRoute, setting: ResourceIdParamSetting, params: Readonly<Record<string, unknown>>): ResourceIdRoute {
   const paths =
-    typeof route.path === 'string'
-      ? [route.path]
-      : Array.isArray(route.path) && route.path.every((path) => typeof path === 'string')
-        ? (route.path as string[])
-        : undefined;
+    typeof route.path === 'string' ? [route.path] : Array.isArray(route.path) && route.path.every((path) => typeof path === 'string') ? route.path : undefined;
   if (paths === undefined) {
     const resourceId: ResolvedResourceIdParam | ResourceIdParamProblem =
       setting === null
@@ -84,8 +87,12 @@ function resolveRoute(label: string, route: MatchedRoute, setting: ResourceIdPar
   if (typeof setting === 'string' && !own.has(setting) && merged.includes(setting)) resourceId = { kind: 'param', name: setting, optional: false };
   else if (setting === undefined && merged.length > 0 && own.size === 0) {
     resourceId = {
-      problem: `has no path parameter of its own, but receives ${merged.map((name) => JSON.stringify(name)).join(', ')} from a parent router, which may or may not be the record's id`,
-      fix: `Set resourceIdParam to the parameter that holds the record id (one of ${merged.map((name) => JSON.stringify(name)).join(', ')}), or to null if the route acts on no single record.`,
+      problem:
+        `has no path parameter of its own, but receives ${merged.map((name) => JSON.stringify(name)).join(', ')} ` +
+        `from a parent router, which may or may not be the record's id`,
+      fix:
+        `Set resourceIdParam to the parameter that holds the record id (one of ` +
+        `${merged.map((name) => JSON.stringify(name)).join(', ')}), or to null if the route acts on no single record.`,
     };
   } else resourceId = resolveResourceIdParam(variants, setting, setting === undefined ? 'default' : 'handler');
   return { label, paths, resourceId, declaredParams: new Set([...own, ...merged]) };
@@ -116,7 +123,8 @@ export function createPermitMiddleware<
   TFilter = any,
   TResource extends string = string,
   TAction extends string = string,
->(options: PermitMiddlewareOptions<TUser, TFilter, TResource>): PermitRoute<TResource, TAction> {
+  TRequest extends ExpressRequest = ExpressRequest,
+>(options: PermitMiddlewareOptions<TUser, TFilter, TResource, TRequest>): PermitRoute<TResource, TAction, TRequest> {
   if (typeof options !== 'object' || options === null)
     throw new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.');
   const { permissions, getUser, resource: defaultResource, projectResourceId } = options;
@@ -143,20 +151,24 @@ export function createPermitMiddleware<
     // Resolved once per matched route (and set of merged parent parameters), not per request.
     const resolved = new WeakMap<object, Map<string, ResourceIdRoute>>();
 
-    return (req: Request, res: Response, next: NextFunction): void => {
-      const matched = (req as Request & { route?: MatchedRoute }).route;
-      if (typeof matched !== 'object' || matched === null) {
+    return (req: TRequest, res: ExpressResponse, next: ExpressNext): void => {
+      // The matched route object, or absent outside a route.
+      const matchedRoute: unknown = req.route;
+      if (typeof matchedRoute !== 'object' || matchedRoute === null) {
         next(
           new PermissionsUsageError(
-            `permit({ action: ${JSON.stringify(action)} }) ran outside a route (${req.method} ${req.originalUrl}): put it in the route, router.get('/documents/:id', permit({ action }), handler), not in app.use(), so that it sees the route's parameters.`,
+            `permit({ action: ${JSON.stringify(action)} }) ran outside a route (${req.method} ${req.originalUrl}): put ` +
+              `it in the route, router.get('/documents/:id', permit({ action }), handler), not in app.use(), so that it ` +
+              `sees the route's parameters.`,
           ),
         );
         return;
       }
-      const params = (req.params ?? {}) as Readonly<Record<string, unknown>>;
+      const matched = matchedRoute as MatchedRoute;
+      const params = (typeof req.params === 'object' && req.params !== null ? req.params : {}) as Readonly<Record<string, unknown>>;
       const paramKey = Object.keys(params).sort().join('\u0000');
       let byParams = resolved.get(matched);
-      if (byParams === undefined) resolved.set(matched, (byParams = new Map()));
+      if (byParams === undefined) resolved.set(matched, (byParams = new Map<string, ResourceIdRoute>()));
       let routeInfo = byParams.get(paramKey);
       if (routeInfo === undefined) byParams.set(paramKey, (routeInfo = resolveRoute(`${req.method} ${String(matched.path)}`, matched, setting, params)));
 

@@ -50,7 +50,9 @@ export function rawResourceIdOf(route: ResourceIdRoute, params: Readonly<Record<
     for (const name of Object.keys(params)) {
       if (!route.declaredParams.has(name)) {
         throw new PermissionsUsageError(
-          `${route.label} received the path parameter ${JSON.stringify(name)}, which its paths ${describePaths(route.paths)} do not declare; the permissions check refuses a request whose resource id it did not resolve at start. Declare the parameter on the route (or set resourceIdParam explicitly).`,
+          `${route.label} received the path parameter ${JSON.stringify(name)}, which its paths ` +
+            `${describePaths(route.paths)} do not declare; the permissions check refuses a request whose resource id it ` +
+            `did not resolve at start. Declare the parameter on the route (or set resourceIdParam explicitly).`,
         );
       }
     }
@@ -60,7 +62,8 @@ export function rawResourceIdOf(route: ResourceIdRoute, params: Readonly<Record<
   if (raw === undefined) {
     if (where.optional) return undefined;
     throw new PermissionsUsageError(
-      `${route.label} takes the resource id from path parameter ${JSON.stringify(where.name)}, but the request has none; the check is refused rather than run without a record id.`,
+      `${route.label} takes the resource id from path parameter ${JSON.stringify(where.name)}, but the request has ` +
+        `none; the check is refused rather than run without a record id.`,
     );
   }
   if (typeof raw !== 'string')

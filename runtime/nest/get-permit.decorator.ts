@@ -27,7 +27,9 @@ export const GetPermit: () => ParameterDecorator = createParamDecorator((_data: 
   const permit = request[PERMIT_REQUEST_KEY];
   if (permit === undefined) {
     throw new PermissionsUsageError(
-      `@GetPermit() on ${context.getClass().name}.${context.getHandler().name} found no permit: no permissions guard checked this handler (add @UseGuards(createPermissionsGuard(…)) to the controller or handler), or it is marked @SkipPermissions().`,
+      `@GetPermit() on ${context.getClass().name}.${context.getHandler().name} found no permit: no permissions ` +
+        `guard checked this handler (add @UseGuards(createPermissionsGuard(…)) to the controller or handler), or it ` +
+        `is marked @SkipPermissions().`,
     );
   }
   return permit;

@@ -6,11 +6,12 @@
 import { METHOD_METADATA, MODULE_PATH, PATH_METADATA, VERSION_METADATA } from '@nestjs/common/constants.js';
 import type { ApplicationConfig } from '@nestjs/core';
 import { RoutePathFactory } from '@nestjs/core/router/route-path-factory.js';
+import type { NestClass, RouteHandler } from './nest-targets.js';
 
 /** Where a controller is mounted: its module's RouterModule path and the application's configuration, when known. */
 export interface NestMount {
   /** The module class that declares the controller. */
-  readonly module?: Function | undefined;
+  readonly module?: NestClass | undefined;
   /** `ModulesContainer.applicationId`, which keys RouterModule paths. */
   readonly applicationId?: string | undefined;
   /** The application's configuration (global prefix, versioning), when it can be reached. */
@@ -32,7 +33,7 @@ function asPaths(value: unknown): string[] {
  * nestRoutePaths(DocumentsController, DocumentsController.prototype.read, { config }); // ['/api/documents/:id']
  * ```
  */
-export function nestRoutePaths(controller: Function, handler: Function, mount: NestMount): string[] {
+export function nestRoutePaths(controller: NestClass, handler: RouteHandler, mount: NestMount): string[] {
   const { module, applicationId, config } = mount;
   const modulePath: unknown =
     module === undefined ? undefined : (Reflect.getMetadata(MODULE_PATH + (applicationId ?? ''), module) ?? Reflect.getMetadata(MODULE_PATH, module));

@@ -2,6 +2,7 @@
  * Per-handler overrides of the permissions guard: `@Permission()` and `@SkipPermissions()`.
  */
 import { Reflector } from '@nestjs/core';
+import type { RouteHandler } from './nest-targets.js';
 
 /** What `@Permission()` may override for one handler. Unset fields keep the guard's defaults. */
 export interface PermissionOverride {
@@ -35,7 +36,7 @@ function checkOverride(override: unknown): PermissionOverride {
     if (value !== undefined && (typeof value !== 'string' || value === ''))
       throw new TypeError(`@Permission(): ${key} must be a non-empty string${key === 'resourceIdParam' ? ' or null' : ''}, got ${JSON.stringify(value)}.`);
   }
-  return override as PermissionOverride;
+  return override;
 }
 
 /**
@@ -53,8 +54,9 @@ function checkOverride(override: unknown): PermissionOverride {
 export function Permission(override: PermissionOverride): MethodDecorator {
   const checked = checkOverride(override);
   return (target, propertyKey, descriptor) => {
-    const handler = descriptor.value as unknown;
-    const earlier = typeof handler === 'function' ? readPermissionOverride(handler) : undefined;
+    const handler: unknown = descriptor.value;
+    // Any function is a RouteHandler (its parameters are never[]); `typeof` only narrows to Function.
+    const earlier = typeof handler === 'function' ? readPermissionOverride(handler as RouteHandler) : undefined;
     const merged: PermissionOverride = { ...earlier };
     for (const key of OVERRIDE_KEYS) if (checked[key] !== undefined) (merged as Record<string, string | null>)[key] = checked[key];
     PermissionMetadata(merged)(target, propertyKey, descriptor);
@@ -78,11 +80,11 @@ export function SkipPermissions(): MethodDecorator {
 }
 
 /** @internal The `@Permission()` override of a handler, if any. */
-export function readPermissionOverride(handler: Function): PermissionOverride | undefined {
+export function readPermissionOverride(handler: RouteHandler): PermissionOverride | undefined {
   return reflector.get(PermissionMetadata, handler);
 }
 
 /** @internal Whether a handler is marked `@SkipPermissions()`. */
-export function isPermissionsSkipped(handler: Function): boolean {
+export function isPermissionsSkipped(handler: RouteHandler): boolean {
   return reflector.get(SkipPermissionsMetadata, handler) === true;
 }

@@ -5,6 +5,7 @@
 import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem } from '../core/resource-id-param.js';
 import type { PermissionDefinition } from '../core/index.js';
 import { routePathParams } from '../http/route-path-params.js';
+import type { NestClass, RouteHandler } from './nest-targets.js';
 import { isPermissionsSkipped, readPermissionOverride } from './permission.decorator.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 import type { ProjectResourceId } from './permissions-module-options.interface.js';
@@ -32,10 +33,10 @@ export interface PermissionsRoute {
   readonly projectResourceId: ProjectResourceId | undefined;
 }
 
-const guardConfigs = new WeakMap<Function, PermissionsGuardConfig>();
+const guardConfigs = new WeakMap<object, PermissionsGuardConfig>();
 
 /** @internal Records the configuration of a guard class made by `createPermissionsGuard()`. */
-export function registerPermissionsGuard(guard: Function, config: PermissionsGuardConfig): void {
+export function registerPermissionsGuard(guard: NestClass, config: PermissionsGuardConfig): void {
   guardConfigs.set(guard, config);
 }
 
@@ -47,7 +48,7 @@ export function permissionsGuardConfigOf(guard: unknown): PermissionsGuardConfig
 }
 
 /** The name under which `handler` is a method of `controller` (or its base classes). */
-function methodNameOf(controller: Function, handler: Function): string {
+function methodNameOf(controller: NestClass, handler: RouteHandler): string {
   for (
     let proto: object | null = controller.prototype as object | null;
     proto !== null && proto !== Object.prototype;
@@ -66,8 +67,8 @@ function methodNameOf(controller: Function, handler: Function): string {
  */
 export function resolvePermissionsRoute(
   config: PermissionsGuardConfig,
-  controller: Function,
-  handler: Function,
+  controller: NestClass,
+  handler: RouteHandler,
   paths: readonly string[],
   moduleProjection: ProjectResourceId | undefined,
 ): PermissionsRoute {

@@ -7,6 +7,7 @@ import type { PermissionsGuardOptions } from './permissions-guard-options.interf
 import { rawResourceIdOf } from '../http/request-resource-id.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
 import { registerPermissionsGuard, type PermissionsGuardConfig } from './permissions-route.resolver.js';
+import type { RouteHandler } from './nest-targets.js';
 import { PermissionsService } from './permissions.service.js';
 
 /** The request as the guard reads and writes it. */
@@ -81,7 +82,8 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
         throw new PermissionsUsageError(
           `The permissions guard supports HTTP handlers only, not ${context.getType()}; ask PermissionsService.grantPermit() yourself there.`,
         );
-      const route = this.permissionsService.routeFor(config, context.getClass(), context.getHandler());
+      // Nest types the handler as Function; it is the controller method, which RouteHandler describes.
+      const route = this.permissionsService.routeFor(config, context.getClass(), context.getHandler() as RouteHandler);
       if (route.skip) return true;
       const request = context.switchToHttp().getRequest<GuardedRequest>();
       const user = await this.permissionsService.moduleOptions.extractUserFromRequest(request);
@@ -91,7 +93,9 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
         resourceId = route.projectResourceId === undefined ? rawId : route.projectResourceId(rawId, { resource: route.resource });
         if (resourceId === undefined || resourceId === null) {
           throw new PermissionsUsageError(
-            `projectResourceId returned ${String(resourceId)} for the resource id ${JSON.stringify(rawId.slice(0, 60))} in ${route.label}; return an id, or throw an HttpException (such as BadRequestException) to refuse the request.`,
+            `projectResourceId returned ${String(resourceId)} for the resource id ${JSON.stringify(rawId.slice(0, 60))} ` +
+              `in ${route.label}; return an id, or throw an HttpException (such as BadRequestException) to refuse the ` +
+              `request.`,
           );
         }
       }

@@ -24,6 +24,7 @@ import { PERMISSIONS_MODULE_OPTIONS } from './permissions.module-definition.js';
 import { isResourceIdParamProblem } from '../core/resource-id-param.js';
 import { describePaths } from '../http/request-resource-id.js';
 import { nestRoutePaths, type NestMount } from './nest-route-paths.js';
+import type { NestClass, RouteHandler } from './nest-targets.js';
 import { permissionsGuardConfigOf, resolvePermissionsRoute, type PermissionsGuardConfig, type PermissionsRoute } from './permissions-route.resolver.js';
 
 const reflector = new Reflector();
@@ -37,8 +38,8 @@ interface DefinitionSource {
 /** A guarded handler found at start, with where its controller is mounted. */
 interface GuardedHandler {
   readonly config: PermissionsGuardConfig;
-  readonly controller: Function;
-  readonly handler: Function;
+  readonly controller: NestClass;
+  readonly handler: RouteHandler;
   readonly mount: NestMount;
 }
 
@@ -63,9 +64,9 @@ function checkModuleOptions<TOptions extends PermissionsModuleOptions<any, any>>
 }
 
 /** The handlers (methods carrying route metadata) of a controller class, base classes included. */
-function routeHandlersOf(controller: Function): Function[] {
+function routeHandlersOf(controller: NestClass): RouteHandler[] {
   const seen = new Set<string>();
-  const handlers: Function[] = [];
+  const handlers: RouteHandler[] = [];
   for (
     let proto: object | null = controller.prototype as object | null;
     proto !== null && proto !== Object.prototype;
@@ -75,13 +76,14 @@ function routeHandlersOf(controller: Function): Function[] {
       if (key === 'constructor' || seen.has(key)) continue;
       seen.add(key);
       const value: unknown = Object.getOwnPropertyDescriptor(proto, key)?.value;
-      if (typeof value === 'function' && reflector.get(PATH_METADATA, value) !== undefined) handlers.push(value);
+      // Any function is a RouteHandler (its parameters are never[]); `typeof` only narrows to Function.
+      if (typeof value === 'function' && reflector.get(PATH_METADATA, value) !== undefined) handlers.push(value as RouteHandler);
     }
   }
   return handlers;
 }
 
-function guardsOf(target: Function): readonly unknown[] {
+function guardsOf(target: NestClass | RouteHandler): readonly unknown[] {
   const guards: unknown = reflector.get(GUARDS_METADATA, target);
   return Array.isArray(guards) ? guards : [];
 }
@@ -107,7 +109,7 @@ function guardsOf(target: Function): readonly unknown[] {
 export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFilter = any> implements OnModuleInit {
   private engine: Permissions<TUser, TFilter> | undefined;
   private readonly options: PermissionsModuleOptions<TUser, TFilter>;
-  private readonly routes = new Map<PermissionsGuardConfig, WeakMap<Function, PermissionsRoute>>();
+  private readonly routes = new Map<PermissionsGuardConfig, WeakMap<RouteHandler, PermissionsRoute>>();
 
   constructor(
     @Inject(PERMISSIONS_MODULE_OPTIONS) options: PermissionsModuleOptions<TUser, TFilter>,
@@ -159,7 +161,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
    * start could not see) is resolved from its controller's metadata, and its request is refused if
    * it carries a parameter that resolution did not see.
    */
-  routeFor(config: PermissionsGuardConfig, controller: Function, handler: Function, mount: NestMount = this.mount()): PermissionsRoute {
+  routeFor(config: PermissionsGuardConfig, controller: NestClass, handler: RouteHandler, mount: NestMount = this.mount()): PermissionsRoute {
     let byHandler = this.routes.get(config);
     if (byHandler === undefined) this.routes.set(config, (byHandler = new WeakMap()));
     let route = byHandler.get(handler);
@@ -171,7 +173,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
   }
 
   /** Where controllers are mounted: the application's configuration (global prefix, versioning), reached through Nest's container when it is there. */
-  private mount(module?: Function): NestMount {
+  private mount(module?: NestClass): NestMount {
     const container = (this.moduleRef as unknown as { container?: { applicationConfig?: ApplicationConfig } }).container;
     return { module, applicationId: this.modules.applicationId, config: container?.applicationConfig };
   }
@@ -191,8 +193,11 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       const extra = definitionSources.filter((source) => source.definitions.length > 0);
       if (extra.length > 0) {
         throw new PermissionsUsageError(
-          `PermissionsModule.forRoot({ tables }) loads precompiled grant tables, which cannot be extended at run time, but more definitions were given by: ${extra.map((s) => `${s.source} (${s.definitions.length})`).join('; ')}. ` +
-            'Move these definitions into a file in definitions/ and compile again (typed-permissions compile), then remove them from the guards, forFeature() and forRoot(); or drop `tables` to build every definition at start.',
+          `PermissionsModule.forRoot({ tables }) loads precompiled grant tables, which cannot be extended at run time, ` +
+            `but more definitions were given by: ${extra.map((s) => `${s.source} (${s.definitions.length})`).join('; ')}. ` +
+            'Move these definitions into a file in definitions/ and compile again (typed-permissions compile), then ' +
+            'remove them from the guards, forFeature() and forRoot(); or drop `tables` to build every definition at ' +
+            'start.',
         );
       }
       engine = Permissions.fromTables<TUser, TFilter>(this.options.tables, engineOptions);
@@ -241,8 +246,9 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       }
     }
     for (const wrapper of this.discovery.getControllers()) {
-      const controller = wrapper.metatype;
-      if (typeof controller !== 'function') continue;
+      if (typeof wrapper.metatype !== 'function') continue;
+      // A controller's metatype is its class; Nest types it as Type | Function.
+      const controller = wrapper.metatype as NestClass;
       const mount = this.mount(wrapper.host?.metatype);
       const classConfigs = guardsOf(controller)
         .map(permissionsGuardConfigOf)
@@ -309,12 +315,16 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
         warnings.push(`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`);
       else if (!granted.has(`${route.resource}\u0000${route.action}`))
         warnings.push(
-          `${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.`,
+          `${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no ` +
+            `role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or ` +
+            `grant the action.`,
         );
     }
     if (idProblems.length > 0) {
       throw new PermissionsUsageError(
-        `Guarded handlers whose resource id parameter is ambiguous; the application does not start, because a check without the right record id could grant access to the wrong record:\n${[...new Set(idProblems)].map((p) => `  - ${p}`).join('\n')}`,
+        `Guarded handlers whose resource id parameter is ambiguous; the application does not start, because a check ` +
+          `without the right record id could grant access to the wrong record:\n` +
+          [...new Set(idProblems)].map((p) => `  - ${p}`).join('\n'),
       );
     }
     if (warnings.length === 0) return;

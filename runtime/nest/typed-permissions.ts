@@ -28,29 +28,42 @@ export interface TypedPermissionsGuardOptions<R extends string> extends Permissi
   readonly resource: R;
 }
 
-/** The typed guard factory and decorators returned by {@link typedPermissions}. */
+/**
+ * The typed guard factory and decorators returned by {@link typedPermissions}. They use no `this`
+ * (`this: void`), so they are meant to be destructured.
+ */
 export interface TypedPermissions<TResourceActions> {
   /** {@link createPermissionsGuard}, accepting only declared resources, and definitions that name only declared resources and actions. */
   createPermissionsGuard<R extends ResourceNameOf<TResourceActions>>(
+    this: void,
     options: TypedPermissionsGuardOptions<R>,
     definitions?: readonly PermissionDefinition<string, ResourceNameOf<TResourceActions>, AnyActionNameOf<TResourceActions>>[],
   ): Type<CanActivate>;
   /** {@link Permission} with a resource: the action must be declared for that resource. */
-  Permission<R extends ResourceNameOf<TResourceActions>>(override: {
-    readonly resource: R;
-    readonly action?: ActionNameOf<TResourceActions, R>;
-    readonly resourceIdParam?: string | null;
-  }): MethodDecorator;
+  Permission<R extends ResourceNameOf<TResourceActions>>(
+    this: void,
+    override: {
+      readonly resource: R;
+      readonly action?: ActionNameOf<TResourceActions, R>;
+      readonly resourceIdParam?: string | null;
+    },
+  ): MethodDecorator;
   /** {@link Permission} keeping the guard's resource: the action must be declared for some resource. */
-  Permission(override: {
-    readonly resource?: undefined;
-    readonly action?: AnyActionNameOf<TResourceActions>;
-    readonly resourceIdParam?: string | null;
-  }): MethodDecorator;
+  Permission(
+    this: void,
+    override: {
+      readonly resource?: undefined;
+      readonly action?: AnyActionNameOf<TResourceActions>;
+      readonly resourceIdParam?: string | null;
+    },
+  ): MethodDecorator;
   /** Declares the decorated method as an action of `resource` (which the handler then checks): its name must be an action declared for that resource. */
-  Action<R extends ResourceNameOf<TResourceActions>>(resource: R): ActionDecorator<ActionNameOf<TResourceActions, R>>;
-  /** Declares the decorated method as an action of the guard's resource: its name must be an action declared for some resource (pass the resource for the exact check). */
-  Action(): ActionDecorator<AnyActionNameOf<TResourceActions>>;
+  Action<R extends ResourceNameOf<TResourceActions>>(this: void, resource: R): ActionDecorator<ActionNameOf<TResourceActions, R>>;
+  /**
+   * Declares the decorated method as an action of the guard's resource: its name must be an action
+   * declared for some resource (pass the resource for the exact check).
+   */
+  Action(this: void): ActionDecorator<AnyActionNameOf<TResourceActions>>;
 }
 
 /**

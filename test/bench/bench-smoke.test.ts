@@ -64,7 +64,15 @@ describe('bench smoke run', () => {
     expect(results.memory.heapPerInstance.length).toBeGreaterThan(0);
     const verdicts = evaluateTargets(results);
     expect(verdicts.find((v) => v.target.startsWith('filterPick'))?.met).toBe(true);
-    expect(renderMarkdown(results, '')).toContain('## Targets (issue 5)');
-    expect(renderConsole(results)).toContain('Targets (issue 5)');
+    expect(renderMarkdown(results, '')).toContain('## Targets (issues 5 and 11)');
+    expect(renderConsole(results)).toContain('Targets (issues 5 and 11)');
+  });
+
+  it('issue 11: measures the browser bundle in smoke mode (within its 16 KB target) and skips the cold start', () => {
+    const bundle = results.package?.bundle;
+    expect(bundle?.ours.gzipBytes).toBeGreaterThan(1000);
+    expect(bundle?.ours.gzipBytes).toBeLessThanOrEqual(16 * 1024);
+    expect(results.package?.coldStart).toEqual({ skipped: expect.stringContaining('smoke') });
+    expect(evaluateTargets(results).find((v) => v.target.startsWith('Browser bundle'))?.met).toBe(true);
   });
 });

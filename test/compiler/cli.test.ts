@@ -57,7 +57,8 @@ describe('typed-permissions CLI', () => {
     expect(logs).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^typed-permissions: wrote 8 files to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(5 roles, 2 resources, 7 actions, \\d+ grants\\) in \\d+ ms\\.$`,
+          `^typed-permissions: wrote 8 files to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(5 roles, 2 resources, ` +
+            `7 actions, \\d+ grants\\) in \\d+ ms\\.$`,
         ),
       ),
     ]);
@@ -102,7 +103,8 @@ describe('typed-permissions CLI', () => {
       expect(await main(['compile', fixture('basic'), '--out', copy, '--check'], io)).toBe(1);
       expect(logs).toEqual([]);
       expect(errors).toEqual([
-        `typed-permissions: ${copy} is stale (PERMISSIONS.md, old-file.ts, types.ts). Run \`npx typed-permissions compile ${fixture('basic')} --out ${copy}\` and commit the result.`,
+        `typed-permissions: ${copy} is stale (PERMISSIONS.md, old-file.ts, types.ts). Run \`npx typed-permissions ` +
+          `compile ${fixture('basic')} --out ${copy}\` and commit the result.`,
       ]);
       expect(sameBytes(readFolderBytes(copy), before)).toBe(true);
     }, 30_000);

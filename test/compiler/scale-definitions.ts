@@ -80,10 +80,12 @@ export function writeScaleDefinitions(dir: string, size: ScaleSize): ScaleFolder
     definitions += list.length;
     const body = r % 2 === 0 ? { definitions: list } : list;
     writeFileSync(join(dir, `${resource}.permissions.json`), `${JSON.stringify(body, null, 2)}\n`);
-    writeFileSync(
-      join(dir, `${resource}.resource.json`),
-      `${JSON.stringify({ resource, idType: r % 3 === 0 ? 'string' : 'number', attributes: ['id', 'title', 'status', 'body', 'secret', 'owner.name', 'owner.phone'] }, null, 2)}\n`,
-    );
+    const resourceFile = {
+      resource,
+      idType: r % 3 === 0 ? 'string' : 'number',
+      attributes: ['id', 'title', 'status', 'body', 'secret', 'owner.name', 'owner.phone'],
+    };
+    writeFileSync(join(dir, `${resource}.resource.json`), `${JSON.stringify(resourceFile, null, 2)}\n`);
     files += 2;
   });
   return { roles, resources, actions: [...CRUD, 'list', ...custom].sort(), files, definitions };

@@ -159,19 +159,23 @@ describe('build errors', () => {
     expect(problems.map(({ code, path }) => [code, path])).toEqual([['invalid-shape', ['isOwner']]]);
   });
 
-  it('build error: the same explicit (role, resource, action:possession) in two definitions with different attributes is conflicting-redefinition, naming both', () => {
-    const permissions = new Permissions({ logger: collectingLogger().logger });
-    permissions.addPermissions([{ roles: 'A', resource: 'doc', grant: { read: ['title'] } }], { source: 'first.json' });
-    permissions.addPermissions([{ roles: ['B', 'A'], resource: 'doc', grant: { 'read:any': ['title', 'date'] } }], { source: 'second.json' });
-    const error = buildError(permissions);
-    // The problem is located at the later definition and its message names the earlier one, so the error names both.
-    expect(problemSummary(error).map(({ code, index, source }) => ({ code, index, source }))).toEqual([
-      { code: 'conflicting-redefinition', index: 0, source: 'second.json' },
-    ]);
-    expect(error.problems[0]?.message).toContain('first.json');
-    expect(error.message).toContain('first.json');
-    expect(error.message).toContain('second.json');
-  });
+  it(
+    'build error: the same explicit (role, resource, action:possession) in two definitions with different ' +
+      'attributes is conflicting-redefinition, naming both',
+    () => {
+      const permissions = new Permissions({ logger: collectingLogger().logger });
+      permissions.addPermissions([{ roles: 'A', resource: 'doc', grant: { read: ['title'] } }], { source: 'first.json' });
+      permissions.addPermissions([{ roles: ['B', 'A'], resource: 'doc', grant: { 'read:any': ['title', 'date'] } }], { source: 'second.json' });
+      const error = buildError(permissions);
+      // The problem is located at the later definition and its message names the earlier one, so the error names both.
+      expect(problemSummary(error).map(({ code, index, source }) => ({ code, index, source }))).toEqual([
+        { code: 'conflicting-redefinition', index: 0, source: 'second.json' },
+      ]);
+      expect(error.problems[0]?.message).toContain('first.json');
+      expect(error.message).toContain('first.json');
+      expect(error.message).toContain('second.json');
+    },
+  );
 
   it('build: an identical explicit redefinition is only a warning; redefinitions through * are unions, not conflicts', () => {
     const { warnings, logger } = collectingLogger();

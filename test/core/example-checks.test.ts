@@ -106,7 +106,7 @@ function without(document: ExampleDocument, ...attributes: (keyof ExampleDocumen
 
 /** `document` with only the named attributes. */
 function only(document: ExampleDocument, ...attributes: (keyof ExampleDocument)[]): Partial<ExampleDocument> {
-  return Object.fromEntries(attributes.map((attribute) => [attribute, document[attribute]])) as Partial<ExampleDocument>;
+  return Object.fromEntries(attributes.map((attribute) => [attribute, document[attribute]]));
 }
 
 function decision(permit: Permit) {
@@ -174,18 +174,22 @@ describe('example behaviour checks (spec)', () => {
     }
   });
 
-  it('Example behaviour check 3: COMPANY_ADMIN reads an owned (same-company) document with all attributes including confidential; a non-owned one is refused', async () => {
-    const { permissions } = setup();
-    for (const id of [4, 5, 50, 600]) {
-      const permit = await permissions.grantPermit({ user: user(4), resource: 'document', action: 'read', resourceId: id });
-      expect(decision(permit)).toEqual(OWNED);
-      expect(await permit.pick(document(id))).toEqual(document(id));
-    }
-    for (const id of [1, 70, 8]) {
-      const permit = await permissions.grantPermit({ user: user(4), resource: 'document', action: 'read', resourceId: id });
-      expect(decision(permit)).toEqual(REFUSED);
-    }
-  });
+  it(
+    'Example behaviour check 3: COMPANY_ADMIN reads an owned (same-company) document with all attributes ' +
+      'including confidential; a non-owned one is refused',
+    async () => {
+      const { permissions } = setup();
+      for (const id of [4, 5, 50, 600]) {
+        const permit = await permissions.grantPermit({ user: user(4), resource: 'document', action: 'read', resourceId: id });
+        expect(decision(permit)).toEqual(OWNED);
+        expect(await permit.pick(document(id))).toEqual(document(id));
+      }
+      for (const id of [1, 70, 8]) {
+        const permit = await permissions.grantPermit({ user: user(4), resource: 'document', action: 'read', resourceId: id });
+        expect(decision(permit)).toEqual(REFUSED);
+      }
+    },
+  );
 
   it('Example behaviour check 4: EMPLOYEE lists owned documents with all non-confidential attributes, other documents with only title and date', async () => {
     const { permissions } = setup();
@@ -227,21 +231,25 @@ describe('example app: more roles', () => {
     );
   });
 
-  it('defect fix on the example: user 7 (EMPLOYEE_MANAGER + COMPANY_ADMIN) reading a document owned only through management (document 6) gets no confidential and no personal', async () => {
-    const { permissions } = setup();
-    for (const id of [6, 5, 60]) {
-      const permit = await permissions.grantPermit({ user: user(7), resource: 'document', action: 'read', resourceId: id });
-      expect(decision(permit)).toEqual(OWNED);
-      expect(await permit.pick(document(id))).toEqual(without(document(id), 'confidential', 'personal'));
-      expect(await permit.pick(document(id))).toEqual({
-        id,
-        title: `Document Title ${id}`,
-        date: document(id).date,
-        status: document(id).status,
-        creatorId: document(id).creatorId,
-      });
-    }
-  });
+  it(
+    'defect fix on the example: user 7 (EMPLOYEE_MANAGER + COMPANY_ADMIN) reading a document owned only through ' +
+      'management (document 6) gets no confidential and no personal',
+    async () => {
+      const { permissions } = setup();
+      for (const id of [6, 5, 60]) {
+        const permit = await permissions.grantPermit({ user: user(7), resource: 'document', action: 'read', resourceId: id });
+        expect(decision(permit)).toEqual(OWNED);
+        expect(await permit.pick(document(id))).toEqual(without(document(id), 'confidential', 'personal'));
+        expect(await permit.pick(document(id))).toEqual({
+          id,
+          title: `Document Title ${id}`,
+          date: document(id).date,
+          status: document(id).status,
+          creatorId: document(id).creatorId,
+        });
+      }
+    },
+  );
 
   it('defect fix on the example (reverse): user 7 reading a document owned only through the company (document 1) gets every attribute', async () => {
     const { permissions } = setup();
@@ -263,7 +271,7 @@ describe('example app: more roles', () => {
     expect(await permit.filterPick(exampleDocuments)).toEqual(
       exampleDocuments.map((d) => ([5, 6, 7].includes(d.creatorId) ? without(d, 'confidential', 'personal') : only(d, 'title', 'date', 'status'))),
     );
-    const filter = permit.limitOwn() as DocumentPredicate;
+    const filter = permit.limitOwn();
     expect(exampleDocuments.filter(filter).map((d) => d.id)).toEqual([5, 50, 500, 6, 60, 600, 7, 70, 700]);
   });
 
@@ -332,7 +340,7 @@ describe('example app: more roles', () => {
   it('limitOwn on the example: EMPLOYEE gets a creator predicate that selects documents 1, 10 and 100', async () => {
     const { permissions } = setup();
     const permit = await permissions.grantPermit({ user: user(1), resource: 'document', action: 'list' });
-    const filter = permit.limitOwn() as DocumentPredicate;
+    const filter = permit.limitOwn();
     expect(exampleDocuments.filter(filter).map((d) => d.id)).toEqual([1, 10, 100]);
   });
 

@@ -46,3 +46,67 @@ describe('Permissions.fromTables: loading precomputed tables without rebuilding'
     expect(problems[0]?.message).toContain('"isCreator"');
   });
 });
+
+describe('issue 11: precompiled tables are shape-checked by hand, and the precompiled entry loads no zod', () => {
+  const cases: readonly [what: string, change: (tables: Record<string, unknown>) => void, says: string][] = [
+    ['a cell with a role index out of range', (t) => ((t['cells'] as unknown[][])[0]![2] = 99), 'cells[0][2] is not an index below 2'],
+    ['a cell of 6 fields', (t) => (t['cells'] as unknown[][])[0]!.pop(), 'cells[0] does not have 7 fields'],
+    ['an own list with an odd length', (t) => (t['cells'] as unknown[][])[0]!.splice(4, 1, [0]), 'cells[0][4] is not a list of (ownership group, plan) pairs'],
+    ['an unknown hook kind', (t) => ((t['hooks'] as { kind: string }[])[0]!.kind = 'isAdmin'), 'hooks[0].kind is not isOwner, listOwned or limitOwned'],
+    [
+      'an ownership group whose isOwner is a list hook',
+      (t) => ((t['owners'] as { isOwner: number }[])[0]!.isOwner = 1),
+      'owners[0].isOwner is not a isOwner hook',
+    ],
+    [
+      'a plan nested deeper than attribute paths go',
+      (t) => {
+        let plan: unknown = [1, []];
+        for (let i = 0; i < 40; i++) plan = [0, [[`k${i}`, plan]]];
+        (t['plans'] as unknown[]).push(plan);
+      },
+      'nests deeper than 32 levels',
+    ],
+    ['a role that is not a name', (t) => ((t['roles'] as unknown[])[0] = 7), 'roles[0] is not a name'],
+  ];
+
+  it.each(cases)('issue 11: %s is refused with a usage error naming the place', (_what, change, says) => {
+    const corrupted = JSON.parse(JSON.stringify(tables())) as Record<string, unknown>;
+    change(corrupted);
+    expect(() => Permissions.fromTables(corrupted as never, { ownership })).toThrow(says);
+  });
+
+  it('issue 11: the module graph of generated code (the precompiled entry) holds no zod and no table builder', async () => {
+    const { build } = await import('esbuild');
+    const result = await build({
+      entryPoints: [new URL('../../generated/index.ts', import.meta.url).pathname],
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      platform: 'neutral',
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((path) => /zod|table-builder|definition-schema|definitions-file/.test(path))).toEqual([]);
+    expect(inputs).toContain('runtime/core/precompiled.ts');
+  });
+
+  it('issue 11: build() through the precompiled entry alone says what to import instead', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const script = `
+      import { Permissions } from './runtime/core/precompiled.ts';
+      try { new Permissions().addPermissions([]).build(); } catch (error) { console.log(error.message); }
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+      cwd: new URL('../../', import.meta.url),
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe(
+      "build() validates definitions, which 'typed-permissions/precompiled' leaves out to stay small: import Permissions from 'typed-permissions' where " +
+        'definitions are built at run time, or compile them ahead of time (npx typed-permissions compile) and load the generated tables.',
+    );
+  });
+});

@@ -2,7 +2,7 @@
  * Small helpers shared by the core unit tests: a logger that collects warnings (so tests stay
  * quiet and can count them), and a way to read the problems of a failed build().
  */
-import { PermissionDefinitionError, Permissions, type PermissionDefinition, type PermissionsOptions } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions, type PermissionDefinition, type PermissionsOptions, type User } from '../../runtime/core/index.js';
 
 /** A logger whose warnings land in `warnings` instead of the console. */
 export interface CollectingLogger {
@@ -16,13 +16,16 @@ export function collectingLogger(): CollectingLogger {
   return { warnings, logger: { warn: (message: string) => void warnings.push(String(message)) } };
 }
 
-/** Builds `definitions` with a collecting logger; returns the built instance and its warnings. */
+/**
+ * Builds `definitions` with a collecting logger; returns the built instance and its warnings. The
+ * filter type is `unknown` rather than the default `any`, so what limitOwn() returns is not used unchecked.
+ */
 export function buildQuietly(
   definitions: readonly PermissionDefinition[],
-  options: Omit<PermissionsOptions, 'logger'> = {},
-): { permissions: Permissions; warnings: string[] } {
+  options: Omit<PermissionsOptions<User<unknown>, unknown>, 'logger'> = {},
+): { permissions: Permissions<User<unknown>, unknown>; warnings: string[] } {
   const { warnings, logger } = collectingLogger();
-  const permissions = new Permissions({ ...options, logger });
+  const permissions = new Permissions<User<unknown>, unknown>({ ...options, logger });
   permissions.addPermissions(definitions);
   permissions.build();
   return { permissions, warnings };

@@ -139,24 +139,27 @@ describe('which ownership hooks decide a query', () => {
     expect(isOwner).toHaveBeenCalledWith({ user, resourceId: 5 });
   });
 
-  it("owner groups: hooks of a definition for resource '*' decide ownership of every resource; hooks of another resource, action or role never run", async () => {
-    const starResource = isOwnerOf(1);
-    const otherResource = isOwnerOf(2);
-    const otherAction = isOwnerOf(3);
-    const otherRole = isOwnerOf(4);
-    const { permissions } = setup([
-      { roles: 'A', resource: '*', grant: ['read:own'], isOwner: starResource, limitOwned: () => 'star' },
-      { roles: 'A', resource: 'invoice', grant: ['read:own'], isOwner: otherResource, limitOwned: () => 'invoice' },
-      { roles: 'A', resource: 'doc', grant: ['update:own'], isOwner: otherAction, limitOwned: () => 'update' },
-      { roles: 'B', resource: 'doc', grant: ['read:own'], isOwner: otherRole, limitOwned: () => 'b' },
-    ]);
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
-    expect([await permit.isOwn(1), await permit.isOwn(2), await permit.isOwn(3), await permit.isOwn(4)]).toEqual([true, false, false, false]);
-    expect(starResource).toHaveBeenCalledTimes(4);
-    expect(otherResource).not.toHaveBeenCalled();
-    expect(otherAction).not.toHaveBeenCalled();
-    expect(otherRole).not.toHaveBeenCalled();
-  });
+  it(
+    "owner groups: hooks of a definition for resource '*' decide ownership of every resource; hooks of another " + 'resource, action or role never run',
+    async () => {
+      const starResource = isOwnerOf(1);
+      const otherResource = isOwnerOf(2);
+      const otherAction = isOwnerOf(3);
+      const otherRole = isOwnerOf(4);
+      const { permissions } = setup([
+        { roles: 'A', resource: '*', grant: ['read:own'], isOwner: starResource, limitOwned: () => 'star' },
+        { roles: 'A', resource: 'invoice', grant: ['read:own'], isOwner: otherResource, limitOwned: () => 'invoice' },
+        { roles: 'A', resource: 'doc', grant: ['update:own'], isOwner: otherAction, limitOwned: () => 'update' },
+        { roles: 'B', resource: 'doc', grant: ['read:own'], isOwner: otherRole, limitOwned: () => 'b' },
+      ]);
+      const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
+      expect([await permit.isOwn(1), await permit.isOwn(2), await permit.isOwn(3), await permit.isOwn(4)]).toEqual([true, false, false, false]);
+      expect(starResource).toHaveBeenCalledTimes(4);
+      expect(otherResource).not.toHaveBeenCalled();
+      expect(otherAction).not.toHaveBeenCalled();
+      expect(otherRole).not.toHaveBeenCalled();
+    },
+  );
 
   it("owner groups: a definition granting the action as 'any' still lends its isOwner to that action", async () => {
     const isOwner = isOwnerOf(6);
@@ -226,7 +229,7 @@ describe('isOwn', () => {
   });
 
   it('isOwn is memoised also for concurrent calls with the same id', async () => {
-    const isOwner = jest.fn(async ({ resourceId }: IsOwnerArgs) => resourceId === 3);
+    const isOwner = jest.fn(({ resourceId }: IsOwnerArgs) => Promise.resolve(resourceId === 3));
     const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner, limitOwned: () => 'mine' }]);
     const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
     expect(await Promise.all([permit.isOwn(3), permit.isOwn(3), permit.isOwn(4)])).toEqual([true, true, false]);
@@ -254,7 +257,7 @@ describe('filterPick and hook calls', () => {
 
   it('filterPick with a listOwned hook calls listOwned exactly once and isOwner zero times for 100 items', async () => {
     const isOwner = isOwnerOf(2, 50, 99);
-    const listOwned = jest.fn((_args: UserArgs) => [99, 2, 50]);
+    const listOwned = jest.fn<(args: UserArgs) => number[]>(() => [99, 2, 50]);
     const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: { 'read:own': ['id', 'title'] }, isOwner, listOwned }]);
     const user = { id: 1, roles: ['A'] };
     const permit = await permissions.grantPermit({ user, resource: 'doc', action: 'read' });
@@ -341,8 +344,8 @@ describe('filterPick and hook calls', () => {
 
 describe('listOwn and limitOwn', () => {
   it('listOwn returns the union of every listOwned result, first-seen order, without duplicates', async () => {
-    const a = jest.fn((_args: UserArgs) => [3, 1, 2]);
-    const b = jest.fn((_args: UserArgs) => Promise.resolve([2, 4, 3]));
+    const a = jest.fn<(args: UserArgs) => number[]>(() => [3, 1, 2]);
+    const b = jest.fn<(args: UserArgs) => Promise<number[]>>(() => Promise.resolve([2, 4, 3]));
     const { permissions } = setup([
       { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), listOwned: a },
       { roles: 'B', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), listOwned: b },
@@ -372,7 +375,7 @@ describe('listOwn and limitOwn', () => {
 
   it("limitOwn with exactly one limitOwned hook and no reducer returns that hook's filter, called with { user }, never executing it", async () => {
     const predicate = jest.fn((doc: { id: number }) => doc.id === 1);
-    const limitOwned = jest.fn((_args: UserArgs) => predicate);
+    const limitOwned = jest.fn<(args: UserArgs) => typeof predicate>(() => predicate);
     const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(1), limitOwned }]);
     const user = { id: 1, roles: ['A'] };
     const permit = await permissions.grantPermit({ user, resource: 'doc', action: 'read' });

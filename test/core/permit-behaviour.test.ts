@@ -51,7 +51,7 @@ describe('Permit behaviour rules', () => {
   });
 
   it("Permit behaviour rule 3: a role granted '*' and '*:own' whose isOwner always answers true owns everything", async () => {
-    const isOwner = jest.fn((_args: { user: User<unknown>; resourceId: unknown }) => true);
+    const isOwner = jest.fn<(args: { user: User<unknown>; resourceId: unknown }) => boolean>(() => true);
     const { permissions } = setup([{ roles: 'OWNS_ALL', resource: 'doc', grant: ['*', '*:own'], isOwner, limitOwned: () => 'no restriction' }]);
     const user = { id: 1, roles: ['OWNS_ALL'] };
     const permit = await permissions.grantPermit<unknown>({ user, resource: 'doc', action: 'update', resourceId: 42 });
@@ -70,9 +70,9 @@ describe('Permit behaviour rules', () => {
         roles: 'EMPLOYEE',
         resource: 'doc',
         grant: { 'read:own': ['*', '!secret'] },
-        isOwner: ({ user, resourceId }) => resourceId === user.id,
+        isOwner: ({ user, resourceId }: { user: User<unknown>; resourceId: unknown }) => resourceId === user.id,
         limitOwned:
-          ({ user }) =>
+          ({ user }: { user: User<unknown> }) =>
           (doc: { id: number }) =>
             doc.id === user.id,
       },
@@ -251,12 +251,15 @@ describe('own falls back to any per role', () => {
     expect(await permit.pick(testDoc(1))).toEqual({ title: 'title 1' });
   });
 
-  it("own falls back to any per role: an owned record gets the role's any-attributes plus its own-attributes, another record only the any-attributes", async () => {
-    const { permissions } = setup([
-      { roles: 'MIXED', resource: 'doc', grant: { 'read:any': ['title'], 'read:own': ['body'] }, isOwner: ownsId(1), limitOwned: () => 'mine' },
-    ]);
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['MIXED'] }, resource: 'doc', action: 'read' });
-    expect(decision(permit)).toEqual({ granted: true, anyGranted: true, ownGranted: true, anyAttributes: ['title'] });
-    expect(await permit.filterPick([testDoc(1), testDoc(2)])).toEqual([{ title: 'title 1', body: 'body 1' }, { title: 'title 2' }]);
-  });
+  it(
+    "own falls back to any per role: an owned record gets the role's any-attributes plus its own-attributes, " + 'another record only the any-attributes',
+    async () => {
+      const { permissions } = setup([
+        { roles: 'MIXED', resource: 'doc', grant: { 'read:any': ['title'], 'read:own': ['body'] }, isOwner: ownsId(1), limitOwned: () => 'mine' },
+      ]);
+      const permit = await permissions.grantPermit({ user: { id: 1, roles: ['MIXED'] }, resource: 'doc', action: 'read' });
+      expect(decision(permit)).toEqual({ granted: true, anyGranted: true, ownGranted: true, anyAttributes: ['title'] });
+      expect(await permit.filterPick([testDoc(1), testDoc(2)])).toEqual([{ title: 'title 1', body: 'body 1' }, { title: 'title 2' }]);
+    },
+  );
 });

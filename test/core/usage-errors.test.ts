@@ -63,7 +63,7 @@ describe('usage errors', () => {
   it('usage: user ids may be strings, numbers or bigints', async () => {
     const { permissions } = setup();
     for (const id of ['u-1', 1, 0, 10n]) {
-      const permit = await permissions.grantPermit({ user: { id, roles: ['READER'] }, resource: 'doc', action: 'read' } as GrantQuery);
+      const permit = await permissions.grantPermit({ user: { id, roles: ['READER'] }, resource: 'doc', action: 'read' });
       expect(permit.granted).toBe(true);
     }
   });
@@ -79,14 +79,14 @@ describe('usage errors', () => {
   for (const [label, resourceId] of invalidIds) {
     it(`usage error: an invalid resourceId (${label}) rejects grantPermit with PermissionsUsageError`, async () => {
       const { permissions } = setup();
-      await expect(permissions.grantPermit({ user: reader, resource: 'doc', action: 'read', resourceId } as GrantQuery)).rejects.toThrow(PermissionsUsageError);
+      await expect(permissions.grantPermit({ user: reader, resource: 'doc', action: 'read', resourceId })).rejects.toThrow(PermissionsUsageError);
     });
   }
 
   it('usage: resourceIds may be strings, finite numbers (0 included) or bigints', async () => {
     const { permissions } = setup();
     for (const resourceId of ['doc-1', 0, -1, 1.5, 5n]) {
-      const permit = await permissions.grantPermit({ user: reader, resource: 'doc', action: 'read', resourceId } as GrantQuery);
+      const permit = await permissions.grantPermit({ user: reader, resource: 'doc', action: 'read', resourceId });
       expect(permit.granted).toBe(true);
     }
   });

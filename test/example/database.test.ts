@@ -258,7 +258,7 @@ describe.each(targets)('the example data layer on $name', ({ databaseUrl }) => {
       const permissions = build();
       const manager = (await usersRepository.findUser(2)) as AppUser;
       const permit = await permissions.grantPermit({ user: manager, resource: 'document', action: 'list' });
-      expect((await documents.findWhere(permit.limitOwn() as DocumentFilter)).map((row) => row.id)).toEqual(documentsOf(1, 2, 4));
+      expect((await documents.findWhere(permit.limitOwn())).map((row) => row.id)).toEqual(documentsOf(1, 2, 4));
     });
   });
 });

@@ -6,6 +6,7 @@
  * (permit.limitOwn()) against permit.isOwn for every user. One app for the whole file: PGlite takes a second or two to start.
  */
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -21,13 +22,13 @@ const READ = '/documents-protected-simple';
 const OWNED = '/documents-owned';
 
 describe('example documents app (NestJS, embedded PGlite)', () => {
-  let app: INestApplication;
+  let app: INestApplication<Server>;
   // Unknown roles (QA_MANAGER, GOD, ANONYMOUS) are warned about once each; keep the test output quiet.
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
     await app.init();
   });
 
@@ -295,7 +296,7 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
       ];
       for (const [userId, ids, expectedRow] of cases) {
         const response = await get(OWNED, userId).expect(200);
-        expect({ userId, body: response.body }).toEqual({ userId, body: ids.map(expectedRow) });
+        expect({ userId, body: response.body as unknown }).toEqual({ userId, body: ids.map(expectedRow) });
       }
     });
   });

@@ -26,7 +26,7 @@ export function documentWithout(id: number, ...hidden: readonly DocumentField[])
 /** Document `id` with only the given fields (what an attribute list such as `['title', 'date']` leaves). */
 export function documentOnly(id: number, ...shown: readonly DocumentField[]): Partial<ExampleDocument> {
   const full = documentWithId(id);
-  return Object.fromEntries(shown.map((field) => [field, full[field]])) as Partial<ExampleDocument>;
+  return Object.fromEntries(shown.map((field) => [field, full[field]]));
 }
 
 /** The ids of the documents user `userId` created, ascending. */

@@ -214,12 +214,13 @@ describe('compiler killed mid-write: the output folder is the old or the new ver
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
     if (outcomes.length > 0)
       console.info(
-        `compile ${Math.round(uninterruptedMs)} ms uninterrupted; kills left:\n${outcomes.map((o) => `  ${o.label}: ${o.outcome}${o.leftovers.length > 0 ? ` (+ ${o.leftovers.join(', ')})` : ''}`).join('\n')}`,
+        `compile ${Math.round(uninterruptedMs)} ms uninterrupted; kills left:\n` +
+          outcomes.map((o) => `  ${o.label}: ${o.outcome}${o.leftovers.length > 0 ? ` (+ ${o.leftovers.join(', ')})` : ''}`).join('\n'),
       );
   });
 
   /** Classifies what the kill left and asserts it is allowed: the old version, the new one, or (between the renames) none with the old one intact beside it. */
-  async function inspectOnly(t: Trial, note = ''): Promise<KillOutcome> {
+  function inspectOnly(t: Trial, note = ''): KillOutcome {
     const out = readFolder(t.out);
     const outcome: KillOutcome = sameContent(out, oldVersion)
       ? 'old'
@@ -242,7 +243,7 @@ describe('compiler killed mid-write: the output folder is the old or the new ver
   }
 
   async function inspectAndRecover(t: Trial, note = ''): Promise<KillOutcome> {
-    const outcome = await inspectOnly(t, note);
+    const outcome = inspectOnly(t, note);
     await recoverAndCheck(t);
     return outcome;
   }
@@ -295,7 +296,7 @@ describe('compiler killed mid-write: the output folder is the old or the new ver
 
     it('killed while the new files are being written: the old version is untouched, and no run leaves the partial copy behind', async () => {
       const t = await killedCompile('slow-mid-write', midWrite);
-      const outcome = await inspectOnly(t);
+      const outcome = inspectOnly(t);
       expect(outcome).toBe('old');
       // The definitions are put back as they were: the output is already right, but the partial copy must go.
       expect(await recoverer.compile(definitionsOld, t.out)).toBe(0);

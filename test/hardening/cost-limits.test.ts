@@ -171,7 +171,9 @@ describe("item 6: '*' expansion has stated limits, with a clear error at them", 
         index: 50,
         path: [],
         message:
-          "The definitions expand to 1,000,001 grants of a role, resource and action (every '*' is expanded), more than the limit of 1,000,000; this definition alone expands to 250,000 (500 roles, 50 resources, 10 actions are known).",
+          "The definitions expand to 1,000,001 grants of a role, resource and action (every '*' is expanded), more " +
+          'than the limit of 1,000,000; this definition alone expands to 250,000 (500 roles, 50 resources, 10 actions ' +
+          'are known).',
         fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
       },
     ]);

@@ -16,6 +16,7 @@
  * app answers every request exactly as before the outage.
  */
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import type { INestApplication } from '@nestjs/common';
@@ -281,7 +282,7 @@ const PROBES: readonly Probe[] = [
 const DOCUMENT_TEXTS = ['Document Title', 'Personal note', 'Confidential figures', '"creatorId"', '"confidential"', '"personal"'];
 
 describe('example app: the database goes away during requests, then comes back', () => {
-  let app: INestApplication;
+  let app: INestApplication<Server>;
   let permissions: PermissionsService;
   const link = new DatabaseLink();
   // Roles without definitions (QA_MANAGER, GOD, ANONYMOUS) are warned about once each.
@@ -295,7 +296,7 @@ describe('example app: the database goes away during requests, then comes back',
       .overrideProvider(EXAMPLE_DATABASE)
       .useValue(db)
       .compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
     await app.init();
     permissions = app.get(PermissionsService);
   });

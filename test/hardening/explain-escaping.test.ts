@@ -135,6 +135,7 @@ describe('typed-permissions explain prints escapes, never raw control characters
       [HOSTILE_ROLE],
       { index: 0, source: hostileFile, descr: HOSTILE_DESCR, possession: 'any' },
     ]);
+    // eslint-disable-next-line no-control-regex -- the assertion is that no control character is left
     expect(/[\u0000-\u001f]/.test(json.replaceAll('\n', ''))).toBe(false);
   });
 

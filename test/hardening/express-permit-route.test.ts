@@ -10,7 +10,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import request from 'supertest';
 import { PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
 import { resolveResourceIdParam } from '../../runtime/core/resource-id-param.js';
-import { createPermitMiddleware, initPermissions, type RequestWithPermit } from '../../runtime/express/index.js';
+import { createPermitMiddleware, initPermissions, type PermitRoute, type RequestWithPermit } from '../../runtime/express/index.js';
 import { rawResourceIdOf } from '../../runtime/http/request-resource-id.js';
 import { routePathParams } from '../../runtime/http/route-path-params.js';
 
@@ -30,12 +30,12 @@ const ownership = {
   listCreated: ({ user }: { user: AppUser }) => [...CREATORS].filter(([, creator]) => creator === user.id).map(([id]) => id),
 };
 
-function appWith(mount: (app: express.Express, permit: ReturnType<typeof createPermitMiddleware<AppUser>>) => void) {
+function appWith(mount: (app: express.Express, permit: PermitRoute<'document', string, Request>) => void) {
   const permissions = initPermissions<AppUser>(definitions, { ownership, logger: { warn: () => undefined } });
-  const permit = createPermitMiddleware<AppUser>({
+  const permit = createPermitMiddleware({
     permissions,
     resource: 'document',
-    getUser: (req) => {
+    getUser: (req: Request): AppUser => {
       if (req.get('x-user-id') === 'boom') throw new Error('the session store is down');
       return { id: Number(req.get('x-user-id')), roles: ['EMPLOYEE'] };
     },
@@ -47,6 +47,7 @@ function appWith(mount: (app: express.Express, permit: ReturnType<typeof createP
   const app = express();
   const errors: unknown[] = [];
   mount(app, permit);
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- express takes a handler as an error handler only when it declares four parameters
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     errors.push(error);
     const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
@@ -97,7 +98,9 @@ describe('item 2: routes that do not say which parameter is the record id are re
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(PermissionsUsageError);
     expect((errors[0] as Error).message).toBe(
-      "permit({ action: \"read\" }) ran outside a route (GET /documents/3): put it in the route, router.get('/documents/:id', permit({ action }), handler), not in app.use(), so that it sees the route's parameters.",
+      'permit({ action: "read" }) ran outside a route (GET /documents/3): put it in the route, ' +
+        "router.get('/documents/:id', permit({ action }), handler), not in app.use(), so that it sees the route's " +
+        'parameters.',
     );
   });
 
@@ -108,7 +111,11 @@ describe('item 2: routes that do not say which parameter is the record id are re
     });
     await request(app).delete('/users/1/documents/3').set('x-user-id', '1').expect(500);
     expect((errors[0] as Error).message).toBe(
-      'DELETE /users/:id/documents/:docId ("/users/:id/documents/:docId") declares the parameters "id", "docId" but none of them is the resource id: the default "id" counts only as the last parameter, so the permissions check cannot tell which record it is about. Set resourceIdParam to the parameter that holds the id of the record checked (one of "id", "docId"), or opt out with resourceIdParam: null if this handler does not act on one record.',
+      'DELETE /users/:id/documents/:docId ("/users/:id/documents/:docId") declares the parameters "id", "docId" ' +
+        'but none of them is the resource id: the default "id" counts only as the last parameter, so the permissions ' +
+        'check cannot tell which record it is about. Set resourceIdParam to the parameter that holds the id of the ' +
+        'record checked (one of "id", "docId"), or opt out with resourceIdParam: null if this handler does not act ' +
+        'on one record.',
     );
     await request(app).delete('/u/1/d/3').set('x-user-id', '1').expect(403);
     expect((await request(app).delete('/u/2/d/1').set('x-user-id', '1').expect(200)).body).toEqual({ deleted: 1 });
@@ -181,7 +188,8 @@ describe('item 1 and 2: the shared resolution rules', () => {
     };
     expect(rawResourceIdOf(route, { id: '7' })).toBe('7');
     expect(() => rawResourceIdOf(route, { id: '7', tenant: 'x' })).toThrow(
-      'DocumentsController.read received the path parameter "tenant", which its paths "/documents/:id" do not declare; the permissions check refuses a request whose resource id it did not resolve at start.',
+      'DocumentsController.read received the path parameter "tenant", which its paths "/documents/:id" do not ' +
+        'declare; the permissions check refuses a request whose resource id it did not resolve at start.',
     );
     expect(() => rawResourceIdOf(route, {})).toThrow('takes the resource id from path parameter "id", but the request has none');
     expect(() => rawResourceIdOf(route, { id: ['a', 'b'] })).toThrow('path parameter "id" is not a single value');

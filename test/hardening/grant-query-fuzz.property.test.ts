@@ -82,7 +82,7 @@ describe('grant queries of every JSON type: usage error, or exactly the referenc
         }
         expect(outcome).not.toBeInstanceOf(Error);
         const permit = outcome as Awaited<ReturnType<typeof permissions.grantPermit>>;
-        const expected = await referenceGrant(definitions, ownership as never, q as never);
+        const expected = await referenceGrant(definitions, ownership, q as never);
         expect([permit.granted, permit.anyGranted, permit.ownGranted, permit.anyAttributes]).toEqual([
           expected.granted,
           expected.anyGranted,

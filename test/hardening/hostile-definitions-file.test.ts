@@ -58,7 +58,13 @@ const HOSTILE: readonly { name: string; definitions: () => unknown[]; outcome: '
 const RUN_BUILD = `
 import { readFileSync } from 'node:fs';
 import { parseDefinitionsJson, Permissions, PermissionDefinitionError } from './runtime/core/index.ts';
-const permissions = new Permissions({ logger: { warn() {} }, ownership: new Proxy({}, { get: (_target, name) => (typeof name === 'string' && /^(is|list)/.test(name) ? () => false : undefined), getOwnPropertyDescriptor: (_target, name) => (typeof name === 'string' && /^(is|list)/.test(name) ? { value: () => false, configurable: true, enumerable: true, writable: true } : undefined) }) });
+const isHookName = (name) => typeof name === 'string' && /^(is|list)/.test(name);
+const ownership = new Proxy({}, {
+  get: (_target, name) => (isHookName(name) ? () => false : undefined),
+  getOwnPropertyDescriptor: (_target, name) =>
+    isHookName(name) ? { value: () => false, configurable: true, enumerable: true, writable: true } : undefined,
+});
+const permissions = new Permissions({ logger: { warn() {} }, ownership });
 permissions.addPermissions(parseDefinitionsJson(readFileSync(process.argv[1], 'utf8')));
 try {
   permissions.build();
@@ -94,7 +100,7 @@ describe('item 6: a hostile 100 KB definitions file compiles or fails clearly, w
       expect(text.length).toBeLessThanOrEqual(110_000);
       writeFileSync(file, text);
 
-      const compiled = node(['compiler/cli.ts', 'compile', join(dir, 'definitions'), '--out', join(dir, 'generated')]);
+      const compiled = node(['compiler/bin.ts', 'compile', join(dir, 'definitions'), '--out', join(dir, 'generated')]);
       expect(compiled.signal).toBeNull();
       expect(compiled.stderr).not.toMatch(/internal error|RangeError|heap out of memory|Allocation failed/);
       if (outcome === 'compiles') expect(compiled.status).toBe(0);

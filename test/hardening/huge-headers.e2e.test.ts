@@ -9,6 +9,7 @@
  * normal requests.
  */
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
@@ -29,13 +30,13 @@ const DOCUMENT_TEXTS = ['Document Title', 'Personal note', 'Confidential figures
 const OWN_DOCUMENT = '/documents-protected-simple/10'; // user 1 (EMPLOYEE) created it; SUPER_ADMIN 5 reads anything
 
 describe('example app: huge and malformed headers', () => {
-  let app: INestApplication;
+  let app: INestApplication<Server>;
   let port: number;
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
   });

@@ -116,10 +116,12 @@ describe('item 12: compiler and runtime accept exactly the same inputs', () => {
     const text = '[\n  { "roles": ["READER"], "resource": "note", "grant": ["read"], },\n]\n';
     const compiled = compileText('a.permissions.json', text);
     expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
-      "definitions/a.permissions.json:2:63 $ [syntax-error] Syntax error: a trailing comma before '}' (JSON allows none). Fix: Remove the comma after the last field.",
+      "definitions/a.permissions.json:2:63 $ [syntax-error] Syntax error: a trailing comma before '}' (JSON allows " +
+        'none). Fix: Remove the comma after the last field.',
     ]);
     expect(() => parseDefinitionsJson(text, { source: 'a.permissions.json' })).toThrow(
-      "Invalid permission definitions (1 problem):\n  - $ (a.permissions.json): Syntax error at line 2, column 63: a trailing comma before '}' (JSON allows none). Fix: Remove the comma after the last field.",
+      'Invalid permission definitions (1 problem):\n  - $ (a.permissions.json): Syntax error at line 2, column 63: ' +
+        "a trailing comma before '}' (JSON allows none). Fix: Remove the comma after the last field.",
     );
   });
 
@@ -160,14 +162,20 @@ describe('item 12: compiler and runtime accept exactly the same inputs', () => {
     const text = `{\n  "$schema": 1,\n  "definitions": [${D}],\n  "rules": []\n}\n`;
     const compiled = compileText('a.permissions.json', text);
     expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
-      'definitions/a.permissions.json:2:14 $.$schema [invalid-file] Field "$schema" holds a number; it must be a string (the path or URL of the JSON Schema). Fix: Write "$schema": "../generated/definitions.schema.json", or leave it out.',
-      'definitions/a.permissions.json:4:12 $.rules [invalid-file] Unknown field "rules" at the top of the file. Fix: A definitions file holds a JSON array of definitions, or { "$schema"?: "…", "definitions": [...] }.',
+      'definitions/a.permissions.json:2:14 $.$schema [invalid-file] Field "$schema" holds a number; it must be a ' +
+        'string (the path or URL of the JSON Schema). Fix: Write "$schema": "../generated/definitions.schema.json", ' +
+        'or leave it out.',
+      'definitions/a.permissions.json:4:12 $.rules [invalid-file] Unknown field "rules" at the top of the file. ' +
+        'Fix: A definitions file holds a JSON array of definitions, or { "$schema"?: "…", "definitions": [...] }.',
     ]);
     expect(() => parseDefinitionsJson(text, { source: 'a.permissions.json' })).toThrow(
       [
         'Invalid permission definitions (2 problems):',
-        '  - $.rules (a.permissions.json): Line 4, column 12: Unknown field "rules" at the top of the file. Fix: A definitions file holds a JSON array of definitions, or { "$schema"?: "…", "definitions": [...] }.',
-        '  - $.$schema (a.permissions.json): Line 2, column 14: Field "$schema" holds a number; it must be a string (the path or URL of the JSON Schema). Fix: Write "$schema": "../generated/definitions.schema.json", or leave it out.',
+        '  - $.rules (a.permissions.json): Line 4, column 12: Unknown field "rules" at the top of the file. Fix: A ' +
+          'definitions file holds a JSON array of definitions, or { "$schema"?: "…", "definitions": [...] }.',
+        '  - $.$schema (a.permissions.json): Line 2, column 14: Field "$schema" holds a number; it must be a string ' +
+          '(the path or URL of the JSON Schema). Fix: Write "$schema": "../generated/definitions.schema.json", or ' +
+          'leave it out.',
       ].join('\n'),
     );
   });
@@ -207,14 +215,19 @@ describe('item 12: a *.permissions.ts file exports its definitions once, in a fo
   it('item 12: two `export default` are a duplicate-export problem naming both lines, never "the last one wins"', () => {
     const compiled = compileTs(`export default ${A};\n\nexport default ${B};\n`);
     expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
-      'definitions/a.permissions.ts:3:1 $ [duplicate-export] `export default` exports definitions a second time (`export default` on line 1); only one export can count. Fix: Keep one export of the definitions: merge the arrays into one `export default [...]` or one `export const definitions = [...]`.',
+      'definitions/a.permissions.ts:3:1 $ [duplicate-export] `export default` exports definitions a second time ' +
+        '(`export default` on line 1); only one export can count. Fix: Keep one export of the definitions: merge the ' +
+        'arrays into one `export default [...]` or one `export const definitions = [...]`.',
     ]);
   });
 
   it('item 12: `export { x as default }` is an unsupported-export problem naming its line', () => {
     const compiled = compileTs(`const rules = ${A};\nexport { rules as default };\n`);
     expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
-      'definitions/a.permissions.ts:2:10 $ [unsupported-export] `export { rules as default }` is not read: definitions files are read statically, and only `export default [...]` or `export const definitions = [...]` count. Fix: Export the definitions once, as `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.',
+      'definitions/a.permissions.ts:2:10 $ [unsupported-export] `export { rules as default }` is not read: ' +
+        'definitions files are read statically, and only `export default [...]` or `export const definitions = ' +
+        '[...]` count. Fix: Export the definitions once, as `export default [ ... ] satisfies ' +
+        'PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.',
     ]);
   });
 
@@ -244,7 +257,8 @@ describe('item 12: a *.permissions.ts file exports its definitions once, in a fo
 
   it('item 12: one export of the definitions beside other exports (types, helpers) still compiles', () => {
     const compiled = compileTs(
-      `export type Note = { id: number };\nexport const version = 2;\nexport { version as schemaVersion };\nexport type * from './types.js';\nexport default ${A};\n`,
+      `export type Note = { id: number };\nexport const version = 2;\nexport { version as schemaVersion };\n` +
+        `export type * from './types.js';\nexport default ${A};\n`,
     );
     expect(compiled.ok ? 'ok' : compiled.problems).toBe('ok');
   });

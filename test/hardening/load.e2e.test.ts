@@ -10,6 +10,7 @@
  * `--expose-gc` in NODE_OPTIONS; without it that one assertion is skipped with a message.
  */
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
@@ -73,7 +74,7 @@ async function settledHeapUsed(): Promise<number> {
 }
 
 describe('example app under load (autocannon on loopback)', () => {
-  let app: INestApplication;
+  let app: INestApplication<Server>;
   let base: string;
   const PROBES = probes();
   const expected = new Map<Probe, Answer>();
@@ -81,7 +82,7 @@ describe('example app under load (autocannon on loopback)', () => {
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
     base = `http://127.0.0.1:${port}`;
@@ -116,7 +117,8 @@ describe('example app under load (autocannon on loopback)', () => {
     return new Promise((resolve, reject) => {
       const instance = autocannon({ url: base, connections: CONNECTIONS, duration: durationSeconds, timeout: 10, requests }, (error, result) => {
         clearTimeout(failsafe);
-        if (error !== null && error !== undefined) reject(error);
+        // autocannon types its callback's error as any; it is an Error when set.
+        if (error !== null && error !== undefined) reject(error as Error);
         else resolve({ result, mismatches, checked });
       });
       // autocannon stops by itself after `duration`; this only bounds a run that somehow would not.
@@ -178,8 +180,10 @@ describe('example app under load (autocannon on loopback)', () => {
     const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
     console.info(
       `load: ${result.requests.total} requests in ${result.duration} s over ${CONNECTIONS} connections, ${Math.round(result.requests.average)} req/s average ` +
-        `(latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms); ${result['2xx']} 2xx, ${result['4xx']} 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts; ` +
-        `${during.asked} fetches alongside; heap ${mb(heapBefore)} before, ${mb(heapAfter)} after (${(((heapAfter - heapBefore) / heapBefore) * 100).toFixed(1)}%)` +
+        `(latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms); ${result['2xx']} 2xx, ` +
+        `${result['4xx']} 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts; ` +
+        `${during.asked} fetches alongside; heap ${mb(heapBefore)} before, ${mb(heapAfter)} after ` +
+        `(${(((heapAfter - heapBefore) / heapBefore) * 100).toFixed(1)}%)` +
         (gc === undefined ? ' — NOT compared: run with NODE_OPTIONS="--experimental-vm-modules --expose-gc"' : ''),
     );
     if (gc === undefined) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileModel } from '../../compiler/compile-model.js';
-import { PermissionDefinitionError, Permissions, PermissionsHookError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions, PermissionsHookError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
 import { MAX_NAME_LENGTH } from '../../runtime/core/names.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 
@@ -166,6 +166,7 @@ describe('item 13: a hook answering with a hostile thenable fails closed with a 
 
   it('item 13: a thrown value whose toString throws still becomes a PermissionsHookError', async () => {
     const error = await isOwnWith(() => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the hostile non-Error value this item is about
       throw {
         toString() {
           throw new Error('no');
@@ -183,7 +184,7 @@ describe('item 13: a hook answering with a hostile thenable fails closed with a 
         return Reflect.get(target, key, receiver) as unknown;
       },
     });
-    const permissions = new Permissions({ logger: { warn: () => undefined } });
+    const permissions = new Permissions<User<unknown>, unknown>({ logger: { warn: () => undefined } });
     permissions.addPermissions([
       {
         roles: 'L',

@@ -6,12 +6,12 @@
  * default guard was checked as a collection request and let an employee delete anyone's document.)
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Controller, Delete, Get, Module, UseGuards, type INestApplication } from '@nestjs/common';
+import { Controller, Delete, Get, Module, UseGuards, type Type } from '@nestjs/common';
 import { APP_GUARD, RouterModule } from '@nestjs/core';
 import request from 'supertest';
 import { PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
 import { createPermissionsGuard, GetPermit, Permission, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
-import { collectingLogger, createApp, InMemoryOwnership, integerId, userFromHeader } from '../nest/fixtures/documents.fixture.js';
+import { collectingLogger, createApp, InMemoryOwnership, integerId, userFromHeader, type TestApp } from '../nest/fixtures/documents.fixture.js';
 
 /** Employees delete and read only their own documents (1 and 2 are user 1's, 3 is user 2's); they list as any. */
 const DEFINITIONS: PermissionDefinition[] = [
@@ -19,7 +19,7 @@ const DEFINITIONS: PermissionDefinition[] = [
   { roles: ['EMPLOYEE'], resource: 'user', grant: ['read:any'] },
 ];
 
-const moduleFor = (controllers: Function[], extra: { imports?: unknown[]; providers?: unknown[] } = {}) => ({
+const moduleFor = (controllers: Type<unknown>[], extra: { imports?: unknown[]; providers?: unknown[] } = {}) => ({
   imports: [
     PermissionsModule.forRoot({
       extractUserFromRequest: userFromHeader(),
@@ -33,14 +33,14 @@ const moduleFor = (controllers: Function[], extra: { imports?: unknown[]; provid
   providers: [{ provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: InMemoryOwnership }, ...((extra.providers ?? []) as never[])],
 });
 
-let app: INestApplication | undefined;
+let app: TestApp | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
 });
 
 /** The error app.init() rejects with. */
-async function startError(controllers: Function[], extra?: Parameters<typeof moduleFor>[1], prefix?: string): Promise<Error> {
+async function startError(controllers: Type<unknown>[], extra?: Parameters<typeof moduleFor>[1], prefix?: string): Promise<Error> {
   app = await createApp(moduleFor(controllers, extra));
   if (prefix !== undefined) app.setGlobalPrefix(prefix);
   try {
@@ -52,7 +52,7 @@ async function startError(controllers: Function[], extra?: Parameters<typeof mod
   throw new Error('app.init() was expected to reject');
 }
 
-async function start(controllers: Function[], extra?: Parameters<typeof moduleFor>[1], prefix?: string): Promise<INestApplication> {
+async function start(controllers: Type<unknown>[], extra?: Parameters<typeof moduleFor>[1], prefix?: string): Promise<TestApp> {
   app = await createApp(moduleFor(controllers, extra));
   if (prefix !== undefined) app.setGlobalPrefix(prefix);
   await app.init();
@@ -60,7 +60,8 @@ async function start(controllers: Function[], extra?: Parameters<typeof moduleFo
 }
 
 const HEADLINE =
-  'Guarded handlers whose resource id parameter is ambiguous; the application does not start, because a check without the right record id could grant access to the wrong record:\n';
+  'Guarded handlers whose resource id parameter is ambiguous; the application does not start, because a check ' +
+  'without the right record id could grant access to the wrong record:\n';
 
 describe("item 1: the Nest guard resolves every handler's id parameter at bootstrap", () => {
   it("item 1: a route ':documentId' under the default guard stops the start (today it deletes anyone's document)", async () => {
@@ -74,7 +75,10 @@ describe("item 1: the Nest guard resolves every handler's id parameter at bootst
     }
     const error = await startError([DocumentsController]);
     expect(error.message).toBe(
-      `${HEADLINE}  - DocumentsController.delete ("/documents/:documentId") declares the parameters "documentId" but none of them is the resource id: the default "id" counts only as the last parameter. Fix: Set resourceIdParam to the parameter that holds the id of the record checked (one of "documentId"), or opt out with resourceIdParam: null if this handler does not act on one record.`,
+      `${HEADLINE}  - DocumentsController.delete ("/documents/:documentId") declares the parameters "documentId" ` +
+        `but none of them is the resource id: the default "id" counts only as the last parameter. Fix: Set ` +
+        `resourceIdParam to the parameter that holds the id of the record checked (one of "documentId"), or opt out ` +
+        `with resourceIdParam: null if this handler does not act on one record.`,
     );
   });
 
@@ -103,7 +107,8 @@ describe("item 1: the Nest guard resolves every handler's id parameter at bootst
     }
     const error = await startError([UserDocumentsController]);
     expect(error.message).toContain(
-      'UserDocumentsController.delete ("/users/:id/documents/:docId") declares the parameters "id", "docId" but none of them is the resource id: the default "id" counts only as the last parameter.',
+      'UserDocumentsController.delete ("/users/:id/documents/:docId") declares the parameters "id", "docId" but ' +
+        'none of them is the resource id: the default "id" counts only as the last parameter.',
     );
   });
 
@@ -141,8 +146,12 @@ describe("item 1: the Nest guard resolves every handler's id parameter at bootst
     const error = await startError([DocumentsController]);
     expect(error.message).toBe(
       `${HEADLINE}` +
-        '  - DocumentsController.read ("/documents/:id") takes the resource id from parameter "documentId" (set on the guard), which it does not declare (it declares "id"). Fix: Set resourceIdParam to one of "id", or opt out with resourceIdParam: null if this handler does not act on one record.\n' +
-        '  - DocumentsController.other ("/documents/other/:key") takes the resource id from parameter "slug", which it does not declare (it declares "key"). Fix: Set resourceIdParam to one of "key", or opt out with resourceIdParam: null if this handler does not act on one record.',
+        '  - DocumentsController.read ("/documents/:id") takes the resource id from parameter "documentId" (set on ' +
+        'the guard), which it does not declare (it declares "id"). Fix: Set resourceIdParam to one of "id", or opt ' +
+        'out with resourceIdParam: null if this handler does not act on one record.\n' +
+        '  - DocumentsController.other ("/documents/other/:key") takes the resource id from parameter "slug", which ' +
+        'it does not declare (it declares "key"). Fix: Set resourceIdParam to one of "key", or opt out with ' +
+        'resourceIdParam: null if this handler does not act on one record.',
     );
   });
 
@@ -193,7 +202,10 @@ describe("item 1: the Nest guard resolves every handler's id parameter at bootst
     class TenantModule {}
     const error = await startError([], { imports: [TenantModule, RouterModule.register([{ path: 'tenants/:tenantId', module: TenantModule }])] });
     expect(error.message).toBe(
-      `${HEADLINE}  - TenantDocumentsController.list ("/tenants/:tenantId/documents") declares the parameters "tenantId" but none of them is the resource id: the default "id" counts only as the last parameter. Fix: Set resourceIdParam to the parameter that holds the id of the record checked (one of "tenantId"), or opt out with resourceIdParam: null if this handler does not act on one record.`,
+      `${HEADLINE}  - TenantDocumentsController.list ("/tenants/:tenantId/documents") declares the parameters ` +
+        `"tenantId" but none of them is the resource id: the default "id" counts only as the last parameter. Fix: ` +
+        `Set resourceIdParam to the parameter that holds the id of the record checked (one of "tenantId"), or opt ` +
+        `out with resourceIdParam: null if this handler does not act on one record.`,
     );
   });
 

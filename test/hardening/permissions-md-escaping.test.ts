@@ -20,7 +20,8 @@ const FORGED_ANY = 'title` | **any**: `*';
 
 const VICTIM_DESCR = 'Victim edits\r| forged | row | **any**: `*` |\nits own titles\u2028next\u2029para\u0007\u001b[31mred\u202eevil\u200b\u0000zero  ';
 const HOSTILE_DESCR =
-  '<script>alert(1)</script> <img src=x onerror=alert(1)> [l](javascript:alert(1)) ![x](y) http://evil.example www.evil.example a@evil.example ~~strike~~ &lt; **b** _e_ `c` # ends\\';
+  '<script>alert(1)</script> <img src=x onerror=alert(1)> [l](javascript:alert(1)) ![x](y) http://evil.example ' +
+  'www.evil.example a@evil.example ~~strike~~ &lt; **b** _e_ `c` # ends\\';
 
 const HOSTILE_ROLES = [
   '<script>alert(1)</script>',

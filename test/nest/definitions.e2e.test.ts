@@ -221,12 +221,13 @@ describe('PermissionsModule.forRootAsync', () => {
         PermissionsModule.forRootAsync({
           imports: [AuthModule],
           inject: [AuthConfig],
-          useFactory: async (config: AuthConfig) => ({
-            extractUserFromRequest: userFromHeader(config.users),
-            projectResourceId: integerId,
-            definitions: [...DOCUMENT_DEFINITIONS],
-            logger: collectingLogger().logger,
-          }),
+          useFactory: (config: AuthConfig) =>
+            Promise.resolve({
+              extractUserFromRequest: userFromHeader(config.users),
+              projectResourceId: integerId,
+              definitions: [...DOCUMENT_DEFINITIONS],
+              logger: collectingLogger().logger,
+            }),
         }),
       ],
       controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
@@ -314,7 +315,9 @@ describe('start-time checks of guarded handlers', () => {
     });
     await app.close();
     expect(warnings).toEqual([
-      'typed-permissions: ReportsController.approve checks action "approve" on "document", which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.',
+      'typed-permissions: ReportsController.approve checks action "approve" on "document", which no role is ' +
+        'granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the ' +
+        'action.',
     ]);
   });
 
@@ -327,7 +330,9 @@ describe('start-time checks of guarded handlers', () => {
     const error = await initError(app);
     expect(error).toBeInstanceOf(PermissionsUsageError);
     expect((error as Error).message).toBe(
-      'Guarded handlers that are misconfigured (strict mode):\n  - ReportsController.approve checks action "approve" on "document", which no role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or grant the action.',
+      'Guarded handlers that are misconfigured (strict mode):\n  - ReportsController.approve checks action ' +
+        '"approve" on "document", which no role is granted, so every request is refused (403). Rename the method, ' +
+        'set @Permission({ action }), or grant the action.',
     );
   });
 });

@@ -3,7 +3,6 @@
  * overrides, @SkipPermissions, @GetPermit, and how errors of the user, the id and the hooks surface.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { createPermissionsGuard, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
 import {
@@ -15,13 +14,14 @@ import {
   makeDocumentsController,
   startApp,
   userFromHeader,
+  type TestApp,
 } from './fixtures/documents.fixture.js';
 
 const DocumentsGuard = createPermissionsGuard({ resource: 'document' });
 const FolderDocumentsGuard = createPermissionsGuard({ resource: 'document', resourceIdParam: 'documentId' });
 
 describe('permissions guard (documents app)', () => {
-  let app: INestApplication;
+  let app: TestApp;
   let ownership: InMemoryOwnership;
   let log: HandlerLog;
   const { warnings, logger } = collectingLogger();

@@ -10,9 +10,9 @@ type Filter = (row: { creatorId: number }) => boolean;
 
 const ownership: PermissionsOwnershipService<AppUser, Filter> = {
   isCreator: ({ user, resourceId }) => user.id === resourceId,
-  isCreatorOrManagerOfCreator: async () => false,
+  isCreatorOrManagerOfCreator: () => Promise.resolve(false),
   isCreatedInSameCompany: () => false,
-  listCreatedInSameCompany: async () => [1, 2],
+  listCreatedInSameCompany: () => Promise.resolve([1, 2]),
   limitToCreator:
     ({ user }) =>
     (row) =>

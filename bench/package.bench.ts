@@ -1,0 +1,180 @@
+/**
+ * Benchmark 6: what a user's application pays for the package itself. The browser bundle of the
+ * core runtime for the example's compiled tables (precompiled engine, tables, Permit, pick) next to
+ * CASL's for equivalent rules, minified and gzipped by esbuild and zlib; and a cold start measured
+ * as whole `node` processes — importing the compiled example tables through the built package, one
+ * grant — against importing `@casl/ability`, building equivalent rules and one `can()`, interleaved,
+ * medians, with an empty process as the floor.
+ */
+import { build, transform } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { compile } from '../compiler/index.js';
+import { makeRunDir, REPO_ROOT } from './build.bench.js';
+import { median, type BenchSettings } from './measure.js';
+
+/** One bundle's size. */
+export interface BundleSize {
+  readonly minifiedBytes: number;
+  readonly gzipBytes: number;
+}
+
+/** Cold starts of whole processes, ms (medians of interleaved runs). */
+export interface ColdStart {
+  readonly runs: number;
+  readonly oursMs: number;
+  readonly caslMs: number;
+  /** `node` with an empty module: the floor every process pays. */
+  readonly emptyMs: number;
+  readonly ratio: number;
+}
+
+export interface PackageResult {
+  readonly bundle: { readonly ours: BundleSize; readonly casl: BundleSize };
+  readonly coldStart: ColdStart | { readonly skipped: string };
+}
+
+/** The grant both sides do: EMPLOYEE 1 reads their own document 10, and its attributes are picked. */
+const OURS_BUNDLE = `
+import { createPermissions } from ${JSON.stringify(join(REPO_ROOT, 'generated', 'index.ts'))};
+const ownership = new Proxy({}, { getOwnPropertyDescriptor: () => ({ value: () => true, configurable: true, enumerable: true, writable: true }) });
+export async function readDocument(user, document) {
+  const permit = await createPermissions({ ownership }).grantPermit({ user, resource: 'document', action: 'read', resourceId: document.id });
+  return permit.granted ? permit.pick(document) : undefined;
+}
+`;
+
+/** The example's EMPLOYEE and COMPANY_ADMIN rules in CASL (own = a condition on creatorId). */
+const CASL_RULES = `
+function rulesFor(user) {
+  const rules = [];
+  if (user.roles.includes('EMPLOYEE')) {
+    rules.push({ action: ['create', 'read', 'list'], subject: 'document', conditions: { creatorId: user.id } });
+    rules.push({ action: ['create', 'read', 'list'], subject: 'document', fields: ['confidential'], inverted: true, conditions: { creatorId: user.id } });
+    rules.push({ action: 'list', subject: 'document', fields: ['title', 'date'] });
+  }
+  if (user.roles.includes('COMPANY_ADMIN')) {
+    rules.push({ action: ['read', 'update', 'review'], subject: 'document', conditions: { companyId: user.companyId } });
+  }
+  if (user.roles.includes('SUPER_ADMIN')) rules.push({ action: 'manage', subject: 'all' });
+  return rules;
+}
+`;
+
+const CASL_BUNDLE = `
+import { createMongoAbility, subject } from '@casl/ability';
+import { permittedFieldsOf } from '@casl/ability/extra';
+${CASL_RULES}
+export function readDocument(user, document) {
+  const ability = createMongoAbility(rulesFor(user));
+  const tagged = subject('document', document);
+  if (!ability.can('read', tagged)) return undefined;
+  const fields = permittedFieldsOf(ability, 'read', tagged, { fieldsFrom: (rule) => rule.fields || Object.keys(document) });
+  return Object.fromEntries(fields.map((field) => [field, document[field]]));
+}
+`;
+
+async function bundleSize(source: string, dir: string, name: string): Promise<BundleSize> {
+  const entry = join(dir, `${name}.mjs`);
+  writeFileSync(entry, source);
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    logLevel: 'silent',
+    absWorkingDir: REPO_ROOT,
+  });
+  const bytes = (result.outputFiles[0] as { contents: Uint8Array }).contents;
+  return { minifiedBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
+}
+
+/**
+ * The example's definitions compiled the way an application has them (generated code importing
+ * `typed-permissions/precompiled`), transpiled to JavaScript beside a script that grants once;
+ * `typed-permissions` resolves to the built runtime workspace.
+ */
+async function prepareColdStart(dir: string): Promise<{ ours: string; casl: string; empty: string }> {
+  mkdirSync(dir, { recursive: true });
+  const built = spawnSync('npm', ['run', 'build', '--workspace', 'runtime'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`building the runtime package failed: ${built.stderr}`);
+  const generated = join(dir, 'generated-ts');
+  const result = await compile({ definitionsDir: join(REPO_ROOT, 'definitions'), outDir: generated, runtimeImport: 'typed-permissions/precompiled' });
+  if (!result.ok) throw new Error('compiling the example definitions failed');
+  const js = join(dir, 'generated');
+  mkdirSync(js);
+  for (const file of readdirSync(generated).filter((name) => name.endsWith('.ts'))) {
+    const { code } = await transform(readFileSync(join(generated, file), 'utf8'), { loader: 'ts', format: 'esm' });
+    writeFileSync(join(js, file.replace(/\.ts$/, '.js')), code);
+  }
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  const ours = join(dir, 'ours.js');
+  writeFileSync(
+    ours,
+    `import { createPermissions } from './generated/index.js';\n` +
+      `const ownership = { isCreator: () => true, isCreatorOrManagerOfCreator: () => false, isCreatedInSameCompany: () => false, ` +
+      `limitToCreator: () => undefined, limitToCreatorOrManagedCreators: () => undefined, listCreatedInSameCompany: () => [] };\n` +
+      `const query = { user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 10 };\n` +
+      `const permit = await createPermissions({ ownership }).grantPermit(query);\n` +
+      `if (!permit.granted) process.exit(1);\n`,
+  );
+  const casl = join(dir, 'casl.js');
+  writeFileSync(
+    casl,
+    `import { createMongoAbility, subject } from '@casl/ability';\n${CASL_RULES}\n` +
+      `const ability = createMongoAbility(rulesFor({ id: 1, roles: ['EMPLOYEE'] }));\n` +
+      `if (!ability.can('read', subject('document', { id: 10, creatorId: 1 }))) process.exit(1);\n`,
+  );
+  const empty = join(dir, 'empty.js');
+  writeFileSync(empty, '\n');
+  return { ours, casl, empty };
+}
+
+function timeProcess(script: string): number {
+  const start = performance.now();
+  const child = spawnSync(process.execPath, [script], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  const ms = performance.now() - start;
+  if (child.status !== 0) throw new Error(`${script} failed (${child.status}): ${child.stderr}`);
+  return ms;
+}
+
+/**
+ * Runs benchmark 6 (the cold start only in a full run: it builds the runtime package and starts
+ * processes).
+ *
+ * @example
+ * ```ts
+ * const result = await runPackageBench(benchSettings('full'), console.log);
+ * ```
+ */
+export async function runPackageBench(settings: BenchSettings, log: (line: string) => void = () => undefined): Promise<PackageResult> {
+  const dir = makeRunDir('package');
+  try {
+    const bundle = { ours: await bundleSize(OURS_BUNDLE, dir, 'bundle-ours'), casl: await bundleSize(CASL_BUNDLE, dir, 'bundle-casl') };
+    log(`  browser bundle min+gzip: typed-permissions ${bundle.ours.gzipBytes} B, CASL ${bundle.casl.gzipBytes} B`);
+    if (settings.smoke) return { bundle, coldStart: { skipped: 'smoke run (it builds the runtime package and starts processes)' } };
+    const scripts = await prepareColdStart(join(dir, 'cold'));
+    const runs = 31;
+    const times = { ours: [] as number[], casl: [] as number[], empty: [] as number[] };
+    // Interleaved, so that a slow moment of the shared machine hits all three alike.
+    for (let i = 0; i < runs; i++) for (const which of ['ours', 'casl', 'empty'] as const) times[which].push(timeProcess(scripts[which]));
+    const coldStart: ColdStart = {
+      runs,
+      oursMs: median(times.ours),
+      caslMs: median(times.casl),
+      emptyMs: median(times.empty),
+      ratio: median(times.ours) / median(times.casl),
+    };
+    log(
+      `  cold start (median of ${runs}): typed-permissions ${coldStart.oursMs.toFixed(1)} ms, ` +
+        `CASL ${coldStart.caslMs.toFixed(1)} ms, empty ${coldStart.emptyMs.toFixed(1)} ms`,
+    );
+    return { bundle, coldStart };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+/**
+ * The executable of typed-permissions-cli: runs the command line with the process's arguments. The
+ * `typed-permissions` command of the runtime package starts this same `main`.
+ */
+import { runMain } from './cli.js';
+
+await runMain(process.argv.slice(2));

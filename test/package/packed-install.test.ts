@@ -1,0 +1,260 @@
+/**
+ * Issue 11: what users install is the packed tarball, not this checkout. This packs both packages
+ * the way a release would (`npm pack --workspaces`: prepack builds them), checks what the tarballs
+ * hold, lints them with publint and arethetypeswrong, and installs them into a throwaway project
+ * outside the repository, as a newcomer would: first the runtime alone (small, no toolchain, a
+ * grant from ESM and from `require`), then the compiler as a dev dependency (its own definitions
+ * compiled with the installed command, a strict type-check that accepts a usage file and rejects a
+ * wrong action, and the compiled usage run with node).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../compiler/helpers.js';
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
+  // A clean environment: no jest NODE_OPTIONS, and npm run from the project, not from this repository.
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_OPTIONS: '',
+    npm_config_loglevel: 'error',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  for (const key of Object.keys(env)) if (key.startsWith('npm_package_') || key.startsWith('npm_lifecycle_')) delete env[key];
+  return spawnSync(command, [...args], { cwd, env, encoding: 'utf8', timeout: 240_000 });
+}
+
+function ok(result: SpawnSyncReturns<string>): string {
+  if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+function folderBytes(path: string): number {
+  let total = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) total += folderBytes(full);
+    else if (entry.isFile()) total += statSync(full).size;
+  }
+  return total;
+}
+
+interface PackedFile {
+  readonly path: string;
+}
+interface Packed {
+  readonly name: string;
+  readonly filename: string;
+  readonly files: readonly PackedFile[];
+}
+
+describe('issue 11: the packed tarballs, installed outside the repository', () => {
+  let packs = '';
+  let project = '';
+  let packed: Packed[] = [];
+  const tarball = (name: string) => join(packs, (packed.find((pack) => pack.name === name) as Packed).filename);
+
+  beforeAll(() => {
+    packs = mkdtempSync(join(tmpdir(), 'typed-permissions-packs-'));
+    project = mkdtempSync(join(tmpdir(), 'typed-permissions-newcomer-'));
+    packed = JSON.parse(ok(run(NPM, ['pack', '--workspaces', '--json', '--pack-destination', packs], repoRoot))) as Packed[];
+  }, 240_000);
+
+  afterAll(() => {
+    for (const dir of [packs, project]) if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('issue 11: npm pack builds both packages and ships only what users need', () => {
+    expect(packed.map((pack) => pack.name).sort()).toEqual(['typed-permissions', 'typed-permissions-cli']);
+    for (const pack of packed) {
+      const paths = pack.files.map((file) => file.path);
+      expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']));
+      const others = paths.filter((path) => !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(path));
+      // Compiled JavaScript, declarations and source maps only: no sources, tests, benchmarks, example app or definitions.
+      expect(others.filter((path) => !/^dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)$/.test(path))).toEqual([]);
+      expect(others.filter((path) => /example|test|bench|definitions\//.test(path))).toEqual([]);
+    }
+    // Declarations need no @types the user does not use: the express entry declares the few express types it reads.
+    const declarations = readdirSync(join(repoRoot, 'runtime', 'dist'), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.d.ts'));
+    const typeImports = declarations.flatMap((path) =>
+      [...readFileSync(join(repoRoot, 'runtime', 'dist', path), 'utf8').matchAll(/from '([^.'][^']*)'/g)].map((match) => match[1]),
+    );
+    expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'zod']);
+    const runtimeFiles = (packed.find((pack) => pack.name === 'typed-permissions') as Packed).files.map((file) => file.path);
+    for (const entry of ['dist/core/index.js', 'dist/core/precompiled.js', 'dist/nest/index.js', 'dist/express/index.js', 'dist/cli/typed-permissions.js']) {
+      expect(runtimeFiles).toContain(entry);
+    }
+  });
+
+  it('issue 11: publint and arethetypeswrong are clean on both tarballs', () => {
+    for (const pack of packed) {
+      expect(ok(run(process.execPath, [join(repoRoot, 'node_modules/publint/src/cli.js'), 'run', tarball(pack.name), '--strict'], repoRoot))).toContain(
+        'All good!',
+      );
+      // require(esm) works from Node 20.19 on (engines), and TypeScript's nodenext models it; attw does not know it
+      // yet (arethetypeswrong#252), hence the one ignored rule. node10 resolution predates exports and is not supported.
+      const attw = run(
+        process.execPath,
+        [
+          join(repoRoot, 'node_modules/@arethetypeswrong/cli/dist/index.js'),
+          tarball(pack.name),
+          '--profile',
+          'node16',
+          '--ignore-rules',
+          'cjs-resolves-to-esm',
+          '--format',
+          'ascii',
+        ],
+        repoRoot,
+      );
+      // attw exits 1 on any problem that is not ignored.
+      expect({ status: attw.status, stderr: attw.stderr }).toEqual({ status: 0, stderr: '' });
+    }
+  });
+
+  it('issue 11: the runtime alone installs small, without the toolchain, and grants from ESM and from require', () => {
+    ok(run(NPM, ['init', '-y'], project));
+    ok(run(NPM, ['pkg', 'set', 'type=module'], project));
+    ok(run(NPM, ['install', tarball('typed-permissions')], project));
+    const modules = join(project, 'node_modules');
+    expect(
+      readdirSync(modules)
+        .filter((name) => !name.startsWith('.'))
+        .sort(),
+    ).toEqual(['path-to-regexp', 'typed-permissions', 'zod']);
+    for (const toolchain of ['typescript', 'ts-morph', 'prettier', '@ts-morph']) expect(existsSync(join(modules, toolchain))).toBe(false);
+    expect(folderBytes(modules)).toBeLessThanOrEqual(10 * 1024 * 1024);
+
+    const definitions = "[{ roles: 'READER', resource: 'article', grant: { 'read:any': ['*', '!draft'] } }]";
+    writeFileSync(
+      join(project, 'grant.mjs'),
+      `import { Permissions } from 'typed-permissions';\n` +
+        `const permissions = new Permissions().addPermissions(${definitions}).build();\n` +
+        `const permit = await permissions.grantPermit({ user: { id: 1, roles: ['READER'] }, resource: 'article', action: 'read' });\n` +
+        `console.log(JSON.stringify([permit.granted, await permit.pick({ id: 1, title: 't', draft: 'd' })]));\n`,
+    );
+    writeFileSync(
+      join(project, 'grant.cjs'),
+      `const { Permissions } = require('typed-permissions');\n` +
+        `const permissions = new Permissions().addPermissions(${definitions}).build();\n` +
+        `const permit = permissions.grantPermitSync({ user: { id: 1, roles: ['READER'] }, resource: 'article', action: 'read' });\n` +
+        `console.log(JSON.stringify([permit.granted, permit.pickSync({ id: 1, title: 't', draft: 'd' })]));\n`,
+    );
+    for (const file of ['grant.mjs', 'grant.cjs']) expect(JSON.parse(ok(run(process.execPath, [file], project)))).toEqual([true, { id: 1, title: 't' }]);
+
+    const withoutCompiler = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile'], project);
+    expect(withoutCompiler.status).toBe(2);
+    expect(withoutCompiler.stderr).toContain('typed-permissions: the compiler is in the package typed-permissions-cli, which is not installed here.');
+  });
+
+  it(
+    'issue 11: with the compiler as a dev dependency, the installed command compiles, ' +
+      'tsc --strict accepts a usage and rejects a wrong action, and node runs it',
+    () => {
+      ok(run(NPM, ['install', '--save-dev', tarball('typed-permissions-cli'), 'typescript@~6.0.3'], project));
+      mkdirSync(join(project, 'definitions'));
+      writeFileSync(
+        join(project, 'definitions', 'article.permissions.json'),
+        JSON.stringify({
+          definitions: [
+            {
+              roles: ['AUTHOR'],
+              resource: 'article',
+              possession: 'own',
+              grant: { read: ['*'], publish: ['*'], 'list:any': ['id', 'title'] },
+              isOwner: 'isAuthor',
+              listOwned: 'listAuthored',
+            },
+            { roles: ['EDITOR'], resource: 'article', grant: ['read:any', 'publish:any'] },
+          ],
+        }),
+      );
+      writeFileSync(
+        join(project, 'definitions', 'article.resource.json'),
+        JSON.stringify({ resource: 'article', idType: 'number', attributes: ['id', 'title', 'body', 'authorId'] }),
+      );
+      expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile', 'definitions', '--out', 'generated'], project))).toMatch(
+        /^typed-permissions: wrote 8 files to generated \(2 roles, 1 resources, 6 actions, 5 grants\)/,
+      );
+
+      mkdirSync(join(project, 'src'));
+      writeFileSync(
+        join(project, 'src', 'app.ts'),
+        `import { createPermissions, type PermissionsOwnershipService } from '../generated/index.js';
+
+interface AppUser {
+  readonly id: number;
+  readonly roles: readonly string[];
+}
+const articles = [
+  { id: 1, title: 'One', body: 'b1', authorId: 7 },
+  { id: 2, title: 'Two', body: 'b2', authorId: 8 },
+];
+class ArticleOwnership implements PermissionsOwnershipService<AppUser> {
+  isAuthor({ user, resourceId }: { readonly user: AppUser; readonly resourceId: number }): boolean {
+    return articles.some((article) => article.id === resourceId && article.authorId === user.id);
+  }
+  listAuthored({ user }: { readonly user: AppUser }): readonly number[] {
+    return articles.filter((article) => article.authorId === user.id).map((article) => article.id);
+  }
+}
+const permissions = createPermissions<AppUser>({ ownership: new ArticleOwnership() });
+const author: AppUser = { id: 7, roles: ['AUTHOR'] };
+const own = await permissions.grantPermit({ user: author, resource: 'article', action: 'publish', resourceId: 1 });
+const other = await permissions.grantPermit({ user: author, resource: 'article', action: 'publish', resourceId: 2 });
+const list = await permissions.grantPermit({ user: author, resource: 'article', action: 'list' });
+console.log(JSON.stringify({ own: own.granted, other: other.granted, list: await list.filterPick(articles) }));
+`,
+      );
+      writeFileSync(
+        join(project, 'src', 'wrong.ts'),
+        `import { createPermissions } from '../generated/index.js';
+declare const permissions: ReturnType<typeof createPermissions>;
+export const permit = permissions.grantPermit({ user: { id: 1, roles: ['AUTHOR'] }, resource: 'article', action: 'delete' });
+`,
+      );
+      // A CommonJS module: TypeScript compiles the import to require(), which Node 20.19+ runs on the ESM package.
+      writeFileSync(
+        join(project, 'src', 'consumer.cts'),
+        `import { Permissions } from 'typed-permissions';\nexport const built: boolean = new Permissions().addPermissions([]).build().built;\n`,
+      );
+      const compilerOptions = {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        rootDir: '.',
+        outDir: 'out',
+        skipLibCheck: false,
+        types: [],
+      };
+      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src/app.ts', 'src/consumer.cts', 'generated'] }));
+      writeFileSync(
+        join(project, 'tsconfig.wrong.json'),
+        JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true }, include: ['src/wrong.ts', 'generated'] }),
+      );
+
+      const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+      ok(run(process.execPath, [tsc, '-p', 'tsconfig.json'], project));
+      const wrong = run(process.execPath, [tsc, '-p', 'tsconfig.wrong.json'], project);
+      expect(wrong.status).toBe(2);
+      expect(wrong.stdout).toContain(`src/wrong.ts(3,106): error TS2322: Type '"delete"' is not assignable to type '"list" | "publish" | "read"'.`);
+
+      expect(JSON.parse(ok(run(process.execPath, ['out/src/app.js'], project)))).toEqual({
+        own: true,
+        other: false,
+        list: [
+          { id: 1, title: 'One' },
+          { id: 2, title: 'Two' },
+        ],
+      });
+      expect(ok(run(process.execPath, ['-e', "console.log(require('./out/src/consumer.cjs').built)"], project)).trim()).toBe('true');
+    },
+  );
+});
