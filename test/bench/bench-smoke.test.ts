@@ -26,7 +26,7 @@ describe('bench smoke run', () => {
 
   beforeAll(async () => {
     results = await runBenchmarks(benchSettings('smoke'));
-  }, 60_000);
+  }, 240_000);
 
   it('every implementation agrees with the baseline on every sampled decision', () => {
     expect(results.decision.checkedQueries).toBeGreaterThan(1000);
