@@ -17,7 +17,7 @@ import { positionOf, type ValuePath } from './static-value.js';
 /** A hook method the ownership service must have. */
 export interface HookMethod {
   readonly name: string;
-  readonly kind: 'isOwner' | 'listOwned' | 'limitOwned';
+  readonly kind: 'isOwner' | 'listOwned' | 'limitOwned' | 'ownedAmong';
   /** The TypeScript id type of the resources it serves, e.g. `number` or `string | number`. */
   readonly idType: string;
 }
@@ -30,6 +30,8 @@ export interface CompiledModel {
   /** TypeScript id type per resource. */
   readonly resourceIdTypes: ReadonlyMap<string, string>;
   readonly hookMethods: readonly HookMethod[];
+  /** Resources whose `*.resource.json` declares an ownedAmong executor: there, limitOwned needs no isOwner. Sorted. */
+  readonly computableResources: readonly string[];
   readonly definitions: readonly { readonly file: string; readonly index: number; readonly definition: ValidDefinition }[];
   readonly warnings: readonly string[];
 }
@@ -122,7 +124,8 @@ export function compileModel(directory: string): CompileModelResult {
     valid.push({ file: entry.file, index: entry.index, definition });
   }
 
-  const built = buildGrantTables(located);
+  const executors = new Map([...metadata.values()].flatMap((meta) => (meta.ownedAmong === undefined ? [] : [[meta.resource, meta.ownedAmong] as const])));
+  const built = buildGrantTables(located, { ownedAmong: executors });
   for (const problem of built.problems) {
     const entry = byLocation.get(`${problem.source}\u0000${problem.index}`) as ReadDefinition;
     problems.push(problemAt(entry, problem.path, problem));
@@ -143,7 +146,15 @@ export function compileModel(directory: string): CompileModelResult {
   }
 
   const resourceIdTypes = new Map(tables.resources.map((resource) => [resource, metadata.get(resource)?.idType ?? DEFAULT_ID_TYPE]));
-  const hookKinds = new Map<string, { kind: HookMethod['kind']; idTypes: Set<string>; entry: ReadDefinition }>();
+  const hookKinds = new Map<string, { kind: HookMethod['kind']; idTypes: Set<string>; where: string }>();
+  for (const meta of metadata.values()) {
+    if (meta.ownedAmong === undefined) continue;
+    const known = hookKinds.get(meta.ownedAmong);
+    if (known !== undefined && known.kind !== 'ownedAmong') continue; // reported below, where the other kind is used
+    const record = known ?? { kind: 'ownedAmong' as const, idTypes: new Set<string>(), where: meta.file };
+    for (const type of (resourceIdTypes.get(meta.resource) ?? DEFAULT_ID_TYPE).split(' | ')) record.idTypes.add(type);
+    hookKinds.set(meta.ownedAmong, record);
+  }
   for (const { definition, location } of located) {
     const entry = byLocation.get(`${location.source}\u0000${location.index}`) as ReadDefinition;
     const resources = definition.resource === '*' ? tables.resources : [definition.resource];
@@ -155,15 +166,13 @@ export function compileModel(directory: string): CompileModelResult {
         problems.push(
           problemAt(entry, [kind], {
             code: 'hook-kind-conflict',
-            message:
-              `Method ${JSON.stringify(name)} is used as ${kind} here ` +
-              `but as ${known.kind} in ${known.entry.file} definition ${known.entry.index}; one method cannot be both.`,
+            message: `Method ${JSON.stringify(name)} is used as ${kind} here but as ${known.kind} in ${known.where}; one method cannot be both.`,
             fix: 'Give each hook kind its own method name.',
           }),
         );
         continue;
       }
-      const record = known ?? { kind, idTypes: new Set<string>(), entry };
+      const record = known ?? { kind, idTypes: new Set<string>(), where: `${entry.file} definition ${entry.index}` };
       for (const resource of resources) for (const type of (resourceIdTypes.get(resource) ?? DEFAULT_ID_TYPE).split(' | ')) record.idTypes.add(type);
       hookKinds.set(name, record);
     }
@@ -184,6 +193,7 @@ export function compileModel(directory: string): CompileModelResult {
       resourceActions: new Map([...resourceActions].map(([resource, actions]) => [resource, [...actions].sort()])),
       resourceIdTypes,
       hookMethods,
+      computableResources: [...executors.keys()].filter((resource) => tables.resources.includes(resource)).sort(),
       definitions: valid,
       warnings: built.warnings,
     },

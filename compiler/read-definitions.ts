@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ts } from 'ts-morph';
 import {
   definitionsOfFileValue,
+  hookNameProblem,
   isSyntaxProblem,
   MAX_DEFINITIONS_FILE_LENGTH,
   MAX_NAME_LENGTH,
@@ -38,6 +39,8 @@ export interface ResourceMetadata {
   readonly resource: string;
   readonly idType: 'number' | 'string';
   readonly attributes: readonly string[] | undefined;
+  /** The method of the ownership service that runs this resource's limitOwned filters over given ids (issue 12's R2 ownership). */
+  readonly ownedAmong: string | undefined;
   readonly file: string;
   readonly positions: ReadonlyMap<string, Position>;
 }
@@ -345,15 +348,23 @@ function readResourceMetadata(file: string, read: StaticValue, problems: Compile
     return undefined;
   }
   for (const key of Object.keys(value)) {
-    if (!['$schema', 'resource', 'idType', 'attributes'].includes(key))
+    if (!['$schema', 'resource', 'idType', 'attributes', 'ownedAmong'].includes(key))
       problems.push({
         ...where([key]),
         code: 'invalid-metadata',
-        message: `Unknown field ${JSON.stringify(key)} in resource metadata.`,
-        fix: 'Use only "resource", "idType" and "attributes".',
+        message: `Unknown field ${quoteForMessage(key)} in resource metadata.`,
+        fix: 'Use only "resource", "idType", "attributes" and "ownedAmong".',
       });
   }
-  const { resource, idType, attributes } = value;
+  const { resource, idType, attributes, ownedAmong } = value;
+  const executorProblem = ownedAmong === undefined ? undefined : typeof ownedAmong !== 'string' ? 'must be a method name' : hookNameProblem(ownedAmong);
+  if (executorProblem !== undefined)
+    problems.push({
+      ...where(['ownedAmong']),
+      code: 'invalid-metadata',
+      message: `Field "ownedAmong" ${executorProblem}.`,
+      fix: 'Name the method of the ownership service that runs a limitOwned filter over given ids, for example "ownedDocumentsAmong".',
+    });
   if (typeof resource !== 'string' || resource.length === 0 || resource === '*')
     problems.push({
       ...where(['resource']),
@@ -406,6 +417,7 @@ function readResourceMetadata(file: string, read: StaticValue, problems: Compile
     resource: resource as string,
     idType: idType as 'number' | 'string',
     attributes: attributes as string[] | undefined,
+    ownedAmong: ownedAmong as string | undefined,
     file,
     positions: read.positions,
   };

@@ -7,14 +7,16 @@ import type { Awaitable, User } from '../runtime/core/precompiled.js';
 export interface PermissionsOwnershipService<TUser extends User<unknown> = User, TFilter = unknown> {
   /** isOwner hook: does `user` own the record `resourceId`? */
   isCreatedInSameCompany(args: { readonly user: TUser; readonly resourceId: number }): Awaitable<boolean>;
-  /** isOwner hook: does `user` own the record `resourceId`? */
-  isCreator(args: { readonly user: TUser; readonly resourceId: number }): Awaitable<boolean>;
-  /** isOwner hook: does `user` own the record `resourceId`? */
-  isCreatorOrManagerOfCreator(args: { readonly user: TUser; readonly resourceId: number }): Awaitable<boolean>;
   /** limitOwned hook: configures (never executes) a filter of the records `user` owns. */
   limitToCreator(args: { readonly user: TUser }): TFilter;
   /** limitOwned hook: configures (never executes) a filter of the records `user` owns. */
   limitToCreatorOrManagedCreators(args: { readonly user: TUser }): TFilter;
   /** listOwned hook: the ids of the records `user` owns. */
   listCreatedInSameCompany(args: { readonly user: TUser }): Awaitable<readonly number[]>;
+  /** ownedAmong executor: runs `filter` (what a limitOwned hook returned) over the records `resourceIds` and returns the ids that match, in one query. Its filter type is the limitOwned hooks' (TFilter), so the two must agree. */
+  ownedDocumentsAmong(args: {
+    readonly user: TUser;
+    readonly filter: TFilter;
+    readonly resourceIds: readonly number[];
+  }): Awaitable<readonly number[]>;
 }

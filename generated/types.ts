@@ -33,12 +33,15 @@ export interface PermissionsSchemaOfDefinitions {
   };
 }
 
-/** A PermissionDefinition restricted to the names the definitions already use (for definitions written in code). */
+/** The resources whose ownership can be computed from limitOwned (their `*.resource.json` declares ownedAmong): there, isOwner is optional. */
+export type ComputableResource = 'document' | '*';
+/** A PermissionDefinition restricted to the names the definitions already use (for definitions written in code). limitOwned without isOwner compiles only for the resources that declare an ownedAmong executor. */
 export type KnownPermissionDefinition<TUser = any, TId = any, TFilter = any> = PermissionDefinition<
   Role,
   Resource,
   Action,
   TUser,
   TId,
-  TFilter
+  TFilter,
+  ComputableResource
 >;

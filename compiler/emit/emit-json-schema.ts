@@ -18,6 +18,11 @@ export const resourceMetadataSchema = z.strictObject({
   resource: z.string().min(1).describe('The resource these metadata describe.'),
   idType: z.enum(['number', 'string']).describe('The type of the resource ids.'),
   attributes: z.array(z.string().min(1)).optional().describe('The attribute names (dotted for nested) that attribute patterns may name.'),
+  ownedAmong: z
+    .string()
+    .regex(/^[A-Za-z_$][\w$]*$/)
+    .optional()
+    .describe('The ownership-service method that runs a limitOwned filter over given ids: with it, definitions need no isOwner with limitOwned.'),
 });
 
 /**

@@ -4,7 +4,7 @@
  * file says exactly what the tables grant; and its size is bounded, so a huge or hostile policy
  * fails with a {@link CompileLimitError} instead of exhausting memory.
  */
-import { type GrantCell, planFromJson, planToPatterns } from 'typed-permissions/internal';
+import { type GrantCell, groupOwnershipLabel, planFromJson, planToPatterns } from 'typed-permissions/internal';
 import { CompileLimitError } from '../compile-limit-error.js';
 import type { EmitContext, EmittedFile } from './emit-context.js';
 import { markdownCode, markdownName, markdownProse } from './markdown-text.js';
@@ -126,17 +126,18 @@ export function emitMatrix(context: EmitContext, limits: MatrixLimits = { maxCha
     if (name === undefined) setNames.set(text, (name = `A${setNames.size + 1}`));
     return `set ${name}`;
   };
-  const hookTexts = new Map<number, string>();
-  const hookName = (hook: number): string => {
-    let text = hookTexts.get(hook);
-    if (text === undefined) hookTexts.set(hook, (text = markdownName(tables.hooks[hook]!.name, 'table')));
+  const hookTexts = new Map<string, string>();
+  const ownershipName = (group: number, resource: number): string => {
+    const key = `${group}/${resource}`;
+    let text = hookTexts.get(key);
+    if (text === undefined) hookTexts.set(key, (text = markdownName(groupOwnershipLabel(tables, group, resource), 'table')));
     return text;
   };
   const cellText = (cell: GrantCell): string => {
-    const [, , , anyPlan, own] = cell;
+    const [resource, , , anyPlan, own] = cell;
     let text = anyPlan === -1 ? '' : `**any**: ${attributes(anyPlan)}`;
     for (let i = 0; i < own.length; i += 2) {
-      text += `${text === '' ? '' : '<br>'}**own** (${hookName(tables.owners[own[i]!]!.isOwner)}): ${attributes(own[i + 1]!)}`;
+      text += `${text === '' ? '' : '<br>'}**own** (${ownershipName(own[i]!, resource)}): ${attributes(own[i + 1]!)}`;
     }
     return text;
   };

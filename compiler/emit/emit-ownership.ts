@@ -22,6 +22,14 @@ function signature(method: HookMethod): { argsType: string; returnType: string; 
         returnType: 'TFilter',
         doc: 'limitOwned hook: configures (never executes) a filter of the records `user` owns.',
       };
+    case 'ownedAmong':
+      return {
+        argsType: `{ readonly user: TUser; readonly filter: TFilter; readonly resourceIds: readonly (${method.idType})[] }`,
+        returnType: `Awaitable<readonly (${method.idType})[]>`,
+        doc:
+          'ownedAmong executor: runs `filter` (what a limitOwned hook returned) over the records `resourceIds` and returns the ids that match, ' +
+          'in one query. Its filter type is the limitOwned hooks\' (TFilter), so the two must agree.',
+      };
   }
 }
 
@@ -37,7 +45,7 @@ export function emitOwnership(context: EmitContext): Promise<EmittedFile> {
   const usesAwaitable = hookMethods.some((method) => method.kind !== 'limitOwned');
   const unusedTypeParameters = [
     ...(hookMethods.length === 0 ? ['TUser'] : []),
-    ...(hookMethods.some((method) => method.kind === 'limitOwned') ? [] : ['TFilter']),
+    ...(hookMethods.some((method) => method.kind === 'limitOwned' || method.kind === 'ownedAmong') ? [] : ['TFilter']),
   ];
   return emitTypeScript(context, 'ownership.ts', (file) => {
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: context.runtimeImport, namedImports: [...(usesAwaitable ? ['Awaitable'] : []), 'User'] });

@@ -66,6 +66,14 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
         },
       ],
     });
+    const { computableResources } = context.model;
+    file.addTypeAlias({
+      isExported: true,
+      name: 'ComputableResource',
+      // '*' covers every resource: it is computable only when every one of them is.
+      type: literalUnion(computableResources.length > 0 && computableResources.length === tables.resources.length ? [...computableResources, '*'] : computableResources),
+      docs: ['The resources whose ownership can be computed from limitOwned (their `*.resource.json` declares ownedAmong): there, isOwner is optional.'],
+    });
     file.addTypeAlias({
       isExported: true,
       name: 'KnownPermissionDefinition',
@@ -74,8 +82,11 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
         { name: 'TId', default: 'any' },
         { name: 'TFilter', default: 'any' },
       ],
-      type: 'PermissionDefinition<Role, Resource, Action, TUser, TId, TFilter>',
-      docs: ['A PermissionDefinition restricted to the names the definitions already use (for definitions written in code).'],
+      type: 'PermissionDefinition<Role, Resource, Action, TUser, TId, TFilter, ComputableResource>',
+      docs: [
+        'A PermissionDefinition restricted to the names the definitions already use (for definitions written in code). ' +
+          'limitOwned without isOwner compiles only for the resources that declare an ownedAmong executor.',
+      ],
     });
   });
 }

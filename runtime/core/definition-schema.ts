@@ -121,40 +121,23 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
     report(
       'both-list-and-limit',
       ['limitOwned'],
-      'The definition has both listOwned and limitOwned; exactly one of them goes with isOwner.',
+      'The definition has both listOwned and limitOwned; ownership is decided by exactly one of them.',
       'Keep listOwned (ids of owned records) or limitOwned (a filter), not both.',
     );
   }
-  if (grantsOwn && !has('isOwner')) {
-    report(
-      'own-without-is-owner',
-      [],
-      "The definition has an 'own' action but no isOwner hook, so ownership can never be decided.",
-      'Add isOwner and exactly one of listOwned or limitOwned, or grant the actions as :any.',
-    );
-  } else if (has('isOwner') && !has('listOwned') && !has('limitOwned')) {
+  // isOwner is optional since ownership can be computed (membership in listOwned; limitOwned run by
+  // the resource's ownedAmong — checked by the table builder, which knows the resources).
+  if (!has('listOwned') && !has('limitOwned')) {
     if (grantsOwn) {
       report(
         'own-without-list-or-limit',
         [],
-        "The definition has an 'own' action but neither callback: listOwned or limitOwned is required with isOwner.",
-        'Add listOwned (returns the ids of owned records) or limitOwned (configures a filter of owned records).',
+        "The definition has an 'own' action but neither callback: listOwned or limitOwned is required, so that owned records can be listed or filtered.",
+        'Add listOwned (returns the ids of owned records) or limitOwned (configures a filter of owned records); isOwner is then optional.',
       );
-    } else {
-      report(
-        'hooks-incomplete',
-        ['isOwner'],
-        'isOwner is given without listOwned or limitOwned.',
-        'Add exactly one of listOwned or limitOwned, or remove isOwner.',
-      );
+    } else if (has('isOwner')) {
+      report('hooks-incomplete', ['isOwner'], 'isOwner is given without listOwned or limitOwned.', 'Add exactly one of listOwned or limitOwned, or remove isOwner.');
     }
-  } else if (!has('isOwner') && (has('listOwned') || has('limitOwned'))) {
-    report(
-      'hooks-incomplete',
-      [has('listOwned') ? 'listOwned' : 'limitOwned'],
-      `${has('listOwned') ? 'listOwned' : 'limitOwned'} is given without isOwner.`,
-      'Add isOwner, which decides ownership of a single record.',
-    );
   }
 }
 

@@ -20,6 +20,17 @@ export type ListOwnedHook<TUser = any, TId = any> = (args: { user: TUser }) => A
 /** Configures (never executes) a filter that restricts a collection to what `user` owns: a where-clause, a predicate, query parameters. */
 export type LimitOwnedHook<TUser = any, TFilter = any> = (args: { user: TUser }) => TFilter;
 
+/**
+ * A resource's executor of limitOwned filters: runs `filter` (what one limitOwned hook returned)
+ * restricted to `resourceIds`, and returns those of them that match — one query for many records
+ * (`where id = any($1) and <filter>`). Return the ids as they were given (same type).
+ */
+export type OwnedAmongHook<TUser = any, TFilter = any, TId = any> = (args: {
+  user: TUser;
+  filter: TFilter;
+  resourceIds: readonly TId[];
+}) => Awaitable<readonly TId[]>;
+
 /** Combines the filters of several limitOwned hooks, typically with a logical OR. */
 export type LimitOwnReducer<TUser = any, TFilter = any> = (args: { user: TUser; limitOwneds: readonly LimitOwnedHook<TUser, TFilter>[] }) => TFilter;
 
@@ -46,25 +57,25 @@ export interface PermissionDefinitionBase<TRole extends string = string, TResour
 
 /**
  * The type of a hook that must not be there. Its name states the rule, so that TypeScript's message
- * for a definition with only isOwner, only a list/limit hook, or both list and limit hooks, reads
- * as the rule: isOwner goes with exactly one of listOwned or limitOwned.
+ * for a definition with only isOwner, or with both list and limit hooks, reads as the rule:
+ * ownership is decided by exactly one of listOwned or limitOwned (isOwner optional beside them).
  */
 export interface OwnershipHooksExactlyOneOfListOwnedOrLimitOwned {
-  readonly 'isOwner goes with exactly one of listOwned or limitOwned': never;
+  readonly 'ownership is decided by exactly one of listOwned or limitOwned': never;
 }
 
 /** A definition without ownership hooks: it may grant only `any` actions. */
-export interface PermissionDefinitionNoOwnership<
-  TRole extends string = string,
-  TResource extends string = string,
-  TAction extends string = string,
-> extends PermissionDefinitionBase<TRole, TResource, TAction> {
+export interface PermissionDefinitionNoOwnership<TRole extends string = string, TResource extends string = string, TAction extends string = string>
+  extends PermissionDefinitionBase<TRole, TResource, TAction> {
   readonly isOwner?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
   readonly listOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
   readonly limitOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
 }
 
-/** Ownership by isOwner plus listOwned (one of the two exactly-one-of branches). */
+/**
+ * Ownership by listOwned (one of the exactly-one-of branches). isOwner is optional: without it, a
+ * record is owned when listOwned lists its id (called once per permit).
+ */
 export interface PermissionDefinitionExactlyOneOfListOwned<
   TRole extends string = string,
   TResource extends string = string,
@@ -72,12 +83,15 @@ export interface PermissionDefinitionExactlyOneOfListOwned<
   TUser = any,
   TId = any,
 > extends PermissionDefinitionBase<TRole, TResource, TAction> {
-  readonly isOwner: IsOwnerHook<TUser, TId> | string;
+  readonly isOwner?: IsOwnerHook<TUser, TId> | string;
   readonly listOwned: ListOwnedHook<TUser, TId> | string;
   readonly limitOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
 }
 
-/** Ownership by isOwner plus limitOwned (one of the two exactly-one-of branches). */
+/**
+ * Ownership by limitOwned (the other branch), with isOwner to decide one record. Without isOwner
+ * see {@link PermissionDefinitionComputedLimitOwned}: only where the resource declares ownedAmong.
+ */
 export interface PermissionDefinitionExactlyOneOfLimitOwned<
   TRole extends string = string,
   TResource extends string = string,
@@ -91,7 +105,30 @@ export interface PermissionDefinitionExactlyOneOfLimitOwned<
   readonly listOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
 }
 
-/** A definition with ownership hooks: isOwner and exactly one of listOwned / limitOwned; hooks are functions or method names of the ownership service. */
+/**
+ * Ownership by limitOwned without isOwner: computed by the ownedAmong executor of the resource,
+ * so only resources that declare one (`TComputable`; the generated types name them) may use it.
+ */
+export interface PermissionDefinitionComputedLimitOwned<
+  TRole extends string = string,
+  TResource extends string = string,
+  TAction extends string = string,
+  TUser = any,
+  TFilter = any,
+  TComputable extends string = TResource | '*',
+> extends PermissionDefinitionBase<TRole, TResource, TAction> {
+  readonly resource: TComputable & (TResource | '*');
+  readonly isOwner?: undefined;
+  readonly limitOwned: LimitOwnedHook<TUser, TFilter> | string;
+  readonly listOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
+}
+
+/**
+ * A definition with ownership hooks: exactly one of listOwned / limitOwned, and isOwner — optional
+ * where ownership can be computed (with listOwned; with limitOwned on resources in `TComputable`,
+ * those that declare an ownedAmong executor). Hooks are functions or method names of the
+ * ownership service.
+ */
 export type PermissionDefinitionWithOwnership<
   TRole extends string = string,
   TResource extends string = string,
@@ -99,13 +136,16 @@ export type PermissionDefinitionWithOwnership<
   TUser = any,
   TId = any,
   TFilter = any,
+  TComputable extends string = TResource | '*',
 > =
   | PermissionDefinitionExactlyOneOfListOwned<TRole, TResource, TAction, TUser, TId>
-  | PermissionDefinitionExactlyOneOfLimitOwned<TRole, TResource, TAction, TUser, TId, TFilter>;
+  | PermissionDefinitionExactlyOneOfLimitOwned<TRole, TResource, TAction, TUser, TId, TFilter>
+  | PermissionDefinitionComputedLimitOwned<TRole, TResource, TAction, TUser, TFilter, TComputable>;
 
 /**
- * A PermissionDefinition: exactly one of {@link PermissionDefinitionWithOwnership} (isOwner plus
- * exactly one of listOwned / limitOwned) or {@link PermissionDefinitionNoOwnership}.
+ * A PermissionDefinition: exactly one of {@link PermissionDefinitionWithOwnership} or
+ * {@link PermissionDefinitionNoOwnership}. `TComputable` are the resources whose ownership can be
+ * computed from limitOwned (default: any — `build()` checks it against the executors it was given).
  */
 export type PermissionDefinition<
   TRole extends string = string,
@@ -114,7 +154,10 @@ export type PermissionDefinition<
   TUser = any,
   TId = any,
   TFilter = any,
-> = PermissionDefinitionWithOwnership<TRole, TResource, TAction, TUser, TId, TFilter> | PermissionDefinitionNoOwnership<TRole, TResource, TAction>;
+  TComputable extends string = TResource | '*',
+> =
+  | PermissionDefinitionWithOwnership<TRole, TResource, TAction, TUser, TId, TFilter, TComputable>
+  | PermissionDefinitionNoOwnership<TRole, TResource, TAction>;
 
 /** The neutral JSON form: hooks are method names of the ownership service. */
 export type PermissionDefinitionJson = PermissionDefinitionBase & {

@@ -3,7 +3,7 @@
  * attributes — read from the same tables the decision uses, so an explanation cannot disagree with it.
  */
 import { NOTHING, planFromJson, planToPatterns, unionPlans } from './attribute-plan.js';
-import type { GrantCell, GrantTables } from './grant-tables.js';
+import { groupOwnershipLabel, type GrantCell, type GrantTables } from './grant-tables.js';
 import { printableText } from './printable-text.js';
 
 /** A definition, as an explanation names it. */
@@ -88,8 +88,7 @@ export function explainGrant(tables: GrantTables, roles: readonly string[], reso
       if (rolePlan !== undefined) anyPlan = unionPlans(anyPlan, rolePlan);
       const owned: { isOwner: string; attributes: string[] }[] = [];
       for (let i = 0; i < own.length; i += 2) {
-        const group = tables.owners[own[i]!]!;
-        owned.push({ isOwner: tables.hooks[group.isOwner]!.name, attributes: planToPatterns(planFromJson(tables.plans[own[i + 1]!]!)) });
+        owned.push({ isOwner: groupOwnershipLabel(tables, own[i]!, resourceIndex), attributes: planToPatterns(planFromJson(tables.plans[own[i + 1]!]!)) });
       }
       if (owned.length > 0) ownGranted = true;
       byRole.push({

@@ -4,8 +4,11 @@
  */
 import type { AttributePlanJson } from './attribute-plan.js';
 
-/** The three ownership hooks. */
-export type HookKind = 'isOwner' | 'listOwned' | 'limitOwned';
+/**
+ * The ownership hooks: the three of a definition, and `ownedAmong`, a resource's executor that runs
+ * one limitOwned filter over given ids (so that ownership can be computed from limitOwned).
+ */
+export type HookKind = 'isOwner' | 'listOwned' | 'limitOwned' | 'ownedAmong';
 
 /** One hook: its kind and the ownership-service method it names (or a label for an in-process function). */
 export interface HookRef {
@@ -15,10 +18,46 @@ export interface HookRef {
 
 /** An ownership group: the hooks of one definition (identical triples are shared). Indexes into `hooks`; `definitions` indexes the definitions that use it. */
 export interface OwnerGroup {
-  readonly isOwner: number;
+  /** Absent when ownership is computed: membership in listOwned, or limitOwned run by the resource's ownedAmong. */
+  readonly isOwner?: number;
   readonly listOwned?: number;
   readonly limitOwned?: number;
   readonly definitions: readonly number[];
+}
+
+/**
+ * How an ownership group decides that one record is owned, as explanations and the permission
+ * matrix name it: its isOwner; else its listOwned; else its limitOwned run by the resource's
+ * ownedAmong (`limitToCreator via ownedDocumentsAmong`).
+ *
+ * @example
+ * ```ts
+ * ownershipLabel({ limitOwned: 'limitToCreator', ownedAmong: 'ownedDocumentsAmong' }); // 'limitToCreator via ownedDocumentsAmong'
+ * ```
+ */
+export function ownershipLabel(names: { readonly isOwner?: string | undefined; readonly listOwned?: string | undefined; readonly limitOwned?: string | undefined; readonly ownedAmong?: string | undefined }): string {
+  if (names.isOwner !== undefined) return names.isOwner;
+  if (names.listOwned !== undefined) return names.listOwned;
+  return names.ownedAmong === undefined ? (names.limitOwned ?? '') : `${names.limitOwned ?? ''} via ${names.ownedAmong}`;
+}
+
+/**
+ * {@link ownershipLabel} of group `group` for resource `resource` (an index), from the tables.
+ *
+ * @example
+ * ```ts
+ * groupOwnershipLabel(tables, 0, 0); // 'isCreator'
+ * ```
+ */
+export function groupOwnershipLabel(tables: GrantTables, group: number, resource: number): string {
+  const owner = tables.owners[group];
+  const name = (hook: number | undefined) => (hook === undefined || hook === -1 ? undefined : tables.hooks[hook]?.name);
+  return ownershipLabel({
+    isOwner: name(owner?.isOwner),
+    listOwned: name(owner?.listOwned),
+    limitOwned: name(owner?.limitOwned),
+    ownedAmong: owner?.limitOwned === undefined ? undefined : name(tables.ownedAmong?.[resource]),
+  });
 }
 
 /** Where a definition came from and what it says it is for; `definition` in cells indexes this list. */
@@ -55,6 +94,8 @@ export interface GrantTables {
   readonly plans: readonly AttributePlanJson[];
   readonly hooks: readonly HookRef[];
   readonly owners: readonly OwnerGroup[];
+  /** Per resource (same order as `resources`), the index in `hooks` of its ownedAmong executor, or -1. Absent: none has one. */
+  readonly ownedAmong?: readonly number[];
   readonly cells: readonly GrantCell[];
   readonly definitions: readonly DefinitionSummary[];
 }

@@ -14,5 +14,6 @@ export {
   type TextPosition,
 } from './definitions-file.js';
 export { isSyntaxProblem, MAX_ATTRIBUTE_PATH_DEPTH } from './grant-syntax.js';
-export { MAX_NAME_LENGTH, nameProblem, quoteForMessage } from './names.js';
+export { groupOwnershipLabel, ownershipLabel } from './grant-tables.js';
+export { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage } from './names.js';
 export { printableJson } from './printable-text.js';

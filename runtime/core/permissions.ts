@@ -2,15 +2,16 @@
  * `Permissions`: collects definitions, validates and builds them once at start, and answers grant
  * queries from the precomputed tables.
  */
-import type { LimitOwnReducer, PermissionDefinition, User } from './definition-types.js';
+import type { LimitOwnReducer, OwnedAmongHook, PermissionDefinition, User } from './definition-types.js';
 import type { SchemaProblem } from './definition-schema.js';
 import { PermissionDefinitionError, PermissionsUsageError, type DefinitionLocation, type DefinitionProblem } from './errors.js';
 import type { GrantTables } from './grant-tables.js';
 import { resolveMethod, type BoundHook } from './hook-call.js';
-import { quoteForMessage } from './names.js';
-import { OwnershipMemo, Permit, type PermitSettings } from './permit.js';
+import { hookNameProblem, quoteForMessage } from './names.js';
+import { OwnershipMemo } from './ownership-memo.js';
+import { Permit, type PermitSettings } from './permit.js';
 import { grantTablesProblem } from './table-shape.js';
-import type { HookValue, LocatedDefinition, TableBuildResult, ValidDefinition } from './table-builder.js';
+import type { HookValue, LocatedDefinition, TableBuildOptions, TableBuildResult, ValidDefinition } from './table-builder.js';
 import { combineRoles, loadGrantTables, NO_GRANT, type Combination, type GrantIndex } from './table-loader.js';
 
 /** Where warnings go (unknown roles, duplicate grants). `console` fits. */
@@ -32,6 +33,14 @@ export interface PermissionsOptions<TUser = any, TFilter = any> {
   readonly getResourceId?: ((args: { resource: string; item: object }) => unknown) | undefined;
   /** How long a hook may take before the check fails closed. Default 5000 ms. */
   readonly hookTimeoutMs?: number | undefined;
+  /**
+   * The ownedAmong executor of each resource that has one: a method name of `ownership`, or a
+   * function `({ user, filter, resourceIds }) => ids` that runs one limitOwned filter restricted to
+   * `resourceIds` and returns those that match. With it, definitions on that resource need no
+   * isOwner with limitOwned, and ownership of many records is one call. Used by `build()`; the
+   * compiler reads it from `*.resource.json` instead.
+   */
+  readonly ownedAmong?: { readonly [resource: string]: OwnedAmongHook<TUser, TFilter> | string } | undefined;
 }
 
 /** A grant query: can `user` perform `action` on `resource` (and the record `resourceId`)? */
@@ -50,7 +59,7 @@ export interface GrantQuery<TUser extends User<unknown> = User<unknown>, TId = u
  */
 export interface DefinitionsBuilder {
   validate(definition: unknown): readonly SchemaProblem[];
-  buildTables(located: readonly LocatedDefinition[]): TableBuildResult;
+  buildTables(located: readonly LocatedDefinition[], options: TableBuildOptions): TableBuildResult;
 }
 
 let definitionsBuilder: DefinitionsBuilder | undefined;
@@ -112,11 +121,12 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   private readonly strict: boolean;
   private readonly logger: PermissionsLogger;
   private readonly ownership: object | undefined;
+  private readonly ownedAmong: ReadonlyMap<string, HookValue>;
   private readonly warned = new Set<string>();
 
   constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
     if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('new Permissions(options): options must be an object.');
-    const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs } = options;
+    const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong } = options;
     if (ownership !== undefined && (typeof ownership !== 'object' || ownership === null))
       throw new PermissionsUsageError('Permissions option ownership must be an object whose methods the hook strings name.');
     if (limitOwnReduce !== undefined && typeof limitOwnReduce !== 'function')
@@ -127,7 +137,14 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       throw new PermissionsUsageError('Permissions option hookTimeoutMs must be a positive number of milliseconds.');
     if (logger !== undefined && typeof logger?.warn !== 'function')
       throw new PermissionsUsageError('Permissions option logger must have a warn(message) method.');
+    if (ownedAmong !== undefined && (typeof ownedAmong !== 'object' || ownedAmong === null))
+      throw new PermissionsUsageError('Permissions option ownedAmong must be an object: resource name → executor (a method name or a function).');
+    for (const [resource, executor] of Object.entries(ownedAmong ?? {})) {
+      const problem = typeof executor === 'string' ? hookNameProblem(executor) : typeof executor === 'function' ? undefined : 'is neither a method name nor a function';
+      if (problem !== undefined) throw new PermissionsUsageError(`Permissions option ownedAmong.${resource}: the executor ${problem}.`);
+    }
     this.ownership = ownership;
+    this.ownedAmong = new Map(Object.entries(ownedAmong ?? {}) as [string, HookValue][]);
     this.strict = strict === true;
     this.logger = logger ?? console;
     this.settings = { tables: () => this.tables, limitOwnReduce, getResourceId: getResourceId ?? defaultResourceId, hookTimeoutMs: hookTimeoutMs ?? 5000 };
@@ -158,6 +175,11 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     const index = loadGrantTables(tables, (ref, hookIndex) => {
       const call = permissions.ownership === undefined ? undefined : resolveMethod(permissions.ownership, ref.name);
       if (call !== undefined) return { name: ref.name, call };
+      if (ref.kind === 'ownedAmong') {
+        const executorOf = (tables.ownedAmong ?? []).flatMap((hook, resource) => (hook === hookIndex ? [tables.resources[resource] as string] : []));
+        for (const resource of executorOf) problems.push(permissions.missingExecutorProblem(ref.name, resource));
+        return { name: ref.name, call: () => undefined };
+      }
       // Name every definition that uses the missing method, as build() would.
       const users = tables.owners
         .filter((group) => group.isOwner === hookIndex || group.listOwned === hookIndex || group.limitOwned === hookIndex)
@@ -199,6 +221,20 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     const source = typeof options?.source === 'string' ? options.source : undefined;
     definitions.forEach((definition: unknown, index) => this.raw.push({ definition, location: source === undefined ? { index } : { index, source } }));
     return this;
+  }
+
+  private missingExecutorProblem(name: string, resource: string): DefinitionProblem {
+    return {
+      code: 'unknown-hook-method',
+      index: -1,
+      source: `the ownedAmong executor of ${quoteForMessage(resource)}`,
+      path: ['ownedAmong', resource],
+      message:
+        this.ownership === undefined
+          ? `ownedAmong names method "${name}" for ${quoteForMessage(resource)}, but no ownership service was given.`
+          : `ownedAmong names method "${name}" for ${quoteForMessage(resource)}, which the ownership service does not have.`,
+      fix: `Add a method ${name}({ user, filter, resourceIds }) to the ownership service, or correct the name.`,
+    };
   }
 
   private missingMethodProblem(name: string, kind: string, location: DefinitionLocation): DefinitionProblem {
@@ -249,7 +285,11 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       }
       valid.push({ definition: checked, location });
     }
-    const { tables, hookValues, problems: tableProblems, warnings } = builder.buildTables(valid);
+    for (const [resource, executor] of this.ownedAmong) {
+      if (typeof executor === 'string' && (this.ownership === undefined || resolveMethod(this.ownership, executor) === undefined))
+        problems.push(this.missingExecutorProblem(executor, resource));
+    }
+    const { tables, hookValues, problems: tableProblems, warnings } = builder.buildTables(valid, { ownedAmong: this.ownedAmong });
     problems.push(...tableProblems);
     if (problems.length > 0) {
       // Report in the order the definitions were added, whichever check found the problem.

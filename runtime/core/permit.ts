@@ -7,8 +7,9 @@ import { explainGrant, type Explanation } from './explain.js';
 import type { GrantTables } from './grant-tables.js';
 import type { LimitOwnReducer, User } from './definition-types.js';
 import { PermissionsUsageError } from './errors.js';
-import { callHook, callHookSync, expectArray, expectBoolean } from './hook-call.js';
-import { canonicalPatterns, type Combination, type LoadedOwner } from './table-loader.js';
+import { callHookSync } from './hook-call.js';
+import { OwnershipMemo, operationLimit } from './ownership-memo.js';
+import { canonicalPatterns, type Combination, type LoadedOwner, type OwnGrant } from './table-loader.js';
 
 /** The settings a Permit needs from the Permissions instance that issued it. */
 export interface PermitSettings {
@@ -19,52 +20,8 @@ export interface PermitSettings {
   readonly hookTimeoutMs: number;
 }
 
-/**
- * The ownership answers of one permit, memoised: isOwner once per group and id, listOwned once
- * per group. Created on first use, so a permit that never asks about ownership allocates nothing.
- */
-export class OwnershipMemo {
-  private readonly isOwnerAnswers = new Map<LoadedOwner, Map<unknown, Promise<boolean>>>();
-  private readonly listed = new Map<LoadedOwner, Promise<ReadonlySet<unknown>>>();
-
-  constructor(
-    private readonly user: User<unknown>,
-    private readonly settings: PermitSettings,
-  ) {}
-
-  /** Whether `owner`'s isOwner hook says the user owns `resourceId`. */
-  ownedBy(owner: LoadedOwner, resourceId: unknown): Promise<boolean> {
-    let answers = this.isOwnerAnswers.get(owner);
-    if (answers === undefined) this.isOwnerAnswers.set(owner, (answers = new Map<unknown, Promise<boolean>>()));
-    let answer = answers.get(resourceId);
-    if (answer === undefined) {
-      answer = callHook(owner.isOwner, { user: this.user, resourceId }, this.settings.hookTimeoutMs, expectBoolean);
-      answers.set(resourceId, answer);
-    }
-    return answer;
-  }
-
-  /** The ids `owner`'s listOwned hook returns, called once. */
-  listedBy(owner: LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }): Promise<ReadonlySet<unknown>> {
-    let list = this.listed.get(owner);
-    if (list === undefined) {
-      list = callHook(
-        owner.listOwned,
-        { user: this.user },
-        this.settings.hookTimeoutMs,
-        (value, hook): ReadonlySet<unknown> => new Set(expectArray(value, hook)),
-      );
-      this.listed.set(owner, list);
-    }
-    return list;
-  }
-
-  /** OR of the owners' isOwner hooks, asked in order until one says yes. */
-  async isOwn(owners: readonly LoadedOwner[], resourceId: unknown): Promise<boolean> {
-    for (const owner of owners) if (await this.ownedBy(owner, resourceId)) return true;
-    return false;
-  }
-}
+/** No ownership group owns the item. */
+const NO_OWNERS: readonly LoadedOwner[] = Object.freeze([]);
 
 /** Per combination, the plans for items owned by a given group (its id) or set of groups (`'1,4'`), made on demand. */
 const ownedPlansOf = new WeakMap<Combination, Map<number | string, AttributePlan>>();
@@ -128,8 +85,10 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   }
 
   /**
-   * Whether the user owns `resourceId`, as the isOwner hooks of the user's roles decide (OR). False
-   * when no ownership hook applies, even for a role that grants everything. Memoised per id.
+   * Whether the user owns `resourceId`, as the ownership groups of the user's roles decide (OR):
+   * each group's isOwner when it has one, else computed (membership in its listOwned, or its
+   * limitOwned filter run by the resource's ownedAmong). False when no ownership hook applies,
+   * even for a role that grants everything. Answers are kept per id: asked again, it answers at once.
    *
    * @example
    * ```ts
@@ -137,8 +96,17 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   isOwn(resourceId: TId): Promise<boolean> {
-    if (this.combination.owners.length === 0) return Promise.resolve(false);
-    return this.ownership().isOwn(this.combination.owners, resourceId);
+    const { owners } = this.combination;
+    if (owners.length === 0) return Promise.resolve(false);
+    const memo = this.ownership();
+    // Known answers need no hook and no waiting.
+    let unknown = false;
+    for (const owner of owners) {
+      const known = memo.known(owner, resourceId);
+      if (known === true) return Promise.resolve(true);
+      if (known === undefined) unknown = true;
+    }
+    return unknown ? memo.isOwn(owners, resourceId) : Promise.resolve(false);
   }
 
   /** The plan for one item, given which ownership groups own it. */
@@ -161,31 +129,54 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     return this.settings.getResourceId({ resource: this.resource, item });
   }
 
+  /** The own grants of `grants` whose group owns `id`, when every answer is already known; else undefined. */
+  private knownOwning(grants: readonly OwnGrant[], id: unknown): LoadedOwner[] | undefined {
+    const memo = this.ownership();
+    const owning: LoadedOwner[] = [];
+    for (const grant of grants) {
+      const known = memo.known(grant.owner, id);
+      if (known === undefined) return undefined;
+      if (known) owning.push(grant.owner);
+    }
+    return owning;
+  }
+
+  private pickFor<TItem extends object>(owning: readonly LoadedOwner[], item: TItem): Partial<TItem> {
+    const plan = this.planFor(owning);
+    return (plan === undefined ? {} : pickWithPlan(plan, item)) as Partial<TItem>;
+  }
+
   /**
    * The item reduced to the attributes this user may see: the `any` attributes, plus the own
    * attributes of the definitions whose ownership hook matched this very item. `{}` when the user
-   * may see nothing of it. Always a new object with own enumerable properties only.
+   * may see nothing of it. Always a new object with own enumerable properties only. When the
+   * ownership answers for the item are already known (asked before, or from a list), it answers
+   * without waiting on any hook.
    *
    * @example
    * ```ts
    * return permit.pick(await documents.findById(id)); // without 'confidential' for an EMPLOYEE
    * ```
    */
-  async pick<TItem extends object>(item: TItem): Promise<Partial<TItem>> {
-    if (!isRecord(item))
-      throw new PermissionsUsageError(`pick expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`);
-    const { ownBeyondAny } = this.combination;
-    let owning: LoadedOwner[] = [];
-    if (ownBeyondAny.length > 0) {
-      const id = this.idOf(item);
-      if (id !== undefined && id !== null) {
-        const memo = this.ownership();
-        const answers = await Promise.all(ownBeyondAny.map((grant) => memo.ownedBy(grant.owner, id)));
-        owning = ownBeyondAny.filter((_, i) => answers[i]).map((grant) => grant.owner);
-      }
+  pick<TItem extends object>(item: TItem): Promise<Partial<TItem>> {
+    if (!isRecord(item)) {
+      return Promise.reject(
+        new PermissionsUsageError(`pick expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`),
+      );
     }
-    const plan = this.planFor(owning);
-    return (plan === undefined ? {} : pickWithPlan(plan, item)) as Partial<TItem>;
+    const { ownBeyondAny } = this.combination;
+    if (ownBeyondAny.length === 0) return Promise.resolve(this.pickFor(NO_OWNERS, item));
+    const id = this.idOf(item);
+    if (id === undefined || id === null) return Promise.resolve(this.pickFor(NO_OWNERS, item));
+    const owning = this.knownOwning(ownBeyondAny, id);
+    if (owning !== undefined) return Promise.resolve(this.pickFor(owning, item));
+    const memo = this.ownership();
+    return Promise.all(ownBeyondAny.map((grant) => memo.ownedBy(grant.owner, id))).then((answers) =>
+      this.pickFor(
+        ownBeyondAny.filter((_, i) => answers[i]).map((grant) => grant.owner),
+        item,
+      ),
+    );
   }
 
   /**
@@ -212,7 +203,10 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
 
   /**
    * Keeps the items the user may see (owned, or readable as `any`), in order, each reduced like
-   * {@link Permit.pick}. A listOwned hook is called once per permit, not once per item.
+   * {@link Permit.pick}. Ownership is answered for all items at once, per ownership group: its
+   * listOwned is called once per permit, or its resource's ownedAmong once for every id not known
+   * yet — whatever the number of items; only a group that has neither asks isOwner per item, at
+   * most 32 at a time.
    *
    * @example
    * ```ts
@@ -230,42 +224,17 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
     if (ownBeyondAny.length === 0) return anyGranted ? items.map((item) => pickWithPlan(anyPlan, item) as Partial<TItem>) : [];
 
+    const ids = items.map((item) => this.idOf(item));
+    const asked = ids.filter((id) => id !== undefined && id !== null);
     const memo = this.ownership();
-    const lists = await Promise.all(
-      ownBeyondAny.map((grant) =>
-        grant.owner.listOwned === undefined
-          ? Promise.resolve(undefined)
-          : memo.listedBy(grant.owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> }),
-      ),
-    );
-    if (lists.every((list) => list !== undefined)) {
-      // Every group listed its ids: ownership is a set look-up, so no per-item promise is needed.
-      const out: Partial<TItem>[] = [];
-      for (const item of items) {
-        const id = this.idOf(item);
-        const owning =
-          id === undefined || id === null ? [] : ownBeyondAny.filter((_, g) => (lists[g] as ReadonlySet<unknown>).has(id)).map((grant) => grant.owner);
-        const plan = this.planFor(owning);
-        if (plan !== undefined) out.push(pickWithPlan(plan, item) as Partial<TItem>);
-      }
-      return out;
-    }
-    const owningPerItem = await Promise.all(
-      items.map(async (item) => {
-        const id = this.idOf(item);
-        if (id === undefined || id === null) return [];
-        const answers = await Promise.all(
-          ownBeyondAny.map((grant, g) => {
-            const list = lists[g];
-            return list === undefined ? memo.ownedBy(grant.owner, id) : Promise.resolve(list.has(id));
-          }),
-        );
-        return ownBeyondAny.filter((_, g) => answers[g]).map((grant) => grant.owner);
-      }),
-    );
+    const limit = operationLimit();
+    await Promise.all(ownBeyondAny.map((grant) => memo.answerAll(grant.owner, asked, limit)));
+    // Every answer is known now: ownership is a look-up, with no promise per item.
     const out: Partial<TItem>[] = [];
     items.forEach((item, i) => {
-      const plan = this.planFor(owningPerItem[i] as LoadedOwner[]);
+      const id = ids[i];
+      const owning = id === undefined || id === null ? NO_OWNERS : (this.knownOwning(ownBeyondAny, id) ?? NO_OWNERS);
+      const plan = this.planFor(owning);
       if (plan !== undefined) out.push(pickWithPlan(plan, item) as Partial<TItem>);
     });
     return out;
@@ -287,7 +256,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     if (resourceId === undefined || resourceId === null) return base;
     const memo = this.ownership();
     const checks = [];
-    for (const owner of this.combination.owners) checks.push({ isOwner: owner.isOwner.name, owned: await memo.ownedBy(owner, resourceId) });
+    for (const owner of this.combination.owners) checks.push({ isOwner: owner.label, owned: await memo.ownedBy(owner, resourceId) });
     const granted = this.combination.anyGranted || (this.combination.ownActionGranted && checks.some((check) => check.owned));
     return { ...base, granted, ownership: { resourceId, checks } };
   }
@@ -345,7 +314,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
       );
     }
     const memo = this.ownership();
-    const sets = await Promise.all(owners.map((owner) => memo.listedBy(owner as LoadedOwner & { listOwned: NonNullable<LoadedOwner['listOwned']> })));
+    const sets = await Promise.all(owners.map((owner) => memo.listedBy(owner, owner.listOwned as NonNullable<LoadedOwner['listOwned']>)));
     const ids = new Set<unknown>();
     for (const set of sets) for (const id of set) ids.add(id);
     return [...ids] as TId[];

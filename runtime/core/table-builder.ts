@@ -80,10 +80,19 @@ function rolesOf(definition: ValidDefinition): readonly string[] {
   return typeof definition.roles === 'string' ? [definition.roles] : definition.roles;
 }
 
+/** What the table builder needs besides the definitions. */
+export interface TableBuildOptions {
+  /**
+   * The ownedAmong executor of each resource that has one (a method name or a function): it runs a
+   * limitOwned filter over given ids, so that definitions with limitOwned need no isOwner there.
+   */
+  readonly ownedAmong?: ReadonlyMap<string, HookValue> | undefined;
+}
+
 /**
  * Builds the grant tables of a set of valid definitions. Cross-definition problems (conflicting
- * explicit redefinitions, grants that keep no attribute) are returned, not thrown, so the caller
- * can report them together with its own.
+ * explicit redefinitions, grants that keep no attribute, ownership that cannot be computed) are
+ * returned, not thrown, so the caller can report them together with its own.
  *
  * @example
  * ```ts
@@ -91,7 +100,7 @@ function rolesOf(definition: ValidDefinition): readonly string[] {
  * tables.actions; // ['create', 'delete', 'read', 'update']
  * ```
  */
-export function buildGrantTables(located: readonly LocatedDefinition[]): TableBuildResult {
+export function buildGrantTables(located: readonly LocatedDefinition[], options: TableBuildOptions = {}): TableBuildResult {
   const problems: DefinitionProblem[] = [];
   const warnings: string[] = [];
 
@@ -134,14 +143,14 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
   const owners: (OwnerGroup & { definitions: number[] })[] = [];
   const ownerIndex = new Map<string, number>();
   const internOwner = (definition: ValidDefinition, definitionNumber: number): number | undefined => {
-    if (definition.isOwner === undefined) return undefined;
-    const group: { isOwner: number; listOwned?: number; limitOwned?: number; definitions: number[] } = {
-      isOwner: internHook('isOwner', definition.isOwner),
+    if (definition.isOwner === undefined && definition.listOwned === undefined && definition.limitOwned === undefined) return undefined;
+    const group: { isOwner?: number; listOwned?: number; limitOwned?: number; definitions: number[] } = {
+      ...(definition.isOwner === undefined ? {} : { isOwner: internHook('isOwner', definition.isOwner) }),
+      ...(definition.listOwned === undefined ? {} : { listOwned: internHook('listOwned', definition.listOwned) }),
+      ...(definition.limitOwned === undefined ? {} : { limitOwned: internHook('limitOwned', definition.limitOwned) }),
       definitions: [],
     };
-    if (definition.listOwned !== undefined) group.listOwned = internHook('listOwned', definition.listOwned);
-    if (definition.limitOwned !== undefined) group.limitOwned = internHook('limitOwned', definition.limitOwned);
-    const key = `${group.isOwner}/${group.listOwned ?? ''}/${group.limitOwned ?? ''}`;
+    const key = `${group.isOwner ?? ''}/${group.listOwned ?? ''}/${group.limitOwned ?? ''}`;
     let index = ownerIndex.get(key);
     if (index === undefined) {
       index = owners.length;
@@ -158,6 +167,35 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
     problems,
     warnings,
   });
+
+  // Each known resource's ownedAmong executor (a hook index), or -1.
+  const ownedAmong = resources.map((resource) => {
+    const executor = options.ownedAmong?.get(resource);
+    return executor === undefined ? -1 : internHook('ownedAmong', executor);
+  });
+  for (const resource of options.ownedAmong?.keys() ?? []) {
+    if (!resourceIndex.has(resource)) warnings.push(`ownedAmong is given for resource ${quoteForMessage(resource)}, which no definition names; it is not used.`);
+  }
+  // Ownership must be decidable for one record: by isOwner, by membership in listOwned, or by the
+  // resource's ownedAmong running the limitOwned filter.
+  for (const { definition, location } of located) {
+    if (definition.limitOwned === undefined || definition.isOwner !== undefined) continue;
+    const covered = definition.resource === '*' ? resources : [definition.resource];
+    const missing = covered.filter((resource) => ownedAmong[resourceIndex.get(resource) as number] === -1);
+    if (missing.length === 0) continue;
+    const named = `${missing.slice(0, 5).map((resource) => quoteForMessage(resource)).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`;
+    problems.push({
+      code: 'own-without-is-owner',
+      ...location,
+      path: ['limitOwned'],
+      message:
+        `The definition decides ownership with limitOwned and has no isOwner, but resource${missing.length === 1 ? '' : 's'} ${named} ` +
+        `declare${missing.length === 1 ? 's' : ''} no ownedAmong executor, so whether one record is owned cannot be computed.`,
+      fix:
+        `Declare an ownedAmong executor for ${quoteForMessage(missing[0] as string)} ("ownedAmong": "<method>" in its *.resource.json, ` +
+        `or new Permissions({ ownedAmong: { ... } })), or add isOwner.`,
+    });
+  }
 
   // Every '*' is expanded below; first make sure the expansion is bounded, before allocating anything.
   let expansions = 0;
@@ -359,7 +397,18 @@ export function buildGrantTables(located: readonly LocatedDefinition[]): TableBu
 
   if (duplicates > warnings.length) warnings.push(`… and ${formatCount(duplicates - warnings.length)} more grants given twice with the same attributes.`);
   return {
-    tables: { format: 1, roles, resources, actions, plans, hooks, owners, cells: cellRows, definitions },
+    tables: {
+      format: 1,
+      roles,
+      resources,
+      actions,
+      plans,
+      hooks,
+      owners,
+      ...(ownedAmong.some((hook) => hook !== -1) ? { ownedAmong } : {}),
+      cells: cellRows,
+      definitions,
+    },
     hookValues,
     problems,
     warnings,

@@ -5,14 +5,24 @@
  */
 import { NOTHING, planFromJson, planToPatterns, unionPlans, type AttributePlan } from './attribute-plan.js';
 import type { BoundHook } from './hook-call.js';
-import type { GrantTables, HookRef } from './grant-tables.js';
+import { ownershipLabel, type GrantTables, type HookRef } from './grant-tables.js';
 
-/** An ownership group with its hooks bound to functions. */
+/**
+ * An ownership group's hooks, bound to functions, for one resource: how a permit on that resource
+ * decides what the user owns. Ownership of one record is asked of `isOwner` when the group has one;
+ * otherwise, and for many records at once, it is computed: membership in `listOwned`, or the
+ * resource's `ownedAmong` running the `limitOwned` filter over the ids.
+ */
 export interface LoadedOwner {
+  /** The ownership group (index in the tables' `owners`). */
   readonly id: number;
-  readonly isOwner: BoundHook;
+  readonly isOwner: BoundHook | undefined;
   readonly listOwned: BoundHook | undefined;
   readonly limitOwned: BoundHook | undefined;
+  /** The resource's executor, when the group has limitOwned and the resource declares one. */
+  readonly ownedAmong: BoundHook | undefined;
+  /** The hook that decides ownership of one record, as explanations name it. */
+  readonly label: string;
 }
 
 /** The own attributes one ownership group adds, for items that group owns. */
@@ -48,7 +58,6 @@ export interface GrantIndex {
   readonly roleIndex: ReadonlyMap<string, number>;
   readonly knownActions: ReadonlySet<string>;
   readonly resources: ReadonlyMap<string, ReadonlyMap<string, ActionEntry>>;
-  readonly owners: readonly LoadedOwner[];
   /** How many distinct cell combinations were loaded (their ids are 0 to this, exclusive). */
   readonly combinationCount: number;
 }
@@ -148,12 +157,23 @@ export function combineRoles(parts: readonly Combination[]): Combination {
  */
 export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, index: number) => BoundHook): GrantIndex {
   const hooks = tables.hooks.map((ref, i) => bindHook(ref, i));
-  const owners: LoadedOwner[] = tables.owners.map((group, id) => ({
-    id,
-    isOwner: hooks[group.isOwner] as BoundHook,
-    listOwned: group.listOwned === undefined ? undefined : hooks[group.listOwned],
-    limitOwned: group.limitOwned === undefined ? undefined : hooks[group.limitOwned],
-  }));
+  const hookOf = (index: number | undefined): BoundHook | undefined => (index === undefined || index === -1 ? undefined : hooks[index]);
+  // One LoadedOwner per ownership group and resource: the executor of limitOwned depends on the resource.
+  const loadedOwners = new Map<string, LoadedOwner>();
+  const ownerOf = (id: number, resource: number): LoadedOwner => {
+    const key = `${id}/${resource}`;
+    let owner = loadedOwners.get(key);
+    if (owner === undefined) {
+      const group = tables.owners[id] as GrantTables['owners'][number];
+      const isOwner = hookOf(group.isOwner);
+      const listOwned = hookOf(group.listOwned);
+      const limitOwned = hookOf(group.limitOwned);
+      const ownedAmong = limitOwned === undefined ? undefined : hookOf(tables.ownedAmong?.[resource]);
+      const label = ownershipLabel({ isOwner: isOwner?.name, listOwned: listOwned?.name, limitOwned: limitOwned?.name, ownedAmong: ownedAmong?.name });
+      loadedOwners.set(key, (owner = Object.freeze({ id, isOwner, listOwned, limitOwned, ownedAmong, label })));
+    }
+    return owner;
+  };
   const plans = tables.plans.map(planFromJson);
 
   const resources = new Map<string, Map<string, ActionEntry>>();
@@ -168,19 +188,20 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
   });
 
   // A large policy has many cells and few distinct ones (a '*' grant repeats one cell everywhere):
-  // cells that say the same share one combination, and one list of ownership groups.
+  // cells of one resource that say the same share one combination, and one list of ownership groups.
   const ownerLists = new Map<string, readonly LoadedOwner[]>();
   const combinations = new Map<string, Combination>();
   for (const [resource, action, role, anyPlan, own, cellOwners] of tables.cells) {
-    const ownersKey = cellOwners.join(',');
+    // Groups bind per resource (their limitOwned executor is the resource's): only cells without any share across resources.
+    const ownersKey = cellOwners.length === 0 ? '' : `${resource}/${cellOwners.join(',')}`;
     const key = `${anyPlan}/${own.join(',')}/${ownersKey}`;
     let combination = combinations.get(key);
     if (combination === undefined) {
       const ownPlans = new Map<LoadedOwner, AttributePlan>();
-      for (let i = 0; i < own.length; i += 2) ownPlans.set(owners[own[i] as number] as LoadedOwner, plans[own[i + 1] as number] as AttributePlan);
+      for (let i = 0; i < own.length; i += 2) ownPlans.set(ownerOf(own[i] as number, resource), plans[own[i + 1] as number] as AttributePlan);
       let ownerList = ownerLists.get(ownersKey);
       if (ownerList === undefined)
-        ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => owners[id] as LoadedOwner).sort((a, b) => a.id - b.id))));
+        ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => ownerOf(id, resource)).sort((a, b) => a.id - b.id))));
       combinations.set(
         key,
         (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)),
@@ -194,7 +215,6 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
     roleIndex: new Map(tables.roles.map((name, i) => [name, i])),
     knownActions: new Set(tables.actions),
     resources,
-    owners,
     combinationCount: combinations.size,
   };
 }

@@ -8,7 +8,7 @@
 import { MAX_ATTRIBUTE_PATH_DEPTH } from './grant-syntax.js';
 import type { GrantTables } from './grant-tables.js';
 
-const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned']);
+const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned', 'ownedAmong']);
 
 class ShapeError extends Error {}
 
@@ -75,7 +75,7 @@ export function grantTablesProblem(value: unknown): string | undefined {
     const hooks = array(tables.hooks, 'hooks');
     hooks.forEach((hook, i) => {
       const { kind, name } = (hook ?? {}) as { kind?: unknown; name?: unknown };
-      if (typeof kind !== 'string' || !HOOK_KINDS.has(kind)) fail(`hooks[${i}].kind`, 'is not isOwner, listOwned or limitOwned');
+      if (typeof kind !== 'string' || !HOOK_KINDS.has(kind)) fail(`hooks[${i}].kind`, 'is not isOwner, listOwned, limitOwned or ownedAmong');
       if (typeof name !== 'string' || name.length === 0) fail(`hooks[${i}].name`, 'is not a name');
     });
     const definitions = array(tables.definitions, 'definitions');
@@ -92,11 +92,22 @@ export function grantTablesProblem(value: unknown): string | undefined {
     const owners = array(tables.owners, 'owners');
     owners.forEach((owner, i) => {
       const group = (owner ?? {}) as { isOwner?: unknown; listOwned?: unknown; limitOwned?: unknown; definitions?: unknown };
-      hookOfKind(group.isOwner, 'isOwner', `owners[${i}].isOwner`);
+      if (group.isOwner !== undefined) hookOfKind(group.isOwner, 'isOwner', `owners[${i}].isOwner`);
+      if (group.isOwner === undefined && group.listOwned === undefined && group.limitOwned === undefined) fail(`owners[${i}]`, 'has no ownership hook');
       if (group.listOwned !== undefined) hookOfKind(group.listOwned, 'listOwned', `owners[${i}].listOwned`);
       if (group.limitOwned !== undefined) hookOfKind(group.limitOwned, 'limitOwned', `owners[${i}].limitOwned`);
       array(group.definitions, `owners[${i}].definitions`).forEach((definition, k) => index(definition, definitions.length, `owners[${i}].definitions[${k}]`));
     });
+    const executors = tables.ownedAmong === undefined ? undefined : array(tables.ownedAmong, 'ownedAmong');
+    if (executors !== undefined && executors.length !== resources.length) fail('ownedAmong', 'does not have one entry per resource');
+    executors?.forEach((hook, i) => {
+      if (hook !== -1) hookOfKind(hook, 'ownedAmong', `ownedAmong[${i}]`);
+    });
+    // A group without isOwner or listOwned decides one record only through the resource's executor.
+    const decidable = (group: number, resource: number) => {
+      const { isOwner, listOwned } = owners[group] as { isOwner?: unknown; listOwned?: unknown };
+      return isOwner !== undefined || listOwned !== undefined || (executors?.[resource] ?? -1) !== -1;
+    };
     array(tables.cells, 'cells').forEach((entry, i) => {
       const cell = array(entry, `cells[${i}]`);
       if (cell.length !== 7) fail(`cells[${i}]`, 'does not have 7 fields');
@@ -108,7 +119,10 @@ export function grantTablesProblem(value: unknown): string | undefined {
       const ownList = array(own, `cells[${i}][4]`);
       if (ownList.length % 2 !== 0) fail(`cells[${i}][4]`, 'is not a list of (ownership group, plan) pairs');
       ownList.forEach((value, k) => index(value, k % 2 === 0 ? owners.length : plans.length, `cells[${i}][4][${k}]`));
-      array(cellOwners, `cells[${i}][5]`).forEach((value, k) => index(value, owners.length, `cells[${i}][5][${k}]`));
+      array(cellOwners, `cells[${i}][5]`).forEach((value, k) => {
+        const group = index(value, owners.length, `cells[${i}][5][${k}]`);
+        if (!decidable(group, resource as number)) fail(`cells[${i}][5][${k}]`, 'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong)');
+      });
       array(sources, `cells[${i}][6]`).forEach((value, k) => index(value, definitions.length * 2, `cells[${i}][6][${k}]`));
     });
     return undefined;

@@ -59,9 +59,14 @@ const CASES: readonly BadCase[] = [
     problems: [{ file: 'document.permissions.json', code: 'invalid-shape', path: '$[0]', at: [2, 3], says: 'Unknown field "possesion"' }],
   },
   {
+    name: 'own-without-any-hook',
+    mistake: 'an own action without any ownership hook',
+    problems: [{ file: 'document.permissions.json', code: 'own-without-list-or-limit', path: '$[0]', at: [2, 3], says: 'neither callback' }],
+  },
+  {
     name: 'own-without-is-owner',
-    mistake: 'an own action without isOwner',
-    problems: [{ file: 'document.permissions.json', code: 'own-without-is-owner', path: '$[0]', at: [2, 3] }],
+    mistake: 'limitOwned without isOwner on a resource that declares no ownedAmong executor',
+    problems: [{ file: 'document.permissions.json', code: 'own-without-is-owner', path: '$[0].limitOwned', at: [7, 19], says: 'no ownedAmong executor' }],
   },
   {
     name: 'is-owner-without-list-or-limit',
@@ -72,11 +77,6 @@ const CASES: readonly BadCase[] = [
     name: 'both-list-and-limit',
     mistake: 'both listOwned and limitOwned',
     problems: [{ file: 'document.permissions.json', code: 'both-list-and-limit', path: '$.definitions[0].limitOwned', at: [9, 21] }],
-  },
-  {
-    name: 'list-owned-without-is-owner',
-    mistake: 'listOwned without isOwner, in TypeScript',
-    problems: [{ file: 'bad-hooks.permissions.ts', code: 'hooks-incomplete', path: '$[0].listOwned', at: [6, 16], says: 'without isOwner' }],
   },
   {
     name: 'conflicting-redefinition',

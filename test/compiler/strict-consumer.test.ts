@@ -110,8 +110,7 @@ const POLICIES: readonly Policy[] = [
     definitions: join(repoRoot, 'definitions'),
     ownership: `{
   isCreatedInSameCompany: ({ user, resourceId }) => resourceId > user.id,
-  isCreator: ({ user, resourceId }) => resourceId === user.id,
-  isCreatorOrManagerOfCreator: ({ user, resourceId }) => Promise.resolve(resourceId === user.id),
+  ownedDocumentsAmong: ({ filter, resourceIds }) => Promise.resolve(resourceIds.filter((id) => id === filter.authorId)),
   limitToCreator: ({ user }) => ({ authorId: user.id }),
   limitToCreatorOrManagedCreators: ({ user }) => ({ authorId: user.id }),
   listCreatedInSameCompany: ({ user }) => [user.id],

@@ -43,10 +43,18 @@ function ownershipFor(files: readonly { definitions: readonly unknown[] }[]): Re
   return ownership;
 }
 
+/** The ownedAmong executors the folder's `*.resource.json` files declare, as build() takes them. */
+function executorsOf(dir: string): Record<string, string> {
+  return Object.fromEntries(readDefinitionsFolder(dir).resources.flatMap((meta) => (meta.ownedAmong === undefined ? [] : [[meta.resource, meta.ownedAmong]])));
+}
+
 function runtimeTables(dir: string): { tables: unknown; warnings: string[] } {
   const files = definitionsByFile(dir);
   const warnings: string[] = [];
-  const permissions = new Permissions({ ownership: ownershipFor(files), logger: { warn: (message) => void warnings.push(message) } });
+  const ownedAmong = executorsOf(dir);
+  const ownership = ownershipFor(files);
+  for (const executor of Object.values(ownedAmong)) ownership[executor] = () => [];
+  const permissions = new Permissions({ ownership, ownedAmong, logger: { warn: (message) => void warnings.push(message) } });
   for (const { file, definitions } of files) permissions.addPermissions(definitions as PermissionDefinition[], { source: file });
   return { tables: permissions.build().tables, warnings };
 }

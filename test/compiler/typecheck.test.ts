@@ -119,16 +119,16 @@ export const permissions = createPermissions<AppUser, CommentFilter>({
 import type { PermissionDefinition } from '../../runtime/core/index.js';
 export const definition: PermissionDefinition = { roles: ['EMPLOYEE'], resource: 'document', grant: ['read:own'], isOwner: 'isCreator' };
 `,
-    expected: ['OwnershipHooksExactlyOneOfListOwnedOrLimitOwned', "Types of property 'isOwner' are incompatible"],
+    expected: ["Property 'limitOwned' is missing", "but required in type 'PermissionDefinitionExactlyOneOfLimitOwned"],
   },
   {
-    file: 'fail-only-list-owned.ts',
-    why: 'a hand-written definition with listOwned only (a function)',
+    file: 'fail-limit-owned-not-computable.ts',
+    why: 'limitOwned without isOwner on a resource that declares no ownedAmong executor (issue 12)',
     source: `
-import type { PermissionDefinition } from '../../runtime/core/index.js';
-export const definition: PermissionDefinition = { roles: 'EMPLOYEE', resource: 'document', grant: ['read:own'], listOwned: () => [1, 2] };
+import type { KnownPermissionDefinition } from './generated/index.js';
+export const definition: KnownPermissionDefinition = { roles: 'AUTHOR', resource: 'comment', grant: ['read:own'], limitOwned: 'limitToCommentAuthor' };
 `,
-    expected: ['OwnershipHooksExactlyOneOfListOwnedOrLimitOwned', "Types of property 'listOwned' are incompatible"],
+    expected: ["Property 'isOwner' is missing", "but required in type 'PermissionDefinitionExactlyOneOfLimitOwned"],
   },
   {
     file: 'fail-list-and-limit.ts',

@@ -39,9 +39,9 @@ describe('build errors', () => {
       [{ code: 'bad-attribute', path: ['grant', 'read'] }],
     ],
     [
-      'an own action without isOwner is own-without-is-owner',
+      'an own action without any ownership hook is own-without-list-or-limit',
       { roles: 'A', resource: 'doc', possession: 'own', grant: ['read'] },
-      [{ code: 'own-without-is-owner', path: [] }],
+      [{ code: 'own-without-list-or-limit', path: [] }],
     ],
     [
       'an own action with isOwner but neither listOwned nor limitOwned is own-without-list-or-limit',
@@ -54,16 +54,17 @@ describe('build errors', () => {
       [{ code: 'both-list-and-limit', path: ['limitOwned'] }],
     ],
     [
-      'listOwned without isOwner is hooks-incomplete',
-      { roles: 'A', resource: 'doc', grant: ['read'], listOwned },
-      [{ code: 'hooks-incomplete', path: ['listOwned'] }],
-    ],
-    [
-      'limitOwned without isOwner is hooks-incomplete',
+      'limitOwned without isOwner, on a resource without an ownedAmong executor, is own-without-is-owner (issue 12)',
       { roles: 'A', resource: 'doc', grant: ['read'], limitOwned },
-      [{ code: 'hooks-incomplete', path: ['limitOwned'] }],
+      [{ code: 'own-without-is-owner', path: ['limitOwned'] }],
     ],
   ];
+  it('issue 12: listOwned without isOwner builds (ownership is membership in the list)', () => {
+    const permissions = new Permissions({ logger: collectingLogger().logger });
+    permissions.addPermissions([{ roles: 'A', resource: 'doc', grant: ['read:own'], listOwned }]);
+    expect(permissions.build().built).toBe(true);
+  });
+
   for (const [rule, definition, expected] of cases) {
     it(`build error: ${rule}`, () => {
       expect(problemsOf(definition)).toEqual(expected.map((problem) => ({ ...problem, index: 0, source: 'case.json' })));
@@ -123,15 +124,14 @@ describe('build errors', () => {
     permissions.addPermissions([{ resource: 'doc', grant: ['read'] } as unknown as PermissionDefinition]);
     const problems = problemSummary(buildError(permissions)).map(({ code, index, source }) => ({ code, index, source }));
     // Shape and syntax problems may be listed before problems found while building tables: compare as a set.
-    expect(problems).toHaveLength(9);
+    expect(problems).toHaveLength(8);
     expect(problems).toEqual(
       expect.arrayContaining([
         { code: 'bad-possession', index: 1, source: 'first.json' },
         { code: 'empty-grant', index: 2, source: 'first.json' },
         { code: 'own-without-list-or-limit', index: 3, source: 'first.json' },
         { code: 'bad-action', index: 0, source: 'second.json' },
-        { code: 'hooks-incomplete', index: 1, source: 'second.json' },
-        { code: 'own-without-is-owner', index: 2, source: 'second.json' },
+        { code: 'own-without-list-or-limit', index: 2, source: 'second.json' },
         { code: 'both-list-and-limit', index: 3, source: 'second.json' },
         { code: 'bad-attribute', index: 4, source: 'second.json' },
         { code: 'invalid-shape', index: 0, source: undefined },

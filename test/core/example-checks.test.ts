@@ -68,6 +68,14 @@ class ExampleOwnership {
   listCreatedInSameCompany({ user }: UserArgs): number[] {
     return exampleDocuments.filter((document) => this.sameCompany(user, document.creatorId)).map((document) => document.id);
   }
+
+  /** The ownedAmong executor of documents (definitions/document.resource.json): runs a limitOwned predicate over the given ids. */
+  ownedDocumentsAmong({ filter, resourceIds }: { filter: DocumentPredicate; resourceIds: readonly unknown[] }): unknown[] {
+    return resourceIds.filter((id) => {
+      const found = typeof id === 'number' ? this.documents.get(id) : undefined;
+      return found !== undefined && filter(found);
+    });
+  }
 }
 
 /** Combines the predicates of several limitOwned hooks with a logical OR. */
@@ -79,7 +87,8 @@ function orPredicates({ user, limitOwneds }: { user: User<unknown>; limitOwneds:
 function setup() {
   const file = JSON.parse(readFileSync(DEFINITIONS_FILE, 'utf8')) as { $schema: string; definitions: PermissionDefinition[] };
   const { warnings, logger } = collectingLogger();
-  const permissions = new Permissions({ ownership: new ExampleOwnership(), limitOwnReduce: orPredicates, logger });
+  // The executor the compiler reads from definitions/document.resource.json, given to build() directly.
+  const permissions = new Permissions({ ownership: new ExampleOwnership(), limitOwnReduce: orPredicates, logger, ownedAmong: { document: 'ownedDocumentsAmong' } });
   permissions.addPermissions(file.definitions, { source: 'definitions/document.permissions.json' });
   permissions.build();
   return { permissions, warnings };

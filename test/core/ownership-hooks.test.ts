@@ -17,8 +17,8 @@ const isOwnerOf = (...ids: unknown[]) => jest.fn(({ resourceId }: IsOwnerArgs) =
 describe('ownership hook rules', () => {
   const cases: [label: string, hooks: object, codes: string[]][] = [
     ['only isOwner', { isOwner: () => true }, ['own-without-list-or-limit']],
-    ['only listOwned', { listOwned: () => [] }, ['own-without-is-owner']],
-    ['only limitOwned', { limitOwned: () => 'x' }, ['own-without-is-owner']],
+    // Issue 12: without isOwner, limitOwned needs the resource's ownedAmong executor to decide one record.
+    ['only limitOwned, and no ownedAmong for the resource', { limitOwned: () => 'x' }, ['own-without-is-owner']],
     ['isOwner with both listOwned and limitOwned', { isOwner: () => true, listOwned: () => [], limitOwned: () => 'x' }, ['both-list-and-limit']],
   ];
   for (const [label, hooks, codes] of cases) {

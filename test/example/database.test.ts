@@ -236,7 +236,8 @@ describe.each(targets)('the example data layer on $name', ({ databaseUrl }) => {
       definitions: PermissionDefinition[];
     };
     const build = () => {
-      const permissions = new Permissions({ ownership, limitOwnReduce, logger: { warn: () => undefined } });
+      // The executor that definitions/document.resource.json declares, given to build() directly.
+      const permissions = new Permissions({ ownership, limitOwnReduce, logger: { warn: () => undefined }, ownedAmong: { document: 'ownedDocumentsAmong' } });
       permissions.addPermissions(definitions, { source: 'definitions/document.permissions.json' });
       permissions.build();
       return permissions;

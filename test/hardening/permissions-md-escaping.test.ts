@@ -12,6 +12,7 @@ import { emitMatrix } from '../../compiler/emit/emit-matrix.js';
 import { markdownCode, markdownName, markdownProse } from '../../compiler/emit/markdown-text.js';
 import { planFromJson, planToPatterns } from '../../runtime/core/attribute-plan.js';
 import type { GrantCell, GrantTables } from '../../runtime/core/index.js';
+import { groupOwnershipLabel } from '../../runtime/core/grant-tables.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 import { allNodes, inlineTokens, parseGfm, plainText, tableCells } from './markdown-tree.js';
 
@@ -80,7 +81,7 @@ function expectedCellTokens(tables: GrantTables, cell: GrantCell): string[] {
   const parts: string[][] = [];
   if (cell[3] !== -1) parts.push(['strong:any', 'text:: ', ...patterns(cell[3])]);
   for (let i = 0; i < cell[4].length; i += 2)
-    parts.push(['strong:own', `text: (${tables.hooks[tables.owners[cell[4][i]!]!.isOwner]!.name}): `, ...patterns(cell[4][i + 1]!)]);
+    parts.push(['strong:own', `text: (${groupOwnershipLabel(tables, cell[4][i]!, cell[0])}): `, ...patterns(cell[4][i + 1]!)]);
   return parts.flatMap((part, i) => (i === 0 ? part : ['html:<br>', ...part]));
 }
 

@@ -53,6 +53,7 @@ function syntheticModel(roles: number, ownersPerCell: number): CompiledModel {
     resourceActions: new Map([['document', ['read']]]),
     resourceIdTypes: new Map([['document', 'number']]),
     hookMethods: [],
+    computableResources: [],
     definitions: [{ file: 'synthetic.permissions.json', index: 0, definition: { roles: '*', resource: 'document', grant: ['read'] } }],
     warnings: [],
   };

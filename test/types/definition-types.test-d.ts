@@ -25,10 +25,23 @@ export const noOwnership: PermissionDefinition = { roles: ['SUPER_ADMIN'], resou
 
 // @ts-expect-error: isOwner alone violates OwnershipHooksExactlyOneOfListOwnedOrLimitOwned (it needs listOwned or limitOwned)
 export const onlyIsOwner: PermissionDefinition = { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: 'isCreator' };
-// @ts-expect-error: listOwned without isOwner violates the exactly-one-of constraint
+// Issue 12: isOwner is optional where ownership can be computed — membership in listOwned, or limitOwned run by the
+// resource's ownedAmong. The base type does not know the resources; build() checks the executors.
 export const onlyList: PermissionDefinition = { roles: 'A', resource: 'doc', grant: ['read:own'], listOwned: 'listCreated' };
-// @ts-expect-error: limitOwned without isOwner violates the exactly-one-of constraint
 export const onlyLimit: PermissionDefinition = { roles: 'A', resource: 'doc', grant: ['read:own'], limitOwned: 'limitCreated' };
+// With the computable resources named (as the generated KnownPermissionDefinition does), limitOwned without isOwner is
+// accepted only there.
+type TwoResources = PermissionDefinition<string, 'document' | 'invoice', string, DocUser, number, { creatorId: number }, 'document'>;
+export const computed: TwoResources = { roles: 'A', resource: 'document', grant: ['read:own'], limitOwned: ({ user }) => ({ creatorId: user.id }) };
+// @ts-expect-error: 'invoice' declares no ownedAmong executor, so limitOwned needs isOwner there
+export const notComputed: TwoResources = { roles: 'A', resource: 'invoice', grant: ['read:own'], limitOwned: ({ user }) => ({ creatorId: user.id }) };
+export const invoiceWithIsOwner: TwoResources = {
+  roles: 'A',
+  resource: 'invoice',
+  grant: ['read:own'],
+  isOwner: ({ user, resourceId }) => user.id === resourceId,
+  limitOwned: ({ user }) => ({ creatorId: user.id }),
+};
 // @ts-expect-error: listOwned and limitOwned together violate the exactly-one-of constraint
 export const both: PermissionDefinition = { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: 'i', listOwned: 'l', limitOwned: 'm' };
 // @ts-expect-error: a hook must be a function or a method name, not a number

@@ -9,9 +9,8 @@ type AppUser = { readonly id: number; readonly roles: readonly string[] };
 type Filter = (row: { creatorId: number }) => boolean;
 
 const ownership: PermissionsOwnershipService<AppUser, Filter> = {
-  isCreator: ({ user, resourceId }) => user.id === resourceId,
-  isCreatorOrManagerOfCreator: () => Promise.resolve(false),
-  isCreatedInSameCompany: () => false,
+  isCreatedInSameCompany: ({ user, resourceId }) => user.id === resourceId,
+  ownedDocumentsAmong: ({ filter, resourceIds }) => resourceIds.filter((id) => filter({ creatorId: id })),
   listCreatedInSameCompany: () => Promise.resolve([1, 2]),
   limitToCreator:
     ({ user }) =>
@@ -45,15 +44,23 @@ export async function invalid(): Promise<void> {
   createPermissions({
     // @ts-expect-error: the ownership service lacks listCreatedInSameCompany
     ownership: {
-      isCreator: () => true,
-      isCreatorOrManagerOfCreator: () => true,
       isCreatedInSameCompany: () => true,
+      ownedDocumentsAmong: () => [],
       limitToCreator: () => 1,
       limitToCreatorOrManagedCreators: () => 1,
     },
   });
-  // @ts-expect-error: isCreator must answer a boolean
-  createPermissions({ ownership: { ...ownership, isCreator: () => 'yes' } });
+  // @ts-expect-error: isCreatedInSameCompany must answer a boolean
+  createPermissions({ ownership: { ...ownership, isCreatedInSameCompany: () => 'yes' } });
+  // Issue 12: the executor's filter is the limitOwned hooks' filter type, so the two must agree.
+  const mismatched: PermissionsOwnershipService<AppUser, Filter> = {
+    ...ownership,
+    // @ts-expect-error: ownedDocumentsAmong takes the same filter the limitOwned hooks return (a row predicate), not a string
+    ownedDocumentsAmong: ({ filter }: { readonly filter: string; readonly resourceIds: readonly number[] }) => (filter === '' ? [] : [1]),
+  };
+  void mismatched;
+  // @ts-expect-error: ownedDocumentsAmong answers document ids (numbers)
+  createPermissions({ ownership: { ...ownership, ownedDocumentsAmong: () => ['1'] } });
 }
 
 export type Checks = [
