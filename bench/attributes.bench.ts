@@ -1,7 +1,9 @@
 /**
  * Benchmark 2: attributes. `pickSync` / `pick` of a 10-field record against a hand-written
  * projection, accesscontrol's `filter` and CASL's `permittedFieldsOf` + pick; `filterPick` of 1,000
- * records (half owned) with a listOwned hook, counting the hook calls (must be exactly one).
+ * records (half owned) with a listOwned hook, counting the hook calls (must be exactly one); and
+ * (issue 12) the awaited `pick` of an owned example document whose ownership the permit already
+ * knows, against CASL's `permittedFieldsOf` + pick with the ownership condition.
  * Every implementation's output must equal the hand-written one.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -10,6 +12,7 @@ import { caslFilterPicker, caslPicker } from './peers/casl.js';
 import { handWrittenFilterPicker, handWrittenPicker } from './peers/nested-object.js';
 import type { BenchUser, FilterPicker, PickCase, Picker } from './peers/peer.js';
 import { typedPermissionsFilterPicker, typedPermissionsPickers } from './peers/typed-permissions.js';
+import { exampleDocuments } from '../runtime/example/example-data.js';
 import { medianNs, type BenchSettings } from './measure.js';
 import { fillerRecord, halfOwnedRecords, PINNED_PATTERNS } from './scenario.js';
 import type { BenchSubjects } from './subjects.js';
@@ -44,9 +47,45 @@ export interface FilterPickResult {
   readonly documentItemsKept: number;
 }
 
+/** Our row of the memo-hit pick case. */
+export const OWN_PICK_OURS = 'pick (await), ownership known to the permit';
+/** CASL's row of the memo-hit pick case (the same picker as the filler cases). */
+export const OWN_PICK_CASL = 'CASL permittedFieldsOf + pick';
+
+/** One implementation's time in the memo-hit pick case. */
+export interface OwnPickRow {
+  readonly implementation: string;
+  readonly medianNs: number;
+  /** medianNs / CASL's medianNs. */
+  readonly ratioToCasl: number;
+}
+
+/**
+ * Issue 12: `await permit.pick(document)` for an own grant that adds attributes beyond any, on a
+ * document the user owns, with the ownership answer already known to the permit (its grantPermit
+ * with `resourceId` asked the ownedAmong executor once).
+ */
+export interface OwnPickResult {
+  readonly user: BenchUser;
+  readonly resource: string;
+  readonly action: string;
+  readonly documentId: number;
+  /** The own grant's patterns (EMPLOYEE `read`, own). */
+  readonly patterns: readonly string[];
+  readonly rows: readonly OwnPickRow[];
+  /** Implementations whose output differed from the hand-written one. */
+  readonly mismatches: readonly string[];
+  /** Ownership-service calls of the grantPermit that answered ownership. */
+  readonly hookCallsToGrant: Readonly<Record<string, number>>;
+  /** Ownership-service calls during the timed picks: none when every pick is a memo hit. */
+  readonly hookCallsWhileTimed: Readonly<Record<string, number>>;
+}
+
 export interface AttributesResult {
   readonly pick: readonly PickCaseResult[];
   readonly filterPick: FilterPickResult;
+  /** Absent in results recorded before issue 12. */
+  readonly ownPick?: OwnPickResult;
 }
 
 function withRatios(times: ReadonlyMap<string, number>, baseline: string): AttributeRow[] {
@@ -137,6 +176,55 @@ async function runFilterPick(subjects: BenchSubjects, settings: BenchSettings, l
   };
 }
 
+/** The document of the memo-hit case: document 10, created by user 1. */
+const OWN_PICK_DOCUMENT_ID = 10;
+
+/** EMPLOYEE's own `read` patterns in definitions/document.permissions.json; the hand-written output below mirrors them. */
+const EMPLOYEE_OWN_READ = ['*', '!confidential'] as const;
+
+async function runOwnPick(subjects: BenchSubjects, settings: BenchSettings, log: (line: string) => void): Promise<OwnPickResult> {
+  const user: BenchUser = { id: 1, roles: ['EMPLOYEE'] };
+  const query = { user, resource: 'document', action: 'read' } as const;
+  const source = exampleDocuments.find((document) => document.id === OWN_PICK_DOCUMENT_ID);
+  if (source === undefined || source.creatorId !== user.id) throw new Error(`attributes bench: document ${OWN_PICK_DOCUMENT_ID} is no longer user 1's`);
+  const expected = { id: source.id, title: source.title, date: source.date, status: source.status, personal: source.personal, creatorId: source.creatorId };
+  subjects.ownership.setDocuments(exampleDocuments);
+
+  subjects.ownership.resetCalls();
+  const permit = await subjects.permissions.grantPermit({ ...query, resourceId: source.id });
+  if (!permit.granted) throw new Error('attributes bench: EMPLOYEE 1 is not granted read on their own document');
+  const hookCallsToGrant = Object.fromEntries(subjects.ownership.calls);
+
+  const mismatches: string[] = [];
+  const times = new Map<string, number>();
+  // Each implementation gets its own copy: CASL tags its records with their subject type.
+  const ours = { ...source };
+  subjects.ownership.resetCalls();
+  if (!isDeepStrictEqual(await permit.pick(ours), expected)) mismatches.push(OWN_PICK_OURS);
+  times.set(OWN_PICK_OURS, await medianNs(() => permit.pick(ours), settings));
+  const hookCallsWhileTimed = Object.fromEntries(subjects.ownership.calls);
+
+  const caslPick = await caslPicker(subjects.rules).prepare(query);
+  const theirs = { ...source };
+  if (!isDeepStrictEqual(await caslPick(theirs), expected)) mismatches.push(OWN_PICK_CASL);
+  times.set(OWN_PICK_CASL, await medianNs(() => caslPick(theirs), settings));
+
+  const casl = times.get(OWN_PICK_CASL) as number;
+  const rows = [...times].map(([implementation, ns]) => ({ implementation, medianNs: ns, ratioToCasl: ns / casl }));
+  for (const row of rows) log(`  pick of an owned document, memo hit: ${row.implementation.padEnd(44)} ${row.medianNs.toFixed(1)} ns`);
+  return {
+    user,
+    resource: query.resource,
+    action: query.action,
+    documentId: source.id,
+    patterns: EMPLOYEE_OWN_READ,
+    rows,
+    mismatches,
+    hookCallsToGrant,
+    hookCallsWhileTimed,
+  };
+}
+
 /**
  * Runs benchmark 2 on the 1× subjects.
  *
@@ -164,5 +252,6 @@ export async function runAttributesBench(
     await runPickCase('8 of 10 fields', PINNED_PATTERNS.exclude, exclude, pickers, settings, log),
     await runPickCase('5 of 10 fields', PINNED_PATTERNS.include, include, pickers, settings, log),
   ];
-  return { pick, filterPick: await runFilterPick(subjects, settings, log) };
+  const ownPick = await runOwnPick(subjects, settings, log);
+  return { pick, filterPick: await runFilterPick(subjects, settings, log), ownPick };
 }

@@ -31,6 +31,11 @@ export interface BenchSettings {
   readonly spawnProcesses: boolean;
   /** Instances built for heap per instance, and calls per allocation sample. */
   readonly memory: { readonly instances: number; readonly callsPerSample: number; readonly samples: number };
+  /**
+   * The ownership benchmark on PGlite (issue 12): documents in the database, and timed runs of
+   * grantPermit + filterPick per variant (after one untimed run that counts the statements).
+   */
+  readonly ownership: { readonly documents: number; readonly runs: { readonly before: number; readonly after: number } };
   /** autocannon settings; undefined skips the HTTP benchmark. */
   readonly http: { readonly warmupSeconds: number; readonly durationSeconds: number; readonly connections: number } | undefined;
 }
@@ -54,6 +59,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       compileRuns: { 1: 1, 10: 0 },
       spawnProcesses: false,
       memory: { instances: 1, callsPerSample: 50, samples: 1 },
+      ownership: { documents: 200, runs: { before: 1, after: 1 } },
       http: undefined,
     };
   }
@@ -66,6 +72,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
     compileRuns: { 1: 5, 10: 3 },
     spawnProcesses: true,
     memory: { instances: 5, callsPerSample: 5000, samples: 9 },
+    ownership: { documents: 10_000, runs: { before: 3, after: 15 } },
     http: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
   };
 }

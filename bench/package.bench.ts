@@ -116,8 +116,9 @@ async function prepareColdStart(dir: string): Promise<{ ours: string; casl: stri
   writeFileSync(
     ours,
     `import { createPermissions } from './generated/index.js';\n` +
-      `const ownership = { isCreator: () => true, isCreatorOrManagerOfCreator: () => false, isCreatedInSameCompany: () => false, ` +
-      `limitToCreator: () => undefined, limitToCreatorOrManagedCreators: () => undefined, listCreatedInSameCompany: () => [] };\n` +
+      // Every document counts as user 1's: the ownedAmong executor answers every id it is asked about.
+      `const ownership = { isCreatedInSameCompany: () => false, limitToCreator: () => undefined, limitToCreatorOrManagedCreators: () => undefined, ` +
+      `listCreatedInSameCompany: () => [], ownedDocumentsAmong: ({ resourceIds }) => resourceIds };\n` +
       `const query = { user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 10 };\n` +
       `const permit = await createPermissions({ ownership }).grantPermit(query);\n` +
       `if (!permit.granted) process.exit(1);\n`,

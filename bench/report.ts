@@ -1,16 +1,25 @@
 /**
  * The bench's report: the machine, the tables of medians and ratios (console and Markdown), the
- * targets of issue 5 with the measured figure next to each, and results.json / BENCHMARKS.md.
+ * targets of issues 5, 11 and 12 with the measured figure next to each, and results.json / BENCHMARKS.md.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { FILTER_PICK_BASELINE, PICK_BASELINE, type AttributeRow, type AttributesResult } from './attributes.bench.js';
+import {
+  FILTER_PICK_BASELINE,
+  OWN_PICK_CASL,
+  OWN_PICK_OURS,
+  PICK_BASELINE,
+  type AttributeRow,
+  type AttributesResult,
+  type OwnPickResult,
+} from './attributes.bench.js';
 import { REPO_ROOT, type BuildResult } from './build.bench.js';
 import { DECISION_BASELINE, type DecisionResult } from './decision.bench.js';
 import type { HttpResult } from './http.bench.js';
 import type { MemoryResult } from './memory.bench.js';
+import type { OwnershipResult } from './ownership.bench.js';
 import type { PackageResult } from './package.bench.js';
 import type { Scale } from './scenario.js';
 
@@ -49,9 +58,11 @@ export interface BenchResults {
   readonly memory: MemoryResult;
   /** Absent in results recorded before benchmark 6 existed. */
   readonly package?: PackageResult;
+  /** Benchmark 7 (issue 12); absent in results recorded before it existed. */
+  readonly ownership?: OwnershipResult;
 }
 
-/** One target of issue 5. `met` is undefined when it was not measured in this run. */
+/** One target (issues 5, 11 and 12). `met` is undefined when it was not measured in this run. */
 export interface TargetVerdict {
   readonly target: string;
   readonly measured: string;
@@ -131,8 +142,51 @@ export const LIMITS: Readonly<Record<string, string>> = {
   http: 'See "What limits the missed targets" below: HTTP.',
 };
 
+/** The targets of issue 12: the memo-hit pick against CASL, and filterPick on PGlite before and after ownedAmong. */
+function ownershipTargets(ownPick: OwnPickResult | undefined, ownership: OwnershipResult | undefined): TargetVerdict[] {
+  const verdicts: TargetVerdict[] = [];
+  if (ownPick !== undefined) {
+    const ours = ownPick.rows.find((row) => row.implementation === OWN_PICK_OURS);
+    const casl = ownPick.rows.find((row) => row.implementation === OWN_PICK_CASL);
+    const ratio = ours !== undefined && casl !== undefined ? ours.medianNs / casl.medianNs : Number.NaN;
+    const hookCalls = Object.keys(ownPick.hookCallsWhileTimed).length === 0 ? 'none' : JSON.stringify(ownPick.hookCallsWhileTimed);
+    const outputs = ownPick.mismatches.length === 0 ? 'outputs equal the hand-written one' : `outputs differ: ${ownPick.mismatches.join(', ')}`;
+    verdicts.push({
+      target: 'Async pick of an owned document whose ownership the permit already knows, at most 0.5× CASL’s permittedFieldsOf + pick (issue 12)',
+      measured:
+        `${formatRatio(ratio)} (ours ${ours === undefined ? '—' : formatNs(ours.medianNs)}, CASL ${casl === undefined ? '—' : formatNs(casl.medianNs)}); ` +
+        `hook calls while timed: ${hookCalls}; ${outputs}`,
+      met: ratio <= 0.5 && ownPick.mismatches.length === 0,
+    });
+  }
+  if (ownership !== undefined) {
+    const before = ownership.filterPick.find((row) => row.variant === 'before');
+    const after = ownership.filterPick.find((row) => row.variant === 'after');
+    const subject = `filterPick of ${ownership.documents} example documents for EMPLOYEE 1 on PGlite`;
+    const afterTotal = after === undefined ? Number.NaN : after.statements + ownership.fetchStatements;
+    verdicts.push({
+      target: `${subject} with ownedAmong: at most 2 SQL statements, fetching the documents included (issue 12)`,
+      measured:
+        `${afterTotal} (${after?.statements ?? '—'} for grantPermit + filterPick, ${ownership.fetchStatements} to fetch the documents); ` +
+        `before, isOwner per document: ${before === undefined ? '—' : before.statements + ownership.fetchStatements}`,
+      met: afterTotal <= 2,
+    });
+    const correct = ownership.identical && ownership.asExpected;
+    verdicts.push({
+      target: `${subject} with ownedAmong at least 20× faster than with isOwner per document (issue 12)`,
+      measured:
+        `${formatRatio(ownership.speedup)} (${after === undefined ? '—' : formatMs(after.medianMs)} ` +
+        `vs ${before === undefined ? '—' : formatMs(before.medianMs)}, ` +
+        `medians of ${after?.runsMs.length ?? 0} and ${before?.runsMs.length ?? 0} runs); ` +
+        `${correct ? 'results identical and as expected' : `RESULTS DIFFER (identical: ${ownership.identical}, as expected: ${ownership.asExpected})`}`,
+      met: ownership.speedup >= 20 && correct,
+    });
+  }
+  return verdicts;
+}
+
 /**
- * Checks every target of issue 5 against the results.
+ * Checks every target of issues 5, 11 and 12 against the results.
  *
  * @example
  * ```ts
@@ -263,6 +317,7 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
       met: 'skipped' in cold ? undefined : cold.ratio <= 1.3,
     });
   }
+  verdicts.push(...ownershipTargets(results.attributes.ownPick, results.ownership));
   return verdicts;
 }
 
@@ -317,6 +372,52 @@ function attributeTables(attributes: AttributesResult): string[] {
     `Outputs equal to the hand-written list: ${filterPickOutputs}. Hook calls of one grantPermit + filterPick: ` +
       `${JSON.stringify(filterPick.hookCalls)}; example COMPANY_ADMIN over ${filterPick.items} documents: ` +
       `${JSON.stringify(filterPick.documentHookCalls)}, ${filterPick.documentItemsKept} kept.`,
+    ...ownPickTables(attributes.ownPick),
+  ];
+}
+
+function ownPickTables(ownPick: OwnPickResult | undefined): string[] {
+  if (ownPick === undefined) return [];
+  const hookCalls = Object.keys(ownPick.hookCallsWhileTimed).length === 0 ? 'none' : JSON.stringify(ownPick.hookCallsWhileTimed);
+  return [
+    `Async pick, own grant beyond any, memo hit (issue 12): EMPLOYEE ${ownPick.user.id} reads document ${ownPick.documentId}, which they own ` +
+      `(own \`${JSON.stringify(ownPick.patterns)}\`, no ${ownPick.action}:any); the permit came from grantPermit with that resourceId — ` +
+      `median per call (ratio to CASL):\n\n${table(
+        ['implementation', 'median', 'ratio to CASL'],
+        ownPick.rows.map((row) => [row.implementation, formatNs(row.medianNs), formatRatio(row.ratioToCasl)]),
+      )}`,
+    `Outputs equal to the hand-written one: ${ownPick.mismatches.length === 0 ? 'all' : `mismatches: ${ownPick.mismatches.join(', ')}`}. ` +
+      `Ownership-service calls of the grantPermit: ${JSON.stringify(ownPick.hookCallsToGrant)}; during the timed picks: ${hookCalls}.`,
+  ];
+}
+
+function ownershipTables(ownership: OwnershipResult | undefined): string[] {
+  if (ownership === undefined) return [];
+  const filterPickRows = ownership.filterPick.map((row) => [
+    row.label,
+    String(row.statements),
+    String(row.statements + ownership.fetchStatements),
+    JSON.stringify(row.hookCalls),
+    String(row.peakHookCallsInFlight),
+    formatMs(row.medianMs),
+    `${row.runsMs.length}`,
+  ]);
+  return [
+    `Ownership on the example's data layer (issue 12) — ${ownership.database}; EMPLOYEE ${ownership.user.id} reads all ` +
+      `${ownership.documents} documents with one grantPermit + filterPick (documents fetched beforehand, ${ownership.fetchStatements} statement):\n\n${table(
+        ['variant', 'SQL statements', 'with the fetch', 'ownership-service calls', 'most calls in flight', 'median', 'timed runs'],
+        filterPickRows,
+      )}`,
+    `${ownership.kept} documents kept; the two variants' results are ${ownership.identical ? 'identical' : 'DIFFERENT'} and ` +
+      `${ownership.asExpected ? 'equal' : 'NOT equal'} to user ${ownership.user.id}'s documents without \`confidential\`. ` +
+      `Time before ÷ time after: ${formatRatio(ownership.speedup)}.`,
+    `isOwn of one document on a fresh permit (grantPermitSync without resourceId, then isOwn; ` +
+      `${ownership.isOwnIdsChecked} ids cycled, half owned) — median per call:\n\n${table(
+        ['variant', 'SQL statements per check', 'median'],
+        ownership.isOwn.map((row) => [row.label, String(row.statementsPerCheck), formatNs(row.medianNs)]),
+      )}`,
+    `isOwn answers: ${ownership.isOwnIdentical ? 'identical' : 'DIFFERENT'} in both variants, ` +
+      `${ownership.isOwnAsExpected ? 'and as the data says' : 'NOT as the data says'}.`,
   ];
 }
 
@@ -443,14 +544,17 @@ export function renderConsole(results: BenchResults): string {
     ...httpTables(results.http),
     ...memoryTables(results.memory),
     ...packageTables(results.package),
-    `Targets (issues 5 and 11):\n\n${targetTable(evaluateTargets(results))}`,
+    ...ownershipTables(results.ownership),
+    `Targets (issues 5, 11 and 12):\n\n${targetTable(evaluateTargets(results))}`,
   ].join('\n\n');
 }
 
 const INTERPRETATION = `## Scenario (how issue 5 was read)
 
 - **Definitions**: the example definitions (\`definitions/document.permissions.json\`: EMPLOYEE, EMPLOYEE_MANAGER,
-  COMPANY_ADMIN on \`document\` with ownership hooks, SUPER_ADMIN \`'*'\` / \`['*:any']\`) plus generated filler
+  COMPANY_ADMIN on \`document\` with ownership hooks, SUPER_ADMIN \`'*'\` / \`['*:any']\`; since issue 12 EMPLOYEE and
+  EMPLOYEE_MANAGER have only \`limitOwned\`, and \`document\` has the ownedAmong executor that
+  \`document.resource.json\` declares) plus generated filler
   (\`bench/scenario.ts\`, mulberry32 PRNG, seed 20240605 × scale, so every run builds the same definitions).
 - **"20 roles × 50 resources × ~5 grants each"** is read as: 20 filler roles and 50 filler resources; every role has
   4–6 definitions (mean ≈ 5) on distinct random resources; each definition grants 2–4 actions drawn from
@@ -467,6 +571,14 @@ const INTERPRETATION = `## Scenario (how issue 5 was read)
   the baseline. The timed function cycles through 64 sampled queries per case (64 users).
 - **Typed wrapper**: \`createTypedPermissions(tables, options)\` over the built tables — exactly what the generated
   \`createPermissions\` in \`generated/permissions.ts\` calls (it only adds types).
+- **Ownership on PGlite (issue 12)**: the example's \`createSeededDatabase\` (embedded PGlite through kysely) plus
+  documents up to 10,000 (creators cycle through users 1–8), the example's real \`DocumentOwnershipService\`, EMPLOYEE 1
+  reading. *Before*: the definitions with \`isOwner\` put back (\`isCreator\`, \`isCreatorOrManagerOfCreator\`) and no
+  ownedAmong executor; *after*: the current definitions with \`ownedAmong: { document: 'ownedDocumentsAmong' }\`.
+  Statements are counted by a kysely plugin added with \`db.withPlugin\` (it counts in \`transformResult\`, once per
+  executed statement); the documents are fetched once beforehand (counted apart), and what is timed is
+  \`grantPermit\` + \`filterPick\` with a fresh permit per run, after one untimed run that counts. The smoke run does the
+  same with 200 documents.
 
 ## How each library is modelled
 
@@ -480,7 +592,9 @@ const INTERPRETATION = `## Scenario (how issue 5 was read)
   its model drops them; \`ac.permission({ role, resource, action, possession: 'own' }).granted\`; \`permission.filter(item)\`.
 - **CASL 7**: one ability per user, built once (outside the timing) from the rules of the user's roles; \`'*'\` →
   \`manage\`/\`all\`; \`['*','!x']\` → a rule plus an inverted rule on field \`x\`; own grants carry the ownership condition
-  (\`{ ownerId: user.id }\` …); \`ability.can(action, resource)\`; \`permittedFieldsOf(ability, action, subject(type, item), { fieldsFrom })\`
+  (\`{ ownerId: user.id }\` …), modelled from the definition's isOwner hook or, without one, its limitOwned hook
+  (\`limitToCreator\` → the creator; \`limitToCreatorOrManagedCreators\` → self and managed creators);
+  \`ability.can(action, resource)\`; \`permittedFieldsOf(ability, action, subject(type, item), { fieldsFrom })\`
   plus a simple pick loop. CASL resolves inverted field rules by rule order, not as a union across roles; the
   attribute cases use single-role users, where both agree.
 - **casbin 5**: \`newEnforcer(newModelFromString(RBAC model), new StringAdapter(policy))\`, users assigned their roles with
@@ -512,6 +626,7 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
     ...httpTables(results.http),
     ...memoryTables(results.memory),
     ...packageTables(results.package),
+    ...ownershipTables(results.ownership),
   ];
   return `# Benchmarks
 
@@ -532,7 +647,7 @@ machine is shared and noisy, absolute times move between runs.
 
 Scenarios as built: ${scenarios}.
 
-## Targets (issues 5 and 11)
+## Targets (issues 5, 11 and 12)
 
 ${targetTable(verdicts)}
 

@@ -13,6 +13,7 @@ import { runDecisionBench } from './decision.bench.js';
 import { runHttpBench } from './http.bench.js';
 import { benchSettings, type BenchSettings } from './measure.js';
 import { runMemoryBench } from './memory.bench.js';
+import { runOwnershipBench } from './ownership.bench.js';
 import { runPackageBench } from './package.bench.js';
 import { BENCH_COMMAND, describeMachine, renderConsole, writeReports, type BenchResults } from './report.js';
 import { createScenario, type Scale } from './scenario.js';
@@ -50,6 +51,9 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
   const http = await runHttpBench(settings, log);
   log('6. package: bundle and cold start');
   const packageResult = await runPackageBench(settings, log);
+  // Last: PGlite's WASM heap must not sit in the process while memory is measured.
+  log('7. ownership on PGlite (issue 12)');
+  const ownership = await runOwnershipBench(settings, log);
 
   return {
     mode: settings.smoke ? 'smoke' : 'full',
@@ -71,6 +75,7 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
     http,
     memory,
     package: packageResult,
+    ownership,
   };
 }
 

@@ -71,6 +71,8 @@ export interface Scenario {
   readonly seed: number;
   /** The example definitions, as in definitions/document.permissions.json. */
   readonly exampleDefinitions: readonly PermissionDefinitionJson[];
+  /** The example's ownedAmong executors (resource → method name), as in definitions/document.resource.json. */
+  readonly ownedAmong: Readonly<Record<string, string>>;
   /** Filler definitions grouped by role (one definitions file per role for the compiler). */
   readonly fillerByRole: ReadonlyMap<string, readonly PermissionDefinitionJson[]>;
   /** Every definition: example first, then filler. */
@@ -119,6 +121,22 @@ export class Random {
 }
 
 const EXAMPLE_FILE = new URL('../definitions/document.permissions.json', import.meta.url);
+
+const EXAMPLE_RESOURCE_FILE = new URL('../definitions/document.resource.json', import.meta.url);
+
+/**
+ * The example's ownedAmong executors, as `new Permissions({ ownedAmong })` takes them, read from
+ * definitions/document.resource.json so that the bench builds what the compiler reads.
+ *
+ * @example
+ * ```ts
+ * readExampleOwnedAmong(); // { document: 'ownedDocumentsAmong' }
+ * ```
+ */
+export function readExampleOwnedAmong(): Readonly<Record<string, string>> {
+  const { resource, ownedAmong } = JSON.parse(readFileSync(EXAMPLE_RESOURCE_FILE, 'utf8')) as { resource: string; ownedAmong?: string };
+  return ownedAmong === undefined ? {} : { [resource]: ownedAmong };
+}
 
 /** The example definitions, read from the repository's definitions folder. */
 export function readExampleDefinitions(): PermissionDefinitionJson[] {
@@ -228,6 +246,7 @@ export function createScenario(scale: Scale, seed = 20240605): Scenario {
     scale,
     seed,
     exampleDefinitions,
+    ownedAmong: readExampleOwnedAmong(),
     fillerByRole,
     definitions: [...exampleDefinitions, ...[...fillerByRole.values()].flat()],
     roles: [...roles, ...fillerRoles],

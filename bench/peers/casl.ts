@@ -15,20 +15,29 @@ import type { PeerRule } from './rules.js';
 
 type CaslRule = RawRuleFrom<AbilityTuple, MongoQuery>;
 
-function ownershipCondition(isOwner: string | undefined, user: BenchUser): MongoQuery | undefined {
-  switch (isOwner) {
+/**
+ * The condition of an own rule, from the hook that decides ownership: the isOwner hook, or (R2
+ * ownership, no isOwner) the limitOwned or listOwned hook of the same meaning.
+ */
+function ownershipCondition(hook: string | undefined, user: BenchUser): MongoQuery | undefined {
+  switch (hook) {
     case undefined:
       return undefined;
     case FILLER_HOOKS.isOwner:
+    case FILLER_HOOKS.limitOwned:
+    case FILLER_HOOKS.listOwned:
       return { ownerId: user.id };
     case 'isCreator':
+    case 'limitToCreator':
       return { creatorId: user.id };
     case 'isCreatorOrManagerOfCreator':
+    case 'limitToCreatorOrManagedCreators':
       return { creatorId: { $in: selfAndManaged(user.id) } };
     case 'isCreatedInSameCompany':
+    case 'listCreatedInSameCompany':
       return { creatorId: { $in: companyColleagues(user.id) } };
     default:
-      throw new Error(`CASL model: no condition for isOwner hook ${isOwner}`);
+      throw new Error(`CASL model: no condition for ownership hook ${hook}`);
   }
 }
 
@@ -46,7 +55,7 @@ export function createCaslAbility(rules: readonly PeerRule[], user: BenchUser): 
     if (!user.roles.includes(rule.role)) continue;
     const action = rule.action === '*' ? 'manage' : rule.action;
     const subject = rule.resource === '*' ? 'all' : rule.resource;
-    const conditions = rule.possession === 'own' ? ownershipCondition(rule.isOwner, user) : undefined;
+    const conditions = rule.possession === 'own' ? ownershipCondition(rule.ownershipHook, user) : undefined;
     const withConditions = conditions === undefined ? {} : { conditions };
     const included = rule.attributes.filter((pattern) => pattern !== '*' && !pattern.startsWith('!'));
     const excluded = rule.attributes.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1));
@@ -91,23 +100,26 @@ function allFieldsOf(resource: string): readonly string[] {
 }
 
 /** The fields CASL permits, picked from the item. */
-function permittedPick(ability: MongoAbility, action: string, resource: string, item: FillerRecord): Record<string, unknown> {
+function permittedPick(ability: MongoAbility, action: string, resource: string, item: object): Record<string, unknown> {
   const all = allFieldsOf(resource);
   const fields = permittedFieldsOf(ability, action, tagSubject(resource, item), { fieldsFrom: (rule) => rule.fields ?? [...all] });
-  const source = item as unknown as Record<string, unknown>;
+  const source = item as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const field of fields) if (Object.hasOwn(source, field)) out[field] = source[field];
   return out;
 }
 
-/** `permittedFieldsOf` + pick, per item (the item tagged with its subject type). */
-export function caslPicker(rules: readonly PeerRule[]): Picker {
+/**
+ * `permittedFieldsOf` + pick, per item (the item tagged with its subject type). Any record works:
+ * own rules carry their ownership condition, so an example document is picked by whether the user owns it.
+ */
+export function caslPicker(rules: readonly PeerRule[]): Picker<object> {
   const abilityOf = abilityCache(rules);
   return {
     name: 'CASL permittedFieldsOf + pick',
     prepare: ({ user, resource, action }) => {
       const ability = abilityOf(user);
-      return Promise.resolve((item: FillerRecord) => permittedPick(ability, action, resource, item));
+      return Promise.resolve((item: object) => permittedPick(ability, action, resource, item));
     },
   };
 }

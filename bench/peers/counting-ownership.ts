@@ -108,6 +108,23 @@ export class CountingOwnership {
     return (document) => creators.includes(document.creatorId ?? -1);
   }
 
+  /**
+   * The ownedAmong executor of `document`: which of `resourceIds` the limitOwned `filter` matches,
+   * answered from the registered documents. Unknown ids match nothing, as a query would.
+   *
+   * @example
+   * ```ts
+   * ownership.ownedDocumentsAmong({ user, filter: ownership.limitToCreator({ user }), resourceIds: [1, 2, 10] }); // [1, 10] for user 1
+   * ```
+   */
+  ownedDocumentsAmong({ filter, resourceIds }: { user: BenchUser; filter: RecordFilter; resourceIds: readonly number[] }): readonly number[] {
+    this.count('ownedDocumentsAmong');
+    return resourceIds.filter((id) => {
+      const creatorId = this.documentCreator.get(id);
+      return creatorId !== undefined && filter({ creatorId });
+    });
+  }
+
   isCreatedInSameCompany({ user, resourceId }: { user: BenchUser; resourceId: number }): boolean {
     this.count('isCreatedInSameCompany');
     return companyColleagues(user.id).includes(this.documentCreator.get(resourceId) ?? -1);

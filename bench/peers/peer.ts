@@ -37,13 +37,13 @@ export interface PickCase {
   readonly action: string;
 }
 
-/** Reduces one record. */
-export type PickFunction = (item: FillerRecord) => object | Promise<object>;
+/** Reduces one record (a filler record unless said otherwise). */
+export type PickFunction<TItem extends object = FillerRecord> = (item: TItem) => object | Promise<object>;
 
 /** One implementation of pick. */
-export interface Picker {
+export interface Picker<TItem extends object = FillerRecord> {
   readonly name: string;
-  prepare(pickCase: PickCase): Promise<PickFunction>;
+  prepare(pickCase: PickCase): Promise<PickFunction<TItem>>;
 }
 
 /** Reduces a list: keeps what the user may see, each item reduced. Includes the per-request decision. */

@@ -12,8 +12,11 @@ export interface PeerRule {
   readonly action: string;
   readonly possession: 'any' | 'own';
   readonly attributes: readonly string[];
-  /** The isOwner hook name of the definition, for own rules. */
-  readonly isOwner?: string;
+  /**
+   * For own rules, the hook whose meaning the peers model as a condition: the definition's isOwner,
+   * else its limitOwned (R2 ownership: isOwner is optional where ownership can be computed), else its listOwned.
+   */
+  readonly ownershipHook?: string;
 }
 
 /** The known names, as the library computes them: roles and resources named anywhere, CRUD plus every action granted. */
@@ -36,6 +39,11 @@ function parseKey(key: string, fallback: 'any' | 'own'): { action: string; posse
   const colon = key.lastIndexOf(':');
   if (colon === -1) return { action: key, possession: fallback };
   return { action: key.slice(0, colon), possession: key.slice(colon + 1) === 'own' ? 'own' : 'any' };
+}
+
+/** The name of the hook that decides ownership for a definition's own grants, whichever kind it is. */
+function ownershipHookOf(definition: PermissionDefinitionJson): string | undefined {
+  return definition.isOwner ?? definition.limitOwned ?? definition.listOwned;
 }
 
 /**
@@ -76,6 +84,7 @@ export function flattenRules(definitions: readonly PermissionDefinitionJson[], o
   for (const definition of definitions) {
     const roles = rolesOf(definition).flatMap((role) => (role === '*' ? universe.roles : [role]));
     const resources = options.expand && definition.resource === '*' ? universe.resources : [definition.resource];
+    const ownershipHook = ownershipHookOf(definition);
     for (const [key, attributes] of entriesOf(definition)) {
       const parsed = parseKey(key, definition.possession ?? 'any');
       const actions = options.expand && parsed.action === '*' ? universe.actions : [parsed.action];
@@ -83,7 +92,7 @@ export function flattenRules(definitions: readonly PermissionDefinitionJson[], o
         for (const resource of resources) {
           for (const action of actions) {
             const rule: PeerRule = { role, resource, action, possession: parsed.possession, attributes };
-            rules.push(parsed.possession === 'own' && definition.isOwner !== undefined ? { ...rule, isOwner: definition.isOwner } : rule);
+            rules.push(parsed.possession === 'own' && ownershipHook !== undefined ? { ...rule, ownershipHook } : rule);
           }
         }
       }

@@ -23,7 +23,8 @@ export interface BenchSchema extends PermissionsSchema {
 const silentLogger = { warn: (): void => undefined };
 
 /**
- * `new Permissions` + `addPermissions` + `build()` over the scenario.
+ * `new Permissions` + `addPermissions` + `build()` over the scenario, with the example's ownedAmong
+ * executor (`document` → `ownedDocumentsAmong`), as the compiler reads it from document.resource.json.
  *
  * @example
  * ```ts
@@ -33,7 +34,9 @@ const silentLogger = { warn: (): void => undefined };
 export function buildPermissions(scenario: Scenario, ownership: CountingOwnership): Permissions<BenchUser> {
   // The JSON form (hook names as strings) is what the scenario holds; addPermissions' parameter type does not accept it as such.
   const definitions = scenario.definitions as unknown as readonly PermissionDefinition[];
-  return new Permissions<BenchUser>({ ownership, logger: silentLogger }).addPermissions(definitions, { source: `scenario ${scenario.scale}x` }).build();
+  return new Permissions<BenchUser>({ ownership, ownedAmong: scenario.ownedAmong, logger: silentLogger })
+    .addPermissions(definitions, { source: `scenario ${scenario.scale}x` })
+    .build();
 }
 
 /**

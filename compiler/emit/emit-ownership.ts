@@ -28,7 +28,7 @@ function signature(method: HookMethod): { argsType: string; returnType: string; 
         returnType: `Awaitable<readonly (${method.idType})[]>`,
         doc:
           'ownedAmong executor: runs `filter` (what a limitOwned hook returned) over the records `resourceIds` and returns the ids that match, ' +
-          'in one query. Its filter type is the limitOwned hooks\' (TFilter), so the two must agree.',
+          "in one query. Its filter type is the limitOwned hooks' (TFilter), so the two must agree.",
       };
   }
 }

@@ -71,7 +71,9 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
       isExported: true,
       name: 'ComputableResource',
       // '*' covers every resource: it is computable only when every one of them is.
-      type: literalUnion(computableResources.length > 0 && computableResources.length === tables.resources.length ? [...computableResources, '*'] : computableResources),
+      type: literalUnion(
+        computableResources.length > 0 && computableResources.length === tables.resources.length ? [...computableResources, '*'] : computableResources,
+      ),
       docs: ['The resources whose ownership can be computed from limitOwned (their `*.resource.json` declares ownedAmong): there, isOwner is optional.'],
     });
     file.addTypeAlias({

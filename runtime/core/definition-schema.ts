@@ -136,7 +136,12 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
         'Add listOwned (returns the ids of owned records) or limitOwned (configures a filter of owned records); isOwner is then optional.',
       );
     } else if (has('isOwner')) {
-      report('hooks-incomplete', ['isOwner'], 'isOwner is given without listOwned or limitOwned.', 'Add exactly one of listOwned or limitOwned, or remove isOwner.');
+      report(
+        'hooks-incomplete',
+        ['isOwner'],
+        'isOwner is given without listOwned or limitOwned.',
+        'Add exactly one of listOwned or limitOwned, or remove isOwner.',
+      );
     }
   }
 }

@@ -65,8 +65,11 @@ export interface OwnershipHooksExactlyOneOfListOwnedOrLimitOwned {
 }
 
 /** A definition without ownership hooks: it may grant only `any` actions. */
-export interface PermissionDefinitionNoOwnership<TRole extends string = string, TResource extends string = string, TAction extends string = string>
-  extends PermissionDefinitionBase<TRole, TResource, TAction> {
+export interface PermissionDefinitionNoOwnership<
+  TRole extends string = string,
+  TResource extends string = string,
+  TAction extends string = string,
+> extends PermissionDefinitionBase<TRole, TResource, TAction> {
   readonly isOwner?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
   readonly listOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
   readonly limitOwned?: OwnershipHooksExactlyOneOfListOwnedOrLimitOwned;
@@ -155,9 +158,7 @@ export type PermissionDefinition<
   TId = any,
   TFilter = any,
   TComputable extends string = TResource | '*',
-> =
-  | PermissionDefinitionWithOwnership<TRole, TResource, TAction, TUser, TId, TFilter, TComputable>
-  | PermissionDefinitionNoOwnership<TRole, TResource, TAction>;
+> = PermissionDefinitionWithOwnership<TRole, TResource, TAction, TUser, TId, TFilter, TComputable> | PermissionDefinitionNoOwnership<TRole, TResource, TAction>;
 
 /** The neutral JSON form: hooks are method names of the ownership service. */
 export type PermissionDefinitionJson = PermissionDefinitionBase & {

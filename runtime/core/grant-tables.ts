@@ -35,7 +35,12 @@ export interface OwnerGroup {
  * ownershipLabel({ limitOwned: 'limitToCreator', ownedAmong: 'ownedDocumentsAmong' }); // 'limitToCreator via ownedDocumentsAmong'
  * ```
  */
-export function ownershipLabel(names: { readonly isOwner?: string | undefined; readonly listOwned?: string | undefined; readonly limitOwned?: string | undefined; readonly ownedAmong?: string | undefined }): string {
+export function ownershipLabel(names: {
+  readonly isOwner?: string | undefined;
+  readonly listOwned?: string | undefined;
+  readonly limitOwned?: string | undefined;
+  readonly ownedAmong?: string | undefined;
+}): string {
   if (names.isOwner !== undefined) return names.isOwner;
   if (names.listOwned !== undefined) return names.listOwned;
   return names.ownedAmong === undefined ? (names.limitOwned ?? '') : `${names.limitOwned ?? ''} via ${names.ownedAmong}`;

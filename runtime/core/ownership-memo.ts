@@ -116,7 +116,9 @@ export class OwnershipMemo {
       return this.known(owner, id) === true;
     }
     // Tables that passed their shape check never get here; refuse rather than guess.
-    throw new PermissionsUsageError(`Ownership group ${owner.id} has no way to decide ownership (no isOwner, listOwned, or limitOwned with an ownedAmong executor).`);
+    throw new PermissionsUsageError(
+      `Ownership group ${owner.id} has no way to decide ownership (no isOwner, listOwned, or limitOwned with an ownedAmong executor).`,
+    );
   }
 
   /**

@@ -140,7 +140,8 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     if (ownedAmong !== undefined && (typeof ownedAmong !== 'object' || ownedAmong === null))
       throw new PermissionsUsageError('Permissions option ownedAmong must be an object: resource name → executor (a method name or a function).');
     for (const [resource, executor] of Object.entries(ownedAmong ?? {})) {
-      const problem = typeof executor === 'string' ? hookNameProblem(executor) : typeof executor === 'function' ? undefined : 'is neither a method name nor a function';
+      const problem =
+        typeof executor === 'string' ? hookNameProblem(executor) : typeof executor === 'function' ? undefined : 'is neither a method name nor a function';
       if (problem !== undefined) throw new PermissionsUsageError(`Permissions option ownedAmong.${resource}: the executor ${problem}.`);
     }
     this.ownership = ownership;

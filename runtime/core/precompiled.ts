@@ -13,6 +13,7 @@ export type {
   LimitOwnedHook,
   LimitOwnReducer,
   ListOwnedHook,
+  OwnedAmongHook,
   OwnershipHooksExactlyOneOfListOwnedOrLimitOwned,
   PermissionDefinition,
   PermissionDefinitionBase,

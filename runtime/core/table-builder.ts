@@ -174,7 +174,8 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
     return executor === undefined ? -1 : internHook('ownedAmong', executor);
   });
   for (const resource of options.ownedAmong?.keys() ?? []) {
-    if (!resourceIndex.has(resource)) warnings.push(`ownedAmong is given for resource ${quoteForMessage(resource)}, which no definition names; it is not used.`);
+    if (!resourceIndex.has(resource))
+      warnings.push(`ownedAmong is given for resource ${quoteForMessage(resource)}, which no definition names; it is not used.`);
   }
   // Ownership must be decidable for one record: by isOwner, by membership in listOwned, or by the
   // resource's ownedAmong running the limitOwned filter.
@@ -183,7 +184,10 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
     const covered = definition.resource === '*' ? resources : [definition.resource];
     const missing = covered.filter((resource) => ownedAmong[resourceIndex.get(resource) as number] === -1);
     if (missing.length === 0) continue;
-    const named = `${missing.slice(0, 5).map((resource) => quoteForMessage(resource)).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`;
+    const named = `${missing
+      .slice(0, 5)
+      .map((resource) => quoteForMessage(resource))
+      .join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`;
     problems.push({
       code: 'own-without-is-owner',
       ...location,

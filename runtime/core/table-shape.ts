@@ -121,7 +121,8 @@ export function grantTablesProblem(value: unknown): string | undefined {
       ownList.forEach((value, k) => index(value, k % 2 === 0 ? owners.length : plans.length, `cells[${i}][4][${k}]`));
       array(cellOwners, `cells[${i}][5]`).forEach((value, k) => {
         const group = index(value, owners.length, `cells[${i}][5][${k}]`);
-        if (!decidable(group, resource as number)) fail(`cells[${i}][5][${k}]`, 'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong)');
+        if (!decidable(group, resource as number))
+          fail(`cells[${i}][5][${k}]`, 'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong)');
       });
       array(sources, `cells[${i}][6]`).forEach((value, k) => index(value, definitions.length * 2, `cells[${i}][6][${k}]`));
     });

@@ -1,7 +1,7 @@
 /**
  * The options of `PermissionsModule.forRoot()` / `forRootAsync()`.
  */
-import type { GrantTables, LimitOwnReducer, PermissionDefinition, PermissionsLogger, User } from '../core/index.js';
+import type { GrantTables, LimitOwnReducer, OwnedAmongHook, PermissionDefinition, PermissionsLogger, User } from '../core/index.js';
 
 /** Converts the resource id string of a request path into the application's id type. */
 export type ProjectResourceId = (id: string, context: { readonly resource: string }) => unknown;
@@ -51,4 +51,10 @@ export interface PermissionsModuleOptions<TUser extends User<unknown> = User<unk
   readonly logger?: PermissionsLogger | undefined;
   /** How long an ownership hook may take before the check fails closed (500). Default 5000 ms. */
   readonly hookTimeoutMs?: number | undefined;
+  /**
+   * The ownedAmong executor of each resource that has one, when definitions are built at start: a
+   * method name of the ownership service (or a function) that runs a limitOwned filter over given
+   * ids. With precompiled `tables` it comes from the resource's `*.resource.json` instead.
+   */
+  readonly ownedAmong?: { readonly [resource: string]: OwnedAmongHook<TUser, TFilter> | string } | undefined;
 }

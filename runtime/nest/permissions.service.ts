@@ -190,6 +190,12 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     };
     let engine: Permissions<TUser, TFilter>;
     if (this.options.tables !== undefined) {
+      if (this.options.ownedAmong !== undefined) {
+        throw new PermissionsUsageError(
+          'PermissionsModule.forRoot({ tables }) takes the ownedAmong executors from the compiled tables; remove the ownedAmong option and ' +
+            'declare each one in its resource file ("ownedAmong": "<method>" in definitions/<resource>.resource.json), then compile again.',
+        );
+      }
       const extra = definitionSources.filter((source) => source.definitions.length > 0);
       if (extra.length > 0) {
         throw new PermissionsUsageError(
@@ -202,7 +208,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       }
       engine = Permissions.fromTables<TUser, TFilter>(this.options.tables, engineOptions);
     } else {
-      engine = new Permissions<TUser, TFilter>(engineOptions);
+      engine = new Permissions<TUser, TFilter>({ ...engineOptions, ownedAmong: this.options.ownedAmong });
       for (const { definitions, source } of definitionSources) engine.addPermissions(definitions, { source });
       engine.build();
     }

@@ -1,13 +1,20 @@
 /**
  * The bench, run with tiny iteration counts so that it cannot rot: no timing is asserted, only that
  * every implementation gives the same answers, pick outputs equal the hand-written projections,
- * filterPick calls the listOwned hook once, and the HTTP part is skipped.
+ * filterPick calls the listOwned hook once, the ownership benchmark of issue 12 counts exactly the
+ * statements it should and both variants agree, and the HTTP part is skipped.
  */
+import { subject } from '@casl/ability';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { OWN_PICK_CASL, OWN_PICK_OURS } from '../../bench/attributes.bench.js';
 import { DECISION_BASELINE, DECISION_CASES } from '../../bench/decision.bench.js';
 import { benchSettings } from '../../bench/measure.js';
+import { OWNERSHIP_VARIANTS } from '../../bench/ownership.bench.js';
+import { createCaslAbility } from '../../bench/peers/casl.js';
+import { flattenRules } from '../../bench/peers/rules.js';
 import { evaluateTargets, renderConsole, renderMarkdown, type BenchResults } from '../../bench/report.js';
 import { runBenchmarks } from '../../bench/run.js';
+import { readExampleDefinitions } from '../../bench/scenario.js';
 
 const IMPLEMENTATIONS = [
   'grantPermitSync',
@@ -64,8 +71,8 @@ describe('bench smoke run', () => {
     expect(results.memory.heapPerInstance.length).toBeGreaterThan(0);
     const verdicts = evaluateTargets(results);
     expect(verdicts.find((v) => v.target.startsWith('filterPick'))?.met).toBe(true);
-    expect(renderMarkdown(results, '')).toContain('## Targets (issues 5 and 11)');
-    expect(renderConsole(results)).toContain('Targets (issues 5 and 11)');
+    expect(renderMarkdown(results, '')).toContain('## Targets (issues 5, 11 and 12)');
+    expect(renderConsole(results)).toContain('Targets (issues 5, 11 and 12)');
   });
 
   it('issue 11: measures the browser bundle in smoke mode (within its 16 KB target) and skips the cold start', () => {
@@ -74,5 +81,80 @@ describe('bench smoke run', () => {
     expect(bundle?.ours.gzipBytes).toBeLessThanOrEqual(16 * 1024);
     expect(results.package?.coldStart).toEqual({ skipped: expect.stringContaining('smoke') });
     expect(evaluateTargets(results).find((v) => v.target.startsWith('Browser bundle'))?.met).toBe(true);
+  });
+
+  it('issue 12 item 1: CASL models ownership from the limitOwned hook when a definition has no isOwner', () => {
+    const rules = flattenRules(readExampleDefinitions(), { expand: false });
+    expect([...new Set(rules.filter((rule) => rule.possession === 'own').map((rule) => `${rule.role} ${rule.ownershipHook}`))]).toEqual([
+      'EMPLOYEE limitToCreator',
+      'EMPLOYEE_MANAGER limitToCreatorOrManagedCreators',
+      'COMPANY_ADMIN isCreatedInSameCompany',
+    ]);
+    const employee = createCaslAbility(rules, { id: 1, roles: ['EMPLOYEE'] });
+    expect(employee.can('read', subject('document', { id: 10, creatorId: 1 }))).toBe(true);
+    expect(employee.can('read', subject('document', { id: 2, creatorId: 2 }))).toBe(false);
+    const manager = createCaslAbility(rules, { id: 2, roles: ['EMPLOYEE_MANAGER'] });
+    // 2 manages 1 and 4, not 3.
+    expect([1, 2, 3, 4].map((creatorId) => manager.can('read', subject('document', { id: creatorId, creatorId })))).toEqual([true, true, false, true]);
+  });
+
+  it('issue 12 item 2a: the memo-hit pick of an owned document calls no hook and equals CASL’s output', () => {
+    const ownPick = results.attributes.ownPick;
+    expect(ownPick).toMatchObject({
+      user: { id: 1, roles: ['EMPLOYEE'] },
+      resource: 'document',
+      action: 'read',
+      documentId: 10,
+      patterns: ['*', '!confidential'],
+    });
+    expect(ownPick?.rows.map((row) => row.implementation)).toEqual([OWN_PICK_OURS, OWN_PICK_CASL]);
+    expect(ownPick?.mismatches).toEqual([]);
+    expect(ownPick?.hookCallsToGrant).toEqual({ limitToCreator: 1, ownedDocumentsAmong: 1 });
+    expect(ownPick?.hookCallsWhileTimed).toEqual({});
+  });
+
+  it('issue 12 item 2b: filterPick of 200 documents on PGlite — before one statement per document (32 in flight), after exactly one; identical results', () => {
+    const ownership = results.ownership;
+    expect(ownership).toMatchObject({ documents: 200, user: { id: 1, roles: ['EMPLOYEE'] }, fetchStatements: 1, kept: 25, identical: true, asExpected: true });
+    expect(
+      ownership?.filterPick.map(({ variant, label, statements, hookCalls, peakHookCallsInFlight, runsMs }) => ({
+        variant,
+        label,
+        statements,
+        hookCalls,
+        peakHookCallsInFlight,
+        runs: runsMs.length,
+      })),
+    ).toEqual([
+      { variant: 'before', label: OWNERSHIP_VARIANTS.before, statements: 200, hookCalls: { isCreator: 200 }, peakHookCallsInFlight: 32, runs: 1 },
+      { variant: 'after', label: OWNERSHIP_VARIANTS.after, statements: 1, hookCalls: { ownedDocumentsAmong: 1 }, peakHookCallsInFlight: 1, runs: 1 },
+    ]);
+  });
+
+  it('issue 12 item 2b: isOwn of one document takes one statement by isOwner and by ownedAmong, with the same answers', () => {
+    const ownership = results.ownership;
+    expect(ownership?.isOwn.map(({ variant, statementsPerCheck }) => ({ variant, statementsPerCheck }))).toEqual([
+      { variant: 'before', statementsPerCheck: 1 },
+      { variant: 'after', statementsPerCheck: 1 },
+    ]);
+    expect(ownership).toMatchObject({ isOwnIdsChecked: 16, isOwnIdentical: true, isOwnAsExpected: true });
+  });
+
+  it('issue 12 item 3: evaluateTargets has the three issue-12 targets; the statement count is met (timings are not asserted)', () => {
+    const issue12 = evaluateTargets(results).filter((verdict) => verdict.target.endsWith('(issue 12)'));
+    expect(issue12.map((verdict) => verdict.target)).toEqual([
+      'Async pick of an owned document whose ownership the permit already knows, at most 0.5× CASL’s permittedFieldsOf + pick (issue 12)',
+      'filterPick of 200 example documents for EMPLOYEE 1 on PGlite with ownedAmong: at most 2 SQL statements, fetching the documents included (issue 12)',
+      'filterPick of 200 example documents for EMPLOYEE 1 on PGlite with ownedAmong at least 20× faster than with isOwner per document (issue 12)',
+    ]);
+    expect(issue12[1]).toMatchObject({
+      met: true,
+      measured: expect.stringMatching(/^2 \(1 for grantPermit \+ filterPick, 1 to fetch the documents\); before, isOwner per document: 201$/),
+    });
+    for (const verdict of issue12) expect(typeof verdict.met).toBe('boolean');
+    expect(issue12[2]?.measured).toContain('results identical and as expected');
+    const markdown = renderMarkdown(results, '');
+    expect(markdown).toContain('Async pick, own grant beyond any, memo hit (issue 12)');
+    expect(markdown).toContain("Ownership on the example's data layer (issue 12)");
   });
 });

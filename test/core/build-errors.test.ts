@@ -114,7 +114,7 @@ describe('build errors', () => {
     permissions.addPermissions(
       [
         { roles: 'B', resource: 'doc', grant: [':own'] },
-        { roles: 'B', resource: 'doc', grant: ['update'], listOwned } as unknown as PermissionDefinition,
+        { roles: 'B', resource: 'doc', grant: ['update'], listOwned },
         { roles: 'B', resource: 'doc', grant: ['update:own'] },
         { roles: 'B', resource: 'doc', grant: ['delete:own'], isOwner, listOwned, limitOwned } as unknown as PermissionDefinition,
         { roles: 'B', resource: 'doc', grant: { read: ['!x'] } },

@@ -88,7 +88,12 @@ function setup() {
   const file = JSON.parse(readFileSync(DEFINITIONS_FILE, 'utf8')) as { $schema: string; definitions: PermissionDefinition[] };
   const { warnings, logger } = collectingLogger();
   // The executor the compiler reads from definitions/document.resource.json, given to build() directly.
-  const permissions = new Permissions({ ownership: new ExampleOwnership(), limitOwnReduce: orPredicates, logger, ownedAmong: { document: 'ownedDocumentsAmong' } });
+  const permissions = new Permissions({
+    ownership: new ExampleOwnership(),
+    limitOwnReduce: orPredicates,
+    logger,
+    ownedAmong: { document: 'ownedDocumentsAmong' },
+  });
   permissions.addPermissions(file.definitions, { source: 'definitions/document.permissions.json' });
   permissions.build();
   return { permissions, warnings };

@@ -52,7 +52,11 @@ describe('issue 11: precompiled tables are shape-checked by hand, and the precom
     ['a cell with a role index out of range', (t) => ((t['cells'] as unknown[][])[0]![2] = 99), 'cells[0][2] is not an index below 2'],
     ['a cell of 6 fields', (t) => (t['cells'] as unknown[][])[0]!.pop(), 'cells[0] does not have 7 fields'],
     ['an own list with an odd length', (t) => (t['cells'] as unknown[][])[0]!.splice(4, 1, [0]), 'cells[0][4] is not a list of (ownership group, plan) pairs'],
-    ['an unknown hook kind', (t) => ((t['hooks'] as { kind: string }[])[0]!.kind = 'isAdmin'), 'hooks[0].kind is not isOwner, listOwned, limitOwned or ownedAmong'],
+    [
+      'an unknown hook kind',
+      (t) => ((t['hooks'] as { kind: string }[])[0]!.kind = 'isAdmin'),
+      'hooks[0].kind is not isOwner, listOwned, limitOwned or ownedAmong',
+    ],
     [
       'an ownership group whose isOwner is a list hook',
       (t) => ((t['owners'] as { isOwner: number }[])[0]!.isOwner = 1),

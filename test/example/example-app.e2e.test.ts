@@ -14,6 +14,7 @@ import request from 'supertest';
 import type { AppUser } from '../../runtime/example/app-user.js';
 import { AppModule } from '../../runtime/example/app.module.js';
 import { exampleAnonymousUser, exampleUsers } from '../../runtime/example/example-data.js';
+import { DocumentOwnershipService } from '../../runtime/example/document-ownership.service.js';
 import { UsersRepository } from '../../runtime/example/users.repository.js';
 import { PermissionsService } from '../../runtime/nest/index.js';
 import { ALL_DOCUMENT_IDS, allDocumentsInFull, documentOnly, documentWithId, documentWithout, employeeListFor, idsCreatedBy } from './example-expectations.js';
@@ -299,5 +300,49 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
         expect({ userId, body: response.body as unknown }).toEqual({ userId, body: ids.map(expectedRow) });
       }
     });
+  });
+});
+
+describe('issue 12: R2 ownership in the app — one ownership query per request, never one per document', () => {
+  // The ownership service's methods are bound when the app starts: spy on the class before that.
+  const proto = DocumentOwnershipService.prototype;
+  const spies = {
+    ownedAmong: jest.spyOn(proto, 'ownedDocumentsAmong'),
+    isCreator: jest.spyOn(proto, 'isCreator'),
+    isCreatorOrManager: jest.spyOn(proto, 'isCreatorOrManagerOfCreator'),
+  };
+  let app: INestApplication<Server>;
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
+    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
+    await app.init();
+  });
+
+  afterAll(async () => {
+    await app.close();
+    for (const spy of Object.values(spies)) spy.mockRestore();
+    warn.mockRestore();
+  });
+
+  const reset = () => {
+    for (const spy of Object.values(spies)) spy.mockClear();
+  };
+  const askedIds = (): number[][] => spies.ownedAmong.mock.calls.map(([args]) => [...args.resourceIds]);
+
+  it('issue 12: the guard decides an EMPLOYEE read with one ownedDocumentsAmong query; pick reuses it; isCreator is never asked', async () => {
+    reset();
+    const response = await request(app.getHttpServer()).get(`${READ}/10`).set('x-user-id', '1').expect(200);
+    expect(response.body).toEqual(documentWithout(10, 'confidential'));
+    expect(askedIds()).toEqual([[10]]);
+    expect(spies.isCreator).not.toHaveBeenCalled();
+  });
+
+  it('issue 12: listing 24 documents as EMPLOYEE_MANAGER asks ownedDocumentsAmong once, with all 24 ids', async () => {
+    reset();
+    await request(app.getHttpServer()).get(READ).set('x-user-id', '2').expect(200);
+    expect(askedIds().map((ids) => ids.sort((a, b) => a - b))).toEqual([ALL_DOCUMENT_IDS]);
+    expect(spies.isCreatorOrManager).not.toHaveBeenCalled();
   });
 });

@@ -34,7 +34,12 @@ export const onlyLimit: PermissionDefinition = { roles: 'A', resource: 'doc', gr
 type TwoResources = PermissionDefinition<string, 'document' | 'invoice', string, DocUser, number, { creatorId: number }, 'document'>;
 export const computed: TwoResources = { roles: 'A', resource: 'document', grant: ['read:own'], limitOwned: ({ user }) => ({ creatorId: user.id }) };
 // @ts-expect-error: 'invoice' declares no ownedAmong executor, so limitOwned needs isOwner there
-export const notComputed: TwoResources = { roles: 'A', resource: 'invoice', grant: ['read:own'], limitOwned: ({ user }) => ({ creatorId: user.id }) };
+export const notComputed: TwoResources = {
+  roles: 'A',
+  resource: 'invoice',
+  grant: ['read:own'],
+  limitOwned: ({ user }: { user: DocUser }) => ({ creatorId: user.id }),
+};
 export const invoiceWithIsOwner: TwoResources = {
   roles: 'A',
   resource: 'invoice',
