@@ -18,7 +18,7 @@ export interface DeclaredParam {
   readonly name: string;
   /** The parameter may be absent (an optional path segment, a nullable argument). */
   readonly optional: boolean;
-  /** A wildcard (`*path`): several path segments, never one record's id. */
+  /** A wildcard (`*path`), or a GraphQL argument of a list or input-object type: never one record's id. */
   readonly wildcard: boolean;
 }
 
@@ -31,6 +31,13 @@ export interface ResourceIdParamProblem {
   readonly fix: string;
 }
 
+/**
+ * Where the default `id` may stand: a route's path parameters are ordered from the outer resource to
+ * the inner one (`users/:id/documents/:docId`), so only the **last** one is the record's id; a
+ * GraphQL field's arguments are named, not nested, so an argument `id` anywhere is.
+ */
+export type DefaultIdPosition = 'last' | 'any';
+
 /** The parameter name used when none is configured, if it is the last parameter. */
 export const DEFAULT_RESOURCE_ID_PARAM = 'id';
 
@@ -38,17 +45,27 @@ const NONE: ResolvedResourceIdParam = Object.freeze({ kind: 'none' });
 
 const list = (params: readonly DeclaredParam[]): string => (params.length === 0 ? 'none' : params.map((param) => JSON.stringify(param.name)).join(', '));
 
-function resolveOne(params: readonly DeclaredParam[], setting: string | undefined, fromGuard: boolean): ResolvedResourceIdParam | ResourceIdParamProblem {
+function resolveOne(
+  params: readonly DeclaredParam[],
+  setting: string | undefined,
+  fromGuard: boolean,
+  defaultAt: DefaultIdPosition,
+): ResolvedResourceIdParam | ResourceIdParamProblem {
   const optOut = 'or opt out with resourceIdParam: null if this handler does not act on one record';
   if (setting === undefined) {
     if (params.length === 0) return NONE;
-    const last = params[params.length - 1] as DeclaredParam;
-    if (last.name === DEFAULT_RESOURCE_ID_PARAM && !last.wildcard) return { kind: 'param', name: last.name, optional: last.optional };
+    const candidate = defaultAt === 'last' ? params[params.length - 1] : params.find((param) => param.name === DEFAULT_RESOURCE_ID_PARAM);
+    if (candidate !== undefined && candidate.name === DEFAULT_RESOURCE_ID_PARAM && !candidate.wildcard)
+      return { kind: 'param', name: candidate.name, optional: candidate.optional };
     return {
       problem:
-        `declares the parameters ${list(params)} but none of them is the resource id: ` +
-        `the default "${DEFAULT_RESOURCE_ID_PARAM}" counts only as the last parameter`,
-      fix: `Set resourceIdParam to the parameter that holds the id of the record checked (one of ${list(params)}), ${optOut}.`,
+        `declares the ${defaultAt === 'last' ? 'parameters' : 'arguments'} ${list(params)} but none of them is the resource id: ` +
+        (defaultAt === 'last'
+          ? `the default "${DEFAULT_RESOURCE_ID_PARAM}" counts only as the last parameter`
+          : `the default is an argument named "${DEFAULT_RESOURCE_ID_PARAM}" holding one id`),
+      fix:
+        `Set resourceIdParam to the ${defaultAt === 'last' ? 'parameter' : 'argument'} that holds the id of the record checked ` +
+        `(one of ${list(params)}), ${optOut}.`,
     };
   }
   // A guard-wide parameter names the id of the routes that act on one record; its routes without
@@ -58,16 +75,21 @@ function resolveOne(params: readonly DeclaredParam[], setting: string | undefine
   if (param === undefined) {
     return {
       problem:
-        `takes the resource id from parameter ${JSON.stringify(setting)}${fromGuard ? ' (set on the guard)' : ''}, ` +
+        `takes the resource id from ${defaultAt === 'last' ? 'parameter' : 'argument'} ${JSON.stringify(setting)}${fromGuard ? ' (set on the guard)' : ''}, ` +
         `which it does not declare (it declares ${list(params)})`,
       fix: `Set resourceIdParam to one of ${list(params)}, ${optOut}.`,
     };
   }
   if (param.wildcard) {
-    return {
-      problem: `takes the resource id from the wildcard ${JSON.stringify(setting)}, which matches several path segments`,
-      fix: `Declare the id as a single segment parameter (":${setting}") ${optOut}.`,
-    };
+    return defaultAt === 'last'
+      ? {
+          problem: `takes the resource id from the wildcard ${JSON.stringify(setting)}, which matches several path segments`,
+          fix: `Declare the id as a single segment parameter (":${setting}") ${optOut}.`,
+        }
+      : {
+          problem: `takes the resource id from the argument ${JSON.stringify(setting)}, which is a list or an input object, not one id`,
+          fix: `Take the id from an argument of a scalar type (Int, ID, String) ${optOut}.`,
+        };
   }
   return { kind: 'param', name: param.name, optional: param.optional };
 }
@@ -79,7 +101,8 @@ function resolveOne(params: readonly DeclaredParam[], setting: string | undefine
  * - an explicit name: the route must declare it (a name set on the guard is not required of the
  *   guard's routes that declare no parameter at all: those are collection routes);
  * - the default: a route without parameters has no id; otherwise its **last** parameter must be
- *   `id`. A route with parameters and no id resolved is a problem, never a collection check.
+ *   `id` (with `defaultAt: 'any'`, for GraphQL arguments: an argument `id` anywhere). A route with
+ *   parameters and no id resolved is a problem, never a collection check.
  *
  * @example
  * ```ts
@@ -93,11 +116,12 @@ export function resolveResourceIdParam(
   variants: readonly (readonly DeclaredParam[])[],
   setting: ResourceIdParamSetting,
   settingFrom: 'handler' | 'guard' | 'default',
+  defaultAt: DefaultIdPosition = 'last',
 ): ResolvedResourceIdParam | ResourceIdParamProblem {
   if (setting === null) return NONE;
   let resolved: ResolvedResourceIdParam | undefined;
   for (const params of variants.length === 0 ? [[]] : variants) {
-    const one = resolveOne(params, setting, settingFrom === 'guard');
+    const one = resolveOne(params, setting, settingFrom === 'guard', defaultAt);
     if ('problem' in one) return one;
     if (resolved === undefined) resolved = one;
     else if (resolved.kind !== one.kind || (resolved.kind === 'param' && one.kind === 'param' && resolved.name !== one.name)) {

@@ -1,5 +1,5 @@
-/** The example documents app: data, permissions (from the generated tables) and the three controllers. */
-import { Module, type DynamicModule } from '@nestjs/common';
+/** The example documents app: data, permissions (from the generated tables), the three controllers and the GraphQL resolver. */
+import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { grantTables } from '../../generated/index.js';
 import { PermissionsModule } from '../nest/index.js';
@@ -7,6 +7,9 @@ import { DatabaseUnavailableFilter } from './database-unavailable.filter.js';
 import { DocumentsOwnedController } from './documents-owned.controller.js';
 import { DocumentsProtectedSimpleController } from './documents-protected-simple.controller.js';
 import { DocumentsController } from './documents.controller.js';
+import { DocumentsResolver } from './documents.resolver.js';
+import { refuseLargeBatches } from './graphql-limits.js';
+import { exampleGraphQLModule, GRAPHQL_PATH } from './graphql-server.js';
 import { ExampleDataModule, type ExampleDataOptions } from './example-data.module.js';
 import { parseDocumentId, userFromHeader } from './extract-user.js';
 import { limitOwnReduce } from './limit-own-reduce.js';
@@ -19,7 +22,7 @@ import { UsersRepository } from './users.repository.js';
  * ```
  */
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
   static forRoot(options: ExampleDataOptions & { readonly hookTimeoutMs?: number } = {}): DynamicModule {
     const data = ExampleDataModule.forRoot(options);
     return {
@@ -37,9 +40,15 @@ export class AppModule {
             ...(options.hookTimeoutMs === undefined ? {} : { hookTimeoutMs: options.hookTimeoutMs }),
           }),
         }),
+        exampleGraphQLModule(),
       ],
       controllers: [DocumentsController, DocumentsProtectedSimpleController, DocumentsOwnedController],
-      providers: [{ provide: APP_FILTER, useClass: DatabaseUnavailableFilter }],
+      providers: [DocumentsResolver, { provide: APP_FILTER, useClass: DatabaseUnavailableFilter }],
     };
+  }
+
+  /** HTTP batches of GraphQL operations are bounded before Apollo reads them (Nest's middleware runs before the GraphQL route). */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(refuseLargeBatches).forRoutes({ path: GRAPHQL_PATH, method: RequestMethod.POST });
   }
 }

@@ -1,10 +1,10 @@
 /**
  * Answers 503 Service Unavailable, with Retry-After, when a request failed because the database
  * could not be reached — also when that failure surfaced through an ownership hook (a
- * PermissionsHookError whose cause is the connection error). Every other error keeps Nest's default
- * answer (HttpExceptions as they are, anything else 500).
+ * PermissionsHookError whose cause is the connection error); over GraphQL, a SERVICE_UNAVAILABLE error.
+ * Every other error keeps Nest's default answer (HttpExceptions as they are, anything else 500).
  */
-import { Catch, type ArgumentsHost } from '@nestjs/common';
+import { Catch, ServiceUnavailableException, type ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 
 /**
@@ -60,6 +60,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 @Catch()
 export class DatabaseUnavailableFilter extends BaseExceptionFilter {
   override catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType<string>() === 'graphql') {
+      // A GraphQL error is an entry of the response body, not a status: give the outage its own error
+      // (SERVICE_UNAVAILABLE through formatGraphQLError); returning nothing lets Nest rethrow anything else.
+      if (isDatabaseUnavailable(exception)) throw new ServiceUnavailableException('The database is unavailable; try again shortly.');
+      return;
+    }
     if (host.getType() !== 'http' || !isDatabaseUnavailable(exception)) return super.catch(exception, host);
     const response = host
       .switchToHttp()

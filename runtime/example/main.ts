@@ -20,4 +20,7 @@ console.log(`Example documents app on ${base} (${process.env['DATABASE_URL'] ? '
   curl -i ${base}/documents-protected-simple -H 'x-user-id: 4'      # 403: COMPANY_ADMIN may not list
   curl -i ${base}/documents-owned -H 'x-user-id: 2'                 # 200: only the documents EMPLOYEE_MANAGER 2 owns (SQL filter)
   curl -i ${base}/documents-protected-simple/1                      # 403: anonymous
-  curl -i ${base}/documents/1                                       # 200: the unprotected sibling`);
+  curl -i ${base}/documents/1                                       # 200: the unprotected sibling
+GraphQL at POST ${base}/graphql, same x-user-id header:
+  curl ${base}/graphql -H 'content-type: application/json' -H 'x-user-id: 1' -d '{"query":"{ document(id: 10) { id title confidential } }"}'
+  curl ${base}/graphql -H 'content-type: application/json' -H 'x-user-id: 1' -d '{"query":"{ documents { id title date } }"}'`);

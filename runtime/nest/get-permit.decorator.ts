@@ -4,10 +4,11 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { PermissionsUsageError } from '../core/index.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
+import { resolverCallOf, resolverPermitOf } from './resolver-call.js';
 
 /**
- * A parameter decorator that injects the Permit the permissions guard created for this request
- * through `grantPermit`. Carry it into the service and data layers and let it restrict records
+ * A parameter decorator that injects the Permit the permissions guard created for this request (for
+ * a GraphQL resolver: for this call of the resolver) through `grantPermit`. Carry it into the service and data layers and let it restrict records
  * (`isOwn`, `limitOwn`, `listOwn`, `filterPick`) and attributes (`pick`, `filterPick`).
  *
  * Used on a handler that no permissions guard checked (no guard, or `@SkipPermissions()`), it
@@ -23,12 +24,14 @@ import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
  * ```
  */
 export const GetPermit: () => ParameterDecorator = createParamDecorator((_data: unknown, context: ExecutionContext) => {
-  const request = context.switchToHttp().getRequest<Record<symbol, unknown>>();
-  const permit = request[PERMIT_REQUEST_KEY];
+  const permit =
+    context.getType<string>() === 'graphql'
+      ? resolverPermitOf(resolverCallOf(context.getArgs()))
+      : context.switchToHttp().getRequest<Record<symbol, unknown>>()[PERMIT_REQUEST_KEY];
   if (permit === undefined) {
     throw new PermissionsUsageError(
       `@GetPermit() on ${context.getClass().name}.${context.getHandler().name} found no permit: no permissions ` +
-        `guard checked this handler (add @UseGuards(createPermissionsGuard(…)) to the controller or handler), or it ` +
+        `guard checked this handler (add @UseGuards(createPermissionsGuard(…)) to the controller, resolver or handler), or it ` +
         `is marked @SkipPermissions().`,
     );
   }

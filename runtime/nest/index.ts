@@ -1,9 +1,11 @@
 /**
  * typed-permissions/nest — the NestJS integration: `PermissionsModule`, `createPermissionsGuard`,
- * `@GetPermit()`, `@Permission()`, `@SkipPermissions()`, `PermissionsService` and
- * `typedPermissions<ResourceActions>()`.
+ * `@GetPermit()`, `@Permission()`, `@SkipPermissions()`, `PermissionsService`,
+ * `typedPermissions<ResourceActions>()`, and `formatGraphQLError` for GraphQL servers (the guard and
+ * `@GetPermit()` work on `@nestjs/graphql` resolvers too).
  */
 export { GetPermit } from './get-permit.decorator.js';
+export { formatGraphQLError, type FormattedGraphQLError } from './graphql-errors.js';
 export { Permission, SkipPermissions, type PermissionOverride } from './permission.decorator.js';
 export type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 export type { PermissionsModuleOptions, ProjectResourceId } from './permissions-module-options.interface.js';

@@ -2,7 +2,7 @@
  * What a permissions guard checks for one handler, worked out once per handler (at start for every
  * handler a permissions guard protects) so that a request only looks the answer up.
  */
-import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem } from '../core/resource-id-param.js';
+import { resolveResourceIdParam, type DeclaredParam, type ResolvedResourceIdParam, type ResourceIdParamProblem } from '../core/resource-id-param.js';
 import type { PermissionDefinition } from '../core/index.js';
 import { routePathParams } from '../http/route-path-params.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
@@ -20,7 +20,7 @@ export interface PermissionsGuardConfig {
 export interface PermissionsRoute {
   /** `Controller.method`, for messages. */
   readonly label: string;
-  /** The full paths the handler is served at, as the router registers them (for messages). */
+  /** The full paths the handler is served at, as the router registers them, or its GraphQL field (`Query.document`), for messages. */
   readonly paths: readonly string[];
   /** `@SkipPermissions()`: no check, no permit. */
   readonly skip: boolean;
@@ -28,7 +28,7 @@ export interface PermissionsRoute {
   readonly action: string;
   /** Where the resource id comes from; a problem makes the application refuse to start. */
   readonly resourceId: ResolvedResourceIdParam | ResourceIdParamProblem;
-  /** Every parameter the paths declare: a request carrying another one was not understood at start, and is refused. */
+  /** Every parameter the paths (or the field's arguments) declare: a request carrying another path parameter was not understood at start, and is refused. */
   readonly declaredParams: ReadonlySet<string>;
   readonly projectResourceId: ProjectResourceId | undefined;
 }
@@ -61,6 +61,24 @@ function methodNameOf(controller: NestClass, handler: RouteHandler): string {
   return handler.name;
 }
 
+/** What a guard checks for a handler before its record id is known: the same for routes and resolvers. */
+function resolveBasics(config: PermissionsGuardConfig, owner: NestClass, handler: RouteHandler, moduleProjection: ProjectResourceId | undefined) {
+  const methodName = methodNameOf(owner, handler);
+  const override = readPermissionOverride(handler);
+  const fromHandler = override?.resourceIdParam !== undefined;
+  const setting = fromHandler ? override?.resourceIdParam : config.options.resourceIdParam;
+  return {
+    label: `${owner.name}.${methodName}`,
+    methodName,
+    skip: isPermissionsSkipped(handler),
+    resource: override?.resource ?? config.options.resource,
+    action: override?.action ?? methodName,
+    setting,
+    settingFrom: fromHandler ? ('handler' as const) : setting === undefined ? ('default' as const) : ('guard' as const),
+    projectResourceId: config.options.projectResourceId ?? moduleProjection,
+  };
+}
+
 /**
  * @internal Works out what `config`'s guard checks for `handler` of `controller`, served at `paths`
  * (full paths: global prefix, module path, controller path and method path).
@@ -72,19 +90,43 @@ export function resolvePermissionsRoute(
   paths: readonly string[],
   moduleProjection: ProjectResourceId | undefined,
 ): PermissionsRoute {
-  const methodName = methodNameOf(controller, handler);
-  const override = readPermissionOverride(handler);
+  const { label, skip, resource, action, setting, settingFrom, projectResourceId } = resolveBasics(config, controller, handler, moduleProjection);
   const variants = paths.map(routePathParams);
-  const fromHandler = override?.resourceIdParam !== undefined;
-  const setting = fromHandler ? override?.resourceIdParam : config.options.resourceIdParam;
   return {
-    label: `${controller.name}.${methodName}`,
+    label,
     paths,
-    skip: isPermissionsSkipped(handler),
-    resource: override?.resource ?? config.options.resource,
-    action: override?.action ?? methodName,
-    resourceId: resolveResourceIdParam(variants, setting, fromHandler ? 'handler' : setting === undefined ? 'default' : 'guard'),
+    skip,
+    resource,
+    action,
+    resourceId: resolveResourceIdParam(variants, setting, settingFrom),
     declaredParams: new Set(variants.flat().map((param) => param.name)),
-    projectResourceId: config.options.projectResourceId ?? moduleProjection,
+    projectResourceId,
+  };
+}
+
+/**
+ * @internal Works out what `config`'s guard checks for the GraphQL resolver `handler` of `resolver`,
+ * which resolves `field` (`Query.document`) with the arguments `args` (as the schema declares them; input
+ * objects' fields flattened to dotted names such as `input.id`). The default id is an argument named `id`
+ * anywhere: arguments are named, not nested like path segments.
+ */
+export function resolvePermissionsResolverRoute(
+  config: PermissionsGuardConfig,
+  resolver: NestClass,
+  handler: RouteHandler,
+  field: string,
+  args: readonly DeclaredParam[],
+  moduleProjection: ProjectResourceId | undefined,
+): PermissionsRoute {
+  const { label, skip, resource, action, setting, settingFrom, projectResourceId } = resolveBasics(config, resolver, handler, moduleProjection);
+  return {
+    label,
+    paths: [field],
+    skip,
+    resource,
+    action,
+    resourceId: resolveResourceIdParam([args], setting, settingFrom, 'any'),
+    declaredParams: new Set(args.map((arg) => arg.name)),
+    projectResourceId,
   };
 }

@@ -2,11 +2,14 @@
  * `createPermissionsGuard()`: the guard that asks for a permit before a handler runs.
  */
 import { ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
-import { PermissionsUsageError, type PermissionDefinition } from '../core/index.js';
+import { PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../core/index.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 import { rawResourceIdOf } from '../http/request-resource-id.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
-import { registerPermissionsGuard, type PermissionsGuardConfig } from './permissions-route.resolver.js';
+import { registerPermissionsGuard, type PermissionsGuardConfig, type PermissionsRoute } from './permissions-route.resolver.js';
+import { isPermissionsSkipped } from './permission.decorator.js';
+import { isFieldResolver } from './nest-resolvers.js';
+import { rawResolverIdOf, requestOfResolverCall, resolverCallOf, storeResolverPermit } from './resolver-call.js';
 import type { RouteHandler } from './nest-targets.js';
 import { PermissionsService } from './permissions.service.js';
 
@@ -46,13 +49,20 @@ function checkGuardOptions(options: unknown): PermissionsGuardOptions {
  *   with `projectResourceId` (the guard's, else the module's, else kept as a string). When the projection
  *   throws an HttpException (for example BadRequestException) that answer is sent; when it returns
  *   `undefined` or `null` the request fails (500) rather than being checked as if it had no id;
- * - the user: the module's `extractUserFromRequest` (its errors propagate: UnauthorizedException → 401);
+ * - the user: the module's `extractUserFromRequest`, asked once per request (its errors propagate:
+ *   UnauthorizedException → 401);
  * - an ownership hook that throws, rejects or times out fails the request (500), the handler does not run.
  *
+ * On a GraphQL resolver (`@Query()`, `@Mutation()`; `@nestjs/graphql`) the same rules hold per call: the
+ * id comes from the argument `resourceIdParam` (default: an argument named `id`; dotted paths such as
+ * `'input.id'` reach input objects), resolved against the schema when the application starts; the user
+ * comes from the GraphQL context's `req`; the permit is kept for that one call (`@GetPermit()`), since an
+ * operation runs many resolvers at once. Refusals surface as GraphQL errors (see `formatGraphQLError`).
+ *
  * `definitions` are collected at start with those of `PermissionsModule.forRoot`, `forFeature` and
- * every other guard a controller uses, and built once: all take effect equally, wherever they were
- * written. Only guards that some controller actually uses contribute. What each handler checks is
- * worked out at start too; a request only looks it up.
+ * every other guard a controller or resolver uses, and built once: all take effect equally, wherever
+ * they were written. Only guards that some controller or resolver actually uses contribute. What each
+ * handler checks is worked out at start too; a request only looks it up.
  *
  * @example
  * ```ts
@@ -63,6 +73,15 @@ function checkGuardOptions(options: unknown): PermissionsGuardOptions {
  * export class DocumentsController {
  *   @Get(':id')
  *   async read(@GetPermit() permit: Permit<AppUser, string>, @Param('id') id: string) {
+ *     return permit.pick(await this.documents.findById(id));
+ *   }
+ * }
+ *
+ * @Resolver(() => DocumentModel)
+ * @UseGuards(DocumentsGuard)
+ * export class DocumentsResolver {
+ *   @Query(() => DocumentModel, { nullable: true })
+ *   async read(@Args('id', { type: () => Int }) id: number, @GetPermit() permit: Permit<AppUser, number>) {
  *     return permit.pick(await this.documents.findById(id));
  *   }
  * }
@@ -78,16 +97,41 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
     constructor(@Inject(PermissionsService) private readonly permissionsService: PermissionsService) {}
 
     async canActivate(context: ExecutionContext): Promise<boolean> {
-      if (context.getType() !== 'http')
+      const type = context.getType<string>();
+      // Nest types the handler as Function; it is the controller or resolver method, which RouteHandler describes.
+      const handler = context.getHandler() as RouteHandler;
+      if (type === 'graphql') return this.checkResolverCall(context, handler);
+      if (type !== 'http')
         throw new PermissionsUsageError(
-          `The permissions guard supports HTTP handlers only, not ${context.getType()}; ask PermissionsService.grantPermit() yourself there.`,
+          `The permissions guard supports HTTP handlers and GraphQL resolvers, not ${type}; ask PermissionsService.grantPermit() yourself there.`,
         );
-      // Nest types the handler as Function; it is the controller method, which RouteHandler describes.
-      const route = this.permissionsService.routeFor(config, context.getClass(), context.getHandler() as RouteHandler);
+      const route = this.permissionsService.routeFor(config, context.getClass(), handler);
       if (route.skip) return true;
       const request = context.switchToHttp().getRequest<GuardedRequest>();
-      const user = await this.permissionsService.moduleOptions.extractUserFromRequest(request);
-      const rawId = rawResourceIdOf(route, request.params);
+      const user = await this.permissionsService.userOf(request);
+      request[PERMIT_REQUEST_KEY] = await this.grant(route, user, rawResourceIdOf(route, request.params));
+      return true;
+    }
+
+    /** A `@Query()` or `@Mutation()` method: the id comes from its arguments, the permit is kept per call. */
+    private async checkResolverCall(context: ExecutionContext, handler: RouteHandler): Promise<boolean> {
+      if (isPermissionsSkipped(handler)) return true;
+      if (isFieldResolver(handler)) {
+        throw new PermissionsUsageError(
+          `${context.getClass().name}.${handler.name} is a field resolver (@ResolveField), which the permissions guard does not check: ` +
+            `its parent was checked by the root field's resolver. Mark it @SkipPermissions(), or guard the Query and Mutation methods only.`,
+        );
+      }
+      const route = this.permissionsService.resolverRouteFor(config, context.getClass(), handler);
+      if (route.skip) return true;
+      const call = resolverCallOf(context.getArgs());
+      const user = await this.permissionsService.userOf(requestOfResolverCall(call, route.label));
+      storeResolverPermit(call, await this.grant(route, user, rawResolverIdOf(route, call.args)));
+      return true;
+    }
+
+    /** Projects the raw id, asks for the permit, and refuses (403) when it is not granted. */
+    private async grant(route: PermissionsRoute, user: User<unknown>, rawId: string | undefined): Promise<Permit> {
       let resourceId: unknown;
       if (rawId !== undefined) {
         resourceId = route.projectResourceId === undefined ? rawId : route.projectResourceId(rawId, { resource: route.resource });
@@ -101,8 +145,7 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       }
       const permit = await this.permissionsService.grantPermit({ user, resource: route.resource, action: route.action, resourceId });
       if (!permit.granted) throw new ForbiddenException(`${route.action} on ${route.resource} is not granted`);
-      request[PERMIT_REQUEST_KEY] = permit;
-      return true;
+      return permit;
     }
   }
 

@@ -3,7 +3,7 @@
  * definitions of `forRoot`, every `forFeature` and every permissions guard a controller uses, builds
  * them once, and resolves what each guarded handler checks.
  */
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, ModuleRef, ModulesContainer, Reflector, type ApplicationConfig } from '@nestjs/core';
 import { UnknownElementException } from '@nestjs/core/errors/exceptions/unknown-element.exception.js';
@@ -25,7 +25,15 @@ import { isResourceIdParamProblem } from '../core/resource-id-param.js';
 import { describePaths } from '../http/request-resource-id.js';
 import { nestRoutePaths, type NestMount } from './nest-route-paths.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
-import { permissionsGuardConfigOf, resolvePermissionsRoute, type PermissionsGuardConfig, type PermissionsRoute } from './permissions-route.resolver.js';
+import {
+  permissionsGuardConfigOf,
+  resolvePermissionsResolverRoute,
+  resolvePermissionsRoute,
+  type PermissionsGuardConfig,
+  type PermissionsRoute,
+} from './permissions-route.resolver.js';
+import { fieldArguments, loadGraphQLSchema, nonNullReturnedFields, schemaFieldOf, type GraphQLSchemaReader } from './graphql-schema.js';
+import { resolverMethodsOf, rootFieldOf, type GraphQLRootField } from './nest-resolvers.js';
 
 const reflector = new Reflector();
 
@@ -35,12 +43,20 @@ interface DefinitionSource {
   readonly source: string;
 }
 
-/** A guarded handler found at start, with where its controller is mounted. */
+/** A guarded controller handler found at start, with where its controller is mounted. */
 interface GuardedHandler {
   readonly config: PermissionsGuardConfig;
   readonly controller: NestClass;
   readonly handler: RouteHandler;
   readonly mount: NestMount;
+}
+
+/** A guarded GraphQL resolver method found at start, with the root field it serves. */
+interface GuardedResolver {
+  readonly config: PermissionsGuardConfig;
+  readonly resolver: NestClass;
+  readonly handler: RouteHandler;
+  readonly field: GraphQLRootField;
 }
 
 function describe(value: unknown): string {
@@ -88,6 +104,24 @@ function guardsOf(target: NestClass | RouteHandler): readonly unknown[] {
   return Array.isArray(guards) ? guards : [];
 }
 
+/** The `resource\u0000action` pairs some role is granted, per engine (computed once: the tables may hold many cells). */
+const grantedPairs = new WeakMap<object, ReadonlySet<string>>();
+
+/** Warnings for a handler that can never be granted: its resource, or its action on it, is granted to no role. */
+function grantWarnings(engine: Permissions<any, any>, route: PermissionsRoute): string[] {
+  const { resources, actions, cells } = engine.tables;
+  let granted = grantedPairs.get(engine);
+  if (granted === undefined) grantedPairs.set(engine, (granted = new Set(cells.map(([resource, action]) => `${resources[resource]}\u0000${actions[action]}`))));
+  if (!resources.includes(route.resource))
+    return [`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`];
+  if (granted.has(`${route.resource}\u0000${route.action}`)) return [];
+  return [
+    `${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no ` +
+      `role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or ` +
+      `grant the action.`,
+  ];
+}
+
 /**
  * The permissions engine of a NestJS application, built once at start. Inject it where a permit is
  * needed outside a guarded handler (a scheduled job, a GraphQL resolver, a message consumer).
@@ -106,10 +140,16 @@ function guardsOf(target: NestClass | RouteHandler): readonly unknown[] {
  * ```
  */
 @Injectable()
-export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFilter = any> implements OnModuleInit {
+export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFilter = any> implements OnModuleInit, OnApplicationBootstrap {
   private engine: Permissions<TUser, TFilter> | undefined;
   private readonly options: PermissionsModuleOptions<TUser, TFilter>;
   private readonly routes = new Map<PermissionsGuardConfig, WeakMap<RouteHandler, PermissionsRoute>>();
+  private readonly resolverRoutes = new Map<PermissionsGuardConfig, WeakMap<RouteHandler, PermissionsRoute>>();
+  private guardedResolvers: readonly GuardedResolver[] = [];
+  /** The user of each request in flight (weakly held: forgotten with the request). */
+  private readonly users = new WeakMap<object, Promise<TUser>>();
+  /** The GraphQL schema the application serves, read at bootstrap (after the GraphQL module built it). */
+  private graphql: GraphQLSchemaReader | undefined;
 
   constructor(
     @Inject(PERMISSIONS_MODULE_OPTIONS) options: PermissionsModuleOptions<TUser, TFilter>,
@@ -123,6 +163,18 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
   /** Builds the engine at start; an invalid definition makes `app.init()` reject. */
   onModuleInit(): void {
     this.ensureBuilt();
+  }
+
+  /**
+   * Resolves every guarded GraphQL resolver against the schema, which the GraphQL module builds during
+   * module initialisation; a resolver whose record id cannot be told makes `app.init()` reject.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const engine = this.ensureBuilt();
+    if (this.guardedResolvers.length === 0) return;
+    this.graphql = await loadGraphQLSchema((token) => this.moduleRef.get(token as string, { strict: false }));
+    // Without a served schema no resolver can be called: nothing to check.
+    if (this.graphql !== undefined) this.checkResolvers(engine, this.graphql, this.guardedResolvers);
   }
 
   /**
@@ -150,6 +202,20 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     return this.ensureBuilt().grantPermit(query);
   }
 
+  /**
+   * @internal The user of a request, from the module's `extractUserFromRequest`, asked once per request:
+   * a GraphQL operation runs the guard once per guarded field, and every field must see the same user (and
+   * the same refusal) without repeating the lookup.
+   */
+  userOf(request: object): Promise<TUser> {
+    let user = this.users.get(request);
+    if (user === undefined) {
+      user = Promise.resolve().then(() => this.options.extractUserFromRequest(request));
+      this.users.set(request, user);
+    }
+    return user;
+  }
+
   /** @internal The module options, for the guards. */
   get moduleOptions(): PermissionsModuleOptions<TUser, TFilter> {
     return this.options;
@@ -172,6 +238,38 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     return route;
   }
 
+  /**
+   * @internal What `config`'s guard checks for the GraphQL resolver `handler` of `resolver`, resolved
+   * against the schema at bootstrap and cached. A resolver met only now is resolved from the schema read
+   * at bootstrap; without one the call is refused.
+   */
+  resolverRouteFor(config: PermissionsGuardConfig, resolver: NestClass, handler: RouteHandler): PermissionsRoute {
+    let byHandler = this.resolverRoutes.get(config);
+    if (byHandler === undefined) this.resolverRoutes.set(config, (byHandler = new WeakMap()));
+    let route = byHandler.get(handler);
+    if (route === undefined) {
+      const methods = resolverMethodsOf(resolver).filter((method) => method.handler === handler);
+      const field = methods[0]?.field ?? rootFieldOf(handler, handler.name);
+      const schemaField = this.graphql === undefined || field === undefined ? undefined : schemaFieldOf(this.graphql.schema, field);
+      if (this.graphql === undefined || field === undefined || schemaField === undefined) {
+        throw new PermissionsUsageError(
+          `${resolver.name}.${handler.name} is guarded as a GraphQL resolver, but the application start found no schema field for it ` +
+            `(no GraphQL module, or the method is no @Query/@Mutation); the permissions check refuses the call.`,
+        );
+      }
+      route = resolvePermissionsResolverRoute(
+        config,
+        resolver,
+        handler,
+        `${field.operation}.${field.name}`,
+        fieldArguments(schemaField, this.graphql.tools),
+        this.options.projectResourceId,
+      );
+      byHandler.set(handler, route);
+    }
+    return route;
+  }
+
   /** Where controllers are mounted: the application's configuration (global prefix, versioning), reached through Nest's container when it is there. */
   private mount(module?: NestClass): NestMount {
     const container = (this.moduleRef as unknown as { container?: { applicationConfig?: ApplicationConfig } }).container;
@@ -180,7 +278,8 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
 
   private ensureBuilt(): Permissions<TUser, TFilter> {
     if (this.engine !== undefined) return this.engine;
-    const { definitionSources, guardedHandlers } = this.discover();
+    const { definitionSources, guardedHandlers, guardedResolvers } = this.discover();
+    this.guardedResolvers = guardedResolvers;
     const engineOptions: PermissionsOptions<TUser, TFilter> = {
       ownership: this.findOwnershipService(),
       limitOwnReduce: this.options.limitOwnReduce,
@@ -218,7 +317,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
   }
 
   /** Gathers the definitions of forRoot, forFeature and the guards controllers use, and the guarded handlers. */
-  private discover(): { definitionSources: DefinitionSource[]; guardedHandlers: GuardedHandler[] } {
+  private discover(): { definitionSources: DefinitionSource[]; guardedHandlers: GuardedHandler[]; guardedResolvers: GuardedResolver[] } {
     const definitionSources: DefinitionSource[] = [];
     const seenArrays = new Set<readonly PermissionDefinition[]>();
     const add = (definitions: readonly PermissionDefinition[], source: string): void => {
@@ -268,10 +367,32 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
         for (const config of new Set([...globalConfigs, ...classConfigs, ...methodConfigs])) guardedHandlers.push({ config, controller, handler, mount });
       }
     }
+    // GraphQL resolvers are providers whose methods carry @Query/@Mutation/@Subscription metadata.
+    const guardedResolvers: GuardedResolver[] = [];
+    const seenResolvers = new Set<NestClass>();
+    for (const wrapper of providers) {
+      if (typeof wrapper.metatype !== 'function') continue;
+      const resolver = wrapper.metatype as NestClass;
+      if (seenResolvers.has(resolver)) continue;
+      seenResolvers.add(resolver);
+      const methods = resolverMethodsOf(resolver);
+      if (methods.length === 0) continue;
+      const classConfigs = guardsOf(resolver)
+        .map(permissionsGuardConfigOf)
+        .filter((config) => config !== undefined);
+      for (const config of classConfigs) useGuard(config, resolver.name);
+      for (const { handler, methodName, field } of methods) {
+        const methodConfigs = guardsOf(handler)
+          .map(permissionsGuardConfigOf)
+          .filter((config) => config !== undefined);
+        for (const config of methodConfigs) useGuard(config, `${resolver.name}.${methodName}`);
+        for (const config of new Set([...globalConfigs, ...classConfigs, ...methodConfigs])) guardedResolvers.push({ config, resolver, handler, field });
+      }
+    }
     for (const [config, users] of guardUsers) {
       add(config.definitions, `createPermissionsGuard({ resource: ${JSON.stringify(config.options.resource)} }) used by ${[...users].join(', ')}`);
     }
-    return { definitionSources, guardedHandlers };
+    return { definitionSources, guardedHandlers, guardedResolvers };
   }
 
   private hostName(wrapper: InstanceWrapper): string {
@@ -306,9 +427,6 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
    * warnings, errors with `strict: true`.
    */
   private checkHandlers(engine: Permissions<TUser, TFilter>, handlers: readonly GuardedHandler[]): void {
-    const { resources, actions, cells } = engine.tables;
-    const granted = new Set(cells.map(([resource, action]) => `${resources[resource]}\u0000${actions[action]}`));
-    const knownResources = new Set(resources);
     const idProblems: string[] = [];
     const warnings: string[] = [];
     for (const { config, controller, handler, mount } of handlers) {
@@ -317,19 +435,54 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       if (isResourceIdParamProblem(route.resourceId)) {
         idProblems.push(`${route.label} (${describePaths(route.paths)}) ${route.resourceId.problem}. Fix: ${route.resourceId.fix}`);
       }
-      if (!knownResources.has(route.resource))
-        warnings.push(`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`);
-      else if (!granted.has(`${route.resource}\u0000${route.action}`))
-        warnings.push(
-          `${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no ` +
-            `role is granted, so every request is refused (403). Rename the method, set @Permission({ action }), or ` +
-            `grant the action.`,
-        );
+      warnings.push(...grantWarnings(engine, route));
     }
+    this.report(idProblems, warnings, 'Guarded handlers whose resource id parameter is ambiguous');
+  }
+
+  /**
+   * Resolves every guarded resolver against the schema: the same rules as routes for the record id
+   * (over the field's arguments), a refusal for subscriptions (they have no request per event to check),
+   * and a warning (an error with `strict: true`) for a returned object type with non-null fields, which
+   * could not resolve a hidden attribute to `null`.
+   */
+  private checkResolvers(engine: Permissions<TUser, TFilter>, reader: GraphQLSchemaReader, resolvers: readonly GuardedResolver[]): void {
+    const idProblems: string[] = [];
+    const warnings: string[] = [];
+    for (const { config, resolver, handler, field } of resolvers) {
+      const schemaField = schemaFieldOf(reader.schema, field);
+      // A resolver the schema does not serve (left out by the GraphQL module's `include`) is never called.
+      if (schemaField === undefined) continue;
+      const route = this.resolverRouteFor(config, resolver, handler);
+      if (route.skip) continue;
+      if (field.operation === 'Subscription') {
+        idProblems.push(
+          `${route.label} (${route.paths.join(', ')}) is a subscription, which the permissions guard cannot check per event. Fix: ` +
+            'mark it @SkipPermissions() and check each event with PermissionsService.grantPermit() in its filter or resolve function.',
+        );
+        continue;
+      }
+      if (isResourceIdParamProblem(route.resourceId)) {
+        idProblems.push(`${route.label} (${route.paths.join(', ')}) ${route.resourceId.problem}. Fix: ${route.resourceId.fix}`);
+      }
+      const nonNull = nonNullReturnedFields(schemaField, reader.tools);
+      if (nonNull.length > 0) {
+        warnings.push(
+          `${route.label} (${route.paths.join(', ')}) returns non-null fields (${nonNull.join(', ')}): an attribute a permit hides resolves ` +
+            'to null, which a non-null field turns into an error for its whole parent. Make them nullable (@Field({ nullable: true })).',
+        );
+      }
+      warnings.push(...grantWarnings(engine, route));
+    }
+    this.report(idProblems, warnings, 'Guarded resolvers whose resource id argument is ambiguous or that cannot be checked');
+  }
+
+  /** Throws for id problems; logs warnings (throws them with `strict: true`). */
+  private report(idProblems: readonly string[], warnings: readonly string[], title: string): void {
     if (idProblems.length > 0) {
       throw new PermissionsUsageError(
-        `Guarded handlers whose resource id parameter is ambiguous; the application does not start, because a check ` +
-          `without the right record id could grant access to the wrong record:\n` +
+        `${title}; the application does not start, because a check without the right record id could grant access to the ` +
+          `wrong record:\n` +
           [...new Set(idProblems)].map((p) => `  - ${p}`).join('\n'),
       );
     }

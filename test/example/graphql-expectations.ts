@@ -1,0 +1,113 @@
+/**
+ * Expected GraphQL answers of the example app, built from example-data.ts (through example-expectations.ts)
+ * and from the rules of graphql-js, never from the running app. GraphQL answers `null` for a field the permit
+ * hides (the key is present), so an expected document lists every selected field.
+ */
+import { Lexer, Source, TokenKind } from 'graphql';
+import type { ExampleDocument } from '../../runtime/example/example-data.js';
+import type { DocumentField } from './example-expectations.js';
+
+/** The fields of the GraphQL `Document` type, in the order the tests select them. */
+export const DOCUMENT_FIELDS: readonly DocumentField[] = ['id', 'title', 'date', 'status', 'personal', 'confidential', 'creatorId'];
+
+/** A selection of every field of `Document`, for queries such as `{ document(id: 10) { ${ALL_FIELDS} } }`. */
+export const ALL_FIELDS = DOCUMENT_FIELDS.join(' ');
+
+/** A document as GraphQL answers it: every selected field, `null` where the permit hid it. */
+export type SelectedDocument = Partial<Record<DocumentField, string | number | null>>;
+
+/**
+ * The GraphQL form of an expected REST body: each of `fields` with its value, or `null` when the REST body
+ * (a picked document) does not have it.
+ *
+ * @example
+ * ```ts
+ * asSelected(documentWithout(10, 'confidential'), ['id', 'confidential']); // { id: 10, confidential: null }
+ * ```
+ */
+export function asSelected(picked: Partial<ExampleDocument>, fields: readonly DocumentField[] = DOCUMENT_FIELDS): SelectedDocument {
+  return Object.fromEntries(fields.map((field) => [field, picked[field] ?? null]));
+}
+
+/** One formatted GraphQL error as the example app sends it (see runtime/nest/graphql-errors.ts). */
+export interface ExpectedGraphQLError {
+  readonly message: string;
+  readonly locations?: readonly { readonly line: number; readonly column: number }[];
+  readonly path?: readonly (string | number)[];
+  readonly extensions: { readonly code: string };
+}
+
+/**
+ * The error of a root field that failed while executing (refused by the guard, missing, bad id): its message,
+ * the field's location in the query and its path.
+ *
+ * @example
+ * ```ts
+ * fieldError('read on document is not granted', 'FORBIDDEN', 'document'); // for `{ document(id: 2) { id } }`: line 1, column 3
+ * ```
+ */
+export function fieldError(message: string, code: string, path: string, column = 3, line = 1): ExpectedGraphQLError {
+  return { message, locations: [{ line, column }], path: [path], extensions: { code } };
+}
+
+/**
+ * A refusal of the whole operation before it runs (validation, limits): a message and a code, no path.
+ *
+ * @example
+ * ```ts
+ * operationError('Syntax Error: Aliases limit of 15 exceeded, found 16.', 'GRAPHQL_VALIDATION_FAILED');
+ * ```
+ */
+export function operationError(message: string, code: string, locations?: ExpectedGraphQLError['locations']): ExpectedGraphQLError {
+  return { message, ...(locations === undefined ? {} : { locations }), extensions: { code } };
+}
+
+/**
+ * How many lexical tokens graphql-js's parser counts for `query` (the end-of-file token excluded), the number its
+ * `maxTokens` option bounds: lets a test state that a query sits exactly at the token limit.
+ *
+ * @example
+ * ```ts
+ * tokenCount('{ document(id: 10) { id } }'); // 10
+ * ```
+ */
+export function tokenCount(query: string): number {
+  const lexer = new Lexer(new Source(query));
+  let count = 0;
+  while (lexer.advance().kind !== TokenKind.EOF) count += 1;
+  return count;
+}
+
+/**
+ * Where token number `n` (1-based) of `query` starts: where graphql-js's parser reports "more than maxTokens
+ * tokens" when `n` is `maxTokens + 1`.
+ *
+ * @example
+ * ```ts
+ * tokenLocation('{ document(id: 10) { id } }', 2); // { line: 1, column: 3 }
+ * ```
+ */
+export function tokenLocation(query: string, n: number): { line: number; column: number } {
+  const lexer = new Lexer(new Source(query));
+  for (let index = 1; index <= n; index += 1) {
+    const token = lexer.advance();
+    if (token.kind === TokenKind.EOF) throw new Error(`The query has fewer than ${n} tokens.`);
+    if (index === n) return { line: token.line, column: token.column };
+  }
+  throw new Error(`Token number ${n} does not exist: n must be at least 1.`);
+}
+
+/**
+ * A query of exactly `tokens` tokens that selects fields of document `id`: the fields of `Document` repeated in
+ * turn (the same name selected twice is merged into one answer, so the data stays one document).
+ *
+ * @example
+ * ```ts
+ * queryOfTokens(12, 10); // '{ document(id: 10) { id title } }'
+ * ```
+ */
+export function queryOfTokens(tokens: number, id: number): string {
+  // `{ document ( id : <n> ) { … } }` is 10 tokens around the selected fields, one token each.
+  const fields = Array.from({ length: tokens - 10 }, (_, index) => DOCUMENT_FIELDS[index % DOCUMENT_FIELDS.length]);
+  return `{ document(id: ${id}) { ${fields.join(' ')} } }`;
+}

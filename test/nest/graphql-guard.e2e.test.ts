@@ -1,0 +1,363 @@
+/**
+ * The permissions guard on GraphQL resolvers (issue 13, item 1): a real Nest application serving Apollo
+ * at POST /graphql. Where the action and the record id of each resolver come from, field-level
+ * attributes, one permit per resolver call under concurrency, and how refusals and failures surface.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
+import { collectingLogger, startApp, type TestApp } from './fixtures/documents.fixture.js';
+import { errorsByPath, fixtureGraphQLModule, postGraphQL } from './fixtures/graphql/graphql-app.fixture.js';
+import { ConcurrencyGate, GQL_DEFINITIONS, gqlUserFromHeader, GqlHandlerLog, GqlOwnership, HOOK_SECRET } from './fixtures/graphql/graphql-documents.data.js';
+import {
+  GqlDocumentsResolver,
+  GqlDocumentsRestController,
+  GqlFoldersResolver,
+  GqlNoteKeysResolver,
+  GqlNotesResolver,
+  GqlUnguardedResolver,
+} from './fixtures/graphql/graphql-documents.resolvers.js';
+
+describe('permissions guard on GraphQL resolvers (documents app)', () => {
+  let app: TestApp;
+  let ownership: GqlOwnership;
+  let log: GqlHandlerLog;
+  const { warnings, logger } = collectingLogger();
+
+  beforeAll(async () => {
+    app = await startApp({
+      imports: [fixtureGraphQLModule(), PermissionsModule.forRoot({ extractUserFromRequest: gqlUserFromHeader, definitions: [...GQL_DEFINITIONS], logger })],
+      controllers: [GqlDocumentsRestController],
+      providers: [
+        GqlHandlerLog,
+        { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: GqlOwnership },
+        GqlDocumentsResolver,
+        GqlNotesResolver,
+        GqlNoteKeysResolver,
+        GqlUnguardedResolver,
+      ],
+    });
+    ownership = app.get(PERMISSIONS_OWNERSHIP_SERVICE_TOKEN);
+    log = app.get(GqlHandlerLog);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  function reset(): void {
+    ownership.reset();
+    log.ran.length = 0;
+  }
+
+  it('item 1: the default id argument of type Int is the record id, projected by the guard', async () => {
+    reset();
+    const owned = await postGraphQL(app, '{ document(id: 2) { id title confidential checkedId } }', { userId: 1 });
+    expect(owned.body).toEqual({ data: { document: { id: 2, title: 'Doc 2', confidential: null, checkedId: 2 } } });
+    expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 2 }]);
+    expect(log.ran).toEqual(['document:2']);
+  });
+
+  it('item 1: a record of another owner is FORBIDDEN and the resolver does not run', async () => {
+    reset();
+    const answer = await postGraphQL(app, '{ document(id: 3) { id title } }', { userId: 1 });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      data: { document: null },
+      errors: [{ message: 'read on document is not granted', locations: [{ line: 1, column: 3 }], path: ['document'], extensions: { code: 'FORBIDDEN' } }],
+    });
+    expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 3 }]);
+    expect(log.ran).toEqual([]);
+  });
+
+  it('item 1: an id the projection refuses is BAD_USER_INPUT, before any hook', async () => {
+    reset();
+    const answer = await postGraphQL(app, '{ documentInFolder(folderId: 1, documentId: -4) { id } }', { userId: 1 });
+    expect(errorsByPath(answer)).toEqual([{ message: 'id must be an integer, got "-4"', path: ['documentInFolder'], extensions: { code: 'BAD_USER_INPUT' } }]);
+    expect(ownership.calls).toEqual([]);
+    expect(log.ran).toEqual([]);
+  });
+
+  it('item 1: an id of the wrong type, as a variable or a null literal, is BAD_USER_INPUT before any resolver runs', async () => {
+    reset();
+    const variable = await postGraphQL(app, 'query Read($id: Int!) { document(id: $id) { id } }', { userId: 1, variables: { id: 'abc' } });
+    expect(variable.status).toBe(400);
+    expect(variable.body).toEqual({
+      errors: [
+        {
+          message: 'Variable "$id" got invalid value "abc"; Int cannot represent non-integer value: "abc"',
+          locations: [{ line: 1, column: 12 }],
+          extensions: { code: 'BAD_USER_INPUT' },
+        },
+      ],
+    });
+    const nullLiteral = await postGraphQL(app, '{ document(id: null) { id } }', { userId: 1 });
+    expect(nullLiteral.status).toBe(400);
+    expect(nullLiteral.body).toEqual({
+      errors: [{ message: 'Expected value of type "Int!", found null.', locations: [{ line: 1, column: 16 }], extensions: { code: 'BAD_USER_INPUT' } }],
+    });
+    expect(ownership.calls).toEqual([]);
+    expect(log.ran).toEqual([]);
+  });
+
+  it('item 1: an id literal of the wrong type, document(id: "abc"), is BAD_USER_INPUT like REST\'s 400', async () => {
+    const answer = await postGraphQL(app, '{ document(id: "abc") { id } }', { userId: 1 });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      errors: [{ message: 'Int cannot represent non-integer value: "abc"', locations: [{ line: 1, column: 16 }], extensions: { code: 'BAD_USER_INPUT' } }],
+    });
+  });
+
+  it('item 1: the default id argument of type ID is the record id, a string id kept as it is', async () => {
+    reset();
+    const owned = await postGraphQL(app, '{ note(id: "n1") { id text checkedId } }', { userId: 1 });
+    expect(owned.body).toEqual({ data: { note: { id: 'n1', text: 'note one', checkedId: 'n1' } } });
+    const other = await postGraphQL(app, '{ note(id: "n2") { id text } }', { userId: 1 });
+    expect(errorsByPath(other)).toEqual([{ message: 'read on note is not granted', path: ['note'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(ownership.calls).toEqual([
+      { hook: 'isNoteAuthor', userId: 1, resourceId: 'n1' },
+      { hook: 'isNoteAuthor', userId: 1, resourceId: 'n2' },
+    ]);
+  });
+
+  it('item 1: an ID argument written as a number reaches the hook as the string GraphQL makes of it', async () => {
+    reset();
+    const answer = await postGraphQL(app, '{ note(id: 7) { id } }', { userId: 1 });
+    expect(errorsByPath(answer)).toEqual([{ message: 'read on note is not granted', path: ['note'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(ownership.calls).toEqual([{ hook: 'isNoteAuthor', userId: 1, resourceId: '7' }]);
+  });
+
+  it("item 1: @Permission({ resourceIdParam: 'documentId' }) takes the id from that argument, not from another one", async () => {
+    reset();
+    // Folder 1 would pass as user 1's document 1 if the wrong argument were read.
+    const refused = await postGraphQL(app, '{ documentInFolder(folderId: 1, documentId: 3) { id } }', { userId: 1 });
+    expect(errorsByPath(refused)).toEqual([{ message: 'read on document is not granted', path: ['documentInFolder'], extensions: { code: 'FORBIDDEN' } }]);
+    const granted = await postGraphQL(app, '{ documentInFolder(folderId: 3, documentId: 2) { id checkedId } }', { userId: 1 });
+    expect(granted.body).toEqual({ data: { documentInFolder: { id: 2, checkedId: 2 } } });
+    expect(ownership.calls).toEqual([
+      { hook: 'isCreator', userId: 1, resourceId: 3 },
+      { hook: 'isCreator', userId: 1, resourceId: 2 },
+    ]);
+    expect(log.ran).toEqual(['documentInFolder:2']);
+  });
+
+  it("item 1: a guard's resourceIdParam names the id argument of each resolver it guards; one without arguments is a collection check", async () => {
+    reset();
+    const refused = await postGraphQL(app, '{ noteInFolder(folderId: "n1", noteId: "n2") { id } }', { userId: 1 });
+    expect(errorsByPath(refused)).toEqual([{ message: 'read on note is not granted', path: ['noteInFolder'], extensions: { code: 'FORBIDDEN' } }]);
+    const granted = await postGraphQL(app, '{ noteInFolder(folderId: "n2", noteId: "n1") { id checkedId } }', { userId: 1 });
+    expect(granted.body).toEqual({ data: { noteInFolder: { id: 'n1', checkedId: 'n1' } } });
+    const list = await postGraphQL(app, '{ notes { id text } }', { userId: 1 });
+    expect(list.body).toEqual({ data: { notes: [{ id: 'n1', text: 'note one' }] } });
+    expect(ownership.calls).toEqual([
+      { hook: 'isNoteAuthor', userId: 1, resourceId: 'n2' },
+      { hook: 'isNoteAuthor', userId: 1, resourceId: 'n1' },
+      { hook: 'listNotes', userId: 1 },
+    ]);
+  });
+
+  it("item 1: 'input.id' reaches into the mutation's input: an owned record is renamed", async () => {
+    reset();
+    const answer = await postGraphQL(app, 'mutation { renameDocument(input: { id: 1, title: "Renamed" }) { id title } }', { userId: 1 });
+    expect(answer.body).toEqual({ data: { renameDocument: { id: 1, title: 'Renamed' } } });
+    expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 1 }]);
+    expect(log.ran).toEqual(['renameDocument:1']);
+  });
+
+  it("item 1: 'input.id' of another owner's record (given as a variable) is FORBIDDEN and the mutation does not run", async () => {
+    reset();
+    const answer = await postGraphQL(app, 'mutation Rename($input: RenameGqlDocumentInput!) { renameDocument(input: $input) { id title } }', {
+      userId: 1,
+      variables: { input: { id: 3, title: 'Stolen' } },
+    });
+    expect(errorsByPath(answer)).toEqual([{ message: 'update on document is not granted', path: ['renameDocument'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(answer.body.data).toEqual({ renameDocument: null });
+    expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 3 }]);
+    expect(log.ran).toEqual([]);
+  });
+
+  it('item 1: a collection query opted out with resourceIdParam: null is a collection check, whatever its arguments', async () => {
+    reset();
+    const answer = await postGraphQL(app, '{ documents(first: 4) { id title confidential } }', { userId: 1 });
+    expect(answer.body).toEqual({
+      data: {
+        documents: [
+          { id: 1, title: 'Doc 1', confidential: null },
+          { id: 2, title: 'Doc 2', confidential: null },
+          { id: null, title: 'Doc 3', confidential: null },
+          { id: null, title: 'Doc 4', confidential: null },
+        ],
+      },
+    });
+    expect(ownership.calls).toEqual([{ hook: 'listCreated', userId: 1 }]);
+  });
+
+  it('item 1: a nullable id argument that is absent makes a collection check; present, a record check', async () => {
+    reset();
+    const all = await postGraphQL(app, '{ readable { id } }', { userId: 1 });
+    expect(all.body).toEqual({ data: { readable: [{ id: 1 }, { id: 2 }, { id: 5 }, { id: 8 }, { id: 10 }] } });
+    expect(ownership.calls).toEqual([{ hook: 'listCreated', userId: 1 }]);
+    expect(log.ran).toEqual(['readable:undefined']);
+    reset();
+    const one = await postGraphQL(app, '{ readable(id: 3) { id } }', { userId: 1 });
+    expect(errorsByPath(one)).toEqual([{ message: 'read on document is not granted', path: ['readable'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 3 }]);
+    expect(log.ran).toEqual([]);
+    // `id: null` is absent too.
+    const explicitNull = await postGraphQL(app, '{ readable(id: null) { id } }', { userId: 1 });
+    expect(explicitNull.body).toEqual({ data: { readable: [{ id: 1 }, { id: 2 }, { id: 5 }, { id: 8 }, { id: 10 }] } });
+    expect(log.ran).toEqual(['readable:null']);
+  });
+
+  it('item 1: the action is the method name, not the field name (documentForEdit checks update)', async () => {
+    reset();
+    // CITY_READER reads any document but updates none.
+    const read = await postGraphQL(app, '{ document(id: 1) { title } }', { userId: 4 });
+    expect(read.body).toEqual({ data: { document: { title: 'Doc 1' } } });
+    const edit = await postGraphQL(app, '{ documentForEdit(id: 1) { title } }', { userId: 4 });
+    expect(errorsByPath(edit)).toEqual([{ message: 'update on document is not granted', path: ['documentForEdit'], extensions: { code: 'FORBIDDEN' } }]);
+    // The owner may update it.
+    const owner = await postGraphQL(app, '{ documentForEdit(id: 1) { title confidential } }', { userId: 1 });
+    expect(owner.body).toEqual({ data: { documentForEdit: { title: 'Doc 1', confidential: 'confidential 1' } } });
+    expect(log.ran).toEqual(['document:1', 'documentForEdit:1']);
+  });
+
+  it('item 1: @Permission({ action }) overrides the method name (note checks read)', async () => {
+    reset();
+    const answer = await postGraphQL(app, '{ note(id: "n1") { permitAction } }', { userId: 1 });
+    expect(answer.body).toEqual({ data: { note: { permitAction: 'read' } } });
+  });
+
+  it('item 1: @SkipPermissions() lets the call through without a user or a check', async () => {
+    reset();
+    // User 99 is unknown: extractUserFromRequest would refuse, but it is not asked.
+    const answer = await postGraphQL(app, '{ documentCount }', { userId: 99 });
+    expect(answer.body).toEqual({ data: { documentCount: 10 } });
+    expect(ownership.calls).toEqual([]);
+    expect(log.ran).toEqual(['documentCount']);
+  });
+
+  it('item 1: @GetPermit() on an unguarded resolver is INTERNAL_SERVER_ERROR and says nothing more', async () => {
+    const answer = await postGraphQL(app, '{ permitWithoutGuard }', { userId: 1 });
+    expect(answer.body).toEqual({
+      data: { permitWithoutGuard: null },
+      errors: [
+        { message: 'Internal server error', locations: [{ line: 1, column: 3 }], path: ['permitWithoutGuard'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+      ],
+    });
+    expect(answer.text).not.toContain('GetPermit');
+    expect(answer.text).not.toContain('stacktrace');
+  });
+
+  it("item 1: field level: grant ['title', 'address.city'] shows the city, and the street is null", async () => {
+    reset();
+    const answer = await postGraphQL(app, '{ document(id: 1) { id title confidential address { city street } } }', { userId: 4 });
+    expect(answer.body).toEqual({ data: { document: { id: null, title: 'Doc 1', confidential: null, address: { city: 'City 1', street: null } } } });
+    expect(ownership.calls).toEqual([]);
+  });
+
+  it('item 1: field level: aliases and fragments cannot reach a hidden attribute', async () => {
+    const query = `
+      query {
+        document(id: 1) {
+          a: address { s: street }
+          ...Hidden
+          ... on GqlDocument { address { street } secret: confidential }
+        }
+      }
+      fragment Hidden on GqlDocument { c: confidential address { city } }`;
+    const answer = await postGraphQL(app, query, { userId: 4 });
+    expect(answer.body).toEqual({ data: { document: { a: { s: null }, c: null, address: { city: 'City 1', street: null }, secret: null } } });
+  });
+
+  it('item 1: concurrency: ten aliased calls in one operation, resolved at once, each get their own permit', async () => {
+    reset();
+    const gate = new ConcurrencyGate(10);
+    ownership.gate = gate;
+    const ids = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    const query = `{ ${ids.map((id) => `d${id}: document(id: ${id}) { id title checkedId }`).join(' ')} }`;
+    const answer = await postGraphQL(app, query, { userId: 1 });
+    // All ten hooks were waiting at once: the calls ran concurrently.
+    expect(gate.maxWaiting).toBe(10);
+    const owned = new Set([1, 2, 5, 8, 10]);
+    expect(answer.body.data).toEqual(Object.fromEntries(ids.map((id) => [`d${id}`, owned.has(id) ? { id, title: `Doc ${id}`, checkedId: id } : null])));
+    expect(errorsByPath(answer)).toEqual(
+      ids.filter((id) => !owned.has(id)).map((id) => ({ message: 'read on document is not granted', path: [`d${id}`], extensions: { code: 'FORBIDDEN' } })),
+    );
+    expect([...ownership.calls].sort((a, b) => Number(a.resourceId) - Number(b.resourceId))).toEqual(
+      ids.map((id) => ({ hook: 'isCreator', userId: 1, resourceId: id })),
+    );
+    expect([...log.ran].sort()).toEqual([...owned].map((id) => `document:${id}`).sort());
+  });
+
+  it('item 1: a hook that throws is INTERNAL_SERVER_ERROR "Internal server error" only; its message never reaches the client', async () => {
+    reset();
+    const answer = await postGraphQL(app, '{ document(id: 1) { id title } }', { userId: 6 });
+    expect(answer.body).toEqual({
+      data: { document: null },
+      errors: [{ message: 'Internal server error', locations: [{ line: 1, column: 3 }], path: ['document'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+    });
+    expect(answer.text).not.toContain(HOOK_SECRET);
+    expect(answer.text).not.toContain('hunter2');
+    expect(answer.text).not.toContain('stacktrace');
+    expect(ownership.calls).toEqual([{ hook: 'explode', userId: 6, resourceId: 1 }]);
+    expect(log.ran).toEqual([]);
+  });
+
+  it('item 1: extractUserFromRequest throwing UnauthorizedException is UNAUTHENTICATED', async () => {
+    reset();
+    const answer = await postGraphQL(app, '{ document(id: 1) { id } }', { userId: 99 });
+    expect(answer.body).toEqual({
+      data: { document: null },
+      errors: [{ message: 'unknown user 99', locations: [{ line: 1, column: 3 }], path: ['document'], extensions: { code: 'UNAUTHENTICATED' } }],
+    });
+    expect(ownership.calls).toEqual([]);
+    expect(log.ran).toEqual([]);
+  });
+
+  it('item 1: the same guard class on a controller and on a resolver: both are checked', async () => {
+    reset();
+    const rest = await request(app.getHttpServer()).get('/documents/2').set('x-user-id', '1').expect(200);
+    expect(rest.body).toEqual({ id: 2, title: 'Doc 2', creatorId: 1, address: { city: 'City 2', street: '2 Main Street' } });
+    await request(app.getHttpServer()).get('/documents/3').set('x-user-id', '1').expect(403);
+    const graphql = await postGraphQL(app, '{ document(id: 2) { id } other: document(id: 3) { id } }', { userId: 1 });
+    expect(graphql.body.data).toEqual({ document: { id: 2 }, other: null });
+    expect(errorsByPath(graphql)).toEqual([{ message: 'read on document is not granted', path: ['other'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(log.ran).toEqual(['rest:2', 'document:2']);
+  });
+
+  it('item 1: the app started without warnings', () => {
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('permissions guard on GraphQL field resolvers (fieldResolverEnhancers: guards)', () => {
+  let app: TestApp;
+  let log: GqlHandlerLog;
+
+  beforeAll(async () => {
+    app = await startApp({
+      imports: [
+        fixtureGraphQLModule({ fieldResolverEnhancers: ['guards'] }),
+        PermissionsModule.forRoot({ extractUserFromRequest: gqlUserFromHeader, definitions: [...GQL_DEFINITIONS] }),
+      ],
+      providers: [GqlHandlerLog, { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: GqlOwnership }, GqlFoldersResolver],
+    });
+    log = app.get(GqlHandlerLog);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('item 1: a guarded @ResolveField is refused (INTERNAL_SERVER_ERROR, not run); one marked @SkipPermissions() resolves', async () => {
+    const answer = await postGraphQL(app, '{ folder(id: 7) { id name owner label } }', { userId: 1 });
+    expect(answer.body).toEqual({
+      data: { folder: { id: 7, name: 'Folder 7', owner: null, label: 'F7' } },
+      errors: [
+        { message: 'Internal server error', locations: [{ line: 1, column: 27 }], path: ['folder', 'owner'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+      ],
+    });
+    expect(log.ran).toEqual(['label']);
+  });
+});
