@@ -26,5 +26,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // The example page runs in the browser: its own tsconfig adds the DOM types.
+  { files: ['runtime/example/page/**/*.ts'], languageOptions: { parserOptions: { projectService: false, project: ['./tsconfig.page.json'] } } },
   { files: ['**/*.mjs', '**/*.js'], ...tseslint.configs.disableTypeChecked },
 );

@@ -4,7 +4,8 @@
  * CASL's for equivalent rules, minified and gzipped by esbuild and zlib; and a cold start measured
  * as whole `node` processes — importing the compiled example tables through the built package, one
  * grant — against importing `@casl/ability`, building equivalent rules and one `can()`, interleaved,
- * medians, with an empty process as the floor.
+ * medians, with an empty process as the floor. And the browser client (`typed-permissions/client`, issue
+ * 14) with the size of the example users' slices it reads.
  */
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -31,8 +32,16 @@ export interface ColdStart {
   readonly ratio: number;
 }
 
+/** The JSON size of one example user's slice (`permissions.sliceFor(user)`). */
+export interface SliceSize {
+  readonly user: string;
+  readonly bytes: number;
+}
+
 export interface PackageResult {
   readonly bundle: { readonly ours: BundleSize; readonly casl: BundleSize };
+  /** The browser client deciding buttons and picking fields from a slice (absent in results recorded before issue 14). */
+  readonly client?: { readonly bundle: BundleSize; readonly slices: readonly SliceSize[] };
   readonly coldStart: ColdStart | { readonly skipped: string };
 }
 
@@ -75,6 +84,33 @@ export function readDocument(user, document) {
   return Object.fromEntries(fields.map((field) => [field, document[field]]));
 }
 `;
+
+/** What a page does with the client: decide a button and pick the fields of one document from the user's slice. */
+const CLIENT_BUNDLE = `
+import { createClient } from ${JSON.stringify(join(REPO_ROOT, 'runtime', 'client', 'index.ts'))};
+export function documentView(slice, document, ownedBy) {
+  const client = createClient(slice);
+  return { canUpdate: client.can('update', 'document', { owned: ownedBy }), fields: client.pick('read', 'document', document, { owned: ownedBy }) };
+}
+`;
+
+/** The example users whose slices are measured, by their roles. */
+const SLICE_USERS: readonly { readonly user: string; readonly roles: readonly string[] }[] = [
+  { user: 'user 1 (EMPLOYEE)', roles: ['EMPLOYEE'] },
+  { user: 'user 2 (EMPLOYEE_MANAGER)', roles: ['EMPLOYEE_MANAGER'] },
+  { user: 'user 4 (COMPANY_ADMIN)', roles: ['COMPANY_ADMIN'] },
+  { user: 'user 7 (EMPLOYEE_MANAGER, COMPANY_ADMIN)', roles: ['EMPLOYEE_MANAGER', 'COMPANY_ADMIN'] },
+  { user: 'user 9 (SUPER_ADMIN)', roles: ['SUPER_ADMIN'] },
+];
+
+/** The JSON sizes of the example users' slices, cut from the compiled example tables. */
+async function sliceSizes(): Promise<SliceSize[]> {
+  const { createPermissions } = await import('../generated/index.js');
+  // Cutting a slice calls no hook: an empty ownership service with the methods' names is enough to load the tables.
+  const ownership = new Proxy({}, { getOwnPropertyDescriptor: () => ({ value: () => [], configurable: true, enumerable: true, writable: true }) });
+  const permissions = createPermissions({ ownership: ownership as never });
+  return SLICE_USERS.map(({ user, roles }) => ({ user, bytes: Buffer.byteLength(JSON.stringify(permissions.sliceFor({ id: 0, roles }))) }));
+}
 
 async function bundleSize(source: string, dir: string, name: string): Promise<BundleSize> {
   const entry = join(dir, `${name}.mjs`);
@@ -157,7 +193,9 @@ export async function runPackageBench(settings: BenchSettings, log: (line: strin
   try {
     const bundle = { ours: await bundleSize(OURS_BUNDLE, dir, 'bundle-ours'), casl: await bundleSize(CASL_BUNDLE, dir, 'bundle-casl') };
     log(`  browser bundle min+gzip: typed-permissions ${bundle.ours.gzipBytes} B, CASL ${bundle.casl.gzipBytes} B`);
-    if (settings.smoke) return { bundle, coldStart: { skipped: 'smoke run (it builds the runtime package and starts processes)' } };
+    const client = { bundle: await bundleSize(CLIENT_BUNDLE, dir, 'bundle-client'), slices: await sliceSizes() };
+    log(`  browser client min+gzip: ${client.bundle.gzipBytes} B; slices: ${client.slices.map((slice) => `${slice.bytes} B`).join(', ')}`);
+    if (settings.smoke) return { bundle, client, coldStart: { skipped: 'smoke run (it builds the runtime package and starts processes)' } };
     const scripts = await prepareColdStart(join(dir, 'cold'));
     const runs = 31;
     const times = { ours: [] as number[], casl: [] as number[], empty: [] as number[] };
@@ -174,7 +212,7 @@ export async function runPackageBench(settings: BenchSettings, log: (line: strin
       `  cold start (median of ${runs}): typed-permissions ${coldStart.oursMs.toFixed(1)} ms, ` +
         `CASL ${coldStart.caslMs.toFixed(1)} ms, empty ${coldStart.emptyMs.toFixed(1)} ms`,
     );
-    return { bundle, coldStart };
+    return { bundle, client, coldStart };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

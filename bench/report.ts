@@ -306,6 +306,16 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
       measured: `${formatBytes(ours.gzipBytes)} (${formatBytes(ours.minifiedBytes)} minified); CASL for equivalent rules: ${formatBytes(casl.gzipBytes)}`,
       met: bundleMet,
     });
+    if (packageResult.client !== undefined) {
+      const { bundle, slices } = packageResult.client;
+      verdicts.push({
+        target: 'Browser client (typed-permissions/client: createClient + can + pick), min+gzip, at most 6 KB (issue 14)',
+        measured:
+          `${formatBytes(bundle.gzipBytes)} (${formatBytes(bundle.minifiedBytes)} minified); the example users' slices: ` +
+          slices.map((slice) => `${slice.user} ${slice.bytes} B`).join(', '),
+        met: bundle.gzipBytes <= 6 * 1024,
+      });
+    }
     const cold = packageResult.coldStart;
     verdicts.push({
       target: 'Cold start (import + load the example tables + one grant, whole process) at most 1.3× CASL’s (issue 11)',
@@ -502,8 +512,25 @@ function packageTables(result: PackageResult | undefined): string[] {
       [
         ['typed-permissions/precompiled + compiled tables', formatBytes(ours.minifiedBytes), formatBytes(ours.gzipBytes)],
         ['@casl/ability + permittedFieldsOf', formatBytes(casl.minifiedBytes), formatBytes(casl.gzipBytes)],
+        ...(result.client === undefined
+          ? []
+          : [
+              [
+                'typed-permissions/client (decide a button, pick a document from the slice)',
+                formatBytes(result.client.bundle.minifiedBytes),
+                formatBytes(result.client.bundle.gzipBytes),
+              ],
+            ]),
       ],
     )}`,
+    ...(result.client === undefined
+      ? []
+      : [
+          `The slices the client reads (\`permissions.sliceFor(user)\`, JSON) for the example users:\n\n${table(
+            ['user', 'bytes'],
+            result.client.slices.map((slice) => [slice.user, String(slice.bytes)]),
+          )}`,
+        ]),
     'skipped' in cold
       ? `Cold start: skipped (${cold.skipped}).`
       : `Cold start, whole \`node\` processes, median of ${cold.runs} interleaved runs:\n\n${table(

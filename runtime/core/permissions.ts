@@ -12,7 +12,8 @@ import { OwnershipMemo } from './ownership-memo.js';
 import { Permit, type PermitSettings } from './permit.js';
 import { grantTablesProblem } from './table-shape.js';
 import type { HookValue, LocatedDefinition, TableBuildOptions, TableBuildResult, ValidDefinition } from './table-builder.js';
-import { combineRoles, loadGrantTables, NO_GRANT, type Combination, type GrantIndex } from './table-loader.js';
+import { combineRoles, loadGrantTables, NO_GRANT, type Combination, type GrantIndex, type LoadedOwner } from './table-loader.js';
+import { cutSlice, tablesVersion, type PermissionSlice } from './permission-slice.js';
 
 /** Where warnings go (unknown roles, duplicate grants). `console` fits. */
 export interface PermissionsLogger {
@@ -78,6 +79,8 @@ export function provideDefinitionsBuilder(builder: DefinitionsBuilder): void {
 
 /** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
 export const MAX_CACHED_COMBINATIONS = 1024;
+/** Slices (and per-resource ownership groups) kept per distinct set of roles; the oldest is forgotten first. */
+export const MAX_CACHED_SLICES = 1024;
 const MAX_WARNINGS = 1000;
 
 /** A cache key for a set of combinations sorted by id: one number while it fits exactly, else a string. */
@@ -87,6 +90,23 @@ function combinationKey(sorted: readonly Combination[], count: number): number |
   let key = 0;
   for (const combination of sorted) key = key * base + combination.id + 1;
   return key;
+}
+
+/**
+ * A cache key for a set of roles: order and repetitions do not matter, and no two sets share one (role names
+ * of users are any strings, separators included, so the names are JSON-encoded rather than joined).
+ */
+function rolesKey(roles: readonly string[]): string {
+  return JSON.stringify([...new Set(roles)].sort());
+}
+
+/** Freezes a JSON value and everything in it (a cached slice is shared by every caller). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function defaultResourceId({ item }: { item: object }): unknown {
@@ -123,6 +143,11 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   private readonly ownership: object | undefined;
   private readonly ownedAmong: ReadonlyMap<string, HookValue>;
   private readonly warned = new Set<string>();
+  private version: string | undefined;
+  /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only. */
+  private readonly slices = new Map<string, PermissionSlice>();
+  /** The ownership groups of a set of roles on a resource, over every action, by `[resource, rolesKey]`. */
+  private readonly resourceOwners = new Map<string, readonly LoadedOwner[]>();
 
   constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
     if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('new Permissions(options): options must be an object.');
@@ -148,7 +173,13 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     this.ownedAmong = new Map(Object.entries(ownedAmong ?? {}) as [string, HookValue][]);
     this.strict = strict === true;
     this.logger = logger ?? console;
-    this.settings = { tables: () => this.tables, limitOwnReduce, getResourceId: getResourceId ?? defaultResourceId, hookTimeoutMs: hookTimeoutMs ?? 5000 };
+    this.settings = {
+      tables: () => this.tables,
+      limitOwnReduce,
+      getResourceId: getResourceId ?? defaultResourceId,
+      hookTimeoutMs: hookTimeoutMs ?? 5000,
+      ownersOnResource: (roles, resource) => this.ownersOnResource(roles, resource),
+    };
   }
 
   /**
@@ -435,6 +466,63 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       `grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); ` +
         'use await grantPermit(query).',
     );
+  }
+
+  /**
+   * What `user`'s roles may do, as compact JSON for a frontend (`createClient(slice)` of
+   * `typed-permissions/client`): per resource and action, the `any` attributes and the ownership groups
+   * with their own attributes, as opaque numbers. No hook, hook name, role name or definition text, and
+   * nothing the user's roles may not do. `version` identifies the tables (a client can tell it is stale).
+   * Depends on the roles only: cut once per distinct set of roles (the last {@link MAX_CACHED_SLICES}
+   * kept) and frozen.
+   *
+   * @example
+   * ```ts
+   * app.get('/me/permissions', (req, res) => res.json(permissions.sliceFor(req.user)));
+   * ```
+   */
+  sliceFor(user: TUser): PermissionSlice {
+    const index = this.requireBuilt('sliceFor()');
+    const roles = this.checkRoles(user, 'sliceFor');
+    const key = rolesKey(roles);
+    let slice = this.slices.get(key);
+    if (slice === undefined) {
+      this.version ??= tablesVersion(index.tables);
+      slice = deepFreeze(cutSlice(index.tables, this.version, (resource, action) => this.lookup(index, roles, resource, action)));
+      if (this.slices.size >= MAX_CACHED_SLICES) this.slices.delete(this.slices.keys().next().value as string);
+      this.slices.set(key, slice);
+    }
+    return slice;
+  }
+
+  /** The ownership groups of `roles` on `resource`, over every action (the groups a slice names for that resource). */
+  private ownersOnResource(roles: readonly string[], resource: string): readonly LoadedOwner[] {
+    const index = this.requireBuilt('owningGroups()');
+    const key = JSON.stringify([resource, rolesKey(roles)]);
+    let owners = this.resourceOwners.get(key);
+    if (owners === undefined) {
+      const found = new Map<number, LoadedOwner>();
+      for (const action of index.resources.get(resource)?.keys() ?? []) {
+        for (const owner of this.lookup(index, roles, resource, action).owners) found.set(owner.id, owner);
+      }
+      owners = Object.freeze([...found.values()].sort((a, b) => a.id - b.id));
+      if (this.resourceOwners.size >= MAX_CACHED_SLICES) this.resourceOwners.delete(this.resourceOwners.keys().next().value as string);
+      this.resourceOwners.set(key, owners);
+    }
+    return owners;
+  }
+
+  /** The roles of a user given to `what`, checked like a grant query's. */
+  private checkRoles(user: unknown, what: string): readonly string[] {
+    if (typeof user !== 'object' || user === null)
+      throw new PermissionsUsageError(`${what}: user must be an object { id, roles }, got ${describeValue(user)}.`);
+    const roles: unknown = (user as { roles?: unknown }).roles;
+    if (!Array.isArray(roles)) throw new PermissionsUsageError(`${what}: user.roles must be an array of role names, got ${describeValue(roles)}.`);
+    for (let i = 0; i < roles.length; i++) {
+      if (typeof roles[i] !== 'string')
+        throw new PermissionsUsageError(`${what}: user.roles[${i}] must be a role name (string), got ${describeValue(roles[i])}.`);
+    }
+    return roles as readonly string[];
   }
 
   /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */

@@ -2,7 +2,8 @@
  * The Permit: the answer to one grant query, carried through the application's layers to restrict
  * records (isOwn, limitOwn, listOwn, filterPick) and attributes (pick, filterPick).
  */
-import { pickWithPlan, unionPlans, type AttributePlan } from './attribute-plan.js';
+import { unionPlans, type AttributePlan } from './attribute-plan.js';
+import { pickWithPlan } from './attribute-picker.js';
 import { explainGrant, type Explanation } from './explain.js';
 import type { GrantTables } from './grant-tables.js';
 import type { LimitOwnReducer, User } from './definition-types.js';
@@ -18,6 +19,8 @@ export interface PermitSettings {
   readonly limitOwnReduce: LimitOwnReducer | undefined;
   readonly getResourceId: (args: { resource: string; item: object }) => unknown;
   readonly hookTimeoutMs: number;
+  /** The ownership groups of a set of roles on a resource, over every action. */
+  readonly ownersOnResource: (roles: readonly string[], resource: string) => readonly LoadedOwner[];
 }
 
 /** No ownership group owns the item. */
@@ -284,16 +287,72 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
       const hook = owner.limitOwned as NonNullable<LoadedOwner['limitOwned']>;
       return (args: object) => callHookSync(hook, args);
     });
+    return this.reduceFilters(limitOwneds, 'limitOwn()');
+  }
+
+  /**
+   * Like {@link Permit.limitOwn}, for roles whose ownership comes from listOwned hooks too: each such group's
+   * listed ids (one call per group) become a filter through `byIds`, and every group's filter is combined
+   * like limitOwn's (`limitOwnReduce`). The query for "every record this user owns", whatever mix of roles.
+   *
+   * @example
+   * ```ts
+   * const where = await permit.limitOwnWith((ids) => (eb) => eb('documents.id', '=', eb.fn.any(eb.val(ids))));
+   * const rows = await db.selectFrom('documents').selectAll().where(where).execute();
+   * ```
+   */
+  async limitOwnWith(byIds: (ids: TId[]) => TFilter): Promise<TFilter> {
+    if (typeof byIds !== 'function') throw new PermissionsUsageError('limitOwnWith(byIds) expects a function (ids) => filter.');
+    const memo = this.ownership();
+    const limitOwneds = await Promise.all(
+      this.combination.owners.map(async (owner): Promise<(args: object) => unknown> => {
+        const { limitOwned, listOwned } = owner;
+        if (limitOwned !== undefined) return (args: object) => callHookSync(limitOwned, args);
+        const ids = [...(await memo.listedBy(owner, listOwned as NonNullable<LoadedOwner['listOwned']>))] as TId[];
+        return () => byIds(ids);
+      }),
+    );
+    return this.reduceFilters(limitOwneds, 'limitOwnWith()');
+  }
+
+  /** One filter from the filters of every ownership group: `limitOwnReduce`, else the only one. */
+  private reduceFilters(limitOwneds: readonly ((args: object) => unknown)[], what: string): TFilter {
     const reduce = this.settings.limitOwnReduce;
     if (reduce !== undefined) return reduce({ user: this.user, limitOwneds }) as TFilter;
     if (limitOwneds.length === 1) return (limitOwneds[0] as (args: object) => unknown)({ user: this.user }) as TFilter;
+    const { owners } = this.combination;
     throw new PermissionsUsageError(
       limitOwneds.length === 0
-        ? `limitOwn(): no limitOwned hook applies to ${this.action} on ${this.resource} for roles ${JSON.stringify(this.user.roles)}, so nothing is owned. ` +
+        ? `${what}: no ownership hook applies to ${this.action} on ${this.resource} for roles ${JSON.stringify(this.user.roles)}, so nothing is owned. ` +
             'Configure limitOwnReduce (it receives an empty list) to express that as a filter, or check permit.anyGranted first.'
-        : `limitOwn(): ${limitOwneds.length} limitOwned hooks apply to ${this.action} on ${this.resource} ` +
-            `(${owners.map((o) => o.limitOwned?.name).join(', ')}); configure limitOwnReduce to combine them (typically with OR).`,
+        : `${what}: ${limitOwneds.length} ownership hooks apply to ${this.action} on ${this.resource} ` +
+            `(${owners.map((o) => o.limitOwned?.name ?? o.listOwned?.name).join(', ')}); configure limitOwnReduce to combine them (typically with OR).`,
     );
+  }
+
+  /**
+   * Which of the user's ownership groups on this resource own each of `ids` (in order): the opaque
+   * group numbers a slice (`permissions.sliceFor(user)`) names, for the client's `owned` option. Answered
+   * in one batch per group, like {@link Permit.filterPick}: one listOwned or ownedAmong call per group,
+   * isOwner per id (at most 32 in flight) only for groups that have nothing else. Every group of the
+   * user's roles on the resource is asked, whatever this permit's action, so the answer serves every
+   * action of the resource.
+   *
+   * @example
+   * ```ts
+   * const groups = await permit.owningGroups(documents.map((d) => d.id)); // [[0], [], [0, 2]]
+   * return documents.map((document, i) => ({ document, ownedBy: groups[i] }));
+   * ```
+   */
+  async owningGroups(ids: readonly TId[]): Promise<number[][]> {
+    if (!isList(ids)) throw new PermissionsUsageError(`owningGroups expects an array of resource ids, got ${ids === null ? 'null' : typeof ids}.`);
+    const owners = this.settings.ownersOnResource(this.user.roles, this.resource);
+    if (owners.length === 0) return ids.map(() => []);
+    const asked = ids.filter((id) => id !== undefined && id !== null);
+    const memo = this.ownership();
+    const limit = operationLimit();
+    await Promise.all(owners.map((owner) => memo.answerAll(owner, asked, limit)));
+    return ids.map((id) => (id === undefined || id === null ? [] : owners.filter((owner) => memo.known(owner, id) === true).map((owner) => owner.id)));
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 export { Permissions, type GrantQuery, type PermissionsLogger, type PermissionsOptions } from './permissions.js';
 export { Permit } from './permit.js';
+export type { PermissionSlice, SliceAction, SliceResource } from './permission-slice.js';
 export type {
   Awaitable,
   Grant,
@@ -37,7 +38,8 @@ export {
   type PermissionsErrorCode,
 } from './errors.js';
 export type { DefinitionSummary, GrantCell, GrantTables, HookKind, HookRef, OwnerGroup } from './grant-tables.js';
-export { pickWithPlan, type AttributePlan } from './attribute-plan.js';
+export type { AttributePlan } from './attribute-plan.js';
+export { pickWithPlan } from './attribute-picker.js';
 export {
   createTypedPermissions,
   type PermissionsSchema,

@@ -3,6 +3,7 @@
  * their actions and id types) and instantiates {@link createTypedPermissions} with it, so that a
  * misspelt resource or an action the resource does not have fails at compile time.
  */
+import type { PermissionSlice } from './permission-slice.js';
 import type { LimitOwnReducer, User } from './definition-types.js';
 import type { GrantTables } from './grant-tables.js';
 import { Permissions, type PermissionsLogger } from './permissions.js';
@@ -46,6 +47,8 @@ export interface TypedPermissions<S extends PermissionsSchema, TUser extends Use
   grantPermit<R extends SchemaResource<S>>(query: TypedGrantQuery<S, TUser, R>): Promise<Permit<TUser, SchemaResourceId<S, R>, TFilter>>;
   /** Like `Permissions.grantPermitSync`, typed the same way. */
   grantPermitSync<R extends SchemaResource<S>>(query: TypedGrantQuery<S, TUser, R>): Permit<TUser, SchemaResourceId<S, R>, TFilter>;
+  /** `Permissions.sliceFor`: what the user may do, as JSON for `createClient<ResourceActions>(slice)` in the browser. */
+  sliceFor(user: TUser): PermissionSlice;
 }
 
 /**
@@ -66,5 +69,6 @@ export function createTypedPermissions<S extends PermissionsSchema, TOwnership e
     permissions,
     grantPermit: (query) => permissions.grantPermit(query),
     grantPermitSync: (query) => permissions.grantPermitSync(query),
+    sliceFor: (user) => permissions.sliceFor(user),
   };
 }

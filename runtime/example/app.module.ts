@@ -1,4 +1,4 @@
-/** The example documents app: data, permissions (from the generated tables), the three controllers and the GraphQL resolver. */
+/** The example documents app: data, permissions (from the generated tables), the controllers, the GraphQL resolver and the page. */
 import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { grantTables } from '../../generated/index.js';
@@ -7,6 +7,9 @@ import { DatabaseUnavailableFilter } from './database-unavailable.filter.js';
 import { DocumentsOwnedController } from './documents-owned.controller.js';
 import { DocumentsProtectedSimpleController } from './documents-protected-simple.controller.js';
 import { DocumentsController } from './documents.controller.js';
+import { DocumentsPageController } from './documents-page.controller.js';
+import { MeController } from './me.controller.js';
+import { PAGE_DIR, PageController } from './page.controller.js';
 import { DocumentsResolver } from './documents.resolver.js';
 import { refuseLargeBatches } from './graphql-limits.js';
 import { exampleGraphQLModule, GRAPHQL_PATH } from './graphql-server.js';
@@ -23,7 +26,7 @@ import { UsersRepository } from './users.repository.js';
  */
 @Module({})
 export class AppModule implements NestModule {
-  static forRoot(options: ExampleDataOptions & { readonly hookTimeoutMs?: number } = {}): DynamicModule {
+  static forRoot(options: ExampleDataOptions & { readonly hookTimeoutMs?: number; readonly pageDir?: string } = {}): DynamicModule {
     const data = ExampleDataModule.forRoot(options);
     return {
       module: AppModule,
@@ -42,8 +45,8 @@ export class AppModule implements NestModule {
         }),
         exampleGraphQLModule(),
       ],
-      controllers: [DocumentsController, DocumentsProtectedSimpleController, DocumentsOwnedController],
-      providers: [DocumentsResolver, { provide: APP_FILTER, useClass: DatabaseUnavailableFilter }],
+      controllers: [DocumentsController, DocumentsProtectedSimpleController, DocumentsOwnedController, DocumentsPageController, MeController, PageController],
+      providers: [DocumentsResolver, { provide: APP_FILTER, useClass: DatabaseUnavailableFilter }, { provide: PAGE_DIR, useValue: options.pageDir }],
     };
   }
 

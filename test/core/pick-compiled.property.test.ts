@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { interpretPicker } from '../../runtime/core/attribute-plan.js';
+import { interpretPicker } from '../../runtime/core/attribute-projection.js';
 import { compileAttributePatterns, pickWithPlan } from '../../runtime/core/index.js';
 import { patternsKeep } from './reference-interpreter.js';
 

@@ -12,6 +12,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { repoRoot } from '../compiler/helpers.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -83,11 +84,22 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
     // Declarations need no @types the user does not use: the express entry declares the few express types it reads.
     const declarations = readdirSync(join(repoRoot, 'runtime', 'dist'), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.d.ts'));
     const typeImports = declarations.flatMap((path) =>
-      [...readFileSync(join(repoRoot, 'runtime', 'dist', path), 'utf8').matchAll(/from '([^.'][^']*)'/g)].map((match) => match[1]),
+      [
+        ...readFileSync(join(repoRoot, 'runtime', 'dist', path), 'utf8').matchAll(
+          /^(?:import|export)\b[^\n]*? from '([^.'][^']*)'|import\(["']([^."'][^"']*)["']\)/gm,
+        ),
+      ].map((match) => match[1] ?? match[2]),
     );
     expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'zod']);
     const runtimeFiles = (packed.find((pack) => pack.name === 'typed-permissions') as Packed).files.map((file) => file.path);
-    for (const entry of ['dist/core/index.js', 'dist/core/precompiled.js', 'dist/nest/index.js', 'dist/express/index.js', 'dist/cli/typed-permissions.js']) {
+    for (const entry of [
+      'dist/core/index.js',
+      'dist/core/precompiled.js',
+      'dist/nest/index.js',
+      'dist/express/index.js',
+      'dist/client/index.js',
+      'dist/cli/typed-permissions.js',
+    ]) {
       expect(runtimeFiles).toContain(entry);
     }
   });
@@ -151,6 +163,35 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
     const withoutCompiler = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile'], project);
     expect(withoutCompiler.status).toBe(2);
     expect(withoutCompiler.stderr).toContain('typed-permissions: the compiler is in the package typed-permissions-cli, which is not installed here.');
+  });
+
+  it('issue 14: the browser client from the tarball answers from a slice, and bundles for the browser without Node built-ins or eval', async () => {
+    writeFileSync(
+      join(project, 'client.mjs'),
+      `import { Permissions } from 'typed-permissions';\n` +
+        `import { createClient } from 'typed-permissions/client';\n` +
+        `const permissions = new Permissions().addPermissions([{ roles: 'READER', resource: 'article', grant: { 'read:any': ['id', 'title'] } }]).build();\n` +
+        `const client = createClient(JSON.parse(JSON.stringify(permissions.sliceFor({ id: 1, roles: ['READER'] }))));\n` +
+        `const picked = client.pick('read', 'article', { id: 1, title: 't', body: 'b' });\n` +
+        `console.log(JSON.stringify([client.can('read', 'article'), client.can('delete', 'article'), picked]));\n`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['client.mjs'], project)))).toEqual([true, false, { id: 1, title: 't' }]);
+    // What a bundler makes of the installed entry for a browser page.
+    writeFileSync(join(project, 'page.mjs'), `import { createClient } from 'typed-permissions/client';\nexport const make = (slice) => createClient(slice);\n`);
+    const { build } = await import('esbuild');
+    const bundled = await build({
+      entryPoints: [join(project, 'page.mjs')],
+      absWorkingDir: project,
+      bundle: true,
+      minify: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      logLevel: 'silent',
+    });
+    const code = (bundled.outputFiles[0] as { text: string }).text;
+    expect(code).not.toMatch(/new Function|\beval\(|require\(|node:|zod/);
+    expect(gzipSync(Buffer.from(code), { level: 9 }).length).toBeLessThanOrEqual(6 * 1024);
   });
 
   it(
