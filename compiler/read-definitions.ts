@@ -58,6 +58,16 @@ const DEFINITION_FILE = /\.permissions\.(json|ts)$/;
 const RESOURCE_FILE = /\.resource\.json$/;
 
 /** Syntax errors of a parsed file (TypeScript keeps them on the source file). */
+/** A problem of a file as a whole, reported at its start. */
+function wholeFileProblem(file: string, code: CompileProblem['code'], message: string, fix: string): CompileProblem {
+  return { file, line: 1, column: 1, path: [], code, message, fix };
+}
+
+/** What reading a file gives when it cannot be read: no value, one problem. */
+function unread(problem: CompileProblem): { read: undefined; problems: CompileProblem[] } {
+  return { read: undefined, problems: [problem] };
+}
+
 function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem[] {
   const diagnostics = (sourceFile as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   return diagnostics.map((diagnostic) => {
@@ -88,20 +98,7 @@ function readJson(directory: string, file: string): { read: StaticValue | undefi
   const sourceFile = ts.parseJsonText(file, parsed.text);
   const statement = sourceFile.statements[0];
   if (statement === undefined)
-    return {
-      read: undefined,
-      problems: [
-        {
-          file,
-          line: 1,
-          column: 1,
-          path: [],
-          code: 'invalid-file',
-          message: 'The file holds no JSON value.',
-          fix: 'Write a JSON array of definitions, or { "definitions": [...] }.',
-        },
-      ],
-    };
+    return unread(wholeFileProblem(file, 'invalid-file', 'The file holds no JSON value.', 'Write a JSON array of definitions, or { "definitions": [...] }.'));
   const located = readStaticValue(sourceFile, statement.expression);
   const read: StaticValue = { value: parsed.value, positions: located.positions, problems: located.problems };
   return { read, problems: fromStatic(file, read) };
@@ -196,20 +193,14 @@ function findDefinitionsExport(file: string, sourceFile: ts.SourceFile): { expre
 function readTypeScript(directory: string, file: string): { read: StaticValue | undefined; problems: CompileProblem[] } {
   const text = readFileSync(join(directory, file), 'utf8');
   if (text.length > MAX_DEFINITIONS_FILE_LENGTH) {
-    return {
-      read: undefined,
-      problems: [
-        {
-          file,
-          line: 1,
-          column: 1,
-          path: [],
-          code: 'syntax-error',
-          message: `The file has ${text.length} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}.`,
-          fix: 'Split the definitions over several files, one per resource.',
-        },
-      ],
-    };
+    return unread(
+      wholeFileProblem(
+        file,
+        'syntax-error',
+        `The file has ${text.length} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}.`,
+        'Split the definitions over several files, one per resource.',
+      ),
+    );
   }
   const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const problems = syntaxProblems(file, sourceFile);
@@ -217,20 +208,14 @@ function readTypeScript(directory: string, file: string): { read: StaticValue | 
   const found = findDefinitionsExport(file, sourceFile);
   if (found.problems.length > 0) return { read: undefined, problems: found.problems };
   if (found.expression === undefined) {
-    return {
-      read: undefined,
-      problems: [
-        {
-          file,
-          line: 1,
-          column: 1,
-          path: [],
-          code: 'invalid-file',
-          message: 'The file exports no definitions.',
-          fix: 'Write `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.',
-        },
-      ],
-    };
+    return unread(
+      wholeFileProblem(
+        file,
+        'invalid-file',
+        'The file exports no definitions.',
+        'Write `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.',
+      ),
+    );
   }
   const read = readStaticValue(sourceFile, found.expression);
   return { read, problems: fromStatic(file, read) };
@@ -275,35 +260,21 @@ export function readDefinitionsFolder(directory: string): ReadResult {
       // UTF-8 takes at most 4 bytes a character: a file larger than this is over the limit without reading it.
       const bytes = statSync(join(directory, file)).size;
       if (bytes > MAX_DEFINITIONS_FILE_LENGTH * 4) {
-        problems.push({
-          file,
-          line: 1,
-          column: 1,
-          path: [],
-          code: 'syntax-error',
-          message: `The file has ${bytes} bytes, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH} characters.`,
-          fix: 'Split the definitions over several files, one per resource.',
-        });
+        problems.push(
+          wholeFileProblem(
+            file,
+            'syntax-error',
+            `The file has ${bytes} bytes, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH} characters.`,
+            'Split the definitions over several files, one per resource.',
+          ),
+        );
         continue;
       }
       outcome = isJson ? readJson(directory, file) : readTypeScript(directory, file);
     } catch (error) {
       // The TypeScript parser and the literal reader recurse; absurd nesting must be a problem, not a crash.
       if (!(error instanceof RangeError)) throw error;
-      outcome = {
-        read: undefined,
-        problems: [
-          {
-            file,
-            line: 1,
-            column: 1,
-            path: [],
-            code: 'invalid-file',
-            message: 'The file is nested too deeply to read.',
-            fix: 'Definitions are flat objects: remove the nesting.',
-          },
-        ],
-      };
+      outcome = unread(wholeFileProblem(file, 'invalid-file', 'The file is nested too deeply to read.', 'Definitions are flat objects: remove the nesting.'));
     }
     const { read, problems: fileProblems } = outcome;
     problems.push(...fileProblems);

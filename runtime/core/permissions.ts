@@ -416,12 +416,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       throw new PermissionsUsageError(`grantPermit: user must be an object { id, roles }, got ${describeValue(user)}.`);
     if (!isValidId(user.id))
       throw new PermissionsUsageError(`grantPermit: user.id must be a string, a finite number or a bigint, got ${describeValue(user.id)}.`);
-    const roles: unknown = user.roles;
-    if (!Array.isArray(roles)) throw new PermissionsUsageError(`grantPermit: user.roles must be an array of role names, got ${describeValue(roles)}.`);
-    for (let i = 0; i < roles.length; i++) {
-      if (typeof roles[i] !== 'string')
-        throw new PermissionsUsageError(`grantPermit: user.roles[${i}] must be a role name (string), got ${describeValue(roles[i])}.`);
-    }
+    this.checkRoles(user, 'grantPermit');
     if (typeof resource !== 'string') throw new PermissionsUsageError(`grantPermit: resource must be a string, got ${describeValue(resource)}.`);
     if (typeof action !== 'string') throw new PermissionsUsageError(`grantPermit: action must be a string, got ${describeValue(action)}.`);
     if (resourceId !== undefined && resourceId !== null && !isValidId(resourceId))
