@@ -4,6 +4,9 @@
  */
 export default {
   testEnvironment: 'node',
+  // CI shares two cores with other jobs: no test relies on jest's 5-second default. This is the bound of an
+  // ordinary test on a busy machine; suites that start servers, processes or compilers set their own, longer ones.
+  testTimeout: 60_000,
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],

@@ -125,7 +125,8 @@ export function compileModel(directory: string): CompileModelResult {
   }
 
   const executors = new Map([...metadata.values()].flatMap((meta) => (meta.ownedAmong === undefined ? [] : [[meta.resource, meta.ownedAmong] as const])));
-  const built = buildGrantTables(located, { ownedAmong: executors });
+  const idTypes = new Map([...metadata.values()].map((meta) => [meta.resource, meta.idType] as const));
+  const built = buildGrantTables(located, { ownedAmong: executors, idTypes });
   for (const problem of built.problems) {
     const entry = byLocation.get(`${problem.source}\u0000${problem.index}`) as ReadDefinition;
     problems.push(problemAt(entry, problem.path, problem));

@@ -2,6 +2,7 @@
  * Attribute plans: attribute patterns compiled once (at build) into a trie that says, for every key
  * of an object, keep it, drop it, or descend into it. `pick` walks the plan, never the patterns.
  */
+import { BoundedCache, CacheBudget } from './bounded-cache.js';
 import { isSyntaxProblem, parseAttributePattern } from './grant-syntax.js';
 
 /**
@@ -51,6 +52,30 @@ function makePlan(all: boolean, children: ReadonlyMap<string, AttributePlan>): A
     keys,
     keys.map((key) => children.get(key) as AttributePlan),
   );
+}
+
+const planSizes = new WeakMap<AttributePlan, number>();
+
+/**
+ * An estimate of the memory a plan takes, in bytes (objects, key strings, the key index), for the byte budgets
+ * of the caches that keep plans. Computed once per plan.
+ *
+ * @example
+ * ```ts
+ * planBytes(compileAttributePatterns(['*', '!confidential'])); // 328
+ * ```
+ */
+export function planBytes(plan: AttributePlan): number {
+  let bytes = planSizes.get(plan);
+  if (bytes === undefined) {
+    bytes = 160 + (plan.index.size > 0 ? 64 : 0);
+    for (let i = 0; i < plan.keys.length; i++) {
+      const child = plan.nested[i];
+      bytes += 48 + 2 * (plan.keys[i] as string).length + (plan.index.size > 0 ? 32 : 0) + (child === undefined ? 0 : planBytes(child));
+    }
+    planSizes.set(plan, bytes);
+  }
+  return bytes;
 }
 
 /** The plan that keeps nothing. */
@@ -113,26 +138,35 @@ export function compileAttributePatterns(patterns: readonly string[]): Attribute
     node.children.clear();
   }
   const plan = freeze(root);
-  if (memoise) {
-    if (compiledPatterns.size >= MAX_COMPILED_PATTERNS) compiledPatterns.clear();
-    compiledPatterns.set(key, plan);
-  }
+  if (memoise) compiledPatterns.set(key, plan, 2 * key.length + planBytes(plan));
   return plan;
 }
 
+/** The most pattern lists kept compiled, and their estimated bytes (keys and plans together). */
+export const MAX_COMPILED_PATTERNS = 10_000;
+export const MAX_COMPILED_PATTERNS_BYTES = 16 * 1024 * 1024;
 /** Compiled patterns by their text; bounded so a process that builds many policies cannot grow it forever. */
-const compiledPatterns = new Map<string, AttributePlan>();
-const MAX_COMPILED_PATTERNS = 10_000;
+const compiledPatterns = new BoundedCache<string, AttributePlan>(MAX_COMPILED_PATTERNS, new CacheBudget(MAX_COMPILED_PATTERNS_BYTES));
 
 /**
  * Unions already made, by their two operands. A user's combination of roles makes new unions, so
- * the number of distinct role sets a process sees would grow this without end: it is bounded, and
- * emptied when full (a union made again is equal, only not the same object).
+ * the number of distinct role sets a process sees would grow this without end: it is bounded by
+ * count and by bytes, and forgets the oldest first (a union made again is equal, only not the same object).
  */
 const unions = new Map<AttributePlan, Map<AttributePlan, AttributePlan>>();
-let unionCount = 0;
-/** The most unions remembered at once. */
+/** The most unions remembered at once, and their estimated bytes. */
 export const MAX_MEMOISED_UNIONS = 4096;
+export const MAX_MEMOISED_UNIONS_BYTES = 16 * 1024 * 1024;
+/** Each remembered union with its operands, oldest first: forgetting one drops it from `unions`. */
+const unionOperands = new BoundedCache<AttributePlan, readonly [AttributePlan, AttributePlan]>(
+  MAX_MEMOISED_UNIONS,
+  new CacheBudget(MAX_MEMOISED_UNIONS_BYTES),
+  (_union, [a, b]) => {
+    const withA = unions.get(a);
+    withA?.delete(b);
+    if (withA?.size === 0) unions.delete(a);
+  },
+);
 
 /**
  * The plan that keeps what either plan keeps (set union), used to combine roles and definitions.
@@ -172,14 +206,9 @@ export function unionPlans(a: AttributePlan, b: AttributePlan): AttributePlan {
     }
   }
   union = makeSortedPlan(a.all || b.all, keys, children);
-  if (unionCount >= MAX_MEMOISED_UNIONS) {
-    unions.clear();
-    unionCount = 0;
-    withA = undefined;
-  }
   if (withA === undefined) unions.set(a, (withA = new Map<AttributePlan, AttributePlan>()));
   withA.set(b, union);
-  unionCount++;
+  unionOperands.set(union, [a, b], planBytes(union));
   return union;
 }
 

@@ -4,7 +4,7 @@
  */
 
 /** Stable codes of the errors thrown by the library. */
-export type PermissionsErrorCode = 'PERMISSION_DEFINITION_INVALID' | 'PERMISSIONS_USAGE' | 'PERMISSIONS_HOOK_FAILED';
+export type PermissionsErrorCode = 'PERMISSION_DEFINITION_INVALID' | 'PERMISSIONS_USAGE' | 'PERMISSIONS_HOOK_FAILED' | 'PERMISSIONS_INVALID_ID';
 
 /**
  * Base class of every error the library throws on purpose.
@@ -132,5 +132,28 @@ export class PermissionsHookError extends PermissionsError {
     options?: { cause?: unknown },
   ) {
     super('PERMISSIONS_HOOK_FAILED', message, options);
+  }
+}
+
+/**
+ * Thrown when a resource id is not an id of its resource (`"01"` or `"abc"` where ids are numbers, an
+ * empty or over-long string, `NaN`): bad input, which the integrations answer with 400 (GraphQL
+ * `BAD_USER_INPUT`) before any check runs, never with 403 or 500. A kind of {@link PermissionsUsageError}
+ * (a grant query with such an id is a wrong query), with its own code.
+ *
+ * @example
+ * ```ts
+ * await expect(permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: '1e1' })).rejects.toBeInstanceOf(PermissionsInvalidIdError);
+ * ```
+ */
+export class PermissionsInvalidIdError extends PermissionsUsageError {
+  override readonly code: PermissionsErrorCode = 'PERMISSIONS_INVALID_ID';
+
+  constructor(
+    /** The resource the id was given for. */
+    readonly resource: string,
+    message: string,
+  ) {
+    super(message);
   }
 }

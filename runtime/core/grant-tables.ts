@@ -3,6 +3,7 @@
  * definitions and that both `Permissions.build()` and the compiler's generated code load.
  */
 import type { AttributePlanJson } from './attribute-plan.js';
+import type { ResourceIdType } from './resource-id.js';
 
 /**
  * The ownership hooks: the three of a definition, and `ownedAmong`, a resource's executor that runs
@@ -101,6 +102,8 @@ export interface GrantTables {
   readonly owners: readonly OwnerGroup[];
   /** Per resource (same order as `resources`), the index in `hooks` of its ownedAmong executor, or -1. Absent: none has one. */
   readonly ownedAmong?: readonly number[];
+  /** Per resource (same order as `resources`), its declared id type, or null. Absent: none declares one. */
+  readonly idTypes?: readonly (ResourceIdType | null)[];
   readonly cells: readonly GrantCell[];
   readonly definitions: readonly DefinitionSummary[];
 }

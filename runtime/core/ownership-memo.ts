@@ -17,6 +17,7 @@ export interface OwnershipSettings {
   readonly hookTimeoutMs: number;
 }
 
+/** A hook's list of ids, copied into a set as it settles: what the hook does with its array afterwards changes nothing. */
 function toIdSet(value: unknown, hook: string): ReadonlySet<unknown> {
   return new Set(expectArray(value, hook));
 }
@@ -77,7 +78,9 @@ export class OwnershipMemo {
     const asked = [...new Set(ids)].filter((id) => this.known(owner, id) === undefined);
     if (asked.length === 0) return;
     const filter = this.filterOf(owner, limitOwned);
-    const owned = await callHook(ownedAmong, { user: this.user, filter, resourceIds: asked }, this.settings.hookTimeoutMs, toIdSet);
+    // The executor gets its own frozen copy: chunking it with splice, or keeping it, cannot touch `asked`.
+    const resourceIds = Object.freeze(asked.slice());
+    const owned = await callHook(ownedAmong, { user: this.user, filter, resourceIds }, this.settings.hookTimeoutMs, toIdSet);
     // Only the ids asked about are answered: an id the executor returns unasked owns nothing.
     for (const id of asked) this.record(owner, id, owned.has(id));
   }

@@ -104,3 +104,23 @@ export function tablesVersion(tables: GrantTables): string {
   }
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
+
+/** Estimated bytes of a JSON value made of arrays, small numbers and shared strings (what a slice is). */
+function arrayBytes(value: unknown): number {
+  if (!Array.isArray(value)) return typeof value === 'string' ? 24 + 2 * value.length : 0;
+  let bytes = 32 + 8 * value.length;
+  for (const item of value) if (typeof item === 'object' || typeof item === 'string') bytes += arrayBytes(item);
+  return bytes;
+}
+
+/**
+ * An estimate of the memory a slice takes, in bytes, for the byte budget of the slice cache.
+ *
+ * @example
+ * ```ts
+ * slices.set(key, slice, sliceBytes(slice));
+ * ```
+ */
+export function sliceBytes(slice: PermissionSlice): number {
+  return 128 + arrayBytes(slice.plans) + arrayBytes(slice.grants);
+}

@@ -12,8 +12,10 @@ import { OwnershipMemo } from './ownership-memo.js';
 import { Permit, type PermitSettings } from './permit.js';
 import { grantTablesProblem } from './table-shape.js';
 import type { HookValue, LocatedDefinition, TableBuildOptions, TableBuildResult, ValidDefinition } from './table-builder.js';
-import { combineRoles, loadGrantTables, NO_GRANT, type Combination, type GrantIndex, type LoadedOwner } from './table-loader.js';
-import { cutSlice, tablesVersion, type PermissionSlice } from './permission-slice.js';
+import { combinationBytes, combineRoles, loadGrantTables, NO_GRANT, type Combination, type GrantIndex, type LoadedOwner } from './table-loader.js';
+import { BoundedCache, CacheBudget } from './bounded-cache.js';
+import { cutSlice, sliceBytes, tablesVersion, type PermissionSlice } from './permission-slice.js';
+import { resourceIdOfType, type ResourceIdType } from './resource-id.js';
 
 /** Where warnings go (unknown roles, duplicate grants). `console` fits. */
 export interface PermissionsLogger {
@@ -42,7 +44,26 @@ export interface PermissionsOptions<TUser = any, TFilter = any> {
    * compiler reads it from `*.resource.json` instead.
    */
   readonly ownedAmong?: { readonly [resource: string]: OwnedAmongHook<TUser, TFilter> | string } | undefined;
+  /**
+   * The id type of each resource that declares one, as `*.resource.json` declares it for the compiler
+   * (`{ document: 'number' }`): a resource id entering a check (a grant query, a path parameter, a GraphQL
+   * argument) is projected to it — `'10'` becomes `10` — and anything else is refused with a
+   * PermissionsInvalidIdError (400 in the integrations). Used by `build()`; precompiled tables carry it.
+   */
+  readonly resourceIdTypes?: { readonly [resource: string]: ResourceIdType } | undefined;
 }
+
+/** The names of the {@link PermissionsOptions}: an option spelt otherwise is refused, not ignored. */
+export const PERMISSIONS_OPTION_KEYS = [
+  'ownership',
+  'limitOwnReduce',
+  'strict',
+  'logger',
+  'getResourceId',
+  'hookTimeoutMs',
+  'ownedAmong',
+  'resourceIdTypes',
+] as const satisfies readonly (keyof PermissionsOptions)[];
 
 /** A grant query: can `user` perform `action` on `resource` (and the record `resourceId`)? */
 export interface GrantQuery<TUser extends User<unknown> = User<unknown>, TId = unknown> {
@@ -77,10 +98,12 @@ export function provideDefinitionsBuilder(builder: DefinitionsBuilder): void {
   definitionsBuilder = builder;
 }
 
-/** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
-export const MAX_CACHED_COMBINATIONS = 1024;
 /** Slices (and per-resource ownership groups) kept per distinct set of roles; the oldest is forgotten first. */
 export const MAX_CACHED_SLICES = 1024;
+/** The estimated bytes of every slice one engine keeps (a slice of a large policy is large). */
+export const MAX_SLICE_CACHE_BYTES = 16 * 1024 * 1024;
+/** The estimated bytes of the ownership groups per resource and set of roles one engine keeps. */
+export const MAX_RESOURCE_OWNERS_CACHE_BYTES = 4 * 1024 * 1024;
 const MAX_WARNINGS = 1000;
 
 /** A cache key for a set of combinations sorted by id: one number while it fits exactly, else a string. */
@@ -142,16 +165,22 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   private readonly logger: PermissionsLogger;
   private readonly ownership: object | undefined;
   private readonly ownedAmong: ReadonlyMap<string, HookValue>;
+  private readonly idTypes: ReadonlyMap<string, ResourceIdType>;
   private readonly warned = new Set<string>();
   private version: string | undefined;
   /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only. */
-  private readonly slices = new Map<string, PermissionSlice>();
+  private readonly slices = new BoundedCache<string, PermissionSlice>(MAX_CACHED_SLICES, new CacheBudget(MAX_SLICE_CACHE_BYTES));
   /** The ownership groups of a set of roles on a resource, over every action, by `[resource, rolesKey]`. */
-  private readonly resourceOwners = new Map<string, readonly LoadedOwner[]>();
+  private readonly resourceOwners = new BoundedCache<string, readonly LoadedOwner[]>(MAX_CACHED_SLICES, new CacheBudget(MAX_RESOURCE_OWNERS_CACHE_BYTES));
 
   constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
     if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('new Permissions(options): options must be an object.');
-    const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong } = options;
+    const unknownOption = Object.keys(options).find((key) => !(PERMISSIONS_OPTION_KEYS as readonly string[]).includes(key));
+    if (unknownOption !== undefined)
+      throw new PermissionsUsageError(
+        `Permissions option ${quoteForMessage(unknownOption)} does not exist; the options are ${PERMISSIONS_OPTION_KEYS.join(', ')}.`,
+      );
+    const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong, resourceIdTypes } = options;
     if (ownership !== undefined && (typeof ownership !== 'object' || ownership === null))
       throw new PermissionsUsageError('Permissions option ownership must be an object whose methods the hook strings name.');
     if (limitOwnReduce !== undefined && typeof limitOwnReduce !== 'function')
@@ -169,6 +198,13 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
         typeof executor === 'string' ? hookNameProblem(executor) : typeof executor === 'function' ? undefined : 'is neither a method name nor a function';
       if (problem !== undefined) throw new PermissionsUsageError(`Permissions option ownedAmong.${resource}: the executor ${problem}.`);
     }
+    if (resourceIdTypes !== undefined && (typeof resourceIdTypes !== 'object' || resourceIdTypes === null))
+      throw new PermissionsUsageError('Permissions option resourceIdTypes must be an object: resource name → "number" or "string".');
+    for (const [resource, idType] of Object.entries(resourceIdTypes ?? {})) {
+      if (idType !== 'number' && idType !== 'string')
+        throw new PermissionsUsageError(`Permissions option resourceIdTypes.${resource} must be "number" or "string", got ${describeValue(idType)}.`);
+    }
+    this.idTypes = new Map(Object.entries(resourceIdTypes ?? {}));
     this.ownership = ownership;
     this.ownedAmong = new Map(Object.entries(ownedAmong ?? {}) as [string, HookValue][]);
     this.strict = strict === true;
@@ -201,6 +237,17 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       throw new PermissionsUsageError(
         `Permissions.fromTables: these are not grant tables of this version of typed-permissions (${problem}); run \`npx typed-permissions compile\` again.`,
       );
+    }
+    for (const [key, what, declaration] of [
+      ['ownedAmong', 'ownedAmong executors', '"ownedAmong": "<method>"'],
+      ['resourceIdTypes', 'resource id types', '"idType": "number"'],
+    ] as const) {
+      if (options[key] !== undefined) {
+        throw new PermissionsUsageError(
+          `Precompiled tables carry the ${what}; remove the ${key} option and declare ${key === 'ownedAmong' ? 'each executor' : 'each id type'} ` +
+            `in its resource file (${declaration} in definitions/<resource>.resource.json), then compile again (npx typed-permissions compile).`,
+        );
+      }
     }
     const permissions = new Permissions<TUser, TFilter>(options);
     const problems: DefinitionProblem[] = [];
@@ -321,7 +368,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
       if (typeof executor === 'string' && (this.ownership === undefined || resolveMethod(this.ownership, executor) === undefined))
         problems.push(this.missingExecutorProblem(executor, resource));
     }
-    const { tables, hookValues, problems: tableProblems, warnings } = builder.buildTables(valid, { ownedAmong: this.ownedAmong });
+    const { tables, hookValues, problems: tableProblems, warnings } = builder.buildTables(valid, { ownedAmong: this.ownedAmong, idTypes: this.idTypes });
     problems.push(...tableProblems);
     if (problems.length > 0) {
       // Report in the order the definitions were added, whichever check found the problem.
@@ -401,9 +448,8 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     let combination = entry.multiRole.get(key);
     if (combination === undefined) {
       combination = combineRoles(others);
-      // Full: forget the oldest, so a changing working set of role combinations stays cached.
-      if (entry.multiRole.size >= MAX_CACHED_COMBINATIONS) entry.multiRole.delete(entry.multiRole.keys().next().value as number | string);
-      entry.multiRole.set(key, combination);
+      // Full: the oldest is forgotten, so a changing working set of role combinations stays cached.
+      entry.multiRole.set(key, combination, combinationBytes(combination));
     }
     return combination;
   }
@@ -411,7 +457,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
   private checkQuery(query: GrantQuery<TUser>): void {
     if (typeof query !== 'object' || query === null)
       throw new PermissionsUsageError(`grantPermit(query) expects an object { user, resource, action, resourceId? }, got ${describeValue(query)}.`);
-    const { user, resource, action, resourceId } = query;
+    const { user, resource, action } = query;
     if (typeof user !== 'object' || user === null)
       throw new PermissionsUsageError(`grantPermit: user must be an object { id, roles }, got ${describeValue(user)}.`);
     if (!isValidId(user.id))
@@ -419,8 +465,6 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     this.checkRoles(user, 'grantPermit');
     if (typeof resource !== 'string') throw new PermissionsUsageError(`grantPermit: resource must be a string, got ${describeValue(resource)}.`);
     if (typeof action !== 'string') throw new PermissionsUsageError(`grantPermit: action must be a string, got ${describeValue(action)}.`);
-    if (resourceId !== undefined && resourceId !== null && !isValidId(resourceId))
-      throw new PermissionsUsageError(`grantPermit: resourceId must be a string, a finite number or a bigint, got ${describeValue(resourceId)}.`);
   }
 
   /**
@@ -483,9 +527,9 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     let slice = this.slices.get(key);
     if (slice === undefined) {
       this.version ??= tablesVersion(index.tables);
-      slice = deepFreeze(cutSlice(index.tables, this.version, (resource, action) => this.lookup(index, roles, resource, action)));
-      if (this.slices.size >= MAX_CACHED_SLICES) this.slices.delete(this.slices.keys().next().value as string);
-      this.slices.set(key, slice);
+      const cut = cutSlice(index.tables, this.version, (resource, action) => this.lookup(index, roles, resource, action));
+      slice = deepFreeze(cut);
+      this.slices.set(key, slice, sliceBytes(cut) + 2 * key.length);
     }
     return slice;
   }
@@ -501,8 +545,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
         for (const owner of this.lookup(index, roles, resource, action).owners) found.set(owner.id, owner);
       }
       owners = Object.freeze([...found.values()].sort((a, b) => a.id - b.id));
-      if (this.resourceOwners.size >= MAX_CACHED_SLICES) this.resourceOwners.delete(this.resourceOwners.keys().next().value as string);
-      this.resourceOwners.set(key, owners);
+      this.resourceOwners.set(key, owners, 96 + 2 * key.length + 8 * owners.length);
     }
     return owners;
   }
@@ -525,7 +568,11 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     const index = this.requireBuilt('grantPermit()');
     this.checkQuery(query);
     const { user, resource, action } = query;
-    const resourceId = query.resourceId ?? undefined;
+    // The id in the resource's declared type ('10' → 10 for numeric ids); anything else is refused here, before any hook.
+    const resourceId =
+      query.resourceId === undefined || query.resourceId === null
+        ? undefined
+        : (resourceIdOfType(query.resourceId, resource, index.idTypes.get(resource)) as TId);
     const combination = this.lookup(index, user.roles, resource, action);
     if (resourceId === undefined || combination.anyGranted || !combination.ownActionGranted) {
       const granted = combination.anyGranted || combination.ownActionGranted;

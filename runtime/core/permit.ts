@@ -26,6 +26,9 @@ export interface PermitSettings {
 /** No ownership group owns the item. */
 const NO_OWNERS: readonly LoadedOwner[] = Object.freeze([]);
 
+/** The most plans kept per combination for sets of owning groups. */
+const MAX_OWNED_PLANS_PER_COMBINATION = 64;
+
 /** Per combination, the plans for items owned by a given group (its id) or set of groups (`'1,4'`), made on demand. */
 const ownedPlansOf = new WeakMap<Combination, Map<number | string, AttributePlan>>();
 
@@ -123,6 +126,8 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     if (plan === undefined) {
       plan = anyPlan;
       for (const grant of ownBeyondAny) if (owning.includes(grant.owner)) plan = unionPlans(plan, grant.plan);
+      // Sets of owning groups are few in practice, but up to 2^groups in theory: bounded, emptied when full.
+      if (ownedPlans.size >= MAX_OWNED_PLANS_PER_COMBINATION) ownedPlans.clear();
       ownedPlans.set(key, plan);
     }
     return plan;

@@ -31,6 +31,7 @@ export {
   PermissionDefinitionError,
   PermissionsError,
   PermissionsHookError,
+  PermissionsInvalidIdError,
   PermissionsUsageError,
   type DefinitionLocation,
   type DefinitionProblem,
@@ -52,3 +53,4 @@ export {
 } from './typed-permissions.js';
 export { explainGrant, formatExplanation, type ExplainedDefinition, type ExplainedOwnership, type ExplainedRole, type Explanation } from './explain.js';
 export { printableText } from './printable-text.js';
+export { MAX_STRING_ID_LENGTH, type ProjectResourceId, type ResourceIdType } from './resource-id.js';

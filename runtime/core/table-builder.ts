@@ -9,6 +9,7 @@ import { formatProblemLocation, type DefinitionLocation, type DefinitionProblem 
 import { CRUD_ACTIONS, isSyntaxProblem, parseGrantKey } from './grant-syntax.js';
 import { quoteForMessage } from './names.js';
 import type { DefinitionSummary, GrantCell, GrantTables, HookKind, HookRef, OwnerGroup } from './grant-tables.js';
+import type { ResourceIdType } from './resource-id.js';
 
 /** A hook as given in a definition: a method name of the ownership service, or a function. */
 export type HookValue = string | ((...args: never[]) => unknown);
@@ -87,6 +88,8 @@ export interface TableBuildOptions {
    * limitOwned filter over given ids, so that definitions with limitOwned need no isOwner there.
    */
   readonly ownedAmong?: ReadonlyMap<string, HookValue> | undefined;
+  /** The declared id type of each resource that has one: ids entering a check are projected to it. */
+  readonly idTypes?: ReadonlyMap<string, ResourceIdType> | undefined;
 }
 
 /**
@@ -176,6 +179,12 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
   for (const resource of options.ownedAmong?.keys() ?? []) {
     if (!resourceIndex.has(resource))
       warnings.push(`ownedAmong is given for resource ${quoteForMessage(resource)}, which no definition names; it is not used.`);
+  }
+  // Each known resource's declared id type, or null.
+  const idTypes = resources.map((resource) => options.idTypes?.get(resource) ?? null);
+  for (const resource of options.idTypes?.keys() ?? []) {
+    if (!resourceIndex.has(resource))
+      warnings.push(`An id type is given for resource ${quoteForMessage(resource)}, which no definition names; it is not used.`);
   }
   // Ownership must be decidable for one record: by isOwner, by membership in listOwned, or by the
   // resource's ownedAmong running the limitOwned filter.
@@ -410,6 +419,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
       hooks,
       owners,
       ...(ownedAmong.some((hook) => hook !== -1) ? { ownedAmong } : {}),
+      ...(idTypes.some((type) => type !== null) ? { idTypes } : {}),
       cells: cellRows,
       definitions,
     },

@@ -3,9 +3,11 @@
  * resource and action, one precomputed {@link Combination} per role. Loading is linear in the size
  * of the tables and expands nothing: that happened in the table builder.
  */
-import { NOTHING, planFromJson, planToPatterns, unionPlans, type AttributePlan } from './attribute-plan.js';
+import { NOTHING, planBytes, planFromJson, planToPatterns, unionPlans, type AttributePlan } from './attribute-plan.js';
+import { BoundedCache, CacheBudget } from './bounded-cache.js';
 import type { BoundHook } from './hook-call.js';
 import { ownershipLabel, type GrantTables, type HookRef } from './grant-tables.js';
+import type { ResourceIdType } from './resource-id.js';
 
 /**
  * An ownership group's hooks, bound to functions, for one resource: how a permit on that resource
@@ -49,7 +51,8 @@ export interface Combination {
 export interface ActionEntry {
   /** Keyed by role name (one look-up per role); a Map because most roles have no cell here. Cells that say the same share one combination. */
   readonly byRole: ReadonlyMap<string, Combination>;
-  readonly multiRole: Map<number | string, Combination>;
+  /** Combinations of several roles, made on demand: bounded per entry by count, and per engine by bytes. */
+  readonly multiRole: BoundedCache<number | string, Combination>;
 }
 
 /** The loaded tables. */
@@ -57,9 +60,31 @@ export interface GrantIndex {
   readonly tables: GrantTables;
   readonly roleIndex: ReadonlyMap<string, number>;
   readonly knownActions: ReadonlySet<string>;
+  /** The declared id type of each resource that has one. */
+  readonly idTypes: ReadonlyMap<string, ResourceIdType>;
   readonly resources: ReadonlyMap<string, ReadonlyMap<string, ActionEntry>>;
   /** How many distinct cell combinations were loaded (their ids are 0 to this, exclusive). */
   readonly combinationCount: number;
+}
+
+/** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
+export const MAX_CACHED_COMBINATIONS = 1024;
+/** The estimated bytes of every multi-role combination one engine keeps, over all resources and actions. */
+export const MAX_COMBINATION_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * An estimate of the memory a combination takes (its own object and lists, and its plans, which it may
+ * share), for the byte budget of the combination cache.
+ *
+ * @example
+ * ```ts
+ * entry.multiRole.set(key, combination, combinationBytes(combination));
+ * ```
+ */
+export function combinationBytes(combination: Combination): number {
+  let bytes = 256 + planBytes(combination.anyPlan) + 16 * combination.owners.length;
+  for (const grant of combination.ownBeyondAny) bytes += 64 + planBytes(grant.plan);
+  return bytes;
 }
 
 /** The combination of no role at all: nothing granted. */
@@ -177,12 +202,13 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
   const plans = tables.plans.map(planFromJson);
 
   const resources = new Map<string, Map<string, ActionEntry>>();
+  const combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
   const entries: Map<string, Combination>[][] = tables.resources.map((resource) => {
     const byAction = new Map<string, ActionEntry>();
     resources.set(resource, byAction);
     return tables.actions.map((action) => {
       const byRole = new Map<string, Combination>();
-      byAction.set(action, { byRole, multiRole: new Map() });
+      byAction.set(action, { byRole, multiRole: new BoundedCache(MAX_CACHED_COMBINATIONS, combinationBudget) });
       return byRole;
     });
   });
@@ -214,6 +240,7 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
     tables,
     roleIndex: new Map(tables.roles.map((name, i) => [name, i])),
     knownActions: new Set(tables.actions),
+    idTypes: new Map((tables.idTypes ?? []).flatMap((type, i) => (type === null ? [] : [[tables.resources[i] as string, type] as const]))),
     resources,
     combinationCount: combinations.size,
   };

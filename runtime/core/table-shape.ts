@@ -103,6 +103,11 @@ export function grantTablesProblem(value: unknown): string | undefined {
     executors?.forEach((hook, i) => {
       if (hook !== -1) hookOfKind(hook, 'ownedAmong', `ownedAmong[${i}]`);
     });
+    const idTypes = tables.idTypes === undefined ? undefined : array(tables.idTypes, 'idTypes');
+    if (idTypes !== undefined && idTypes.length !== resources.length) fail('idTypes', 'does not have one entry per resource');
+    idTypes?.forEach((type, i) => {
+      if (type !== null && type !== 'number' && type !== 'string') fail(`idTypes[${i}]`, 'is not "number", "string" or null');
+    });
     // A group without isOwner or listOwned decides one record only through the resource's executor.
     const decidable = (group: number, resource: number) => {
       const { isOwner, listOwned } = owners[group] as { isOwner?: unknown; listOwned?: unknown };

@@ -1,5 +1,5 @@
 /** The example documents app: data, permissions (from the generated tables), the controllers, the GraphQL resolver and the page. */
-import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { grantTables } from '../../generated/index.js';
 import { PermissionsModule } from '../nest/index.js';
@@ -11,8 +11,7 @@ import { DocumentsPageController } from './documents-page.controller.js';
 import { MeController } from './me.controller.js';
 import { PAGE_DIR, PageController } from './page.controller.js';
 import { DocumentsResolver } from './documents.resolver.js';
-import { refuseLargeBatches } from './graphql-limits.js';
-import { exampleGraphQLModule, GRAPHQL_PATH } from './graphql-server.js';
+import { exampleGraphQLModule } from './graphql-server.js';
 import { ExampleDataModule, type ExampleDataOptions } from './example-data.module.js';
 import { parseDocumentId, userFromHeader } from './extract-user.js';
 import { limitOwnReduce } from './limit-own-reduce.js';
@@ -25,7 +24,7 @@ import { UsersRepository } from './users.repository.js';
  * ```
  */
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   static forRoot(options: ExampleDataOptions & { readonly hookTimeoutMs?: number; readonly pageDir?: string } = {}): DynamicModule {
     const data = ExampleDataModule.forRoot(options);
     return {
@@ -48,10 +47,5 @@ export class AppModule implements NestModule {
       controllers: [DocumentsController, DocumentsProtectedSimpleController, DocumentsOwnedController, DocumentsPageController, MeController, PageController],
       providers: [DocumentsResolver, { provide: APP_FILTER, useClass: DatabaseUnavailableFilter }, { provide: PAGE_DIR, useValue: options.pageDir }],
     };
-  }
-
-  /** HTTP batches of GraphQL operations are bounded before Apollo reads them (Nest's middleware runs before the GraphQL route). */
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(refuseLargeBatches).forRoutes({ path: GRAPHQL_PATH, method: RequestMethod.POST });
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { ApolloDriverConfig } from '@nestjs/apollo';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError } from 'graphql';
 
 /**
  * The limits, per operation (validated before execution by graphql-armor) and per HTTP request.
@@ -26,9 +27,10 @@ export const GRAPHQL_LIMITS = {
 } as const;
 
 /**
- * The Apollo options that enforce {@link GRAPHQL_LIMITS} per operation, with field suggestions ("Did you
- * mean …?") and stack traces removed from error answers, and HTTP batching on (bounded by
- * {@link refuseLargeBatches}).
+ * The Apollo options that enforce {@link GRAPHQL_LIMITS}: per operation (validation rules, parser options),
+ * and per HTTP request (HTTP batching on, bounded by {@link refuseLargeBatches} as Apollo's `context`), with
+ * field suggestions ("Did you mean …?") and stack traces removed from error answers. Every limit is Apollo's
+ * own, so it holds on every path and method Apollo answers.
  *
  * @example
  * ```ts
@@ -37,7 +39,7 @@ export const GRAPHQL_LIMITS = {
  */
 export function graphqlLimitOptions(): Pick<
   ApolloDriverConfig,
-  'plugins' | 'validationRules' | 'parseOptions' | 'allowBatchedHttpRequests' | 'includeStacktraceInErrorResponses'
+  'plugins' | 'validationRules' | 'parseOptions' | 'allowBatchedHttpRequests' | 'includeStacktraceInErrorResponses' | 'context'
 > {
   const armor = new ApolloArmor({
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
@@ -54,37 +56,59 @@ export function graphqlLimitOptions(): Pick<
     plugins: armor.plugins as unknown as NonNullable<ApolloDriverConfig['plugins']>,
     validationRules: armor.validationRules,
     allowBatchedHttpRequests: true,
+    context: refuseLargeBatches,
     includeStacktraceInErrorResponses: false,
   };
 }
 
-/** The parts of an express request and response the batch limit reads and writes. */
-interface BatchRequest {
-  readonly body?: unknown;
-}
-interface BatchResponse {
-  status(code: number): { json(body: unknown): void };
+/** What Apollo's `context` function is given: `{ req, res }` from the express integration, the request itself from fastify's. */
+type ContextArgument = { readonly req?: unknown } | null | undefined;
+
+/** The context every resolver sees: the request, as `@nestjs/graphql`'s default context has it (the guard reads the user from it). */
+export interface GraphQLRequestContext {
+  readonly req: unknown;
 }
 
 /**
- * Express middleware for `POST /graphql` that answers 400, before Apollo runs anything, when a batch
- * holds more than {@link GRAPHQL_LIMITS}.maxBatchOperations operations. The answer is a GraphQL error
- * body with `extensions.code: "BATCH_LIMIT_EXCEEDED"`.
+ * The refusal of an HTTP batch of `size` operations: a GraphQLError with `extensions.code: "BATCH_LIMIT_EXCEEDED"`
+ * and the HTTP status 400 for Apollo (Apollo moves `extensions.http` to the response and leaves it out of the body).
  *
  * @example
  * ```ts
- * consumer.apply(refuseLargeBatches).forRoutes({ path: 'graphql', method: RequestMethod.POST });
+ * batchLimitError(11).message; // 'A batch may hold at most 10 operations; this one holds 11. Send fewer operations per request.'
  * ```
  */
-export function refuseLargeBatches(request: BatchRequest, response: BatchResponse, next: () => void): void {
-  const { body } = request;
-  if (!Array.isArray(body) || body.length <= GRAPHQL_LIMITS.maxBatchOperations) return next();
-  response.status(400).json({
-    errors: [
-      {
-        message: `A batch may hold at most ${GRAPHQL_LIMITS.maxBatchOperations} operations; this one holds ${body.length}. Send fewer operations per request.`,
-        extensions: { code: 'BATCH_LIMIT_EXCEEDED' },
-      },
-    ],
-  });
+export function batchLimitError(size: number): GraphQLError {
+  return new GraphQLError(
+    `A batch may hold at most ${GRAPHQL_LIMITS.maxBatchOperations} operations; this one holds ${size}. Send fewer operations per request.`,
+    { extensions: { code: 'BATCH_LIMIT_EXCEEDED', http: { status: 400 } } },
+  );
+}
+
+/**
+ * Apollo's `context` function for the example: it bounds the HTTP batch, and otherwise gives resolvers the
+ * request as `@nestjs/graphql`'s default context does. Apollo calls it once per HTTP request, after reading the
+ * request and before running any of its operations; what it throws is the whole answer (here 400 with one
+ * `BATCH_LIMIT_EXCEEDED` error), and nothing of the batch runs.
+ *
+ * The limit lives here, inside Apollo, rather than in HTTP middleware: `@nestjs/apollo` mounts Apollo with
+ * `app.use('/graphql', …)`, so Apollo also answers `/graphql/`, `/graphql/x/y`, `/GRAPHQL`, `/graphql//` and
+ * `/graphql/..`, while Nest middleware bound to the route `/graphql` misses `/graphql/x` and `/graphql//` (a
+ * batch posted there ran unbounded). This function sees exactly the body Apollo is about to split into
+ * operations (`req.body` of the same request, whatever its path or method), so no spelling of the URL can reach
+ * Apollo's batching without passing it.
+ *
+ * @example
+ * ```ts
+ * GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, autoSchemaFile: true, context: refuseLargeBatches });
+ * refuseLargeBatches({ req: { body: Array.from({ length: 11 }, () => ({ query: '{ __typename }' })) } }); // throws BATCH_LIMIT_EXCEEDED
+ * ```
+ */
+export function refuseLargeBatches(argument: ContextArgument): GraphQLRequestContext {
+  // The express integration passes `{ req, res }`, the fastify one the request itself (as @nestjs/apollo's default context reads it).
+  const req: unknown = typeof argument === 'object' && argument !== null && 'req' in argument ? argument.req : argument;
+  const body: unknown = typeof req === 'object' && req !== null ? (req as { readonly body?: unknown }).body : undefined;
+  // Apollo batches only a JSON array body; any array is measured, whatever the method, so nothing depends on how Apollo reads it.
+  if (Array.isArray(body) && body.length > GRAPHQL_LIMITS.maxBatchOperations) throw batchLimitError(body.length);
+  return { req };
 }

@@ -1,10 +1,10 @@
 /**
- * The one way the express integration answers a grant query: 403 with a JSON body when nothing is
- * granted, else the Permit on `req.permit` and `next()`; errors go to `next(error)`. Both the
+ * The one way the express integration answers a grant query: 400 with a JSON body for an id that is no
+ * id of its resource, 403 when nothing is granted, else the Permit on `req.permit` and `next()`; errors go to `next(error)`. Both the
  * per-route middleware and the query-on-request middleware end here.
  */
 import type { ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
-import type { GrantQuery, Permissions, Permit, User } from '../core/index.js';
+import { PermissionsInvalidIdError, type GrantQuery, type Permissions, type Permit, type User } from '../core/index.js';
 
 /** The JSON body of a 400 or 403 answer. */
 export interface PermissionsErrorBody {
@@ -33,7 +33,22 @@ export function sendError(res: ExpressResponse, statusCode: 400 | 403, error: 'B
 }
 
 /**
- * Asks for a permit and answers: 403 when nothing is granted, else `req.permit = permit; next()`.
+ * Answers 400 when `error` is a resource id that is no id of its resource; says whether it did.
+ *
+ * @example
+ * ```ts
+ * if (!refuseInvalidId(error, res)) next(error);
+ * ```
+ */
+export function refuseInvalidId(error: unknown, res: ExpressResponse): boolean {
+  if (!(error instanceof PermissionsInvalidIdError)) return false;
+  sendError(res, 400, 'Bad Request', error.message);
+  return true;
+}
+
+/**
+ * Asks for a permit and answers: 400 for a resource id that is no id of the resource, 403 when nothing is
+ * granted, else `req.permit = permit; next()`.
  *
  * @example
  * ```ts
@@ -51,7 +66,7 @@ export function answerGrantQuery<TUser extends User<unknown>, TFilter>(
   try {
     asked = permissions.grantPermit(query);
   } catch (error) {
-    next(error);
+    if (!refuseInvalidId(error, res)) next(error);
     return;
   }
   asked.then(
@@ -63,6 +78,8 @@ export function answerGrantQuery<TUser extends User<unknown>, TFilter>(
       (req as ExpressRequest & { permit?: Permit<TUser, unknown, TFilter> }).permit = permit;
       next();
     },
-    (error: unknown) => next(error),
+    (error: unknown) => {
+      if (!refuseInvalidId(error, res)) next(error);
+    },
   );
 }

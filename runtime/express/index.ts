@@ -1,10 +1,15 @@
 /**
  * typed-permissions/express — the express integration: `initPermissions` at boot,
- * `createPermitMiddleware` for a `permit({ action })` in each route, and
- * `createPermissionsMiddleware` for a grant query an earlier step put on the request.
+ * `createPermitMiddleware` for a `permit({ action })` in each route (typed by the generated
+ * `createPermissions()`), `permitOf(req)` in the handler, `checkPermitRoutes(app)` before listening,
+ * `permissionsErrorHandler()` for JSON errors, and `createPermissionsMiddleware` for a grant query an
+ * earlier step put on the request.
  */
 export type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 export type { PermissionsErrorBody, PermissionsForbiddenBody } from './grant-answer.js';
+export { checkPermitRoutes } from './check-permit-routes.js';
+export { permissionsErrorHandler, type ErrorBody, type PermissionsErrorHandlerOptions } from './error-handler.js';
 export { initPermissions } from './init-permissions.js';
-export { createPermitMiddleware, type PermitMiddlewareOptions, type PermitRoute, type PermitRouteOptions } from './permit-middleware.js';
+export { createPermitMiddleware, type PermitMiddlewareOptions, type PermitRoute, type PermitRouteOptions, type TypedPermitRoute } from './permit-middleware.js';
+export { permitOf } from './permit-of.js';
 export { createPermissionsMiddleware, type PermissionsMiddlewareOptions, type RequestWithPermit } from './permissions.middleware.js';

@@ -6,10 +6,12 @@
  */
 import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import { PermissionsUsageError, type Permissions, type User } from '../core/index.js';
+import { requestResourceId, type ProjectResourceId } from '../core/resource-id.js';
 import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem, type ResourceIdParamSetting } from '../core/resource-id-param.js';
+import type { PermissionsSchema, SchemaAction, SchemaResource, TypedPermissions } from '../core/typed-permissions.js';
 import { rawResourceIdOf, type ResourceIdRoute } from '../http/request-resource-id.js';
 import { routePathParams } from '../http/route-path-params.js';
-import { answerGrantQuery, sendError } from './grant-answer.js';
+import { answerGrantQuery, refuseInvalidId } from './grant-answer.js';
 
 /** Options of {@link createPermitMiddleware}: what every route it protects shares. */
 export interface PermitMiddlewareOptions<
@@ -18,8 +20,11 @@ export interface PermitMiddlewareOptions<
   TResource extends string = string,
   TRequest extends ExpressRequest = ExpressRequest,
 > {
-  /** A built engine (see `initPermissions`). */
-  readonly permissions: Permissions<TUser, TFilter>;
+  /**
+   * The engine: what the generated `createPermissions()` returns (then every route's resource and action are
+   * checked at compile time), or a built `Permissions` (see `initPermissions`).
+   */
+  readonly permissions: Permissions<TUser, TFilter> | TypedPermissions<PermissionsSchema, TUser, TFilter>;
   /**
    * The user of a request (id and roles): where the application's authentication left it. May be
    * async; a throw goes to `next(error)`. Requests without a real user should get a placeholder
@@ -29,10 +34,11 @@ export interface PermitMiddlewareOptions<
   /** The resource of the routes, unless a route names its own. */
   readonly resource?: TResource | undefined;
   /**
-   * Turns the id path parameter (text) into the resource's id. Return `undefined` when the text is
-   * not an id of the resource: the request is answered 400 and never checked. Default: the text.
+   * Turns the id path parameter (text) into the resource's id; `undefined` or `null` answers 400 and the
+   * request is never checked. Default: the resource's declared id type projects it (`'10'` → `10` where ids
+   * are numbers; `'01'` or `'abc'` answers 400), and a resource without one keeps the text.
    */
-  readonly projectResourceId?: ((raw: string, context: { readonly resource: string }) => unknown) | undefined;
+  readonly projectResourceId?: ProjectResourceId | undefined;
 }
 
 /** What one route checks. */
@@ -47,9 +53,19 @@ export interface PermitRouteOptions<TResource extends string = string, TAction e
   readonly resourceIdParam?: ResourceIdParamSetting;
 }
 
-/** The function {@link createPermitMiddleware} returns: one middleware per route. */
+/** The function {@link createPermitMiddleware} returns for a plain `Permissions`: one middleware per route. */
 export type PermitRoute<TResource extends string = string, TAction extends string = string, TRequest extends ExpressRequest = ExpressRequest> = (
   route: PermitRouteOptions<TResource, TAction>,
+) => ExpressHandler<TRequest>;
+
+/**
+ * The function {@link createPermitMiddleware} returns for generated permissions: the route's resource (its own,
+ * else the middleware's `TDefault`) must be a resource of the schema, and its action an action of that resource.
+ */
+export type TypedPermitRoute<S extends PermissionsSchema, TDefault extends string, TRequest extends ExpressRequest = ExpressRequest> = <
+  R extends SchemaResource<S> = TDefault & SchemaResource<S>,
+>(
+  route: PermitRouteOptions<R, SchemaAction<S, R>>,
 ) => ExpressHandler<TRequest>;
 
 /** The route object express puts on `req.route` while a route's handlers run. */
@@ -57,19 +73,40 @@ interface MatchedRoute {
   readonly path: unknown;
 }
 
-function isValidResourceId(value: unknown): boolean {
-  return typeof value === 'string' || typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value));
+/** What a `permit(route)` middleware checks, kept for the boot-time route check (`checkPermitRoutes`). */
+export interface PermitMiddlewareRoute {
+  readonly action: string;
+  readonly resource: string;
+  readonly setting: ResourceIdParamSetting;
+}
+
+const permitRoutes = new WeakMap<object, PermitMiddlewareRoute>();
+
+/**
+ * @internal What `handler` checks, when it is a middleware `permit(route)` made.
+ *
+ * @example
+ * ```ts
+ * permitRouteOf(permit({ action: 'read' })); // { action: 'read', resource: 'document', setting: undefined }
+ * ```
+ */
+export function permitRouteOf(handler: unknown): PermitMiddlewareRoute | undefined {
+  return typeof handler === 'function' ? permitRoutes.get(handler) : undefined;
 }
 
 /**
- * Resolves where a route's record id comes from. The route path is what express matched (so a
- * route mounted on a router knows only its own part): parameters a parent router merged in
- * (`mergeParams`) are never taken as the id by default — a route without parameters of its own
- * under a parent that has some must say which one it means, or `null`.
+ * @internal Resolves where a route's record id comes from. The route path is what express matched (so a route
+ * mounted on a router knows only its own part): parameters a parent router merges in (`mergeParams`) are
+ * never taken as the id by default — a route without parameters of its own under a parent that has some must
+ * say which one it means, or `null`.
+ *
+ * @example
+ * ```ts
+ * resolvePermitRoute('GET /documents/:id', '/documents/:id', undefined, []).resourceId; // { kind: 'param', name: 'id', optional: false }
+ * ```
  */
-function resolveRoute(label: string, route: MatchedRoute, setting: ResourceIdParamSetting, params: Readonly<Record<string, unknown>>): ResourceIdRoute {
-  const paths =
-    typeof route.path === 'string' ? [route.path] : Array.isArray(route.path) && route.path.every((path) => typeof path === 'string') ? route.path : undefined;
+export function resolvePermitRoute(label: string, path: unknown, setting: ResourceIdParamSetting, merged: readonly string[]): ResourceIdRoute {
+  const paths = typeof path === 'string' ? [path] : Array.isArray(path) && path.every((one) => typeof one === 'string') ? path : undefined;
   if (paths === undefined) {
     const resourceId: ResolvedResourceIdParam | ResourceIdParamProblem =
       setting === null
@@ -78,58 +115,87 @@ function resolveRoute(label: string, route: MatchedRoute, setting: ResourceIdPar
             problem: 'is a RegExp route, whose parameters cannot be read',
             fix: 'Give the route a string path (/documents/:id), or pass resourceIdParam: null if it acts on no single record.',
           };
-    return { label, paths: [String(route.path)], resourceId, declaredParams: new Set(Object.keys(params)) };
+    return { label, paths: [String(path)], resourceId, declaredParams: new Set(merged) };
   }
   const variants = paths.map(routePathParams);
   const own = new Set(variants.flat().map((param) => param.name));
-  const merged = Object.keys(params).filter((name) => !own.has(name));
+  const fromParents = merged.filter((name) => !own.has(name));
   let resourceId: ResolvedResourceIdParam | ResourceIdParamProblem;
-  if (typeof setting === 'string' && !own.has(setting) && merged.includes(setting)) resourceId = { kind: 'param', name: setting, optional: false };
-  else if (setting === undefined && merged.length > 0 && own.size === 0) {
+  if (typeof setting === 'string' && !own.has(setting) && fromParents.includes(setting)) resourceId = { kind: 'param', name: setting, optional: false };
+  else if (setting === undefined && fromParents.length > 0 && own.size === 0) {
+    const names = fromParents.map((name) => JSON.stringify(name)).join(', ');
     resourceId = {
-      problem:
-        `has no path parameter of its own, but receives ${merged.map((name) => JSON.stringify(name)).join(', ')} ` +
-        `from a parent router, which may or may not be the record's id`,
-      fix:
-        `Set resourceIdParam to the parameter that holds the record id (one of ` +
-        `${merged.map((name) => JSON.stringify(name)).join(', ')}), or to null if the route acts on no single record.`,
+      problem: `has no path parameter of its own, but receives ${names} from a parent router, which may or may not be the record's id`,
+      fix: `Set resourceIdParam to the parameter that holds the record id (one of ${names}), or to null if the route acts on no single record.`,
     };
   } else resourceId = resolveResourceIdParam(variants, setting, setting === undefined ? 'default' : 'handler');
-  return { label, paths, resourceId, declaredParams: new Set([...own, ...merged]) };
+  return { label, paths, resourceId, declaredParams: new Set([...own, ...fromParents]) };
+}
+
+function engineOf<TUser extends User<unknown>, TFilter>(
+  permissions: Permissions<TUser, TFilter> | TypedPermissions<PermissionsSchema, TUser, TFilter>,
+): Permissions<TUser, TFilter> {
+  const engine: unknown =
+    typeof permissions === 'object' && permissions !== null && 'grantPermitSync' in permissions && 'permissions' in permissions
+      ? permissions.permissions
+      : permissions;
+  if (typeof engine !== 'object' || engine === null || typeof (engine as { grantPermit?: unknown }).grantPermit !== 'function')
+    throw new PermissionsUsageError(
+      'createPermitMiddleware(): options.permissions must be what createPermissions() returns, or a Permissions instance (see initPermissions).',
+    );
+  return engine as Permissions<TUser, TFilter>;
 }
 
 /**
  * Creates the per-route permissions middleware. Put `permit({ action })` in a route, before the
  * handler: it needs the matched route (`req.route`), so it cannot be mounted with `app.use`.
  *
+ * Given what the generated `createPermissions()` returns, `permit()` is typed: a resource the definitions do
+ * not name, or an action the route's resource does not have, is a compile error.
+ *
  * Per request it reads the user (`getUser`), the record id from the route's path parameters
  * (`resourceIdParam`, default `id` when it is the path's last parameter; a path with parameters
  * that resolves no id parameter is refused rather than checked as a collection), projects it
- * (`projectResourceId`; `undefined` → 400), asks for a permit, and answers 403 when nothing is
- * granted, else puts the permit on `req.permit` and calls the handler. Wiring mistakes, hook
- * failures and errors of `getUser` go to `next(error)`; access is never granted by an error.
+ * (`projectResourceId`, else the resource's declared id type), answers 400 for an id that is no id of the
+ * resource, asks for a permit, and answers 403 when nothing is granted, else puts the permit on `req.permit`
+ * (read it with `permitOf(req)`) and calls the handler. Wiring mistakes, hook failures and errors of `getUser`
+ * go to `next(error)`; access is never granted by an error. `checkPermitRoutes(app)` at boot finds the
+ * routes whose record id is ambiguous before any request.
  *
  * @example
  * ```ts
- * const permit = createPermitMiddleware({ permissions, getUser: (req) => userOf(req), resource: 'document', projectResourceId: documentId });
+ * const permit = createPermitMiddleware({ permissions: createPermissions({ ownership }), getUser: (req) => userOf(req), resource: 'document' });
  * router.get('/documents/:id', permit({ action: 'read' }), async (req, res) => {
- *   const { permit } = req as RequestWithPermit<AppUser, number>;
- *   res.json(await permit!.pick(await documents.findById(permit!.resourceId!)));
+ *   const permit = permitOf<AppUser, number>(req);
+ *   res.json(await permit.pick(await documents.findById(permit.resourceId!)));
  * });
  * ```
  */
+export function createPermitMiddleware<
+  S extends PermissionsSchema,
+  TUser extends User<unknown>,
+  TFilter,
+  TDefault extends SchemaResource<S> = never,
+  TRequest extends ExpressRequest = ExpressRequest,
+>(
+  options: PermitMiddlewareOptions<TUser, TFilter, TDefault, TRequest> & { readonly permissions: TypedPermissions<S, TUser, TFilter> },
+): TypedPermitRoute<S, TDefault, TRequest>;
 export function createPermitMiddleware<
   TUser extends User<unknown> = User<unknown>,
   TFilter = any,
   TResource extends string = string,
   TAction extends string = string,
   TRequest extends ExpressRequest = ExpressRequest,
->(options: PermitMiddlewareOptions<TUser, TFilter, TResource, TRequest>): PermitRoute<TResource, TAction, TRequest> {
+>(
+  options: PermitMiddlewareOptions<TUser, TFilter, TResource, TRequest> & { readonly permissions: Permissions<TUser, TFilter> },
+): PermitRoute<TResource, TAction, TRequest>;
+export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRequest extends ExpressRequest>(
+  options: PermitMiddlewareOptions<TUser, TFilter, string, TRequest>,
+): PermitRoute<string, string, TRequest> {
   if (typeof options !== 'object' || options === null)
     throw new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.');
-  const { permissions, getUser, resource: defaultResource, projectResourceId } = options;
-  if (typeof permissions !== 'object' || permissions === null || typeof permissions.grantPermit !== 'function')
-    throw new PermissionsUsageError('createPermitMiddleware(): options.permissions must be a Permissions instance (see initPermissions).');
+  const { getUser, resource: defaultResource, projectResourceId } = options;
+  const permissions = engineOf(options.permissions);
   if (!permissions.built)
     throw new PermissionsUsageError(
       'createPermitMiddleware(): options.permissions is not built; call permissions.build() at boot (or use initPermissions) first.',
@@ -151,7 +217,7 @@ export function createPermitMiddleware<
     // Resolved once per matched route (and set of merged parent parameters), not per request.
     const resolved = new WeakMap<object, Map<string, ResourceIdRoute>>();
 
-    return (req: TRequest, res: ExpressResponse, next: ExpressNext): void => {
+    const middleware = (req: TRequest, res: ExpressResponse, next: ExpressNext): void => {
       // The matched route object, or absent outside a route.
       const matchedRoute: unknown = req.route;
       if (typeof matchedRoute !== 'object' || matchedRoute === null) {
@@ -166,31 +232,21 @@ export function createPermitMiddleware<
       }
       const matched = matchedRoute as MatchedRoute;
       const params = (typeof req.params === 'object' && req.params !== null ? req.params : {}) as Readonly<Record<string, unknown>>;
-      const paramKey = Object.keys(params).sort().join('\u0000');
+      const names = Object.keys(params);
+      const paramKey = [...names].sort().join('\u0000');
       let byParams = resolved.get(matched);
       if (byParams === undefined) resolved.set(matched, (byParams = new Map<string, ResourceIdRoute>()));
       let routeInfo = byParams.get(paramKey);
-      if (routeInfo === undefined) byParams.set(paramKey, (routeInfo = resolveRoute(`${req.method} ${String(matched.path)}`, matched, setting, params)));
+      if (routeInfo === undefined)
+        byParams.set(paramKey, (routeInfo = resolvePermitRoute(`${req.method} ${String(matched.path)}`, matched.path, setting, names)));
 
-      let raw: string | undefined;
-      try {
-        raw = rawResourceIdOf(routeInfo, params);
-      } catch (error) {
-        next(error);
-        return;
-      }
       let resourceId: unknown;
-      if (raw !== undefined) {
-        try {
-          resourceId = projectResourceId === undefined ? raw : projectResourceId(raw, { resource });
-        } catch (error) {
-          next(error);
-          return;
-        }
-        if (!isValidResourceId(resourceId)) {
-          sendError(res, 400, 'Bad Request', `${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)} is not an id of ${resource}.`);
-          return;
-        }
+      try {
+        const raw = rawResourceIdOf(routeInfo, params);
+        resourceId = raw === undefined ? undefined : requestResourceId(raw, resource, projectResourceId);
+      } catch (error) {
+        if (!refuseInvalidId(error, res)) next(error);
+        return;
       }
       Promise.resolve()
         .then(() => getUser(req))
@@ -199,5 +255,7 @@ export function createPermitMiddleware<
           (error: unknown) => next(error),
         );
     };
+    permitRoutes.set(middleware, { action, resource, setting });
+    return middleware;
   };
 }

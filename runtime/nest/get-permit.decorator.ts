@@ -2,6 +2,7 @@
  * `@GetPermit()`: injects the Permit the permissions guard obtained for the request.
  */
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { PermissionsUsageError } from '../core/index.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
 import { resolverCallOf, resolverPermitOf } from './resolver-call.js';
@@ -23,7 +24,10 @@ import { resolverCallOf, resolverPermitOf } from './resolver-call.js';
  * }
  * ```
  */
-export const GetPermit: () => ParameterDecorator = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+export const GetPermit: () => ParameterDecorator = createParamDecorator(permitOfContext);
+
+/** What `@GetPermit()` injects: the permit the guard stored for this request, or this resolver call. */
+function permitOfContext(_data: unknown, context: ExecutionContext): unknown {
   const permit =
     context.getType<string>() === 'graphql'
       ? resolverPermitOf(resolverCallOf(context.getArgs()))
@@ -36,4 +40,16 @@ export const GetPermit: () => ParameterDecorator = createParamDecorator((_data: 
     );
   }
   return permit;
-});
+}
+
+/**
+ * @internal Whether method `methodName` of `owner` (or of a base class) has a `@GetPermit()` parameter, as
+ * Nest's parameter metadata records it (per class and method name, each entry with its factory).
+ */
+export function injectsPermit(owner: object, methodName: string): boolean {
+  const params: unknown = Reflect.getMetadata(ROUTE_ARGS_METADATA, owner, methodName);
+  if (typeof params !== 'object' || params === null) return false;
+  return Object.values(params).some(
+    (param: unknown) => typeof param === 'object' && param !== null && (param as { factory?: unknown }).factory === permitOfContext,
+  );
+}

@@ -2,6 +2,7 @@
  * Per-handler overrides of the permissions guard: `@Permission()` and `@SkipPermissions()`.
  */
 import { Reflector } from '@nestjs/core';
+import { PermissionsUsageError } from '../core/errors.js';
 import type { RouteHandler } from './nest-targets.js';
 
 /** What `@Permission()` may override for one handler. Unset fields keep the guard's defaults. */
@@ -27,14 +28,16 @@ const OVERRIDE_KEYS = ['action', 'resource', 'resourceIdParam'] as const;
 
 function checkOverride(override: unknown): PermissionOverride {
   if (typeof override !== 'object' || override === null)
-    throw new TypeError('@Permission(override) expects an object { action?, resource?, resourceIdParam? }.');
+    throw new PermissionsUsageError('@Permission(override) expects an object { action?, resource?, resourceIdParam? }.');
   for (const key of Object.keys(override)) {
     if (!(OVERRIDE_KEYS as readonly string[]).includes(key))
-      throw new TypeError(`@Permission(): unknown option "${key}"; the options are ${OVERRIDE_KEYS.join(', ')}.`);
+      throw new PermissionsUsageError(`@Permission(): unknown option "${key}"; the options are ${OVERRIDE_KEYS.join(', ')}.`);
     const value = (override as Record<string, unknown>)[key];
     if (key === 'resourceIdParam' && value === null) continue;
     if (value !== undefined && (typeof value !== 'string' || value === ''))
-      throw new TypeError(`@Permission(): ${key} must be a non-empty string${key === 'resourceIdParam' ? ' or null' : ''}, got ${JSON.stringify(value)}.`);
+      throw new PermissionsUsageError(
+        `@Permission(): ${key} must be a non-empty string${key === 'resourceIdParam' ? ' or null' : ''}, got ${JSON.stringify(value)}.`,
+      );
   }
   return override;
 }

@@ -1,27 +1,28 @@
 /**
- * The options of `PermissionsModule.forRoot()` / `forRootAsync()`.
+ * The options of `PermissionsModule.forRoot()` / `forRootAsync()`: the engine's own options (the same
+ * `PermissionsOptions` as `new Permissions()` and express's `initPermissions`), plus what only the
+ * integration needs.
  */
-import type { GrantTables, LimitOwnReducer, OwnedAmongHook, PermissionDefinition, PermissionsLogger, User } from '../core/index.js';
+import type { GrantTables, PermissionDefinition, PermissionsOptions, User } from '../core/index.js';
+import type { ProjectResourceId } from '../core/resource-id.js';
 
-/** Converts the resource id string of a request path into the application's id type. */
-export type ProjectResourceId = (id: string, context: { readonly resource: string }) => unknown;
+export type { ProjectResourceId } from '../core/resource-id.js';
 
 /**
- * Options of the permissions module.
+ * Options of the permissions module. Every engine option of `PermissionsOptions` (`limitOwnReduce`,
+ * `strict`, `logger`, `getResourceId`, `hookTimeoutMs`, `ownedAmong`, `resourceIdTypes`, `ownership`) is
+ * passed to the engine as it is; the ownership service may also be provided under
+ * `PERMISSIONS_OWNERSHIP_SERVICE_TOKEN` in any module instead of the `ownership` option.
  *
  * @example
  * ```ts
  * PermissionsModule.forRoot({
  *   extractUserFromRequest: (request: Request) => usersFromHeader(request),
- *   projectResourceId: (id) => {
- *     if (!/^\d+$/.test(id)) throw new BadRequestException(`id must be an integer, got ${id}`);
- *     return Number(id);
- *   },
- *   tables: grantTables, // from generated/
+ *   tables: grantTables, // from generated/: ids of `"idType": "number"` resources arrive as numbers
  * });
  * ```
  */
-export interface PermissionsModuleOptions<TUser extends User<unknown> = User<unknown>, TFilter = any> {
+export interface PermissionsModuleOptions<TUser extends User<unknown> = User<unknown>, TFilter = any> extends PermissionsOptions<TUser, TFilter> {
   /**
    * Returns the user of a request (id and roles). The library never authenticates: this is where the
    * application does. It may throw, for example `UnauthorizedException`; the error propagates (401).
@@ -29,12 +30,12 @@ export interface PermissionsModuleOptions<TUser extends User<unknown> = User<unk
    * `request` is the platform's request object (an express `Request` with the express adapter).
    */
   extractUserFromRequest(request: unknown): TUser | Promise<TUser>;
-  /** Combines the filters of several limitOwned hooks for `permit.limitOwn()`, typically with OR. */
-  readonly limitOwnReduce?: LimitOwnReducer<TUser, TFilter> | undefined;
   /**
-   * Converts the id path parameter (a string) into the application's id type, for every guard that
-   * does not set its own. It may throw an `HttpException` (for example `BadRequestException`), which
-   * propagates. Default: the string is kept as it is.
+   * Turns the id of a request (path parameter text; a GraphQL argument in decimal) into the application's id
+   * type, for every guard that does not set its own. It may throw an `HttpException` (for example
+   * `BadRequestException`), which propagates; `undefined` or `null` answers 400. Default: the resource's
+   * declared id type (`"idType"` in its `*.resource.json`, or the `resourceIdTypes` option) projects it —
+   * `'10'` becomes `10`, `'01'` or `'abc'` answers 400 — and a resource without one keeps the text.
    */
   readonly projectResourceId?: ProjectResourceId | undefined;
   /** Definitions that apply to the whole application, built at start with those of guards and `forFeature`. */
@@ -45,16 +46,4 @@ export interface PermissionsModuleOptions<TUser extends User<unknown> = User<unk
    * `definitions/`, compiled again.
    */
   readonly tables?: GrantTables | undefined;
-  /** Throw instead of warning on unknown roles, resources and actions, at start and per request. Default false. */
-  readonly strict?: boolean | undefined;
-  /** Receives warnings. Default `console`. */
-  readonly logger?: PermissionsLogger | undefined;
-  /** How long an ownership hook may take before the check fails closed (500). Default 5000 ms. */
-  readonly hookTimeoutMs?: number | undefined;
-  /**
-   * The ownedAmong executor of each resource that has one, when definitions are built at start: a
-   * method name of the ownership service (or a function) that runs a limitOwned filter over given
-   * ids. With precompiled `tables` it comes from the resource's `*.resource.json` instead.
-   */
-  readonly ownedAmong?: { readonly [resource: string]: OwnedAmongHook<TUser, TFilter> | string } | undefined;
 }

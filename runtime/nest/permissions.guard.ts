@@ -1,8 +1,9 @@
 /**
  * `createPermissionsGuard()`: the guard that asks for a permit before a handler runs.
  */
-import { ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
-import { PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../core/index.js';
+import { BadRequestException, ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
+import { PermissionsInvalidIdError, PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../core/index.js';
+import { requestResourceId } from '../core/resource-id.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 import { rawResourceIdOf } from '../http/request-resource-id.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
@@ -46,9 +47,9 @@ function checkGuardOptions(options: unknown): PermissionsGuardOptions {
  * - resource id: the path parameter `resourceIdParam` (default: `'id'` when it is the route's last
  *   parameter; `null` for none), resolved for every guarded handler when the application starts —
  *   a route that declares parameters but resolves no id parameter stops the start — and converted
- *   with `projectResourceId` (the guard's, else the module's, else kept as a string). When the projection
- *   throws an HttpException (for example BadRequestException) that answer is sent; when it returns
- *   `undefined` or `null` the request fails (500) rather than being checked as if it had no id;
+ *   with `projectResourceId` (the guard's, else the module's), or by default to the resource's declared id
+ *   type (`"idType": "number"`: `'10'` becomes `10`). An id that is no id of the resource (`'01'`, `'abc'`, a
+ *   projection returning `undefined`) answers 400 before any check; a projection's HttpException is sent as is;
  * - the user: the module's `extractUserFromRequest`, asked once per request (its errors propagate:
  *   UnauthorizedException → 401);
  * - an ownership hook that throws, rejects or times out fails the request (500), the handler does not run.
@@ -130,22 +131,20 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       return true;
     }
 
-    /** Projects the raw id, asks for the permit, and refuses (403) when it is not granted. */
+    /**
+     * Projects the raw id (the route's projection, else the resource's declared id type in grantPermit), asks for
+     * the permit, and refuses: 400 for an id that is no id of the resource, 403 when nothing is granted.
+     */
     private async grant(route: PermissionsRoute, user: User<unknown>, rawId: string | undefined): Promise<Permit> {
-      let resourceId: unknown;
-      if (rawId !== undefined) {
-        resourceId = route.projectResourceId === undefined ? rawId : route.projectResourceId(rawId, { resource: route.resource });
-        if (resourceId === undefined || resourceId === null) {
-          throw new PermissionsUsageError(
-            `projectResourceId returned ${String(resourceId)} for the resource id ${JSON.stringify(rawId.slice(0, 60))} ` +
-              `in ${route.label}; return an id, or throw an HttpException (such as BadRequestException) to refuse the ` +
-              `request.`,
-          );
-        }
+      try {
+        const resourceId = rawId === undefined ? undefined : requestResourceId(rawId, route.resource, route.projectResourceId);
+        const permit = await this.permissionsService.grantPermit({ user, resource: route.resource, action: route.action, resourceId });
+        if (!permit.granted) throw new ForbiddenException(`${route.action} on ${route.resource} is not granted`);
+        return permit;
+      } catch (error) {
+        if (error instanceof PermissionsInvalidIdError) throw new BadRequestException(error.message);
+        throw error;
       }
-      const permit = await this.permissionsService.grantPermit({ user, resource: route.resource, action: route.action, resourceId });
-      if (!permit.granted) throw new ForbiddenException(`${route.action} on ${route.resource} is not granted`);
-      return permit;
     }
   }
 

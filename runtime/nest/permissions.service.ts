@@ -8,12 +8,14 @@ import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, ModuleRef, ModulesContainer, Reflector, type ApplicationConfig } from '@nestjs/core';
 import { UnknownElementException } from '@nestjs/core/errors/exceptions/unknown-element.exception.js';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { PERMISSIONS_OPTION_KEYS } from '../core/permissions.js';
 import {
+  PermissionDefinitionError,
   Permissions,
   PermissionsUsageError,
+  type PermissionsOptions,
   type GrantQuery,
   type PermissionDefinition,
-  type PermissionsOptions,
   type Permit,
   type User,
 } from '../core/index.js';
@@ -34,8 +36,25 @@ import {
 } from './permissions-route.resolver.js';
 import { fieldArguments, loadGraphQLSchema, nonNullReturnedFields, schemaFieldOf, type GraphQLSchemaReader } from './graphql-schema.js';
 import { resolverMethodsOf, rootFieldOf, type GraphQLRootField } from './nest-resolvers.js';
+import { injectsPermit } from './get-permit.decorator.js';
+import { isPermissionsSkipped } from './permission.decorator.js';
 
 const reflector = new Reflector();
+
+/** Resolved routes by guard, class and handler, each resolved once. */
+class RouteCache {
+  private readonly byConfig = new Map<PermissionsGuardConfig, WeakMap<NestClass, WeakMap<RouteHandler, PermissionsRoute>>>();
+
+  get(config: PermissionsGuardConfig, owner: NestClass, handler: RouteHandler, resolve: () => PermissionsRoute): PermissionsRoute {
+    let byOwner = this.byConfig.get(config);
+    if (byOwner === undefined) this.byConfig.set(config, (byOwner = new WeakMap()));
+    let byHandler = byOwner.get(owner);
+    if (byHandler === undefined) byOwner.set(owner, (byHandler = new WeakMap()));
+    let route = byHandler.get(handler);
+    if (route === undefined) byHandler.set(handler, (route = resolve()));
+    return route;
+  }
+}
 
 /** One array of definitions and where it came from. */
 interface DefinitionSource {
@@ -63,9 +82,18 @@ function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
+/** The module's own options; every other option is the engine's (`PermissionsOptions`), checked by it. */
+const MODULE_OPTION_KEYS = ['extractUserFromRequest', 'projectResourceId', 'definitions', 'tables'] as const;
+
 function checkModuleOptions<TOptions extends PermissionsModuleOptions<any, any>>(options: TOptions): TOptions {
   if (typeof options !== 'object' || options === null)
     throw new PermissionsUsageError(`PermissionsModule.forRoot(options): options must be an object, got ${describe(options)}.`);
+  const known: readonly string[] = [...MODULE_OPTION_KEYS, ...PERMISSIONS_OPTION_KEYS];
+  const unknownOption = Object.keys(options).find((key) => !known.includes(key));
+  if (unknownOption !== undefined)
+    throw new PermissionsUsageError(
+      `PermissionsModule.forRoot(): option ${JSON.stringify(unknownOption)} does not exist; the options are ${known.join(', ')}.`,
+    );
   const { extractUserFromRequest, projectResourceId, definitions, tables } = options as Partial<PermissionsModuleOptions>;
   if (typeof extractUserFromRequest !== 'function')
     throw new PermissionsUsageError('PermissionsModule.forRoot(): extractUserFromRequest must be a function (request) => user | Promise<user>.');
@@ -79,10 +107,29 @@ function checkModuleOptions<TOptions extends PermissionsModuleOptions<any, any>>
   return options;
 }
 
-/** The handlers (methods carrying route metadata) of a controller class, base classes included. */
-function routeHandlersOf(controller: NestClass): RouteHandler[] {
+/** How a NestJS application gives the engine its ownership service, for the fix of a missing-method problem. */
+const NEST_OWNERSHIP_FIX = (method: string): string =>
+  `Provide the ownership service, with a method ${method}, under PERMISSIONS_OWNERSHIP_SERVICE_TOKEN in any module ` +
+  `({ provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: YourOwnershipService }), or pass it as the ownership option of PermissionsModule.forRoot().`;
+
+/**
+ * The engine's definition error, with the fix of every "no ownership service" problem said the NestJS way
+ * (the core's fix names `new Permissions({ ownership })`, which a NestJS application never calls).
+ */
+function withNestOwnershipFix(error: unknown): unknown {
+  if (!(error instanceof PermissionDefinitionError)) return error;
+  const problems = error.problems.map((problem) =>
+    problem.code === 'unknown-hook-method' && problem.message.includes('but no ownership service was given')
+      ? { ...problem, fix: NEST_OWNERSHIP_FIX(/"([^"]+)"/.exec(problem.message)?.[1] ?? 'the hook names') }
+      : problem,
+  );
+  return new PermissionDefinitionError(problems);
+}
+
+/** The handlers (methods carrying route metadata) of a controller class, base classes included, with their names. */
+function routeHandlersOf(controller: NestClass): { handler: RouteHandler; methodName: string }[] {
   const seen = new Set<string>();
-  const handlers: RouteHandler[] = [];
+  const handlers: { handler: RouteHandler; methodName: string }[] = [];
   for (
     let proto: object | null = controller.prototype as object | null;
     proto !== null && proto !== Object.prototype;
@@ -93,10 +140,28 @@ function routeHandlersOf(controller: NestClass): RouteHandler[] {
       seen.add(key);
       const value: unknown = Object.getOwnPropertyDescriptor(proto, key)?.value;
       // Any function is a RouteHandler (its parameters are never[]); `typeof` only narrows to Function.
-      if (typeof value === 'function' && reflector.get(PATH_METADATA, value) !== undefined) handlers.push(value as RouteHandler);
+      if (typeof value === 'function' && reflector.get(PATH_METADATA, value) !== undefined) handlers.push({ handler: value as RouteHandler, methodName: key });
     }
   }
   return handlers;
+}
+
+/** Why `methodName` of `owner` cannot have the permit it injects with `@GetPermit()`; nothing when it can or injects none. */
+function permitConsumerProblems(owner: NestClass, handler: RouteHandler, methodName: string, guarded: boolean): string[] {
+  if (!injectsPermit(owner, methodName)) return [];
+  if (!guarded) {
+    return [
+      `${owner.name}.${methodName} injects @GetPermit(), but no permissions guard covers it. Fix: add @UseGuards(createPermissionsGuard(…)) ` +
+        'to the class or the method (or register one as APP_GUARD).',
+    ];
+  }
+  if (isPermissionsSkipped(handler)) {
+    return [
+      `${owner.name}.${methodName} injects @GetPermit(), but is marked @SkipPermissions(), so no permit is made for it. Fix: remove ` +
+        '@SkipPermissions(), or the @GetPermit() parameter.',
+    ];
+  }
+  return [];
 }
 
 function guardsOf(target: NestClass | RouteHandler): readonly unknown[] {
@@ -143,8 +208,12 @@ function grantWarnings(engine: Permissions<any, any>, route: PermissionsRoute): 
 export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFilter = any> implements OnModuleInit, OnApplicationBootstrap {
   private engine: Permissions<TUser, TFilter> | undefined;
   private readonly options: PermissionsModuleOptions<TUser, TFilter>;
-  private readonly routes = new Map<PermissionsGuardConfig, WeakMap<RouteHandler, PermissionsRoute>>();
-  private readonly resolverRoutes = new Map<PermissionsGuardConfig, WeakMap<RouteHandler, PermissionsRoute>>();
+  /**
+   * What each guard checks, per (controller, handler): a handler inherited by several controllers (a base
+   * class, a mixin) is one function served under each controller's own paths, so it is resolved per controller.
+   */
+  private readonly routes = new RouteCache();
+  private readonly resolverRoutes = new RouteCache();
   private guardedResolvers: readonly GuardedResolver[] = [];
   /** The user of each request in flight (weakly held: forgotten with the request). */
   private readonly users = new WeakMap<object, Promise<TUser>>();
@@ -228,14 +297,9 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
    * it carries a parameter that resolution did not see.
    */
   routeFor(config: PermissionsGuardConfig, controller: NestClass, handler: RouteHandler, mount: NestMount = this.mount()): PermissionsRoute {
-    let byHandler = this.routes.get(config);
-    if (byHandler === undefined) this.routes.set(config, (byHandler = new WeakMap()));
-    let route = byHandler.get(handler);
-    if (route === undefined) {
-      route = resolvePermissionsRoute(config, controller, handler, nestRoutePaths(controller, handler, mount), this.options.projectResourceId);
-      byHandler.set(handler, route);
-    }
-    return route;
+    return this.routes.get(config, controller, handler, () =>
+      resolvePermissionsRoute(config, controller, handler, nestRoutePaths(controller, handler, mount), this.options.projectResourceId),
+    );
   }
 
   /**
@@ -244,10 +308,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
    * at bootstrap; without one the call is refused.
    */
   resolverRouteFor(config: PermissionsGuardConfig, resolver: NestClass, handler: RouteHandler): PermissionsRoute {
-    let byHandler = this.resolverRoutes.get(config);
-    if (byHandler === undefined) this.resolverRoutes.set(config, (byHandler = new WeakMap()));
-    let route = byHandler.get(handler);
-    if (route === undefined) {
+    return this.resolverRoutes.get(config, resolver, handler, () => {
       const methods = resolverMethodsOf(resolver).filter((method) => method.handler === handler);
       const field = methods[0]?.field ?? rootFieldOf(handler, handler.name);
       const schemaField = this.graphql === undefined || field === undefined ? undefined : schemaFieldOf(this.graphql.schema, field);
@@ -257,7 +318,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
             `(no GraphQL module, or the method is no @Query/@Mutation); the permissions check refuses the call.`,
         );
       }
-      route = resolvePermissionsResolverRoute(
+      return resolvePermissionsResolverRoute(
         config,
         resolver,
         handler,
@@ -265,9 +326,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
         fieldArguments(schemaField, this.graphql.tools),
         this.options.projectResourceId,
       );
-      byHandler.set(handler, route);
-    }
-    return route;
+    });
   }
 
   /** Where controllers are mounted: the application's configuration (global prefix, versioning), reached through Nest's container when it is there. */
@@ -278,46 +337,49 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
 
   private ensureBuilt(): Permissions<TUser, TFilter> {
     if (this.engine !== undefined) return this.engine;
-    const { definitionSources, guardedHandlers, guardedResolvers } = this.discover();
+    const { definitionSources, guardedHandlers, guardedResolvers, permitConsumers } = this.discover();
     this.guardedResolvers = guardedResolvers;
-    const engineOptions: PermissionsOptions<TUser, TFilter> = {
-      ownership: this.findOwnershipService(),
-      limitOwnReduce: this.options.limitOwnReduce,
-      strict: this.options.strict,
-      logger: this.options.logger,
-      hookTimeoutMs: this.options.hookTimeoutMs,
-    };
+    // Everything but the module's own options is the engine's, passed as it is (one options type).
+    const engineOptions = Object.fromEntries(
+      Object.entries(this.options).filter(([key]) => !(MODULE_OPTION_KEYS as readonly string[]).includes(key)),
+    ) as PermissionsOptions<TUser, TFilter>;
+    const { tables } = this.options;
+    const ownership = this.ownershipService(engineOptions.ownership);
     let engine: Permissions<TUser, TFilter>;
-    if (this.options.tables !== undefined) {
-      if (this.options.ownedAmong !== undefined) {
-        throw new PermissionsUsageError(
-          'PermissionsModule.forRoot({ tables }) takes the ownedAmong executors from the compiled tables; remove the ownedAmong option and ' +
-            'declare each one in its resource file ("ownedAmong": "<method>" in definitions/<resource>.resource.json), then compile again.',
-        );
+    try {
+      if (tables !== undefined) {
+        const extra = definitionSources.filter((source) => source.definitions.length > 0);
+        if (extra.length > 0) {
+          throw new PermissionsUsageError(
+            `PermissionsModule.forRoot({ tables }) loads precompiled grant tables, which cannot be extended at run time, ` +
+              `but more definitions were given by: ${extra.map((s) => `${s.source} (${s.definitions.length})`).join('; ')}. ` +
+              'Move these definitions into a file in definitions/ and compile again (typed-permissions compile), then ' +
+              'remove them from the guards, forFeature() and forRoot(); or drop `tables` to build every definition at ' +
+              'start.',
+          );
+        }
+        engine = Permissions.fromTables<TUser, TFilter>(tables, { ...engineOptions, ownership });
+      } else {
+        engine = new Permissions<TUser, TFilter>({ ...engineOptions, ownership });
+        for (const { definitions, source } of definitionSources) engine.addPermissions(definitions, { source });
+        engine.build();
       }
-      const extra = definitionSources.filter((source) => source.definitions.length > 0);
-      if (extra.length > 0) {
-        throw new PermissionsUsageError(
-          `PermissionsModule.forRoot({ tables }) loads precompiled grant tables, which cannot be extended at run time, ` +
-            `but more definitions were given by: ${extra.map((s) => `${s.source} (${s.definitions.length})`).join('; ')}. ` +
-            'Move these definitions into a file in definitions/ and compile again (typed-permissions compile), then ' +
-            'remove them from the guards, forFeature() and forRoot(); or drop `tables` to build every definition at ' +
-            'start.',
-        );
-      }
-      engine = Permissions.fromTables<TUser, TFilter>(this.options.tables, engineOptions);
-    } else {
-      engine = new Permissions<TUser, TFilter>({ ...engineOptions, ownedAmong: this.options.ownedAmong });
-      for (const { definitions, source } of definitionSources) engine.addPermissions(definitions, { source });
-      engine.build();
+    } catch (error) {
+      throw ownership === undefined ? withNestOwnershipFix(error) : error;
     }
     this.checkHandlers(engine, guardedHandlers);
+    this.checkPermitConsumers(permitConsumers);
     this.engine = engine;
     return engine;
   }
 
   /** Gathers the definitions of forRoot, forFeature and the guards controllers use, and the guarded handlers. */
-  private discover(): { definitionSources: DefinitionSource[]; guardedHandlers: GuardedHandler[]; guardedResolvers: GuardedResolver[] } {
+  private discover(): {
+    definitionSources: DefinitionSource[];
+    guardedHandlers: GuardedHandler[];
+    guardedResolvers: GuardedResolver[];
+    permitConsumers: string[];
+  } {
     const definitionSources: DefinitionSource[] = [];
     const seenArrays = new Set<readonly PermissionDefinition[]>();
     const add = (definitions: readonly PermissionDefinition[], source: string): void => {
@@ -336,6 +398,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
 
     const guardUsers = new Map<PermissionsGuardConfig, Set<string>>();
     const guardedHandlers: GuardedHandler[] = [];
+    const permitConsumers: string[] = [];
     const useGuard = (config: PermissionsGuardConfig, user: string): void => {
       let users = guardUsers.get(config);
       if (users === undefined) guardUsers.set(config, (users = new Set()));
@@ -359,12 +422,14 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
         .map(permissionsGuardConfigOf)
         .filter((config) => config !== undefined);
       for (const config of classConfigs) useGuard(config, controller.name);
-      for (const handler of routeHandlersOf(controller)) {
+      for (const { handler, methodName } of routeHandlersOf(controller)) {
         const methodConfigs = guardsOf(handler)
           .map(permissionsGuardConfigOf)
           .filter((config) => config !== undefined);
-        for (const config of methodConfigs) useGuard(config, `${controller.name}.${handler.name}`);
-        for (const config of new Set([...globalConfigs, ...classConfigs, ...methodConfigs])) guardedHandlers.push({ config, controller, handler, mount });
+        for (const config of methodConfigs) useGuard(config, `${controller.name}.${methodName}`);
+        const configs = new Set([...globalConfigs, ...classConfigs, ...methodConfigs]);
+        for (const config of configs) guardedHandlers.push({ config, controller, handler, mount });
+        permitConsumers.push(...permitConsumerProblems(controller, handler, methodName, configs.size > 0));
       }
     }
     // GraphQL resolvers are providers whose methods carry @Query/@Mutation/@Subscription metadata.
@@ -386,13 +451,15 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
           .map(permissionsGuardConfigOf)
           .filter((config) => config !== undefined);
         for (const config of methodConfigs) useGuard(config, `${resolver.name}.${methodName}`);
-        for (const config of new Set([...globalConfigs, ...classConfigs, ...methodConfigs])) guardedResolvers.push({ config, resolver, handler, field });
+        const configs = new Set([...globalConfigs, ...classConfigs, ...methodConfigs]);
+        for (const config of configs) guardedResolvers.push({ config, resolver, handler, field });
+        permitConsumers.push(...permitConsumerProblems(resolver, handler, methodName, configs.size > 0));
       }
     }
     for (const [config, users] of guardUsers) {
       add(config.definitions, `createPermissionsGuard({ resource: ${JSON.stringify(config.options.resource)} }) used by ${[...users].join(', ')}`);
     }
-    return { definitionSources, guardedHandlers, guardedResolvers };
+    return { definitionSources, guardedHandlers, guardedResolvers, permitConsumers };
   }
 
   private hostName(wrapper: InstanceWrapper): string {
@@ -404,20 +471,36 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     return host.name;
   }
 
-  /** The ownership service provided under the token anywhere in the application, if any. */
-  private findOwnershipService(): object | undefined {
+  /** The ownership service: the module's `ownership` option, or the provider under the token anywhere in the application, if any. */
+  private ownershipService(fromOptions: object | undefined): object | undefined {
+    let provided: unknown;
     try {
-      const service: unknown = this.moduleRef.get(PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, { strict: false });
-      if (typeof service !== 'object' || service === null) {
-        throw new PermissionsUsageError(
-          `The provider ${PERMISSIONS_OWNERSHIP_SERVICE_TOKEN} must be an object whose methods the hook strings name, got ${describe(service)}.`,
-        );
-      }
-      return service;
+      provided = this.moduleRef.get(PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, { strict: false });
     } catch (error) {
-      if (error instanceof UnknownElementException) return undefined;
-      throw error;
+      if (!(error instanceof UnknownElementException)) throw error;
+      return fromOptions;
     }
+    if (fromOptions !== undefined) {
+      throw new PermissionsUsageError(
+        'The ownership service is given twice: as the ownership option of PermissionsModule.forRoot() and under ' +
+          `${PERMISSIONS_OWNERSHIP_SERVICE_TOKEN}; keep one.`,
+      );
+    }
+    if (typeof provided !== 'object' || provided === null) {
+      throw new PermissionsUsageError(
+        `The provider ${PERMISSIONS_OWNERSHIP_SERVICE_TOKEN} must be an object whose methods the hook strings name, got ${describe(provided)}.`,
+      );
+    }
+    return provided;
+  }
+
+  /** Stops the start when a handler injects `@GetPermit()` that no permissions guard gives a permit to. */
+  private checkPermitConsumers(problems: readonly string[]): void {
+    if (problems.length === 0) return;
+    throw new PermissionsUsageError(
+      `Handlers inject @GetPermit() but no permissions guard gives them a permit, so every request would fail; the application does not start:\n` +
+        problems.map((p) => `  - ${p}`).join('\n'),
+    );
   }
 
   /**

@@ -195,5 +195,5 @@ describe('typed-permissions CLI', () => {
     }
     expect(await running).toBe(0);
     expect(process.listenerCount('SIGINT')).toBe(listenersBefore);
-  }, 20_000);
+  }, 60_000);
 });

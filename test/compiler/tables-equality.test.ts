@@ -48,13 +48,23 @@ function executorsOf(dir: string): Record<string, string> {
   return Object.fromEntries(readDefinitionsFolder(dir).resources.flatMap((meta) => (meta.ownedAmong === undefined ? [] : [[meta.resource, meta.ownedAmong]])));
 }
 
+/** The id types the folder's `*.resource.json` files declare, as build() takes them. */
+function idTypesOf(dir: string): Record<string, 'number' | 'string'> {
+  return Object.fromEntries(readDefinitionsFolder(dir).resources.map((meta) => [meta.resource, meta.idType]));
+}
+
 function runtimeTables(dir: string): { tables: unknown; warnings: string[] } {
   const files = definitionsByFile(dir);
   const warnings: string[] = [];
   const ownedAmong = executorsOf(dir);
   const ownership = ownershipFor(files);
   for (const executor of Object.values(ownedAmong)) ownership[executor] = () => [];
-  const permissions = new Permissions({ ownership, ownedAmong, logger: { warn: (message) => void warnings.push(message) } });
+  const permissions = new Permissions({
+    ownership,
+    ownedAmong,
+    resourceIdTypes: idTypesOf(dir),
+    logger: { warn: (message) => void warnings.push(message) },
+  });
   for (const { file, definitions } of files) permissions.addPermissions(definitions as PermissionDefinition[], { source: file });
   return { tables: permissions.build().tables, warnings };
 }

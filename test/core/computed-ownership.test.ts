@@ -257,3 +257,57 @@ describe('issue 12: answers already known need no waiting', () => {
     expect(ownedAmong).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('hook inputs are the library’s own, hook results are copied', () => {
+  const definitions: PermissionDefinition[] = [
+    { roles: ['AUTHOR'], resource: 'doc', possession: 'own', grant: { read: ['*'], 'read:any': ['title'] }, limitOwned: limitToCreator },
+  ];
+  const items = DOCS.slice(0, 30);
+  const expected = items.map((doc) => (doc.creatorId === author.id ? doc : { title: doc.title }));
+
+  it('ownedAmong gets a fresh frozen array of ids: an executor that splices it to chunk fails the check, and answers nothing wrong', async () => {
+    const seen: unknown[] = [];
+    const splicing = ({ filter, resourceIds }: OwnedAmongArgs): unknown[] => {
+      seen.push(resourceIds, Object.isFrozen(resourceIds));
+      const owned: unknown[] = [];
+      while (resourceIds.length > 0) for (const id of (resourceIds as unknown[]).splice(0, 10)) if (filter(byId.get(id as number) as Doc)) owned.push(id);
+      return owned;
+    };
+    const permit = await engine(definitions, { ownedAmong: { doc: splicing } }).grantPermit({ user: author, resource: 'doc', action: 'read' });
+    const failure = await permit.filterPick(items).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PermissionsHookError);
+    expect((failure as PermissionsHookError).cause).toBeInstanceOf(TypeError);
+    expect(seen[1]).toBe(true);
+  });
+
+  it('an executor that chunks a copy answers exactly; the array it was given is never the one the permit keeps', async () => {
+    const given: (readonly unknown[])[] = [];
+    const chunking = ({ filter, resourceIds }: OwnedAmongArgs): unknown[] => {
+      given.push(resourceIds);
+      const rest = [...resourceIds];
+      const owned: unknown[] = [];
+      while (rest.length > 0) for (const id of rest.splice(0, 7)) if (filter(byId.get(id as number) as Doc)) owned.push(id);
+      return owned;
+    };
+    const permit = await engine(definitions, { ownedAmong: { doc: chunking } }).grantPermit({ user: author, resource: 'doc', action: 'read' });
+    expect(await permit.filterPick(items)).toEqual(expected);
+    expect(given).toHaveLength(1);
+    expect(given[0]).toHaveLength(30);
+  });
+
+  it('an executor that changes the array it returned, after returning it, changes no answer', async () => {
+    let returned: unknown[] = [];
+    const mutating = ({ filter, resourceIds }: OwnedAmongArgs): Promise<unknown[]> => {
+      returned = resourceIds.filter((id) => filter(byId.get(id as number) as Doc));
+      return Promise.resolve(returned);
+    };
+    const permit = await engine(definitions, { ownedAmong: { doc: mutating } }).grantPermit({ user: author, resource: 'doc', action: 'read' });
+    const picked = await permit.filterPick(items);
+    returned.length = 0;
+    returned.push(...items.map((doc) => doc.id));
+    expect(picked).toEqual(expected);
+    // Asked again, the permit answers from what the executor returned at the time.
+    expect(await permit.filterPick(items)).toEqual(expected);
+    expect(await permit.isOwn(1)).toBe(false);
+  });
+});

@@ -38,7 +38,12 @@ function builtPermissions(edit: (definitions: Record<string, unknown>[]) => void
   const text = readFileSync(DEFINITIONS_FILE, 'utf8');
   const { definitions } = JSON.parse(text) as { definitions: Record<string, unknown>[] };
   edit(definitions);
-  const permissions = new Permissions<User, unknown>({ ownership, ownedAmong: { document: 'ownedDocumentsAmong' }, logger: collectingLogger().logger });
+  const permissions = new Permissions<User, unknown>({
+    ownership,
+    ownedAmong: { document: 'ownedDocumentsAmong' },
+    resourceIdTypes: { document: 'number' },
+    logger: collectingLogger().logger,
+  });
   permissions.addPermissions(definitions as unknown as PermissionDefinition[], { source: 'document.permissions.json' });
   return permissions.build();
 }

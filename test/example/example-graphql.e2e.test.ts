@@ -6,13 +6,19 @@
  * - item 2: the spec's five example checks, who calls, bad and missing ids, managers and the multi-role defect;
  * - item 3: field-level hostility (aliases, fragments, directives, variables, partial refusals);
  * - item 4: N+1 — a `documents` query makes exactly the ownership calls REST makes;
- * - item 5: limits and cost attacks, each at the limit and one past it, and the HTTP-level refusals.
+ * - item 5: limits and cost attacks, each at the limit and one past it, and the HTTP-level refusals;
+ * - every path and method Apollo answers (`/graphql/x`, `/GRAPHQL`, `/graphql/..`, GET, PUT, …): the batch limit and
+ *   every per-operation limit hold on each, other paths run nothing; persisted queries, missing root types and
+ *   malformed requests keep GraphQL's and Apollo's standard codes, never INTERNAL_SERVER_ERROR or 5xx.
  *
  * Every assertion compares the HTTP status and the whole body at once: execution errors are 200, refusals
  * before execution 400, and nothing is ever 5xx. One app for the whole file: PGlite takes a second or two to start.
  */
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -23,10 +29,15 @@ import { DocumentOwnershipService } from '../../runtime/example/document-ownersh
 import { ALL_DOCUMENT_IDS, allDocumentsInFull, documentOnly, documentWithId, documentWithout, employeeListFor, idsCreatedBy } from './example-expectations.js';
 import {
   ALL_FIELDS,
+  aliasedReads,
   asSelected,
+  batchLimitRefusal,
+  costlyRead,
   fieldError,
+  inlineFragmentsDeep,
   operationError,
   queryOfTokens,
+  repeatedDirectives,
   tokenCount,
   tokenLocation,
   type ExpectedGraphQLError,
@@ -61,27 +72,39 @@ function ownedAmongIds(): number[][] {
   return (spy?.mock.calls ?? []).map((args) => [...(args[0] as unknown as { resourceIds: readonly number[] }).resourceIds].sort((a, b) => a - b));
 }
 
-function clearOwnershipCalls(): void {
-  for (const spy of ownershipSpies.values()) spy.mockClear();
+// Every SQL statement of the embedded database goes through PGlite's `query` (kysely's PGlite dialect) or `exec`:
+// counting their calls tells whether a request ran any SQL at all. The spies call through.
+const sqlSpies = [jest.spyOn(PGlite.prototype, 'query'), jest.spyOn(PGlite.prototype, 'exec')];
+
+/** How many SQL statements ran since the last {@link clearOwnershipCalls}. */
+function sqlStatements(): number {
+  return sqlSpies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
 }
 
+function clearOwnershipCalls(): void {
+  for (const spy of ownershipSpies.values()) spy.mockClear();
+  for (const spy of sqlSpies) spy.mockClear();
+}
+
+let app: INestApplication<Server>;
+// Unknown roles (QA_MANAGER, GOD, ANONYMOUS) are warned about once each; keep the test output quiet.
+const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+beforeAll(async () => {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
+  app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
+  await app.init();
+}, 30_000);
+
+afterAll(async () => {
+  await app.close();
+  warn.mockRestore();
+  // Restored only once the app has closed: it bound the ownership methods when it started.
+  for (const spy of ownershipSpies.values()) spy.mockRestore();
+  for (const spy of sqlSpies) spy.mockRestore();
+});
+
 describe('issue 13: the example app over GraphQL (NestJS, Apollo, embedded PGlite)', () => {
-  let app: INestApplication<Server>;
-  // Unknown roles (QA_MANAGER, GOD, ANONYMOUS) are warned about once each; keep the test output quiet.
-  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-
-  beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
-    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
-    await app.init();
-  });
-
-  afterAll(async () => {
-    await app.close();
-    for (const spy of ownershipSpies.values()) spy.mockRestore();
-    warn.mockRestore();
-  });
-
   /** POSTs a JSON body (one operation, or an array for a batch) to /graphql. */
   const post = async (body: unknown, userId?: string): Promise<Answer> => {
     const call = request(app.getHttpServer()).post(GRAPHQL).set('content-type', 'application/json');
@@ -392,9 +415,6 @@ describe('issue 13: the example app over GraphQL (NestJS, Apollo, embedded PGlit
   });
 
   describe('issue 13 item 5: limits and cost attacks — at the limit accepted, past it refused before anything runs', () => {
-    const aliasedRead = (index: number) => `d${index}: document(id: ${ALL_DOCUMENT_IDS[index % ALL_DOCUMENT_IDS.length]}) { id title }`;
-    const aliasedReads = (count: number) => `{ ${Array.from({ length: count }, (_, index) => aliasedRead(index)).join(' ')} }`;
-
     it('item 5: 15 aliases are answered (exact data); 16 are refused (400) and nothing runs', async () => {
       expect(await gql(aliasedReads(15), '5')).toEqual(
         ok(Object.fromEntries(ALL_DOCUMENT_IDS.slice(0, 15).map((id, index) => [`d${index}`, { id, title: `Document Title ${id}` }]))),
@@ -440,26 +460,16 @@ describe('issue 13: the example app over GraphQL (NestJS, Apollo, embedded PGlit
             Array.from({ length: size }, () => ({ query: oneDocument(10) })),
             '1',
           ),
-        ).toEqual(
-          refused({
-            message: `A batch may hold at most 10 operations; this one holds ${size}. Send fewer operations per request.`,
-            extensions: { code: 'BATCH_LIMIT_EXCEEDED' },
-          }),
-        );
+        ).toEqual(refused(batchLimitRefusal(size)));
         expect(ownershipCalls()).toEqual({});
         await expectStillAnswers();
       }
     });
 
     it('item 5: depth — Document has only scalar fields, so depth comes from nested inline fragments: 6 levels answer, 7 are refused', async () => {
-      const nested = (levels: number) => {
-        let selection = 'id';
-        for (let level = 0; level < levels; level += 1) selection = `... on Document { ${selection} }`;
-        return `{ document(id: 10) { ${selection} } }`;
-      };
       // document (1) + four inline fragments (2–5) + id (6)
-      expect(await gql(nested(4), '1')).toEqual(ok({ document: { id: 10 } }));
-      expect(await gql(nested(5), '1')).toEqual(
+      expect(await gql(inlineFragmentsDeep(4), '1')).toEqual(ok({ document: { id: 10 } }));
+      expect(await gql(inlineFragmentsDeep(5), '1')).toEqual(
         refused(operationError('Syntax Error: Query depth limit of 6 exceeded, found 7.', 'GRAPHQL_VALIDATION_FAILED')),
       );
       await expectStillAnswers();
@@ -561,10 +571,8 @@ describe('issue 13: the example app over GraphQL (NestJS, Apollo, embedded PGlit
     });
 
     it('item 5: 50 directives answer (exact data); 51 are refused', async () => {
-      // One @include per field occurrence: graphql-js allows a directive only once per location.
-      const directives = (count: number) => `{ document(id: 10) { ${Array.from({ length: count }, () => 'title @include(if: true)').join(' ')} } }`;
-      expect(await gql(directives(50), '1')).toEqual(ok({ document: { title: 'Document Title 10' } }));
-      expect(await gql(directives(51), '1')).toEqual(
+      expect(await gql(repeatedDirectives(50), '1')).toEqual(ok({ document: { title: 'Document Title 10' } }));
+      expect(await gql(repeatedDirectives(51), '1')).toEqual(
         refused(operationError('Syntax Error: Directives limit of 50 exceeded, found 51.', 'GRAPHQL_VALIDATION_FAILED')),
       );
       await expectStillAnswers();
@@ -594,16 +602,11 @@ describe('issue 13: the example app over GraphQL (NestJS, Apollo, embedded PGlit
     });
 
     it('item 5: cost — a fragment spread 8 times costing exactly 5000 answers; one more scalar (5001.5) is refused', async () => {
-      // graphql-armor's cost: a scalar 1, an object 2 plus 1.5 × its children, a spread 1 + 1.5 × its fragment.
       // Fragment F of k scalars costs 2 + 1.5k; a spread of it 4 + 2.25k; `document` with m spreads and j scalars
-      // costs 2 + 1.5 (m (4 + 2.25k) + j): m = 8, k = 180, j = 60 gives 5000.
-      const fields = (count: number) =>
-        Array.from({ length: count }, (_, index) => ['id', 'title', 'date', 'status', 'personal', 'confidential', 'creatorId'][index % 7]).join(' ');
-      const costly = (direct: number) =>
-        `{ document(id: 10) { ${Array.from({ length: 8 }, () => '...F').join(' ')} ${fields(direct)} } } fragment F on Document { ${fields(180)} }`;
-      expect(await gql(costly(60), '1')).toEqual(ok({ document: asSelected(documentWithout(10, 'confidential')) }));
+      // costs 2 + 1.5 (m (4 + 2.25k) + j): m = 8, k = 180, j = 60 gives 5000 (see costlyRead).
+      expect(await gql(costlyRead(60), '1')).toEqual(ok({ document: asSelected(documentWithout(10, 'confidential')) }));
       clearOwnershipCalls();
-      expect(await gql(costly(61), '1')).toEqual(
+      expect(await gql(costlyRead(61), '1')).toEqual(
         refused(operationError('Syntax Error: Query Cost limit of 5000 exceeded, found 5001.5.', 'GRAPHQL_VALIDATION_FAILED')),
       );
       expect(ownershipCalls()).toEqual({});
@@ -633,5 +636,315 @@ describe('issue 13: the example app over GraphQL (NestJS, Apollo, embedded PGlit
       expect({ status: preflighted.status, body: preflighted.body as unknown }).toEqual(ok({ document: { id: 10, confidential: null } }));
       await expectStillAnswers();
     });
+  });
+});
+
+/**
+ * Which URLs reach Apollo: `@nestjs/apollo` mounts it with express's `app.use('/graphql', …)`, which matches whole,
+ * undecoded path segments in any letter case, and hands Apollo everything under them. Measured on this app: these
+ * paths answer GraphQL (GET and POST; Apollo answers other methods 405)…
+ */
+const APOLLO_PATHS = [
+  '/graphql',
+  '/graphql/',
+  '/graphql/x',
+  '/graphql/x/y',
+  '/GRAPHQL',
+  '/GraphQL/x',
+  '/graphql?x',
+  '/graphql/x?y=1',
+  '/graphql//',
+  '/graphql/..',
+];
+/** …and these do not (Nest answers 404). */
+const OTHER_PATHS = ['/graphqlx', '/graphql.json', '/graphql;x', '//graphql', '/%67raphql', '/graphql%2Fx', '/./graphql'];
+
+describe('the example GraphQL endpoint on every path and method Apollo answers', () => {
+  let port: number;
+
+  // A real socket, not supertest: the request line carries the path byte for byte (`/graphql/..`, `//graphql`, `/%67raphql`),
+  // never parsed into a URL and normalised on the way.
+  beforeAll(async () => {
+    const server = app.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  }, 60_000);
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => app.getHttpServer().close(() => resolve()));
+  }, 60_000);
+
+  /** An answer as these tests compare it: status, body (parsed JSON, else the text), and the `allow` header when sent. */
+  interface RawAnswer {
+    readonly status: number;
+    readonly allow?: string;
+    readonly body: unknown;
+  }
+
+  /** What {@link send} sends: a JSON `body`, or a `text` body of the content type given in `headers`, and headers (`x-user-id: 1` by default). */
+  interface Sent {
+    readonly body?: unknown;
+    readonly text?: string;
+    readonly headers?: Record<string, string>;
+  }
+
+  /** Sends `method path` exactly as written (no URL normalisation). */
+  const send = (method: string, path: string, options: Sent = {}): Promise<RawAnswer> =>
+    new Promise((resolve, reject) => {
+      const payload = options.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+      const headers = {
+        'x-user-id': '1',
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) }),
+        ...options.headers,
+      };
+      const outgoing = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          const json = (response.headers['content-type'] ?? '').includes('json') && text !== '';
+          const { allow } = response.headers;
+          resolve({ status: response.statusCode ?? 0, ...(allow === undefined ? {} : { allow }), body: json ? (JSON.parse(text) as unknown) : text });
+        });
+      });
+      outgoing.setTimeout(10_000, () => outgoing.destroy(new Error(`${method} ${path} did not answer within 10 s`)));
+      outgoing.on('error', reject);
+      outgoing.end(payload);
+    });
+
+  /** GET `path` with `query` in the query string, with the header Apollo's CSRF prevention asks of a GET. */
+  const getQuery = (path: string, query: string): Promise<RawAnswer> =>
+    send('GET', `${path}${path.includes('?') ? '&' : '?'}query=${encodeURIComponent(query)}`, { headers: { 'apollo-require-preflight': 'true' } });
+
+  const refused = (...errors: readonly ExpectedGraphQLError[]): RawAnswer => ({ status: 400, body: { errors } });
+  const readTen = { query: '{ document(id: 10) { id } }' };
+  const batchOf = (size: number) => Array.from({ length: size }, () => readTen);
+
+  /** Runs `run`, and returns its answer with the ownership calls and SQL statements it caused. */
+  const measured = async (run: () => Promise<RawAnswer>) => {
+    clearOwnershipCalls();
+    const answer = await run();
+    return { answer, ownershipCalls: ownershipCalls(), sqlStatements: sqlStatements() };
+  };
+  /** What a refused request must show: its refusal, and nothing ran. */
+  const ranNothing = (answer: RawAnswer) => ({ answer, ownershipCalls: {}, sqlStatements: 0 });
+
+  /** One operation past each per-operation limit of GRAPHQL_LIMITS, and its refusal. */
+  const pastEveryLimit: ReadonlyArray<readonly [string, string, ExpectedGraphQLError]> = [
+    ['aliases', aliasedReads(16), operationError('Syntax Error: Aliases limit of 15 exceeded, found 16.', 'GRAPHQL_VALIDATION_FAILED')],
+    ['depth', inlineFragmentsDeep(5), operationError('Syntax Error: Query depth limit of 6 exceeded, found 7.', 'GRAPHQL_VALIDATION_FAILED')],
+    ['directives', repeatedDirectives(51), operationError('Syntax Error: Directives limit of 50 exceeded, found 51.', 'GRAPHQL_VALIDATION_FAILED')],
+    [
+      'tokens',
+      queryOfTokens(1001, 10),
+      operationError('Syntax Error: Document contains more that 1000 tokens. Parsing aborted.', 'GRAPHQL_PARSE_FAILED', [
+        tokenLocation(queryOfTokens(1001, 10), 1001),
+      ]),
+    ],
+    ['cost', costlyRead(61), operationError('Syntax Error: Query Cost limit of 5000 exceeded, found 5001.5.', 'GRAPHQL_VALIDATION_FAILED')],
+  ];
+
+  describe('the limits hold on every path and method', () => {
+    it('the counters see a normal read: one GraphQL read of document 10 makes ownership calls and SQL statements', async () => {
+      // Without this, "no ownership call and no SQL" below could be true of spies that see nothing.
+      const { answer, ownershipCalls: calls, sqlStatements: statements } = await measured(() => send('POST', '/graphql', { body: readTen }));
+      expect({ answer, calls, statements }).toEqual({
+        answer: { status: 200, body: { data: { document: { id: 10 } } } },
+        calls: { limitToCreator: 1, ownedDocumentsAmong: 1 },
+        // The caller's user and roles, ownedDocumentsAmong([10]), and the document itself.
+        statements: 3,
+      });
+    }, 60_000);
+
+    it('every path under /graphql, in any letter case and with any query string, reaches Apollo: a batch of 10 answers 10 results', async () => {
+      for (const path of APOLLO_PATHS) {
+        expect({ path, answer: await send('POST', path, { body: batchOf(10) }) }).toEqual({
+          path,
+          answer: { status: 200, body: Array.from({ length: 10 }, () => ({ data: { document: { id: 10 } } })) },
+        });
+      }
+    }, 30_000);
+
+    it('the batch limit holds on every path Apollo answers: 11 and 300 operations are refused with 400 BATCH_LIMIT_EXCEEDED, and nothing runs', async () => {
+      for (const path of APOLLO_PATHS) {
+        for (const size of [11, 300]) {
+          expect({ path, size, ...(await measured(() => send('POST', path, { body: batchOf(size) }))) }).toEqual({
+            path,
+            size,
+            ...ranNothing(refused(batchLimitRefusal(size))),
+          });
+        }
+      }
+    }, 30_000);
+
+    it('the batch limit holds whatever the method: an oversized JSON array is refused with 400 before Apollo looks at the method', async () => {
+      for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+        for (const path of ['/graphql', '/graphql/x']) {
+          expect({ method, path, ...(await measured(() => send(method, path, { body: batchOf(11) }))) }).toEqual({
+            method,
+            path,
+            ...ranNothing(refused(batchLimitRefusal(11))),
+          });
+        }
+      }
+    }, 30_000);
+
+    it('every per-operation limit (aliases, depth, directives, tokens, cost) holds on every path Apollo answers, for POST and for GET', async () => {
+      for (const path of APOLLO_PATHS) {
+        for (const [limit, query, error] of pastEveryLimit) {
+          expect({ path, limit, method: 'POST', ...(await measured(() => send('POST', path, { body: { query } }))) }).toEqual({
+            path,
+            limit,
+            method: 'POST',
+            ...ranNothing(refused(error)),
+          });
+          expect({ path, limit, method: 'GET', ...(await measured(() => getQuery(path, query))) }).toEqual({
+            path,
+            limit,
+            method: 'GET',
+            ...ranNothing(refused(error)),
+          });
+        }
+      }
+    }, 60_000);
+
+    it('the limits hold inside a batch: an operation past the alias limit is refused in its slot, the others answer', async () => {
+      const answer = await send('POST', '/graphql/x', { body: [readTen, { query: aliasedReads(16) }, readTen] });
+      expect(answer).toEqual({
+        status: 200,
+        body: [
+          { data: { document: { id: 10 } } },
+          { errors: [operationError('Syntax Error: Aliases limit of 15 exceeded, found 16.', 'GRAPHQL_VALIDATION_FAILED')] },
+          { data: { document: { id: 10 } } },
+        ],
+      });
+    }, 60_000);
+
+    it('methods other than GET and POST are answered 405 by Apollo on every path, and run nothing', async () => {
+      const notAllowed = {
+        status: 405,
+        allow: 'GET, POST',
+        body: { errors: [operationError('Apollo Server supports only GET/POST requests.', 'BAD_REQUEST')] },
+      };
+      for (const path of APOLLO_PATHS) {
+        for (const method of ['PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+          expect({ path, method, ...(await measured(() => send(method, path, { body: readTen }))) }).toEqual({ path, method, ...ranNothing(notAllowed) });
+        }
+        // HEAD: the same answer without a body (with the preflight header: without a body or one, Apollo's CSRF check answers 400 first).
+        expect({ path, ...(await measured(() => send('HEAD', path, { headers: { 'apollo-require-preflight': 'true' } }))) }).toEqual({
+          path,
+          ...ranNothing({ ...notAllowed, body: '' }),
+        });
+      }
+    }, 30_000);
+
+    it('paths that do not serve GraphQL answer 404 and run no operation, for POST and for GET', async () => {
+      for (const path of OTHER_PATHS) {
+        expect({ path, ...(await measured(() => send('POST', path, { body: batchOf(2) }))) }).toEqual({
+          path,
+          ...ranNothing({ status: 404, body: { message: `Cannot POST ${path}`, error: 'Not Found', statusCode: 404 } }),
+        });
+        const url = `${path}?query=${encodeURIComponent(readTen.query)}`;
+        expect({ path, ...(await measured(() => send('GET', url, { headers: { 'apollo-require-preflight': 'true' } }))) }).toEqual({
+          path,
+          ...ranNothing({ status: 404, body: { message: `Cannot GET ${url}`, error: 'Not Found', statusCode: 404 } }),
+        });
+      }
+    }, 30_000);
+  });
+
+  describe('standard GraphQL errors keep their standard codes, never INTERNAL_SERVER_ERROR or 5xx', () => {
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const persisted = (hash: string, version = 1) => ({ persistedQuery: { version, sha256Hash: hash } });
+
+    it('persisted queries: an unknown hash is PERSISTED_QUERY_NOT_FOUND (200); a mismatched hash and an unknown version are BAD_REQUEST (400)', async () => {
+      const query = '{ document(id: 10) { id title } }';
+      const notFound = { status: 200, body: { errors: [operationError('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND')] } };
+      expect(await measured(() => send('POST', '/graphql', { body: { extensions: persisted(sha256(query)) } }))).toEqual(ranNothing(notFound));
+      const byGet = `/graphql?extensions=${encodeURIComponent(JSON.stringify(persisted(sha256(query))))}`;
+      expect(await measured(() => send('GET', byGet, { headers: { 'apollo-require-preflight': 'true' } }))).toEqual(ranNothing(notFound));
+      expect(await measured(() => send('POST', '/graphql', { body: { query, extensions: persisted(sha256('{ __typename }')) } }))).toEqual(
+        ranNothing(refused(operationError('provided sha does not match query', 'BAD_REQUEST'))),
+      );
+      expect(await measured(() => send('POST', '/graphql', { body: { query, extensions: persisted(sha256(query), 2) } }))).toEqual(
+        ranNothing(refused(operationError('Unsupported persisted query version', 'BAD_REQUEST'))),
+      );
+      // Registered with its query, it then answers by its hash alone, on any path Apollo answers.
+      const answered = { status: 200, body: { data: { document: { id: 10, title: 'Document Title 10' } } } };
+      expect(await send('POST', '/graphql', { body: { query, extensions: persisted(sha256(query)) } })).toEqual(answered);
+      expect(await send('POST', '/GraphQL/x', { body: { extensions: persisted(sha256(query)) } })).toEqual(answered);
+    }, 60_000);
+
+    it('a persisted query is bound by the limits: one past the alias limit is refused when registered, and is not stored', async () => {
+      const query = aliasedReads(16);
+      expect(await measured(() => send('POST', '/graphql/x', { body: { query, extensions: persisted(sha256(query)) } }))).toEqual(
+        ranNothing(refused(operationError('Syntax Error: Aliases limit of 15 exceeded, found 16.', 'GRAPHQL_VALIDATION_FAILED'))),
+      );
+      expect(await measured(() => send('POST', '/graphql', { body: { extensions: persisted(sha256(query)) } }))).toEqual(
+        ranNothing({ status: 200, body: { errors: [operationError('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND')] } }),
+      );
+    }, 60_000);
+
+    it('a mutation or a subscription sent to a schema without one is BAD_REQUEST (200, data null); a mutation sent by GET is 405', async () => {
+      for (const operation of ['mutation', 'subscription']) {
+        expect(await measured(() => send('POST', '/graphql', { body: { query: `${operation} { document(id: 10) { id } }` } }))).toEqual(
+          ranNothing({
+            status: 200,
+            body: {
+              errors: [operationError(`Schema is not configured to execute ${operation} operation.`, 'BAD_REQUEST', [{ line: 1, column: 1 }])],
+              data: null,
+            },
+          }),
+        );
+      }
+      expect(await measured(() => getQuery('/graphql', 'mutation { document(id: 10) { id } }'))).toEqual(
+        ranNothing({
+          status: 405,
+          allow: 'POST',
+          body: { errors: [operationError('GET requests only support query operations, not mutation operations', 'BAD_REQUEST')] },
+        }),
+      );
+    }, 60_000);
+
+    it('an operation that cannot be chosen is OPERATION_RESOLUTION_FAILURE (400)', async () => {
+      const twoOperations = 'query A { document(id: 10) { id } } query B { document(id: 1) { id } }';
+      expect(await measured(() => send('POST', '/graphql', { body: { query: twoOperations } }))).toEqual(
+        ranNothing(refused(operationError('Must provide operation name if query contains multiple operations.', 'OPERATION_RESOLUTION_FAILURE'))),
+      );
+      expect(await measured(() => send('POST', '/graphql', { body: { query: twoOperations, operationName: 'C' } }))).toEqual(
+        ranNothing(refused(operationError('Unknown operation named "C".', 'OPERATION_RESOLUTION_FAILURE'))),
+      );
+    }, 60_000);
+
+    it('malformed requests are BAD_REQUEST with a 4xx status: GET without a query, wrong content types, an empty batch, variables as a string', async () => {
+      const badRequest = (message: string, status = 400): RawAnswer => ({ status, body: { errors: [operationError(message, 'BAD_REQUEST')] } });
+      const noBody = 'POST body missing, invalid Content-Type, or JSON object has no keys.';
+      const cases: ReadonlyArray<readonly [string, () => Promise<RawAnswer>, RawAnswer]> = [
+        [
+          'GET without a query',
+          () => send('GET', '/graphql', { headers: { 'apollo-require-preflight': 'true' } }),
+          badRequest('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.'),
+        ],
+        [
+          'GET with a content type other than JSON',
+          () => send('GET', `/graphql?query=${encodeURIComponent(readTen.query)}`, { headers: { 'content-type': 'application/xml' } }),
+          badRequest('GET requests may not have a content-type header other than application/json.', 415),
+        ],
+        [
+          'POST as application/graphql',
+          () => send('POST', '/graphql', { text: readTen.query, headers: { 'content-type': 'application/graphql' } }),
+          badRequest(noBody),
+        ],
+        ['POST of an empty object', () => send('POST', '/graphql', { body: {} }), badRequest(noBody)],
+        ['POST of an empty batch', () => send('POST', '/graphql/x', { body: [] }), badRequest('No operations found in request.')],
+        [
+          'POST with variables as a string',
+          () => send('POST', '/graphql', { body: { ...readTen, variables: '{}' } }),
+          badRequest('`variables` in a POST body should be provided as an object, not a recursively JSON-encoded string.'),
+        ],
+      ];
+      for (const [label, run, expected] of cases) expect({ label, ...(await measured(run)) }).toEqual({ label, ...ranNothing(expected) });
+    }, 60_000);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { Lexer, Source, TokenKind } from 'graphql';
 import type { ExampleDocument } from '../../runtime/example/example-data.js';
-import type { DocumentField } from './example-expectations.js';
+import { ALL_DOCUMENT_IDS, type DocumentField } from './example-expectations.js';
 
 /** The fields of the GraphQL `Document` type, in the order the tests select them. */
 export const DOCUMENT_FIELDS: readonly DocumentField[] = ['id', 'title', 'date', 'status', 'personal', 'confidential', 'creatorId'];
@@ -110,4 +110,73 @@ export function queryOfTokens(tokens: number, id: number): string {
   // `{ document ( id : <n> ) { … } }` is 10 tokens around the selected fields, one token each.
   const fields = Array.from({ length: tokens - 10 }, (_, index) => DOCUMENT_FIELDS[index % DOCUMENT_FIELDS.length]);
   return `{ document(id: ${id}) { ${fields.join(' ')} } }`;
+}
+
+/**
+ * An operation of `count` aliased root reads, `d<i>: document(id: …) { id title }`, the ids cycling through the
+ * example's documents: `count` aliases for graphql-armor's alias limit.
+ *
+ * @example
+ * ```ts
+ * aliasedReads(2); // '{ d0: document(id: 1) { id title } d1: document(id: 2) { id title } }'
+ * ```
+ */
+export function aliasedReads(count: number): string {
+  const read = (index: number) => `d${index}: document(id: ${ALL_DOCUMENT_IDS[index % ALL_DOCUMENT_IDS.length]}) { id title }`;
+  return `{ ${Array.from({ length: count }, (_, index) => read(index)).join(' ')} }`;
+}
+
+/**
+ * `{ document(id: 10) { ... on Document { … id … } } }` with `levels` nested inline fragments: depth `levels + 2`
+ * for graphql-armor (Document has only scalar fields, so depth can only come from fragments).
+ *
+ * @example
+ * ```ts
+ * inlineFragmentsDeep(1); // '{ document(id: 10) { ... on Document { id } } }' (depth 3)
+ * ```
+ */
+export function inlineFragmentsDeep(levels: number): string {
+  let selection = 'id';
+  for (let level = 0; level < levels; level += 1) selection = `... on Document { ${selection} }`;
+  return `{ document(id: 10) { ${selection} } }`;
+}
+
+/**
+ * `{ document(id: 10) { title @include(if: true) … } }` with `count` directives, one per field occurrence
+ * (graphql-js allows a directive only once per location).
+ *
+ * @example
+ * ```ts
+ * repeatedDirectives(2); // '{ document(id: 10) { title @include(if: true) title @include(if: true) } }'
+ * ```
+ */
+export function repeatedDirectives(count: number): string {
+  return `{ document(id: 10) { ${Array.from({ length: count }, () => 'title @include(if: true)').join(' ')} } }`;
+}
+
+/**
+ * A read of document 10 whose graphql-armor cost is `2 + 1.5 × (8 × (4 + 2.25 × 180) + direct)`: fragment `F` of
+ * 180 scalars spread 8 times, and `direct` scalars next to the spreads. 60 costs exactly 5000, 61 costs 5001.5.
+ * (armor's cost: a scalar 1, an object 2 plus 1.5 × its children, a spread 1 + 1.5 × its fragment.)
+ *
+ * @example
+ * ```ts
+ * costlyRead(60); // cost 5000: the limit
+ * ```
+ */
+export function costlyRead(direct: number): string {
+  const fields = (count: number) => Array.from({ length: count }, (_, index) => DOCUMENT_FIELDS[index % DOCUMENT_FIELDS.length]).join(' ');
+  return `{ document(id: 10) { ${Array.from({ length: 8 }, () => '...F').join(' ')} ${fields(direct)} } } fragment F on Document { ${fields(180)} }`;
+}
+
+/**
+ * The example app's refusal of an HTTP batch of `size` operations (400, before anything runs).
+ *
+ * @example
+ * ```ts
+ * batchLimitRefusal(11); // { message: 'A batch may hold at most 10 operations; this one holds 11. …', extensions: { code: 'BATCH_LIMIT_EXCEEDED' } }
+ * ```
+ */
+export function batchLimitRefusal(size: number): ExpectedGraphQLError {
+  return operationError(`A batch may hold at most 10 operations; this one holds ${size}. Send fewer operations per request.`, 'BATCH_LIMIT_EXCEEDED');
 }

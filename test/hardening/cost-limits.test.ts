@@ -13,7 +13,7 @@ import { MAX_MEMOISED_UNIONS } from '../../runtime/core/attribute-plan.js';
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../../runtime/core/grant-syntax.js';
 import { MAX_DEFINITIONS_FILE_LENGTH } from '../../runtime/core/definitions-file.js';
 import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
-import { MAX_CACHED_COMBINATIONS } from '../../runtime/core/permissions.js';
+import { MAX_CACHED_COMBINATIONS } from '../../runtime/core/table-loader.js';
 import { MAX_GRANT_CELLS, MAX_GRANT_EXPANSIONS } from '../../runtime/core/table-builder.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 

@@ -10,7 +10,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import request from 'supertest';
 import { PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
 import { resolveResourceIdParam } from '../../runtime/core/resource-id-param.js';
-import { createPermitMiddleware, initPermissions, type PermitRoute, type RequestWithPermit } from '../../runtime/express/index.js';
+import { checkPermitRoutes, createPermitMiddleware, initPermissions, type PermitRoute, type RequestWithPermit } from '../../runtime/express/index.js';
 import { rawResourceIdOf } from '../../runtime/http/request-resource-id.js';
 import { routePathParams } from '../../runtime/http/route-path-params.js';
 
@@ -80,7 +80,7 @@ describe('item 2: express permit({ action }) per route', () => {
       expect(response.body).toEqual({
         statusCode: 400,
         error: 'Bad Request',
-        message: `${JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id)} is not an id of document.`,
+        message: `${id.length > 40 ? `${JSON.stringify(id.slice(0, 40))}…` : JSON.stringify(id)} is not an id of "document".`,
       });
     }
     await request(app).get('/documents/%E0%A4%A').set('x-user-id', '1').expect(400);
@@ -193,5 +193,66 @@ describe('item 1 and 2: the shared resolution rules', () => {
     );
     expect(() => rawResourceIdOf(route, {})).toThrow('takes the resource id from path parameter "id", but the request has none');
     expect(() => rawResourceIdOf(route, { id: ['a', 'b'] })).toThrow('path parameter "id" is not a single value');
+  });
+});
+
+describe('checkPermitRoutes(app) finds ambiguous routes at boot', () => {
+  const permitFor = () => {
+    const permissions = initPermissions<AppUser>(definitions, { ownership, logger: { warn: () => undefined } });
+    return createPermitMiddleware({ permissions, resource: 'document', getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] }) });
+  };
+  const HEADLINE =
+    'Routes whose record id parameter is ambiguous; the server does not start, because a check without the right record id could grant ' +
+    'access to the wrong record:\n';
+
+  it('passes an app whose every permit route resolves its id (own parameters, a named merged one, null)', () => {
+    const permit = permitFor();
+    const app = express();
+    app.get('/documents/:id', permit({ action: 'read' }));
+    app.get('/documents', permit({ action: 'list' }));
+    app.get('/folders/:folderId/documents', permit({ action: 'list', resourceIdParam: null }));
+    const named = Router({ mergeParams: true });
+    named.delete('/', permit({ action: 'delete', resourceIdParam: 'id' }));
+    app.use('/named/:id', named);
+    // A router without mergeParams never sees its parent's parameters: its own route decides.
+    const separate = Router();
+    separate.get('/:id', permit({ action: 'read' }));
+    app.use('/teams/:teamId/documents', separate);
+    expect(() => checkPermitRoutes(app)).not.toThrow();
+  });
+
+  it('lists every ambiguous route, in nested routers too, before any request', () => {
+    const permit = permitFor();
+    const app = express();
+    app.get('/documents/:id', permit({ action: 'read' }));
+    app.delete('/users/:id/documents/:docId', permit({ action: 'delete' }));
+    const guessed = Router({ mergeParams: true });
+    guessed.get('/', permit({ action: 'read' }));
+    const inner = Router({ mergeParams: true });
+    inner.get('/:id', permit({ action: 'read', resourceIdParam: 'documentId' }));
+    guessed.use('/inner', inner);
+    app.use('/guessed/:id', guessed);
+    app.get(/^\/regex\/(\d+)$/, permit({ action: 'read' }));
+    expect(() => checkPermitRoutes(app)).toThrow(
+      new PermissionsUsageError(
+        HEADLINE +
+          '  - DELETE /users/:id/documents/:docId (permit({ action: "delete" }) on "/users/:id/documents/:docId") declares the parameters "id", "docId" ' +
+          'but none of them is the resource id: the default "id" counts only as the last parameter. Fix: Set resourceIdParam to the parameter that holds ' +
+          'the id of the record checked (one of "id", "docId"), or opt out with resourceIdParam: null if this handler does not act on one record.\n' +
+          '  - GET /guessed/:id/ (permit({ action: "read" }) on "/") has no path parameter of its own, but receives "id" from a parent router, which may ' +
+          'or may not be the record\'s id. Fix: Set resourceIdParam to the parameter that holds the record id (one of "id"), or to null if the route ' +
+          'acts on no single record.\n' +
+          '  - GET /guessed/:id/inner/:id (permit({ action: "read" }) on "/:id") takes the resource id from parameter "documentId", which it does not ' +
+          'declare (it declares "id"). Fix: Set resourceIdParam to one of "id", or opt out with resourceIdParam: null if this handler does not act on ' +
+          'one record.\n' +
+          `  - GET /^\\/regex\\/(\\d+)$/ (permit({ action: "read" }) on ${JSON.stringify(String(/^\/regex\/(\d+)$/))}) is a RegExp route` +
+          ', whose parameters cannot be read. Fix: ' +
+          'Give the route a string path (/documents/:id), or pass resourceIdParam: null if it acts on no single record.',
+      ),
+    );
+  });
+
+  it('refuses what is not an express application or router', () => {
+    expect(() => checkPermitRoutes({})).toThrow(new PermissionsUsageError('checkPermitRoutes(app): app must be an express application or router.'));
   });
 });

@@ -54,6 +54,8 @@ const query = fc.record({
 });
 
 const isId = (value: unknown) => typeof value === 'string' || typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value));
+/** A resource id of a resource without a declared id type: a finite number, a bigint, or a string of 1 to 256 characters. */
+const isResourceId = (value: unknown) => (typeof value === 'string' ? value.length > 0 && value.length <= 256 : isId(value));
 function isValid(q: { user: unknown; resource: unknown; action: unknown; resourceId: unknown }): boolean {
   const u = q.user as { id?: unknown; roles?: unknown } | null;
   return (
@@ -64,7 +66,7 @@ function isValid(q: { user: unknown; resource: unknown; action: unknown; resourc
     u.roles.every((r) => typeof r === 'string') &&
     typeof q.resource === 'string' &&
     typeof q.action === 'string' &&
-    (q.resourceId === undefined || q.resourceId === null || isId(q.resourceId))
+    (q.resourceId === undefined || q.resourceId === null || isResourceId(q.resourceId))
   );
 }
 

@@ -7,7 +7,14 @@ import { describe, expect, it } from '@jest/globals';
 import { Controller, Get, Inject, Injectable, Module, UseGuards } from '@nestjs/common';
 import request from 'supertest';
 import { PermissionDefinitionError, Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
-import { createPermissionsGuard, GetPermit, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule, PermissionsService } from '../../runtime/nest/index.js';
+import {
+  createPermissionsGuard,
+  GetPermit,
+  PERMISSIONS_OWNERSHIP_SERVICE_TOKEN,
+  PermissionsModule,
+  PermissionsService,
+  SkipPermissions,
+} from '../../runtime/nest/index.js';
 import {
   collectingLogger,
   createApp,
@@ -177,7 +184,64 @@ describe('start fails on bad definitions', () => {
     });
     const error = await initError(app);
     expect(error).toBeInstanceOf(PermissionDefinitionError);
-    expect((error as Error).message).toContain('isOwner names method "isCreator", but no ownership service was given.');
+    expect((error as Error).message).toContain(
+      'isOwner names method "isCreator", but no ownership service was given. Fix: Provide the ownership service, with a method isCreator, ' +
+        'under PERMISSIONS_OWNERSHIP_SERVICE_TOKEN in any module ({ provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: YourOwnershipService }), ' +
+        'or pass it as the ownership option of PermissionsModule.forRoot().',
+    );
+    expect((error as Error).message).not.toContain('new Permissions');
+  });
+
+  it('an ownership service given both as the module option and under the token stops the start', async () => {
+    const app = await createApp({
+      imports: [
+        PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS], ownership: new InMemoryOwnership() }),
+      ],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
+      providers: [HandlerLog, ownershipProvider],
+    });
+    const error = await initError(app);
+    expect(error).toBeInstanceOf(PermissionsUsageError);
+    expect((error as Error).message).toBe(
+      'The ownership service is given twice: as the ownership option of PermissionsModule.forRoot() and under PERMISSIONS_OWNERSHIP_SERVICE_TOKEN; keep one.',
+    );
+  });
+
+  it('the ownership service may be the module option; every engine option reaches the engine (getResourceId)', async () => {
+    const app = await startApp({
+      imports: [
+        PermissionsModule.forRoot({
+          extractUserFromRequest: userFromHeader(),
+          definitions: [...DOCUMENT_DEFINITIONS],
+          ownership: new InMemoryOwnership(),
+          // Items are identified by `key` here: without the option reaching the engine, no item would be owned.
+          getResourceId: ({ item }) => (item as { key?: unknown }).key,
+          logger: collectingLogger().logger,
+        }),
+      ],
+      controllers: [makeDocumentsController(createPermissionsGuard({ resource: 'document' }))],
+      providers: [HandlerLog],
+    });
+    try {
+      const permit = await app.get(PermissionsService).grantPermit({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'list' });
+      expect(await permit.filterPick([{ key: 1, id: 99, title: 'mine', confidential: 'c' }])).toEqual([{ key: 1, id: 99, title: 'mine' }]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a misspelt module option stops the start, naming the options', async () => {
+    const error = await createApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [], limitOwnReduse: () => undefined } as never)],
+    }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(PermissionsUsageError);
+    expect((error as Error).message).toBe(
+      'PermissionsModule.forRoot(): option "limitOwnReduse" does not exist; the options are extractUserFromRequest, projectResourceId, definitions, ' +
+        'tables, ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong, resourceIdTypes.',
+    );
   });
 });
 
@@ -354,20 +418,55 @@ describe('PermissionsService and @GetPermit outside a guard', () => {
     }
   }
 
-  it('PermissionsService.grantPermit answers; @GetPermit() without a guard fails with 500', async () => {
+  it('PermissionsService.grantPermit answers in a handler no guard covers', async () => {
+    @Controller('unguarded')
+    class ServiceController {
+      constructor(@Inject(PermissionsService) private readonly permissionsService: PermissionsService<TestUser>) {}
+
+      @Get('service')
+      async service(): Promise<{ granted: boolean; anyGranted: boolean }> {
+        const permit = await this.permissionsService.grantPermit({ user: { id: 4, roles: ['READER'] }, resource: 'document', action: 'read' });
+        return { granted: permit.granted, anyGranted: permit.anyGranted };
+      }
+    }
     const app = await startApp({
       imports: [
         PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS], logger: collectingLogger().logger }),
       ],
-      controllers: [UnguardedController],
+      controllers: [ServiceController],
       providers: [ownershipProvider],
     });
     try {
       const service = await request(app.getHttpServer()).get('/unguarded/service').expect(200);
       expect(service.body).toEqual({ granted: true, anyGranted: true });
-      await request(app.getHttpServer()).get('/unguarded/permit').expect(500);
     } finally {
       await app.close();
     }
+  });
+
+  it('@GetPermit() on a handler no guard covers, or one marked @SkipPermissions(), stops the start', async () => {
+    @Controller('skipped')
+    @UseGuards(createPermissionsGuard({ resource: 'document' }))
+    class SkippedController {
+      @Get()
+      @SkipPermissions()
+      list(@GetPermit() permit: unknown): unknown {
+        return permit;
+      }
+    }
+    const app = await createApp({
+      imports: [PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), definitions: [...DOCUMENT_DEFINITIONS] })],
+      controllers: [UnguardedController, SkippedController],
+      providers: [ownershipProvider],
+    });
+    const error = await initError(app);
+    expect(error).toBeInstanceOf(PermissionsUsageError);
+    expect((error as Error).message).toBe(
+      'Handlers inject @GetPermit() but no permissions guard gives them a permit, so every request would fail; the application does not start:\n' +
+        '  - UnguardedController.permit injects @GetPermit(), but no permissions guard covers it. Fix: add @UseGuards(createPermissionsGuard(…)) ' +
+        'to the class or the method (or register one as APP_GUARD).\n' +
+        '  - SkippedController.list injects @GetPermit(), but is marked @SkipPermissions(), so no permit is made for it. Fix: remove ' +
+        '@SkipPermissions(), or the @GetPermit() parameter.',
+    );
   });
 });

@@ -341,3 +341,34 @@ describe('GraphQL resolvers checked at application start', () => {
     await app.close();
   });
 });
+
+/** A resolver method inherited by two resolver classes, each with its own guard: one names an argument the field has, one does not. */
+abstract class InheritedReadBase {
+  @Query(() => BootDocument, { nullable: true, name: 'inheritedRead' })
+  read(@Args('id', { type: () => Int }) id: number): BootDocument {
+    return Object.assign(new BootDocument(), { id });
+  }
+}
+
+@Resolver(() => BootDocument)
+@UseGuards(BootGuard)
+class InheritedByIdResolver extends InheritedReadBase {}
+
+@Resolver(() => BootDocument)
+@UseGuards(BootKeyGuard)
+class InheritedByKeyResolver extends InheritedReadBase {}
+
+describe('an inherited resolver method is resolved per resolver class', () => {
+  it.each([
+    ['by id first', [InheritedByIdResolver, InheritedByKeyResolver]],
+    ['by key first', [InheritedByKeyResolver, InheritedByIdResolver]],
+  ])('the class whose guard names an argument the field lacks stops the start (%s)', async (_order, resolvers) => {
+    const error = await startFailure({ resolvers });
+    expect(error).toBeInstanceOf(PermissionsUsageError);
+    expect((error as Error).message).toBe(
+      ID_REFUSAL +
+        '  - InheritedByKeyResolver.read (Query.inheritedRead) takes the resource id from argument "documentId" (set on the guard), which it ' +
+        `does not declare (it declares "id"). Fix: Set resourceIdParam to one of "id", ${OPT_OUT}`,
+    );
+  });
+});

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
-import { collectingLogger, startApp, type TestApp } from './fixtures/documents.fixture.js';
+import { PermissionsUsageError } from '../../runtime/core/index.js';
+import { collectingLogger, createApp, startApp, type TestApp } from './fixtures/documents.fixture.js';
 import { errorsByPath, fixtureGraphQLModule, postGraphQL } from './fixtures/graphql/graphql-app.fixture.js';
 import { ConcurrencyGate, GQL_DEFINITIONS, gqlUserFromHeader, GqlHandlerLog, GqlOwnership, HOOK_SECRET } from './fixtures/graphql/graphql-documents.data.js';
 import {
@@ -34,7 +35,6 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
         GqlDocumentsResolver,
         GqlNotesResolver,
         GqlNoteKeysResolver,
-        GqlUnguardedResolver,
       ],
     });
     ownership = app.get(PERMISSIONS_OWNERSHIP_SERVICE_TOKEN);
@@ -237,18 +237,6 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual(['documentCount']);
   });
 
-  it('item 1: @GetPermit() on an unguarded resolver is INTERNAL_SERVER_ERROR and says nothing more', async () => {
-    const answer = await postGraphQL(app, '{ permitWithoutGuard }', { userId: 1 });
-    expect(answer.body).toEqual({
-      data: { permitWithoutGuard: null },
-      errors: [
-        { message: 'Internal server error', locations: [{ line: 1, column: 3 }], path: ['permitWithoutGuard'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
-      ],
-    });
-    expect(answer.text).not.toContain('GetPermit');
-    expect(answer.text).not.toContain('stacktrace');
-  });
-
   it("item 1: field level: grant ['title', 'address.city'] shows the city, and the street is null", async () => {
     reset();
     const answer = await postGraphQL(app, '{ document(id: 1) { id title confidential address { city street } } }', { userId: 4 });
@@ -359,5 +347,25 @@ describe('permissions guard on GraphQL field resolvers (fieldResolverEnhancers: 
       ],
     });
     expect(log.ran).toEqual(['label']);
+  });
+});
+
+describe('@GetPermit() on a resolver no permissions guard covers', () => {
+  it('stops the start, naming the resolver method and the fix', async () => {
+    const app = await createApp({
+      imports: [fixtureGraphQLModule(), PermissionsModule.forRoot({ extractUserFromRequest: gqlUserFromHeader, definitions: [...GQL_DEFINITIONS] })],
+      providers: [GqlHandlerLog, { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: GqlOwnership }, GqlDocumentsResolver, GqlUnguardedResolver],
+    });
+    const failure = await app.init().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await app.close();
+    expect(failure).toBeInstanceOf(PermissionsUsageError);
+    expect((failure as Error).message).toBe(
+      'Handlers inject @GetPermit() but no permissions guard gives them a permit, so every request would fail; the application does not start:\n' +
+        '  - GqlUnguardedResolver.permitWithoutGuard injects @GetPermit(), but no permissions guard covers it. Fix: add ' +
+        '@UseGuards(createPermissionsGuard(…)) to the class or the method (or register one as APP_GUARD).',
+    );
   });
 });
