@@ -27,6 +27,6 @@ export default tseslint.config(
     },
   },
   // The example page runs in the browser: its own tsconfig adds the DOM types.
-  { files: ['runtime/example/page/**/*.ts'], languageOptions: { parserOptions: { projectService: false, project: ['./tsconfig.page.json'] } } },
+  { files: ['examples/documents/page/**/*.ts'], languageOptions: { parserOptions: { projectService: false, project: ['./tsconfig.page.json'] } } },
   { files: ['**/*.mjs', '**/*.js'], ...tseslint.configs.disableTypeChecked },
 );

@@ -12,7 +12,7 @@ import { caslFilterPicker, caslPicker } from './peers/casl.js';
 import { handWrittenFilterPicker, handWrittenPicker } from './peers/nested-object.js';
 import type { BenchUser, FilterPicker, PickCase, Picker } from './peers/peer.js';
 import { typedPermissionsFilterPicker, typedPermissionsPickers } from './peers/typed-permissions.js';
-import { exampleDocuments } from '../runtime/example/example-data.js';
+import { exampleDocuments } from '../examples/documents/example-data.js';
 import { medianNs, type BenchSettings } from './measure.js';
 import { fillerRecord, halfOwnedRecords, PINNED_PATTERNS } from './scenario.js';
 import type { BenchSubjects } from './subjects.js';

@@ -1,5 +1,5 @@
 /**
- * Benchmark 4: HTTP. Builds the app (`npm run build`), starts `node dist/runtime/example/main.js`
+ * Benchmark 4: HTTP. Builds the app (`npm run build`), starts `node dist/examples/documents/main.js`
  * on a free loopback port, and loads the unprotected `GET /documents/:id` and the guarded
  * `GET /documents-protected-simple/:id` with autocannon, in alternating rounds, from this process.
  */
@@ -47,7 +47,7 @@ export type HttpResult =
       readonly command: string;
     };
 
-const MAIN = join(REPO_ROOT, 'dist', 'runtime', 'example', 'main.js');
+const MAIN = join(REPO_ROOT, 'dist', 'examples', 'documents', 'main.js');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -94,13 +94,13 @@ async function stop(app: ChildProcess): Promise<void> {
 export async function runHttpBench(settings: BenchSettings, log: (line: string) => void = () => undefined): Promise<HttpResult> {
   const http = settings.http;
   if (http === undefined) return { skipped: 'smoke run: the HTTP benchmark runs only in `npm run bench`' };
-  if (!existsSync(join(REPO_ROOT, 'runtime', 'example', 'main.ts')))
-    return { skipped: 'runtime/example/main.ts does not exist yet: the example app is not wired' };
+  if (!existsSync(join(REPO_ROOT, 'examples', 'documents', 'main.ts')))
+    return { skipped: 'examples/documents/main.ts does not exist yet: the example app is not wired' };
   log('  npm run build …');
   const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0)
     return { skipped: `npm run build failed (exit ${build.status}): ${`${build.stdout}${build.stderr}`.split('\n').slice(-15).join('\n')}` };
-  if (!existsSync(MAIN)) return { skipped: 'dist/runtime/example/main.js does not exist after npm run build' };
+  if (!existsSync(MAIN)) return { skipped: 'dist/examples/documents/main.js does not exist after npm run build' };
 
   const { default: autocannon } = await import('autocannon');
   const port = await freePort();
@@ -152,7 +152,7 @@ export async function runHttpBench(settings: BenchSettings, log: (line: string) 
       command:
         `autocannon -c ${http.connections} -d ${http.durationSeconds} -H x-user-id=<id> ` +
         `http://127.0.0.1:<port><path> (programmatic, after a ${http.warmupSeconds} s warm-up per endpoint; app: ` +
-        `PORT=<port> node dist/runtime/example/main.js)`,
+        `PORT=<port> node dist/examples/documents/main.js)`,
     };
   } finally {
     await stop(app);

@@ -16,12 +16,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import { Permissions, type PermissionDefinition, type PermissionDefinitionJson } from '../runtime/core/index.js';
-import type { AppUser } from '../runtime/example/app-user.js';
-import { closeDatabase, createSeededDatabase } from '../runtime/example/database.js';
-import type { DocumentFilter } from '../runtime/example/document-filter.js';
-import { DocumentOwnershipService } from '../runtime/example/document-ownership.service.js';
-import { exampleDocuments } from '../runtime/example/example-data.js';
-import type { DocumentRow, ExampleDatabase } from '../runtime/example/example-database.js';
+import type { AppUser } from '../examples/documents/app-user.js';
+import { closeDatabase, createSeededDatabase } from '../examples/documents/database.js';
+import type { DocumentFilter } from '../examples/documents/document-filter.js';
+import { DocumentOwnershipService } from '../examples/documents/document-ownership.service.js';
+import { exampleDocuments } from '../examples/documents/example-data.js';
+import type { DocumentRow, ExampleDatabase } from '../examples/documents/example-database.js';
 import { median, medianNs, wallClockMs, type BenchSettings } from './measure.js';
 import { readExampleDefinitions, readExampleOwnedAmong } from './scenario.js';
 import { StatementCounter } from './statement-counter.js';

@@ -2,14 +2,14 @@
 // Change the definitions and run `npx typed-permissions compile` instead.
 
 import {
-  createTypedPermissions,
+  permissionsFromTables,
   type TypedPermissions,
   type TypedPermissionsOptions,
   type User,
 } from '../runtime/core/precompiled.js';
 import type { PermissionsOwnershipService } from './ownership.js';
 import { grantTables } from './tables.js';
-import type { PermissionsSchemaOfDefinitions } from './types.js';
+import type { Schema } from './types.js';
 
 /** Options of `createPermissions`: the ownership service must implement every hook method. */
 export type CreatePermissionsOptions<TUser extends User<unknown>, TFilter> = TypedPermissionsOptions<
@@ -19,7 +19,7 @@ export type CreatePermissionsOptions<TUser extends User<unknown>, TFilter> = Typ
 >;
 
 /**
- * Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`.
+ * Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`: the engine, typed by `Schema`.
  *
  * @example
  * ```ts
@@ -29,11 +29,6 @@ export type CreatePermissionsOptions<TUser extends User<unknown>, TFilter> = Typ
  */
 export function createPermissions<TUser extends User<unknown> = User, TFilter = unknown>(
   options: CreatePermissionsOptions<TUser, TFilter>,
-): TypedPermissions<PermissionsSchemaOfDefinitions, TUser, TFilter> {
-  return createTypedPermissions<
-    PermissionsSchemaOfDefinitions,
-    PermissionsOwnershipService<TUser, TFilter>,
-    TUser,
-    TFilter
-  >(grantTables, options);
+): TypedPermissions<Schema, TUser, TFilter> {
+  return permissionsFromTables<TUser, TFilter>(grantTables, options).typed<Schema>();
 }

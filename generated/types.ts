@@ -8,31 +8,22 @@ export type Role = 'COMPANY_ADMIN' | 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'SUPER_AD
 /** Every resource named in the definitions. */
 export type Resource = 'document';
 
-/** The actions granted on each resource (to at least one role). Any other action on that resource is a compile error. */
-export interface ResourceActions {
-  readonly document: 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
-}
-
-/** The actions of one resource: `ActionOf<'document'>`. */
-export type ActionOf<R extends Resource> = ResourceActions[R];
-/** Every action granted on some resource. */
-export type Action = 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
-
-/** The id type of each resource, from its `*.resource.json` metadata (`string | number` when undeclared). */
-export interface ResourceIds {
-  readonly document: number;
-}
-
-/** The id type of one resource. */
-export type ResourceIdOf<R extends Resource> = ResourceIds[R];
-
-/** The schema that types `createPermissions().grantPermit`. */
-export interface PermissionsSchemaOfDefinitions {
+/** The schema of the definitions: per resource, the actions granted on it (to at least one role; any other action is a compile error) and its id type (from its `*.resource.json`; `string | number` when undeclared). It types `createPermissions`, the NestJS decorators (`typedPermissions<Schema>()`), express's `permit()` and the browser client (`createClient<Schema>(slice)`). */
+export interface Schema {
   readonly resources: {
-    readonly document: { readonly actions: ActionOf<'document'>; readonly id: ResourceIdOf<'document'> };
+    readonly document: {
+      readonly actions: 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
+      readonly id: number;
+    };
   };
 }
 
+/** The actions of one resource: `ActionOf<'document'>`. */
+export type ActionOf<R extends Resource> = Schema['resources'][R]['actions'];
+/** Every action granted on some resource. */
+export type Action = 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
+/** The id type of one resource: `ResourceIdOf<'document'>`. */
+export type ResourceIdOf<R extends Resource> = Schema['resources'][R]['id'];
 /** The resources whose ownership can be computed from limitOwned (their `*.resource.json` declares ownedAmong): there, isOwner is optional. */
 export type ComputableResource = 'document' | '*';
 /** A PermissionDefinition restricted to the names the definitions already use (for definitions written in code). limitOwned without isOwner compiles only for the resources that declare an ownedAmong executor. */

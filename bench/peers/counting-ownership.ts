@@ -2,7 +2,7 @@
  * An in-memory ownership service for the bench: every hook method the scenario names, answered
  * from plain maps, and a counter of calls per method (filterPick must call a listOwned hook once).
  */
-import { exampleCompanies, exampleManagers } from '../../runtime/example/example-data.js';
+import { exampleCompanies, exampleManagers } from '../../examples/documents/example-data.js';
 import type { BenchUser } from './peer.js';
 
 /** A record with an id and an owner: filler records (ownerId) and documents (creatorId). */

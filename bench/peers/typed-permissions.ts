@@ -1,10 +1,10 @@
 /**
  * This library in the bench: `Permissions` built at run time (`addPermissions` + `build()`), and the
- * typed face the generated `createPermissions` returns (`createTypedPermissions` over the same tables).
+ * typed face the generated `createPermissions` returns (`permissionsFromTables(…).typed<Schema>()` over the same tables).
  */
 import {
-  createTypedPermissions,
   Permissions,
+  permissionsFromTables,
   type GrantTables,
   type PermissionDefinition,
   type PermissionsSchema,
@@ -48,7 +48,7 @@ export function buildPermissions(scenario: Scenario, ownership: CountingOwnershi
  * ```
  */
 export function loadTypedPermissions(tables: GrantTables, ownership: CountingOwnership): TypedPermissions<BenchSchema, BenchUser, unknown> {
-  return createTypedPermissions<BenchSchema, CountingOwnership, BenchUser, unknown>(tables, { ownership, logger: silentLogger });
+  return permissionsFromTables<BenchUser, unknown>(tables, { ownership, logger: silentLogger }).typed<BenchSchema>();
 }
 
 const at = (queries: readonly DecisionQuery[], i: number): DecisionQuery => queries[i] as DecisionQuery;

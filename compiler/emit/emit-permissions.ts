@@ -12,7 +12,7 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
     file.addImportDeclaration({
       moduleSpecifier: context.runtimeImport,
       namedImports: [
-        'createTypedPermissions',
+        'permissionsFromTables',
         { name: 'TypedPermissions', isTypeOnly: true },
         { name: 'TypedPermissionsOptions', isTypeOnly: true },
         { name: 'User', isTypeOnly: true },
@@ -20,7 +20,7 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
     });
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './ownership.js', namedImports: ['PermissionsOwnershipService'] });
     file.addImportDeclaration({ moduleSpecifier: './tables.js', namedImports: ['grantTables'] });
-    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['PermissionsSchemaOfDefinitions'] });
+    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Schema'] });
     file.addTypeAlias({
       isExported: true,
       name: 'CreatePermissionsOptions',
@@ -36,17 +36,16 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
         { name: 'TFilter', default: 'unknown' },
       ],
       parameters: [{ name: 'options', type: 'CreatePermissionsOptions<TUser, TFilter>' }],
-      returnType: 'TypedPermissions<PermissionsSchemaOfDefinitions, TUser, TFilter>',
+      returnType: 'TypedPermissions<Schema, TUser, TFilter>',
       docs: [
-        'Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`.\n\n' +
+        'Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`: the engine, typed by `Schema`.\n\n' +
           '@example\n' +
           '```ts\n' +
           'const permissions = createPermissions({ ownership: new DocumentOwnershipService(db) });\n' +
           "const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });\n" +
           '```',
       ],
-      statements:
-        'return createTypedPermissions<PermissionsSchemaOfDefinitions, PermissionsOwnershipService<TUser, TFilter>, TUser, TFilter>(grantTables, options);',
+      statements: 'return permissionsFromTables<TUser, TFilter>(grantTables, options).typed<Schema>();',
     });
   });
 }

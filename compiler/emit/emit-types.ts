@@ -1,4 +1,4 @@
-/** Emits `types.ts`: the literal unions of roles, resources and actions, the id types, and the schema type. */
+/** Emits `types.ts`: the literal unions of roles, resources and actions, and the one schema type (actions and id type per resource). */
 import { emitTypeScript, literalUnion, propertyName, type EmitContext, type EmittedFile } from './emit-context.js';
 
 /**
@@ -14,17 +14,25 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: context.runtimeImport, namedImports: ['PermissionDefinition'] });
     file.addTypeAlias({ isExported: true, name: 'Role', type: literalUnion(tables.roles), docs: ['Every role named in the definitions.'] });
     file.addTypeAlias({ isExported: true, name: 'Resource', type: literalUnion(tables.resources), docs: ['Every resource named in the definitions.'] });
+    const schemaResources = tables.resources.map((resource) => {
+      const id = resourceIdTypes.get(resource) ?? 'string | number';
+      return `readonly ${propertyName(resource)}: { readonly actions: ${literalUnion(actionsOf(resource))}; readonly id: ${id} }`;
+    });
     file.addInterface({
       isExported: true,
-      name: 'ResourceActions',
-      docs: ['The actions granted on each resource (to at least one role). Any other action on that resource is a compile error.'],
-      properties: tables.resources.map((resource) => ({ name: propertyName(resource), isReadonly: true, type: literalUnion(actionsOf(resource)) })),
+      name: 'Schema',
+      docs: [
+        'The schema of the definitions: per resource, the actions granted on it (to at least one role; any other action is a compile error) ' +
+          'and its id type (from its `*.resource.json`; `string | number` when undeclared). It types `createPermissions`, the NestJS ' +
+          "decorators (`typedPermissions<Schema>()`), express's `permit()` and the browser client (`createClient<Schema>(slice)`).",
+      ],
+      properties: [{ name: 'resources', isReadonly: true, type: `{ ${schemaResources.join('; ')} }` }],
     });
     file.addTypeAlias({
       isExported: true,
       name: 'ActionOf',
       typeParameters: [{ name: 'R', constraint: 'Resource' }],
-      type: 'ResourceActions[R]',
+      type: "Schema['resources'][R]['actions']",
       docs: ["The actions of one resource: `ActionOf<'document'>`."],
     });
     file.addTypeAlias({
@@ -33,38 +41,12 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
       type: literalUnion([...new Set(tables.resources.flatMap(actionsOf))].sort()),
       docs: ['Every action granted on some resource.'],
     });
-    file.addInterface({
-      isExported: true,
-      name: 'ResourceIds',
-      docs: ['The id type of each resource, from its `*.resource.json` metadata (`string | number` when undeclared).'],
-      properties: tables.resources.map((resource) => ({
-        name: propertyName(resource),
-        isReadonly: true,
-        type: resourceIdTypes.get(resource) ?? 'string | number',
-      })),
-    });
     file.addTypeAlias({
       isExported: true,
       name: 'ResourceIdOf',
       typeParameters: [{ name: 'R', constraint: 'Resource' }],
-      type: 'ResourceIds[R]',
-      docs: ['The id type of one resource.'],
-    });
-    const schemaResources = tables.resources.map((resource) => {
-      const resourceLiteral = literalUnion([resource]);
-      return `readonly ${propertyName(resource)}: { readonly actions: ActionOf<${resourceLiteral}>; readonly id: ResourceIdOf<${resourceLiteral}> }`;
-    });
-    file.addInterface({
-      isExported: true,
-      name: 'PermissionsSchemaOfDefinitions',
-      docs: ['The schema that types `createPermissions().grantPermit`.'],
-      properties: [
-        {
-          name: 'resources',
-          isReadonly: true,
-          type: `{ ${schemaResources.join('; ')} }`,
-        },
-      ],
+      type: "Schema['resources'][R]['id']",
+      docs: ["The id type of one resource: `ResourceIdOf<'document'>`."],
     });
     const { computableResources } = context.model;
     file.addTypeAlias({

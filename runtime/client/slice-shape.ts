@@ -3,8 +3,8 @@
  * (no zod in the browser) before anything is read from it, and a malformed or foreign one is refused
  * rather than half understood.
  */
-import type { AttributePlanJson } from '../core/attribute-plan.js';
-import type { PermissionSlice } from '../core/permission-slice.js';
+import type { AttributePlanJson } from '../core/projection/attribute-plan.js';
+import type { PermissionSlice } from '../core/engine/permission-slice.js';
 
 /** How deep attribute plans may nest: attribute paths have at most 32 segments. */
 const MAX_PLAN_DEPTH = 32;

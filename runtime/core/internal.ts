@@ -1,19 +1,15 @@
 /**
- * typed-permissions/internal — the building blocks the compiler (typed-permissions-cli) shares with
- * the runtime, so that both validate, build and print exactly alike. Not a public API: it follows
- * the compiler of the same version and may change in any release.
+ * typed-permissions/internal — exactly what the compiler (typed-permissions-cli) shares with the runtime,
+ * so that both validate, build and print alike. Not a public API: it follows the compiler of the same
+ * version and may change in any release.
  */
-export * from './index.js';
-export { planFromJson } from './attribute-plan.js';
-export {
-  definitionsOfFileValue,
-  MAX_DEFINITIONS_FILE_LENGTH,
-  parseStrictJson,
-  positionAt,
-  type StrictJsonResult,
-  type TextPosition,
-} from './definitions-file.js';
-export { isSyntaxProblem, MAX_ATTRIBUTE_PATH_DEPTH } from './grant-syntax.js';
-export { groupOwnershipLabel, ownershipLabel } from './grant-tables.js';
-export { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage } from './names.js';
-export { printableJson } from './printable-text.js';
+export { buildGrantTables, type LocatedDefinition, type ValidDefinition } from './build/table-builder.js';
+export { definitionSchema, validateDefinition } from './definition/definition-schema.js';
+export { definitionsOfFileValue, MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from './definition/definitions-file.js';
+export { isSyntaxProblem, parseAttributePattern } from './definition/grant-syntax.js';
+export { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage } from './definition/names.js';
+export { loadZod } from './definition/zod-loader.js';
+export { explainGrant, formatExplanation } from './engine/explain.js';
+export { planFromJson, planToPatterns } from './projection/attribute-plan.js';
+export { printableText } from './printable-text.js';
+export { groupOwnershipLabel, type GrantCell, type GrantTables } from './tables/grant-tables.js';

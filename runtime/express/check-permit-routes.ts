@@ -5,7 +5,7 @@
  * the boot instead of failing its first request.
  */
 import { PermissionsUsageError } from '../core/index.js';
-import { isResourceIdParamProblem } from '../core/resource-id-param.js';
+import { isResourceIdParamProblem } from '../http/resource-id-param.js';
 import { describePaths } from '../http/request-resource-id.js';
 import { routePathParams } from '../http/route-path-params.js';
 import { permitRouteOf, resolvePermitRoute } from './permit-middleware.js';

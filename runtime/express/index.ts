@@ -6,6 +6,7 @@
  * earlier step put on the request.
  */
 export type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
+export type { ProjectResourceId } from '../core/engine/resource-id.js';
 export type { PermissionsErrorBody, PermissionsForbiddenBody } from './grant-answer.js';
 export { checkPermitRoutes } from './check-permit-routes.js';
 export { permissionsErrorHandler, type ErrorBody, type PermissionsErrorHandlerOptions } from './error-handler.js';

@@ -6,9 +6,9 @@
  */
 import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import { PermissionsUsageError, type Permissions, type User } from '../core/index.js';
-import { requestResourceId, type ProjectResourceId } from '../core/resource-id.js';
-import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem, type ResourceIdParamSetting } from '../core/resource-id-param.js';
-import type { PermissionsSchema, SchemaAction, SchemaResource, TypedPermissions } from '../core/typed-permissions.js';
+import { requestResourceId, type ProjectResourceId } from '../core/engine/resource-id.js';
+import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem, type ResourceIdParamSetting } from '../http/resource-id-param.js';
+import type { PermissionsSchema, SchemaAction, SchemaResource, TypedPermissions } from '../core/engine/typed-permissions.js';
 import { rawResourceIdOf, type ResourceIdRoute } from '../http/request-resource-id.js';
 import { routePathParams } from '../http/route-path-params.js';
 import { answerGrantQuery, refuseInvalidId } from './grant-answer.js';

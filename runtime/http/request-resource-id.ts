@@ -4,7 +4,7 @@
  * route that was resolved.
  */
 import { PermissionsUsageError } from '../core/errors.js';
-import { isResourceIdParamProblem, type ResolvedResourceIdParam, type ResourceIdParamProblem } from '../core/resource-id-param.js';
+import { isResourceIdParamProblem, type ResolvedResourceIdParam, type ResourceIdParamProblem } from './resource-id-param.js';
 
 /** What a route's check knows about where its resource id comes from. */
 export interface ResourceIdRoute {

@@ -4,7 +4,7 @@
  * the router will match them.
  */
 import { parse, type Token } from 'path-to-regexp';
-import type { DeclaredParam } from '../core/resource-id-param.js';
+import type { DeclaredParam } from './resource-id-param.js';
 
 function collect(tokens: readonly Token[], optional: boolean, into: DeclaredParam[]): void {
   for (const token of tokens) {

@@ -5,7 +5,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { PermissionsUsageError } from '../core/index.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
-import { resolverCallOf, resolverPermitOf } from './resolver-call.js';
+import { resolverCallOf, resolverPermitOf } from './graphql/resolver-call.js';
 
 /**
  * A parameter decorator that injects the Permit the permissions guard created for this request (for

@@ -5,7 +5,7 @@
  * `@GetPermit()` work on `@nestjs/graphql` resolvers too).
  */
 export { GetPermit } from './get-permit.decorator.js';
-export { formatGraphQLError, type FormattedGraphQLError } from './graphql-errors.js';
+export { formatGraphQLError, type FormattedGraphQLError } from './graphql/graphql-errors.js';
 export { Permission, SkipPermissions, type PermissionOverride } from './permission.decorator.js';
 export type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 export type { PermissionsModuleOptions, ProjectResourceId } from './permissions-module-options.interface.js';
@@ -20,6 +20,6 @@ export {
   type ActionNameOf,
   type AnyActionNameOf,
   type ResourceNameOf,
-  type TypedPermissions,
+  type TypedPermissionsDecorators,
   type TypedPermissionsGuardOptions,
 } from './typed-permissions.js';

@@ -4,9 +4,9 @@
  * integration needs.
  */
 import type { GrantTables, PermissionDefinition, PermissionsOptions, User } from '../core/index.js';
-import type { ProjectResourceId } from '../core/resource-id.js';
+import type { ProjectResourceId } from '../core/engine/resource-id.js';
 
-export type { ProjectResourceId } from '../core/resource-id.js';
+export type { ProjectResourceId } from '../core/engine/resource-id.js';
 
 /**
  * Options of the permissions module. Every engine option of `PermissionsOptions` (`limitOwnReduce`,

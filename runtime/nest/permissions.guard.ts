@@ -3,14 +3,14 @@
  */
 import { BadRequestException, ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
 import { PermissionsInvalidIdError, PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../core/index.js';
-import { requestResourceId } from '../core/resource-id.js';
+import { requestResourceId } from '../core/engine/resource-id.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 import { rawResourceIdOf } from '../http/request-resource-id.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
-import { registerPermissionsGuard, type PermissionsGuardConfig, type PermissionsRoute } from './permissions-route.resolver.js';
+import { registerPermissionsGuard, type PermissionsGuardConfig, type PermissionsRoute } from './guarded-routes.js';
 import { isPermissionsSkipped } from './permission.decorator.js';
-import { isFieldResolver } from './nest-resolvers.js';
-import { rawResolverIdOf, requestOfResolverCall, resolverCallOf, storeResolverPermit } from './resolver-call.js';
+import { isFieldResolver } from './graphql/resolver-methods.js';
+import { rawResolverIdOf, requestOfResolverCall, resolverCallOf, storeResolverPermit } from './graphql/resolver-call.js';
 import type { RouteHandler } from './nest-targets.js';
 import { PermissionsService } from './permissions.service.js';
 

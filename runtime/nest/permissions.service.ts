@@ -8,7 +8,7 @@ import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, ModuleRef, ModulesContainer, Reflector, type ApplicationConfig } from '@nestjs/core';
 import { UnknownElementException } from '@nestjs/core/errors/exceptions/unknown-element.exception.js';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
-import { PERMISSIONS_OPTION_KEYS } from '../core/permissions.js';
+import { PERMISSIONS_OPTION_KEYS } from '../core/engine/permissions-options.js';
 import {
   PermissionDefinitionError,
   Permissions,
@@ -23,7 +23,7 @@ import { PermissionsFeatureDefinitions } from './permissions-feature.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
 import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from './permissions.constants.js';
 import { PERMISSIONS_MODULE_OPTIONS } from './permissions.module-definition.js';
-import { isResourceIdParamProblem } from '../core/resource-id-param.js';
+import { isResourceIdParamProblem } from '../http/resource-id-param.js';
 import { describePaths } from '../http/request-resource-id.js';
 import { nestRoutePaths, type NestMount } from './nest-route-paths.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
@@ -33,9 +33,9 @@ import {
   resolvePermissionsRoute,
   type PermissionsGuardConfig,
   type PermissionsRoute,
-} from './permissions-route.resolver.js';
-import { fieldArguments, loadGraphQLSchema, nonNullReturnedFields, schemaFieldOf, type GraphQLSchemaReader } from './graphql-schema.js';
-import { resolverMethodsOf, rootFieldOf, type GraphQLRootField } from './nest-resolvers.js';
+} from './guarded-routes.js';
+import { fieldArguments, loadGraphQLSchema, nonNullReturnedFields, schemaFieldOf, type GraphQLSchemaReader } from './graphql/graphql-schema.js';
+import { resolverMethodsOf, rootFieldOf, type GraphQLRootField } from './graphql/resolver-methods.js';
 import { injectsPermit } from './get-permit.decorator.js';
 import { isPermissionsSkipped } from './permission.decorator.js';
 

@@ -4,18 +4,21 @@
  */
 import type { CanActivate, Type } from '@nestjs/common';
 import type { PermissionDefinition } from '../core/index.js';
+import type { ResourceActionsOf } from '../core/engine/typed-permissions.js';
 import { Permission } from './permission.decorator.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 import { createPermissionsGuard } from './permissions.guard.js';
 
-/** The resource names of a `ResourceActions` map. */
-export type ResourceNameOf<TResourceActions> = Extract<keyof TResourceActions, string>;
+/** The resource names of the generated `Schema` (or of a resource → action union map). */
+export type ResourceNameOf<TSchema> = Extract<keyof ResourceActionsOf<TSchema>, string>;
 
 /** The actions declared for resource `R`. */
-export type ActionNameOf<TResourceActions, R extends keyof TResourceActions> = Extract<TResourceActions[R], string>;
+export type ActionNameOf<TSchema, R extends keyof ResourceActionsOf<TSchema>> = Extract<ResourceActionsOf<TSchema>[R], string>;
 
 /** Every action declared for some resource. */
-export type AnyActionNameOf<TResourceActions> = { [R in keyof TResourceActions]: Extract<TResourceActions[R], string> }[keyof TResourceActions];
+export type AnyActionNameOf<TSchema> = {
+  [R in keyof ResourceActionsOf<TSchema>]: Extract<ResourceActionsOf<TSchema>[R], string>;
+}[keyof ResourceActionsOf<TSchema>];
 
 /**
  * A method decorator whose second parameter, the decorated method's name, must be one of `TAction`:
@@ -32,7 +35,7 @@ export interface TypedPermissionsGuardOptions<R extends string> extends Permissi
  * The typed guard factory and decorators returned by {@link typedPermissions}. They use no `this`
  * (`this: void`), so they are meant to be destructured.
  */
-export interface TypedPermissions<TResourceActions> {
+export interface TypedPermissionsDecorators<TResourceActions> {
   /** {@link createPermissionsGuard}, accepting only declared resources, and definitions that name only declared resources and actions. */
   createPermissionsGuard<R extends ResourceNameOf<TResourceActions>>(
     this: void,
@@ -88,11 +91,11 @@ export interface TypedPermissions<TResourceActions> {
  * }
  * ```
  */
-export function typedPermissions<TResourceActions>(): TypedPermissions<TResourceActions> {
+export function typedPermissions<TResourceActions>(): TypedPermissionsDecorators<TResourceActions> {
   const Action = (resource?: string) => {
     return (target: object, propertyKey: string, descriptor: PropertyDescriptor): void => {
       Permission(resource === undefined ? { action: propertyKey } : { action: propertyKey, resource })(target, propertyKey, descriptor);
     };
   };
-  return { createPermissionsGuard, Permission, Action } as TypedPermissions<TResourceActions>;
+  return { createPermissionsGuard, Permission, Action } as TypedPermissionsDecorators<TResourceActions>;
 }

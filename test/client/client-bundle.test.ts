@@ -60,7 +60,7 @@ describe('issue 14 item 5: the browser bundle of typed-permissions/client', () =
   it('item 5: the bundle is made of runtime sources only: no package, and not the compiled picker (new Function)', () => {
     expect(built.inputs.filter((input) => !input.startsWith('runtime/'))).toEqual([]);
     expect(built.inputs).toContain('runtime/client/index.ts');
-    expect(built.inputs).toContain('runtime/core/attribute-projection.ts');
+    expect(built.inputs).toContain('runtime/core/projection/attribute-projection.ts');
     expect(built.inputs.filter((input) => input.endsWith('attribute-picker.ts') || input.includes('definition-schema'))).toEqual([]);
   });
 

@@ -15,7 +15,7 @@ import {
   exampleManagers,
   exampleUsers,
   type ExampleDocument,
-} from '../../runtime/example/example-data.js';
+} from '../../examples/documents/example-data.js';
 
 type DocumentPredicate = (document: ExampleDocument) => boolean;
 type ExampleClient = PermissionsClient<{ readonly [resource: string]: string }>;

@@ -70,10 +70,13 @@ describe('emitters on the basic fixture', () => {
 
   it('types only the actions granted on each resource: the custom action of one resource is not an action of the other', () => {
     const types = output['types.ts'] as string;
-    expect(types).toContain("readonly article: 'create' | 'delete' | 'export' | 'flag' | 'publish' | 'read' | 'update';");
-    expect(types).toContain("readonly comment: 'create' | 'delete' | 'export' | 'flag' | 'read' | 'update';");
-    expect(types).toContain('readonly article: number;');
-    expect(types).toContain('readonly comment: string;');
+    expect(types).toContain(
+      "readonly article: {\n      readonly actions: 'create' | 'delete' | 'export' | 'flag' | 'publish' | 'read' | 'update';\n" +
+        '      readonly id: number;\n    };',
+    );
+    expect(types).toContain(
+      "readonly comment: {\n      readonly actions: 'create' | 'delete' | 'export' | 'flag' | 'read' | 'update';\n      readonly id: string;\n    };",
+    );
   });
 
   it('compiling the same folder again gives byte-identical files and writes nothing', async () => {

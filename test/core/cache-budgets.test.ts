@@ -4,11 +4,11 @@
  * sets; the budget is shared by the caches of one engine and forgets the oldest first.
  */
 import { describe, expect, it } from '@jest/globals';
-import { MAX_COMPILED_PATTERNS_BYTES, MAX_MEMOISED_UNIONS_BYTES } from '../../runtime/core/attribute-plan.js';
+import { MAX_COMPILED_PATTERNS_BYTES, MAX_MEMOISED_UNIONS_BYTES } from '../../runtime/core/projection/attribute-plan.js';
 import { BoundedCache, CacheBudget } from '../../runtime/core/bounded-cache.js';
 import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
-import { MAX_CACHED_SLICES, MAX_RESOURCE_OWNERS_CACHE_BYTES, MAX_SLICE_CACHE_BYTES } from '../../runtime/core/permissions.js';
-import { MAX_CACHED_COMBINATIONS, MAX_COMBINATION_CACHE_BYTES } from '../../runtime/core/table-loader.js';
+import { MAX_CACHED_SLICES, MAX_RESOURCE_OWNERS_CACHE_BYTES, MAX_SLICE_CACHE_BYTES } from '../../runtime/core/engine/policy-snapshot.js';
+import { MAX_CACHED_COMBINATIONS, MAX_COMBINATION_CACHE_BYTES } from '../../runtime/core/tables/table-loader.js';
 
 const MiB = 2 ** 20;
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();

@@ -5,7 +5,7 @@
  * with nothing but isOwner ask per item, at most 32 at a time. Known answers need no waiting.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { MAX_HOOK_CALLS_IN_FLIGHT } from '../../runtime/core/concurrency-limit.js';
+import { MAX_HOOK_CALLS_IN_FLIGHT } from '../../runtime/core/engine/concurrency-limit.js';
 import {
   Permissions,
   PermissionsHookError,

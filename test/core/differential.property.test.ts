@@ -5,7 +5,7 @@
  */
 import { describe, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { PermissionDefinition, User } from '../../runtime/core/definition-types.js';
+import type { PermissionDefinition, User } from '../../runtime/core/definition/definition-types.js';
 import { PermissionDefinitionError, PermissionsUsageError } from '../../runtime/core/errors.js';
 import { Permissions } from '../../runtime/core/index.js';
 import {

@@ -13,7 +13,7 @@ import {
   exampleUsers,
   type ExampleDocument,
   type ExampleUser,
-} from '../../runtime/example/example-data.js';
+} from '../../examples/documents/example-data.js';
 import { collectingLogger } from './helpers.js';
 
 const DEFINITIONS_FILE = 'definitions/document.permissions.json';

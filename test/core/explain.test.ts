@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { explainGrant, formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { explainGrant } from '../../runtime/core/engine/explain.js';
+import { formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
 import { collectingLogger } from './helpers.js';
 
 const definitions: PermissionDefinition[] = [

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { createPermissions, grantTables, type PermissionsOwnershipService } from '../../generated/index.js';
-import { MAX_CACHED_SLICES } from '../../runtime/core/permissions.js';
-import { tablesVersion } from '../../runtime/core/permission-slice.js';
+import { MAX_CACHED_SLICES } from '../../runtime/core/engine/policy-snapshot.js';
+import { tablesVersion } from '../../runtime/core/engine/permission-slice.js';
 import { Permissions, PermissionsUsageError, type PermissionDefinition, type PermissionSlice, type User } from '../../runtime/core/index.js';
-import { exampleAnonymousUser, exampleUsers, type ExampleUser } from '../../runtime/example/example-data.js';
+import { exampleAnonymousUser, exampleUsers, type ExampleUser } from '../../examples/documents/example-data.js';
 import { collectingLogger } from './helpers.js';
 
 const DEFINITIONS_FILE = 'definitions/document.permissions.json';

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { interpretPicker } from '../../runtime/core/attribute-projection.js';
-import { compileAttributePatterns, pickWithPlan } from '../../runtime/core/index.js';
+import { interpretPicker } from '../../runtime/core/projection/attribute-projection.js';
+import { pickWithPlan } from '../../runtime/core/projection/attribute-picker.js';
+import { compileAttributePatterns } from '../../runtime/core/projection/attribute-plan.js';
 import { patternsKeep } from './reference-interpreter.js';
 
 const KEYS = ['id', 'title', 'secret', 'status', '__proto__', 'constructor', 'a b', 'ü'];

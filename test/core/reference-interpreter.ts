@@ -4,7 +4,7 @@
  * shares no code with runtime/core (only types), so that the differential test compares two
  * independent readings of the rules. It handles flat attributes only (no dotted paths).
  */
-import type { PermissionDefinition, Possession, User } from '../../runtime/core/definition-types.js';
+import type { PermissionDefinition, Possession, User } from '../../runtime/core/definition/definition-types.js';
 
 /** The four actions that always exist. */
 const ALWAYS_KNOWN_ACTIONS = ['create', 'read', 'update', 'delete'];

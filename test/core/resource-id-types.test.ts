@@ -5,15 +5,9 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import {
-  MAX_STRING_ID_LENGTH,
-  PermissionsInvalidIdError,
-  Permissions,
-  PermissionsUsageError,
-  type PermissionDefinition,
-  type User,
-} from '../../runtime/core/index.js';
-import { projectResourceIdOfType } from '../../runtime/core/resource-id.js';
+import { MAX_STRING_ID_LENGTH } from '../../runtime/core/engine/resource-id.js';
+import { PermissionsInvalidIdError, Permissions, PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import { projectResourceIdOfType } from '../../runtime/core/engine/resource-id.js';
 import { buildQuietly } from './helpers.js';
 
 const definitions: PermissionDefinition[] = [

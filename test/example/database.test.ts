@@ -17,15 +17,15 @@ import {
   type ListOwnedHook,
   type PermissionDefinition,
 } from '../../runtime/core/index.js';
-import type { AppUser } from '../../runtime/example/app-user.js';
-import { closeDatabase, createDatabase, migrate, seed } from '../../runtime/example/database.js';
-import type { DocumentFilter } from '../../runtime/example/document-filter.js';
-import { DocumentOwnershipService } from '../../runtime/example/document-ownership.service.js';
-import { DocumentsRepository } from '../../runtime/example/documents.repository.js';
-import { exampleAnonymousUser, exampleCompanies, exampleDocuments, exampleManagers, exampleUsers } from '../../runtime/example/example-data.js';
-import type { ExampleDatabase } from '../../runtime/example/example-database.js';
-import { limitOwnReduce } from '../../runtime/example/limit-own-reduce.js';
-import { UsersRepository } from '../../runtime/example/users.repository.js';
+import type { AppUser } from '../../examples/documents/app-user.js';
+import { closeDatabase, createDatabase, migrate, seed } from '../../examples/documents/database.js';
+import type { DocumentFilter } from '../../examples/documents/document-filter.js';
+import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { DocumentsRepository } from '../../examples/documents/documents.repository.js';
+import { exampleAnonymousUser, exampleCompanies, exampleDocuments, exampleManagers, exampleUsers } from '../../examples/documents/example-data.js';
+import type { ExampleDatabase } from '../../examples/documents/example-database.js';
+import { limitOwnReduce } from '../../examples/documents/limit-own-reduce.js';
+import { UsersRepository } from '../../examples/documents/users.repository.js';
 
 // Type-level: the service fits the ownership-service shape of CONTRACTS.md, hook by hook, and
 // limitOwnReduce fits the core's reducer type. Checked by `tsc --noEmit`.

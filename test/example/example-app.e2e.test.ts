@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import type { AppUser } from '../../runtime/example/app-user.js';
-import { AppModule } from '../../runtime/example/app.module.js';
-import { exampleAnonymousUser, exampleUsers } from '../../runtime/example/example-data.js';
-import { DocumentOwnershipService } from '../../runtime/example/document-ownership.service.js';
-import { UsersRepository } from '../../runtime/example/users.repository.js';
+import type { AppUser } from '../../examples/documents/app-user.js';
+import { AppModule } from '../../examples/documents/app.module.js';
+import { exampleAnonymousUser, exampleUsers } from '../../examples/documents/example-data.js';
+import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { UsersRepository } from '../../examples/documents/users.repository.js';
 import { PermissionsService } from '../../runtime/nest/index.js';
 import { ALL_DOCUMENT_IDS, allDocumentsInFull, documentOnly, documentWithId, documentWithout, employeeListFor, idsCreatedBy } from './example-expectations.js';
 

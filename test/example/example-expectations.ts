@@ -2,7 +2,7 @@
  * Expected response bodies of the example app, built from example-data.ts alone (never from the
  * database or the permissions library), so that the e2e tests compare whole bodies with `toEqual`.
  */
-import { exampleDocuments, type ExampleDocument } from '../../runtime/example/example-data.js';
+import { exampleDocuments, type ExampleDocument } from '../../examples/documents/example-data.js';
 
 export type DocumentField = keyof ExampleDocument;
 

@@ -24,8 +24,8 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getIntrospectionQuery } from 'graphql';
 import request from 'supertest';
-import { AppModule } from '../../runtime/example/app.module.js';
-import { DocumentOwnershipService } from '../../runtime/example/document-ownership.service.js';
+import { AppModule } from '../../examples/documents/app.module.js';
+import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { ALL_DOCUMENT_IDS, allDocumentsInFull, documentOnly, documentWithId, documentWithout, employeeListFor, idsCreatedBy } from './example-expectations.js';
 import {
   ALL_FIELDS,

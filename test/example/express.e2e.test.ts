@@ -1,6 +1,6 @@
 /**
  * The same example definitions behind the express integration instead of the NestJS guard: the
- * example's express app (runtime/example/express-app.ts, the code the README shows) on the seeded
+ * example's express app (examples/documents/express-app.ts, the code the README shows) on the seeded
  * example database (embedded PGlite), with `permit({ action })` in each route. The middleware
  * answers 400, 401 (through the app's getUser), 403, or puts the permit on the request; the handlers
  * only apply the permit.
@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
 import request from 'supertest';
-import { closeDatabase, createSeededDatabase } from '../../runtime/example/database.js';
-import type { ExampleDatabase } from '../../runtime/example/example-database.js';
-import { createExpressDocumentsApp } from '../../runtime/example/express-app.js';
+import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
+import type { ExampleDatabase } from '../../examples/documents/example-database.js';
+import { createExpressDocumentsApp } from '../../examples/documents/express-app.js';
 import { documentWithId, documentWithout, employeeListFor } from './example-expectations.js';
 
 /** The errors that reached the app's error handler with a 5xx status. */
@@ -96,8 +96,8 @@ describe('example definitions under the express middleware (embedded PGlite)', (
 });
 
 describe('item 2: the README shows the express example exactly as the tests run it', () => {
-  it('item 2: README.md contains the readme-express region of runtime/example/express-app.ts word for word', () => {
-    const source = readFileSync(new URL('../../runtime/example/express-app.ts', import.meta.url), 'utf8');
+  it('item 2: README.md contains the readme-express region of examples/documents/express-app.ts word for word', () => {
+    const source = readFileSync(new URL('../../examples/documents/express-app.ts', import.meta.url), 'utf8');
     const region = /\/\/ #region readme-express\n([\s\S]*?)\n {2}\/\/ #endregion readme-express/.exec(source)?.[1];
     expect(region).toBeDefined();
     const dedented = (region as string)

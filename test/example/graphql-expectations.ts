@@ -4,7 +4,7 @@
  * hides (the key is present), so an expected document lists every selected field.
  */
 import { Lexer, Source, TokenKind } from 'graphql';
-import type { ExampleDocument } from '../../runtime/example/example-data.js';
+import type { ExampleDocument } from '../../examples/documents/example-data.js';
 import { ALL_DOCUMENT_IDS, type DocumentField } from './example-expectations.js';
 
 /** The fields of the GraphQL `Document` type, in the order the tests select them. */

@@ -19,14 +19,14 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { Permissions, parseDefinitionsJson, type PermissionDefinition } from '../../runtime/core/index.js';
-import type { AppUser } from '../../runtime/example/app-user.js';
-import { closeDatabase, createSeededDatabase } from '../../runtime/example/database.js';
-import type { DocumentFilter } from '../../runtime/example/document-filter.js';
-import { DocumentOwnershipService } from '../../runtime/example/document-ownership.service.js';
-import { DocumentsRepository } from '../../runtime/example/documents.repository.js';
-import { exampleDocuments, type ExampleDocument } from '../../runtime/example/example-data.js';
-import type { ExampleDatabase } from '../../runtime/example/example-database.js';
-import { limitOwnReduce } from '../../runtime/example/limit-own-reduce.js';
+import type { AppUser } from '../../examples/documents/app-user.js';
+import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
+import type { DocumentFilter } from '../../examples/documents/document-filter.js';
+import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { DocumentsRepository } from '../../examples/documents/documents.repository.js';
+import { exampleDocuments, type ExampleDocument } from '../../examples/documents/example-data.js';
+import type { ExampleDatabase } from '../../examples/documents/example-database.js';
+import { limitOwnReduce } from '../../examples/documents/limit-own-reduce.js';
 
 /** Each case makes a few dozen real queries per engine; this keeps the file near 10 s on PGlite. */
 const NUM_RUNS = 1000;

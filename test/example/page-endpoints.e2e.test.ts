@@ -15,11 +15,11 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { grantTables } from '../../generated/index.js';
-import { tablesVersion } from '../../runtime/core/permission-slice.js';
-import { AppModule } from '../../runtime/example/app.module.js';
-import { buildPage } from '../../runtime/example/build-page.js';
-import { DocumentOwnershipService } from '../../runtime/example/document-ownership.service.js';
-import { exampleDocuments } from '../../runtime/example/example-data.js';
+import { tablesVersion } from '../../runtime/core/engine/permission-slice.js';
+import { AppModule } from '../../examples/documents/app.module.js';
+import { buildPage } from '../../examples/documents/build-page.js';
+import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { exampleDocuments } from '../../examples/documents/example-data.js';
 import { ALL_DOCUMENT_IDS, documentOnly, documentWithId, documentWithout, type DocumentField } from './example-expectations.js';
 
 /**

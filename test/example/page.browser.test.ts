@@ -20,11 +20,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { AppModule } from '../../runtime/example/app.module.js';
-import { buildPage } from '../../runtime/example/build-page.js';
-import { exampleDocuments, type ExampleDocument } from '../../runtime/example/example-data.js';
-import { PAGE_CONTENT_SECURITY_POLICY } from '../../runtime/example/page.controller.js';
-import { UsersRepository } from '../../runtime/example/users.repository.js';
+import { AppModule } from '../../examples/documents/app.module.js';
+import { buildPage } from '../../examples/documents/build-page.js';
+import { exampleDocuments, type ExampleDocument } from '../../examples/documents/example-data.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../../examples/documents/page.controller.js';
+import { UsersRepository } from '../../examples/documents/users.repository.js';
 import { PermissionsService } from '../../runtime/nest/index.js';
 import { ALL_DOCUMENT_IDS, documentWithId, type DocumentField } from './example-expectations.js';
 

@@ -37,11 +37,11 @@ import {
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import request from 'supertest';
 import { PermissionsHookError } from '../../runtime/core/index.js';
-import { AppModule } from '../../runtime/example/app.module.js';
-import { migrate, seed } from '../../runtime/example/database.js';
-import { exampleDocuments, type ExampleDocument } from '../../runtime/example/example-data.js';
-import type { ExampleDatabase } from '../../runtime/example/example-database.js';
-import { EXAMPLE_DATABASE } from '../../runtime/example/example.constants.js';
+import { AppModule } from '../../examples/documents/app.module.js';
+import { migrate, seed } from '../../examples/documents/database.js';
+import { exampleDocuments, type ExampleDocument } from '../../examples/documents/example-data.js';
+import type { ExampleDatabase } from '../../examples/documents/example-database.js';
+import { EXAMPLE_DATABASE } from '../../examples/documents/example.constants.js';
 import { PermissionsService } from '../../runtime/nest/index.js';
 
 // ---- a database link that can be cut ---------------------------------------------------------

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../compiler/cli.js';
-import { explainGrant, formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { explainGrant } from '../../runtime/core/engine/explain.js';
+import { formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
 import { printableJson, printableText } from '../../runtime/core/printable-text.js';
 import { collectIo, makeTempDir, removeTempDir } from '../compiler/helpers.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
 import { PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import { resolveResourceIdParam } from '../../runtime/core/resource-id-param.js';
+import { resolveResourceIdParam } from '../../runtime/http/resource-id-param.js';
 import { checkPermitRoutes, createPermitMiddleware, initPermissions, type PermitRoute, type RequestWithPermit } from '../../runtime/express/index.js';
 import { rawResourceIdOf } from '../../runtime/http/request-resource-id.js';
 import { routePathParams } from '../../runtime/http/route-path-params.js';

@@ -14,7 +14,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { AppModule } from '../../runtime/example/app.module.js';
+import { AppModule } from '../../examples/documents/app.module.js';
 
 type Header = readonly [name: string, value: string];
 

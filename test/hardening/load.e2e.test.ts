@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import autocannon from 'autocannon';
-import { AppModule } from '../../runtime/example/app.module.js';
+import { AppModule } from '../../examples/documents/app.module.js';
 
 const CONNECTIONS = 10;
 const DURATION_S = 5;

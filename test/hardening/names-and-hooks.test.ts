@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileModel } from '../../compiler/compile-model.js';
 import { PermissionDefinitionError, Permissions, PermissionsHookError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import { MAX_NAME_LENGTH } from '../../runtime/core/names.js';
+import { MAX_NAME_LENGTH } from '../../runtime/core/definition/names.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 
 function buildError(definitions: readonly unknown[], ownership?: object): PermissionDefinitionError {

@@ -10,9 +10,9 @@ import { basename, join } from 'node:path';
 import { compileModel, type CompiledModel } from '../../compiler/compile-model.js';
 import { emitMatrix } from '../../compiler/emit/emit-matrix.js';
 import { markdownCode, markdownName, markdownProse } from '../../compiler/emit/markdown-text.js';
-import { planFromJson, planToPatterns } from '../../runtime/core/attribute-plan.js';
-import type { GrantCell, GrantTables } from '../../runtime/core/index.js';
-import { groupOwnershipLabel } from '../../runtime/core/grant-tables.js';
+import { planFromJson, planToPatterns } from '../../runtime/core/projection/attribute-plan.js';
+import type { GrantCell, GrantTables } from '../../runtime/core/tables/grant-tables.js';
+import { groupOwnershipLabel } from '../../runtime/core/tables/grant-tables.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 import { allNodes, inlineTokens, parseGfm, plainText, tableCells } from './markdown-tree.js';
 

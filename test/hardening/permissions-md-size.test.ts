@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CompileLimitError } from '../../compiler/compile-limit-error.js';
 import { compileModel, type CompiledModel } from '../../compiler/compile-model.js';
 import { emitMatrix, MAX_MATRIX_CHARS } from '../../compiler/emit/emit-matrix.js';
-import type { GrantCell, GrantTables, HookRef, OwnerGroup } from '../../runtime/core/index.js';
+import type { GrantCell, GrantTables, HookRef, OwnerGroup } from '../../runtime/core/tables/grant-tables.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 
 const context = (model: CompiledModel) => ({ model, runtimeImport: 'typed-permissions', definitionsLabel: 'definitions' });

@@ -12,7 +12,8 @@ import { Test } from '@nestjs/testing';
 import express, { type Express, type Request } from 'express';
 import request from 'supertest';
 import { initPermissions, permissionsErrorHandler, createPermitMiddleware, permitOf } from '../../runtime/express/index.js';
-import type { PermissionDefinition, Permit, ProjectResourceId, User } from '../../runtime/core/index.js';
+import type { PermissionDefinition, Permit, User } from '../../runtime/core/index.js';
+import type { ProjectResourceId } from '../../runtime/nest/index.js';
 import { createPermissionsGuard, GetPermit, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
 import { fixtureGraphQLModule, postGraphQL } from '../nest/fixtures/graphql/graphql-app.fixture.js';
 

@@ -28,7 +28,7 @@ import {
 import { RESOLVER_NAME_METADATA, RESOLVER_PROPERTY_METADATA, RESOLVER_TYPE_METADATA } from '@nestjs/graphql/dist/graphql.constants.js';
 import { buildSchema, GraphQLError, GraphQLScalarType, Kind, locatedError, parse, validate } from 'graphql';
 import { formatGraphQLError, type FormattedGraphQLError } from '../../runtime/nest/index.js';
-import { GRAPHQL_METADATA_KEYS } from '../../runtime/nest/nest-resolvers.js';
+import { GRAPHQL_METADATA_KEYS } from '../../runtime/nest/graphql/resolver-methods.js';
 
 const LOCATIONS = [{ line: 1, column: 3 }] as const;
 const PATH = ['document'] as const;

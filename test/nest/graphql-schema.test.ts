@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import * as graphql from 'graphql';
-import { resolveResourceIdParam } from '../../runtime/core/resource-id-param.js';
+import { resolveResourceIdParam } from '../../runtime/http/resource-id-param.js';
 import {
   fieldArguments,
   MAX_ID_ARGUMENT_DEPTH,
@@ -14,7 +14,7 @@ import {
   schemaFieldOf,
   type GraphQLSchemaLike,
   type GraphQLTypeTools,
-} from '../../runtime/nest/graphql-schema.js';
+} from '../../runtime/nest/graphql/graphql-schema.js';
 
 const tools: GraphQLTypeTools = {
   isNonNullType: (type) => graphql.isNonNullType(type),

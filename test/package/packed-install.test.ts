@@ -130,7 +130,7 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
     }
   });
 
-  it('issue 11: the runtime alone installs small, without the toolchain, and grants from ESM and from require', () => {
+  it('issue 11: the runtime alone installs small, without the toolchain or zod, and grants from ESM and from require', () => {
     ok(run(NPM, ['init', '-y'], project));
     ok(run(NPM, ['pkg', 'set', 'type=module'], project));
     ok(run(NPM, ['install', tarball('typed-permissions')], project));
@@ -139,9 +139,25 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
       readdirSync(modules)
         .filter((name) => !name.startsWith('.'))
         .sort(),
-    ).toEqual(['path-to-regexp', 'typed-permissions', 'zod']);
+    ).toEqual(['path-to-regexp', 'typed-permissions']);
     for (const toolchain of ['typescript', 'ts-morph', 'prettier', '@ts-morph']) expect(existsSync(join(modules, toolchain))).toBe(false);
-    expect(folderBytes(modules)).toBeLessThanOrEqual(10 * 1024 * 1024);
+    expect(folderBytes(modules)).toBeLessThanOrEqual(2 * 1024 * 1024);
+    console.info(`runtime-only install: ${(folderBytes(modules) / 1024).toFixed(0)} KiB of node_modules`);
+
+    // Building definitions at run time validates them with zod, an optional peer: without it, build() says what to install.
+    writeFileSync(
+      join(project, 'no-zod.mjs'),
+      `import { Permissions } from 'typed-permissions';\n` +
+        `try { new Permissions().addPermissions([{ roles: 'READER', resource: 'article', grant: ['read'] }]).build(); } ` +
+        `catch (error) { console.log(JSON.stringify([error.name, error.code, error.message])); }\n`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['no-zod.mjs'], project)))).toEqual([
+      'PermissionsUsageError',
+      'PERMISSIONS_USAGE',
+      'Validating definitions at run time needs zod, which is not installed: run `npm install zod` (zod 4). An application that only loads ' +
+        'compiled tables (createPermissions from generated/, or permissionsFromTables) does not need it.',
+    ]);
+    ok(run(NPM, ['install', 'zod@^4'], project));
 
     const definitions = "[{ roles: 'READER', resource: 'article', grant: { 'read:any': ['*', '!draft'] } }]";
     writeFileSync(

@@ -1,9 +1,9 @@
 /**
  * Issue 14, item 6: type tests of the browser client, checked by `tsc --noEmit`. Typed with the generated
- * `ResourceActions`, `createClient<ResourceActions>(slice)` accepts only the resources and their actions;
+ * `Schema`, `createClient<Schema>(slice)` accepts only the resources and their actions;
  * `owned` is a boolean or a list of group numbers; `pick` returns `Partial<TItem>`. Untyped, it takes any string.
  */
-import type { ResourceActions } from '../../generated/index.js';
+import type { Schema } from '../../generated/index.js';
 import { createClient, type Owned, type PermissionSlice, type PermissionsClient } from '../../runtime/client/index.js';
 import type { Equal, Expect } from './type-assert.js';
 
@@ -16,7 +16,7 @@ interface Document {
 }
 declare const document: Document;
 
-const client = createClient<ResourceActions>(slice);
+const client = createClient<Schema>(slice);
 const untyped = createClient(slice);
 
 export function valid(): void {
@@ -52,7 +52,7 @@ export function invalid(): void {
   // @ts-expect-error: pick takes an object, not a primitive
   client.pick('read', 'document', 'a title');
   // @ts-expect-error: createClient takes a slice, not an arbitrary object
-  createClient<ResourceActions>({ format: 2, version: 'v', plans: [], grants: [] });
+  createClient<Schema>({ format: 2, version: 'v', plans: [], grants: [] });
 }
 
 export function untypedAcceptsAnyString(): void {
@@ -69,7 +69,7 @@ export type Checks = [
   Expect<Equal<typeof picked, Partial<Document>>>,
   Expect<Equal<typeof untypedPicked, Partial<Document>>>,
   Expect<Equal<Owned, boolean | readonly number[]>>,
-  Expect<Equal<typeof client, PermissionsClient<ResourceActions>>>,
+  Expect<Equal<typeof client, PermissionsClient<Schema>>>,
   Expect<Equal<Parameters<typeof client.can<'document'>>[0], 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
   Expect<Equal<Parameters<typeof untyped.can<string>>[0], string>>,
 ];

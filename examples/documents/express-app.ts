@@ -1,0 +1,80 @@
+/**
+ * The example documents app on express instead of NestJS: the same database, ownership service and
+ * compiled definitions, with `permit({ action })` in each route. The README's express section is
+ * the part between the `#region readme-express` markers, word for word (a test checks it), and the
+ * express end-to-end tests run this app.
+ */
+import express, { type Express, type Request } from 'express';
+import type { Kysely } from 'kysely';
+import { createPermissions } from '../../generated/index.js';
+import { checkPermitRoutes, createPermitMiddleware, permissionsErrorHandler, permitOf } from '../../runtime/express/index.js';
+import type { AppUser } from './app-user.js';
+import type { DocumentFilter } from './document-filter.js';
+import { DocumentOwnershipService } from './document-ownership.service.js';
+import { DocumentsRepository } from './documents.repository.js';
+import { exampleAnonymousUser } from './example-data.js';
+import type { ExampleDatabase } from './example-database.js';
+import { limitOwnReduce } from './limit-own-reduce.js';
+import { UsersRepository } from './users.repository.js';
+
+/** An error with the HTTP status to answer (what `getUser` throws for an unknown caller). */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const POSITIVE_INT = /^[1-9]\d{0,8}$/;
+
+/**
+ * Creates the express documents app: `GET /documents/:id`, `GET /documents`, `GET /documents-owned`.
+ * `onError` sees every error answered with 500.
+ *
+ * @example
+ * ```ts
+ * const app = createExpressDocumentsApp(await createSeededDatabase());
+ * app.listen(3001);
+ * ```
+ */
+export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: (error: unknown) => void = () => undefined): Express {
+  const users = new UsersRepository(db);
+  const documents = new DocumentsRepository(db);
+  // #region readme-express
+  const permissions = createPermissions<AppUser, DocumentFilter>({ ownership: new DocumentOwnershipService(db), limitOwnReduce });
+  const permit = createPermitMiddleware({
+    permissions, // typed: permit({ action: 'raed' }) does not compile
+    resource: 'document',
+    // The application authenticates; no x-user-id header is the anonymous placeholder user.
+    getUser: async (req: Request) => {
+      const header = req.get('x-user-id');
+      if (header === undefined) return exampleAnonymousUser;
+      const user = POSITIVE_INT.test(header) ? await users.findUser(Number(header)) : undefined;
+      if (user === undefined) throw new HttpError(401, 'x-user-id must be the id of a user.');
+      return user;
+    },
+    // Document ids are positive: undefined answers 400 before any check (without it, "idType": "number" projects the id).
+    projectResourceId: (raw) => (POSITIVE_INT.test(raw) ? Number(raw) : undefined),
+  });
+
+  const app = express();
+  app.get('/documents/:id', permit({ action: 'read' }), async (req, res) => {
+    const permit = permitOf<AppUser, number, DocumentFilter>(req);
+    const document = await documents.findById(permit.resourceId as number);
+    if (document === undefined) res.status(404).json({ statusCode: 404, error: 'Not Found', message: 'No such document.' });
+    else res.json(await permit.pick(document));
+  });
+  app.get('/documents', permit({ action: 'list' }), async (req, res) => {
+    res.json(await permitOf(req).filterPick(await documents.findAll()));
+  });
+  app.get('/documents-owned', permit({ action: 'list' }), async (req, res) => {
+    const permit = permitOf<AppUser, number, DocumentFilter>(req);
+    res.json(await permit.filterPick(await documents.findWhere(permit.limitOwn())));
+  });
+  app.use(permissionsErrorHandler({ onServerError: onError })); // JSON errors: 401 from getUser, 500 without details
+  checkPermitRoutes(app); // an ambiguous record id stops the boot, not the first request
+  // #endregion readme-express
+  return app;
+}

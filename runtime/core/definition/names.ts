@@ -1,0 +1,91 @@
+/**
+ * What a name may be: roles, resources, actions, attribute path segments and hook names all pass
+ * this one check, in `build()` and in the compiler alike. A name ends up in generated TypeScript,
+ * in PERMISSIONS.md, in a terminal and in log lines, so it must be printable text of bounded length.
+ */
+import { printableText } from '../printable-text.js';
+
+/** The longest name, in UTF-16 code units. Long enough for any real name; short enough that the generated files and messages stay bounded. */
+export const MAX_NAME_LENGTH = 128;
+
+/** Control characters (C0, DEL, C1), format characters (bidi overrides, zero-width joiners, BOM), and line or paragraph separators. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** With the `u` flag a surrogate pair is one code point, so this matches lone surrogates only. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+function codePointLabel(character: string): string {
+  return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Why `name` is not a valid name, as the end of a sentence that starts with the name's role
+ * ("a role name …"), or `undefined` when it is valid.
+ *
+ * @example
+ * ```ts
+ * nameProblem('EMPLOYEE');        // undefined
+ * nameProblem('EMPLOYEE\nADMIN'); // 'contains the unprintable character U+000A'
+ * ```
+ */
+export function nameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'is empty';
+  if (name.length > MAX_NAME_LENGTH) return `is ${name.length} characters long; the limit is ${MAX_NAME_LENGTH}`;
+  const lone = LONE_SURROGATE.exec(name);
+  if (lone !== null) return `contains a lone surrogate (${codePointLabel(lone[0])}), which is not text`;
+  const unprintable = UNPRINTABLE.exec(name);
+  if (unprintable !== null) return `contains the unprintable character ${codePointLabel(unprintable[0])}`;
+  if (name.trim() !== name) return 'starts or ends with whitespace';
+  return undefined;
+}
+
+/**
+ * A name or value quoted for a message: JSON string syntax with every control and format character
+ * as a visible escape (a message reaches logs and terminals), cut after `max` characters, so that a
+ * hostile input cannot make a message huge.
+ *
+ * @example
+ * ```ts
+ * quoteForMessage('a\nb');          // '"a\\nb"'
+ * quoteForMessage('x'.repeat(500)); // '"xxx…xxx…"' (60 characters and an ellipsis)
+ * ```
+ */
+export function quoteForMessage(text: string, max = 60): string {
+  return text.length > max ? `${printableText(JSON.stringify(text.slice(0, max)))}…` : printableText(JSON.stringify(text));
+}
+
+/**
+ * Methods a hook must not be named after: members every object has (a hook would resolve to
+ * `Object.prototype`), `then` (the ownership service would become a thenable, which promise
+ * machinery and Nest's async providers would call), `prototype`, and the lifecycle methods NestJS
+ * calls on every provider (the hook would run at start or shutdown, with no arguments).
+ */
+export const RESERVED_HOOK_NAMES: ReadonlySet<string> = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  'then',
+  'prototype',
+  'onModuleInit',
+  'onApplicationBootstrap',
+  'onModuleDestroy',
+  'beforeApplicationShutdown',
+  'onApplicationShutdown',
+]);
+
+/**
+ * Why `name` cannot name a hook method of the ownership service, or `undefined` when it can.
+ *
+ * @example
+ * ```ts
+ * hookNameProblem('isCreator'); // undefined
+ * hookNameProblem('then');      // 'is reserved: …'
+ * ```
+ */
+export function hookNameProblem(name: string): string | undefined {
+  if (name.length > MAX_NAME_LENGTH) return `is ${name.length} characters long; the limit is ${MAX_NAME_LENGTH}`;
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return 'must be a JavaScript identifier, for example "isCreator"';
+  if (RESERVED_HOOK_NAMES.has(name)) {
+    return name === 'then'
+      ? 'is reserved: a method named "then" makes the ownership service a thenable, which promises and NestJS would call'
+      : `is reserved: every object, or NestJS, already gives "${name}" a meaning`;
+  }
+  return undefined;
+}

@@ -1,0 +1,52 @@
+/**
+ * zod, loaded only where definitions are validated. zod is an optional peer dependency: an application that
+ * loads compiled tables never installs or loads it, and importing `typed-permissions` never pulls it into a
+ * bundle. `build()` is synchronous (it runs at start and throws every problem at once), so zod is required
+ * synchronously, through Node's own `require` of this module's location, when the first definition is validated.
+ */
+import type * as Zod from 'zod';
+import { PermissionsUsageError } from '../errors.js';
+
+/** The zod module (its namespace: `z`). */
+export type ZodModule = typeof Zod;
+
+let loaded: ZodModule | undefined;
+
+/** What `require` a module has here, through Node's `module.createRequire` (`process.getBuiltinModule` keeps `node:` imports out of browser bundles). */
+function nodeRequire(): ((id: string) => unknown) | undefined {
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const moduleApi =
+    typeof getBuiltinModule === 'function' ? (getBuiltinModule('node:module') as { createRequire?: (from: string) => (id: string) => unknown }) : undefined;
+  return typeof moduleApi?.createRequire === 'function' ? moduleApi.createRequire(import.meta.url) : undefined;
+}
+
+/**
+ * The zod module, required once. Throws a PermissionsUsageError that says what to install when zod is not
+ * installed, or that this runtime cannot load it synchronously (a browser: compile the definitions ahead of time).
+ *
+ * @example
+ * ```ts
+ * const z = loadZod();
+ * const schema = z.strictObject({ resource: z.string() });
+ * ```
+ */
+export function loadZod(): ZodModule {
+  if (loaded !== undefined) return loaded;
+  const require = nodeRequire();
+  if (require === undefined) {
+    throw new PermissionsUsageError(
+      'Validating definitions at run time needs Node.js 20.19 or later (zod is loaded with require()). Here, compile the definitions ahead of ' +
+        'time (npx typed-permissions compile) and load the generated tables (createPermissions from generated/, or permissionsFromTables).',
+    );
+  }
+  try {
+    loaded = require('zod') as ZodModule;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new PermissionsUsageError(
+      'Validating definitions at run time needs zod, which is not installed: run `npm install zod` (zod 4). An application that only loads ' +
+        'compiled tables (createPermissions from generated/, or permissionsFromTables) does not need it.',
+    );
+  }
+  return loaded;
+}

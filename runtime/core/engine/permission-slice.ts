@@ -1,0 +1,126 @@
+/**
+ * A user's slice of the permissions: what the user's roles may do, per resource and action, as compact
+ * JSON for a frontend (`typed-permissions/client`). It carries the decisions and attribute plans only —
+ * no hook or hook name, no role name, no definition text, nothing another role may do — and ownership
+ * groups as opaque numbers, so that the per-group attributes (the fix of the spec's multi-role defect)
+ * hold in the browser too.
+ */
+import { planToJson, type AttributePlan, type AttributePlanJson } from '../projection/attribute-plan.js';
+import type { GrantTables } from '../tables/grant-tables.js';
+import type { Combination } from '../tables/table-loader.js';
+
+/**
+ * One action of a resource in a slice: `[action, anyPlan, ownGranted, own, owners]`. `anyPlan` indexes the
+ * slice's `plans` (-1: not granted as any); `ownGranted` is 1 when some role grants the action as own;
+ * `own` is a flat list of `group, plan` pairs, the attributes an ownership group adds for records it owns;
+ * `owners` are the groups whose answer decides whether one record is owned.
+ */
+export type SliceAction = readonly [action: string, anyPlan: number, ownGranted: 0 | 1, own: readonly number[], owners: readonly number[]];
+
+/** One resource of a slice and its granted actions. */
+export type SliceResource = readonly [resource: string, actions: readonly SliceAction[]];
+
+/**
+ * What one user may do, for a frontend: `permissions.sliceFor(user)`, read by `createClient(slice)` of
+ * `typed-permissions/client`. Plain JSON (arrays, so that names such as `__proto__` stay data); only
+ * granted actions appear.
+ *
+ * @example
+ * ```ts
+ * const slice: PermissionSlice = permissions.sliceFor({ id: 1, roles: ['EMPLOYEE'] });
+ * // { format: 1, version: '9f3c…', plans: [[1, [['confidential', null]]], …], grants: [['document', [['read', -1, 1, [0, 0], [0]], …]]] }
+ * ```
+ */
+export interface PermissionSlice {
+  readonly format: 1;
+  /** Identifies the grant tables the slice was cut from: a different version means the client's slice is stale. */
+  readonly version: string;
+  readonly plans: readonly AttributePlanJson[];
+  readonly grants: readonly SliceResource[];
+}
+
+/** The combination of the user's roles for one resource and action (the engine's own look-up). */
+export type CombinationLookup = (resource: string, action: string) => Combination;
+
+/**
+ * Cuts the slice of one set of roles from the tables: one look-up per resource and action, the same
+ * combinations `grantPermit` answers from.
+ *
+ * @example
+ * ```ts
+ * const slice = cutSlice(tables, tablesVersion(tables), (resource, action) => lookup(index, roles, resource, action));
+ * ```
+ */
+export function cutSlice(tables: GrantTables, version: string, lookup: CombinationLookup): PermissionSlice {
+  const plans: AttributePlanJson[] = [];
+  const planIndex = new Map<AttributePlan, number>();
+  const indexOf = (plan: AttributePlan): number => {
+    let at = planIndex.get(plan);
+    if (at === undefined) {
+      planIndex.set(plan, (at = plans.length));
+      plans.push(planToJson(plan));
+    }
+    return at;
+  };
+  const grants: SliceResource[] = [];
+  for (const resource of tables.resources) {
+    const actions: SliceAction[] = [];
+    for (const action of tables.actions) {
+      const combination = lookup(resource, action);
+      if (!combination.anyGranted && !combination.ownActionGranted) continue;
+      const own: number[] = [];
+      for (const grant of combination.ownBeyondAny) own.push(grant.owner.id, indexOf(grant.plan));
+      actions.push([
+        action,
+        combination.anyGranted ? indexOf(combination.anyPlan) : -1,
+        combination.ownActionGranted ? 1 : 0,
+        own,
+        combination.owners.map((owner) => owner.id),
+      ]);
+    }
+    if (actions.length > 0) grants.push([resource, actions]);
+  }
+  return { format: 1, version, plans, grants };
+}
+
+/**
+ * A short fingerprint of grant tables (64 bits, hex): equal tables give equal versions on every machine,
+ * and any change gives another. For staleness, not security: it is two FNV-1a hashes with different seeds
+ * over the tables' JSON, small enough to compute in any runtime.
+ *
+ * @example
+ * ```ts
+ * tablesVersion(grantTables); // '5d1e0c8a93b2f471'
+ * ```
+ */
+export function tablesVersion(tables: GrantTables): string {
+  const text = JSON.stringify(tables);
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x01000193) ^ (a >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+/** Estimated bytes of a JSON value made of arrays, small numbers and shared strings (what a slice is). */
+function arrayBytes(value: unknown): number {
+  if (!Array.isArray(value)) return typeof value === 'string' ? 24 + 2 * value.length : 0;
+  let bytes = 32 + 8 * value.length;
+  for (const item of value) if (typeof item === 'object' || typeof item === 'string') bytes += arrayBytes(item);
+  return bytes;
+}
+
+/**
+ * An estimate of the memory a slice takes, in bytes, for the byte budget of the slice cache.
+ *
+ * @example
+ * ```ts
+ * slices.set(key, slice, sliceBytes(slice));
+ * ```
+ */
+export function sliceBytes(slice: PermissionSlice): number {
+  return 128 + arrayBytes(slice.plans) + arrayBytes(slice.grants);
+}

@@ -1,0 +1,225 @@
+/**
+ * The engine over an immutable policy snapshot: it holds a reference to its current snapshot and nothing a
+ * decision reads besides. This is the engine of compiled tables — what `typed-permissions/precompiled`
+ * exports as `Permissions` and generated code loads; it holds no definitions builder and no zod.
+ * `Permissions` of `typed-permissions` extends it with `build()`.
+ */
+import type { AddedDefinition } from '../build/build-definitions.js';
+import { describeValue } from '../describe-value.js';
+import type { PermissionDefinition, User } from '../definition/definition-types.js';
+import { PermissionsUsageError } from '../errors.js';
+import type { GrantTables } from '../tables/grant-tables.js';
+import type { GrantIndex } from '../tables/table-loader.js';
+import { loadCompiledTables } from './bind-hooks.js';
+import type { GrantQuery } from './grant-query.js';
+import { OnceWarnings } from './once-warnings.js';
+import type { PermissionSlice } from './permission-slice.js';
+import { checkPermissionsOptions, type EngineSettings, type PermissionsOptions } from './permissions-options.js';
+import type { Permit } from './permit.js';
+import { PolicySnapshot } from './policy-snapshot.js';
+import type { PermissionsSchema, TypedPermissions } from './typed-permissions.js';
+
+/** The error of `what` asked of an engine that has no policy yet. */
+function unbuilt(what: string): PermissionsUsageError {
+  return new PermissionsUsageError(`${what} needs build() first: call permissions.build() at application start, after addPermissions().`);
+}
+
+/** Refuses the options that compiled tables carry themselves. */
+function refuseTableOptions(options: PermissionsOptions<any, any>): void {
+  for (const [key, what, declaration] of [
+    ['ownedAmong', 'ownedAmong executors', '"ownedAmong": "<method>"'],
+    ['resourceIdTypes', 'resource id types', '"idType": "number"'],
+  ] as const) {
+    if (options[key] !== undefined) {
+      throw new PermissionsUsageError(
+        `Precompiled tables carry the ${what}; remove the ${key} option and declare ${key === 'ownedAmong' ? 'each executor' : 'each id type'} ` +
+          `in its resource file (${declaration} in definitions/<resource>.resource.json), then compile again (npx typed-permissions compile).`,
+      );
+    }
+  }
+}
+
+/**
+ * The permissions engine of compiled tables: `typed-permissions/precompiled` exports it as `Permissions`.
+ *
+ * @example
+ * ```ts
+ * import { Permissions } from 'typed-permissions/precompiled';
+ * const permissions = Permissions.fromTables(grantTables, { ownership: new DocumentOwnership(db) });
+ * const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });
+ * ```
+ */
+export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFilter = any> {
+  /** The checked options, shared by every snapshot of this engine. */
+  protected readonly settings: EngineSettings;
+  /** Definitions added before `build()`. */
+  protected readonly added: AddedDefinition[] = [];
+  private readonly warnings: OnceWarnings;
+  private current: PolicySnapshot<TUser, TFilter> | undefined;
+
+  constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
+    this.settings = checkPermissionsOptions(options);
+    this.warnings = new OnceWarnings(this.settings.strict, this.settings.logger);
+  }
+
+  /**
+   * Creates a built instance from precomputed tables (what the compiler emits), without validating
+   * or expanding definitions again. Hook names are bound to methods of `options.ownership`; a
+   * missing method throws a PermissionDefinitionError naming it. The same as `permissionsFromTables`.
+   *
+   * @example
+   * ```ts
+   * const permissions = Permissions.fromTables(grantTables, { ownership: new DocumentOwnership(db) });
+   * ```
+   */
+  static fromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(
+    tables: GrantTables,
+    options: PermissionsOptions<TUser, TFilter> = {},
+  ): PermissionsEngine<TUser, TFilter> {
+    refuseTableOptions(options);
+    // `this`: called as Permissions.fromTables (of typed-permissions), the engine is a Permissions.
+    const engine = new this(options);
+    return engine.install(loadCompiledTables(tables, engine.settings.ownership));
+  }
+
+  /** Whether the engine has a policy (`build()` ran, or it was made from tables). */
+  get built(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** The grant tables of the current policy (for inspection and for comparing with the compiler's output). */
+  get tables(): GrantTables {
+    return this.snapshot('tables').tables;
+  }
+
+  /** This engine, typed plainly (what a typed engine's `permissions` gives). */
+  get permissions(): PermissionsEngine<TUser, TFilter> {
+    return this;
+  }
+
+  /**
+   * This engine, typed by the schema the compiler emits: `grantPermit` then accepts only the resources of the
+   * definitions, their actions and id types. The same object, for what the generated `createPermissions` returns.
+   *
+   * @example
+   * ```ts
+   * const typed = permissionsFromTables<AppUser>(grantTables, { ownership }).typed<Schema>();
+   * await typed.grantPermit({ user, resource: 'document', action: 'approve' }); // does not compile
+   * ```
+   */
+  typed<S extends PermissionsSchema>(): TypedPermissions<S, TUser, TFilter> {
+    this.snapshot('typed()');
+    return this;
+  }
+
+  /**
+   * Registers definitions; call before `build()`. `source` labels them in error messages.
+   *
+   * @example
+   * ```ts
+   * permissions.addPermissions([{ roles: ['ADMIN'], resource: '*', grant: ['*:any'] }], { source: 'admin rules' });
+   * ```
+   */
+  addPermissions(definitions: readonly PermissionDefinition[], options: { source?: string } = {}): this {
+    if (this.current !== undefined)
+      throw new PermissionsUsageError('addPermissions() was called after build(); add every definition before build() (at application start).');
+    if (!Array.isArray(definitions))
+      throw new PermissionsUsageError(`addPermissions(definitions) expects an array of PermissionDefinitions, got ${describeValue(definitions)}.`);
+    const source = typeof options?.source === 'string' ? options.source : undefined;
+    definitions.forEach((definition: unknown, index) => this.added.push({ definition, location: source === undefined ? { index } : { index, source } }));
+    return this;
+  }
+
+  /**
+   * Refuses: validating and building definitions is what `typed-permissions/precompiled` leaves out to stay small
+   * (`Permissions` of `typed-permissions` builds).
+   *
+   * @example
+   * ```ts
+   * import { Permissions } from 'typed-permissions'; // not from 'typed-permissions/precompiled'
+   * new Permissions({ ownership }).addPermissions(definitions).build();
+   * ```
+   */
+  build(): this {
+    if (this.built) throw new PermissionsUsageError('build() was already called; a Permissions instance is built once.');
+    throw new PermissionsUsageError(
+      "build() validates definitions, which 'typed-permissions/precompiled' leaves out to stay small: import Permissions from 'typed-permissions' where " +
+        'definitions are built at run time, or compile them ahead of time (npx typed-permissions compile) and load the generated tables.',
+    );
+  }
+
+  /**
+   * Answers a grant query. Without `resourceId`: granted when the action is granted as any or own.
+   * With it: granted when granted as any, or granted as own and the user owns that record. The
+   * Permit keeps the policy it was decided on.
+   *
+   * @example
+   * ```ts
+   * const permit = await permissions.grantPermit({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 10 });
+   * permit.granted; // true: user 1 created document 10
+   * ```
+   */
+  grantPermit<TId = unknown>(query: GrantQuery<TUser, TId>): Promise<Permit<TUser, TId, TFilter>> {
+    // A snapshot answers a wrong query with a rejection; only a missing one is known here.
+    return this.current === undefined ? Promise.reject(unbuilt('grantPermit()')) : this.current.grantPermit(query);
+  }
+
+  /**
+   * Answers a grant query synchronously, for the queries that need no ownership hook: without
+   * `resourceId`, or when the action is granted as any (or not at all). A query whose answer depends
+   * on `isOwn(resourceId)` throws a PermissionsUsageError: use `grantPermit`.
+   *
+   * @example
+   * ```ts
+   * const permit = permissions.grantPermitSync({ user, resource: 'document', action: 'list' });
+   * if (permit.granted) return permit.filterPick(rows);
+   * ```
+   */
+  grantPermitSync<TId = unknown>(query: GrantQuery<TUser, TId>): Permit<TUser, TId, TFilter> {
+    return this.snapshot('grantPermit()').grantPermitSync(query);
+  }
+
+  /**
+   * What `user`'s roles may do, as compact JSON for a frontend (`createClient(slice)` of
+   * `typed-permissions/client`): per resource and action, the `any` attributes and the ownership groups
+   * with their own attributes, as opaque numbers. No hook, hook name, role name or definition text, and
+   * nothing the user's roles may not do. `version` identifies the policy (a client can tell it is stale).
+   * Depends on the roles only: cut once per distinct set of roles (bounded by count and bytes) and frozen.
+   *
+   * @example
+   * ```ts
+   * app.get('/me/permissions', (req, res) => res.json(permissions.sliceFor(req.user)));
+   * ```
+   */
+  sliceFor(user: TUser): PermissionSlice {
+    return this.snapshot('sliceFor()').sliceFor(user);
+  }
+
+  /** Makes the policy of `index` the current one. */
+  protected install(index: GrantIndex): this {
+    this.current = new PolicySnapshot<TUser, TFilter>(index, this.settings, this.warnings);
+    return this;
+  }
+
+  /** The current policy snapshot; throws a usage error naming `what` before `build()`. */
+  private snapshot(what: string): PolicySnapshot<TUser, TFilter> {
+    if (this.current === undefined) throw unbuilt(what);
+    return this.current;
+  }
+}
+
+/**
+ * An engine from precompiled tables (what `npx typed-permissions compile` emits), binding hook names to the
+ * methods of `options.ownership`. Loads nothing else: no zod, no table builder.
+ *
+ * @example
+ * ```ts
+ * const permissions = permissionsFromTables<AppUser>(grantTables, { ownership: new DocumentOwnership(db) });
+ * ```
+ */
+export function permissionsFromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(
+  tables: GrantTables,
+  options: PermissionsOptions<TUser, TFilter> = {},
+): PermissionsEngine<TUser, TFilter> {
+  return PermissionsEngine.fromTables<TUser, TFilter>(tables, options);
+}

@@ -1,0 +1,109 @@
+/**
+ * The precomputed grant tables: plain, serialisable data that the table builder makes from
+ * definitions and that both `Permissions.build()` and the compiler's generated code load.
+ */
+import type { AttributePlanJson } from '../projection/attribute-plan.js';
+import type { ResourceIdType } from '../engine/resource-id.js';
+
+/**
+ * The ownership hooks: the three of a definition, and `ownedAmong`, a resource's executor that runs
+ * one limitOwned filter over given ids (so that ownership can be computed from limitOwned).
+ */
+export type HookKind = 'isOwner' | 'listOwned' | 'limitOwned' | 'ownedAmong';
+
+/** One hook: its kind and the ownership-service method it names (or a label for an in-process function). */
+export interface HookRef {
+  readonly kind: HookKind;
+  readonly name: string;
+}
+
+/** An ownership group: the hooks of one definition (identical triples are shared). Indexes into `hooks`; `definitions` indexes the definitions that use it. */
+export interface OwnerGroup {
+  /** Absent when ownership is computed: membership in listOwned, or limitOwned run by the resource's ownedAmong. */
+  readonly isOwner?: number;
+  readonly listOwned?: number;
+  readonly limitOwned?: number;
+  readonly definitions: readonly number[];
+}
+
+/**
+ * How an ownership group decides that one record is owned, as explanations and the permission
+ * matrix name it: its isOwner; else its listOwned; else its limitOwned run by the resource's
+ * ownedAmong (`limitToCreator via ownedDocumentsAmong`).
+ *
+ * @example
+ * ```ts
+ * ownershipLabel({ limitOwned: 'limitToCreator', ownedAmong: 'ownedDocumentsAmong' }); // 'limitToCreator via ownedDocumentsAmong'
+ * ```
+ */
+export function ownershipLabel(names: {
+  readonly isOwner?: string | undefined;
+  readonly listOwned?: string | undefined;
+  readonly limitOwned?: string | undefined;
+  readonly ownedAmong?: string | undefined;
+}): string {
+  if (names.isOwner !== undefined) return names.isOwner;
+  if (names.listOwned !== undefined) return names.listOwned;
+  return names.ownedAmong === undefined ? (names.limitOwned ?? '') : `${names.limitOwned ?? ''} via ${names.ownedAmong}`;
+}
+
+/**
+ * {@link ownershipLabel} of group `group` for resource `resource` (an index), from the tables.
+ *
+ * @example
+ * ```ts
+ * groupOwnershipLabel(tables, 0, 0); // 'isCreator'
+ * ```
+ */
+export function groupOwnershipLabel(tables: GrantTables, group: number, resource: number): string {
+  const owner = tables.owners[group];
+  const name = (hook: number | undefined) => (hook === undefined || hook === -1 ? undefined : tables.hooks[hook]?.name);
+  return ownershipLabel({
+    isOwner: name(owner?.isOwner),
+    listOwned: name(owner?.listOwned),
+    limitOwned: name(owner?.limitOwned),
+    ownedAmong: owner?.limitOwned === undefined ? undefined : name(tables.ownedAmong?.[resource]),
+  });
+}
+
+/** Where a definition came from and what it says it is for; `definition` in cells indexes this list. */
+export interface DefinitionSummary {
+  readonly index: number;
+  readonly source?: string;
+  readonly descr?: string;
+}
+
+/**
+ * One cell: what one role may do with one action on one resource.
+ * `[resource, action, role, anyPlan, own, owners, sources]`: indexes into the name lists and `plans`;
+ * `anyPlan` is -1 when the action is not granted as `any`; `own` is a flat list of
+ * `ownerGroup, plan` pairs (the own attributes each ownership group grants); `owners` are the
+ * ownership groups whose hooks decide ownership for this cell (from grants in either possession);
+ * `sources` says which definitions reached the cell, as `definition * 2 + (own ? 1 : 0)`, for `explain`.
+ */
+export type GrantCell = readonly [
+  resource: number,
+  action: number,
+  role: number,
+  anyPlan: number,
+  own: readonly number[],
+  owners: readonly number[],
+  sources: readonly number[],
+];
+
+/** Everything `build()` and the compiler precompute. Sorted and free of functions, so it serialises deterministically. */
+export interface GrantTables {
+  readonly format: 1;
+  readonly roles: readonly string[];
+  readonly resources: readonly string[];
+  readonly actions: readonly string[];
+  readonly plans: readonly AttributePlanJson[];
+  readonly hooks: readonly HookRef[];
+  readonly owners: readonly OwnerGroup[];
+  /** Per resource (same order as `resources`), the index in `hooks` of its ownedAmong executor, or -1. Absent: none has one. */
+  readonly ownedAmong?: readonly number[];
+  /** Per resource (same order as `resources`), its declared id type, or null. Absent: none declares one. */
+  readonly idTypes?: readonly (ResourceIdType | null)[];
+  readonly cells: readonly GrantCell[];
+  readonly definitions: readonly DefinitionSummary[];
+}

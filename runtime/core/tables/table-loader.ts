@@ -1,0 +1,247 @@
+/**
+ * Loads {@link GrantTables} into the structures a query reads: maps from names to indexes and, per
+ * resource and action, one precomputed {@link Combination} per role. Loading is linear in the size
+ * of the tables and expands nothing: that happened in the table builder.
+ */
+import { NOTHING, planBytes, planFromJson, planToPatterns, unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
+import { BoundedCache, CacheBudget } from '../bounded-cache.js';
+import type { BoundHook } from '../engine/hook-call.js';
+import { ownershipLabel, type GrantTables, type HookRef } from './grant-tables.js';
+import type { ResourceIdType } from '../engine/resource-id.js';
+
+/**
+ * An ownership group's hooks, bound to functions, for one resource: how a permit on that resource
+ * decides what the user owns. Ownership of one record is asked of `isOwner` when the group has one;
+ * otherwise, and for many records at once, it is computed: membership in `listOwned`, or the
+ * resource's `ownedAmong` running the `limitOwned` filter over the ids.
+ */
+export interface LoadedOwner {
+  /** The ownership group (index in the tables' `owners`). */
+  readonly id: number;
+  readonly isOwner: BoundHook | undefined;
+  readonly listOwned: BoundHook | undefined;
+  readonly limitOwned: BoundHook | undefined;
+  /** The resource's executor, when the group has limitOwned and the resource declares one. */
+  readonly ownedAmong: BoundHook | undefined;
+  /** The hook that decides ownership of one record, as explanations name it. */
+  readonly label: string;
+}
+
+/** The own attributes one ownership group adds, for items that group owns. */
+export interface OwnGrant {
+  readonly owner: LoadedOwner;
+  readonly plan: AttributePlan;
+}
+
+/** What a set of roles may do with one action on one resource. Shared by every query with those roles. */
+export interface Combination {
+  /** Identifies the combination of one cell among the loaded tables' distinct ones (cache keys of multi-role users); -1 for combinations made from several. */
+  readonly id: number;
+  readonly anyPlan: AttributePlan;
+  readonly anyGranted: boolean;
+  /** Some role grants the action as own. */
+  readonly ownActionGranted: boolean;
+  /** Own grants that add attributes beyond `anyPlan`; when empty, no hook needs calling to pick. */
+  readonly ownBeyondAny: readonly OwnGrant[];
+  /** Ownership groups that decide isOwn, listOwn and limitOwn. */
+  readonly owners: readonly LoadedOwner[];
+}
+
+/** The combinations of one resource and action, by role index, plus a cache for multi-role users. */
+export interface ActionEntry {
+  /** Keyed by role name (one look-up per role); a Map because most roles have no cell here. Cells that say the same share one combination. */
+  readonly byRole: ReadonlyMap<string, Combination>;
+  /** Combinations of several roles, made on demand: bounded per entry by count, and per engine by bytes. */
+  readonly multiRole: BoundedCache<number | string, Combination>;
+}
+
+/** The loaded tables. */
+export interface GrantIndex {
+  readonly tables: GrantTables;
+  readonly roleIndex: ReadonlyMap<string, number>;
+  readonly knownActions: ReadonlySet<string>;
+  /** The declared id type of each resource that has one. */
+  readonly idTypes: ReadonlyMap<string, ResourceIdType>;
+  readonly resources: ReadonlyMap<string, ReadonlyMap<string, ActionEntry>>;
+  /** How many distinct cell combinations were loaded (their ids are 0 to this, exclusive). */
+  readonly combinationCount: number;
+}
+
+/** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
+export const MAX_CACHED_COMBINATIONS = 1024;
+/** The estimated bytes of every multi-role combination one engine keeps, over all resources and actions. */
+export const MAX_COMBINATION_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * An estimate of the memory a combination takes (its own object and lists, and its plans, which it may
+ * share), for the byte budget of the combination cache.
+ *
+ * @example
+ * ```ts
+ * entry.multiRole.set(key, combination, combinationBytes(combination));
+ * ```
+ */
+export function combinationBytes(combination: Combination): number {
+  let bytes = 256 + planBytes(combination.anyPlan) + 16 * combination.owners.length;
+  for (const grant of combination.ownBeyondAny) bytes += 64 + planBytes(grant.plan);
+  return bytes;
+}
+
+/** The combination of no role at all: nothing granted. */
+export const NO_GRANT: Combination = Object.freeze({
+  id: -1,
+  anyPlan: NOTHING,
+  anyGranted: false,
+  ownActionGranted: false,
+  ownBeyondAny: Object.freeze([]),
+  owners: Object.freeze([]),
+});
+
+const NO_OWN_BEYOND_ANY: readonly OwnGrant[] = Object.freeze([]);
+
+// Tables hold few distinct plans and many cells: what is derived from a plan is derived once.
+const patternsOf = new WeakMap<AttributePlan, readonly string[]>();
+const addsBeyond = new WeakMap<AttributePlan, WeakMap<AttributePlan, boolean>>();
+
+/**
+ * The canonical patterns of a plan (what `permit.anyAttributes` shows), derived once per plan and
+ * only when asked: a combination made for a one-off set of roles never pays for them.
+ *
+ * @example
+ * ```ts
+ * canonicalPatterns(compileAttributePatterns(['title', 'date'])); // ['date', 'title']
+ * ```
+ */
+export function canonicalPatterns(plan: AttributePlan): readonly string[] {
+  let patterns = patternsOf.get(plan);
+  if (patterns === undefined) patternsOf.set(plan, (patterns = Object.freeze(planToPatterns(plan))));
+  return patterns;
+}
+
+/** Whether `own` keeps some attribute that `any` does not. */
+function keepsMoreThan(own: AttributePlan, any: AttributePlan): boolean {
+  let byOwn = addsBeyond.get(any);
+  if (byOwn === undefined) addsBeyond.set(any, (byOwn = new WeakMap()));
+  let answer = byOwn.get(own);
+  if (answer === undefined) {
+    const merged = unionPlans(any, own);
+    answer = merged !== any && canonicalPatterns(merged).join('\u0000') !== canonicalPatterns(any).join('\u0000');
+    byOwn.set(own, answer);
+  }
+  return answer;
+}
+
+function makeCombination(anyPlan: AttributePlan, own: ReadonlyMap<LoadedOwner, AttributePlan>, owners: readonly LoadedOwner[], id = -1): Combination {
+  let ownBeyondAny = NO_OWN_BEYOND_ANY;
+  for (const [owner, plan] of own) {
+    if (!keepsMoreThan(plan, anyPlan)) continue;
+    if (ownBeyondAny === NO_OWN_BEYOND_ANY) ownBeyondAny = [];
+    (ownBeyondAny as OwnGrant[]).push({ owner, plan });
+  }
+  return {
+    id,
+    anyPlan,
+    anyGranted: anyPlan.allowsAny,
+    ownActionGranted: own.size > 0,
+    ownBeyondAny: ownBeyondAny === NO_OWN_BEYOND_ANY ? ownBeyondAny : Object.freeze(ownBeyondAny),
+    owners: owners.length < 2 ? owners : [...owners].sort((a, b) => a.id - b.id),
+  };
+}
+
+/**
+ * Combines the combinations of several roles: union of any attributes, own grants merged by
+ * ownership group, owners deduplicated.
+ */
+export function combineRoles(parts: readonly Combination[]): Combination {
+  let anyPlan = NOTHING;
+  const own = new Map<LoadedOwner, AttributePlan>();
+  const owners = new Set<LoadedOwner>();
+  for (const part of parts) {
+    anyPlan = unionPlans(anyPlan, part.anyPlan);
+    for (const owner of part.owners) owners.add(owner);
+  }
+  for (const part of parts) {
+    for (const { owner, plan } of part.ownBeyondAny) {
+      const before = own.get(owner);
+      own.set(owner, before === undefined ? plan : unionPlans(before, plan));
+    }
+  }
+  const combined = makeCombination(anyPlan, own, [...owners]);
+  if (parts.some((part) => part.ownActionGranted) && !combined.ownActionGranted) return { ...combined, ownActionGranted: true };
+  return combined;
+}
+
+/**
+ * Loads tables, binding each hook with `bindHook` (a method of the ownership service, or the
+ * function given in-process).
+ *
+ * @example
+ * ```ts
+ * const index = loadGrantTables(tables, (ref) => ({ name: ref.name, call: resolveMethod(service, ref.name)! }));
+ * ```
+ */
+export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, index: number) => BoundHook): GrantIndex {
+  const hooks = tables.hooks.map((ref, i) => bindHook(ref, i));
+  const hookOf = (index: number | undefined): BoundHook | undefined => (index === undefined || index === -1 ? undefined : hooks[index]);
+  // One LoadedOwner per ownership group and resource: the executor of limitOwned depends on the resource.
+  const loadedOwners = new Map<string, LoadedOwner>();
+  const ownerOf = (id: number, resource: number): LoadedOwner => {
+    const key = `${id}/${resource}`;
+    let owner = loadedOwners.get(key);
+    if (owner === undefined) {
+      const group = tables.owners[id] as GrantTables['owners'][number];
+      const isOwner = hookOf(group.isOwner);
+      const listOwned = hookOf(group.listOwned);
+      const limitOwned = hookOf(group.limitOwned);
+      const ownedAmong = limitOwned === undefined ? undefined : hookOf(tables.ownedAmong?.[resource]);
+      const label = ownershipLabel({ isOwner: isOwner?.name, listOwned: listOwned?.name, limitOwned: limitOwned?.name, ownedAmong: ownedAmong?.name });
+      loadedOwners.set(key, (owner = Object.freeze({ id, isOwner, listOwned, limitOwned, ownedAmong, label })));
+    }
+    return owner;
+  };
+  const plans = tables.plans.map(planFromJson);
+
+  const resources = new Map<string, Map<string, ActionEntry>>();
+  const combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
+  const entries: Map<string, Combination>[][] = tables.resources.map((resource) => {
+    const byAction = new Map<string, ActionEntry>();
+    resources.set(resource, byAction);
+    return tables.actions.map((action) => {
+      const byRole = new Map<string, Combination>();
+      byAction.set(action, { byRole, multiRole: new BoundedCache(MAX_CACHED_COMBINATIONS, combinationBudget) });
+      return byRole;
+    });
+  });
+
+  // A large policy has many cells and few distinct ones (a '*' grant repeats one cell everywhere):
+  // cells of one resource that say the same share one combination, and one list of ownership groups.
+  const ownerLists = new Map<string, readonly LoadedOwner[]>();
+  const combinations = new Map<string, Combination>();
+  for (const [resource, action, role, anyPlan, own, cellOwners] of tables.cells) {
+    // Groups bind per resource (their limitOwned executor is the resource's): only cells without any share across resources.
+    const ownersKey = cellOwners.length === 0 ? '' : `${resource}/${cellOwners.join(',')}`;
+    const key = `${anyPlan}/${own.join(',')}/${ownersKey}`;
+    let combination = combinations.get(key);
+    if (combination === undefined) {
+      const ownPlans = new Map<LoadedOwner, AttributePlan>();
+      for (let i = 0; i < own.length; i += 2) ownPlans.set(ownerOf(own[i] as number, resource), plans[own[i + 1] as number] as AttributePlan);
+      let ownerList = ownerLists.get(ownersKey);
+      if (ownerList === undefined)
+        ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => ownerOf(id, resource)).sort((a, b) => a.id - b.id))));
+      combinations.set(
+        key,
+        (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)),
+      );
+    }
+    entries[resource]![action]!.set(tables.roles[role] as string, combination);
+  }
+
+  return {
+    tables,
+    roleIndex: new Map(tables.roles.map((name, i) => [name, i])),
+    knownActions: new Set(tables.actions),
+    idTypes: new Map((tables.idTypes ?? []).flatMap((type, i) => (type === null ? [] : [[tables.resources[i] as string, type] as const]))),
+    resources,
+    combinationCount: combinations.size,
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * A hand-written shape check of precompiled grant tables, run by `Permissions.fromTables` before
+ * anything is loaded. The tables come from the compiler, but they are data read at start (they may
+ * be stale, hand-edited or from another version), and a bad index would otherwise surface later as
+ * a wrong answer or a crash. Written by hand rather than with zod so that loading precompiled
+ * tables stays free of it; linear in the size of the tables.
+ */
+import { MAX_ATTRIBUTE_PATH_DEPTH } from '../definition/grant-syntax.js';
+import type { GrantTables } from './grant-tables.js';
+
+const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned', 'ownedAmong']);
+
+class ShapeError extends Error {}
+
+function fail(path: string, what: string): never {
+  throw new ShapeError(`${path} ${what}`);
+}
+
+const isIndex = (value: unknown, length: number): value is number => Number.isInteger(value) && (value as number) >= 0 && (value as number) < length;
+
+function array(value: unknown, path: string): readonly unknown[] {
+  if (!Array.isArray(value)) fail(path, 'is not an array');
+  return value;
+}
+
+function names(value: unknown, path: string): readonly string[] {
+  const list = array(value, path);
+  list.forEach((name, i) => {
+    if (typeof name !== 'string' || name.length === 0) fail(`${path}[${i}]`, 'is not a name');
+  });
+  return list as readonly string[];
+}
+
+function index(value: unknown, length: number, path: string): number {
+  if (!isIndex(value, length)) fail(path, `is not an index below ${length}`);
+  return value;
+}
+
+/** Plans nest one level per attribute path segment: walked with an explicit stack, depth bounded. */
+function plan(value: unknown, path: string): void {
+  const stack: [node: unknown, path: string, depth: number][] = [[value, path, 0]];
+  while (stack.length > 0) {
+    const [node, at, depth] = stack.pop() as [unknown, string, number];
+    if (depth > MAX_ATTRIBUTE_PATH_DEPTH) fail(at, `nests deeper than ${MAX_ATTRIBUTE_PATH_DEPTH} levels`);
+    const [all, children] = array(node, at);
+    if (all !== 0 && all !== 1) fail(`${at}[0]`, 'is not 0 or 1');
+    array(children, `${at}[1]`).forEach((child, i) => {
+      const [key, nested] = array(child, `${at}[1][${i}]`);
+      if (typeof key !== 'string') fail(`${at}[1][${i}][0]`, 'is not an attribute name');
+      if (nested !== null) stack.push([nested, `${at}[1][${i}][1]`, depth + 1]);
+    });
+  }
+}
+
+/**
+ * Checks that `value` has the shape of {@link GrantTables} (format 1) with every index in range, and
+ * returns it typed; otherwise says where it is wrong.
+ *
+ * @example
+ * ```ts
+ * const problem = grantTablesProblem(JSON.parse(text));
+ * if (problem !== undefined) throw new Error(problem); // 'cells[3][2] is not an index below 4'
+ * ```
+ */
+export function grantTablesProblem(value: unknown): string | undefined {
+  try {
+    if (typeof value !== 'object' || value === null) fail('the tables', 'are not an object');
+    const tables = value as Partial<Record<keyof GrantTables, unknown>>;
+    if (tables.format !== 1) fail('format', 'is not 1');
+    const roles = names(tables.roles, 'roles');
+    const resources = names(tables.resources, 'resources');
+    const actions = names(tables.actions, 'actions');
+    const plans = array(tables.plans, 'plans');
+    plans.forEach((entry, i) => plan(entry, `plans[${i}]`));
+    const hooks = array(tables.hooks, 'hooks');
+    hooks.forEach((hook, i) => {
+      const { kind, name } = (hook ?? {}) as { kind?: unknown; name?: unknown };
+      if (typeof kind !== 'string' || !HOOK_KINDS.has(kind)) fail(`hooks[${i}].kind`, 'is not isOwner, listOwned, limitOwned or ownedAmong');
+      if (typeof name !== 'string' || name.length === 0) fail(`hooks[${i}].name`, 'is not a name');
+    });
+    const definitions = array(tables.definitions, 'definitions');
+    definitions.forEach((definition, i) => {
+      const { index: at, source, descr } = (definition ?? {}) as { index?: unknown; source?: unknown; descr?: unknown };
+      if (!Number.isInteger(at)) fail(`definitions[${i}].index`, 'is not an integer');
+      if (source !== undefined && typeof source !== 'string') fail(`definitions[${i}].source`, 'is not a string');
+      if (descr !== undefined && typeof descr !== 'string') fail(`definitions[${i}].descr`, 'is not a string');
+    });
+    const hookOfKind = (value: unknown, kind: string, path: string) => {
+      const at = index(value, hooks.length, path);
+      if ((hooks[at] as { kind: string }).kind !== kind) fail(path, `is not a ${kind} hook`);
+    };
+    const owners = array(tables.owners, 'owners');
+    owners.forEach((owner, i) => {
+      const group = (owner ?? {}) as { isOwner?: unknown; listOwned?: unknown; limitOwned?: unknown; definitions?: unknown };
+      if (group.isOwner !== undefined) hookOfKind(group.isOwner, 'isOwner', `owners[${i}].isOwner`);
+      if (group.isOwner === undefined && group.listOwned === undefined && group.limitOwned === undefined) fail(`owners[${i}]`, 'has no ownership hook');
+      if (group.listOwned !== undefined) hookOfKind(group.listOwned, 'listOwned', `owners[${i}].listOwned`);
+      if (group.limitOwned !== undefined) hookOfKind(group.limitOwned, 'limitOwned', `owners[${i}].limitOwned`);
+      array(group.definitions, `owners[${i}].definitions`).forEach((definition, k) => index(definition, definitions.length, `owners[${i}].definitions[${k}]`));
+    });
+    const executors = tables.ownedAmong === undefined ? undefined : array(tables.ownedAmong, 'ownedAmong');
+    if (executors !== undefined && executors.length !== resources.length) fail('ownedAmong', 'does not have one entry per resource');
+    executors?.forEach((hook, i) => {
+      if (hook !== -1) hookOfKind(hook, 'ownedAmong', `ownedAmong[${i}]`);
+    });
+    const idTypes = tables.idTypes === undefined ? undefined : array(tables.idTypes, 'idTypes');
+    if (idTypes !== undefined && idTypes.length !== resources.length) fail('idTypes', 'does not have one entry per resource');
+    idTypes?.forEach((type, i) => {
+      if (type !== null && type !== 'number' && type !== 'string') fail(`idTypes[${i}]`, 'is not "number", "string" or null');
+    });
+    // A group without isOwner or listOwned decides one record only through the resource's executor.
+    const decidable = (group: number, resource: number) => {
+      const { isOwner, listOwned } = owners[group] as { isOwner?: unknown; listOwned?: unknown };
+      return isOwner !== undefined || listOwned !== undefined || (executors?.[resource] ?? -1) !== -1;
+    };
+    array(tables.cells, 'cells').forEach((entry, i) => {
+      const cell = array(entry, `cells[${i}]`);
+      if (cell.length !== 7) fail(`cells[${i}]`, 'does not have 7 fields');
+      const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
+      index(resource, resources.length, `cells[${i}][0]`);
+      index(action, actions.length, `cells[${i}][1]`);
+      index(role, roles.length, `cells[${i}][2]`);
+      if (anyPlan !== -1) index(anyPlan, plans.length, `cells[${i}][3]`);
+      const ownList = array(own, `cells[${i}][4]`);
+      if (ownList.length % 2 !== 0) fail(`cells[${i}][4]`, 'is not a list of (ownership group, plan) pairs');
+      ownList.forEach((value, k) => index(value, k % 2 === 0 ? owners.length : plans.length, `cells[${i}][4][${k}]`));
+      array(cellOwners, `cells[${i}][5]`).forEach((value, k) => {
+        const group = index(value, owners.length, `cells[${i}][5][${k}]`);
+        if (!decidable(group, resource as number))
+          fail(`cells[${i}][5][${k}]`, 'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong)');
+      });
+      array(sources, `cells[${i}][6]`).forEach((value, k) => index(value, definitions.length * 2, `cells[${i}][6][${k}]`));
+    });
+    return undefined;
+  } catch (error) {
+    if (error instanceof ShapeError) return error.message;
+    throw error;
+  }
+}

@@ -1,8 +1,0 @@
-/** The typed Nest helpers of the example app, bound to the generated resource actions: an undeclared resource or action does not compile. */
-import type { ResourceActions } from '../../generated/index.js';
-import { typedPermissions } from '../nest/index.js';
-
-export const { createPermissionsGuard, Action, Permission } = typedPermissions<ResourceActions>();
-
-/** The guard of the document controllers: resource `document`, id from the `id` path parameter. */
-export const DocumentsGuard = createPermissionsGuard({ resource: 'document' });

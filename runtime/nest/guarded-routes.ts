@@ -1,0 +1,132 @@
+/**
+ * What a permissions guard checks for one handler, worked out once per handler (at start for every
+ * handler a permissions guard protects) so that a request only looks the answer up.
+ */
+import { resolveResourceIdParam, type DeclaredParam, type ResolvedResourceIdParam, type ResourceIdParamProblem } from '../http/resource-id-param.js';
+import type { PermissionDefinition } from '../core/index.js';
+import { routePathParams } from '../http/route-path-params.js';
+import type { NestClass, RouteHandler } from './nest-targets.js';
+import { isPermissionsSkipped, readPermissionOverride } from './permission.decorator.js';
+import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
+import type { ProjectResourceId } from './permissions-module-options.interface.js';
+
+/** @internal What `createPermissionsGuard()` was called with, kept per guard class. */
+export interface PermissionsGuardConfig {
+  readonly options: PermissionsGuardOptions;
+  readonly definitions: readonly PermissionDefinition[];
+}
+
+/** @internal The resolved check of one handler. */
+export interface PermissionsRoute {
+  /** `Controller.method`, for messages. */
+  readonly label: string;
+  /** The full paths the handler is served at, as the router registers them, or its GraphQL field (`Query.document`), for messages. */
+  readonly paths: readonly string[];
+  /** `@SkipPermissions()`: no check, no permit. */
+  readonly skip: boolean;
+  readonly resource: string;
+  readonly action: string;
+  /** Where the resource id comes from; a problem makes the application refuse to start. */
+  readonly resourceId: ResolvedResourceIdParam | ResourceIdParamProblem;
+  /** Every parameter the paths (or the field's arguments) declare: a request carrying another path parameter was not understood at start, and is refused. */
+  readonly declaredParams: ReadonlySet<string>;
+  readonly projectResourceId: ProjectResourceId | undefined;
+}
+
+const guardConfigs = new WeakMap<object, PermissionsGuardConfig>();
+
+/** @internal Records the configuration of a guard class made by `createPermissionsGuard()`. */
+export function registerPermissionsGuard(guard: NestClass, config: PermissionsGuardConfig): void {
+  guardConfigs.set(guard, config);
+}
+
+/** @internal The configuration of a permissions guard (given its class or an instance), else undefined. */
+export function permissionsGuardConfigOf(guard: unknown): PermissionsGuardConfig | undefined {
+  if (typeof guard === 'function') return guardConfigs.get(guard);
+  if (typeof guard === 'object' && guard !== null) return guardConfigs.get(guard.constructor);
+  return undefined;
+}
+
+/** The name under which `handler` is a method of `controller` (or its base classes). */
+function methodNameOf(controller: NestClass, handler: RouteHandler): string {
+  for (
+    let proto: object | null = controller.prototype as object | null;
+    proto !== null && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      if (key !== 'constructor' && Object.getOwnPropertyDescriptor(proto, key)?.value === handler) return key;
+    }
+  }
+  return handler.name;
+}
+
+/** What a guard checks for a handler before its record id is known: the same for routes and resolvers. */
+function resolveBasics(config: PermissionsGuardConfig, owner: NestClass, handler: RouteHandler, moduleProjection: ProjectResourceId | undefined) {
+  const methodName = methodNameOf(owner, handler);
+  const override = readPermissionOverride(handler);
+  const fromHandler = override?.resourceIdParam !== undefined;
+  const setting = fromHandler ? override?.resourceIdParam : config.options.resourceIdParam;
+  return {
+    label: `${owner.name}.${methodName}`,
+    methodName,
+    skip: isPermissionsSkipped(handler),
+    resource: override?.resource ?? config.options.resource,
+    action: override?.action ?? methodName,
+    setting,
+    settingFrom: fromHandler ? ('handler' as const) : setting === undefined ? ('default' as const) : ('guard' as const),
+    projectResourceId: config.options.projectResourceId ?? moduleProjection,
+  };
+}
+
+/**
+ * @internal Works out what `config`'s guard checks for `handler` of `controller`, served at `paths`
+ * (full paths: global prefix, module path, controller path and method path).
+ */
+export function resolvePermissionsRoute(
+  config: PermissionsGuardConfig,
+  controller: NestClass,
+  handler: RouteHandler,
+  paths: readonly string[],
+  moduleProjection: ProjectResourceId | undefined,
+): PermissionsRoute {
+  const { label, skip, resource, action, setting, settingFrom, projectResourceId } = resolveBasics(config, controller, handler, moduleProjection);
+  const variants = paths.map(routePathParams);
+  return {
+    label,
+    paths,
+    skip,
+    resource,
+    action,
+    resourceId: resolveResourceIdParam(variants, setting, settingFrom),
+    declaredParams: new Set(variants.flat().map((param) => param.name)),
+    projectResourceId,
+  };
+}
+
+/**
+ * @internal Works out what `config`'s guard checks for the GraphQL resolver `handler` of `resolver`,
+ * which resolves `field` (`Query.document`) with the arguments `args` (as the schema declares them; input
+ * objects' fields flattened to dotted names such as `input.id`). The default id is an argument named `id`
+ * anywhere: arguments are named, not nested like path segments.
+ */
+export function resolvePermissionsResolverRoute(
+  config: PermissionsGuardConfig,
+  resolver: NestClass,
+  handler: RouteHandler,
+  field: string,
+  args: readonly DeclaredParam[],
+  moduleProjection: ProjectResourceId | undefined,
+): PermissionsRoute {
+  const { label, skip, resource, action, setting, settingFrom, projectResourceId } = resolveBasics(config, resolver, handler, moduleProjection);
+  return {
+    label,
+    paths: [field],
+    skip,
+    resource,
+    action,
+    resourceId: resolveResourceIdParam([args], setting, settingFrom, 'any'),
+    declaredParams: new Set(args.map((arg) => arg.name)),
+    projectResourceId,
+  };
+}
