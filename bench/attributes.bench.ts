@@ -2,8 +2,8 @@
  * Benchmark 2: attributes. `pickSync` / `pick` of a 10-field record against a hand-written
  * projection, accesscontrol's `filter` and CASL's `permittedFieldsOf` + pick; `filterPick` of 1,000
  * records (half owned) with a listOwned hook, counting the hook calls (must be exactly one); and
- * (issue 12) the awaited `pick` of an owned example document whose ownership the permit already
- * knows, against CASL's `permittedFieldsOf` + pick with the ownership condition.
+ * the awaited `pick` of an owned example document whose ownership the permit already knows, against
+ * CASL's `permittedFieldsOf` + pick with the ownership condition.
  * Every implementation's output must equal the hand-written one.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -61,7 +61,7 @@ export interface OwnPickRow {
 }
 
 /**
- * Issue 12: `await permit.pick(document)` for an own grant that adds attributes beyond any, on a
+ * `await permit.pick(document)` for an own grant that adds attributes beyond any, on a
  * document the user owns, with the ownership answer already known to the permit (its grantPermit
  * with `resourceId` asked the ownedAmong executor once).
  */
@@ -84,7 +84,7 @@ export interface OwnPickResult {
 export interface AttributesResult {
   readonly pick: readonly PickCaseResult[];
   readonly filterPick: FilterPickResult;
-  /** Absent in results recorded before issue 12. */
+  /** Absent in results recorded before the memo-hit case existed. */
   readonly ownPick?: OwnPickResult;
 }
 

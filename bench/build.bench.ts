@@ -23,7 +23,7 @@ export interface BuildTimes {
   readonly cells: number;
   /** `new Permissions` + `addPermissions` + `build()`, median ms. */
   readonly buildMs: number;
-  /** `createTypedPermissions(tables)` (no rebuild), median ms. */
+  /** `permissionsFromTables(tables, options).typed<BenchSchema>()`: precompiled tables loaded, no rebuild; median ms. */
   readonly loadTablesMs: number;
 }
 
@@ -53,7 +53,15 @@ export interface BuildResult {
   readonly tsc: TscResult | { readonly skipped: string };
 }
 
-/** A fresh folder under bench/.tmp for this run (removed by the caller). */
+/**
+ * A fresh folder under bench/.tmp for this run (removed by the caller).
+ *
+ * @example
+ * ```ts
+ * const dir = makeRunDir('build'); // bench/.tmp/build-<pid>-<time>
+ * rmSync(dir, { recursive: true, force: true });
+ * ```
+ */
 export function makeRunDir(label: string): string {
   const dir = join(REPO_ROOT, 'bench', '.tmp', `${label}-${process.pid}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });

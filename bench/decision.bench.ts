@@ -65,6 +65,11 @@ function grants(table: NestedTable, roles: readonly string[], resource: string, 
 /**
  * Samples queries: `roleCount` distinct roles (never SUPER_ADMIN, who is granted everything), and a
  * CRUD action on a resource that is granted (from one of the roles' grants) or denied to all of them.
+ *
+ * @example
+ * ```ts
+ * const queries = sampleDecisionQueries(subjects, new Random(7), 64, 3, true, 100); // 64 granted queries, 3 roles each, users 100…163
+ * ```
  */
 export function sampleDecisionQueries(
   subjects: BenchSubjects,
@@ -112,7 +117,14 @@ function sampleMixedQueries(subjects: BenchSubjects, random: Random, count: numb
   });
 }
 
-/** Every decider of a scenario, baseline last. */
+/**
+ * Every decider of a scenario, baseline last.
+ *
+ * @example
+ * ```ts
+ * decidersOf(subjects).map((decider) => decider.name); // ['grantPermitSync', …, 'nested object (baseline)']
+ * ```
+ */
 export function decidersOf(subjects: BenchSubjects): Decider[] {
   return [
     ...typedPermissionsDeciders(subjects.permissions, subjects.typed),

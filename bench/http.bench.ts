@@ -22,7 +22,7 @@ export interface HttpEndpoint {
 export const HTTP_ENDPOINTS: readonly HttpEndpoint[] = [
   { label: 'unprotected GET /documents/1', path: '/documents/1', userId: 5 },
   { label: 'guarded, SUPER_ADMIN (any; no isOwner call)', path: '/documents-protected-simple/1', userId: 5 },
-  // Since issue 12 the EMPLOYEE's ownership is one ownedAmong query (ownedDocumentsAmong), as isCreator was before.
+  // The EMPLOYEE's ownership is one ownedAmong query (ownedDocumentsAmong), where it was one isCreator query before.
   { label: 'guarded, EMPLOYEE on own document (one ownership query, ownedAmong)', path: '/documents-protected-simple/1', userId: 1 },
 ];
 

@@ -1,7 +1,8 @@
 /**
- * How the bench measures: mitata's `measure()` for per-call times (its p50, in nanoseconds), wall
- * clock medians for slow steps (compiling, type-checking), and the settings of a full run and of
- * the smoke run that `npm test` does.
+ * How the bench measures: mitata's `measure()` for per-call times (its p50, in nanoseconds),
+ * interleaved rounds where two sides must share the machine's drift, wall clock medians for slow
+ * steps (compiling, type-checking), and the settings of a full run and of the smoke run that
+ * `npm test` does.
  */
 import { do_not_optimize, measure } from 'mitata';
 import type { Scale } from './scenario.js';
@@ -13,6 +14,14 @@ export interface MitataOptions {
   readonly max_samples: number;
   readonly warmup_samples: number;
   readonly batch_samples: number;
+}
+
+/** Rounds of an interleaved comparison: each side runs `iterationsPerRound` calls per round, in turn. */
+export interface InterleavedSettings {
+  /** Rounds run first and not recorded, while V8 optimises both sides. */
+  readonly warmupRounds: number;
+  readonly rounds: number;
+  readonly iterationsPerRound: number;
 }
 
 /** What one run of the bench does. */
@@ -31,8 +40,10 @@ export interface BenchSettings {
   readonly spawnProcesses: boolean;
   /** Instances built for heap per instance, and calls per allocation sample. */
   readonly memory: { readonly instances: number; readonly callsPerSample: number; readonly samples: number };
+  /** The awaited pick against a three-rule CASL ability: rounds of calls, alternating between the two. */
+  readonly awaitedPick: InterleavedSettings;
   /**
-   * The ownership benchmark on PGlite (issue 12): documents in the database, and timed runs of
+   * The ownership benchmark on PGlite: documents in the database, and timed runs of
    * grantPermit + filterPick per variant (after one untimed run that counts the statements).
    */
   readonly ownership: { readonly documents: number; readonly runs: { readonly before: number; readonly after: number } };
@@ -59,6 +70,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       compileRuns: { 1: 1, 10: 0 },
       spawnProcesses: false,
       memory: { instances: 1, callsPerSample: 50, samples: 1 },
+      awaitedPick: { warmupRounds: 1, rounds: 2, iterationsPerRound: 20 },
       ownership: { documents: 200, runs: { before: 1, after: 1 } },
       http: undefined,
     };
@@ -72,6 +84,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
     compileRuns: { 1: 5, 10: 3 },
     spawnProcesses: true,
     memory: { instances: 5, callsPerSample: 5000, samples: 9 },
+    awaitedPick: { warmupRounds: 4, rounds: 20, iterationsPerRound: 20_000 },
     ownership: { documents: 10_000, runs: { before: 3, after: 15 } },
     http: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
   };
@@ -93,14 +106,28 @@ export async function medianNs(fn: () => unknown, settings: BenchSettings): Prom
   return stats.p50;
 }
 
-/** The median of a non-empty list. */
+/**
+ * The median of a non-empty list.
+ *
+ * @example
+ * ```ts
+ * median([3, 1, 2]); // 2
+ * ```
+ */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Wall-clock times of `runs` sequential calls, in milliseconds. */
+/**
+ * Wall-clock times of `runs` sequential calls, in milliseconds.
+ *
+ * @example
+ * ```ts
+ * const runsMs = await wallClockMs(() => compile(options), 3); // three runs, one after the other
+ * ```
+ */
 export async function wallClockMs(fn: (run: number) => unknown, runs: number): Promise<number[]> {
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
@@ -109,4 +136,59 @@ export async function wallClockMs(fn: (run: number) => unknown, runs: number): P
     times.push(performance.now() - start);
   }
   return times;
+}
+
+/** One side of an interleaved comparison. */
+export interface TimedSide {
+  readonly name: string;
+  /** Makes `iterations` calls back to back, awaiting each when the operation is async. */
+  readonly run: (iterations: number) => void | Promise<void>;
+}
+
+/** Per-call times of one side, in ns: the mean of each recorded round, and the median, p95 and p99 of those means. */
+export interface RoundTimes {
+  readonly roundsNs: readonly number[];
+  readonly medianNs: number;
+  readonly p95Ns: number;
+  readonly p99Ns: number;
+}
+
+/**
+ * The `p` quantile (0–1) of a non-empty list, by nearest rank: with 20 values p95 is the 19th smallest and p99 the largest.
+ *
+ * @example
+ * ```ts
+ * quantile([5, 1, 4, 2, 3], 0.95); // 5
+ * ```
+ */
+export function quantile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] as number;
+}
+
+/**
+ * Times the sides in interleaved rounds — round 1 of A, round 1 of B, round 2 of A, … — after the
+ * warm-up rounds, with a collection before every round (when `gc` is given) so that no round pays for
+ * the garbage of the one before. Measuring both sides round by round exposes them to the same drift
+ * of CPU frequency, other processes and JIT state, which timing one side to the end and then the
+ * other does not; the spread of the round means shows how much drift there was.
+ *
+ * @example
+ * ```ts
+ * const [ours, casl] = await interleavedRounds([oursSide, caslSide], settings.awaitedPick, getGc());
+ * ours.medianNs / casl.medianNs; // the ratio of the medians of the round means
+ * ```
+ */
+export async function interleavedRounds(sides: readonly TimedSide[], settings: InterleavedSettings, gc?: () => void): Promise<RoundTimes[]> {
+  const rounds = sides.map((): number[] => []);
+  for (let round = 0; round < settings.warmupRounds + settings.rounds; round++) {
+    for (const [i, side] of sides.entries()) {
+      gc?.();
+      const start = process.hrtime.bigint();
+      await side.run(settings.iterationsPerRound);
+      const ns = Number(process.hrtime.bigint() - start) / settings.iterationsPerRound;
+      if (round >= settings.warmupRounds) rounds[i]?.push(ns);
+    }
+  }
+  return rounds.map((roundsNs) => ({ roundsNs, medianNs: median(roundsNs), p95Ns: quantile(roundsNs, 0.95), p99Ns: quantile(roundsNs, 0.99) }));
 }

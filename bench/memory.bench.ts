@@ -33,7 +33,15 @@ export interface MemoryResult {
   readonly allocationPerCall: readonly AllocationPerCall[];
 }
 
-/** `gc()`: the exposed one (node --expose-gc), else one obtained at run time. */
+/**
+ * `gc()`: the exposed one (node --expose-gc), else one obtained at run time.
+ *
+ * @example
+ * ```ts
+ * const gc = getGc();
+ * gc(); // a full collection, with or without --expose-gc
+ * ```
+ */
 export function getGc(): () => void {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (typeof exposed === 'function') return exposed;
@@ -109,7 +117,7 @@ export async function runMemoryBench(subjects: BenchSubjects, settings: BenchSet
   const policyLines = casbinPolicyLines(rules);
   const heap = [
     await heapPerInstance('Permissions build()', count, () => buildPermissions(scenario, ownership), gc),
-    await heapPerInstance('createTypedPermissions (load tables)', count, () => loadTypedPermissions(permissions.tables, ownership), gc),
+    await heapPerInstance('permissionsFromTables (load precompiled tables)', count, () => loadTypedPermissions(permissions.tables, ownership), gc),
     await heapPerInstance('accesscontrol 3', count, () => createAccessControl3(expandedRules), gc),
     await heapPerInstance('accesscontrol 2 (CRUD only)', count, () => createAccessControl2(expandedRules), gc),
     await heapPerInstance('casbin enforcer (no users)', count, () => createCasbinEnforcer(policyLines, []), gc),

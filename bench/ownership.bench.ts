@@ -1,9 +1,9 @@
 /**
- * Benchmark 7 (issue 12, R2 ownership): ownership decided on the example's real data layer — kysely
+ * Benchmark 7, ownership without isOwner: ownership decided on the example's real data layer — kysely
  * over an embedded PGlite made by `createSeededDatabase`, plus extra documents — through the real
  * `DocumentOwnershipService`, for EMPLOYEE 1 reading documents.
  *
- * - "before": the definitions as they were before issue 12 (`isOwner: 'isCreator'` on EMPLOYEE,
+ * - "before": the definitions as they were before ownedAmong (`isOwner: 'isCreator'` on EMPLOYEE,
  *   `'isCreatorOrManagerOfCreator'` on EMPLOYEE_MANAGER) and no ownedAmong executor, so filterPick
  *   asks isOwner once per document (at most 32 in flight);
  * - "after": the current definitions with `ownedAmong: { document: 'ownedDocumentsAmong' }`, so
@@ -84,14 +84,14 @@ export interface OwnershipResult {
   readonly isOwnAsExpected: boolean;
 }
 
-/** The isOwner hooks of the definitions before issue 12, by the limitOwned hook of the same meaning. */
+/** The isOwner hooks of the definitions before ownedAmong, by the limitOwned hook of the same meaning. */
 const IS_OWNER_BEFORE: Readonly<Record<string, string>> = {
   limitToCreator: 'isCreator',
   limitToCreatorOrManagedCreators: 'isCreatorOrManagerOfCreator',
 };
 
 /**
- * The example definitions as they were before issue 12: the current ones with the isOwner hooks
+ * The example definitions as they were before ownedAmong: the current ones with the isOwner hooks
  * that EMPLOYEE and EMPLOYEE_MANAGER had put back. Throws when a limitOwned-only definition has no
  * known isOwner (the example changed, and "before" would not mean what it says).
  *
@@ -104,7 +104,7 @@ export function definitionsBeforeOwnedAmong(definitions: readonly PermissionDefi
   return definitions.map((definition) => {
     if (definition.limitOwned === undefined || definition.isOwner !== undefined) return definition;
     const isOwner = IS_OWNER_BEFORE[definition.limitOwned];
-    if (isOwner === undefined) throw new Error(`ownership bench: no pre-issue-12 isOwner for limitOwned hook ${definition.limitOwned}`);
+    if (isOwner === undefined) throw new Error(`ownership bench: no earlier isOwner for limitOwned hook ${definition.limitOwned}`);
     return { ...definition, isOwner };
   });
 }

@@ -4,8 +4,8 @@
  * CASL's for equivalent rules, minified and gzipped by esbuild and zlib; and a cold start measured
  * as whole `node` processes — importing the compiled example tables through the built package, one
  * grant — against importing `@casl/ability`, building equivalent rules and one `can()`, interleaved,
- * medians, with an empty process as the floor. And the browser client (`typed-permissions/client`, issue
- * 14) with the size of the example users' slices it reads.
+ * medians, with an empty process as the floor. And the browser client (`typed-permissions/client`)
+ * with the size of the example users' slices it reads.
  */
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -40,7 +40,7 @@ export interface SliceSize {
 
 export interface PackageResult {
   readonly bundle: { readonly ours: BundleSize; readonly casl: BundleSize };
-  /** The browser client deciding buttons and picking fields from a slice (absent in results recorded before issue 14). */
+  /** The browser client deciding buttons and picking fields from a slice (absent in results recorded before it was measured). */
   readonly client?: { readonly bundle: BundleSize; readonly slices: readonly SliceSize[] };
   readonly coldStart: ColdStart | { readonly skipped: string };
 }

@@ -138,7 +138,14 @@ export function readExampleOwnedAmong(): Readonly<Record<string, string>> {
   return ownedAmong === undefined ? {} : { [resource]: ownedAmong };
 }
 
-/** The example definitions, read from the repository's definitions folder. */
+/**
+ * The example definitions, read from the repository's definitions folder.
+ *
+ * @example
+ * ```ts
+ * readExampleDefinitions().map((definition) => definition.roles); // [['EMPLOYEE'], ['EMPLOYEE_MANAGER'], …]
+ * ```
+ */
 export function readExampleDefinitions(): PermissionDefinitionJson[] {
   const parsed = JSON.parse(readFileSync(EXAMPLE_FILE, 'utf8')) as { definitions: PermissionDefinitionJson[] } | PermissionDefinitionJson[];
   return Array.isArray(parsed) ? parsed : parsed.definitions;
@@ -283,7 +290,14 @@ export function fillerRecord(id: number, ownerId: number): FillerRecord {
   };
 }
 
-/** `count` filler records, ids 1…count; the even ids belong to `ownerId`, the odd ones to someone else. */
+/**
+ * `count` filler records, ids 1…count; the even ids belong to `ownerId`, the odd ones to someone else.
+ *
+ * @example
+ * ```ts
+ * halfOwnedRecords(4, 77).map((record) => record.ownerId === 77); // [false, true, false, true]
+ * ```
+ */
 export function halfOwnedRecords(count: number, ownerId: number): FillerRecord[] {
   return Array.from({ length: count }, (_, i) => fillerRecord(i + 1, (i + 1) % 2 === 0 ? ownerId : ownerId + 1));
 }

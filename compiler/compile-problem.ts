@@ -1,5 +1,7 @@
 /** The problems the compiler reports: every one names the file, line, column and JSON path, and the fix. */
-import type { ValuePath } from './static-value.js';
+
+/** A path inside a value read from a file: property names and array indexes, e.g. `['definitions', 0, 'grant', 2]`. */
+export type ValuePath = readonly (string | number)[];
 
 /** One problem in a definitions folder, or with the output folder. */
 export interface CompileProblem {
@@ -20,7 +22,14 @@ export interface CompileProblem {
   readonly fix: string;
 }
 
-/** Formats a JSON path as `$.definitions[0].grant[2]`. */
+/**
+ * Formats a JSON path as `$.definitions[0].grant[2]`.
+ *
+ * @example
+ * ```ts
+ * formatJsonPath(['definitions', 0, 'grant', 2]); // '$.definitions[0].grant[2]'
+ * ```
+ */
 export function formatJsonPath(path: ValuePath): string {
   let out = '$';
   for (const segment of path)

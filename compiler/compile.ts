@@ -1,22 +1,17 @@
 /**
  * The compiler: definitions folder in, generated TypeScript out. Nothing under the output folder
  * changes unless every definition is valid, and the output is replaced as a whole — only ever a
- * folder that holds nothing but generated files (see output-folder.ts).
+ * folder that holds nothing but generated files (see output-folder.ts and write-output.ts).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { CompileLimitError } from './compile-limit-error.js';
-import type { CompileProblem } from './compile-problem.js';
-import { assertReplaceable, inspectOutputFolder, UnsafeOutputError, type OutputFolders } from './output-folder.js';
 import { compileModel, type CompiledModel } from './compile-model.js';
-import type { EmitContext, EmittedFile } from './emit/emit-context.js';
-import { emitIndex } from './emit/emit-index.js';
-import { emitJsonSchemas } from './emit/emit-json-schema.js';
-import { emitMatrix } from './emit/emit-matrix.js';
-import { emitOwnership } from './emit/emit-ownership.js';
-import { emitPermissions } from './emit/emit-permissions.js';
-import { emitTables } from './emit/emit-tables.js';
-import { emitTypes } from './emit/emit-types.js';
+import type { CompileProblem } from './compile-problem.js';
+import { emitAll } from './emit/emit-all.js';
+import type { EmittedFile } from './emit/emit-context.js';
+import { inspectOutputFolder, UnsafeOutputError } from './output-folder.js';
+import { defaultRuntimeImport } from './runtime-import.js';
+import { readExisting, recoverFolders, writeAtomically } from './write-output.js';
 
 /** Options of {@link compile}. */
 export interface CompileOptions {
@@ -30,8 +25,8 @@ export interface CompileOptions {
   /** Compare instead of writing: report the files that would change. */
   readonly check?: boolean;
   /**
-   * Import specifier of the runtime core in generated code; by default `typed-permissions`,
-   * or a relative path inside the typed-permissions repository itself.
+   * Import specifier of the runtime in generated code; by default `typed-permissions/precompiled`,
+   * or a relative path to its source inside the typed-permissions repository itself.
    */
   readonly runtimeImport?: string;
 }
@@ -41,117 +36,16 @@ export type CompileResult =
   | {
       readonly ok: true;
       readonly model: CompiledModel;
+      /** Every output file, sorted by path. */
       readonly files: readonly EmittedFile[];
+      /** Whether the output folder was replaced (never with `check`, nor when nothing changed). */
       readonly written: boolean;
+      /** The output files that differ from the folder's (or are missing, or no longer generated), sorted. */
       readonly stale: readonly string[];
+      /** The definition and metadata files read, relative to the definitions folder. */
       readonly inputs: readonly string[];
     }
   | { readonly ok: false; readonly problems: readonly CompileProblem[]; readonly inputs: readonly string[] };
-
-/** The runtime entry generated code imports: the precompiled engine (no zod, no table builder). */
-export const RUNTIME_IMPORT = 'typed-permissions/precompiled';
-
-/** The root of this repository above `start` (its runtime workspace holds the sources), if `start` is inside it. */
-function findSourceRepository(start: string): string | undefined {
-  for (let dir = resolve(start); ; dir = dirname(dir)) {
-    try {
-      const runtime = JSON.parse(readFileSync(join(dir, 'runtime', 'package.json'), 'utf8')) as { name?: string };
-      if (runtime.name === 'typed-permissions' && existsSync(join(dir, 'runtime', 'core', 'precompiled.ts'))) return dir;
-    } catch {
-      // No runtime workspace here: look further up.
-    }
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
-/**
- * How generated code imports the runtime: `typed-permissions/precompiled`, or inside the
- * typed-permissions repository itself (where the package is not built) a relative path to its source.
- *
- * @example
- * ```ts
- * defaultRuntimeImport('generated'); // 'typed-permissions/precompiled' in an application
- * ```
- */
-export function defaultRuntimeImport(outDir: string): string {
-  const root = findSourceRepository(outDir);
-  if (root === undefined) return RUNTIME_IMPORT;
-  const path = relative(resolve(outDir), join(root, 'runtime', 'core', 'precompiled.js'))
-    .split(sep)
-    .join('/');
-  return path.startsWith('.') ? path : `./${path}`;
-}
-
-/**
- * Emits every output file of a model, in memory.
- *
- * @example
- * ```ts
- * const files = await emitAll(model, { runtimeImport: 'typed-permissions', definitionsLabel: 'definitions' });
- * ```
- */
-export async function emitAll(model: CompiledModel, options: Omit<EmitContext, 'model'>): Promise<EmittedFile[]> {
-  const context: EmitContext = { model, ...options };
-  const modules = await Promise.all([emitTypes(context), emitOwnership(context), emitTables(context), emitPermissions(context)]);
-  const index = await emitIndex(
-    context,
-    modules.map((file) => file.path),
-  );
-  const docs = [emitMatrix(context), ...(await emitJsonSchemas(context))];
-  return [...modules, index, ...docs].sort((a, b) => (a.path < b.path ? -1 : 1));
-}
-
-/** The files of an output folder that holds only generated files (checked before), by name. */
-function readExisting(target: string): Map<string, string> {
-  const existing = new Map<string, string>();
-  if (!existsSync(target)) return existing;
-  for (const name of readdirSync(target).sort()) existing.set(name, readFileSync(join(target, name), 'utf8'));
-  return existing;
-}
-
-/**
- * Undoes what a run killed in the middle of {@link writeAtomically} left behind: puts the old
- * version back when the kill landed between the two renames, and removes a partial `.next` and a
- * stale `.previous`. Runs at the start of every compile that may write, so leftovers never outlive
- * the next run, even when the output is already up to date. Throws {@link UnsafeOutputError} (and
- * touches nothing) when the output folder or one of those two holds anything the compiler did not write.
- *
- * @example
- * ```ts
- * recoverInterruptedWrite('generated');
- * ```
- */
-export function recoverInterruptedWrite(outDir: string): void {
-  recoverFolders(assertReplaceable(outDir));
-}
-
-function recoverFolders({ target, next, previous }: OutputFolders): void {
-  if (!existsSync(target) && existsSync(previous)) renameSync(previous, target);
-  rmSync(next, { recursive: true, force: true });
-  rmSync(previous, { recursive: true, force: true });
-}
-
-/**
- * Replaces `outDir` with `files` as a whole: the new version is written beside it, then swapped in
- * with renames, so a reader (or a crash) sees the old or the new version, never a mix. A swap left
- * half-done by a crash is completed by the next run. Throws {@link UnsafeOutputError} (and touches
- * nothing) when the folder holds anything the compiler did not write.
- *
- * @example
- * ```ts
- * writeAtomically('generated', await emitAll(model, { runtimeImport: 'typed-permissions', definitionsLabel: 'definitions' }));
- * ```
- */
-export function writeAtomically(outDir: string, files: readonly EmittedFile[]): void {
-  const folders = assertReplaceable(outDir);
-  const { target, next, previous } = folders;
-  recoverFolders(folders);
-  mkdirSync(next, { recursive: true });
-  for (const file of files) writeFileSync(join(next, file.path), file.content);
-  if (existsSync(target)) renameSync(target, previous);
-  renameSync(next, target);
-  rmSync(previous, { recursive: true, force: true });
-}
 
 /**
  * Compiles a definitions folder into typed TypeScript.

@@ -1,8 +1,14 @@
-/** typed-permissions/compiler: compile definition files into typed TypeScript, programmatically. */
-export { compile, defaultRuntimeImport, emitAll, recoverInterruptedWrite, writeAtomically, type CompileOptions, type CompileResult } from './compile.js';
-export { compileModel, type CompiledModel, type CompileModelResult, type HookMethod } from './compile-model.js';
-export { CompileLimitError } from './compile-limit-error.js';
-export { formatCompileProblem, formatJsonPath, type CompileProblem } from './compile-problem.js';
-export { inspectOutputFolder, UnsafeOutputError, type OutputFolders } from './output-folder.js';
-export { readDefinitionsFolder, type ReadDefinition, type ReadResult, type ResourceMetadata } from './read-definitions.js';
+/**
+ * typed-permissions-cli: compile a definitions folder into typed TypeScript, programmatically
+ * (`compile`), or run the `typed-permissions` command line (`main`, `runMain`). How definition files
+ * are read, how the output folder is guarded and replaced, and the emitters stay inside the package:
+ * they are not part of its API.
+ */
+export { compile, type CompileOptions, type CompileResult } from './compile.js';
+export type { CompiledModel } from './compile-model.js';
+export type { HookMethod } from './hook-methods.js';
+export type { EmittedFile } from './emit/emit-context.js';
+export { formatCompileProblem, formatJsonPath, type CompileProblem, type ValuePath } from './compile-problem.js';
 export { main, runMain } from './cli.js';
+// The runtime's types a compiled model holds (its tables and valid definitions).
+export type { GrantTables, ValidDefinition } from 'typed-permissions/internal';

@@ -4,9 +4,7 @@
  * JSON files and `*.permissions.ts` files go through this one reader.
  */
 import { ts } from 'ts-morph';
-
-/** A path inside a value: property names and array indexes. */
-export type ValuePath = readonly (string | number)[];
+import type { ValuePath } from './compile-problem.js';
 
 /** A 1-based line and column. */
 export interface Position {
@@ -30,12 +28,26 @@ export interface StaticValue {
   readonly problems: readonly StaticValueProblem[];
 }
 
-/** The key under which a path's position is stored. */
+/**
+ * The key under which a path's position is stored.
+ *
+ * @example
+ * ```ts
+ * positions.get(pathKey(['definitions', 0]));
+ * ```
+ */
 export function pathKey(path: ValuePath): string {
   return JSON.stringify(path);
 }
 
-/** The position of `path`, or of its nearest ancestor that exists (a missing field points at its object). */
+/**
+ * The position of `path`, or of its nearest ancestor that exists (a missing field points at its object).
+ *
+ * @example
+ * ```ts
+ * positionOf(read.positions, [0, 'roles']); // where definition 0 stands, when it has no roles
+ * ```
+ */
 export function positionOf(positions: ReadonlyMap<string, Position>, path: ValuePath): Position | undefined {
   for (let length = path.length; length >= 0; length--) {
     const found = positions.get(pathKey(path.slice(0, length)));
@@ -56,6 +68,103 @@ function propertyName(name: ts.PropertyName): string | undefined {
   return undefined;
 }
 
+/** What an object member that is not `key: value` is called in a message. */
+function constructName(property: ts.ObjectLiteralElementLike): string {
+  if (ts.isShorthandPropertyAssignment(property)) return 'A shorthand property';
+  if (ts.isSpreadAssignment(property)) return 'A spread (...)';
+  if (ts.isMethodDeclaration(property)) return 'A method';
+  return 'A computed property';
+}
+
+/** Returned by {@link scalarValue} for a node that is not a scalar literal: a symbol, which no literal can be mistaken for. */
+const NOT_SCALAR = Symbol('not a scalar');
+
+/** The literal value of a scalar node (string, number, negative number, boolean, null), or `NOT_SCALAR`. */
+function scalarValue(node: ts.Node): unknown {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isNumericLiteral(node)) return Number(node.text);
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) return -Number(node.operand.text);
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+  if (node.kind === ts.SyntaxKind.NullKeyword) return null;
+  return NOT_SCALAR;
+}
+
+/** One read of a literal: the positions and problems it collects as it walks the tree. */
+class StaticReader {
+  readonly positions = new Map<string, Position>();
+  readonly problems: StaticValueProblem[] = [];
+
+  constructor(private readonly sourceFile: ts.SourceFile) {}
+
+  read(raw: ts.Node, path: ValuePath): unknown {
+    const node = unwrap(raw);
+    this.positions.set(pathKey(path), this.at(node));
+    const scalar = scalarValue(node);
+    if (scalar !== NOT_SCALAR) return scalar;
+    if (ts.isArrayLiteralExpression(node)) return this.readArray(node, path);
+    if (ts.isObjectLiteralExpression(node)) return this.readObject(node, path);
+    this.problems.push({
+      code: 'not-static',
+      path,
+      position: this.at(node),
+      message:
+        ts.isArrowFunction(node) || ts.isFunctionExpression(node) ? 'A function is not a static value.' : `${ts.SyntaxKind[node.kind]} is not a static value.`,
+      fix: 'Definition files are read without running them: write literals only, and name hooks with method-name strings of the ownership service.',
+    });
+    return undefined;
+  }
+
+  private at(node: ts.Node): Position {
+    const { line, character } = this.sourceFile.getLineAndCharacterOfPosition(node.getStart(this.sourceFile));
+    return { line: line + 1, column: character + 1 };
+  }
+
+  private readArray(node: ts.ArrayLiteralExpression, path: ValuePath): unknown[] {
+    return node.elements.map((element, i) => {
+      if (!ts.isSpreadElement(element)) return this.read(element, [...path, i]);
+      this.problems.push({
+        code: 'not-static',
+        path: [...path, i],
+        position: this.at(element),
+        message: 'A spread (...) is not a static value.',
+        fix: 'Write the elements out: definition files are read without running them.',
+      });
+      return undefined;
+    });
+  }
+
+  private readObject(node: ts.ObjectLiteralExpression, path: ValuePath): Record<string, unknown> {
+    // Built with defineProperty: a key named "__proto__" must stay a plain key, never set the prototype.
+    const object: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    for (const property of node.properties) {
+      const name = ts.isPropertyAssignment(property) ? propertyName(property.name) : undefined;
+      if (!ts.isPropertyAssignment(property) || name === undefined) {
+        this.problems.push({
+          code: 'not-static',
+          path,
+          position: this.at(property),
+          message: `${constructName(property)} is not a static value.`,
+          fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".',
+        });
+      } else if (seen.has(name)) {
+        this.problems.push({
+          code: 'duplicate-key',
+          path: [...path, name],
+          position: this.at(property),
+          message: `Key ${JSON.stringify(name)} appears twice in the same object; only one can count.`,
+          fix: 'Remove one of the two keys, or merge their values.',
+        });
+      } else {
+        seen.add(name);
+        Object.defineProperty(object, name, { value: this.read(property.initializer, [...path, name]), enumerable: true, writable: true, configurable: true });
+      }
+    }
+    return object;
+  }
+}
+
 /**
  * Reads the literal at `node`: objects, arrays, strings, numbers, booleans and null; `as const`,
  * `satisfies` and parentheses are looked through. Anything else (a variable, a call, a function,
@@ -68,86 +177,7 @@ function propertyName(name: ts.PropertyName): string | undefined {
  * ```
  */
 export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPath: ValuePath = []): StaticValue {
-  const positions = new Map<string, Position>();
-  const problems: StaticValueProblem[] = [];
-  const at = (node: ts.Node): Position => {
-    const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-    return { line: line + 1, column: character + 1 };
-  };
-
-  const read = (raw: ts.Node, path: ValuePath): unknown => {
-    const node = unwrap(raw);
-    positions.set(pathKey(path), at(node));
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-    if (ts.isNumericLiteral(node)) return Number(node.text);
-    if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) return -Number(node.operand.text);
-    if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
-    if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
-    if (node.kind === ts.SyntaxKind.NullKeyword) return null;
-    if (ts.isArrayLiteralExpression(node)) {
-      return node.elements.map((element, i) => {
-        if (ts.isSpreadElement(element)) {
-          problems.push({
-            code: 'not-static',
-            path: [...path, i],
-            position: at(element),
-            message: 'A spread (...) is not a static value.',
-            fix: 'Write the elements out: definition files are read without running them.',
-          });
-          return undefined;
-        }
-        return read(element, [...path, i]);
-      });
-    }
-    if (ts.isObjectLiteralExpression(node)) {
-      // Built with defineProperty: a key named "__proto__" must stay a plain key, never set the prototype.
-      const object: Record<string, unknown> = {};
-      const seen = new Set<string>();
-      for (const property of node.properties) {
-        const name = ts.isPropertyAssignment(property) ? propertyName(property.name) : undefined;
-        if (!ts.isPropertyAssignment(property) || name === undefined) {
-          const construct = ts.isShorthandPropertyAssignment(property)
-            ? 'A shorthand property'
-            : ts.isSpreadAssignment(property)
-              ? 'A spread (...)'
-              : ts.isMethodDeclaration(property)
-                ? 'A method'
-                : 'A computed property';
-          problems.push({
-            code: 'not-static',
-            path,
-            position: at(property),
-            message: `${construct} is not a static value.`,
-            fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".',
-          });
-          continue;
-        }
-        if (seen.has(name)) {
-          problems.push({
-            code: 'duplicate-key',
-            path: [...path, name],
-            position: at(property),
-            message: `Key ${JSON.stringify(name)} appears twice in the same object; only one can count.`,
-            fix: 'Remove one of the two keys, or merge their values.',
-          });
-          continue;
-        }
-        seen.add(name);
-        Object.defineProperty(object, name, { value: read(property.initializer, [...path, name]), enumerable: true, writable: true, configurable: true });
-      }
-      return object;
-    }
-    problems.push({
-      code: 'not-static',
-      path,
-      position: at(node),
-      message:
-        ts.isArrowFunction(node) || ts.isFunctionExpression(node) ? 'A function is not a static value.' : `${ts.SyntaxKind[node.kind]} is not a static value.`,
-      fix: 'Definition files are read without running them: write literals only, and name hooks with method-name strings of the ownership service.',
-    });
-    return undefined;
-  };
-
-  const value = read(root, rootPath);
-  return { value, positions, problems };
+  const reader = new StaticReader(sourceFile);
+  const value = reader.read(root, rootPath);
+  return { value, positions: reader.positions, problems: reader.problems };
 }

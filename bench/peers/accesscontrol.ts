@@ -52,7 +52,15 @@ export function createAccessControl2(rules: readonly PeerRule[]): AccessControl2
   return new AccessControl2(grants);
 }
 
-/** `ac.can(roles).do('<action>:own', resource).granted` (accesscontrol 3). */
+/**
+ * `ac.can(roles).do('<action>:own', resource).granted` (accesscontrol 3).
+ *
+ * @example
+ * ```ts
+ * const check = await accessControl3Decider(createAccessControl3(expandedRules)).prepare(queries);
+ * check(0); // query 0 granted?
+ * ```
+ */
 export function accessControl3Decider(ac: AccessControl): Decider {
   return {
     name: 'accesscontrol 3 can().do()',
@@ -65,7 +73,15 @@ export function accessControl3Decider(ac: AccessControl): Decider {
   };
 }
 
-/** `ac.permission({ role, resource, action, possession: 'own' }).granted` (accesscontrol 2, CRUD only). */
+/**
+ * `ac.permission({ role, resource, action, possession: 'own' }).granted` (accesscontrol 2, CRUD only).
+ *
+ * @example
+ * ```ts
+ * const check = await accessControl2Decider(createAccessControl2(expandedRules)).prepare(crudQueries);
+ * check(0); // query 0 granted?
+ * ```
+ */
 export function accessControl2Decider(ac: AccessControl2): Decider {
   return {
     name: 'accesscontrol 2 permission()',
@@ -78,7 +94,15 @@ export function accessControl2Decider(ac: AccessControl2): Decider {
   };
 }
 
-/** `permission.filter(item)`, the permission resolved once (per request). */
+/**
+ * `permission.filter(item)`, the permission resolved once (per request).
+ *
+ * @example
+ * ```ts
+ * const [ac3, ac2] = accessControlPickers(subjects.accessControl3, subjects.accessControl2);
+ * (await ac3.prepare(pickCase))(record); // the record with the allowed attributes
+ * ```
+ */
 export function accessControlPickers(ac3: AccessControl, ac2: AccessControl2): Picker[] {
   return [
     {
@@ -102,6 +126,12 @@ export function accessControlPickers(ac3: AccessControl, ac2: AccessControl2): P
 /**
  * The list with accesscontrol 3: resolve the any and own permissions, list the owned ids once (the
  * application's query), keep what is owned or readable as any, filter each item.
+ *
+ * @example
+ * ```ts
+ * const filterPick = await accessControl3FilterPicker(subjects.accessControl3, subjects.ownership).prepare(pickCase);
+ * await filterPick(records); // the visible records, each filtered
+ * ```
  */
 export function accessControl3FilterPicker(ac: AccessControl, ownership: CountingOwnership): FilterPicker {
   return {

@@ -26,10 +26,24 @@ e = some(where (p.eft == allow))
 m = g(r.sub, p.sub) && (p.obj == "*" || r.obj == p.obj) && (p.act == "*" || r.act == p.act)
 `;
 
-/** The casbin subject of a bench user. */
+/**
+ * The casbin subject of a bench user.
+ *
+ * @example
+ * ```ts
+ * casbinSubject({ id: 7, roles: ['EMPLOYEE'] }); // 'user_7'
+ * ```
+ */
 export const casbinSubject = (user: BenchUser): string => `user_${user.id}`;
 
-/** The `p` lines of the rules (one per role, resource and action), sorted. */
+/**
+ * The `p` lines of the rules (one per role, resource and action), sorted.
+ *
+ * @example
+ * ```ts
+ * casbinPolicyLines(rules)[0]; // 'p, COMPANY_ADMIN, document, read'
+ * ```
+ */
 export function casbinPolicyLines(rules: readonly PeerRule[]): string[] {
   return [...new Set(rules.map((rule) => `p, ${rule.role}, ${rule.resource}, ${rule.action}`))].sort();
 }
@@ -49,7 +63,15 @@ export async function createCasbinEnforcer(policyLines: readonly string[], users
   return newEnforcer(newModelFromString(CASBIN_MODEL), new StringAdapter([...policyLines, ...groupings].join('\n')));
 }
 
-/** `enforcer.enforceSync(user, resource, action)`, the users of the queries assigned their roles. */
+/**
+ * `enforcer.enforceSync(user, resource, action)`, the users of the queries assigned their roles.
+ *
+ * @example
+ * ```ts
+ * const check = await casbinDecider(rules).prepare(queries);
+ * check(0); // query 0 granted?
+ * ```
+ */
 export function casbinDecider(rules: readonly PeerRule[]): Decider {
   const policyLines = casbinPolicyLines(rules);
   return {

@@ -16,8 +16,8 @@ import type { PeerRule } from './rules.js';
 type CaslRule = RawRuleFrom<AbilityTuple, MongoQuery>;
 
 /**
- * The condition of an own rule, from the hook that decides ownership: the isOwner hook, or (R2
- * ownership, no isOwner) the limitOwned or listOwned hook of the same meaning.
+ * The condition of an own rule, from the hook that decides ownership: the isOwner hook, or (where
+ * ownership is computed, without isOwner) the limitOwned or listOwned hook of the same meaning.
  */
 function ownershipCondition(hook: string | undefined, user: BenchUser): MongoQuery | undefined {
   switch (hook) {
@@ -79,7 +79,15 @@ function abilityCache(rules: readonly PeerRule[]): (user: BenchUser) => MongoAbi
   };
 }
 
-/** `ability.can(action, resource)` with the user's prebuilt ability. */
+/**
+ * `ability.can(action, resource)` with the user's prebuilt ability.
+ *
+ * @example
+ * ```ts
+ * const check = await caslDecider(flattenRules(scenario.definitions, { expand: false })).prepare(queries);
+ * check(0); // query 0 granted?
+ * ```
+ */
 export function caslDecider(rules: readonly PeerRule[]): Decider {
   const abilityOf = abilityCache(rules);
   return {
@@ -112,6 +120,12 @@ function permittedPick(ability: MongoAbility, action: string, resource: string, 
 /**
  * `permittedFieldsOf` + pick, per item (the item tagged with its subject type). Any record works:
  * own rules carry their ownership condition, so an example document is picked by whether the user owns it.
+ *
+ * @example
+ * ```ts
+ * const pick = await caslPicker(rules).prepare({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read' });
+ * pick({ ...document }); // without confidential when user 1 created it
+ * ```
  */
 export function caslPicker(rules: readonly PeerRule[]): Picker<object> {
   const abilityOf = abilityCache(rules);
@@ -124,7 +138,15 @@ export function caslPicker(rules: readonly PeerRule[]): Picker<object> {
   };
 }
 
-/** `ability.can(action, item)` to keep an item (ownership by condition), then permittedFieldsOf + pick. */
+/**
+ * `ability.can(action, item)` to keep an item (ownership by condition), then permittedFieldsOf + pick.
+ *
+ * @example
+ * ```ts
+ * const filterPick = await caslFilterPicker(rules).prepare(pickCase);
+ * filterPick(records); // the records the user may read, each picked
+ * ```
+ */
 export function caslFilterPicker(rules: readonly PeerRule[]): FilterPicker {
   const abilityOf = abilityCache(rules);
   return {

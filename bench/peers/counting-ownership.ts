@@ -17,13 +17,27 @@ export type RecordFilter = (record: { readonly ownerId?: number; readonly creato
 const managedBy = new Map<number, number[]>();
 for (const { managerId, managedId } of exampleManagers) managedBy.set(managerId, [...(managedBy.get(managerId) ?? []), managedId]);
 
-/** The users of the same company as `userId` (none when the user belongs to no company). */
+/**
+ * The users of the same company as `userId` (none when the user belongs to no company).
+ *
+ * @example
+ * ```ts
+ * companyColleagues(4); // the users of user 4's company, user 4 included
+ * ```
+ */
 export function companyColleagues(userId: number): number[] {
   const companies = new Set(exampleCompanies.filter((m) => m.userId === userId).map((m) => m.companyId));
   return exampleCompanies.filter((m) => companies.has(m.companyId)).map((m) => m.userId);
 }
 
-/** The users whose documents `userId` owns as a manager: themselves and the users they manage. */
+/**
+ * The users whose documents `userId` owns as a manager: themselves and the users they manage.
+ *
+ * @example
+ * ```ts
+ * selfAndManaged(2); // [2, 1, 4]: user 2 and the users they manage
+ * ```
+ */
 export function selfAndManaged(userId: number): number[] {
   return [userId, ...(managedBy.get(userId) ?? [])];
 }

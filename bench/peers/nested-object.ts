@@ -25,7 +25,15 @@ export function nestedTable(rules: readonly PeerRule[]): NestedTable {
   return table;
 }
 
-/** The nested-object lookup as a decider. */
+/**
+ * The nested-object lookup as a decider.
+ *
+ * @example
+ * ```ts
+ * const check = await nestedObjectDecider(nestedTable(expandedRules)).prepare(queries);
+ * check(0); // query 0 granted?
+ * ```
+ */
 export function nestedObjectDecider(table: NestedTable): Decider {
   return {
     name: 'nested object (baseline)',
@@ -40,7 +48,14 @@ export function nestedObjectDecider(table: NestedTable): Decider {
   };
 }
 
-/** `['*', '!secret', '!notes']`, written out. */
+/**
+ * `['*', '!secret', '!notes']`, written out.
+ *
+ * @example
+ * ```ts
+ * projectExclude(fillerRecord(42, 1)); // every field but secret and notes
+ * ```
+ */
 export const projectExclude = (r: FillerRecord) => ({
   id: r.id,
   name: r.name,
@@ -51,9 +66,23 @@ export const projectExclude = (r: FillerRecord) => ({
   amount: r.amount,
   tags: r.tags,
 });
-/** `['id', 'name', 'status', 'createdAt', 'amount']`, written out. */
+/**
+ * `['id', 'name', 'status', 'createdAt', 'amount']`, written out.
+ *
+ * @example
+ * ```ts
+ * projectInclude(fillerRecord(42, 1)); // { id, name, status, createdAt, amount }
+ * ```
+ */
 export const projectInclude = (r: FillerRecord) => ({ id: r.id, name: r.name, status: r.status, createdAt: r.createdAt, amount: r.amount });
-/** `['*', '!secret']` (own read), written out. */
+/**
+ * `['*', '!secret']` (own read), written out.
+ *
+ * @example
+ * ```ts
+ * projectOwnedRead(fillerRecord(42, 1)); // every field but secret
+ * ```
+ */
 export const projectOwnedRead = (r: FillerRecord) => ({
   id: r.id,
   name: r.name,
@@ -65,10 +94,25 @@ export const projectOwnedRead = (r: FillerRecord) => ({
   tags: r.tags,
   notes: r.notes,
 });
-/** `['id', 'name', 'status']` (any read), written out. */
+/**
+ * `['id', 'name', 'status']` (any read), written out.
+ *
+ * @example
+ * ```ts
+ * projectAnyRead(fillerRecord(42, 1)); // { id, name, status }
+ * ```
+ */
 export const projectAnyRead = (r: FillerRecord) => ({ id: r.id, name: r.name, status: r.status });
 
-/** The hand-written projection for each pinned pick case. */
+/**
+ * The hand-written projection for each pinned pick case.
+ *
+ * @example
+ * ```ts
+ * const pick = await handWrittenPicker(scenario.showcase).prepare(pickCase);
+ * pick(record); // an object literal of the allowed fields
+ * ```
+ */
 export function handWrittenPicker(showcase: Showcase): Picker {
   return {
     name: 'hand-written projection (baseline)',
@@ -80,7 +124,15 @@ export function handWrittenPicker(showcase: Showcase): Picker {
   };
 }
 
-/** The hand-written list: one listOwned query, then a projection per item by ownership. */
+/**
+ * The hand-written list: one listOwned query, then a projection per item by ownership.
+ *
+ * @example
+ * ```ts
+ * const filterPick = await handWrittenFilterPicker(ownership).prepare(pickCase);
+ * await filterPick(records); // the visible records, each projected
+ * ```
+ */
 export function handWrittenFilterPicker(ownership: CountingOwnership): FilterPicker {
   return {
     name: 'hand-written (baseline)',

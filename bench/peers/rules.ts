@@ -14,7 +14,7 @@ export interface PeerRule {
   readonly attributes: readonly string[];
   /**
    * For own rules, the hook whose meaning the peers model as a condition: the definition's isOwner,
-   * else its limitOwned (R2 ownership: isOwner is optional where ownership can be computed), else its listOwned.
+   * else its limitOwned (isOwner is optional where ownership can be computed), else its listOwned.
    */
   readonly ownershipHook?: string;
 }

@@ -53,7 +53,14 @@ export function loadTypedPermissions(tables: GrantTables, ownership: CountingOwn
 
 const at = (queries: readonly DecisionQuery[], i: number): DecisionQuery => queries[i] as DecisionQuery;
 
-/** The four decision paths: grantPermitSync, awaited grantPermit, and both through the typed wrapper. */
+/**
+ * The four decision paths: grantPermitSync, awaited grantPermit, and both through the typed wrapper.
+ *
+ * @example
+ * ```ts
+ * typedPermissionsDeciders(subjects.permissions, subjects.typed).map((decider) => decider.name); // ['grantPermitSync', …]
+ * ```
+ */
 export function typedPermissionsDeciders(permissions: Permissions<BenchUser>, typed: TypedPermissions<BenchSchema, BenchUser, unknown>): Decider[] {
   return [
     { name: 'grantPermitSync', crudOnly: false, prepare: (queries) => Promise.resolve((i: number) => permissions.grantPermitSync(at(queries, i)).granted) },
@@ -71,7 +78,15 @@ export function typedPermissionsDeciders(permissions: Permissions<BenchUser>, ty
   ];
 }
 
-/** `permit.pickSync(item)` and `await permit.pick(item)`; the permit is granted once, like once per request. */
+/**
+ * `permit.pickSync(item)` and `await permit.pick(item)`; the permit is granted once, like once per request.
+ *
+ * @example
+ * ```ts
+ * const [pickSync] = typedPermissionsPickers(subjects.permissions);
+ * (await pickSync.prepare(pickCase))(record); // the record with the allowed attributes
+ * ```
+ */
 export function typedPermissionsPickers(permissions: Permissions<BenchUser>): Picker[] {
   return [
     {
@@ -91,7 +106,15 @@ export function typedPermissionsPickers(permissions: Permissions<BenchUser>): Pi
   ];
 }
 
-/** `grantPermit` then `filterPick`, per request: the listOwned hook is called once per permit. */
+/**
+ * `grantPermit` then `filterPick`, per request: the listOwned hook is called once per permit.
+ *
+ * @example
+ * ```ts
+ * const filterPick = await typedPermissionsFilterPicker(subjects.permissions).prepare(pickCase);
+ * await filterPick(records); // one grantPermit, one listOwned call
+ * ```
+ */
 export function typedPermissionsFilterPicker(permissions: Permissions<BenchUser>): FilterPicker {
   return {
     name: 'grantPermit + filterPick',

@@ -26,7 +26,7 @@ const LINE_TERMINATORS = /[\n\r\u2028\u2029]/g;
 
 /**
  * The fixed first lines of every generated TypeScript file; the first one is also how the compiler
- * recognises its own files before replacing an output folder (compiler/output-folder.ts).
+ * recognises its own files before replacing an output folder (compiler/generated-file.ts).
  *
  * @example
  * ```ts
@@ -56,7 +56,14 @@ export async function emitTypeScript(context: EmitContext, path: string, build: 
   return { path, content: await prettier.format(text, { ...prettierOptions, parser: 'typescript' }) };
 }
 
-/** Formats Markdown or JSON with the same prettier settings. */
+/**
+ * Formats Markdown or JSON with the same prettier settings.
+ *
+ * @example
+ * ```ts
+ * const content = await formatText(JSON.stringify(schema), 'json');
+ * ```
+ */
 export async function formatText(text: string, parser: 'markdown' | 'json'): Promise<string> {
   return prettier.format(text, { ...prettierOptions, parser });
 }

@@ -16,6 +16,15 @@ import { ExampleDataModule, type ExampleDataOptions } from './example-data.modul
 import { parseDocumentId, userFromHeader } from './extract-user.js';
 import { limitOwnReduce } from './limit-own-reduce.js';
 import { UsersRepository } from './users.repository.js';
+import type { PolicySource } from '../../runtime/live/index.js';
+import type { FollowOptions } from '../../runtime/core/engine/policy-follower.js';
+
+/** What the example says about its live policy: each change, and each rejected version with its reasons. */
+const policyLog: FollowOptions = {
+  onChange: ({ version, sequence, source }) => console.log(`policy ${version}${sequence === undefined ? '' : ` (#${sequence})`} active, from ${source}`),
+  onReject: ({ version, reasons, source }) => console.warn(`policy ${version ?? '(unreadable)'} from ${source} rejected: ${reasons.join('; ')}`),
+  onError: (error) => console.warn(`policy source: ${error instanceof Error ? error.message : String(error)}`),
+};
 
 /**
  * @example
@@ -25,7 +34,9 @@ import { UsersRepository } from './users.repository.js';
  */
 @Module({})
 export class AppModule {
-  static forRoot(options: ExampleDataOptions & { readonly hookTimeoutMs?: number; readonly pageDir?: string } = {}): DynamicModule {
+  static forRoot(
+    options: ExampleDataOptions & { readonly hookTimeoutMs?: number; readonly pageDir?: string; readonly policySource?: PolicySource } = {},
+  ): DynamicModule {
     const data = ExampleDataModule.forRoot(options);
     return {
       module: AppModule,
@@ -40,6 +51,8 @@ export class AppModule {
             extractUserFromRequest: userFromHeader(users),
             projectResourceId: (id: string) => parseDocumentId(id),
             ...(options.hookTimeoutMs === undefined ? {} : { hookTimeoutMs: options.hookTimeoutMs }),
+            // A live policy: the compiled tables fix the vocabulary, every valid version of the source replaces the grants.
+            ...(options.policySource === undefined ? {} : { source: options.policySource, follow: policyLog }),
           }),
         }),
         exampleGraphQLModule(),

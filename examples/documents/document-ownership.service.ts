@@ -136,7 +136,7 @@ export class DocumentOwnershipService implements PermissionsOwnershipService<App
   }
 
   /**
-   * The ownedAmong executor of `document` (R2 ownership): which of `resourceIds` the limitOwned
+   * The ownedAmong executor of `document` (ownership computed from limitOwned): which of `resourceIds` the limitOwned
    * `filter` owns, in one statement — `select id from documents where id = any($1) and <filter>` —
    * so that deciding ownership of a page of documents is one query, not one per document. The ids
    * go in one array parameter: PostgreSQL takes at most 65,535 bind parameters, an `in (…)` list of

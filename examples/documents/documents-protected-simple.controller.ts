@@ -1,5 +1,5 @@
 /**
- * The spec's protected controller. The guard decides before the handler runs (the action is the
+ * The protected documents controller. The guard decides before the handler runs (the action is the
  * handler's name, the id the `id` path parameter); the handler only applies the Permit.
  */
 import { Controller, Get, NotFoundException, Param, UseGuards } from '@nestjs/common';

@@ -1,5 +1,5 @@
 /**
- * The spec's protected documents over GraphQL: the same guard as the REST controller decides before the
+ * The protected documents over GraphQL: the same guard as the REST controller decides before the
  * resolver runs (action from `@Permission`, id from the `id` argument), and the resolver only applies the
  * permit — attributes it does not allow are missing from the picked object, so they resolve to null.
  */

@@ -5,9 +5,10 @@
  */
 export { buildGrantTables, type LocatedDefinition, type ValidDefinition } from './build/table-builder.js';
 export { definitionSchema, validateDefinition } from './definition/definition-schema.js';
-export { definitionsOfFileValue, MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from './definition/definitions-file.js';
-export { isSyntaxProblem, parseAttributePattern } from './definition/grant-syntax.js';
-export { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage } from './definition/names.js';
+export { MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from './definition/definitions-file.js';
+export { definitionsFileSchema, definitionsOfFileValue } from './definition/definitions-file-schema.js';
+export { parseAttributePattern } from './definition/grant-syntax.js';
+export { resourceMetadataSchema, validateResourceMetadata } from './definition/resource-metadata-schema.js';
 export { loadZod } from './definition/zod-loader.js';
 export { explainGrant, formatExplanation } from './engine/explain.js';
 export { planFromJson, planToPatterns } from './projection/attribute-plan.js';

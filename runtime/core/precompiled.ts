@@ -19,7 +19,7 @@ export type { GrantQuery } from './engine/grant-query.js';
 export type { PermissionsLogger, PermissionsOptions } from './engine/permissions-options.js';
 export type { PermissionSlice } from './engine/permission-slice.js';
 export type { ResourceIdType } from './engine/resource-id.js';
-export type { PermissionsSchema, TypedPermissions, TypedPermissionsOptions } from './engine/typed-permissions.js';
+export type { PermissionsSchema, TypedGrantQuery, TypedPermissions, TypedPermissionsOptions } from './engine/typed-permissions.js';
 export type { GrantTables } from './tables/grant-tables.js';
 export type {
   Awaitable,

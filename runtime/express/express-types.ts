@@ -21,6 +21,8 @@ export interface ExpressRequest {
 /** A response, as the integration answers with it. */
 export interface ExpressResponse {
   status(code: number): { json(body: unknown): unknown };
+  /** Sets a response header (express's responses have it; the integration sends `x-permissions-version`). */
+  setHeader?(name: string, value: string): unknown;
 }
 
 /** express's `next`: without an argument, the next handler runs; with an error, the error handlers. */

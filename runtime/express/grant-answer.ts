@@ -71,6 +71,8 @@ export function answerGrantQuery<TUser extends User<unknown>, TFilter>(
   }
   asked.then(
     (permit) => {
+      // The policy that decided this response, granted or refused (a live policy may change between requests).
+      res.setHeader?.('x-permissions-version', permit.policyVersion);
       if (!permit.granted) {
         sendError(res, 403, 'Forbidden', `${query.action} on ${query.resource} is not granted`);
         return;

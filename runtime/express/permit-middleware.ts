@@ -8,7 +8,7 @@ import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } fro
 import { PermissionsUsageError, type Permissions, type User } from '../core/index.js';
 import { requestResourceId, type ProjectResourceId } from '../core/engine/resource-id.js';
 import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem, type ResourceIdParamSetting } from '../http/resource-id-param.js';
-import type { PermissionsSchema, SchemaAction, SchemaResource, TypedPermissions } from '../core/engine/typed-permissions.js';
+import type { PermissionsSchema, TypedPermissions } from '../core/engine/typed-permissions.js';
 import { rawResourceIdOf, type ResourceIdRoute } from '../http/request-resource-id.js';
 import { routePathParams } from '../http/route-path-params.js';
 import { answerGrantQuery, refuseInvalidId } from './grant-answer.js';
@@ -63,9 +63,9 @@ export type PermitRoute<TResource extends string = string, TAction extends strin
  * else the middleware's `TDefault`) must be a resource of the schema, and its action an action of that resource.
  */
 export type TypedPermitRoute<S extends PermissionsSchema, TDefault extends string, TRequest extends ExpressRequest = ExpressRequest> = <
-  R extends SchemaResource<S> = TDefault & SchemaResource<S>,
+  R extends keyof S['resources'] & string = TDefault & keyof S['resources'] & string,
 >(
-  route: PermitRouteOptions<R, SchemaAction<S, R>>,
+  route: PermitRouteOptions<R, S['resources'][R]['actions']>,
 ) => ExpressHandler<TRequest>;
 
 /** The route object express puts on `req.route` while a route's handlers run. */
@@ -175,7 +175,7 @@ export function createPermitMiddleware<
   S extends PermissionsSchema,
   TUser extends User<unknown>,
   TFilter,
-  TDefault extends SchemaResource<S> = never,
+  TDefault extends keyof S['resources'] & string = never,
   TRequest extends ExpressRequest = ExpressRequest,
 >(
   options: PermitMiddlewareOptions<TUser, TFilter, TDefault, TRequest> & { readonly permissions: TypedPermissions<S, TUser, TFilter> },

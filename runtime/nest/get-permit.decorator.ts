@@ -45,6 +45,12 @@ function permitOfContext(_data: unknown, context: ExecutionContext): unknown {
 /**
  * @internal Whether method `methodName` of `owner` (or of a base class) has a `@GetPermit()` parameter, as
  * Nest's parameter metadata records it (per class and method name, each entry with its factory).
+ *
+ * @example
+ * ```ts
+ * class DocumentsController { @Get(':id') read(@GetPermit() permit: Permit) {} }
+ * injectsPermit(DocumentsController, 'read'); // true
+ * ```
  */
 export function injectsPermit(owner: object, methodName: string): boolean {
   const params: unknown = Reflect.getMetadata(ROUTE_ARGS_METADATA, owner, methodName);

@@ -5,6 +5,7 @@
 import { resolveResourceIdParam, type DeclaredParam, type ResolvedResourceIdParam, type ResourceIdParamProblem } from '../http/resource-id-param.js';
 import type { PermissionDefinition } from '../core/index.js';
 import { routePathParams } from '../http/route-path-params.js';
+import { classMethodsOf } from './class-methods.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
 import { isPermissionsSkipped, readPermissionOverride } from './permission.decorator.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
@@ -35,30 +36,39 @@ export interface PermissionsRoute {
 
 const guardConfigs = new WeakMap<object, PermissionsGuardConfig>();
 
-/** @internal Records the configuration of a guard class made by `createPermissionsGuard()`. */
+/**
+ * @internal Records the configuration of a guard class made by `createPermissionsGuard()`.
+ *
+ * @example
+ * ```ts
+ * registerPermissionsGuard(PermissionsGuard, { options: { resource: 'document' }, definitions });
+ * ```
+ */
 export function registerPermissionsGuard(guard: NestClass, config: PermissionsGuardConfig): void {
   guardConfigs.set(guard, config);
 }
 
-/** @internal The configuration of a permissions guard (given its class or an instance), else undefined. */
+/**
+ * @internal The configuration of a permissions guard (given its class or an instance), else undefined.
+ *
+ * @example
+ * ```ts
+ * permissionsGuardConfigOf(createPermissionsGuard({ resource: 'document' })); // { options: { resource: 'document', … }, definitions: [] }
+ * permissionsGuardConfigOf(AuthGuard); // undefined
+ * ```
+ */
 export function permissionsGuardConfigOf(guard: unknown): PermissionsGuardConfig | undefined {
   if (typeof guard === 'function') return guardConfigs.get(guard);
   if (typeof guard === 'object' && guard !== null) return guardConfigs.get(guard.constructor);
   return undefined;
 }
 
-/** The name under which `handler` is a method of `controller` (or its base classes). */
+/**
+ * The name under which `handler` is a method of `controller` (or of a base class), as Nest routes it; a
+ * function that is no such method keeps its own name.
+ */
 function methodNameOf(controller: NestClass, handler: RouteHandler): string {
-  for (
-    let proto: object | null = controller.prototype as object | null;
-    proto !== null && proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto) as object | null
-  ) {
-    for (const key of Object.getOwnPropertyNames(proto)) {
-      if (key !== 'constructor' && Object.getOwnPropertyDescriptor(proto, key)?.value === handler) return key;
-    }
-  }
-  return handler.name;
+  return classMethodsOf(controller).find((method) => method.handler === handler)?.methodName ?? handler.name;
 }
 
 /** What a guard checks for a handler before its record id is known: the same for routes and resolvers. */
@@ -82,6 +92,12 @@ function resolveBasics(config: PermissionsGuardConfig, owner: NestClass, handler
 /**
  * @internal Works out what `config`'s guard checks for `handler` of `controller`, served at `paths`
  * (full paths: global prefix, module path, controller path and method path).
+ *
+ * @example
+ * ```ts
+ * resolvePermissionsRoute(config, DocumentsController, DocumentsController.prototype.read, ['/documents/:id'], Number);
+ * // { label: 'DocumentsController.read', resource: 'document', action: 'read', resourceId: { kind: 'param', name: 'id', optional: false }, … }
+ * ```
  */
 export function resolvePermissionsRoute(
   config: PermissionsGuardConfig,
@@ -109,6 +125,13 @@ export function resolvePermissionsRoute(
  * which resolves `field` (`Query.document`) with the arguments `args` (as the schema declares them; input
  * objects' fields flattened to dotted names such as `input.id`). The default id is an argument named `id`
  * anywhere: arguments are named, not nested like path segments.
+ *
+ * @example
+ * ```ts
+ * const args = [{ name: 'id', optional: false, wildcard: false }];
+ * resolvePermissionsResolverRoute(config, DocumentsResolver, DocumentsResolver.prototype.document, 'Query.document', args, Number);
+ * // { label: 'DocumentsResolver.document', paths: ['Query.document'], action: 'document', resourceId: { kind: 'param', name: 'id', optional: false }, … }
+ * ```
  */
 export function resolvePermissionsResolverRoute(
   config: PermissionsGuardConfig,

@@ -82,12 +82,26 @@ export function SkipPermissions(): MethodDecorator {
   return (target, propertyKey, descriptor) => SkipPermissionsMetadata(true)(target, propertyKey, descriptor);
 }
 
-/** @internal The `@Permission()` override of a handler, if any. */
+/**
+ * @internal The `@Permission()` override of a handler, if any.
+ *
+ * @example
+ * ```ts
+ * readPermissionOverride(DocumentsController.prototype.approveDocument); // { action: 'review', resourceIdParam: 'id' }
+ * ```
+ */
 export function readPermissionOverride(handler: RouteHandler): PermissionOverride | undefined {
   return reflector.get(PermissionMetadata, handler);
 }
 
-/** @internal Whether a handler is marked `@SkipPermissions()`. */
+/**
+ * @internal Whether a handler is marked `@SkipPermissions()`.
+ *
+ * @example
+ * ```ts
+ * isPermissionsSkipped(DocumentsController.prototype.publicCount); // true
+ * ```
+ */
 export function isPermissionsSkipped(handler: RouteHandler): boolean {
   return reflector.get(SkipPermissionsMetadata, handler) === true;
 }

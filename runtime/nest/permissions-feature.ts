@@ -3,7 +3,14 @@
  */
 import type { PermissionDefinition } from '../core/index.js';
 
-/** @internal The definitions of one `forFeature()` call; the permissions service discovers every instance at start. */
+/**
+ * @internal The definitions of one `forFeature()` call; the permissions service discovers every instance at start.
+ *
+ * @example
+ * ```ts
+ * { provide: Symbol('typed-permissions:feature'), useValue: new PermissionsFeatureDefinitions(invoiceDefinitions, undefined) }
+ * ```
+ */
 export class PermissionsFeatureDefinitions {
   constructor(
     readonly definitions: readonly PermissionDefinition[],

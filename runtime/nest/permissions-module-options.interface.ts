@@ -4,6 +4,9 @@
  * integration needs.
  */
 import type { GrantTables, PermissionDefinition, PermissionsOptions, User } from '../core/index.js';
+import type { FollowOptions } from '../core/engine/policy-follower.js';
+import type { PolicySource } from '../core/engine/policy-source.js';
+import type { PolicyBundle } from '../core/tables/policy-bundle.js';
 import type { ProjectResourceId } from '../core/engine/resource-id.js';
 
 export type { ProjectResourceId } from '../core/engine/resource-id.js';
@@ -45,5 +48,14 @@ export interface PermissionsModuleOptions<TUser extends User<unknown> = User<unk
    * nothing is validated or expanded at start, and no other definitions may be given: they belong in
    * `definitions/`, compiled again.
    */
-  readonly tables?: GrantTables | undefined;
+  readonly tables?: GrantTables | PolicyBundle | undefined;
+  /**
+   * A live policy to follow (`typed-permissions/live`: `filePolicySource`, `postgresPolicySource`,
+   * `httpPolicySource`): loaded at start — after `tables` or `definitions`, which then fix the vocabulary the new
+   * versions must stay within; without them the first version sets it, and the start fails when none can be
+   * loaded — and swapped on every later valid version, with no restart. Closed when the application shuts down.
+   */
+  readonly source?: PolicySource | undefined;
+  /** What to do on each change, rejection and source failure of `source` (default: warnings through `logger`). */
+  readonly follow?: FollowOptions | undefined;
 }

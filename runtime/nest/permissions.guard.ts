@@ -20,6 +20,21 @@ interface GuardedRequest {
   [PERMIT_REQUEST_KEY]?: unknown;
 }
 
+/** The response header naming the policy version a guarded response was decided on. */
+export const POLICY_VERSION_HEADER = 'x-permissions-version';
+
+/** Sets {@link POLICY_VERSION_HEADER} on an express (`setHeader`) or fastify (`header`) response, when there is one. */
+function setPolicyVersionHeader(response: unknown, version: string): void {
+  const target = response as {
+    setHeader?: (name: string, value: string) => unknown;
+    header?: (name: string, value: string) => unknown;
+    headersSent?: boolean;
+  } | null;
+  if (typeof target !== 'object' || target === null || target.headersSent === true) return;
+  if (typeof target.setHeader === 'function') target.setHeader(POLICY_VERSION_HEADER, version);
+  else if (typeof target.header === 'function') target.header(POLICY_VERSION_HEADER, version);
+}
+
 function checkGuardOptions(options: unknown): PermissionsGuardOptions {
   if (typeof options !== 'object' || options === null)
     throw new PermissionsUsageError('createPermissionsGuard(options): options must be an object { resource, resourceIdParam?, projectResourceId? }.');
@@ -110,7 +125,7 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       if (route.skip) return true;
       const request = context.switchToHttp().getRequest<GuardedRequest>();
       const user = await this.permissionsService.userOf(request);
-      request[PERMIT_REQUEST_KEY] = await this.grant(route, user, rawResourceIdOf(route, request.params));
+      request[PERMIT_REQUEST_KEY] = await this.grant(route, user, rawResourceIdOf(route, request.params), context.switchToHttp().getResponse());
       return true;
     }
 
@@ -126,8 +141,9 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       const route = this.permissionsService.resolverRouteFor(config, context.getClass(), handler);
       if (route.skip) return true;
       const call = resolverCallOf(context.getArgs());
-      const user = await this.permissionsService.userOf(requestOfResolverCall(call, route.label));
-      storeResolverPermit(call, await this.grant(route, user, rawResolverIdOf(route, call.args)));
+      const request = requestOfResolverCall(call, route.label);
+      const user = await this.permissionsService.userOf(request);
+      storeResolverPermit(call, await this.grant(route, user, rawResolverIdOf(route, call.args), (request as { res?: unknown }).res));
       return true;
     }
 
@@ -135,10 +151,12 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
      * Projects the raw id (the route's projection, else the resource's declared id type in grantPermit), asks for
      * the permit, and refuses: 400 for an id that is no id of the resource, 403 when nothing is granted.
      */
-    private async grant(route: PermissionsRoute, user: User<unknown>, rawId: string | undefined): Promise<Permit> {
+    private async grant(route: PermissionsRoute, user: User<unknown>, rawId: string | undefined, response: unknown): Promise<Permit> {
       try {
         const resourceId = rawId === undefined ? undefined : requestResourceId(rawId, route.resource, route.projectResourceId);
         const permit = await this.permissionsService.grantPermit({ user, resource: route.resource, action: route.action, resourceId });
+        // The policy that decided this response, granted or refused (a live policy may change between requests).
+        setPolicyVersionHeader(response, permit.policyVersion);
         if (!permit.granted) throw new ForbiddenException(`${route.action} on ${route.resource} is not granted`);
         return permit;
       } catch (error) {

@@ -14,7 +14,14 @@ import type { PermissionsModuleOptions } from './permissions-module-options.inte
  */
 export const PERMISSIONS_MODULE_OPTIONS = 'PERMISSIONS_MODULE_OPTIONS';
 
-/** The generated base class of `PermissionsModule`, with `forRoot` and `forRootAsync`. */
+/**
+ * The generated base class of `PermissionsModule`, with `forRoot` and `forRootAsync`.
+ *
+ * @example
+ * ```ts
+ * export class PermissionsModule extends ConfigurablePermissionsModule {}
+ * ```
+ */
 export const { ConfigurableModuleClass: ConfigurablePermissionsModule } = new ConfigurableModuleBuilder<PermissionsModuleOptions>({
   optionsInjectionToken: PERMISSIONS_MODULE_OPTIONS,
 })

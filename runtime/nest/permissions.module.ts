@@ -10,7 +10,14 @@ import { PermissionsFeatureDefinitions } from './permissions-feature.js';
 import { ConfigurablePermissionsModule } from './permissions.module-definition.js';
 import { PermissionsService } from './permissions.service.js';
 
-/** @internal The module a `forFeature()` call creates; each call is a module of its own. */
+/**
+ * @internal The module a `forFeature()` call creates; each call is a module of its own.
+ *
+ * @example
+ * ```ts
+ * PermissionsModule.forFeature(invoiceDefinitions); // { module: PermissionsFeatureModule, providers: [{ provide: Symbol(…), useValue: … }] }
+ * ```
+ */
 @Module({})
 export class PermissionsFeatureModule {}
 

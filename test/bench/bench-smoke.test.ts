@@ -1,18 +1,21 @@
 /**
  * The bench, run with tiny iteration counts so that it cannot rot: no timing is asserted, only that
  * every implementation gives the same answers, pick outputs equal the hand-written projections,
- * filterPick calls the listOwned hook once, the ownership benchmark of issue 12 counts exactly the
- * statements it should and both variants agree, and the HTTP part is skipped.
+ * filterPick calls the listOwned hook once, the ownership benchmark on PGlite counts exactly the
+ * statements it should and both variants agree, the interleaved awaited pick returns the same objects
+ * as CASL without calling a hook, and the HTTP part is skipped.
  */
 import { subject } from '@casl/ability';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { OWN_PICK_CASL, OWN_PICK_OURS } from '../../bench/attributes.bench.js';
+import { OWN_PICK_TARGET } from '../../bench/attributes.report.js';
+import { AWAITED_PICK_TARGET } from '../../bench/awaited-pick.report.js';
 import { DECISION_BASELINE, DECISION_CASES } from '../../bench/decision.bench.js';
 import { benchSettings } from '../../bench/measure.js';
 import { OWNERSHIP_VARIANTS } from '../../bench/ownership.bench.js';
 import { createCaslAbility } from '../../bench/peers/casl.js';
 import { flattenRules } from '../../bench/peers/rules.js';
-import { evaluateTargets, renderConsole, renderMarkdown, type BenchResults } from '../../bench/report.js';
+import { evaluateTargets, renderConsole, renderMarkdown, type BenchResults } from '../../bench/results.js';
 import { runBenchmarks } from '../../bench/run.js';
 import { readExampleDefinitions } from '../../bench/scenario.js';
 
@@ -71,11 +74,11 @@ describe('bench smoke run', () => {
     expect(results.memory.heapPerInstance.length).toBeGreaterThan(0);
     const verdicts = evaluateTargets(results);
     expect(verdicts.find((v) => v.target.startsWith('filterPick'))?.met).toBe(true);
-    expect(renderMarkdown(results, '')).toContain('## Targets (issues 5, 11 and 12)');
-    expect(renderConsole(results)).toContain('Targets (issues 5, 11 and 12)');
+    expect(renderMarkdown(results, '')).toContain('\n## Targets\n');
+    expect(renderConsole(results)).toContain('\nTargets:\n');
   });
 
-  it('issue 11: measures the browser bundle in smoke mode (within its 16 KB target) and skips the cold start', () => {
+  it('measures the browser bundle in smoke mode (within its 16 KB target) and skips the cold start', () => {
     const bundle = results.package?.bundle;
     expect(bundle?.ours.gzipBytes).toBeGreaterThan(1000);
     expect(bundle?.ours.gzipBytes).toBeLessThanOrEqual(16 * 1024);
@@ -83,7 +86,7 @@ describe('bench smoke run', () => {
     expect(evaluateTargets(results).find((v) => v.target.startsWith('Browser bundle'))?.met).toBe(true);
   });
 
-  it('issue 12 item 1: CASL models ownership from the limitOwned hook when a definition has no isOwner', () => {
+  it('CASL models ownership from the limitOwned hook when a definition has no isOwner', () => {
     const rules = flattenRules(readExampleDefinitions(), { expand: false });
     expect([...new Set(rules.filter((rule) => rule.possession === 'own').map((rule) => `${rule.role} ${rule.ownershipHook}`))]).toEqual([
       'EMPLOYEE limitToCreator',
@@ -98,7 +101,7 @@ describe('bench smoke run', () => {
     expect([1, 2, 3, 4].map((creatorId) => manager.can('read', subject('document', { id: creatorId, creatorId })))).toEqual([true, true, false, true]);
   });
 
-  it('issue 12 item 2a: the memo-hit pick of an owned document calls no hook and equals CASL’s output', () => {
+  it('the memo-hit pick of an owned document calls no hook and equals CASL’s output', () => {
     const ownPick = results.attributes.ownPick;
     expect(ownPick).toMatchObject({
       user: { id: 1, roles: ['EMPLOYEE'] },
@@ -113,7 +116,7 @@ describe('bench smoke run', () => {
     expect(ownPick?.hookCallsWhileTimed).toEqual({});
   });
 
-  it('issue 12 item 2b: filterPick of 200 documents on PGlite — before one statement per document (32 in flight), after exactly one; identical results', () => {
+  it('ownership on PGlite: filterPick of 200 documents — before one statement per document (32 in flight), after exactly one; identical results', () => {
     const ownership = results.ownership;
     expect(ownership).toMatchObject({ documents: 200, user: { id: 1, roles: ['EMPLOYEE'] }, fetchStatements: 1, kept: 25, identical: true, asExpected: true });
     expect(
@@ -131,7 +134,7 @@ describe('bench smoke run', () => {
     ]);
   });
 
-  it('issue 12 item 2b: isOwn of one document takes one statement by isOwner and by ownedAmong, with the same answers', () => {
+  it('ownership on PGlite: isOwn of one document takes one statement by isOwner and by ownedAmong, with the same answers', () => {
     const ownership = results.ownership;
     expect(ownership?.isOwn.map(({ variant, statementsPerCheck }) => ({ variant, statementsPerCheck }))).toEqual([
       { variant: 'before', statementsPerCheck: 1 },
@@ -140,21 +143,51 @@ describe('bench smoke run', () => {
     expect(ownership).toMatchObject({ isOwnIdsChecked: 16, isOwnIdentical: true, isOwnAsExpected: true });
   });
 
-  it('issue 12 item 3: evaluateTargets has the three issue-12 targets; the statement count is met (timings are not asserted)', () => {
-    const issue12 = evaluateTargets(results).filter((verdict) => verdict.target.endsWith('(issue 12)'));
-    expect(issue12.map((verdict) => verdict.target)).toEqual([
-      'Async pick of an owned document whose ownership the permit already knows, at most 0.5× CASL’s permittedFieldsOf + pick (issue 12)',
-      'filterPick of 200 example documents for EMPLOYEE 1 on PGlite with ownedAmong: at most 2 SQL statements, fetching the documents included (issue 12)',
-      'filterPick of 200 example documents for EMPLOYEE 1 on PGlite with ownedAmong at least 20× faster than with isOwner per document (issue 12)',
+  it('evaluateTargets has the three ownership targets; the statement count is met (timings are not asserted)', () => {
+    const ownershipTargets = evaluateTargets(results).filter(
+      (verdict) => verdict.target === OWN_PICK_TARGET || verdict.target.startsWith('filterPick of 200 example documents for EMPLOYEE 1 on PGlite'),
+    );
+    expect(ownershipTargets.map((verdict) => verdict.target)).toEqual([
+      'Async pick of an owned document whose ownership the permit already knows, at most 0.5× CASL’s permittedFieldsOf + pick',
+      'filterPick of 200 example documents for EMPLOYEE 1 on PGlite with ownedAmong: at most 2 SQL statements, fetching the documents included',
+      'filterPick of 200 example documents for EMPLOYEE 1 on PGlite with ownedAmong at least 20× faster than with isOwner per document',
     ]);
-    expect(issue12[1]).toMatchObject({
+    expect(ownershipTargets[1]).toMatchObject({
       met: true,
       measured: expect.stringMatching(/^2 \(1 for grantPermit \+ filterPick, 1 to fetch the documents\); before, isOwner per document: 201$/),
     });
-    for (const verdict of issue12) expect(typeof verdict.met).toBe('boolean');
-    expect(issue12[2]?.measured).toContain('results identical and as expected');
+    for (const verdict of ownershipTargets) expect(typeof verdict.met).toBe('boolean');
+    expect(ownershipTargets[2]?.measured).toContain('results identical and as expected');
     const markdown = renderMarkdown(results, '');
-    expect(markdown).toContain('Async pick, own grant beyond any, memo hit (issue 12)');
-    expect(markdown).toContain("Ownership on the example's data layer (issue 12)");
+    expect(markdown).toContain('Async pick, own grant beyond any, memo hit: ');
+    expect(markdown).toContain("Ownership on the example's data layer — ");
+  });
+
+  it('the interleaved awaited pick returns the same objects as CASL’s three-rule ability, without a hook call while timed', () => {
+    const awaitedPick = results.awaitedPick;
+    expect(awaitedPick).toMatchObject({
+      user: { id: 1, roles: ['EMPLOYEE'] },
+      grants: { own: ['*', '!confidential'], any: ['title', 'date'] },
+      caslRules: 3,
+      settings: benchSettings('smoke').awaitedPick,
+      hookCallsBeforeTiming: { listOwnedDocuments: 1 },
+      hookCallsWhileTimed: {},
+    });
+    expect(
+      awaitedPick?.cases.map(({ case: name, documentId, fields, mismatches, ours, casl }) => ({
+        name,
+        documentId,
+        fields,
+        mismatches,
+        rounds: [ours.roundsNs.length, casl.roundsNs.length],
+      })),
+    ).toEqual([
+      { name: 'owned', documentId: 10, fields: ['creatorId', 'date', 'id', 'personal', 'status', 'title'], mismatches: [], rounds: [2, 2] },
+      { name: 'not owned', documentId: 2, fields: ['date', 'title'], mismatches: [], rounds: [2, 2] },
+    ]);
+    const verdict = evaluateTargets(results).find((v) => v.target === AWAITED_PICK_TARGET);
+    expect(typeof verdict?.met).toBe('boolean');
+    expect(verdict?.measured).toMatch(/hook calls while timed: none; outputs equal$/);
+    expect(renderMarkdown(results, '')).toContain('Awaited pick, ownership known, interleaved against a 3-rule CASL ability');
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { createPermissions, grantTables, type PermissionsOwnershipService } from '../../generated/index.js';
 import { MAX_CACHED_SLICES } from '../../runtime/core/engine/policy-snapshot.js';
-import { tablesVersion } from '../../runtime/core/engine/permission-slice.js';
+import { policyVersionOf } from '../../runtime/core/tables/policy-bundle.js';
 import { Permissions, PermissionsUsageError, type PermissionDefinition, type PermissionSlice, type User } from '../../runtime/core/index.js';
 import { exampleAnonymousUser, exampleUsers, type ExampleUser } from '../../examples/documents/example-data.js';
 import { collectingLogger } from './helpers.js';
@@ -54,7 +54,7 @@ function exampleUser(id: number): ExampleUser {
   return user;
 }
 
-const VERSION = tablesVersion(grantTables);
+const VERSION = policyVersionOf(grantTables);
 const superAdmin: User = { id: 9, roles: ['SUPER_ADMIN'] };
 
 // Plans are numbered in the order the slice first meets them; groups are the tables' ownership groups
@@ -200,8 +200,8 @@ describe('issue 14 item 1: the slice of the example users', () => {
     });
   }
 
-  it('item 1: the slice of user 1 is 213 bytes of JSON', () => {
-    expect(Buffer.byteLength(JSON.stringify(examplePermissions().sliceFor(exampleUser(1))), 'utf8')).toBe(213);
+  it('item 1: the slice of user 1 is 261 bytes of JSON (213 and a 64-digit policy version)', () => {
+    expect(Buffer.byteLength(JSON.stringify(examplePermissions().sliceFor(exampleUser(1))), 'utf8')).toBe(261);
   });
 
   it('item 1: no slice contains a hook name, a role name, or definition text (descr, source)', () => {
@@ -231,10 +231,10 @@ describe('issue 14 item 1: the slice of the example users', () => {
 });
 
 describe('issue 14 item 1: the version of a slice', () => {
-  it('item 1: two builds of the same definitions, and the compiled tables, give the same 64-bit hex version', () => {
+  it('item 1: two builds of the same definitions, and the compiled tables, give the same version (SHA-256 of the tables, hex)', () => {
     const [first, second] = [builtPermissions(), builtPermissions()];
     const version = first.sliceFor(exampleUser(1)).version;
-    expect(version).toMatch(/^[0-9a-f]{16}$/);
+    expect(version).toMatch(/^[0-9a-f]{64}$/);
     expect(second.sliceFor(exampleUser(1)).version).toBe(version);
     expect(examplePermissions().sliceFor(exampleUser(1)).version).toBe(version);
     // The version belongs to the tables, not to the user: every user's slice carries the same one.

@@ -15,7 +15,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { grantTables } from '../../generated/index.js';
-import { tablesVersion } from '../../runtime/core/engine/permission-slice.js';
+import { policyVersionOf } from '../../runtime/core/tables/policy-bundle.js';
 import { AppModule } from '../../examples/documents/app.module.js';
 import { buildPage } from '../../examples/documents/build-page.js';
 import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
@@ -122,12 +122,33 @@ describe('issue 14: the page endpoints over HTTP (AppModule with the built page,
     ];
     const EVERY_ATTRIBUTE = [1, []];
 
+    it('answers with an ETag of the policy version and the roles, and 304 while it is current', async () => {
+      const first = await get('/me/permissions', '1').expect(200);
+      const version = policyVersionOf(grantTables);
+      expect(first.headers['x-permissions-version']).toBe(version);
+      expect(first.headers['etag']).toMatch(new RegExp(`^"${version}\\.[0-9a-f]{16}"$`));
+      expect(first.headers['vary']).toBe('x-user-id');
+      const again = await get('/me/permissions', '1').set('if-none-match', first.headers['etag'] as string);
+      expect({ status: again.status, text: again.text }).toEqual({ status: 304, text: '' });
+      // Another user's slice is another representation: another tag, and 200 for the first user's tag.
+      const other = await get('/me/permissions', '4').set('if-none-match', first.headers['etag'] as string);
+      expect(other.status).toBe(200);
+      expect(other.headers['etag']).not.toBe(first.headers['etag']);
+    });
+
+    it('every guarded response names the policy version it was decided on, refusals included', async () => {
+      const version = policyVersionOf(grantTables);
+      const granted = await get('/documents-page/listed', '1').expect(200);
+      const refused = await get('/documents-protected-simple/2', '1').expect(403);
+      expect([granted.headers['x-permissions-version'], refused.headers['x-permissions-version']]).toEqual([version, version]);
+    });
+
     it('item 3: EMPLOYEE (1) gets exactly create, list and read: own through their group, list:any with title and date', async () => {
       const response = await get('/me/permissions', '1').expect(200);
-      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.body).toEqual({
         format: 1,
-        version: tablesVersion(grantTables),
+        version: policyVersionOf(grantTables),
         plans: [ALL_BUT_CONFIDENTIAL, TITLE_AND_DATE],
         grants: [
           [
@@ -144,10 +165,10 @@ describe('issue 14: the page endpoints over HTTP (AppModule with the built page,
 
     it('item 3: COMPANY_ADMIN (4) gets exactly read, review and update as own with every attribute, and no list', async () => {
       const response = await get('/me/permissions', '4').expect(200);
-      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.body).toEqual({
         format: 1,
-        version: tablesVersion(grantTables),
+        version: policyVersionOf(grantTables),
         plans: [EVERY_ATTRIBUTE],
         grants: [
           [
@@ -164,8 +185,8 @@ describe('issue 14: the page endpoints over HTTP (AppModule with the built page,
 
     it('item 3: the anonymous caller gets an empty slice (no grants, no plans), not an error', async () => {
       const response = await get('/me/permissions').expect(200);
-      expect(response.headers['cache-control']).toBe('no-store');
-      expect(response.body).toEqual({ format: 1, version: tablesVersion(grantTables), plans: [], grants: [] });
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toEqual({ format: 1, version: policyVersionOf(grantTables), plans: [], grants: [] });
     });
 
     it('item 3: an unknown user (999) and a malformed id ("abc") get 401 with the reason', async () => {

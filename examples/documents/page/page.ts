@@ -18,8 +18,15 @@ interface PageDocument {
 const FIELD_ORDER = ['id', 'title', 'date', 'status', 'personal', 'confidential', 'creatorId'];
 const ACTIONS = ['read', 'update', 'delete'] as const;
 
+/** The policy version of the slice the page shows: a response decided on another one means the policy changed. */
+let shownVersion: string | undefined;
+/** Set when a response says the policy changed: the page shows itself again, with a fresh slice. */
+let policyChanged = false;
+
 async function getJson<T>(path: string, userId: string): Promise<T> {
   const response = await fetch(path, { headers: { 'x-user-id': userId } });
+  const version = response.headers.get('x-permissions-version');
+  if (version !== null && shownVersion !== undefined && version !== shownVersion) policyChanged = true;
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   return (await response.json()) as T;
 }
@@ -90,8 +97,16 @@ async function show(userId: string): Promise<void> {
   status.textContent = 'Loading…';
   document.body.dataset['ready'] = 'false';
   try {
+    shownVersion = undefined;
     const client = createClient<Schema>(await getJson<PermissionSlice>('/me/permissions', userId));
+    shownVersion = client.version;
+    policyChanged = false;
     const rows = await documentsFor(client, userId);
+    // The policy changed while the page loaded: show it again, once, with the new slice.
+    if (policyChanged && document.body.dataset['refreshed'] !== client.version) {
+      document.body.dataset['refreshed'] = client.version;
+      return show(userId);
+    }
     render(rows, client);
     const read = client.canAny('read', 'document') ? 'any' : client.canOwn('read', 'document') ? 'own' : 'no';
     status.textContent = `${rows.length} document${rows.length === 1 ? '' : 's'}; list: ${client.can('list', 'document') ? 'yes' : 'no'}, read: ${read}.`;

@@ -8,7 +8,7 @@ import { PermissionDefinitionError, type DefinitionLocation, type DefinitionProb
 import type { GrantTables } from '../tables/grant-tables.js';
 import { missingExecutorProblem, missingMethodProblem, resolveMethod } from './ownership-methods.js';
 import { buildGrantTables, type HookValue, type LocatedDefinition, type ValidDefinition } from './table-builder.js';
-import type { ResourceIdType } from '../engine/resource-id.js';
+import type { ResourceIdType } from '../tables/grant-tables.js';
 
 /** A definition as added, not validated yet, with where it came from. */
 export interface AddedDefinition {

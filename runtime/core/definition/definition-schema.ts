@@ -6,6 +6,7 @@
 import type { core as ZodCore } from 'zod';
 import type { DefinitionProblemCode } from '../errors.js';
 import { loadZod, type ZodModule } from './zod-loader.js';
+import { describeValue } from '../describe-value.js';
 import { isSyntaxProblem, parseAttributePattern, parseGrantKey } from './grant-syntax.js';
 import { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage, RESERVED_HOOK_NAMES } from './names.js';
 
@@ -211,16 +212,10 @@ function shapeMessage(issue: ZodCore.$ZodIssue, path: readonly (string | number)
       .slice(0, 10)
       .map((k) => quoteForMessage(k))
       .join(', ')}${issue.keys.length > 10 ? ` and ${issue.keys.length - 10} more` : ''}.`;
-  if (path.length === 0) return `A definition must be an object, not ${describe(issue.input)}.`;
+  if (path.length === 0) return `A definition must be an object, not ${describeValue(issue.input)}.`;
   if (issue.input === undefined) return `Field "${String(path.at(-1))}" is missing.`;
   const message = issue.message.charAt(0).toUpperCase() + issue.message.slice(1);
   return message.endsWith('.') ? message : `${message}.`;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
 }
 
 function shapeFix(issue: ZodCore.$ZodIssue, path: readonly (string | number)[]): string {

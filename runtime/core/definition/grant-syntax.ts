@@ -119,7 +119,15 @@ export function parseAttributePattern(pattern: string): ParsedAttributePattern |
   return { allow, path };
 }
 
-/** True for a parse result that is a problem. */
+/**
+ * True for a parse result that is a problem.
+ *
+ * @example
+ * ```ts
+ * const parsed = parseAttributePattern('a..b');
+ * if (isSyntaxProblem(parsed)) console.error(parsed.message);
+ * ```
+ */
 export function isSyntaxProblem(value: object): value is SyntaxProblem {
   return 'code' in value;
 }

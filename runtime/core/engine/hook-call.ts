@@ -2,6 +2,7 @@
  * Calling an ownership hook safely: a hook that throws, rejects, answers with the wrong type or
  * never settles becomes a {@link PermissionsHookError}, so it can never grant by accident.
  */
+import { describeValue } from '../describe-value.js';
 import { PermissionsHookError } from '../errors.js';
 
 /** A hook bound to the ownership service it came from, with the name used in error messages. */
@@ -10,7 +11,7 @@ export interface BoundHook {
   readonly call: (args: object) => unknown;
 }
 
-function describe(error: unknown): string {
+function errorMessage(error: unknown): string {
   try {
     return error instanceof Error ? error.message : String(error);
   } catch {
@@ -20,7 +21,7 @@ function describe(error: unknown): string {
 }
 
 function hookError(hook: BoundHook, what: string, cause: unknown): PermissionsHookError {
-  return new PermissionsHookError(hook.name, `Ownership hook ${hook.name} ${what}: ${describe(cause)}`, { cause });
+  return new PermissionsHookError(hook.name, `Ownership hook ${hook.name} ${what}: ${errorMessage(cause)}`, { cause });
 }
 
 /** An answer that `accept` refused (already a PermissionsHookError) or could not even read (a hostile array or proxy threw). */
@@ -123,7 +124,7 @@ export function expectBoolean(value: unknown, hook: string): boolean {
   if (typeof value === 'boolean') return value;
   throw new PermissionsHookError(
     hook,
-    `isOwner hook ${hook} returned ${value === null ? 'null' : typeof value}, not a boolean; access is refused. Return true or false.`,
+    `isOwner hook ${hook} returned ${describeValue(value, { quoteStrings: false })}, not a boolean; access is refused. Return true or false.`,
   );
 }
 
@@ -132,6 +133,6 @@ export function expectArray(value: unknown, hook: string): readonly unknown[] {
   if (Array.isArray(value)) return value;
   throw new PermissionsHookError(
     hook,
-    `listOwned hook ${hook} returned ${value === null ? 'null' : typeof value}, not an array of ids; nothing is treated as owned. Return an array.`,
+    `listOwned hook ${hook} returned ${describeValue(value, { quoteStrings: false })}, not an array of ids; nothing is treated as owned. Return an array.`,
   );
 }

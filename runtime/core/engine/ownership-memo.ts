@@ -43,6 +43,7 @@ export class OwnershipMemo {
 
   /** The answer for `owner` and `id` when it is already known, without waiting; else undefined. */
   known(owner: LoadedOwner, id: unknown): boolean | undefined {
+    // A point answer (isOwner's, where the group has one) is the authority; else membership in the group's list.
     const answer = this.answers.get(owner)?.get(id);
     if (answer !== undefined) return answer;
     const list = this.lists.get(owner);

@@ -2,7 +2,7 @@
  * A user's slice of the permissions: what the user's roles may do, per resource and action, as compact
  * JSON for a frontend (`typed-permissions/client`). It carries the decisions and attribute plans only —
  * no hook or hook name, no role name, no definition text, nothing another role may do — and ownership
- * groups as opaque numbers, so that the per-group attributes (the fix of the spec's multi-role defect)
+ * groups as opaque numbers, so that the per-group attributes (a role's own attributes only for the records its group owns)
  * hold in the browser too.
  */
 import { planToJson, type AttributePlan, type AttributePlanJson } from '../projection/attribute-plan.js';
@@ -48,7 +48,7 @@ export type CombinationLookup = (resource: string, action: string) => Combinatio
  *
  * @example
  * ```ts
- * const slice = cutSlice(tables, tablesVersion(tables), (resource, action) => lookup(index, roles, resource, action));
+ * const slice = cutSlice(tables, policyVersionOf(tables), (resource, action) => lookup(index, roles, resource, action));
  * ```
  */
 export function cutSlice(tables: GrantTables, version: string, lookup: CombinationLookup): PermissionSlice {
@@ -81,28 +81,6 @@ export function cutSlice(tables: GrantTables, version: string, lookup: Combinati
     if (actions.length > 0) grants.push([resource, actions]);
   }
   return { format: 1, version, plans, grants };
-}
-
-/**
- * A short fingerprint of grant tables (64 bits, hex): equal tables give equal versions on every machine,
- * and any change gives another. For staleness, not security: it is two FNV-1a hashes with different seeds
- * over the tables' JSON, small enough to compute in any runtime.
- *
- * @example
- * ```ts
- * tablesVersion(grantTables); // '5d1e0c8a93b2f471'
- * ```
- */
-export function tablesVersion(tables: GrantTables): string {
-  const text = JSON.stringify(tables);
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x01000193) ^ (a >>> 15);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /** Estimated bytes of a JSON value made of arrays, small numbers and shared strings (what a slice is). */

@@ -17,7 +17,19 @@ import type { PermissionSlice } from './permission-slice.js';
 import { checkPermissionsOptions, type EngineSettings, type PermissionsOptions } from './permissions-options.js';
 import type { Permit } from './permit.js';
 import { PolicySnapshot } from './policy-snapshot.js';
+import { vocabularyOf } from './policy-candidate.js';
+import { PolicyFollower, type FollowedEngine, type FollowOptions, type LivePolicy } from './policy-follower.js';
+import type { PolicySource } from './policy-source.js';
+import type { PolicyBundle } from '../tables/policy-bundle.js';
 import type { PermissionsSchema, TypedPermissions } from './typed-permissions.js';
+
+/** The tables of `tables` (or of a bundle, with the version it carries, as generated code passes it). */
+function tablesOfBundle(tables: GrantTables | PolicyBundle): { grantTables: GrantTables; version: string | undefined } {
+  const bundle = tables as Partial<PolicyBundle>;
+  if (typeof bundle === 'object' && bundle !== null && 'tables' in bundle && typeof bundle.version === 'string')
+    return { grantTables: bundle.tables as GrantTables, version: bundle.version };
+  return { grantTables: tables as GrantTables, version: undefined };
+}
 
 /** The error of `what` asked of an engine that has no policy yet. */
 function unbuilt(what: string): PermissionsUsageError {
@@ -73,13 +85,57 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
    * ```
    */
   static fromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(
-    tables: GrantTables,
+    tables: GrantTables | PolicyBundle,
     options: PermissionsOptions<TUser, TFilter> = {},
   ): PermissionsEngine<TUser, TFilter> {
     refuseTableOptions(options);
     // `this`: called as Permissions.fromTables (of typed-permissions), the engine is a Permissions.
     const engine = new this(options);
-    return engine.install(loadCompiledTables(tables, engine.settings.ownership));
+    const { grantTables, version } = tablesOfBundle(tables);
+    return engine.install(loadCompiledTables(grantTables, engine.settings.ownership), version);
+  }
+
+  /**
+   * The version of the active policy: the SHA-256 of its tables' canonical JSON, as `npx typed-permissions compile`
+   * writes it into `generated/` and `policy.json`. Slices and guarded responses (`x-permissions-version`) carry it.
+   *
+   * @example
+   * ```ts
+   * permissions.policyVersion; // '3f1c…' (64 hex digits)
+   * ```
+   */
+  get policyVersion(): string {
+    return this.snapshot('policyVersion').version;
+  }
+
+  /**
+   * Follows a policy source (`typed-permissions/live`: a file, a URL, a PostgreSQL store): loads its current
+   * version, checks it against the running code — the resources, actions and id types it is written against,
+   * the ownership service's methods — and activates it by replacing the engine's snapshot at once; then does
+   * the same for every later version the source holds. A request decided before a swap finishes on its own
+   * snapshot; one after it sees only the new policy. A version that cannot be honoured is rejected (`onReject`)
+   * and the last good version stays; an older or equal version is ignored. Never rejects for the source's
+   * sake: when the first version cannot be loaded, the engine keeps its policy (or stays without one, see
+   * `built`) and the source is watched on.
+   *
+   * @example
+   * ```ts
+   * const live = await permissions.follow(filePolicySource('generated/policy.json'), {
+   *   onChange: ({ version }) => logger.info(`policy ${version} active`),
+   *   onReject: ({ version, reasons }) => logger.error(`policy ${version} rejected: ${reasons.join('; ')}`),
+   * });
+   * // at shutdown
+   * await live.close();
+   * ```
+   */
+  async follow(source: PolicySource, options: FollowOptions = {}): Promise<LivePolicy> {
+    if (typeof source !== 'object' || source === null || typeof source.read !== 'function' || typeof source.watch !== 'function')
+      throw new PermissionsUsageError(
+        'follow(source): source must be a policy source (filePolicySource, postgresPolicySource, httpPolicySource from typed-permissions/live).',
+      );
+    const follower = new PolicyFollower(source, this.followed(), options);
+    await follower.start();
+    return follower;
   }
 
   /** Whether the engine has a policy (`build()` ran, or it was made from tables). */
@@ -195,10 +251,26 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
     return this.snapshot('sliceFor()').sliceFor(user);
   }
 
-  /** Makes the policy of `index` the current one. */
-  protected install(index: GrantIndex): this {
-    this.current = new PolicySnapshot<TUser, TFilter>(index, this.settings, this.warnings);
+  /** Makes the policy of `index` the current one: one assignment, so a request sees either policy, never both. */
+  protected install(index: GrantIndex, version?: string): this {
+    this.current = new PolicySnapshot<TUser, TFilter>(index, this.settings, this.warnings, version);
     return this;
+  }
+
+  /** The engine as a policy follower sees it. */
+  private followed(): FollowedEngine {
+    const { settings } = this;
+    const engine = (): PermissionsEngine<TUser, TFilter> => this;
+    return {
+      get activeVersion() {
+        return engine().current?.version;
+      },
+      vocabulary: () => (this.current === undefined ? undefined : vocabularyOf(this.current.tables)),
+      ownership: settings.ownership,
+      check: undefined,
+      install: ({ index, version }) => void this.install(index, version),
+      warn: (message) => settings.logger.warn(`typed-permissions: ${message}`),
+    };
   }
 
   /** The current policy snapshot; throws a usage error naming `what` before `build()`. */

@@ -44,6 +44,13 @@ export interface PermissionsOptions<TUser = any, TFilter = any> {
    * PermissionsInvalidIdError (400 in the integrations). Used by `build()`; precompiled tables carry it.
    */
   readonly resourceIdTypes?: { readonly [resource: string]: ResourceIdType } | undefined;
+  /**
+   * Whether `pick` may compile a hot attribute plan into a projection function (`new Function`), which is
+   * faster. Default true (where the environment allows it: a Content-Security-Policy without 'unsafe-eval' is
+   * detected the first time a plan is hot). `false` never compiles, nor probes — for environments where even
+   * a refused attempt must not happen (a CSP that reports violations). Answers are the same either way.
+   */
+  readonly compileProjections?: boolean | undefined;
 }
 
 /** The names of the {@link PermissionsOptions}: an option spelt otherwise is refused, not ignored. */
@@ -56,6 +63,7 @@ export const PERMISSIONS_OPTION_KEYS = [
   'hookTimeoutMs',
   'ownedAmong',
   'resourceIdTypes',
+  'compileProjections',
 ] as const satisfies readonly (keyof PermissionsOptions)[];
 
 /** The checked options, with their defaults: what every snapshot of one engine shares. */
@@ -68,9 +76,11 @@ export interface EngineSettings {
   readonly hookTimeoutMs: number;
   readonly ownedAmong: ReadonlyMap<string, HookValue>;
   readonly idTypes: ReadonlyMap<string, ResourceIdType>;
+  readonly compileProjections: boolean;
 }
 
-function defaultResourceId({ item }: { item: object }): unknown {
+/** How an item's id is read when the application says nothing: `item.id`. */
+export function defaultResourceId({ item }: { item: object }): unknown {
   return (item as { id?: unknown }).id;
 }
 
@@ -114,7 +124,8 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
   const unknownOption = Object.keys(options).find((key) => !(PERMISSIONS_OPTION_KEYS as readonly string[]).includes(key));
   if (unknownOption !== undefined)
     fail(`Permissions option ${quoteForMessage(unknownOption)} does not exist; the options are ${PERMISSIONS_OPTION_KEYS.join(', ')}.`);
-  const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong, resourceIdTypes } = options as PermissionsOptions;
+  const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong, resourceIdTypes, compileProjections } =
+    options as PermissionsOptions;
   if (ownership !== undefined && (typeof ownership !== 'object' || ownership === null))
     fail('Permissions option ownership must be an object whose methods the hook strings name.');
   if (limitOwnReduce !== undefined && typeof limitOwnReduce !== 'function')
@@ -125,6 +136,7 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     fail('Permissions option hookTimeoutMs must be a positive number of milliseconds.');
   if (logger !== undefined && typeof (logger as Partial<PermissionsLogger> | null)?.warn !== 'function')
     fail('Permissions option logger must have a warn(message) method.');
+  if (compileProjections !== undefined && typeof compileProjections !== 'boolean') fail('Permissions option compileProjections must be true or false.');
   return {
     ownership,
     limitOwnReduce,
@@ -134,5 +146,6 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     hookTimeoutMs: hookTimeoutMs ?? 5000,
     ownedAmong: checkOwnedAmong(ownedAmong),
     idTypes: checkIdTypes(resourceIdTypes),
+    compileProjections: compileProjections !== false,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `Permissions`: the spec's facade — `new Permissions(options)`, `addPermissions`, `build()`, `grantPermit` —
+ * `Permissions`: the documented facade — `new Permissions(options)`, `addPermissions`, `build()`, `grantPermit` —
  * the engine of compiled tables plus the definitions builder (validated with zod, an optional peer loaded by
  * `build()`). `permissionsFromDefinitions` is its function form.
  */

@@ -1,4 +1,6 @@
 /**
+ * (Over 350 lines: one class whose methods share the permit's private state; most lines are the TSDoc users read.)
+ *
  * The Permit: the answer to one grant query, carried through the application's layers to restrict
  * records (isOwn, limitOwn, listOwn, filterPick) and attributes (pick, filterPick).
  */
@@ -7,18 +9,24 @@ import { pickWithPlan } from '../projection/attribute-picker.js';
 import { explainGrant, type Explanation } from './explain.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { LimitOwnReducer, User } from '../definition/definition-types.js';
+import { describeValue } from '../describe-value.js';
 import { PermissionsUsageError } from '../errors.js';
-import { callHookSync } from './hook-call.js';
 import { OwnershipMemo, operationLimit } from './ownership-memo.js';
+import { limitOwnedFilters, listedOrLimitedFilters, reduceFilters, type OwnedQuery } from './owned-filters.js';
 import { canonicalPatterns, type Combination, type LoadedOwner, type OwnGrant } from '../tables/table-loader.js';
 
 /** What a Permit reads from the policy snapshot it was decided on (and keeps for its whole life). */
 export interface PermitContext {
   /** The tables the decision came from, for `explain()`. */
   readonly tables: GrantTables;
+  /** The version of that policy. */
+  readonly version: string;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
-  readonly getResourceId: (args: { resource: string; item: object }) => unknown;
+  /** How the application reads an item's id; undefined: `item.id`. */
+  readonly getResourceId: ((args: { resource: string; item: object }) => unknown) | undefined;
   readonly hookTimeoutMs: number;
+  /** Whether hot attribute plans may be compiled (`compileProjections`). */
+  readonly compileProjections: boolean;
   /** The ownership groups of a set of roles on a resource, over every action. */
   ownersOnResource(roles: readonly string[], resource: string): readonly LoadedOwner[];
 }
@@ -54,6 +62,8 @@ function isRecord(value: unknown): value is object {
  */
 export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, TFilter = unknown> {
   private memo: OwnershipMemo | undefined;
+  /** With one own grant: the plan of a record its group owns (any and own attributes), made on the first such pick. */
+  private ownedPlan: AttributePlan | undefined;
 
   /** @internal Created by `Permissions.grantPermit`. */
   constructor(
@@ -79,6 +89,19 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   /** The action is granted on any record (possession `any`). When true, `ownGranted` is true too. */
   get anyGranted(): boolean {
     return this.combination.anyGranted;
+  }
+
+  /**
+   * The version of the policy this permit was decided on (a live policy may have changed since: the permit keeps
+   * answering from its own). The integrations send it as `x-permissions-version`.
+   *
+   * @example
+   * ```ts
+   * response.setHeader('x-permissions-version', permit.policyVersion);
+   * ```
+   */
+  get policyVersion(): string {
+    return this.context.version;
   }
 
   /** The attribute patterns allowed for the `any` possession, canonical: `['*', '!confidential']`, `['date', 'title']`. */
@@ -134,7 +157,9 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   }
 
   private idOf(item: object): unknown {
-    return this.context.getResourceId({ resource: this.resource, item });
+    // The default reads `item.id`: read it here, without a call and an arguments object per item.
+    const { getResourceId } = this.context;
+    return getResourceId === undefined ? (item as { id?: unknown }).id : getResourceId({ resource: this.resource, item });
   }
 
   /** The own grants of `grants` whose group owns `id`, when every answer is already known; else undefined. */
@@ -151,7 +176,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
 
   private pickFor<TItem extends object>(owning: readonly LoadedOwner[], item: TItem): Partial<TItem> {
     const plan = this.planFor(owning);
-    return (plan === undefined ? {} : pickWithPlan(plan, item)) as Partial<TItem>;
+    return (plan === undefined ? {} : pickWithPlan(plan, item, this.context.compileProjections)) as Partial<TItem>;
   }
 
   /**
@@ -168,12 +193,23 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    */
   pick<TItem extends object>(item: TItem): Promise<Partial<TItem>> {
     if (!isRecord(item)) {
-      return Promise.reject(
-        new PermissionsUsageError(`pick expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`),
-      );
+      return Promise.reject(new PermissionsUsageError(`pick expects an object, got ${describeValue(item, { quoteStrings: false })}.`));
     }
     const { ownBeyondAny } = this.combination;
     if (ownBeyondAny.length === 0) return Promise.resolve(this.pickFor(NO_OWNERS, item));
+    // One own grant (the usual case) and a known answer: no list, no key, one plan or the other.
+    if (ownBeyondAny.length === 1 && this.memo !== undefined) {
+      const grant = ownBeyondAny[0] as OwnGrant;
+      const known = this.memo.known(grant.owner, this.idOf(item));
+      if (known !== undefined) {
+        const plan = known
+          ? (this.ownedPlan ??= this.planFor(grant.ownersOnly) as AttributePlan)
+          : this.combination.anyGranted
+            ? this.combination.anyPlan
+            : undefined;
+        return Promise.resolve((plan === undefined ? {} : pickWithPlan(plan, item, this.context.compileProjections)) as Partial<TItem>);
+      }
+    }
     const id = this.idOf(item);
     if (id === undefined || id === null) return Promise.resolve(this.pickFor(NO_OWNERS, item));
     const owning = this.knownOwning(ownBeyondAny, id);
@@ -199,14 +235,13 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   pickSync<TItem extends object>(item: TItem): Partial<TItem> {
-    if (!isRecord(item))
-      throw new PermissionsUsageError(`pickSync expects an object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}.`);
+    if (!isRecord(item)) throw new PermissionsUsageError(`pickSync expects an object, got ${describeValue(item, { quoteStrings: false })}.`);
     const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
     if (ownBeyondAny.length > 0)
       throw new PermissionsUsageError(
         `pickSync: the attributes of ${this.action} on ${this.resource} depend on ownership (an isOwner hook); use await pick(item).`,
       );
-    return (anyGranted ? pickWithPlan(anyPlan, item) : {}) as Partial<TItem>;
+    return (anyGranted ? pickWithPlan(anyPlan, item, this.context.compileProjections) : {}) as Partial<TItem>;
   }
 
   /**
@@ -222,15 +257,13 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   async filterPick<TItem extends object>(items: readonly TItem[]): Promise<Partial<TItem>[]> {
-    if (!isList(items)) throw new PermissionsUsageError(`filterPick expects an array of objects, got ${items === null ? 'null' : typeof items}.`);
+    if (!isList(items)) throw new PermissionsUsageError(`filterPick expects an array of objects, got ${describeValue(items, { quoteStrings: false })}.`);
     for (let i = 0; i < items.length; i++) {
       if (!isRecord(items[i]))
-        throw new PermissionsUsageError(
-          `filterPick expects an array of objects; items[${i}] is ${items[i] === null ? 'null' : Array.isArray(items[i]) ? 'an array' : typeof items[i]}.`,
-        );
+        throw new PermissionsUsageError(`filterPick expects an array of objects; items[${i}] is ${describeValue(items[i], { quoteStrings: false })}.`);
     }
     const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
-    if (ownBeyondAny.length === 0) return anyGranted ? items.map((item) => pickWithPlan(anyPlan, item) as Partial<TItem>) : [];
+    if (ownBeyondAny.length === 0) return anyGranted ? items.map((item) => pickWithPlan(anyPlan, item, this.context.compileProjections) as Partial<TItem>) : [];
 
     const ids = items.map((item) => this.idOf(item));
     const asked = ids.filter((id) => id !== undefined && id !== null);
@@ -243,7 +276,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
       const id = ids[i];
       const owning = id === undefined || id === null ? NO_OWNERS : (this.knownOwning(ownBeyondAny, id) ?? NO_OWNERS);
       const plan = this.planFor(owning);
-      if (plan !== undefined) out.push(pickWithPlan(plan, item) as Partial<TItem>);
+      if (plan !== undefined) out.push(pickWithPlan(plan, item, this.context.compileProjections) as Partial<TItem>);
     });
     return out;
   }
@@ -280,19 +313,8 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   limitOwn(): TFilter {
-    const { owners } = this.combination;
-    const listOnly = owners.filter((owner) => owner.limitOwned === undefined);
-    if (listOnly.length > 0) {
-      throw new PermissionsUsageError(
-        `limitOwn() cannot express the ownership decided by listOwned hook${listOnly.length === 1 ? '' : 's'} ` +
-          `${listOnly.map((o) => o.listOwned?.name).join(', ')} for ${this.action} on ${this.resource}; use listOwn() for these roles.`,
-      );
-    }
-    const limitOwneds = owners.map((owner) => {
-      const hook = owner.limitOwned as NonNullable<LoadedOwner['limitOwned']>;
-      return (args: object) => callHookSync(hook, args);
-    });
-    return this.reduceFilters(limitOwneds, 'limitOwn()');
+    const query = this.ownedQuery();
+    return reduceFilters(query, limitOwnedFilters(query), 'limitOwn()') as TFilter;
   }
 
   /**
@@ -308,31 +330,14 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    */
   async limitOwnWith(byIds: (ids: TId[]) => TFilter): Promise<TFilter> {
     if (typeof byIds !== 'function') throw new PermissionsUsageError('limitOwnWith(byIds) expects a function (ids) => filter.');
-    const memo = this.ownership();
-    const limitOwneds = await Promise.all(
-      this.combination.owners.map(async (owner): Promise<(args: object) => unknown> => {
-        const { limitOwned, listOwned } = owner;
-        if (limitOwned !== undefined) return (args: object) => callHookSync(limitOwned, args);
-        const ids = [...(await memo.listedBy(owner, listOwned as NonNullable<LoadedOwner['listOwned']>))] as TId[];
-        return () => byIds(ids);
-      }),
-    );
-    return this.reduceFilters(limitOwneds, 'limitOwnWith()');
+    const query = this.ownedQuery();
+    return reduceFilters(query, await listedOrLimitedFilters(query, this.ownership(), byIds), 'limitOwnWith()') as TFilter;
   }
 
-  /** One filter from the filters of every ownership group: `limitOwnReduce`, else the only one. */
-  private reduceFilters(limitOwneds: readonly ((args: object) => unknown)[], what: string): TFilter {
-    const reduce = this.context.limitOwnReduce;
-    if (reduce !== undefined) return reduce({ user: this.user, limitOwneds }) as TFilter;
-    if (limitOwneds.length === 1) return (limitOwneds[0] as (args: object) => unknown)({ user: this.user }) as TFilter;
-    const { owners } = this.combination;
-    throw new PermissionsUsageError(
-      limitOwneds.length === 0
-        ? `${what}: no ownership hook applies to ${this.action} on ${this.resource} for roles ${JSON.stringify(this.user.roles)}, so nothing is owned. ` +
-            'Configure limitOwnReduce (it receives an empty list) to express that as a filter, or check permit.anyGranted first.'
-        : `${what}: ${limitOwneds.length} ownership hooks apply to ${this.action} on ${this.resource} ` +
-            `(${owners.map((o) => o.limitOwned?.name ?? o.listOwned?.name).join(', ')}); configure limitOwnReduce to combine them (typically with OR).`,
-    );
+  /** What the filters of owned records are about: this permit's user, resource, action and ownership groups. */
+  private ownedQuery(): OwnedQuery {
+    const { user, resource, action, combination, context } = this;
+    return { user, resource, action, owners: combination.owners, limitOwnReduce: context.limitOwnReduce };
   }
 
   /**
@@ -350,7 +355,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   async owningGroups(ids: readonly TId[]): Promise<number[][]> {
-    if (!isList(ids)) throw new PermissionsUsageError(`owningGroups expects an array of resource ids, got ${ids === null ? 'null' : typeof ids}.`);
+    if (!isList(ids)) throw new PermissionsUsageError(`owningGroups expects an array of resource ids, got ${describeValue(ids, { quoteStrings: false })}.`);
     const owners = this.context.ownersOnResource(this.user.roles, this.resource);
     if (owners.length === 0) return ids.map(() => []);
     const asked = ids.filter((id) => id !== undefined && id !== null);

@@ -12,8 +12,9 @@ import type { Combination, GrantIndex, LoadedOwner } from '../tables/table-loade
 import { checkGrantQuery, checkRoles, rolesKey, type GrantQuery } from './grant-query.js';
 import type { OnceWarnings } from './once-warnings.js';
 import { OwnershipMemo } from './ownership-memo.js';
-import { cutSlice, sliceBytes, tablesVersion, type PermissionSlice } from './permission-slice.js';
-import type { EngineSettings } from './permissions-options.js';
+import { cutSlice, sliceBytes, type PermissionSlice } from './permission-slice.js';
+import { policyVersionOf } from '../tables/policy-bundle.js';
+import { defaultResourceId, type EngineSettings } from './permissions-options.js';
 import { Permit, type PermitContext } from './permit.js';
 import { resourceIdOfType } from './resource-id.js';
 import { lookupCombination } from './role-lookup.js';
@@ -50,8 +51,9 @@ type Decision<TUser extends User<unknown>, TId, TFilter> = Permit<TUser, TId, TF
 export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter = any> implements PermitContext {
   readonly tables: GrantTables;
   readonly limitOwnReduce: EngineSettings['limitOwnReduce'];
-  readonly getResourceId: EngineSettings['getResourceId'];
+  readonly getResourceId: EngineSettings['getResourceId'] | undefined;
   readonly hookTimeoutMs: number;
+  readonly compileProjections: boolean;
   private fingerprint: string | undefined;
   /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only. */
   private readonly slices = new BoundedCache<string, PermissionSlice>(MAX_CACHED_SLICES, new CacheBudget(MAX_SLICE_CACHE_BYTES));
@@ -66,14 +68,15 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   ) {
     this.tables = index.tables;
     this.limitOwnReduce = settings.limitOwnReduce;
-    this.getResourceId = settings.getResourceId;
+    this.getResourceId = settings.getResourceId === defaultResourceId ? undefined : settings.getResourceId;
     this.hookTimeoutMs = settings.hookTimeoutMs;
+    this.compileProjections = settings.compileProjections;
     this.fingerprint = version;
   }
 
-  /** The version of the policy: the one it was published with, else a fingerprint of its tables. */
+  /** The version of the policy: the one it was published with, else the SHA-256 of its tables (computed once). */
   get version(): string {
-    return (this.fingerprint ??= tablesVersion(this.tables));
+    return (this.fingerprint ??= policyVersionOf(this.tables));
   }
 
   /** What `roles` may do with `action` on `resource`. */

@@ -7,9 +7,10 @@
  */
 import { PermissionsInvalidIdError } from '../errors.js';
 import { quoteForMessage } from '../definition/names.js';
+import { describeValue } from '../describe-value.js';
+import type { ResourceIdType } from '../tables/grant-tables.js';
 
-/** The id types a resource may declare (`"idType"` in its `*.resource.json`, or the `resourceIdTypes` option). */
-export type ResourceIdType = 'number' | 'string';
+export type { ResourceIdType } from '../tables/grant-tables.js';
 
 /**
  * Turns the text of a resource id from a request (a path parameter; a GraphQL argument, numbers written in
@@ -25,14 +26,9 @@ export const MAX_STRING_ID_LENGTH = 256;
 /** Decimal integers as people write them: no sign on zero, no leading zeros, no spaces, exponents or hex. */
 const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]{0,15})$/;
 
-const describe = (value: unknown): string =>
-  typeof value === 'string'
-    ? quoteForMessage(value, 40)
-    : typeof value === 'number' || typeof value === 'bigint'
-      ? String(value)
-      : value === null
-        ? 'null'
-        : typeof value;
+/** An id as a refusal shows it: the text quoted (bounded), a number as written, anything else by its type. */
+const shownId = (value: unknown): string =>
+  typeof value === 'string' ? quoteForMessage(value, 40) : typeof value === 'number' || typeof value === 'bigint' ? String(value) : describeValue(value);
 
 /** What ids of each type look like, for messages. */
 const EXPECTED: Readonly<Record<ResourceIdType | 'any', string>> = {
@@ -94,7 +90,7 @@ export function projectResourceIdOfType(value: unknown, idType: ResourceIdType |
 export function resourceIdOfType(value: unknown, resource: string, idType: ResourceIdType | undefined): unknown {
   const id = projectResourceIdOfType(value, idType);
   if (id === undefined) {
-    throw new PermissionsInvalidIdError(resource, `${describe(value)} is not an id of ${JSON.stringify(resource)}: its ids are ${EXPECTED[idType ?? 'any']}.`);
+    throw new PermissionsInvalidIdError(resource, `${shownId(value)} is not an id of ${JSON.stringify(resource)}: its ids are ${EXPECTED[idType ?? 'any']}.`);
   }
   return id;
 }
@@ -113,6 +109,6 @@ export function resourceIdOfType(value: unknown, resource: string, idType: Resou
 export function requestResourceId(raw: string, resource: string, projection: ProjectResourceId | undefined): unknown {
   if (projection === undefined) return raw;
   const id = projection(raw, { resource });
-  if (id === undefined || id === null) throw new PermissionsInvalidIdError(resource, `${describe(raw)} is not an id of ${JSON.stringify(resource)}.`);
+  if (id === undefined || id === null) throw new PermissionsInvalidIdError(resource, `${shownId(raw)} is not an id of ${JSON.stringify(resource)}.`);
   return id;
 }

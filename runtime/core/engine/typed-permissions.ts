@@ -62,9 +62,9 @@ export interface TypedPermissions<S extends PermissionsSchema, TUser extends Use
   /** The same engine, typed without the schema. */
   readonly permissions: PermissionsEngine<TUser, TFilter>;
   /** Like `Permissions.grantPermit`, with the resource's actions and id type checked at compile time. */
-  grantPermit<R extends SchemaResource<S>>(query: TypedGrantQuery<S, TUser, R>): Promise<Permit<TUser, SchemaResourceId<S, R>, TFilter>>;
+  grantPermit<R extends keyof S['resources'] & string>(query: TypedGrantQuery<S, TUser, R>): Promise<Permit<TUser, S['resources'][R]['id'], TFilter>>;
   /** Like `Permissions.grantPermitSync`, typed the same way. */
-  grantPermitSync<R extends SchemaResource<S>>(query: TypedGrantQuery<S, TUser, R>): Permit<TUser, SchemaResourceId<S, R>, TFilter>;
+  grantPermitSync<R extends keyof S['resources'] & string>(query: TypedGrantQuery<S, TUser, R>): Permit<TUser, S['resources'][R]['id'], TFilter>;
   /** The schema, for type inference only (never set). */
   readonly [schemaType]?: S;
 }

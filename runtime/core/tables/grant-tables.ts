@@ -3,7 +3,9 @@
  * definitions and that both `Permissions.build()` and the compiler's generated code load.
  */
 import type { AttributePlanJson } from '../projection/attribute-plan.js';
-import type { ResourceIdType } from '../engine/resource-id.js';
+
+/** The id types a resource may declare (`"idType"` in its `*.resource.json`, or the `resourceIdTypes` option). */
+export type ResourceIdType = 'number' | 'string';
 
 /**
  * The ownership hooks: the three of a definition, and `ownedAmong`, a resource's executor that runs

@@ -7,7 +7,7 @@ import { NOTHING, planBytes, planFromJson, planToPatterns, unionPlans, type Attr
 import { BoundedCache, CacheBudget } from '../bounded-cache.js';
 import type { BoundHook } from '../engine/hook-call.js';
 import { ownershipLabel, type GrantTables, type HookRef } from './grant-tables.js';
-import type { ResourceIdType } from '../engine/resource-id.js';
+import type { ResourceIdType } from '../tables/grant-tables.js';
 
 /**
  * An ownership group's hooks, bound to functions, for one resource: how a permit on that resource
@@ -31,6 +31,8 @@ export interface LoadedOwner {
 export interface OwnGrant {
   readonly owner: LoadedOwner;
   readonly plan: AttributePlan;
+  /** `[owner]`: the owning groups of a record only this grant's group owns, made once. */
+  readonly ownersOnly: readonly LoadedOwner[];
 }
 
 /** What a set of roles may do with one action on one resource. Shared by every query with those roles. */
@@ -136,7 +138,7 @@ function makeCombination(anyPlan: AttributePlan, own: ReadonlyMap<LoadedOwner, A
   for (const [owner, plan] of own) {
     if (!keepsMoreThan(plan, anyPlan)) continue;
     if (ownBeyondAny === NO_OWN_BEYOND_ANY) ownBeyondAny = [];
-    (ownBeyondAny as OwnGrant[]).push({ owner, plan });
+    (ownBeyondAny as OwnGrant[]).push({ owner, plan, ownersOnly: Object.freeze([owner]) });
   }
   return {
     id,

@@ -3,6 +3,7 @@
  * so that the NestJS integration finds guarded resolvers at start without importing `@nestjs/graphql`
  * (an optional peer: applications without GraphQL never load it).
  */
+import { classMethodsOf, type ClassMethod } from '../class-methods.js';
 import type { NestClass, RouteHandler } from '../nest-targets.js';
 
 /**
@@ -56,33 +57,25 @@ export function isFieldResolver(handler: RouteHandler): boolean {
   return Reflect.getMetadata(GRAPHQL_METADATA_KEYS.resolveProperty, handler) === true;
 }
 
+/** A resolver method that serves a root field. */
+export interface ResolverMethod extends ClassMethod {
+  readonly field: GraphQLRootField;
+}
+
 /**
- * The methods of a class (base classes included) that serve a root field, with their names, or `[]` for a
- * class that is no resolver.
+ * The methods of a class (base classes included, scanned as Nest's GraphQL explorer scans them) that serve
+ * a root field, with their names, or `[]` for a class that is no resolver (or a factory provider's function).
  *
  * @example
  * ```ts
  * resolverMethodsOf(DocumentsResolver); // [{ handler: …document, methodName: 'document', field: { operation: 'Query', name: 'document' } }, …]
  * ```
  */
-export function resolverMethodsOf(resolver: NestClass): { handler: RouteHandler; methodName: string; field: GraphQLRootField }[] {
-  const seen = new Set<string>();
-  const methods: { handler: RouteHandler; methodName: string; field: GraphQLRootField }[] = [];
-  // A provider's metatype may be a factory (an arrow function has no prototype): not a resolver.
-  for (
-    let proto: unknown = resolver.prototype;
-    typeof proto === 'object' && proto !== null && proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto)
-  ) {
-    for (const key of Object.getOwnPropertyNames(proto)) {
-      if (key === 'constructor' || seen.has(key)) continue;
-      seen.add(key);
-      const value: unknown = Object.getOwnPropertyDescriptor(proto, key)?.value;
-      if (typeof value !== 'function') continue;
-      // Any function is a RouteHandler (its parameters are never[]); `typeof` only narrows to Function.
-      const field = rootFieldOf(value as RouteHandler, key);
-      if (field !== undefined) methods.push({ handler: value as RouteHandler, methodName: key, field });
-    }
+export function resolverMethodsOf(resolver: NestClass): ResolverMethod[] {
+  const methods: ResolverMethod[] = [];
+  for (const { methodName, handler } of classMethodsOf(resolver)) {
+    const field = rootFieldOf(handler, methodName);
+    if (field !== undefined) methods.push({ handler, methodName, field });
   }
   return methods;
 }

@@ -1,0 +1,121 @@
+/**
+ * Finds the one export of a `*.permissions.ts` file that carries its definitions. Two of them (two
+ * `export default`, or one beside `export const definitions`), or an export form the static reader
+ * does not follow but that could carry definitions (`export =`, `export { x as default }`,
+ * `export * from`, `export default function`…), is a problem naming the line: a file must never
+ * mean something else than what is read.
+ */
+import { ts } from 'ts-morph';
+import type { CompileProblem } from './compile-problem.js';
+
+/** An export that carries the definitions, as the reader understands them. */
+interface DefinitionsExport {
+  readonly form: string;
+  readonly node: ts.Node;
+  readonly expression: ts.Expression;
+}
+
+const EXPORT_FORMS_FIX =
+  'Export the definitions once, as `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.';
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((modifier) => modifier.kind === kind) ?? false);
+}
+
+function bindsName(name: ts.BindingName, wanted: string): boolean {
+  if (ts.isIdentifier(name)) return name.text === wanted;
+  return name.elements.some((element) => !ts.isOmittedExpression(element) && bindsName(element.name, wanted));
+}
+
+/** The exports of one file, as they are found statement by statement. */
+class ExportSearch {
+  readonly exports: DefinitionsExport[] = [];
+  readonly problems: CompileProblem[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly sourceFile: ts.SourceFile,
+  ) {}
+
+  at(node: ts.Node): { line: number; column: number } {
+    const { line, character } = this.sourceFile.getLineAndCharacterOfPosition(node.getStart(this.sourceFile));
+    return { line: line + 1, column: character + 1 };
+  }
+
+  visit(statement: ts.Statement): void {
+    if (ts.isExportAssignment(statement)) {
+      if (statement.isExportEquals) this.unsupported(statement, '`export =`');
+      else this.exports.push({ form: '`export default`', node: statement, expression: statement.expression });
+    } else if (ts.isVariableStatement(statement) && hasModifier(statement, ts.SyntaxKind.ExportKeyword)) {
+      this.visitVariables(statement);
+    } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && hasModifier(statement, ts.SyntaxKind.ExportKeyword)) {
+      const kind = ts.isFunctionDeclaration(statement) ? 'function' : 'class';
+      if (hasModifier(statement, ts.SyntaxKind.DefaultKeyword)) this.unsupported(statement, `\`export default ${kind}\``);
+      else if (statement.name?.text === 'definitions') this.unsupported(statement, `An exported ${kind} named \`definitions\``);
+    } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
+      this.visitExportDeclaration(statement);
+    }
+  }
+
+  private visitVariables(statement: ts.VariableStatement): void {
+    for (const declaration of statement.declarationList.declarations) {
+      if (!bindsName(declaration.name, 'definitions')) continue;
+      if (!ts.isIdentifier(declaration.name)) this.unsupported(declaration, 'A destructuring export of `definitions`');
+      else if (declaration.initializer === undefined) this.unsupported(declaration, 'An export of `definitions` without a value');
+      else this.exports.push({ form: '`export const definitions`', node: declaration, expression: declaration.initializer });
+    }
+  }
+
+  private visitExportDeclaration(statement: ts.ExportDeclaration): void {
+    const clause = statement.exportClause;
+    if (clause === undefined) this.unsupported(statement, '`export * from`');
+    else if (ts.isNamespaceExport(clause)) {
+      if (clause.name.text === 'default' || clause.name.text === 'definitions') this.unsupported(statement, `\`export * as ${clause.name.text}\``);
+    } else {
+      for (const element of clause.elements) {
+        if (!element.isTypeOnly && (element.name.text === 'default' || element.name.text === 'definitions'))
+          this.unsupported(element, `\`export { ${element.getText(this.sourceFile)} }\``);
+      }
+    }
+  }
+
+  private unsupported(node: ts.Node, form: string): void {
+    this.problems.push({
+      file: this.file,
+      ...this.at(node),
+      path: [],
+      code: 'unsupported-export',
+      message: `${form} is not read: definitions files are read statically, and only \`export default [...]\` or \`export const definitions = [...]\` count.`,
+      fix: EXPORT_FORMS_FIX,
+    });
+  }
+}
+
+/**
+ * The expression a `*.permissions.ts` file exports its definitions with, or the problems that make
+ * it ambiguous; `expression` is `undefined` when there is a problem or no export at all.
+ *
+ * @example
+ * ```ts
+ * const { expression, problems } = findDefinitionsExport('document.permissions.ts', sourceFile);
+ * ```
+ */
+export function findDefinitionsExport(file: string, sourceFile: ts.SourceFile): { expression: ts.Expression | undefined; problems: CompileProblem[] } {
+  const search = new ExportSearch(file, sourceFile);
+  for (const statement of sourceFile.statements) search.visit(statement);
+  const { problems } = search;
+  const [first, ...others] = search.exports;
+  for (const other of others) {
+    problems.push({
+      file,
+      ...search.at(other.node),
+      path: [],
+      code: 'duplicate-export',
+      message:
+        `${other.form} exports definitions a second time ` +
+        `(${first?.form} on line ${first === undefined ? 0 : search.at(first.node).line}); only one export can count.`,
+      fix: 'Keep one export of the definitions: merge the arrays into one `export default [...]` or one `export const definitions = [...]`.',
+    });
+  }
+  return { expression: problems.length === 0 ? first?.expression : undefined, problems };
+}

@@ -1,0 +1,37 @@
+/**
+ * Reads the metadata of a `*.resource.json` file, checked against the runtime's zod schema of
+ * metadata files (the one `resource.schema.json` is emitted from).
+ */
+import { validateResourceMetadata } from 'typed-permissions/internal';
+import type { CompileProblem } from './compile-problem.js';
+import { positionOf, type Position, type StaticValue } from './static-value.js';
+
+/** A resource's declared metadata. */
+export interface ResourceMetadata {
+  readonly resource: string;
+  readonly idType: 'number' | 'string';
+  readonly attributes: readonly string[] | undefined;
+  /** The method of the ownership service that runs this resource's limitOwned filters over given ids. */
+  readonly ownedAmong: string | undefined;
+  readonly file: string;
+  readonly positions: ReadonlyMap<string, Position>;
+}
+
+/**
+ * The metadata a `*.resource.json` file holds, or `undefined` when it has problems (added to `problems`).
+ *
+ * @example
+ * ```ts
+ * const metadata = readResourceMetadata('document.resource.json', readJsonFile(dir, 'document.resource.json').read, problems);
+ * ```
+ */
+export function readResourceMetadata(file: string, read: StaticValue, problems: CompileProblem[]): ResourceMetadata | undefined {
+  const checked = validateResourceMetadata(read.value);
+  if (!checked.ok) {
+    for (const { path, message, fix } of checked.problems)
+      problems.push({ file, ...(positionOf(read.positions, path) ?? { line: 1, column: 1 }), path, code: 'invalid-metadata', message, fix });
+    return undefined;
+  }
+  const { resource, idType, attributes, ownedAmong } = checked.metadata;
+  return { resource, idType, attributes, ownedAmong, file, positions: read.positions };
+}

@@ -1,0 +1,67 @@
+/**
+ * Reads a `*.permissions.ts` file statically: parsed by TypeScript, never run. Its definitions are
+ * the literal of its one export of them (definitions-export.ts), read with the position of every value.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ts } from 'ts-morph';
+import { MAX_DEFINITIONS_FILE_LENGTH } from 'typed-permissions/internal';
+import type { CompileProblem } from './compile-problem.js';
+import { findDefinitionsExport } from './definitions-export.js';
+import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
+import { readStaticValue } from './static-value.js';
+
+/** Syntax errors of a parsed file (TypeScript keeps them on the source file). */
+function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem[] {
+  const diagnostics = (sourceFile as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  return diagnostics.map((diagnostic) => {
+    const { line, character } = sourceFile.getLineAndCharacterOfPosition(diagnostic.start);
+    return {
+      file,
+      line: line + 1,
+      column: character + 1,
+      path: [],
+      code: 'syntax-error',
+      message: `Syntax error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/\.$/, '')}.`,
+      fix: 'Fix the syntax of the file.',
+    };
+  });
+}
+
+/**
+ * Reads the definitions `file` of `directory` exports, with the position of every value.
+ *
+ * @example
+ * ```ts
+ * const { read, problems } = readTypeScriptFile('definitions', 'document.permissions.ts');
+ * ```
+ */
+export function readTypeScriptFile(directory: string, file: string): FileRead {
+  const text = readFileSync(join(directory, file), 'utf8');
+  if (text.length > MAX_DEFINITIONS_FILE_LENGTH) {
+    return unread(
+      wholeFileProblem(
+        file,
+        'syntax-error',
+        `The file has ${text.length} characters, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH}.`,
+        'Split the definitions over several files, one per resource.',
+      ),
+    );
+  }
+  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const problems = syntaxProblems(file, sourceFile);
+  if (problems.length > 0) return { read: undefined, problems };
+  const found = findDefinitionsExport(file, sourceFile);
+  if (found.problems.length > 0) return { read: undefined, problems: found.problems };
+  if (found.expression === undefined) {
+    return unread(
+      wholeFileProblem(
+        file,
+        'invalid-file',
+        'The file exports no definitions.',
+        'Write `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.',
+      ),
+    );
+  }
+  return readFrom(file, readStaticValue(sourceFile, found.expression));
+}

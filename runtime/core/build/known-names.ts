@@ -1,0 +1,46 @@
+/**
+ * The known universe of a set of definitions: every role and resource a definition names (except `'*'`),
+ * and the CRUD actions plus every action a grant names — sorted, and indexed, for the expansion of `'*'`.
+ */
+import { CRUD_ACTIONS, isSyntaxProblem, parseGrantKey } from '../definition/grant-syntax.js';
+import { grantEntries, rolesOf, type LocatedDefinition } from './definition-parts.js';
+
+/** Sorted names and their positions. */
+export interface KnownNames {
+  readonly roles: readonly string[];
+  readonly resources: readonly string[];
+  readonly actions: readonly string[];
+  readonly roleIndex: ReadonlyMap<string, number>;
+  readonly resourceIndex: ReadonlyMap<string, number>;
+  readonly actionIndex: ReadonlyMap<string, number>;
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The known roles, resources and actions of `located`, sorted by code unit (stable across machines).
+ *
+ * @example
+ * ```ts
+ * knownNames([{ definition: { roles: 'ADMIN', resource: 'doc', grant: ['approve'] }, location: { index: 0 } }]).actions;
+ * // ['approve', 'create', 'delete', 'read', 'update']
+ * ```
+ */
+export function knownNames(located: readonly LocatedDefinition[]): KnownNames {
+  const roleSet = new Set<string>();
+  const resourceSet = new Set<string>();
+  const actionSet = new Set<string>(CRUD_ACTIONS);
+  for (const { definition } of located) {
+    for (const role of rolesOf(definition)) if (role !== '*') roleSet.add(role);
+    if (definition.resource !== '*') resourceSet.add(definition.resource);
+    for (const [key] of grantEntries(definition)) {
+      const parsed = parseGrantKey(key);
+      if (!isSyntaxProblem(parsed) && parsed.action !== '*') actionSet.add(parsed.action);
+    }
+  }
+  const roles = [...roleSet].sort(byCodeUnit);
+  const resources = [...resourceSet].sort(byCodeUnit);
+  const actions = [...actionSet].sort(byCodeUnit);
+  const indexOf = (names: readonly string[]) => new Map(names.map((name, i) => [name, i]));
+  return { roles, resources, actions, roleIndex: indexOf(roles), resourceIndex: indexOf(resources), actionIndex: indexOf(actions) };
+}

@@ -1,0 +1,105 @@
+/**
+ * Whether a policy version can be activated: a well-formed bundle whose tables hash to its version, within
+ * the running code's vocabulary (its resources, their actions and id types — what the compiled code is
+ * written against), whose hooks name methods the ownership service has, and which passes any extra check
+ * (the bundle's own policy tests). A version that fails is rejected with every reason.
+ */
+import { PermissionDefinitionError } from '../errors.js';
+import type { GrantTables } from '../tables/grant-tables.js';
+import { policyBundleProblem, type PolicyBundle } from '../tables/policy-bundle.js';
+import type { GrantIndex } from '../tables/table-loader.js';
+import { loadCompiledTables } from './bind-hooks.js';
+import type { SourcedPolicy } from './policy-source.js';
+
+/** What the running code is written against: the resources, the actions, and each resource's id type. */
+export interface Vocabulary {
+  readonly resources: ReadonlySet<string>;
+  readonly actions: ReadonlySet<string>;
+  readonly idTypes: ReadonlyMap<string, string | null>;
+}
+
+/** A further check of a candidate's tables (its policy tests): the reasons it fails, none when it passes. */
+export type CandidateCheck = (bundle: PolicyBundle, tables: GrantTables) => readonly string[];
+
+/** A version that can be activated: its loaded tables and where it stands. */
+export interface AcceptedPolicy {
+  readonly index: GrantIndex;
+  readonly version: string;
+  readonly sequence: number | undefined;
+}
+
+/** A version that cannot: why, and which one it was (when its bundle said). */
+export interface RejectedPolicy {
+  readonly version: string | undefined;
+  readonly sequence: number | undefined;
+  readonly reasons: readonly string[];
+}
+
+/**
+ * The vocabulary of tables.
+ *
+ * @example
+ * ```ts
+ * const vocabulary = vocabularyOf(grantTables); // { resources: Set { 'document' }, actions: Set { 'create', … }, idTypes: Map { 'document' => 'number' } }
+ * ```
+ */
+export function vocabularyOf(tables: GrantTables): Vocabulary {
+  return {
+    resources: new Set(tables.resources),
+    actions: new Set(tables.actions),
+    idTypes: new Map(tables.resources.map((resource, i) => [resource, tables.idTypes?.[i] ?? null])),
+  };
+}
+
+/** Where `tables` leave the vocabulary: a resource or action the code does not know, an id type it does not expect. */
+function vocabularyProblems(tables: GrantTables, vocabulary: Vocabulary): string[] {
+  const problems: string[] = [];
+  const resources = tables.resources.filter((resource) => !vocabulary.resources.has(resource));
+  if (resources.length > 0) problems.push(`it names resources the running code does not know: ${resources.map((r) => JSON.stringify(r)).join(', ')}`);
+  const actions = tables.actions.filter((action) => !vocabulary.actions.has(action));
+  if (actions.length > 0) problems.push(`it names actions the running code does not know: ${actions.map((a) => JSON.stringify(a)).join(', ')}`);
+  tables.resources.forEach((resource, i) => {
+    const expected = vocabulary.idTypes.get(resource);
+    const declared = tables.idTypes?.[i] ?? null;
+    if (expected !== undefined && expected !== declared)
+      problems.push(
+        `it declares the ids of ${JSON.stringify(resource)} as ${declared ?? 'undeclared'}, but the running code has them as ${expected ?? 'undeclared'}`,
+      );
+  });
+  return problems;
+}
+
+/**
+ * Checks a sourced version against the running code and binds its hooks to `ownership`.
+ *
+ * @example
+ * ```ts
+ * const outcome = checkCandidate(await source.read(), vocabularyOf(current.tables), ownership);
+ * if ('index' in outcome) install(outcome);
+ * ```
+ */
+export function checkCandidate(
+  sourced: SourcedPolicy,
+  vocabulary: Vocabulary | undefined,
+  ownership: object | undefined,
+  extraCheck?: CandidateCheck,
+): AcceptedPolicy | RejectedPolicy {
+  const bundle = sourced.bundle as Partial<PolicyBundle> | null;
+  const version = typeof bundle?.version === 'string' && /^[0-9a-f]{64}$/.test(bundle.version) ? bundle.version : undefined;
+  const reject = (reasons: readonly string[]): RejectedPolicy => ({ version, sequence: sourced.sequence, reasons });
+  const shape = policyBundleProblem(sourced.bundle);
+  if (shape !== undefined) return reject([`the bundle ${shape}`]);
+  const valid = sourced.bundle as PolicyBundle;
+  const tables = valid.tables as GrantTables;
+  const problems = vocabulary === undefined ? [] : vocabularyProblems(tables, vocabulary);
+  let index: GrantIndex | undefined;
+  try {
+    index = loadCompiledTables(tables, ownership);
+  } catch (error) {
+    if (!(error instanceof PermissionDefinitionError)) throw error;
+    problems.push(...error.problems.map((problem) => `${problem.message} ${problem.fix}`));
+  }
+  if (problems.length === 0 && extraCheck !== undefined) problems.push(...extraCheck(valid, tables));
+  if (problems.length > 0 || index === undefined) return reject(problems);
+  return { index, version: valid.version, sequence: sourced.sequence };
+}

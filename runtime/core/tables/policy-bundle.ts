@@ -1,0 +1,84 @@
+/**
+ * A policy bundle: compiled tables with their version, as `npx typed-permissions compile` writes them to
+ * `<out>/policy.json` and the live-policy stores keep them. The version is the SHA-256 of the tables'
+ * canonical JSON (the compiler's deterministic output), so equal tables have equal versions on every
+ * machine, any change gives another, and a bundle whose tables do not hash to its version is refused.
+ */
+import { PermissionsUsageError } from '../errors.js';
+import type { GrantTables } from './grant-tables.js';
+import { grantTablesProblem } from './table-shape.js';
+
+/** A compiled policy and its version. */
+export interface PolicyBundle {
+  readonly format: 1;
+  /** SHA-256 (hex) of the canonical JSON of `tables`. */
+  readonly version: string;
+  readonly tables: object;
+}
+
+/** The most characters of a bundle's JSON text read from a file, a URL or a store. */
+export const MAX_POLICY_BUNDLE_LENGTH = 64 * 1024 * 1024;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Node's SHA-256, reached without a `node:` import (which would break browser bundles). */
+function sha256Hex(text: string): string {
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const crypto =
+    typeof getBuiltinModule === 'function'
+      ? (getBuiltinModule('node:crypto') as { createHash?: (algorithm: string) => { update(data: string): { digest(encoding: 'hex'): string } } })
+      : undefined;
+  if (typeof crypto?.createHash !== 'function') {
+    throw new PermissionsUsageError(
+      'Computing a policy version needs Node.js (SHA-256 of node:crypto). Here, load the generated code (createPermissions passes its version) ' +
+        'or a policy bundle (policy.json), which carry their version.',
+    );
+  }
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The version of compiled tables: the SHA-256 (hex) of their canonical JSON.
+ *
+ * @example
+ * ```ts
+ * policyVersionOf(grantTables); // '3f1c…' (64 hex digits)
+ * ```
+ */
+export function policyVersionOf(tables: object): string {
+  return sha256Hex(JSON.stringify(tables));
+}
+
+/**
+ * The bundle of compiled tables.
+ *
+ * @example
+ * ```ts
+ * writeFileSync('generated/policy.json', JSON.stringify(policyBundleOf(tables)));
+ * ```
+ */
+export function policyBundleOf(tables: object): PolicyBundle {
+  return { format: 1, version: policyVersionOf(tables), tables };
+}
+
+/**
+ * Why `value` is not a policy bundle of this version of typed-permissions — its shape, its tables' shape, or
+ * tables that do not hash to its version (a bundle edited or cut short) — or undefined when it is one.
+ *
+ * @example
+ * ```ts
+ * const problem = policyBundleProblem(JSON.parse(text));
+ * if (problem !== undefined) reject(`policy.json ${problem}`);
+ * ```
+ */
+export function policyBundleProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not an object { format, version, tables }';
+  const { format, version, tables } = value as Partial<PolicyBundle>;
+  if (format !== 1) return `has format ${JSON.stringify(format) ?? 'undefined'}, not 1 (compile it with this version of typed-permissions)`;
+  if (typeof version !== 'string' || !SHA256_HEX.test(version)) return 'has no version (64 hexadecimal digits of SHA-256)';
+  const shape = grantTablesProblem(tables);
+  if (shape !== undefined) return `has tables that are not grant tables of this version of typed-permissions: ${shape}`;
+  const actual = policyVersionOf(tables as GrantTables);
+  if (actual !== version) return `says version ${version}, but its tables hash to ${actual} (the bundle was changed or cut short)`;
+  return undefined;
+}

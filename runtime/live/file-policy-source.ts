@@ -1,0 +1,98 @@
+/**
+ * `filePolicySource(path)`: a policy bundle in a file (`generated/policy.json`, or a mounted configuration
+ * file). It is watched with a file-system watch on its folder — a file replaced by rename, or a symbolic link
+ * swapped (how mounted configuration changes), is an event there — and with a stat poll, because a swap of a
+ * mounted folder can end a watch without a word. A file read while it is being written is not JSON, or does
+ * not hash to its version: it is not loaded, and the next event or poll reads it again.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { PermissionsUsageError } from '../core/errors.js';
+import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
+import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
+import { parseBundleText } from './bundle-text.js';
+
+/** Options of {@link filePolicySource}. */
+export interface FilePolicySourceOptions {
+  /** How often the file's identity (real path, inode, size, modification time) is compared, in ms. Default 1000. */
+  readonly pollIntervalMs?: number | undefined;
+}
+
+/** What tells one state of the file from another: a swap or rename changes the real path or the inode, a write the size or time. */
+async function identityOf(path: string): Promise<string | undefined> {
+  try {
+    const real = await realpath(path);
+    const info = await stat(real);
+    return `${real}\u0000${info.ino}\u0000${info.size}\u0000${info.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A policy source reading the bundle at `path`.
+ *
+ * @example
+ * ```ts
+ * const live = await permissions.follow(filePolicySource('generated/policy.json'));
+ * ```
+ */
+export function filePolicySource(path: string, options: FilePolicySourceOptions = {}): PolicySource {
+  if (typeof path !== 'string' || path === '')
+    throw new PermissionsUsageError('filePolicySource(path): path must be the path of a policy bundle (policy.json).');
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 10))
+    throw new PermissionsUsageError('filePolicySource(): pollIntervalMs must be a number of milliseconds, at least 10.');
+  const file = resolve(path);
+  const description = `file ${file}`;
+  return {
+    description,
+    async read(): Promise<SourcedPolicy | undefined> {
+      let size: number;
+      try {
+        size = (await stat(file)).size;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+        throw error;
+      }
+      if (size > MAX_POLICY_BUNDLE_LENGTH * 4) throw new PermissionsUsageError(`The policy bundle of ${description} is ${size} bytes, too large to read.`);
+      return { bundle: parseBundleText(await readFile(file, 'utf8'), description) };
+    },
+    watch(changed, failed) {
+      let watcher: FSWatcher | undefined;
+      let last: string | undefined;
+      const startWatch = () => {
+        try {
+          watcher = watch(dirname(file), (_event, name) => {
+            if (name === null || name === basename(file) || name.startsWith('..')) changed();
+          });
+          watcher.on('error', (error) => {
+            failed(error);
+            watcher?.close();
+            watcher = undefined;
+          });
+        } catch (error) {
+          failed(error);
+        }
+      };
+      startWatch();
+      void identityOf(file).then((identity) => (last = identity));
+      const poll = setInterval(() => {
+        void identityOf(file).then((identity) => {
+          if (watcher === undefined) startWatch();
+          if (identity !== last) {
+            last = identity;
+            changed();
+          }
+        });
+      }, pollIntervalMs);
+      poll.unref();
+      return () => {
+        clearInterval(poll);
+        watcher?.close();
+        return Promise.resolve();
+      };
+    },
+  };
+}

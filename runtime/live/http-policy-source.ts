@@ -1,0 +1,87 @@
+/**
+ * `httpPolicySource(url)`: a policy bundle served over HTTP, polled with `If-None-Match`, so an unchanged
+ * bundle costs a 304 and no parsing.
+ */
+import { PermissionsUsageError } from '../core/errors.js';
+import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
+import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
+import { parseBundleText } from './bundle-text.js';
+
+/** Options of {@link httpPolicySource}. */
+export interface HttpPolicySourceOptions {
+  /** How often the URL is asked, in ms. Default 30,000. */
+  readonly pollIntervalMs?: number | undefined;
+  /** Headers sent with every request (an `authorization`, for example). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** How long one request may take before it counts as failed, in ms. Default 10,000. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** The body of `response` as text, refusing (and cancelling) a body of more than `maxBytes`, however it is sent. */
+async function boundedText(response: Response, maxBytes: number, description: string): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new PermissionsUsageError(`${description} sends a bundle of ${declared} bytes, more than the limit of ${maxBytes}.`);
+  }
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  // Node's fetch body is an async iterable of byte chunks.
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    received += chunk.byteLength;
+    // Leaving the loop (by throwing) cancels the stream: the rest is never read.
+    if (received > maxBytes) throw new PermissionsUsageError(`${description} sends a bundle of more than ${maxBytes} bytes, the limit.`);
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * A policy source polling the bundle at `url`.
+ *
+ * @example
+ * ```ts
+ * const live = await permissions.follow(httpPolicySource('https://policies.internal/documents/policy.json', { pollIntervalMs: 10_000 }));
+ * ```
+ */
+export function httpPolicySource(url: string | URL, options: HttpPolicySourceOptions = {}): PolicySource {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new PermissionsUsageError(`httpPolicySource(url): ${JSON.stringify(String(url))} is not a URL.`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new PermissionsUsageError('httpPolicySource(url): the URL must be http: or https:.');
+  const pollIntervalMs = options.pollIntervalMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 10)) throw new PermissionsUsageError('httpPolicySource(): pollIntervalMs must be at least 10.');
+  const description = `URL ${target.origin}${target.pathname}`;
+  let etag: string | undefined;
+  let last: SourcedPolicy | undefined;
+  return {
+    description,
+    async read(): Promise<SourcedPolicy | undefined> {
+      const response = await fetch(target, {
+        headers: { ...options.headers, accept: 'application/json', ...(etag === undefined ? {} : { 'if-none-match': etag }) },
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'follow',
+      });
+      if (response.status === 304) return last;
+      if (response.status === 404) return undefined;
+      if (!response.ok) throw new PermissionsUsageError(`${description} answered ${response.status} ${response.statusText}.`);
+      const bundle = parseBundleText(await boundedText(response, MAX_POLICY_BUNDLE_LENGTH * 4, description), description);
+      etag = response.headers.get('etag') ?? undefined;
+      last = { bundle };
+      return last;
+    },
+    watch(changed) {
+      const poll = setInterval(changed, pollIntervalMs);
+      poll.unref();
+      return () => {
+        clearInterval(poll);
+        return Promise.resolve();
+      };
+    },
+  };
+}

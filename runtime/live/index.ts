@@ -1,0 +1,11 @@
+/**
+ * typed-permissions/live — sources of live policies for `permissions.follow(source)`: a file
+ * (`filePolicySource`), a PostgreSQL store (`postgresPolicySource`, what `typed-permissions policy publish`
+ * writes) and a URL (`httpPolicySource`).
+ */
+export { filePolicySource, type FilePolicySourceOptions } from './file-policy-source.js';
+export { httpPolicySource, type HttpPolicySourceOptions } from './http-policy-source.js';
+export { postgresPolicySource, type PostgresPolicySourceOptions } from './postgres-policy-source.js';
+export type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
+export type { FollowOptions, LivePolicy, PolicyChange, PolicyRejection } from '../core/engine/policy-follower.js';
+export type { PolicyBundle } from '../core/tables/policy-bundle.js';

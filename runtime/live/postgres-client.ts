@@ -1,0 +1,60 @@
+/**
+ * node-postgres (`pg`), an optional peer dependency loaded only by the PostgreSQL policy store, and the few
+ * parts of it the store uses — declared here so that the package's types need no `@types/pg`.
+ */
+import { PermissionsUsageError } from '../core/errors.js';
+
+/** A query result, as far as the store reads it. */
+export interface QueryResult<TRow> {
+  readonly rows: TRow[];
+}
+
+/** What the store asks of a client or a pool. */
+export interface Queryable {
+  query<TRow = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<QueryResult<TRow>>;
+}
+
+/** A dedicated connection (`pg.Client`): for transactions and for LISTEN. */
+export interface PgClient extends Queryable {
+  connect(): Promise<unknown>;
+  end(): Promise<void>;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  removeAllListeners(): unknown;
+}
+
+/** A pool of connections (`pg.Pool`), for reads. */
+export interface PgPool extends Queryable {
+  end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** The parts of the `pg` module the store uses. */
+export interface PgModule {
+  Client: new (config: { connectionString: string; connectionTimeoutMillis?: number; application_name?: string }) => PgClient;
+  Pool: new (config: { connectionString: string; max?: number; connectionTimeoutMillis?: number; application_name?: string }) => PgPool;
+}
+
+let loaded: Promise<PgModule> | undefined;
+
+/**
+ * The `pg` module, imported once; a PermissionsUsageError saying what to install when it is not installed.
+ *
+ * @example
+ * ```ts
+ * const { Client } = await loadPg();
+ * ```
+ */
+export function loadPg(): Promise<PgModule> {
+  loaded ??= import('pg').then(
+    (module) => ((module as { default?: unknown }).default ?? module) as PgModule,
+    (error: unknown) => {
+      loaded = undefined;
+      if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND')
+        throw new PermissionsUsageError('The PostgreSQL policy store needs node-postgres, which is not installed: run `npm install pg`.');
+      throw error;
+    },
+  );
+  return loaded;
+}

@@ -1,0 +1,201 @@
+/**
+ * Following a policy source, in one process with an in-memory source: each newer version replaces the engine's
+ * snapshot at once, a permit keeps the policy it was decided on, older or equal versions are ignored, and a
+ * version the running code cannot honour — an ownership method the service lacks, a resource or action or id
+ * type outside the compiled vocabulary, a bundle that does not hash to its version — is rejected, once, while
+ * the last good version stays.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { Permissions, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import type { PolicySource, SourcedPolicy } from '../../runtime/core/engine/policy-source.js';
+import type { PolicyChange, PolicyRejection } from '../../runtime/core/engine/policy-follower.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+
+type Doc = { id: number; creatorId: number; title: string; secret: string };
+const docs: Doc[] = [1, 2, 3].map((id) => ({ id, creatorId: id, title: `t${id}`, secret: `s${id}` }));
+const ownership = {
+  isCreator: ({ user, resourceId }: { user: User<number>; resourceId: unknown }) => docs.some((d) => d.id === resourceId && d.creatorId === user.id),
+  listCreated: ({ user }: { user: User<number> }) => docs.filter((d) => d.creatorId === user.id).map((d) => d.id),
+};
+const reader: User<number> = { id: 1, roles: ['READER'] };
+
+/** Tables of definitions, built at run time (with the resource's id type declared, as the compiled code has it). */
+function bundleOf(definitions: PermissionDefinition[], idType: 'number' | 'string' = 'number'): PolicyBundle {
+  const built = new Permissions({ ownership: { ...ownership, other: () => true }, resourceIdTypes: { doc: idType }, logger: { warn: () => undefined } })
+    .addPermissions(definitions)
+    .build();
+  return policyBundleOf(built.tables);
+}
+
+const readTitles = bundleOf([{ roles: ['READER'], resource: 'doc', grant: { 'read:any': ['id', 'title'] } }]);
+const readAll = bundleOf([{ roles: ['READER'], resource: 'doc', grant: { 'read:any': ['*'] } }]);
+const readNothing = bundleOf([{ roles: ['READER'], resource: 'doc', grant: ['update:any'] }]);
+
+/** A source whose current version the test sets, and which says "changed" when told to. */
+function memorySource(initial: SourcedPolicy | undefined) {
+  let current = initial;
+  let notify: (() => void) | undefined;
+  let stopped = false;
+  const source: PolicySource = {
+    description: 'memory',
+    read: () => Promise.resolve(current),
+    watch: (changed) => {
+      notify = changed;
+      return () => {
+        stopped = true;
+        return Promise.resolve();
+      };
+    },
+  };
+  return {
+    source,
+    publish: (next: SourcedPolicy): void => {
+      current = next;
+      notify?.();
+    },
+    get stopped() {
+      return stopped;
+    },
+  };
+}
+
+/** Lets the follower's reads (promises) settle. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+function engine() {
+  return Permissions.fromTables<User<number>>(readTitles, { ownership, logger: { warn: () => undefined } });
+}
+
+async function titleOnly(permissions: ReturnType<typeof engine>) {
+  const permit = await permissions.grantPermit({ user: reader, resource: 'doc', action: 'read' });
+  return permit.granted ? permit.pick(docs[1] as Doc) : 'denied';
+}
+
+describe('permissions.follow(source)', () => {
+  it('activates the current version, then every newer one, and reports each change', async () => {
+    const permissions = engine();
+    const memory = memorySource({ bundle: readAll, sequence: 1 });
+    const { source, publish } = memory;
+    const changes: PolicyChange[] = [];
+    const live = await permissions.follow(source, { onChange: (change) => changes.push(change) });
+    expect([live.version, live.sequence, permissions.policyVersion]).toEqual([readAll.version, 1, readAll.version]);
+    expect(await titleOnly(permissions)).toEqual({ id: 2, creatorId: 2, title: 't2', secret: 's2' });
+    publish({ bundle: readNothing, sequence: 2 });
+    await settle();
+    expect(await titleOnly(permissions)).toBe('denied');
+    expect(changes).toEqual([
+      { version: readAll.version, previousVersion: readTitles.version, sequence: 1, source: 'memory' },
+      { version: readNothing.version, previousVersion: readAll.version, sequence: 2, source: 'memory' },
+    ]);
+    await live.close();
+    expect([memory.stopped, permissions.policyVersion]).toEqual([true, readNothing.version]);
+  });
+
+  it('a permit keeps the policy it was decided on across a swap', async () => {
+    const permissions = engine();
+    const { source, publish } = memorySource({ bundle: readAll, sequence: 1 });
+    const live = await permissions.follow(source);
+    const before = await permissions.grantPermit({ user: reader, resource: 'doc', action: 'read' });
+    publish({ bundle: readTitles, sequence: 2 });
+    await settle();
+    const after = await permissions.grantPermit({ user: reader, resource: 'doc', action: 'read' });
+    expect([await before.pick(docs[0] as Doc), before.policyVersion]).toEqual([{ id: 1, creatorId: 1, title: 't1', secret: 's1' }, readAll.version]);
+    expect([await after.pick(docs[0] as Doc), after.policyVersion]).toEqual([{ id: 1, title: 't1' }, readTitles.version]);
+    await live.close();
+  });
+
+  it('ignores a version whose sequence is not above the active one, and an unchanged version without sequences', async () => {
+    const permissions = engine();
+    const { source, publish } = memorySource({ bundle: readAll, sequence: 5 });
+    const changes: PolicyChange[] = [];
+    const live = await permissions.follow(source, { onChange: (change) => changes.push(change) });
+    publish({ bundle: readNothing, sequence: 4 });
+    publish({ bundle: readNothing, sequence: 5 });
+    await settle();
+    expect([permissions.policyVersion, changes.length]).toEqual([readAll.version, 1]);
+    await live.close();
+
+    const unordered = memorySource({ bundle: readAll });
+    const second = engine();
+    const seen: PolicyChange[] = [];
+    const follow = await second.follow(unordered.source, { onChange: (change) => seen.push(change) });
+    unordered.publish({ bundle: readAll });
+    await settle();
+    expect(seen.length).toBe(1);
+    await follow.close();
+  });
+
+  it.each<[string, () => unknown, string]>([
+    [
+      'an ownership method the service lacks',
+      () =>
+        bundleOf([
+          { roles: ['READER'], resource: 'doc', possession: 'own', grant: ['read'], isOwner: 'isCreator', listOwned: 'listCreated' },
+          { roles: ['READER'], resource: 'doc', possession: 'own', grant: ['update'], isOwner: 'other', listOwned: 'listCreated' },
+        ]),
+      'isOwner names method "other", which the ownership service (Object) does not have. Add a method other to the ownership service, or correct the name.',
+    ],
+    [
+      'a resource the running code does not know',
+      () =>
+        bundleOf([
+          { roles: ['READER'], resource: 'doc', grant: ['read:any'] },
+          { roles: ['READER'], resource: 'invoice', grant: ['read:any'] },
+        ]),
+      'it names resources the running code does not know: "invoice"',
+    ],
+    [
+      'an action the running code does not know',
+      () => bundleOf([{ roles: ['READER'], resource: 'doc', grant: ['approve:any'] }]),
+      'it names actions the running code does not know: "approve"',
+    ],
+    [
+      'another id type',
+      () => bundleOf([{ roles: ['READER'], resource: 'doc', grant: ['read:any'] }], 'string'),
+      'it declares the ids of "doc" as string, but the running code has them as number',
+    ],
+    [
+      'tables that do not hash to the version',
+      () => ({ ...readAll, version: readNothing.version }),
+      `the bundle says version ${readNothing.version}, but its tables hash to ${readAll.version} (the bundle was changed or cut short)`,
+    ],
+    ['something that is no bundle', () => ({ format: 2 }), 'the bundle has format 2, not 1 (compile it with this version of typed-permissions)'],
+  ])('rejects %s, once, and keeps the last good version', async (_label, bundle, reason) => {
+    const permissions = engine();
+    const { source, publish } = memorySource({ bundle: readAll, sequence: 1 });
+    const rejections: PolicyRejection[] = [];
+    const live = await permissions.follow(source, { onReject: (rejection) => rejections.push(rejection) });
+    const candidate = bundle();
+    publish({ bundle: candidate, sequence: 2 });
+    await settle();
+    publish({ bundle: candidate, sequence: 2 });
+    await settle();
+    expect(rejections).toHaveLength(1);
+    expect(rejections[0]?.reasons).toContain(reason);
+    expect([rejections[0]?.sequence, rejections[0]?.source, permissions.policyVersion]).toEqual([2, 'memory', readAll.version]);
+    expect(await titleOnly(permissions)).toEqual({ id: 2, creatorId: 2, title: 't2', secret: 's2' });
+    await live.close();
+  });
+
+  it('a source that cannot be read is reported, never thrown, and watched on', async () => {
+    const permissions = engine();
+    let fail = true;
+    let notify: (() => void) | undefined;
+    const errors: unknown[] = [];
+    const source: PolicySource = {
+      description: 'flaky',
+      read: () => (fail ? Promise.reject(new Error('unreachable')) : Promise.resolve({ bundle: readAll })),
+      watch: (changed) => {
+        notify = changed;
+        return () => Promise.resolve();
+      },
+    };
+    const live = await permissions.follow(source, { onError: (error) => errors.push(error) });
+    expect([errors.map((error) => (error as Error).message), permissions.policyVersion]).toEqual([['unreachable'], readTitles.version]);
+    fail = false;
+    notify?.();
+    await settle();
+    expect(permissions.policyVersion).toBe(readAll.version);
+    await live.close();
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * The public surface stays small and complete: `typed-permissions` and `typed-permissions/precompiled` export at
+ * most 35 names each (types included), compiler plumbing lives in `./internal`, and every type that appears in a
+ * public signature — a function's parameters and result, a class's public members, an interface's methods — is
+ * exported by one of the package's entries, so a user can always name what the API takes and hands them.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The runtime package's public entries (package export → source file). */
+const ENTRIES = {
+  'typed-permissions': 'runtime/core/index.ts',
+  'typed-permissions/precompiled': 'runtime/core/precompiled.ts',
+  'typed-permissions/nest': 'runtime/nest/index.ts',
+  'typed-permissions/express': 'runtime/express/index.ts',
+  'typed-permissions/client': 'runtime/client/index.ts',
+  'typed-permissions/live': 'runtime/live/index.ts',
+} as const;
+
+const configFile = ts.readConfigFile(`${root}tsconfig.json`, (path) => ts.sys.readFile(path));
+const config = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
+const program = ts.createProgram(
+  Object.values(ENTRIES).map((file) => `${root}${file}`),
+  { ...config.options, noEmit: true },
+);
+const checker = program.getTypeChecker();
+
+function exportsOf(file: string): ts.Symbol[] {
+  const source = program.getSourceFile(`${root}${file}`);
+  if (source === undefined) throw new Error(`no source file ${file}`);
+  const moduleSymbol = checker.getSymbolAtLocation(source);
+  if (moduleSymbol === undefined) throw new Error(`${file} is not a module`);
+  return checker.getExportsOfModule(moduleSymbol);
+}
+
+const resolved = (symbol: ts.Symbol): ts.Symbol => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
+
+/** Every declaration some public entry exports. */
+const exportedDeclarations = new Set<ts.Declaration>(
+  Object.values(ENTRIES).flatMap((file) => exportsOf(file).flatMap((symbol) => resolved(symbol).declarations ?? [])),
+);
+
+/** The named types of this package that a signature's type nodes refer to. */
+function referencedTypes(node: ts.Node | undefined, into: Set<ts.Symbol>): void {
+  if (node === undefined) return;
+  if (ts.isTypeReferenceNode(node) || ts.isExpressionWithTypeArguments(node)) {
+    const name = ts.isTypeReferenceNode(node) ? node.typeName : node.expression;
+    const symbol = checker.getSymbolAtLocation(name);
+    if (symbol !== undefined) {
+      const target = resolved(symbol);
+      const declaration = target.declarations?.[0];
+      const fromHere = declaration !== undefined && !declaration.getSourceFile().fileName.includes('node_modules');
+      if (fromHere && !(target.flags & ts.SymbolFlags.TypeParameter)) into.add(target);
+    }
+  }
+  ts.forEachChild(node, (child) => referencedTypes(child, into));
+}
+
+/** The types a callable's parameters, result and type-parameter constraints name. */
+function callableTypes(callable: ts.SignatureDeclarationBase, into: Set<ts.Symbol>): void {
+  callable.typeParameters?.forEach((parameter) => referencedTypes(parameter.constraint, into));
+  callable.parameters.forEach((parameter) => referencedTypes(parameter.type, into));
+  referencedTypes(callable.type, into);
+}
+
+const isHidden = (member: ts.Node): boolean =>
+  (ts.canHaveModifiers(member) ? (ts.getModifiers(member) ?? []) : []).some(
+    (m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword,
+  ) || ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal');
+
+/**
+ * The named types of a declaration's public signatures: an exported function's; a class's public methods,
+ * constructor, properties and getters; an interface's methods and call signatures (and function-typed
+ * properties); a function type alias's. Data shapes (an interface's plain properties, a type alias's body) are
+ * the types users receive, exported themselves; their insides are reached by indexed access.
+ */
+function signatureTypes(declaration: ts.Declaration): Set<ts.Symbol> {
+  const found = new Set<ts.Symbol>();
+  const member = (node: ts.Node) => {
+    if (isHidden(node)) return;
+    if (ts.isMethodDeclaration(node) || ts.isMethodSignature(node) || ts.isConstructorDeclaration(node) || ts.isCallSignatureDeclaration(node))
+      callableTypes(node, found);
+    else if (ts.isGetAccessor(node)) referencedTypes(node.type, found);
+    else if (ts.isPropertyDeclaration(node)) referencedTypes(node.type, found);
+    else if (ts.isPropertySignature(node) && node.type !== undefined && ts.isFunctionTypeNode(node.type)) callableTypes(node.type, found);
+  };
+  if (ts.isFunctionDeclaration(declaration)) callableTypes(declaration, found);
+  else if (ts.isClassDeclaration(declaration) || ts.isInterfaceDeclaration(declaration)) declaration.members.forEach(member);
+  else if (ts.isTypeAliasDeclaration(declaration) && ts.isFunctionTypeNode(declaration.type)) callableTypes(declaration.type, found);
+  return found;
+}
+
+describe('the public surface', () => {
+  it('typed-permissions and typed-permissions/precompiled export at most 35 names each, types included', () => {
+    const counts = Object.fromEntries(Object.entries(ENTRIES).map(([entry, file]) => [entry, exportsOf(file).length]));
+    console.info(`exported names per entry: ${JSON.stringify(counts)}`);
+    expect(counts['typed-permissions']).toBeLessThanOrEqual(35);
+    expect(counts['typed-permissions/precompiled']).toBeLessThanOrEqual(35);
+  });
+
+  it('compiler plumbing is not exported by the public entries', () => {
+    const names = new Set(Object.values(ENTRIES).flatMap((file) => exportsOf(file).map((symbol) => symbol.name)));
+    for (const plumbing of [
+      'buildGrantTables',
+      'definitionSchema',
+      'validateDefinition',
+      'parseGrantKey',
+      'pickWithPlan',
+      'GrantCell',
+      'createTypedPermissions',
+    ])
+      expect([plumbing, names.has(plumbing)]).toEqual([plumbing, false]);
+  });
+
+  it('every type in a public signature is exported by one of the entries', () => {
+    const missing: string[] = [];
+    for (const [entry, file] of Object.entries(ENTRIES)) {
+      for (const symbol of exportsOf(file)) {
+        for (const declaration of resolved(symbol).declarations ?? []) {
+          for (const used of signatureTypes(declaration)) {
+            const declarations = used.declarations ?? [];
+            if (!declarations.some((d) => exportedDeclarations.has(d))) missing.push(`${entry}: ${symbol.name} uses ${used.name}`);
+          }
+        }
+      }
+    }
+    expect([...new Set(missing)].sort()).toEqual([]);
+  });
+});
