@@ -3,11 +3,11 @@
  * on a free loopback port, and loads the unprotected `GET /documents/:id` and the guarded
  * `GET /documents-protected-simple/:id` with autocannon, in alternating rounds, from this process.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from './build.bench.js';
+import { EXAMPLE_MAIN, startExampleApp } from './example-app.js';
 import type { BenchSettings } from './measure.js';
 
 /** One loaded endpoint. */
@@ -47,42 +47,6 @@ export type HttpResult =
       readonly command: string;
     };
 
-const MAIN = join(REPO_ROOT, 'dist', 'examples', 'documents', 'main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function waitUntilServing(base: string, app: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (app.exitCode !== null) throw new Error(`the example app exited with ${app.exitCode}: ${output()}`);
-    try {
-      await fetch(`${base}/documents/1`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  throw new Error(`the example app did not answer within 60 s: ${output()}`);
-}
-
-async function stop(app: ChildProcess): Promise<void> {
-  if (app.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => app.once('exit', () => resolve()));
-  app.kill('SIGTERM');
-  const timer = setTimeout(() => app.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /**
  * Runs benchmark 4, or says why it was skipped (smoke run, the app missing, the build failing).
  *
@@ -100,20 +64,12 @@ export async function runHttpBench(settings: BenchSettings, log: (line: string) 
   const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0)
     return { skipped: `npm run build failed (exit ${build.status}): ${`${build.stdout}${build.stderr}`.split('\n').slice(-15).join('\n')}` };
-  if (!existsSync(MAIN)) return { skipped: 'dist/examples/documents/main.js does not exist after npm run build' };
+  if (!existsSync(EXAMPLE_MAIN)) return { skipped: 'dist/examples/documents/main.js does not exist after npm run build' };
 
   const { default: autocannon } = await import('autocannon');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let output = '';
-  const app = spawn(process.execPath, [MAIN], { cwd: REPO_ROOT, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const append = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-8000);
-  };
-  app.stdout?.on('data', append);
-  app.stderr?.on('data', append);
+  const app = await startExampleApp();
+  const { base } = app;
   try {
-    await waitUntilServing(base, app, () => output.slice(-2000));
     for (const endpoint of HTTP_ENDPOINTS) {
       const response = await fetch(`${base}${endpoint.path}`, { headers: { 'x-user-id': String(endpoint.userId) } });
       if (response.status !== 200) return { skipped: `${endpoint.label} answered ${response.status}, not 200: ${(await response.text()).slice(0, 300)}` };
@@ -155,6 +111,6 @@ export async function runHttpBench(settings: BenchSettings, log: (line: string) 
         `PORT=<port> node dist/examples/documents/main.js)`,
     };
   } finally {
-    await stop(app);
+    await app.stop();
   }
 }

@@ -5,6 +5,7 @@
  * `npm test` does.
  */
 import { do_not_optimize, measure } from 'mitata';
+import type { LivePolicySettings } from './live-policy.bench.js';
 import type { Scale } from './scenario.js';
 
 /** The mitata options the bench sets (a subset of its `k_options`). */
@@ -47,6 +48,8 @@ export interface BenchSettings {
    * grantPermit + filterPick per variant (after one untimed run that counts the statements).
    */
   readonly ownership: { readonly documents: number; readonly runs: { readonly before: number; readonly after: number } };
+  /** Swaps timed in process; propagation and requests during swaps (undefined: skipped). */
+  readonly livePolicy: LivePolicySettings;
   /** autocannon settings; undefined skips the HTTP benchmark. */
   readonly http: { readonly warmupSeconds: number; readonly durationSeconds: number; readonly connections: number } | undefined;
 }
@@ -72,6 +75,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       memory: { instances: 1, callsPerSample: 50, samples: 1 },
       awaitedPick: { warmupRounds: 1, rounds: 2, iterationsPerRound: 20 },
       ownership: { documents: 200, runs: { before: 1, after: 1 } },
+      livePolicy: { swaps: 3, propagation: undefined, requests: undefined },
       http: undefined,
     };
   }
@@ -86,6 +90,11 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
     memory: { instances: 5, callsPerSample: 5000, samples: 9 },
     awaitedPick: { warmupRounds: 4, rounds: 20, iterationsPerRound: 20_000 },
     ownership: { documents: 10_000, runs: { before: 3, after: 15 } },
+    livePolicy: {
+      swaps: 50,
+      propagation: { publishes: 20, polledPublishes: 10, pollIntervalMs: 1000 },
+      requests: { connections: 10, durationSeconds: 5, roundPairs: 2, swapIntervalMs: 100 },
+    },
     http: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
   };
 }

@@ -14,6 +14,8 @@ import type { DecisionResult } from './decision.bench.js';
 import { decisionSections, decisionTargets } from './decision.report.js';
 import type { HttpResult } from './http.bench.js';
 import { httpSections, httpTargets } from './http.report.js';
+import type { LivePolicyResult } from './live-policy.bench.js';
+import { livePolicySections, livePolicyTargets } from './live-policy.report.js';
 import type { Machine } from './machine.js';
 import type { MemoryResult } from './memory.bench.js';
 import { memorySections } from './memory.report.js';
@@ -55,6 +57,7 @@ export interface BenchResults {
   readonly package?: PackageResult;
   readonly ownership?: OwnershipResult;
   readonly awaitedPick?: AwaitedPickResult;
+  readonly livePolicy?: LivePolicyResult;
 }
 
 /**
@@ -76,6 +79,7 @@ export function benchReport(results: BenchResults): Report {
       ...memorySections(results.memory),
       ...packageSections(results.package),
       ...ownershipSections(results.ownership),
+      ...livePolicySections(results.livePolicy),
     ],
     targets: evaluateTargets(results),
   };
@@ -98,6 +102,7 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
     ...httpTargets(results.http),
     ...packageTargets(results.package),
     ...ownershipTargets(results.ownership),
+    ...livePolicyTargets(results.livePolicy),
   ];
 }
 

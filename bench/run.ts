@@ -12,6 +12,7 @@ import { runAwaitedPickBench } from './awaited-pick.bench.js';
 import { REPO_ROOT, runBuildBench } from './build.bench.js';
 import { runDecisionBench } from './decision.bench.js';
 import { runHttpBench } from './http.bench.js';
+import { runLivePolicyBench } from './live-policy.bench.js';
 import { benchSettings, type BenchSettings } from './measure.js';
 import { runMemoryBench } from './memory.bench.js';
 import { runOwnershipBench } from './ownership.bench.js';
@@ -57,6 +58,9 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
   const http = await runHttpBench(settings, log);
   log('6. package: bundle and cold start');
   const packageResult = await runPackageBench(settings, log);
+  // After HTTP: it runs the app that benchmark built.
+  log('9. live policy');
+  const livePolicy = await runLivePolicyBench(largest, settings.livePolicy, log);
   // Last: PGlite's WASM heap must not sit in the process while memory is measured.
   log('7. ownership on PGlite');
   const ownership = await runOwnershipBench(settings, log);
@@ -83,6 +87,7 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
     package: packageResult,
     ownership,
     awaitedPick,
+    livePolicy,
   };
 }
 

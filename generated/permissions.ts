@@ -8,7 +8,7 @@ import {
   type User,
 } from '../runtime/core/precompiled.js';
 import type { PermissionsOwnershipService } from './ownership.js';
-import { grantTables } from './tables.js';
+import { grantTables, policyVersion } from './tables.js';
 import type { Schema } from './types.js';
 
 /** Options of `createPermissions`: the ownership service must implement every hook method. */
@@ -30,5 +30,8 @@ export type CreatePermissionsOptions<TUser extends User<unknown>, TFilter> = Typ
 export function createPermissions<TUser extends User<unknown> = User, TFilter = unknown>(
   options: CreatePermissionsOptions<TUser, TFilter>,
 ): TypedPermissions<Schema, TUser, TFilter> {
-  return permissionsFromTables<TUser, TFilter>(grantTables, options).typed<Schema>();
+  return permissionsFromTables<TUser, TFilter>(
+    { format: 1, version: policyVersion, tables: grantTables },
+    options,
+  ).typed<Schema>();
 }

@@ -6,6 +6,7 @@ import { emitJsonSchemas } from './emit-json-schema.js';
 import { emitMatrix } from './emit-matrix.js';
 import { emitOwnership } from './emit-ownership.js';
 import { emitPermissions } from './emit-permissions.js';
+import { emitPolicy } from './emit-policy.js';
 import { emitTables } from './emit-tables.js';
 import { emitTypes } from './emit-types.js';
 
@@ -24,6 +25,6 @@ export async function emitAll(model: CompiledModel, options: Omit<EmitContext, '
     context,
     modules.map((file) => file.path),
   );
-  const docs = [emitMatrix(context), ...(await emitJsonSchemas(context))];
+  const docs = [emitMatrix(context), emitPolicy(context), ...(await emitJsonSchemas(context))];
   return [...modules, index, ...docs].sort((a, b) => (a.path < b.path ? -1 : 1));
 }

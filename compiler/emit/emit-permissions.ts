@@ -19,7 +19,7 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
       ],
     });
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './ownership.js', namedImports: ['PermissionsOwnershipService'] });
-    file.addImportDeclaration({ moduleSpecifier: './tables.js', namedImports: ['grantTables'] });
+    file.addImportDeclaration({ moduleSpecifier: './tables.js', namedImports: ['grantTables', 'policyVersion'] });
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Schema'] });
     file.addTypeAlias({
       isExported: true,
@@ -45,7 +45,7 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
           "const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });\n" +
           '```',
       ],
-      statements: 'return permissionsFromTables<TUser, TFilter>(grantTables, options).typed<Schema>();',
+      statements: 'return permissionsFromTables<TUser, TFilter>({ format: 1, version: policyVersion, tables: grantTables }, options).typed<Schema>();',
     });
   });
 }

@@ -1,4 +1,5 @@
-/** Emits `tables.ts`: the grant tables the runtime's table builder made, serialised. */
+/** Emits `tables.ts`: the grant tables the runtime's table builder made, serialised, and their version. */
+import { policyVersionOf } from 'typed-permissions/internal';
 import { emitTypeScript, type EmitContext, type EmittedFile } from './emit-context.js';
 
 /** Stands for the tables' JSON while the file is built and formatted; replaced afterwards. */
@@ -22,6 +23,12 @@ export async function emitTables(context: EmitContext): Promise<EmittedFile> {
       declarationKind: 'const' as never,
       docs: ['The precomputed grant tables (roles, resources and actions interned; every `*` expanded).'],
       declarations: [{ name: 'grantTables', type: 'GrantTables', initializer: `JSON.parse(${PLACEHOLDER}) as GrantTables` }],
+    });
+    source.addVariableStatement({
+      isExported: true,
+      declarationKind: 'const' as never,
+      docs: ['The version of these tables: the SHA-256 of their canonical JSON, as `policy.json` carries it.'],
+      declarations: [{ name: 'policyVersion', type: 'string', initializer: JSON.stringify(policyVersionOf(context.model.tables)) }],
     });
   });
   // A JSON string is a valid TypeScript string literal (U+2028/U+2029 included, since ES2019).

@@ -60,6 +60,14 @@ export async function createDatabase(options: CreateDatabaseOptions = {}): Promi
   return new Kysely<ExampleDatabase>({ dialect, plugins: [new CamelCasePlugin()] });
 }
 
+/** The advisory lock that makes instances starting at once on one server migrate and seed one after the other. */
+const EXAMPLE_SCHEMA_LOCK = 7_146_021;
+
+/** Holds {@link EXAMPLE_SCHEMA_LOCK} until `trx` ends: concurrent `create table if not exists` can otherwise collide. */
+async function lockExampleSchema(trx: Kysely<ExampleDatabase>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${EXAMPLE_SCHEMA_LOCK})`.execute(trx);
+}
+
 /**
  * Creates the tables and indexes of the example schema when they do not exist yet. Safe to run at
  * every start. Runs in one transaction, so a failure leaves no half-made schema behind.
@@ -72,6 +80,7 @@ export async function createDatabase(options: CreateDatabaseOptions = {}): Promi
  */
 export async function migrate(db: Kysely<ExampleDatabase>): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await lockExampleSchema(trx);
     const schema = trx.schema;
     await schema
       .createTable('users')
@@ -131,6 +140,7 @@ export async function migrate(db: Kysely<ExampleDatabase>): Promise<void> {
  */
 export async function seed(db: Kysely<ExampleDatabase>): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await lockExampleSchema(trx);
     await sql`truncate table company_members, managers, documents, user_roles, users`.execute(trx);
     await trx
       .insertInto('users')

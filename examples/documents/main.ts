@@ -1,21 +1,35 @@
 /**
  * Starts the example documents app: `npm start` (after compiling the definitions and building).
- * PORT (default 3000) and DATABASE_URL (default: an embedded, in-memory PGlite) configure it.
+ * PORT (default 3000), DATABASE_URL (default: an embedded, in-memory PGlite) and POLICY_FILE configure it.
+ *
+ * The policy is live. With DATABASE_URL it follows the PostgreSQL policy store in that database (what
+ * `typed-permissions policy publish` writes); without, it follows POLICY_FILE (default generated/policy.json), so
+ * recompiling the definitions while the app runs changes its grants within a second. Until the source holds a
+ * version, the compiled tables answer.
  */
 import 'reflect-metadata';
 import { fileURLToPath } from 'node:url';
 import { NestFactory } from '@nestjs/core';
+import { filePolicySource, postgresPolicySource } from '../../runtime/live/index.js';
 import { AppModule } from './app.module.js';
 
 const port = Number(process.env['PORT'] ?? 3000);
-// npm run build writes the page next to the compiled app: dist/page.
+const databaseUrl = process.env['DATABASE_URL'];
+// npm run build writes the page next to the compiled app: dist/page; the compiler writes generated/ at the root.
 const pageDir = fileURLToPath(new URL('../../page', import.meta.url));
-const app = await NestFactory.create(AppModule.forRoot({ databaseUrl: process.env['DATABASE_URL'], pageDir }), { logger: ['error', 'warn'] });
+const policyFile = process.env['POLICY_FILE'] ?? fileURLToPath(new URL('../../../generated/policy.json', import.meta.url));
+const policySource = databaseUrl === undefined ? filePolicySource(policyFile) : postgresPolicySource({ connectionString: databaseUrl });
+const app = await NestFactory.create(AppModule.forRoot({ databaseUrl, pageDir, policySource }), { logger: ['error', 'warn'] });
 app.enableShutdownHooks();
 await app.listen(port, '127.0.0.1');
 
 const base = `http://127.0.0.1:${port}`;
-console.log(`Example documents app on ${base} (${process.env['DATABASE_URL'] ? 'PostgreSQL' : 'embedded PGlite'}).
+const changePolicy =
+  databaseUrl === undefined
+    ? `edit definitions/, then: npx typed-permissions compile definitions --out generated`
+    : `npx typed-permissions policy publish definitions --database-url "$DATABASE_URL"   (then: policy list, policy rollback <n>)`;
+console.log(`Example documents app on ${base} (${databaseUrl === undefined ? 'embedded PGlite' : 'PostgreSQL'}), policy from ${policySource.description}.
+Change the policy while it runs: ${changePolicy}
 Open ${base}/ in a browser: the documents of user 1, 2 or 4, with the buttons the server would allow. Or try:
   curl -i ${base}/documents-protected-simple/10 -H 'x-user-id: 1'   # 200: EMPLOYEE reads own document, no 'confidential'
   curl -i ${base}/documents-protected-simple/2 -H 'x-user-id: 1'    # 403: not EMPLOYEE 1's document

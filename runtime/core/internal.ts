@@ -14,3 +14,7 @@ export { explainGrant, formatExplanation } from './engine/explain.js';
 export { planFromJson, planToPatterns } from './projection/attribute-plan.js';
 export { printableText } from './printable-text.js';
 export { groupOwnershipLabel, type GrantCell, type GrantTables } from './tables/grant-tables.js';
+export { policyBundleOf, policyVersionOf, type PolicyBundle } from './tables/policy-bundle.js';
+export { loadPg, type PgClient } from '../live/postgres-client.js';
+export { listPolicies, publishPolicy, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
+export { PermissionsUsageError } from './errors.js';

@@ -12,6 +12,7 @@ import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
 import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
+import { durationOption } from './duration-option.js';
 
 /** Options of {@link filePolicySource}. */
 export interface FilePolicySourceOptions {
@@ -41,9 +42,7 @@ async function identityOf(path: string): Promise<string | undefined> {
 export function filePolicySource(path: string, options: FilePolicySourceOptions = {}): PolicySource {
   if (typeof path !== 'string' || path === '')
     throw new PermissionsUsageError('filePolicySource(path): path must be the path of a policy bundle (policy.json).');
-  const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 10))
-    throw new PermissionsUsageError('filePolicySource(): pollIntervalMs must be a number of milliseconds, at least 10.');
+  const pollIntervalMs = durationOption('filePolicySource(): pollIntervalMs', options.pollIntervalMs, 1000, 10);
   const file = resolve(path);
   const description = `file ${file}`;
   return {

@@ -6,6 +6,7 @@ import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
 import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
+import { durationOption } from './duration-option.js';
 
 /** Options of {@link httpPolicySource}. */
 export interface HttpPolicySourceOptions {
@@ -15,6 +16,11 @@ export interface HttpPolicySourceOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** How long one request may take before it counts as failed, in ms. Default 10,000. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * The largest body read, in bytes; a larger one is cancelled and reported, never parsed. Default: four bytes
+   * per character of the bundle limit (the worst case of UTF-8), so any bundle the engine accepts fits.
+   */
+  readonly maxBytes?: number | undefined;
 }
 
 /** The body of `response` as text, refusing (and cancelling) a body of more than `maxBytes`, however it is sent. */
@@ -53,9 +59,10 @@ export function httpPolicySource(url: string | URL, options: HttpPolicySourceOpt
     throw new PermissionsUsageError(`httpPolicySource(url): ${JSON.stringify(String(url))} is not a URL.`);
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new PermissionsUsageError('httpPolicySource(url): the URL must be http: or https:.');
-  const pollIntervalMs = options.pollIntervalMs ?? 30_000;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 10)) throw new PermissionsUsageError('httpPolicySource(): pollIntervalMs must be at least 10.');
+  const pollIntervalMs = durationOption('httpPolicySource(): pollIntervalMs', options.pollIntervalMs, 30_000, 10);
+  const timeoutMs = durationOption('httpPolicySource(): timeoutMs', options.timeoutMs, 10_000, 1);
+  const maxBytes = options.maxBytes ?? MAX_POLICY_BUNDLE_LENGTH * 4;
+  if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new PermissionsUsageError('httpPolicySource(): maxBytes must be a positive integer.');
   const description = `URL ${target.origin}${target.pathname}`;
   let etag: string | undefined;
   let last: SourcedPolicy | undefined;
@@ -70,7 +77,7 @@ export function httpPolicySource(url: string | URL, options: HttpPolicySourceOpt
       if (response.status === 304) return last;
       if (response.status === 404) return undefined;
       if (!response.ok) throw new PermissionsUsageError(`${description} answered ${response.status} ${response.statusText}.`);
-      const bundle = parseBundleText(await boundedText(response, MAX_POLICY_BUNDLE_LENGTH * 4, description), description);
+      const bundle = parseBundleText(await boundedText(response, maxBytes, description), description);
       etag = response.headers.get('etag') ?? undefined;
       last = { bundle };
       return last;

@@ -8,6 +8,7 @@
  */
 import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
+import { durationOption } from './duration-option.js';
 import { loadPg, type PgClient, type PgPool } from './postgres-client.js';
 import { readCurrentPolicy, storeNames } from './postgres-policy-store.js';
 
@@ -27,6 +28,15 @@ export interface PostgresPolicySourceOptions {
 
 const APPLICATION_NAME = 'typed-permissions policy follower';
 
+/** The server a connection string names, for messages: never its password (a key-value string is not a URL). */
+function serverOf(connectionString: string): string {
+  try {
+    return new URL(connectionString).host || 'the local socket';
+  } catch {
+    return 'the configured server';
+  }
+}
+
 /**
  * A policy source following a PostgreSQL store.
  *
@@ -42,12 +52,10 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
     ...(options.schema === undefined ? {} : { schema: options.schema }),
     ...(options.channel === undefined ? {} : { channel: options.channel }),
   });
-  const pollIntervalMs = options.pollIntervalMs ?? 30_000;
-  const reconnectDelayMs = options.reconnectDelayMs ?? 500;
-  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 10))
-    throw new PermissionsUsageError('postgresPolicySource(): pollIntervalMs must be at least 10.');
+  const pollIntervalMs = durationOption('postgresPolicySource(): pollIntervalMs', options.pollIntervalMs, 30_000, 10);
+  const reconnectDelayMs = durationOption('postgresPolicySource(): reconnectDelayMs', options.reconnectDelayMs, 500, 1);
   const { connectionString } = options;
-  const description = `PostgreSQL store ${names.schema} at ${new URL(connectionString).host}`;
+  const description = `PostgreSQL store ${names.schema} at ${serverOf(connectionString)}`;
   let pool: PgPool | undefined;
   const poolOf = async (): Promise<PgPool> => {
     if (pool === undefined) {

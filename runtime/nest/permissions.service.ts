@@ -89,11 +89,14 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     if (this.live !== undefined) return;
     const engine = this.engine ?? this.createEngine();
     this.live = await engine.follow(source, follow);
-    if (!engine.built)
+    if (!engine.built) {
+      await this.live.close();
+      this.live = undefined;
       throw new PermissionsUsageError(
         `PermissionsModule.forRoot({ source }): no policy could be loaded from ${source.description}, and no tables or definitions were given; ` +
           'the application does not start without a policy. Publish one (npx typed-permissions policy publish), or give tables to start with.',
       );
+    }
     if (this.engine === undefined) {
       this.checkStart(engine);
       this.engine = engine;

@@ -3,7 +3,7 @@
  * every implementation gives the same answers, pick outputs equal the hand-written projections,
  * filterPick calls the listOwned hook once, the ownership benchmark on PGlite counts exactly the
  * statements it should and both variants agree, the interleaved awaited pick returns the same objects
- * as CASL without calling a hook, and the HTTP part is skipped.
+ * as CASL without calling a hook, a live-policy swap activates every version, and the HTTP part is skipped.
  */
 import { subject } from '@casl/ability';
 import { beforeAll, describe, expect, it } from '@jest/globals';
@@ -61,6 +61,17 @@ describe('bench smoke run', () => {
     expect(results.attributes.filterPick.hookCalls).toEqual({ listOwnedRecords: 1 });
     expect(results.attributes.filterPick.documentHookCalls).toEqual({ listCreatedInSameCompany: 1 });
     expect(results.attributes.filterPick.documentItemsKept).toBe(500);
+  });
+
+  it('swaps the live policy and skips its propagation and request rounds in smoke mode', () => {
+    expect(results.livePolicy?.swap).toMatchObject({ scale: 1, swaps: 3, cells: expect.any(Number) });
+    expect(results.livePolicy?.propagation).toEqual({ skipped: expect.stringContaining('smoke') });
+    expect(results.livePolicy?.requests).toEqual({ skipped: expect.stringContaining('smoke') });
+    expect(
+      evaluateTargets(results)
+        .filter((v) => v.target.startsWith('Live policy'))
+        .map((v) => v.met),
+    ).toEqual([undefined, undefined, undefined]);
   });
 
   it('skips the HTTP benchmark and the spawned processes in smoke mode', () => {

@@ -27,13 +27,14 @@ export function goodFixtureNames(): string[] {
     .sort();
 }
 
-/** The eight files every compile writes. */
+/** The nine files every compile writes. */
 export const EMITTED_FILES = [
   'PERMISSIONS.md',
   'definitions.schema.json',
   'index.ts',
   'ownership.ts',
   'permissions.ts',
+  'policy.json',
   'resource.schema.json',
   'tables.ts',
   'types.ts',

@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 14: every generated TypeScript file type-checks in a consumer project with the
+ * Every generated TypeScript file type-checks in a consumer project with the
  * strictest common compiler settings (strict, noUnused*, exactOptionalPropertyTypes,
  * noUncheckedIndexedAccess, isolatedDeclarations, erasableSyntaxOnly, verbatimModuleSyntax, …),
  * under nodenext and under bundler resolution, for a policy with no hooks, one with only listOwned
@@ -162,7 +162,7 @@ function strictDiagnostics(files: readonly string[], options: ts.CompilerOptions
   });
 }
 
-describe('item 14: generated code compiles under the strictest common consumer settings', () => {
+describe('generated code compiles under the strictest common consumer settings', () => {
   let temp: string | undefined;
   const folders = new Map<string, string>();
 
@@ -187,7 +187,7 @@ describe('item 14: generated code compiles under the strictest common consumer s
 
   const cases = POLICIES.flatMap((policy) => MODULE_SETTINGS.map(([label, settings]) => [policy.name, label, settings] as const));
   it.each(cases)(
-    'item 14: %s, with module %s: the generated files and a consumer have zero diagnostics',
+    '%s, with module %s: the generated files and a consumer have zero diagnostics',
     (name, _label, settings) => {
       const project = folders.get(name) as string;
       const files = [join(project, 'consumer.ts'), ...EMITTED_FILES.filter((file) => file.endsWith('.ts')).map((file) => join(project, 'generated', file))];
@@ -197,7 +197,7 @@ describe('item 14: generated code compiles under the strictest common consumer s
   );
 });
 
-describe('item 14: literal() makes a valid TypeScript string literal of any string', () => {
+describe('literal() makes a valid TypeScript string literal of any string', () => {
   const NASTY = [
     '',
     'document',
@@ -220,20 +220,17 @@ describe('item 14: literal() makes a valid TypeScript string literal of any stri
     '\u007f\u0085\u00a0\ufeff',
   ];
 
-  it.each(NASTY.map((value) => [JSON.stringify(value), value] as const))(
-    'item 14: literal(%s) parses back to the same string, on one line',
-    (_shown, value) => {
-      const source = ts.createSourceFile('literal.ts', `export const x = { ${propertyName(value)}: ${literal(value)} };\n`, ts.ScriptTarget.Latest, true);
-      const diagnostics = (source as ts.SourceFile & { parseDiagnostics: readonly ts.Diagnostic[] }).parseDiagnostics;
-      expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
-      // One line: a raw line terminator (U+2028 included) inside the literal would make two.
-      expect(source.getLineStarts()).toHaveLength(2);
-      const statement = source.statements[0] as ts.VariableStatement;
-      const object = statement.declarationList.declarations[0]?.initializer as ts.ObjectLiteralExpression;
-      const property = object.properties[0] as ts.PropertyAssignment;
-      expect(ts.isStringLiteral(property.initializer) ? property.initializer.text : undefined).toBe(value);
-      const key = property.name;
-      expect(ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined).toBe(value);
-    },
-  );
+  it.each(NASTY.map((value) => [JSON.stringify(value), value] as const))('literal(%s) parses back to the same string, on one line', (_shown, value) => {
+    const source = ts.createSourceFile('literal.ts', `export const x = { ${propertyName(value)}: ${literal(value)} };\n`, ts.ScriptTarget.Latest, true);
+    const diagnostics = (source as ts.SourceFile & { parseDiagnostics: readonly ts.Diagnostic[] }).parseDiagnostics;
+    expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
+    // One line: a raw line terminator (U+2028 included) inside the literal would make two.
+    expect(source.getLineStarts()).toHaveLength(2);
+    const statement = source.statements[0] as ts.VariableStatement;
+    const object = statement.declarationList.declarations[0]?.initializer as ts.ObjectLiteralExpression;
+    const property = object.properties[0] as ts.PropertyAssignment;
+    expect(ts.isStringLiteral(property.initializer) ? property.initializer.text : undefined).toBe(value);
+    const key = property.name;
+    expect(ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined).toBe(value);
+  });
 });

@@ -2,7 +2,7 @@
  * End to end through the type checker: the basic fixture is compiled into a folder inside the
  * repository, and small consumer files are type-checked against it with the TypeScript compiler API
  * and the repository's strict options. A correct consumer compiles cleanly; each misuse fails with
- * the diagnostic that explains it (among them the spec's "known missing feature": an action the
+ * the diagnostic that explains it (among them the once "known missing feature": an action the
  * resource was never given is now a compile error).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -123,7 +123,7 @@ export const definition: PermissionDefinition = { roles: ['EMPLOYEE'], resource:
   },
   {
     file: 'fail-limit-owned-not-computable.ts',
-    why: 'limitOwned without isOwner on a resource that declares no ownedAmong executor (issue 12)',
+    why: 'limitOwned without isOwner on a resource that declares no ownedAmong executor',
     source: `
 import type { KnownPermissionDefinition } from './generated/index.js';
 export const definition: KnownPermissionDefinition = { roles: 'AUTHOR', resource: 'comment', grant: ['read:own'], limitOwned: 'limitToCommentAuthor' };

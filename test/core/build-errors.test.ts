@@ -17,49 +17,50 @@ function problemsOf(definition: unknown, options: ConstructorParameters<typeof P
   return problemSummary(buildError(permissions));
 }
 
+const cases: [rule: string, definition: unknown, expected: { code: string; path: (string | number)[] }[]][] = [
+  ['missing roles is invalid-shape', { resource: 'doc', grant: ['read'] }, [{ code: 'invalid-shape', path: ['roles'] }]],
+  ['missing resource is invalid-shape', { roles: 'A', grant: ['read'] }, [{ code: 'invalid-shape', path: ['resource'] }]],
+  ['missing grant is invalid-shape', { roles: 'A', resource: 'doc' }, [{ code: 'invalid-shape', path: ['grant'] }]],
+  ['an unknown field is invalid-shape', { roles: 'A', resource: 'doc', grant: ['read'], grants: ['update'] }, [{ code: 'invalid-shape', path: [] }]],
+  ['a definition that is not an object is invalid-shape', 'read everything', [{ code: 'invalid-shape', path: [] }]],
+  ['an empty grant array is empty-grant', { roles: 'A', resource: 'doc', grant: [] }, [{ code: 'empty-grant', path: ['grant'] }]],
+  ['an empty grant object is empty-grant', { roles: 'A', resource: 'doc', grant: {} }, [{ code: 'empty-grant', path: ['grant'] }]],
+  [
+    "possession suffix 'read:mine' is bad-possession",
+    { roles: 'A', resource: 'doc', grant: ['read', 'read:mine'] },
+    [{ code: 'bad-possession', path: ['grant', 1] }],
+  ],
+  ["grant entry ':own' is bad-action", { roles: 'A', resource: 'doc', grant: [':own'] }, [{ code: 'bad-action', path: ['grant', 0] }]],
+  ["grant entry '' is bad-action", { roles: 'A', resource: 'doc', grant: [''] }, [{ code: 'bad-action', path: ['grant', 0] }]],
+  [
+    'an attribute list that keeps nothing ([]) is bad-attribute',
+    { roles: 'A', resource: 'doc', grant: { read: [] } },
+    [{ code: 'bad-attribute', path: ['grant', 'read'] }],
+  ],
+  [
+    'an own action without any ownership hook is own-without-list-or-limit',
+    { roles: 'A', resource: 'doc', possession: 'own', grant: ['read'] },
+    [{ code: 'own-without-list-or-limit', path: [] }],
+  ],
+  [
+    'an own action with isOwner but neither listOwned nor limitOwned is own-without-list-or-limit',
+    { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner },
+    [{ code: 'own-without-list-or-limit', path: [] }],
+  ],
+  [
+    'listOwned and limitOwned together is both-list-and-limit',
+    { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner, listOwned, limitOwned },
+    [{ code: 'both-list-and-limit', path: ['limitOwned'] }],
+  ],
+  [
+    'limitOwned without isOwner, on a resource without an ownedAmong executor, is own-without-is-owner',
+    { roles: 'A', resource: 'doc', grant: ['read'], limitOwned },
+    [{ code: 'own-without-is-owner', path: ['limitOwned'] }],
+  ],
+];
+
 describe('build errors', () => {
-  const cases: [rule: string, definition: unknown, expected: { code: string; path: (string | number)[] }[]][] = [
-    ['missing roles is invalid-shape', { resource: 'doc', grant: ['read'] }, [{ code: 'invalid-shape', path: ['roles'] }]],
-    ['missing resource is invalid-shape', { roles: 'A', grant: ['read'] }, [{ code: 'invalid-shape', path: ['resource'] }]],
-    ['missing grant is invalid-shape', { roles: 'A', resource: 'doc' }, [{ code: 'invalid-shape', path: ['grant'] }]],
-    ['an unknown field is invalid-shape', { roles: 'A', resource: 'doc', grant: ['read'], grants: ['update'] }, [{ code: 'invalid-shape', path: [] }]],
-    ['a definition that is not an object is invalid-shape', 'read everything', [{ code: 'invalid-shape', path: [] }]],
-    ['an empty grant array is empty-grant', { roles: 'A', resource: 'doc', grant: [] }, [{ code: 'empty-grant', path: ['grant'] }]],
-    ['an empty grant object is empty-grant', { roles: 'A', resource: 'doc', grant: {} }, [{ code: 'empty-grant', path: ['grant'] }]],
-    [
-      "possession suffix 'read:mine' is bad-possession",
-      { roles: 'A', resource: 'doc', grant: ['read', 'read:mine'] },
-      [{ code: 'bad-possession', path: ['grant', 1] }],
-    ],
-    ["grant entry ':own' is bad-action", { roles: 'A', resource: 'doc', grant: [':own'] }, [{ code: 'bad-action', path: ['grant', 0] }]],
-    ["grant entry '' is bad-action", { roles: 'A', resource: 'doc', grant: [''] }, [{ code: 'bad-action', path: ['grant', 0] }]],
-    [
-      'an attribute list that keeps nothing ([]) is bad-attribute',
-      { roles: 'A', resource: 'doc', grant: { read: [] } },
-      [{ code: 'bad-attribute', path: ['grant', 'read'] }],
-    ],
-    [
-      'an own action without any ownership hook is own-without-list-or-limit',
-      { roles: 'A', resource: 'doc', possession: 'own', grant: ['read'] },
-      [{ code: 'own-without-list-or-limit', path: [] }],
-    ],
-    [
-      'an own action with isOwner but neither listOwned nor limitOwned is own-without-list-or-limit',
-      { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner },
-      [{ code: 'own-without-list-or-limit', path: [] }],
-    ],
-    [
-      'listOwned and limitOwned together is both-list-and-limit',
-      { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner, listOwned, limitOwned },
-      [{ code: 'both-list-and-limit', path: ['limitOwned'] }],
-    ],
-    [
-      'limitOwned without isOwner, on a resource without an ownedAmong executor, is own-without-is-owner (issue 12)',
-      { roles: 'A', resource: 'doc', grant: ['read'], limitOwned },
-      [{ code: 'own-without-is-owner', path: ['limitOwned'] }],
-    ],
-  ];
-  it('issue 12: listOwned without isOwner builds (ownership is membership in the list)', () => {
+  it('listOwned without isOwner builds (ownership is membership in the list)', () => {
     const permissions = new Permissions({ logger: collectingLogger().logger });
     permissions.addPermissions([{ roles: 'A', resource: 'doc', grant: ['read:own'], listOwned }]);
     expect(permissions.build().built).toBe(true);
@@ -99,7 +100,11 @@ describe('build errors', () => {
     expect(error.problems.map((problem) => problem.code)).toEqual(['own-without-list-or-limit']);
     expect(error.problems[0]?.message).toContain("has an 'own' action but neither callback");
   });
+  problemListAndHookNames();
+  redefinitionsAndValidBuilds();
+});
 
+function problemListAndHookNames(): void {
   it('build error: ALL problems of all definitions and sources are listed in one error, with their index and source', () => {
     const permissions = new Permissions({ logger: collectingLogger().logger });
     permissions.addPermissions(
@@ -158,7 +163,9 @@ describe('build errors', () => {
     const problems = problemsOf({ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: 'toString', listOwned: 'listCreated' }, { ownership });
     expect(problems.map(({ code, path }) => [code, path])).toEqual([['invalid-shape', ['isOwner']]]);
   });
+}
 
+function redefinitionsAndValidBuilds(): void {
   it(
     'build error: the same explicit (role, resource, action:possession) in two definitions with different ' +
       'attributes is conflicting-redefinition, naming both',
@@ -219,4 +226,4 @@ describe('build errors', () => {
     expect(() => permissions.build()).not.toThrow();
     expect(warnings).toEqual([]);
   });
-});
+}

@@ -1,5 +1,5 @@
 /**
- * Issue 12, R2 ownership: isOwner is optional where ownership can be computed — membership in
+ * Computed ownership: isOwner is optional where ownership can be computed — membership in
  * listOwned, or limitOwned run by the resource's ownedAmong executor — and ownership is asked in
  * batches: filterPick of N items makes one call per ownership group, whatever N is; only groups
  * with nothing but isOwner ask per item, at most 32 at a time. Known answers need no waiting.
@@ -50,18 +50,35 @@ const limitToCreatorAndNext =
 
 function engine(definitions: readonly PermissionDefinition[], options: PermissionsOptions<User<unknown>, DocFilter> = {}) {
   const permissions = new Permissions<User<unknown>, DocFilter>({ logger: collectingLogger().logger, ...options });
-  permissions.addPermissions(definitions as PermissionDefinition[], { source: 'r2.ts' });
+  permissions.addPermissions(definitions as PermissionDefinition[], { source: 'computed-ownership.ts' });
   return permissions.build();
 }
 
 const author = { id: 3, roles: ['AUTHOR'] };
 
-describe('issue 12: limitOwned without isOwner, computed by the resource’s ownedAmong', () => {
-  const definitions: PermissionDefinition[] = [
-    { roles: 'AUTHOR', resource: 'doc', grant: { 'read:own': ['*'], 'list:own': ['*', '!secret'], 'list:any': ['title'] }, limitOwned: limitToCreator },
-  ];
+const definitions: PermissionDefinition[] = [
+  { roles: 'AUTHOR', resource: 'doc', grant: { 'read:own': ['*'], 'list:own': ['*', '!secret'], 'list:any': ['title'] }, limitOwned: limitToCreator },
+];
 
-  it('issue 12: isOwn(id) and grantPermit with an id ask the executor once per id, with the limitOwned filter', async () => {
+describe('limitOwned without isOwner, computed by the resource’s ownedAmong', () => {
+  executorCallsAndGroups();
+  executorFailuresAndMissingExecutors();
+
+  it('the executor may be a method name of the ownership service; a missing method or a bad value is refused', () => {
+    const service = { ownedDocs: executor() };
+    expect(engine(definitions, { ownership: service, ownedAmong: { doc: 'ownedDocs' } }).built).toBe(true);
+    const missing = new Permissions({ logger: collectingLogger().logger, ownership: {}, ownedAmong: { doc: 'ownedDocs' } });
+    missing.addPermissions(definitions);
+    expect(buildError(missing).problems.map(({ code, source, path }) => ({ code, source, path }))).toEqual([
+      { code: 'unknown-hook-method', source: 'the ownedAmong executor of "doc"', path: ['ownedAmong', 'doc'] },
+    ]);
+    expect(() => new Permissions({ ownedAmong: { doc: 7 as never } })).toThrow(PermissionsUsageError);
+    expect(() => new Permissions({ ownedAmong: { doc: 'then' } })).toThrow('Permissions option ownedAmong.doc: the executor is reserved');
+  });
+});
+
+function executorCallsAndGroups(): void {
+  it('isOwn(id) and grantPermit with an id ask the executor once per id, with the limitOwned filter', async () => {
     const ownedAmong = executor();
     const permissions = engine(definitions, { ownedAmong: { doc: ownedAmong } });
     const permit = await permissions.grantPermit({ user: author, resource: 'doc', action: 'read', resourceId: 3 });
@@ -75,7 +92,7 @@ describe('issue 12: limitOwned without isOwner, computed by the resource’s own
     expect((await permissions.grantPermit({ user: author, resource: 'doc', action: 'read', resourceId: 4 })).granted).toBe(false);
   });
 
-  it('issue 12: filterPick of 1,000 items makes exactly one executor call, with every id once', async () => {
+  it('filterPick of 1,000 items makes exactly one executor call, with every id once', async () => {
     const ownedAmong = executor();
     const permit = await engine(definitions, { ownedAmong: { doc: ownedAmong } }).grantPermit({ user: author, resource: 'doc', action: 'list' });
     const items = [...DOCS, DOCS[2] as Doc];
@@ -91,7 +108,7 @@ describe('issue 12: limitOwned without isOwner, computed by the resource’s own
     expect(ownedAmong).toHaveBeenCalledTimes(1);
   });
 
-  it('issue 12: the executor gets one array of ids however many: 100,000 items are one call', async () => {
+  it('the executor gets one array of ids however many: 100,000 items are one call', async () => {
     const ownedAmong = executor();
     const permit = await engine(definitions, { ownedAmong: { doc: ownedAmong } }).grantPermit({ user: author, resource: 'doc', action: 'list' });
     const many = Array.from({ length: 100_000 }, (_, i) => ({ id: i + 1, creatorId: 3, title: 't', secret: 's', notes: 'n' }));
@@ -101,7 +118,7 @@ describe('issue 12: limitOwned without isOwner, computed by the resource’s own
     expect(picked).toHaveLength(100_000);
   });
 
-  it('issue 12: two ownership groups keep their own attributes (the defect fix holds): one executor call per group', async () => {
+  it('two ownership groups keep their own attributes (the defect fix holds): one executor call per group', async () => {
     const ownedAmong = executor();
     const permissions = engine(
       [
@@ -125,8 +142,10 @@ describe('issue 12: limitOwned without isOwner, computed by the resource’s own
       { id: 4, notes: 'n4' },
     ]);
   });
+}
 
-  it('issue 12: a group with isOwner still answers one record with isOwner, and many with the executor (never isOwner)', async () => {
+function executorFailuresAndMissingExecutors(): void {
+  it('a group with isOwner still answers one record with isOwner, and many with the executor (never isOwner)', async () => {
     const ownedAmong = executor();
     const isOwner = jest.fn(({ user, resourceId }: { user: User<unknown>; resourceId: unknown }) => byId.get(resourceId as number)?.creatorId === user.id);
     const permissions = engine([{ roles: 'AUTHOR', resource: 'doc', grant: { 'read:own': ['*'] }, isOwner, limitOwned: limitToCreator }], {
@@ -142,7 +161,7 @@ describe('issue 12: limitOwned without isOwner, computed by the resource’s own
     expect(ownedAmong.mock.calls[0]?.[0].resourceIds).toHaveLength(29);
   });
 
-  it('issue 12: an executor answer that is not an array, or throws, fails closed; ids it returns unasked own nothing', async () => {
+  it('an executor answer that is not an array, or throws, fails closed; ids it returns unasked own nothing', async () => {
     const cases: [label: string, answer: (args: OwnedAmongArgs) => unknown, says: string][] = [
       ['a string', () => 'all', 'not an array of ids'],
       [
@@ -170,7 +189,7 @@ describe('issue 12: limitOwned without isOwner, computed by the resource’s own
     expect(await generous.isOwn(999)).toBe(false);
   });
 
-  it('issue 12: without an executor for the resource, limitOwned without isOwner is a build error naming definition and resource', () => {
+  it('without an executor for the resource, limitOwned without isOwner is a build error naming definition and resource', () => {
     const permissions = new Permissions({ logger: collectingLogger().logger, ownedAmong: { doc: executor() } });
     permissions.addPermissions(
       [
@@ -178,33 +197,21 @@ describe('issue 12: limitOwned without isOwner, computed by the resource’s own
         { roles: 'AUTHOR', resource: 'invoice', grant: ['read'] },
         { roles: 'AUTHOR', resource: '*', grant: ['read:own'], limitOwned: limitToCreator },
       ],
-      { source: 'r2.ts' },
+      { source: 'computed-ownership.ts' },
     );
     const error = buildError(permissions);
     expect(problemSummary(error).map(({ code, index, source, path }) => ({ code, index, source, path }))).toEqual([
-      { code: 'own-without-is-owner', index: 2, source: 'r2.ts', path: ['limitOwned'] },
+      { code: 'own-without-is-owner', index: 2, source: 'computed-ownership.ts', path: ['limitOwned'] },
     ]);
     expect(error.problems[0]?.message).toBe(
       'The definition decides ownership with limitOwned and has no isOwner, but resource "invoice" declares no ownedAmong executor, ' +
         'so whether one record is owned cannot be computed.',
     );
   });
+}
 
-  it('issue 12: the executor may be a method name of the ownership service; a missing method or a bad value is refused', () => {
-    const service = { ownedDocs: executor() };
-    expect(engine(definitions, { ownership: service, ownedAmong: { doc: 'ownedDocs' } }).built).toBe(true);
-    const missing = new Permissions({ logger: collectingLogger().logger, ownership: {}, ownedAmong: { doc: 'ownedDocs' } });
-    missing.addPermissions(definitions);
-    expect(buildError(missing).problems.map(({ code, source, path }) => ({ code, source, path }))).toEqual([
-      { code: 'unknown-hook-method', source: 'the ownedAmong executor of "doc"', path: ['ownedAmong', 'doc'] },
-    ]);
-    expect(() => new Permissions({ ownedAmong: { doc: 7 as never } })).toThrow(PermissionsUsageError);
-    expect(() => new Permissions({ ownedAmong: { doc: 'then' } })).toThrow('Permissions option ownedAmong.doc: the executor is reserved');
-  });
-});
-
-describe('issue 12: listOwned without isOwner: ownership is membership', () => {
-  it('issue 12: isOwn, pick and filterPick call listOwned once per permit, and nothing else', async () => {
+describe('listOwned without isOwner: ownership is membership', () => {
+  it('isOwn, pick and filterPick call listOwned once per permit, and nothing else', async () => {
     const listOwned = jest.fn(({ user }: { user: User<unknown> }) => DOCS.filter((doc) => doc.creatorId === user.id).map((doc) => doc.id));
     const permissions = engine([{ roles: 'AUTHOR', resource: 'doc', grant: { 'read:own': ['*'], 'read:any': ['title'] }, listOwned }]);
     const permit = await permissions.grantPermit({ user: author, resource: 'doc', action: 'read', resourceId: 13 });
@@ -216,8 +223,8 @@ describe('issue 12: listOwned without isOwner: ownership is membership', () => {
   });
 });
 
-describe('issue 12: groups with only isOwner are asked per item, a bounded number at a time', () => {
-  it(`issue 12: filterPick of 500 items never has more than ${MAX_HOOK_CALLS_IN_FLIGHT} isOwner calls in flight, and asks each id once`, async () => {
+describe('groups with only isOwner are asked per item, a bounded number at a time', () => {
+  it(`filterPick of 500 items never has more than ${MAX_HOOK_CALLS_IN_FLIGHT} isOwner calls in flight, and asks each id once`, async () => {
     let inFlight = 0;
     let most = 0;
     const asked: unknown[] = [];
@@ -241,8 +248,8 @@ describe('issue 12: groups with only isOwner are asked per item, a bounded numbe
   });
 });
 
-describe('issue 12: answers already known need no waiting', () => {
-  it('issue 12: after grantPermit answered ownership of an id, pick of that item returns an already settled result without a hook call', async () => {
+describe('answers already known need no waiting', () => {
+  it('after grantPermit answered ownership of an id, pick of that item returns an already settled result without a hook call', async () => {
     const ownedAmong = executor();
     // Own only (no 'any' grant): grantPermit with an id has to decide ownership, and the permit keeps the answer.
     const permissions = engine([{ roles: 'AUTHOR', resource: 'doc', grant: { 'read:own': ['*'] }, limitOwned: limitToCreator }], {

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { PermissionDefinition, User } from '../../runtime/core/definition/definition-types.js';
 import { PermissionDefinitionError, PermissionsUsageError } from '../../runtime/core/errors.js';
 import { Permissions } from '../../runtime/core/index.js';
+import { definitionFieldArbs, grantsOwn, userArb, withOwnProtoKeyArb } from './arbitraries.js';
 import {
   UNMENTIONED_ATTRIBUTE,
   listsKeepSomething,
@@ -86,28 +87,18 @@ interface DefinitionSpec {
   hooks?: HookSetName;
 }
 
+// The pattern lists are any mix of PATTERNS that keeps something (client-differential builds its lists instead).
 const patternsArb = fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 3 }).filter((patterns) => listsKeepSomething([patterns]));
-const grantKeyArb = fc
-  .tuple(fc.constantFrom<string>(...ACTIONS, '*', '*', 'read', 'read'), fc.constantFrom('', '', ':any', ':own'))
-  .map(([action, suffix]) => action + suffix);
-
-const grantsOwn = (spec: Omit<DefinitionSpec, 'hooks'>): boolean => {
-  const keys = Array.isArray(spec.grant) ? spec.grant : Object.keys(spec.grant);
-  return keys.some((key) => key.endsWith(':own') || (!key.includes(':') && spec.possession === 'own'));
-};
 
 const definitionSpecArb: fc.Arbitrary<DefinitionSpec> = fc
   .record({
-    roles: fc.oneof(
-      fc.constantFrom<string>(...DEFINITION_ROLES, '*'),
-      fc.uniqueArray(fc.constantFrom<string>(...DEFINITION_ROLES, '*'), { minLength: 1, maxLength: 3 }),
-    ),
-    resource: fc.constantFrom<string>(...DEFINITION_RESOURCES, 'doc', 'doc'),
-    possession: fc.constantFrom<'own' | 'any' | undefined>(undefined, 'own', 'any'),
-    grant: fc.oneof(
-      fc.array(grantKeyArb, { minLength: 1, maxLength: 3 }),
-      fc.array(fc.tuple(grantKeyArb, patternsArb), { minLength: 1, maxLength: 3 }).map((entries) => Object.fromEntries(entries)),
-    ),
+    ...definitionFieldArbs({
+      roles: DEFINITION_ROLES,
+      resources: [...DEFINITION_RESOURCES, 'doc', 'doc'],
+      possessions: [undefined, 'own', 'any'],
+      actions: [...ACTIONS, '*', '*', 'read', 'read'],
+      patterns: patternsArb,
+    }),
     hooks: fc.constantFrom(...HOOK_SETS),
     withHooks: fc.boolean(),
   })
@@ -122,13 +113,10 @@ function materialise(spec: DefinitionSpec, index: number): PermissionDefinition 
   return { descr: `definition ${index}`, ...rest, ...(hooks === undefined ? {} : HOOKS[hooks]) };
 }
 
-const userArb = fc.record({
-  id: fc.constantFrom(1, 2, 3),
-  roles: fc.array(fc.constantFrom<string>(...USER_ROLES, 'A', 'A', 'A', 'B', 'B', 'C'), { minLength: 1, maxLength: 3 }),
-});
+const queryUserArb = userArb([1, 2, 3], [...USER_ROLES, 'A', 'A', 'A', 'B', 'B', 'C'], { minLength: 1, maxLength: 3 });
 
-const itemArb = fc
-  .record(
+const itemArb = withOwnProtoKeyArb(
+  fc.record(
     {
       id: fc.constantFrom(...ITEM_IDS),
       title: fc.constant('a title'),
@@ -137,17 +125,11 @@ const itemArb = fc
       note: fc.constant('not named by any pattern'),
     },
     { requiredKeys: ['id'] },
-  )
-  .chain((item) => fc.boolean().map((withProtoKey) => ({ item, withProtoKey })))
-  .map(({ item, withProtoKey }) => {
-    const copy: Record<string, unknown> = { ...item };
-    // As JSON.parse would produce it: an own, enumerable data property named '__proto__'.
-    if (withProtoKey) Object.defineProperty(copy, '__proto__', { value: 'proto data', enumerable: true, writable: true, configurable: true });
-    return copy;
-  });
+  ),
+);
 
 const queryArb = fc.record({
-  user: userArb,
+  user: queryUserArb,
   resource: fc.constantFrom<string>(...QUERY_RESOURCES, 'doc', 'doc', 'doc', 'doc', 'doc', 'img', 'img'),
   action: fc.constantFrom<string>(...QUERY_ACTIONS, 'read', 'read', 'read', 'read', 'list', 'list', 'approve'),
   resourceId: fc.constantFrom<number | null | undefined>(undefined, null, ...ITEM_IDS),

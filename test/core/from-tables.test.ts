@@ -47,7 +47,7 @@ describe('Permissions.fromTables: loading precomputed tables without rebuilding'
   });
 });
 
-describe('issue 11: precompiled tables are shape-checked by hand, and the precompiled entry loads no zod', () => {
+describe('precompiled tables are shape-checked by hand, and the precompiled entry loads no zod', () => {
   const cases: readonly [what: string, change: (tables: Record<string, unknown>) => void, says: string][] = [
     ['a cell with a role index out of range', (t) => ((t['cells'] as unknown[][])[0]![2] = 99), 'cells[0][2] is not an index below 2'],
     ['a cell of 6 fields', (t) => (t['cells'] as unknown[][])[0]!.pop(), 'cells[0] does not have 7 fields'],
@@ -74,13 +74,13 @@ describe('issue 11: precompiled tables are shape-checked by hand, and the precom
     ['a role that is not a name', (t) => ((t['roles'] as unknown[])[0] = 7), 'roles[0] is not a name'],
   ];
 
-  it.each(cases)('issue 11: %s is refused with a usage error naming the place', (_what, change, says) => {
+  it.each(cases)('%s is refused with a usage error naming the place', (_what, change, says) => {
     const corrupted = JSON.parse(JSON.stringify(tables())) as Record<string, unknown>;
     change(corrupted);
     expect(() => Permissions.fromTables(corrupted as never, { ownership })).toThrow(says);
   });
 
-  it('issue 11: the module graph of generated code (the precompiled entry) holds no zod and no table builder', async () => {
+  it('the module graph of generated code (the precompiled entry) holds no zod and no table builder', async () => {
     const { build } = await import('esbuild');
     const result = await build({
       entryPoints: [new URL('../../generated/index.ts', import.meta.url).pathname],
@@ -96,7 +96,7 @@ describe('issue 11: precompiled tables are shape-checked by hand, and the precom
     expect(inputs).toContain('runtime/core/precompiled.ts');
   });
 
-  it('issue 11: build() through the precompiled entry alone says what to import instead', async () => {
+  it('build() through the precompiled entry alone says what to import instead', async () => {
     const { spawnSync } = await import('node:child_process');
     const script = `
       import { Permissions } from './runtime/core/precompiled.ts';

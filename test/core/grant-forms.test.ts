@@ -1,5 +1,5 @@
 /**
- * Grant forms (spec rules 1–4), the common role patterns, possession defaulting and the expansion
+ * Grant forms (rules 1–4), the common role patterns, possession defaulting and the expansion
  * of '*' for roles, resources and actions.
  */
 import { describe, expect, it } from '@jest/globals';

@@ -2,6 +2,7 @@
  * Small helpers shared by the core unit tests: a logger that collects warnings (so tests stay
  * quiet and can count them), and a way to read the problems of a failed build().
  */
+import { jest } from '@jest/globals';
 import { PermissionDefinitionError, Permissions, type PermissionDefinition, type PermissionsOptions, type User } from '../../runtime/core/index.js';
 
 /** A logger whose warnings land in `warnings` instead of the console. */
@@ -60,3 +61,12 @@ export interface TestDoc {
 export function testDoc(id: number): TestDoc {
   return { id, title: `title ${id}`, date: `2024-01-${String(((id - 1) % 28) + 1).padStart(2, '0')}`, body: `body ${id}`, secret: `secret ${id}` };
 }
+
+/** The arguments an isOwner hook receives. */
+export type IsOwnerArgs = { user: User<unknown>; resourceId: unknown };
+
+/** The arguments a listOwned or limitOwned hook receives. */
+export type UserArgs = { user: User<unknown> };
+
+/** A mock isOwner hook that owns exactly `ids`. */
+export const isOwnerOf = (...ids: unknown[]) => jest.fn(({ resourceId }: IsOwnerArgs) => ids.includes(resourceId));

@@ -1,26 +1,23 @@
+// Over 350 lines: the ownership hook rules, which hooks decide, isOwn and filterPick share one set of hook fixtures.
 /**
- * Ownership hooks: the spec's ownership hook rules 1–3, which definitions' hooks decide ownership
- * for a query, isOwn memoisation, how often filterPick calls hooks, and listOwn / limitOwn /
- * limitOwnReduce.
+ * Ownership hooks: the ownership hook rules 1–3, which definitions' hooks decide ownership
+ * for a query, isOwn memoisation and how often filterPick calls hooks. listOwn, limitOwn and
+ * limitOwnReduce: list-own-limit-own.test.ts.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { Permissions, PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import { buildError, buildQuietly, collectingLogger, problemSummary, testDoc } from './helpers.js';
-
-type IsOwnerArgs = { user: User<unknown>; resourceId: unknown };
-type UserArgs = { user: User<unknown> };
+import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { buildError, buildQuietly, collectingLogger, isOwnerOf, problemSummary, testDoc, type IsOwnerArgs, type UserArgs } from './helpers.js';
 
 const setup = buildQuietly;
 
-const isOwnerOf = (...ids: unknown[]) => jest.fn(({ resourceId }: IsOwnerArgs) => ids.includes(resourceId));
+const cases: [label: string, hooks: object, codes: string[]][] = [
+  ['only isOwner', { isOwner: () => true }, ['own-without-list-or-limit']],
+  // Without isOwner, limitOwned needs the resource's ownedAmong executor to decide one record.
+  ['only limitOwned, and no ownedAmong for the resource', { limitOwned: () => 'x' }, ['own-without-is-owner']],
+  ['isOwner with both listOwned and limitOwned', { isOwner: () => true, listOwned: () => [], limitOwned: () => 'x' }, ['both-list-and-limit']],
+];
 
 describe('ownership hook rules', () => {
-  const cases: [label: string, hooks: object, codes: string[]][] = [
-    ['only isOwner', { isOwner: () => true }, ['own-without-list-or-limit']],
-    // Issue 12: without isOwner, limitOwned needs the resource's ownedAmong executor to decide one record.
-    ['only limitOwned, and no ownedAmong for the resource', { limitOwned: () => 'x' }, ['own-without-is-owner']],
-    ['isOwner with both listOwned and limitOwned', { isOwner: () => true, listOwned: () => [], limitOwned: () => 'x' }, ['both-list-and-limit']],
-  ];
   for (const [label, hooks, codes] of cases) {
     it(`Ownership hook rule 1: a definition granting 'own' actions with ${label} is rejected at build()`, () => {
       const permissions = new Permissions({ logger: collectingLogger().logger });
@@ -66,7 +63,10 @@ describe('ownership hook rules', () => {
       ['listCreated', { user }],
     ]);
   });
+  jsonFormDecidesLikeFunctions();
+});
 
+function jsonFormDecidesLikeFunctions(): void {
   it('Ownership hook rule 3: the JSON form (hooks as method-name strings) builds and decides exactly like the same definitions with functions', async () => {
     const owned = [1, 3];
     const ownership = {
@@ -124,9 +124,29 @@ describe('ownership hook rules', () => {
       ],
     ]);
   });
-});
+}
 
 describe('which ownership hooks decide a query', () => {
+  groupsFormedByRolesAndHookFunctions();
+
+  it('owner groups: definitions naming the same hook methods form one group (each method runs once per id)', async () => {
+    const ownership = { isMine: isOwnerOf(1), listMine: jest.fn(() => [1]) };
+    const { permissions } = setup(
+      [
+        { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: 'isMine', listOwned: 'listMine' },
+        { roles: 'B', resource: 'doc', grant: { 'read:own': ['title'] }, isOwner: 'isMine', listOwned: 'listMine' },
+      ],
+      { ownership },
+    );
+    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read' });
+    expect(await permit.isOwn(1)).toBe(true);
+    expect(ownership.isMine).toHaveBeenCalledTimes(1);
+    expect(await permit.listOwn()).toEqual([1]);
+    expect(ownership.listMine).toHaveBeenCalledTimes(1);
+  });
+});
+
+function groupsFormedByRolesAndHookFunctions(): void {
   it("owner groups: a definition for role '*' lends its hooks to every known role", async () => {
     const isOwner = isOwnerOf(5);
     const { permissions } = setup([
@@ -193,23 +213,7 @@ describe('which ownership hooks decide a query', () => {
     expect(await permit.listOwn()).toEqual([1]);
     expect(listOwned).toHaveBeenCalledTimes(1);
   });
-
-  it('owner groups: definitions naming the same hook methods form one group (each method runs once per id)', async () => {
-    const ownership = { isMine: isOwnerOf(1), listMine: jest.fn(() => [1]) };
-    const { permissions } = setup(
-      [
-        { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: 'isMine', listOwned: 'listMine' },
-        { roles: 'B', resource: 'doc', grant: { 'read:own': ['title'] }, isOwner: 'isMine', listOwned: 'listMine' },
-      ],
-      { ownership },
-    );
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read' });
-    expect(await permit.isOwn(1)).toBe(true);
-    expect(ownership.isMine).toHaveBeenCalledTimes(1);
-    expect(await permit.listOwn()).toEqual([1]);
-    expect(ownership.listMine).toHaveBeenCalledTimes(1);
-  });
-});
+}
 
 describe('isOwn', () => {
   it('isOwn is memoised per permit and id: a second isOwn(3) calls no hook, another id or another permit does', async () => {
@@ -252,9 +256,29 @@ describe('isOwn', () => {
   });
 });
 
-describe('filterPick and hook calls', () => {
-  const hundred = Array.from({ length: 100 }, (_, i) => testDoc(i + 1));
+const hundred = Array.from({ length: 100 }, (_, i) => testDoc(i + 1));
 
+describe('filterPick and hook calls', () => {
+  filterPickHookCalls();
+
+  it("getResourceId overrides how an item's id is found (default item.id)", async () => {
+    const isOwner = isOwnerOf('b');
+    const getResourceId = jest.fn(({ item }: { resource: string; item: object }) => (item as { key: string }).key);
+    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: { 'read:own': ['key'] }, isOwner, limitOwned: () => 'mine' }], { getResourceId });
+    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
+    expect(
+      await permit.filterPick([
+        { id: 1, key: 'a' },
+        { id: 2, key: 'b' },
+      ]),
+    ).toEqual([{ key: 'b' }]);
+    expect(await permit.pick({ id: 3, key: 'b' })).toEqual({ key: 'b' });
+    expect(getResourceId).toHaveBeenCalledWith({ resource: 'doc', item: { id: 1, key: 'a' } });
+    expect(isOwner.mock.calls.map(([args]) => args.resourceId)).toEqual(['a', 'b']);
+  });
+});
+
+function filterPickHookCalls(): void {
   it('filterPick with a listOwned hook calls listOwned exactly once and isOwner zero times for 100 items', async () => {
     const isOwner = isOwnerOf(2, 50, 99);
     const listOwned = jest.fn<(args: UserArgs) => number[]>(() => [99, 2, 50]);
@@ -324,140 +348,4 @@ describe('filterPick and hook calls', () => {
       { id: 1, title: 'title 1', body: 'body 1' },
     ]);
   });
-
-  it("getResourceId overrides how an item's id is found (default item.id)", async () => {
-    const isOwner = isOwnerOf('b');
-    const getResourceId = jest.fn(({ item }: { resource: string; item: object }) => (item as { key: string }).key);
-    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: { 'read:own': ['key'] }, isOwner, limitOwned: () => 'mine' }], { getResourceId });
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
-    expect(
-      await permit.filterPick([
-        { id: 1, key: 'a' },
-        { id: 2, key: 'b' },
-      ]),
-    ).toEqual([{ key: 'b' }]);
-    expect(await permit.pick({ id: 3, key: 'b' })).toEqual({ key: 'b' });
-    expect(getResourceId).toHaveBeenCalledWith({ resource: 'doc', item: { id: 1, key: 'a' } });
-    expect(isOwner.mock.calls.map(([args]) => args.resourceId)).toEqual(['a', 'b']);
-  });
-});
-
-describe('listOwn and limitOwn', () => {
-  it('listOwn returns the union of every listOwned result, first-seen order, without duplicates', async () => {
-    const a = jest.fn<(args: UserArgs) => number[]>(() => [3, 1, 2]);
-    const b = jest.fn<(args: UserArgs) => Promise<number[]>>(() => Promise.resolve([2, 4, 3]));
-    const { permissions } = setup([
-      { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), listOwned: a },
-      { roles: 'B', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), listOwned: b },
-    ]);
-    const user = { id: 1, roles: ['A', 'B'] };
-    const permit = await permissions.grantPermit({ user, resource: 'doc', action: 'read' });
-    expect(await permit.listOwn()).toEqual([3, 1, 2, 4]);
-    expect(a).toHaveBeenCalledWith({ user });
-    expect(b).toHaveBeenCalledWith({ user });
-  });
-
-  it('listOwn rejects with a usage error that says to use limitOwn() when a group has no listOwned hook', async () => {
-    const { permissions } = setup([
-      { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), listOwned: () => [1] },
-      { roles: 'B', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), limitOwned: () => 'b' },
-    ]);
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read' });
-    await expect(permit.listOwn()).rejects.toThrow(PermissionsUsageError);
-    await expect(permit.listOwn()).rejects.toThrow(/limitOwn\(\)/);
-  });
-
-  it('listOwn resolves to [] when no ownership group applies: nothing is owned', async () => {
-    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read'] }]);
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
-    await expect(permit.listOwn()).resolves.toEqual([]);
-  });
-
-  it("limitOwn with exactly one limitOwned hook and no reducer returns that hook's filter, called with { user }, never executing it", async () => {
-    const predicate = jest.fn((doc: { id: number }) => doc.id === 1);
-    const limitOwned = jest.fn<(args: UserArgs) => typeof predicate>(() => predicate);
-    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(1), limitOwned }]);
-    const user = { id: 1, roles: ['A'] };
-    const permit = await permissions.grantPermit({ user, resource: 'doc', action: 'read' });
-    expect(permit.limitOwn()).toBe(predicate);
-    expect(limitOwned).toHaveBeenCalledTimes(1);
-    expect(limitOwned).toHaveBeenCalledWith({ user });
-    expect(predicate).not.toHaveBeenCalled();
-  });
-
-  it('limitOwn with several limitOwned hooks and no limitOwnReduce throws a usage error saying to configure limitOwnReduce', async () => {
-    const { permissions } = setup([
-      { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), limitOwned: () => 'a' },
-      { roles: 'B', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), limitOwned: () => 'b' },
-    ]);
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read' });
-    expect(() => permit.limitOwn()).toThrow(PermissionsUsageError);
-    expect(() => permit.limitOwn()).toThrow(/limitOwnReduce/);
-  });
-
-  it('limitOwn throws a usage error when a group has listOwned only (no limitOwned)', async () => {
-    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), listOwned: () => [1] }]);
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
-    expect(() => permit.limitOwn()).toThrow(PermissionsUsageError);
-  });
-
-  it('limitOwnReduce receives { user, limitOwneds } (the bound limitOwned hooks) and limitOwn returns its result', async () => {
-    const ownership = {
-      prefix: 'company',
-      isInCompany(): boolean {
-        return false;
-      },
-      limitToCompany({ user }: UserArgs): string {
-        return `${this.prefix}:${String(user.id)}`;
-      },
-    };
-    const limitToCreator = jest.fn(({ user }: UserArgs) => `creator:${String(user.id)}`);
-    const limitOwnReduce = jest.fn(({ user, limitOwneds }: { user: User<unknown>; limitOwneds: readonly ((args: UserArgs) => unknown)[] }) => ({
-      or: limitOwneds.map((limitOwned) => limitOwned({ user })),
-    }));
-    const { permissions } = setup(
-      [
-        { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), limitOwned: limitToCreator },
-        { roles: 'B', resource: 'doc', grant: ['read:own'], isOwner: 'isInCompany', limitOwned: 'limitToCompany' },
-      ],
-      { ownership, limitOwnReduce },
-    );
-    const user = { id: 4, roles: ['A', 'B'] };
-    const permit = await permissions.grantPermit({ user, resource: 'doc', action: 'read' });
-    expect(permit.limitOwn()).toEqual({ or: ['creator:4', 'company:4'] });
-    expect(limitOwnReduce).toHaveBeenCalledTimes(1);
-    const [args] = limitOwnReduce.mock.calls[0]!;
-    expect(Object.keys(args).sort()).toEqual(['limitOwneds', 'user']);
-    expect(args.user).toBe(user);
-    expect(args.limitOwneds).toHaveLength(2);
-    expect(limitToCreator).toHaveBeenCalledWith({ user });
-  });
-
-  it('limitOwnReduce is used even with a single limitOwned hook', async () => {
-    const limitOwnReduce = jest.fn(({ user, limitOwneds }: { user: User<unknown>; limitOwneds: readonly ((args: UserArgs) => unknown)[] }) =>
-      limitOwneds.map((limit) => limit({ user })),
-    );
-    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), limitOwned: () => 'only' }], { limitOwnReduce });
-    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
-    expect(permit.limitOwn()).toEqual(['only']);
-    expect(limitOwnReduce).toHaveBeenCalledTimes(1);
-  });
-
-  it('limitOwnReduce gets hooks named by strings bound to the ownership service', async () => {
-    class Ownership {
-      private readonly field = 'creatorId';
-      isCreator(): boolean {
-        return false;
-      }
-      limitToCreator({ user }: UserArgs) {
-        return { [this.field]: user.id };
-      }
-    }
-    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: 'isCreator', limitOwned: 'limitToCreator' }], {
-      ownership: new Ownership(),
-      limitOwnReduce: ({ user, limitOwneds }) => limitOwneds.map((limit) => limit({ user })),
-    });
-    const permit = await permissions.grantPermit({ user: { id: 6, roles: ['A'] }, resource: 'doc', action: 'read' });
-    expect(permit.limitOwn()).toEqual([{ creatorId: 6 }]);
-  });
-});
+}

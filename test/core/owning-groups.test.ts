@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 2: the Permit's two new methods.
+ * The Permit's ownership-group methods.
  * - `owningGroups(ids)`: which of the user's ownership groups on the resource (over every action) own
  *   each id, in batches — one listOwned call per group, one ownedAmong call for all ids of a limitOwned
  *   group, and isOwner per id (at most 32 in flight) only for groups that have nothing else.
@@ -120,8 +120,8 @@ function engine(ownership: CountingOwnership, limitOwnReduce?: LimitOwnReducer<U
 
 const orReduce: LimitOwnReducer<User<number>, PlainFilter> = ({ user, limitOwneds }) => ({ or: limitOwneds.map((limit) => limit({ user })) });
 
-describe('issue 14 item 2: permit.owningGroups(ids)', () => {
-  it('item 2: listOwned and limitOwned+ownedAmong groups answer every id with one call per group (one ownedAmong call for all ids)', async () => {
+describe('permit.owningGroups(ids)', () => {
+  it('listOwned and limitOwned+ownedAmong groups answer every id with one call per group (one ownedAmong call for all ids)', async () => {
     const ownership = new CountingOwnership();
     const permit = await engine(ownership).grantPermit({ user: { id: 1, roles: ['LISTER', 'LIMITER', 'DELETER'] }, resource: 'doc', action: 'read' });
     const groups = await permit.owningGroups([1, 2, 3, 4, 5, 99]);
@@ -130,7 +130,7 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
     expect(ownership.executorIds).toEqual([[1, 2, 3, 4, 5, 99]]);
   });
 
-  it('item 2: answers are kept per permit: asking again calls nothing, a new id makes one ownedAmong call for that id only', async () => {
+  it('answers are kept per permit: asking again calls nothing, a new id makes one ownedAmong call for that id only', async () => {
     const ownership = new CountingOwnership();
     const permit = await engine(ownership).grantPermit({ user: { id: 1, roles: ['LISTER', 'LIMITER'] }, resource: 'doc', action: 'read' });
     expect(await permit.owningGroups([2, 3])).toEqual([[0, 1], []]);
@@ -141,7 +141,7 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
     expect(ownership.executorIds).toEqual([[2, 3], [6]]);
   });
 
-  it('item 2: isOwner-only groups ask isOwner once per group and distinct id, at most 32 calls in flight (held by a gate)', async () => {
+  it('isOwner-only groups ask isOwner once per group and distinct id, at most 32 calls in flight (held by a gate)', async () => {
     const gate = new Gate(32);
     const ownership = new CountingOwnership(gate);
     const permit = await engine(ownership).grantPermit({ user: { id: 1, roles: ['AUTHOR', 'EDITOR'] }, resource: 'note', action: 'read' });
@@ -159,7 +159,7 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
     expect(groups.slice(12, 15)).toEqual([[], [], [3, 4]]);
   });
 
-  it('item 2: ids owned by no group answer [], and null or undefined ids answer [] without reaching any hook', async () => {
+  it('ids owned by no group answer [], and null or undefined ids answer [] without reaching any hook', async () => {
     const ownership = new CountingOwnership();
     const permit = await engine(ownership).grantPermit({ user: { id: 2, roles: ['LISTER', 'LIMITER', 'AUTHOR'] }, resource: 'doc', action: 'read' });
     expect(await permit.owningGroups([null, 7, undefined, 9])).toEqual([[], [], [], []]);
@@ -169,7 +169,7 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
     expect(await onlyMissing.owningGroups([null, undefined])).toEqual([[], []]);
   });
 
-  it('item 2: duplicate ids each get the answer, and are asked about once', async () => {
+  it('duplicate ids each get the answer, and are asked about once', async () => {
     const ownership = new CountingOwnership();
     const permit = await engine(ownership).grantPermit({ user: { id: 1, roles: ['LIMITER', 'AUTHOR'] }, resource: 'doc', action: 'read' });
     expect(await permit.owningGroups([4, 4, 5, 4])).toEqual([[1], [1], [], [1]]);
@@ -179,7 +179,7 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
     expect(ownership.calls['isNoteAuthor']).toBe(1);
   });
 
-  it('item 2: groups that grant another action of the resource are named too (a delete-only group answers for a read permit)', async () => {
+  it('groups that grant another action of the resource are named too (a delete-only group answers for a read permit)', async () => {
     const ownership = new CountingOwnership();
     const permissions = engine(ownership);
     const user = { id: 1, roles: ['LISTER', 'DELETER'] };
@@ -192,8 +192,11 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
     const other = await permissions.grantPermit({ user, resource: 'doc', action: 'delete' });
     expect(await other.owningGroups([1, 3])).toEqual([[0], [2]]);
   });
+  usersWithoutGroupsAndMisuse();
+});
 
-  it('item 2: a user without ownership groups on the resource gets [] for every id, and no hook runs', async () => {
+function usersWithoutGroupsAndMisuse(): void {
+  it('a user without ownership groups on the resource gets [] for every id, and no hook runs', async () => {
     const ownership = new CountingOwnership();
     const permit = await engine(ownership).grantPermit({ user: { id: 1, roles: ['READER', 'AUTHOR'] }, resource: 'doc', action: 'read' });
     expect(await permit.owningGroups([1, 2, 3])).toEqual([[], [], []]);
@@ -203,7 +206,7 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
 
   // Fails on the current runtime: the per-resource cache of ownership groups joins the sorted roles with
   // U+0000, so the single (unknown) role 'DELETER\u0000LISTER' gets the groups of DELETER + LISTER and their hooks run.
-  it('item 2: a role name that contains U+0000 never shares the cached groups of the two roles it spells out', async () => {
+  it('a role name that contains U+0000 never shares the cached groups of the two roles it spells out', async () => {
     const ownership = new CountingOwnership();
     const permissions = engine(ownership);
     const twoRoles = await permissions.grantPermit({ user: { id: 1, roles: ['DELETER', 'LISTER'] }, resource: 'doc', action: 'read' });
@@ -214,7 +217,7 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
     expect(ownership.calls).toEqual({ listMine: 1, listDeletable: 1 });
   });
 
-  it('item 2: ids that are not an array are a usage error with an exact message', async () => {
+  it('ids that are not an array are a usage error with an exact message', async () => {
     const permit = await engine(new CountingOwnership()).grantPermit({ user: { id: 1, roles: ['LISTER'] }, resource: 'doc', action: 'read' });
     const cases: [unknown, string][] = [
       [null, 'owningGroups expects an array of resource ids, got null.'],
@@ -229,12 +232,12 @@ describe('issue 14 item 2: permit.owningGroups(ids)', () => {
       await expect(failure).rejects.toThrow(message);
     }
   });
-});
+}
 
-describe('issue 14 item 2: permit.limitOwnWith(byIds)', () => {
+describe('permit.limitOwnWith(byIds)', () => {
   const byIds = (ids: unknown[]): PlainFilter => ({ idIn: ids });
 
-  it('item 2: mixed listOwned and limitOwned roles with a reducer: the list becomes a byIds filter, combined in group order', async () => {
+  it('mixed listOwned and limitOwned roles with a reducer: the list becomes a byIds filter, combined in group order', async () => {
     const ownership = new CountingOwnership();
     const permit = await engine(ownership, orReduce).grantPermit({ user: { id: 1, roles: ['LIMITER', 'LISTER'] }, resource: 'doc', action: 'read' });
     expect(await permit.limitOwnWith(byIds)).toEqual({ or: [{ idIn: [1, 2] }, { parity: 'even', userId: 1 }] });
@@ -244,7 +247,7 @@ describe('issue 14 item 2: permit.limitOwnWith(byIds)', () => {
     expect(ownership.calls).toEqual({ listMine: 1, limitEven: 2 });
   });
 
-  it('item 2: only listOwned groups: without a reducer the one list is the filter; with one, the reducer receives it', async () => {
+  it('only listOwned groups: without a reducer the one list is the filter; with one, the reducer receives it', async () => {
     const ownership = new CountingOwnership();
     const single = await engine(ownership).grantPermit({ user: { id: 1, roles: ['LISTER'] }, resource: 'doc', action: 'read' });
     expect(await single.limitOwnWith(byIds)).toEqual({ idIn: [1, 2] });
@@ -254,7 +257,7 @@ describe('issue 14 item 2: permit.limitOwnWith(byIds)', () => {
     expect(ownership.calls).toEqual({ listMine: 1, listDeletable: 1 });
   });
 
-  it('item 2: two ownership groups and no limitOwnReduce is a usage error naming both hooks', async () => {
+  it('two ownership groups and no limitOwnReduce is a usage error naming both hooks', async () => {
     const permit = await engine(new CountingOwnership()).grantPermit({ user: { id: 1, roles: ['LISTER', 'LIMITER'] }, resource: 'doc', action: 'read' });
     const failure = permit.limitOwnWith(byIds);
     await expect(failure).rejects.toBeInstanceOf(PermissionsUsageError);
@@ -263,7 +266,7 @@ describe('issue 14 item 2: permit.limitOwnWith(byIds)', () => {
     );
   });
 
-  it('item 2: no ownership group and no limitOwnReduce is a usage error that says nothing is owned', async () => {
+  it('no ownership group and no limitOwnReduce is a usage error that says nothing is owned', async () => {
     const permit = await engine(new CountingOwnership()).grantPermit({ user: { id: 1, roles: ['READER'] }, resource: 'doc', action: 'read' });
     await expect(permit.limitOwnWith(byIds)).rejects.toThrow(
       'limitOwnWith(): no ownership hook applies to read on doc for roles ["READER"], so nothing is owned. ' +
@@ -271,7 +274,7 @@ describe('issue 14 item 2: permit.limitOwnWith(byIds)', () => {
     );
   });
 
-  it('item 2: byIds that is not a function is a usage error, before any hook runs', async () => {
+  it('byIds that is not a function is a usage error, before any hook runs', async () => {
     const ownership = new CountingOwnership();
     const permit = await engine(ownership, orReduce).grantPermit({ user: { id: 1, roles: ['LISTER'] }, resource: 'doc', action: 'read' });
     for (const value of [undefined, null, 'ids', { ids: true }]) {

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 1: `permissions.sliceFor(user)` — the exact JSON a frontend receives for the example
+ * `permissions.sliceFor(user)` — the exact JSON a frontend receives for the example
  * users, what it must never contain (hook names, role names, definition text, anything not granted), its
  * version (a fingerprint of the tables), and its cache (per distinct set of roles, frozen, FIFO-bounded).
  */
@@ -193,18 +193,18 @@ const EXPECTED_SLICES: readonly { readonly who: string; readonly user: () => Use
   },
 ];
 
-describe('issue 14 item 1: the slice of the example users', () => {
+describe('the slice of the example users', () => {
   for (const { who, user, slice } of EXPECTED_SLICES) {
-    it(`item 1: the slice of ${who} is exactly the expected JSON`, () => {
+    it(`the slice of ${who} is exactly the expected JSON`, () => {
       expect(JSON.parse(JSON.stringify(examplePermissions().sliceFor(user())))).toEqual(slice);
     });
   }
 
-  it('item 1: the slice of user 1 is 261 bytes of JSON (213 and a 64-digit policy version)', () => {
+  it('the slice of user 1 is 261 bytes of JSON (213 and a 64-digit policy version)', () => {
     expect(Buffer.byteLength(JSON.stringify(examplePermissions().sliceFor(exampleUser(1))), 'utf8')).toBe(261);
   });
 
-  it('item 1: no slice contains a hook name, a role name, or definition text (descr, source)', () => {
+  it('no slice contains a hook name, a role name, or definition text (descr, source)', () => {
     const permissions = examplePermissions();
     const forbidden = [
       ...grantTables.hooks.map((hook) => hook.name),
@@ -219,7 +219,7 @@ describe('issue 14 item 1: the slice of the example users', () => {
     }
   });
 
-  it('item 1: nothing appears for a resource or action the roles are not granted', () => {
+  it('nothing appears for a resource or action the roles are not granted', () => {
     const permissions = examplePermissions();
     const actionsOf = (user: User): string[] =>
       permissions.sliceFor(user).grants.flatMap(([resource, actions]) => actions.map(([action]) => `${resource}.${action}`));
@@ -230,8 +230,8 @@ describe('issue 14 item 1: the slice of the example users', () => {
   });
 });
 
-describe('issue 14 item 1: the version of a slice', () => {
-  it('item 1: two builds of the same definitions, and the compiled tables, give the same version (SHA-256 of the tables, hex)', () => {
+describe('the version of a slice', () => {
+  it('two builds of the same definitions, and the compiled tables, give the same version (SHA-256 of the tables, hex)', () => {
     const [first, second] = [builtPermissions(), builtPermissions()];
     const version = first.sliceFor(exampleUser(1)).version;
     expect(version).toMatch(/^[0-9a-f]{64}$/);
@@ -241,7 +241,7 @@ describe('issue 14 item 1: the version of a slice', () => {
     expect(first.sliceFor(superAdmin).version).toBe(version);
   });
 
-  it('item 1: a changed definition gives another version, also for a user whose slice did not change', () => {
+  it('a changed definition gives another version, also for a user whose slice did not change', () => {
     const before = builtPermissions();
     const after = builtPermissions((definitions) => {
       (definitions[0] as { grant: Record<string, string[]> }).grant['read'] = ['*'];
@@ -252,8 +252,8 @@ describe('issue 14 item 1: the version of a slice', () => {
   });
 });
 
-describe('issue 14 item 1: the slice cache', () => {
-  it("item 1: ['A','B'] and ['B','A','A'] get the very same slice object", () => {
+describe('the slice cache', () => {
+  it("['A','B'] and ['B','A','A'] get the very same slice object", () => {
     const permissions = examplePermissions();
     const first = permissions.sliceFor({ id: 1, roles: ['EMPLOYEE', 'COMPANY_ADMIN'] });
     expect(permissions.sliceFor({ id: 2, roles: ['COMPANY_ADMIN', 'EMPLOYEE', 'EMPLOYEE'] })).toBe(first);
@@ -262,7 +262,7 @@ describe('issue 14 item 1: the slice cache', () => {
 
   // Fails on the current runtime: the cache key joins the sorted roles with U+0000, so the single
   // (unknown) role 'COMPANY_ADMIN\u0000EMPLOYEE' gets the cached slice of COMPANY_ADMIN + EMPLOYEE.
-  it('item 1: a role name that contains U+0000 never shares a cached slice with two roles it spells out', () => {
+  it('a role name that contains U+0000 never shares a cached slice with two roles it spells out', () => {
     const permissions = examplePermissions();
     const twoRoles = permissions.sliceFor({ id: 1, roles: ['COMPANY_ADMIN', 'EMPLOYEE'] });
     expect(twoRoles.grants[0]?.[1].map(([action]) => action)).toEqual(['create', 'list', 'read', 'review', 'update']);
@@ -270,7 +270,7 @@ describe('issue 14 item 1: the slice cache', () => {
     expect(oneUnknownRole).toEqual({ format: 1, version: VERSION, plans: [], grants: [] });
   });
 
-  it('item 1: a slice is deeply frozen: mutating it at any depth throws (strict mode)', () => {
+  it('a slice is deeply frozen: mutating it at any depth throws (strict mode)', () => {
     const slice = examplePermissions().sliceFor(exampleUser(7));
     const loose = slice as unknown as { version: string; plans: unknown[]; grants: [string, [string, number, number, number[], number[]][]][] };
     expect(() => {
@@ -288,7 +288,7 @@ describe('issue 14 item 1: the slice cache', () => {
     expect(slice.grants[0]?.[1][2]).toEqual(['read', -1, 1, [1, 0, 2, 2], [1, 2]]);
   });
 
-  it(`item 1: MAX_CACHED_SLICES (${MAX_CACHED_SLICES}) role sets stay cached; one more forgets the oldest`, () => {
+  it(`MAX_CACHED_SLICES (${MAX_CACHED_SLICES}) role sets stay cached; one more forgets the oldest`, () => {
     expect(MAX_CACHED_SLICES).toBe(1024);
     const permissions = examplePermissions();
     const roleSet = (i: number): string[] => ['EMPLOYEE', `UNKNOWN_${i}`];
@@ -307,7 +307,7 @@ describe('issue 14 item 1: the slice cache', () => {
   });
 });
 
-describe('issue 14 item 1: misuse of sliceFor', () => {
+describe('misuse of sliceFor', () => {
   const misuse = (user: unknown): unknown => {
     try {
       examplePermissions().sliceFor(user as User);
@@ -317,7 +317,7 @@ describe('issue 14 item 1: misuse of sliceFor', () => {
     throw new Error('sliceFor was expected to throw');
   };
 
-  it('item 1: a user that is not an object { id, roles } is a usage error with an exact message', () => {
+  it('a user that is not an object { id, roles } is a usage error with an exact message', () => {
     const cases: [unknown, string][] = [
       [null, 'sliceFor: user must be an object { id, roles }, got null.'],
       [undefined, 'sliceFor: user must be an object { id, roles }, got undefined.'],
@@ -336,7 +336,7 @@ describe('issue 14 item 1: misuse of sliceFor', () => {
     }
   });
 
-  it('item 1: sliceFor before build() is a usage error that says to build first', () => {
+  it('sliceFor before build() is a usage error that says to build first', () => {
     const permissions = new Permissions({ ownership, logger: collectingLogger().logger });
     expect(() => permissions.sliceFor(exampleUser(1))).toThrow(PermissionsUsageError);
     expect(() => permissions.sliceFor(exampleUser(1))).toThrow(

@@ -1,5 +1,5 @@
 /**
- * The Permit behaviour rules of the spec (1–4), the fixed known defect (rule 5), how grantPermit
+ * The Permit behaviour rules 1–4, the fixed known defect (rule 5), how grantPermit
  * decides granted / anyGranted / ownGranted, and `own` falling back to `any` per role.
  */
 import { describe, expect, it, jest } from '@jest/globals';
@@ -18,6 +18,27 @@ const ownsId =
     ids.includes(resourceId as number);
 
 describe('Permit behaviour rules', () => {
+  pickAndOwnershipRules();
+
+  it('Permit behaviour rule 4: the roles of a user combine: any-attributes are the set union of every role', async () => {
+    const { permissions } = setup([
+      { roles: 'A', resource: 'doc', grant: { read: ['title'] } },
+      { roles: 'B', resource: 'doc', grant: { read: ['date', 'title'] } },
+      { roles: 'C', resource: 'doc', grant: { read: ['*', '!secret', '!body'] } },
+      { roles: 'D', resource: 'doc', grant: { read: ['*', '!secret'] } },
+    ]);
+    const ab = await permissions.grantPermit({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read' });
+    expect(ab.anyAttributes).toEqual(['date', 'title']);
+    expect(await ab.pick(testDoc(1))).toEqual({ title: 'title 1', date: '2024-01-01' });
+    const cd = await permissions.grantPermit({ user: { id: 1, roles: ['C', 'D'] }, resource: 'doc', action: 'read' });
+    expect(cd.anyAttributes).toEqual(['*', '!secret']);
+    const ac = await permissions.grantPermit({ user: { id: 1, roles: ['A', 'C'] }, resource: 'doc', action: 'read' });
+    expect(ac.anyAttributes).toEqual(['*', '!body', '!secret']);
+    expect(await ac.pick(testDoc(1))).toEqual({ id: 1, title: 'title 1', date: '2024-01-01' });
+  });
+});
+
+function pickAndOwnershipRules(): void {
   it('Permit behaviour rule 1: pick and filterPick fall back to anyAttributes when anyGranted is true', async () => {
     const { permissions } = setup([{ roles: 'READER', resource: 'doc', grant: { 'read:any': ['title', 'date'] } }]);
     const permit = await permissions.grantPermit({ user: { id: 1, roles: ['READER'] }, resource: 'doc', action: 'read' });
@@ -84,27 +105,10 @@ describe('Permit behaviour rules', () => {
     expect(await permit.isOwn(4)).toBe(false);
     expect(await permit.pick(testDoc(4))).toEqual(testDoc(4));
   });
-
-  it('Permit behaviour rule 4: the roles of a user combine: any-attributes are the set union of every role', async () => {
-    const { permissions } = setup([
-      { roles: 'A', resource: 'doc', grant: { read: ['title'] } },
-      { roles: 'B', resource: 'doc', grant: { read: ['date', 'title'] } },
-      { roles: 'C', resource: 'doc', grant: { read: ['*', '!secret', '!body'] } },
-      { roles: 'D', resource: 'doc', grant: { read: ['*', '!secret'] } },
-    ]);
-    const ab = await permissions.grantPermit({ user: { id: 1, roles: ['A', 'B'] }, resource: 'doc', action: 'read' });
-    expect(ab.anyAttributes).toEqual(['date', 'title']);
-    expect(await ab.pick(testDoc(1))).toEqual({ title: 'title 1', date: '2024-01-01' });
-    const cd = await permissions.grantPermit({ user: { id: 1, roles: ['C', 'D'] }, resource: 'doc', action: 'read' });
-    expect(cd.anyAttributes).toEqual(['*', '!secret']);
-    const ac = await permissions.grantPermit({ user: { id: 1, roles: ['A', 'C'] }, resource: 'doc', action: 'read' });
-    expect(ac.anyAttributes).toEqual(['*', '!body', '!secret']);
-    expect(await ac.pick(testDoc(1))).toEqual({ id: 1, title: 'title 1', date: '2024-01-01' });
-  });
-});
+}
 
 describe('the known defect is fixed: own attributes come only from the definitions whose hook owns the item', () => {
-  // NARROW owns item 1 and may see title and noteN; WIDE owns item 2 and may see everything but noteN.
+  // NARROW owns the item with id 1 and may see title and noteN; WIDE owns the one with id 2 and may see everything but noteN.
   const items = [1, 2, 3].map((id) => ({ id, title: `title ${id}`, body: `body ${id}`, noteN: `note ${id}` }));
 
   for (const hookForm of ['listOwned', 'limitOwned'] as const) {

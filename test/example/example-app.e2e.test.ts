@@ -1,5 +1,6 @@
+// Over 350 lines: one PGlite app for every REST check of the example (it takes a second or two to start), each answer spelled out.
 /**
- * The example documents app end to end (AppModule on the embedded PGlite, through HTTP): the spec's
+ * The example documents app end to end (AppModule on the embedded PGlite, through HTTP): the
  * five example behaviour checks, managers and the fixed multi-role defect, SUPER_ADMIN and the roles
  * without definitions, who-calls errors (401), bad ids (400, never 500), missing documents and unknown
  * routes, the unprotected sibling, and a differential test of the SQL filter of GET /documents-owned
@@ -9,10 +10,9 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import type { AppUser } from '../../examples/documents/app-user.js';
-import { AppModule } from '../../examples/documents/app.module.js';
+import { startExampleApp } from './example-app.fixture.js';
 import { exampleAnonymousUser, exampleUsers } from '../../examples/documents/example-data.js';
 import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { UsersRepository } from '../../examples/documents/users.repository.js';
@@ -22,15 +22,19 @@ import { ALL_DOCUMENT_IDS, allDocumentsInFull, documentOnly, documentWithId, doc
 const READ = '/documents-protected-simple';
 const OWNED = '/documents-owned';
 
-describe('example documents app (NestJS, embedded PGlite)', () => {
-  let app: INestApplication<Server>;
-  // Unknown roles (QA_MANAGER, GOD, ANONYMOUS) are warned about once each; keep the test output quiet.
-  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+let app: INestApplication<Server>;
 
+// Unknown roles (QA_MANAGER, GOD, ANONYMOUS) are warned about once each; keep the test output quiet.
+const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+const get = (path: string, userId?: string) => {
+  const call = request(app.getHttpServer()).get(path);
+  return userId === undefined ? call : call.set('x-user-id', userId);
+};
+
+describe('example documents app (NestJS, embedded PGlite)', () => {
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
-    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
-    await app.init();
+    app = await startExampleApp();
   });
 
   afterAll(async () => {
@@ -38,12 +42,7 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
     warn.mockRestore();
   });
 
-  const get = (path: string, userId?: string) => {
-    const call = request(app.getHttpServer()).get(path);
-    return userId === undefined ? call : call.set('x-user-id', userId);
-  };
-
-  describe("the spec's example behaviour checks", () => {
+  describe('the five example behaviour checks of the documents app', () => {
     it('1. EMPLOYEE reads an owned document: 200, all attributes except confidential', async () => {
       const response = await get(`${READ}/10`, '1').expect(200);
       expect(response.body).toEqual(documentWithout(10, 'confidential'));
@@ -76,7 +75,13 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
       expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' });
     });
   });
+  managersAndTheMultiRoleDefect();
+  superAdminAndRolesWithoutDefinitions();
+  callersIdsAndRoutes();
+  unprotectedSiblingAndOwnedFilter();
+});
 
+function managersAndTheMultiRoleDefect(): void {
   describe('EMPLOYEE_MANAGER and the fixed multi-role defect', () => {
     it("EMPLOYEE_MANAGER (2) reads their own and their managed users' documents without confidential and personal", async () => {
       for (const id of [...idsCreatedBy(1), ...idsCreatedBy(2), ...idsCreatedBy(4)]) {
@@ -123,7 +128,9 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
       await get(`${READ}/4`, '7').expect(403);
     });
   });
+}
 
+function superAdminAndRolesWithoutDefinitions(): void {
   describe('SUPER_ADMIN, multi-role owners, and roles without definitions', () => {
     it('SUPER_ADMIN (5) reads every document with all attributes', async () => {
       for (const id of ALL_DOCUMENT_IDS) {
@@ -166,7 +173,9 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
       await get(OWNED, userId).expect(403);
     });
   });
+}
 
+function callersIdsAndRoutes(): void {
   describe('who calls, bad ids, missing documents and unknown routes', () => {
     it('an unknown x-user-id (99) gets 401 on every protected route', async () => {
       for (const path of [`${READ}/1`, READ, OWNED]) {
@@ -233,7 +242,9 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
       await request(app.getHttpServer()).delete(`${READ}/1`).set('x-user-id', '5').expect(404);
     });
   });
+}
 
+function unprotectedSiblingAndOwnedFilter(): void {
   describe('the unprotected sibling', () => {
     it('GET /documents returns all 24 documents with every field, for anybody', async () => {
       const anonymous = await get('/documents').expect(200);
@@ -301,9 +312,9 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
       }
     });
   });
-});
+}
 
-describe('issue 12: R2 ownership in the app — one ownership query per request, never one per document', () => {
+describe('computed ownership in the app — one ownership query per request, never one per document', () => {
   // The ownership service's methods are bound when the app starts: spy on the class before that.
   const proto = DocumentOwnershipService.prototype;
   const spies = {
@@ -315,9 +326,7 @@ describe('issue 12: R2 ownership in the app — one ownership query per request,
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
-    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
-    await app.init();
+    app = await startExampleApp();
   });
 
   afterAll(async () => {
@@ -331,7 +340,7 @@ describe('issue 12: R2 ownership in the app — one ownership query per request,
   };
   const askedIds = (): number[][] => spies.ownedAmong.mock.calls.map(([args]) => [...args.resourceIds]);
 
-  it('issue 12: the guard decides an EMPLOYEE read with one ownedDocumentsAmong query; pick reuses it; isCreator is never asked', async () => {
+  it('the guard decides an EMPLOYEE read with one ownedDocumentsAmong query; pick reuses it; isCreator is never asked', async () => {
     reset();
     const response = await request(app.getHttpServer()).get(`${READ}/10`).set('x-user-id', '1').expect(200);
     expect(response.body).toEqual(documentWithout(10, 'confidential'));
@@ -339,7 +348,7 @@ describe('issue 12: R2 ownership in the app — one ownership query per request,
     expect(spies.isCreator).not.toHaveBeenCalled();
   });
 
-  it('issue 12: listing 24 documents as EMPLOYEE_MANAGER asks ownedDocumentsAmong once, with all 24 ids', async () => {
+  it('listing 24 documents as EMPLOYEE_MANAGER asks ownedDocumentsAmong once, with all 24 ids', async () => {
     reset();
     await request(app.getHttpServer()).get(READ).set('x-user-id', '2').expect(200);
     expect(askedIds().map((ids) => ids.sort((a, b) => a - b))).toEqual([ALL_DOCUMENT_IDS]);

@@ -39,7 +39,7 @@ export function idsCreatedBy(...userIds: readonly number[]): number[] {
 
 /**
  * The documents an EMPLOYEE (user `userId`) gets from the protected list: their own documents with
- * every field but `confidential`, every other one with `title` and `date` only (spec check 4).
+ * every field but `confidential`, every other one with `title` and `date` only (example check 4).
  */
 export function employeeListFor(userId: number): Partial<ExampleDocument>[] {
   return ALL_DOCUMENT_IDS.map((id) => (documentWithId(id).creatorId === userId ? documentWithout(id, 'confidential') : documentOnly(id, 'title', 'date')));

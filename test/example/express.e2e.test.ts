@@ -95,8 +95,8 @@ describe('example definitions under the express middleware (embedded PGlite)', (
   });
 });
 
-describe('item 2: the README shows the express example exactly as the tests run it', () => {
-  it('item 2: README.md contains the readme-express region of examples/documents/express-app.ts word for word', () => {
+describe('the README shows the express example exactly as the tests run it', () => {
+  it('README.md contains the readme-express region of examples/documents/express-app.ts word for word', () => {
     const source = readFileSync(new URL('../../examples/documents/express-app.ts', import.meta.url), 'utf8');
     const region = /\/\/ #region readme-express\n([\s\S]*?)\n {2}\/\/ #endregion readme-express/.exec(source)?.[1];
     expect(region).toBeDefined();

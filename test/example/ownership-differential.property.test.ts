@@ -1,10 +1,10 @@
 /**
- * Issue 12, item 5: deciding ownership through a resource's ownedAmong executor must answer exactly
+ * Deciding ownership through a resource's ownedAmong executor must answer exactly
  * like deciding it through isOwner. Two engines share one seeded database and one real
  * DocumentOwnershipService (every hook is a SQL query):
  *
  * - A, "via isOwner": the example definitions with the isOwner each limitOwned hook had before
- *   issue 12 (`isCreator`, `isCreatorOrManagerOfCreator`), and no ownedAmong executor;
+ *   ownedAmong executors existed (`isCreator`, `isCreatorOrManagerOfCreator`), and no ownedAmong executor;
  * - B, "via ownedAmong": definitions/document.permissions.json as it is, with
  *   `ownedAmong: { document: 'ownedDocumentsAmong' }`.
  *
@@ -56,7 +56,7 @@ const ISOWNER_OF_LIMIT: Readonly<Record<string, string>> = {
   limitToCreatorOrManagedCreators: 'isCreatorOrManagerOfCreator',
 };
 
-/** The example definitions as they were before issue 12: every limitOwned definition names its isOwner. */
+/** The example definitions as they were before ownedAmong executors: every limitOwned definition names its isOwner. */
 const viaIsOwnerDefinitions: readonly unknown[] = exampleDefinitions.map((definition) => {
   const { limitOwned, isOwner: declared } = fieldsOf(definition);
   if (typeof limitOwned !== 'string' || declared !== undefined) return definition;
@@ -81,7 +81,8 @@ function buildEngine(ownership: DocumentOwnershipService, via: Via): Permissions
 }
 
 // ---------------------------------------------------------------------------------------------
-// Generators
+// Generators: the seeded example documents and their users, not the abstract vocabulary of
+// test/core/arbitraries.ts, so they stay here.
 // ---------------------------------------------------------------------------------------------
 
 const seededItemArb = fc.constantFrom(...exampleDocuments);
@@ -208,7 +209,7 @@ const targets: { name: string; databaseUrl: string | undefined }[] = [
   ...(process.env['TEST_DATABASE_URL'] ? [{ name: 'a PostgreSQL server (TEST_DATABASE_URL)', databaseUrl: process.env['TEST_DATABASE_URL'] }] : []),
 ];
 
-describe.each(targets)('issue 12 item 5: ownership via isOwner ≡ via ownedAmong, on $name', ({ databaseUrl }) => {
+describe.each(targets)('ownership via isOwner ≡ via ownedAmong, on $name', ({ databaseUrl }) => {
   let db: Kysely<ExampleDatabase>;
   let ownership: DocumentOwnershipService;
 
@@ -223,7 +224,7 @@ describe.each(targets)('issue 12 item 5: ownership via isOwner ≡ via ownedAmon
     await closeDatabase(db);
   });
 
-  it('item 5: the two engines differ only in how EMPLOYEE and EMPLOYEE_MANAGER decide one record', () => {
+  it('the two engines differ only in how EMPLOYEE and EMPLOYEE_MANAGER decide one record', () => {
     const changed = viaIsOwnerDefinitions.filter((definition, i) => definition !== exampleDefinitions[i]);
     expect(changed.map(fieldsOf).map(({ roles, limitOwned, isOwner }) => [roles, limitOwned, isOwner])).toEqual([
       [['EMPLOYEE'], 'limitToCreator', 'isCreator'],
@@ -232,7 +233,7 @@ describe.each(targets)('issue 12 item 5: ownership via isOwner ≡ via ownedAmon
     expect(viaIsOwnerDefinitions).toHaveLength(4);
   });
 
-  it(`item 5: random users, roles, actions and items get equal grants, isOwn, pick and filterPick; picking never reveals more (${NUM_RUNS} runs)`, async () => {
+  it(`random users, roles, actions and items get equal grants, isOwn, pick and filterPick; picking never reveals more (${NUM_RUNS} runs)`, async () => {
     const viaIsOwner = buildEngine(ownership, 'isOwner');
     const viaOwnedAmong = buildEngine(ownership, 'ownedAmong');
     const coverage: Coverage = { ownedWithoutAny: 0, dropped: 0, partialPicks: 0 };
@@ -251,7 +252,7 @@ describe.each(targets)('issue 12 item 5: ownership via isOwner ≡ via ownedAmon
     expect(coverage.partialPicks).toBeGreaterThan(0);
   }, 120_000);
 
-  it('item 5: EMPLOYEE 1 filterPicks all documents with one ownedDocumentsAmong and no isCreator, or one isCreator per distinct id; same result', async () => {
+  it('EMPLOYEE 1 filterPicks all documents with one ownedDocumentsAmong and no isCreator, or one isCreator per distinct id; same result', async () => {
     // Spied before build(): the engines bind the service's methods when they are built.
     const service = new DocumentOwnershipService(db);
     const isCreator = jest.spyOn(service, 'isCreator');

@@ -1,5 +1,6 @@
+// Over 350 lines: one app with the built page for every page endpoint (building it takes seconds), each body spelled out.
 /**
- * Issue 14: the endpoints behind the example page, over HTTP (supertest, no browser) — the caller's slice
+ * The endpoints behind the example page, over HTTP (supertest, no browser) — the caller's slice
  * (GET /me/permissions), the page's documents (GET /documents-page/listed and /readable) as exact bodies,
  * the page's files with their headers, and how many ownership queries one request makes. Expected bodies
  * come from example-data.ts and the definitions read by hand, never from the library under test. One app
@@ -7,196 +8,140 @@
  */
 import 'reflect-metadata';
 import type { Server } from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { grantTables } from '../../generated/index.js';
 import { policyVersionOf } from '../../runtime/core/tables/policy-bundle.js';
-import { AppModule } from '../../examples/documents/app.module.js';
-import { buildPage } from '../../examples/documents/build-page.js';
 import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { exampleDocuments } from '../../examples/documents/example-data.js';
-import { ALL_DOCUMENT_IDS, documentOnly, documentWithId, documentWithout, type DocumentField } from './example-expectations.js';
-
-/**
- * The ownership group (an index of the generated tables' `owners`) whose hooks include `hookName`: the
- * opaque numbers the slice and `ownedBy` carry. Read from the tables so the test names groups by their
- * definitions (EMPLOYEE's limitToCreator, …) rather than by numbers the compiler happens to assign.
- */
-function groupOf(hookName: string): number {
-  const group = grantTables.owners.findIndex((owner) =>
-    [owner.isOwner, owner.listOwned, owner.limitOwned].some((hook) => hook !== undefined && grantTables.hooks[hook]?.name === hookName),
-  );
-  if (group === -1) throw new Error(`the generated tables have no ownership group with the hook ${hookName}`);
-  return group;
-}
-
-const EMPLOYEE_GROUP = groupOf('limitToCreator');
-const MANAGER_GROUP = groupOf('limitToCreatorOrManagedCreators');
-const COMPANY_GROUP = groupOf('listCreatedInSameCompany');
-
-/** Who created each document (example-data.ts), for the hand-written ownership rules below. */
-const creatorOf = (id: number): number => documentWithId(id).creatorId;
-
-/** The hand-read ownership rules of the example (managers: 2 → 1, 4; 7 → 5, 6; companies: {1, 2, 3, 7}, {4, 5, 6}). */
-const ownedByEmployee = (userId: number) => (id: number) => creatorOf(id) === userId;
-const ownedByManager = (managed: readonly number[]) => (id: number) => managed.includes(creatorOf(id));
-const ownedByCompany = (members: readonly number[]) => (id: number) => members.includes(creatorOf(id));
-
-/** One row of the page endpoints' answer. */
-interface PageRow {
-  readonly document: object;
-  readonly ownedBy: readonly number[];
-}
-
-/** The page's policy, written out: own-origin scripts, styles and fetches; no inline code, no eval, no plug-ins, no framing. */
-const EXPECTED_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const FORBIDDEN_LIST = { statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' };
-const FORBIDDEN_READ = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
+import { buildPageDir, removePageDir, startExampleApp } from './example-app.fixture.js';
+import { ALL_DOCUMENT_IDS, documentWithId, documentWithout, type DocumentField } from './example-expectations.js';
+import {
+  ALL_BUT_CONFIDENTIAL,
+  COMPANY_GROUP,
+  creatorOf,
+  EMPLOYEE_GROUP,
+  EVERY_ATTRIBUTE,
+  EXPECTED_CSP,
+  FORBIDDEN_LIST,
+  FORBIDDEN_READ,
+  listedRows,
+  MANAGER_GROUP,
+  ownedByCompany,
+  ownedByEmployee,
+  ownedByManager,
+  TITLE_AND_DATE,
+  type PageRow,
+} from './page-expectations.js';
 
 // The anonymous caller's role (ANONYMOUS) has no definition: the library warns once per app; keep the output quiet.
 const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 afterAll(() => warn.mockRestore());
 
-describe('issue 14: the page endpoints over HTTP (AppModule with the built page, embedded PGlite)', () => {
-  // The ownership service's methods are bound when the app starts: spy on the class before that.
-  const proto = DocumentOwnershipService.prototype;
-  const spies = {
-    ownedDocumentsAmong: jest.spyOn(proto, 'ownedDocumentsAmong'),
-    isCreator: jest.spyOn(proto, 'isCreator'),
-    isCreatorOrManagerOfCreator: jest.spyOn(proto, 'isCreatorOrManagerOfCreator'),
-    isCreatedInSameCompany: jest.spyOn(proto, 'isCreatedInSameCompany'),
-    listCreatedInSameCompany: jest.spyOn(proto, 'listCreatedInSameCompany'),
-  };
-  let pageDir: string;
-  let app: INestApplication<Server>;
+// The ownership service's methods are bound when the app starts: spy on the class before that.
+const proto = DocumentOwnershipService.prototype;
 
+const spies = {
+  ownedDocumentsAmong: jest.spyOn(proto, 'ownedDocumentsAmong'),
+  isCreator: jest.spyOn(proto, 'isCreator'),
+  isCreatorOrManagerOfCreator: jest.spyOn(proto, 'isCreatorOrManagerOfCreator'),
+  isCreatedInSameCompany: jest.spyOn(proto, 'isCreatedInSameCompany'),
+  listCreatedInSameCompany: jest.spyOn(proto, 'listCreatedInSameCompany'),
+};
+
+let pageDir: string;
+let app: INestApplication<Server>;
+
+const get = (path: string, userId?: string) => {
+  const call = request(app.getHttpServer()).get(path);
+  return userId === undefined ? call : call.set('x-user-id', userId);
+};
+
+/** How many times each ownership method ran since `reset()`. */
+const calls = () => Object.fromEntries(Object.entries(spies).map(([name, spy]) => [name, spy.mock.calls.length]));
+
+const reset = () => {
+  for (const spy of Object.values(spies)) spy.mockClear();
+};
+
+describe('the page endpoints over HTTP (AppModule with the built page, embedded PGlite)', () => {
   beforeAll(async () => {
-    pageDir = await mkdtemp(join(tmpdir(), 'typed-permissions-page-'));
-    await buildPage({ outDir: pageDir });
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ pageDir })] }).compile();
-    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
-    await app.init();
+    pageDir = await buildPageDir();
+    app = await startExampleApp({ pageDir });
   }, 60_000);
 
   afterAll(async () => {
     await app.close();
-    await rm(pageDir, { recursive: true, force: true });
+    await removePageDir(pageDir);
     for (const spy of Object.values(spies)) spy.mockRestore();
   });
+  callersSlices();
+  pageDocuments();
 
-  const get = (path: string, userId?: string) => {
-    const call = request(app.getHttpServer()).get(path);
-    return userId === undefined ? call : call.set('x-user-id', userId);
-  };
+  describe('ownership queries per request: bounded per group, never per document', () => {
+    it('EMPLOYEE_MANAGER (2) listing 24 documents: one ownedDocumentsAmong query with all 24 ids, no per-document hook', async () => {
+      reset();
+      await get('/documents-page/listed', '2').expect(200);
+      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 0 });
+      expect([...(spies.ownedDocumentsAmong.mock.calls[0]?.[0].resourceIds ?? [])].sort((a, b) => a - b)).toEqual(ALL_DOCUMENT_IDS);
+    });
 
-  /** How many times each ownership method ran since `reset()`. */
-  const calls = () => Object.fromEntries(Object.entries(spies).map(([name, spy]) => [name, spy.mock.calls.length]));
-  const reset = () => {
-    for (const spy of Object.values(spies)) spy.mockClear();
-  };
+    it('user 7 listing 24 documents: one query per group (ownedDocumentsAmong and listCreatedInSameCompany once each)', async () => {
+      reset();
+      await get('/documents-page/listed', '7').expect(200);
+      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
+    });
 
+    it('COMPANY_ADMIN (4) reading 9 documents: listCreatedInSameCompany once (selects and owns them), no isCreatedInSameCompany', async () => {
+      reset();
+      await get('/documents-page/readable', '4').expect(200);
+      expect(calls()).toEqual({ ownedDocumentsAmong: 0, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
+    });
+
+    it('user 7 reading 18 documents: listCreatedInSameCompany once and ownedDocumentsAmong once, nothing per document', async () => {
+      reset();
+      await get('/documents-page/readable', '7').expect(200);
+      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
+    });
+
+    it('EMPLOYEE (1) reading their 3 documents: one ownedDocumentsAmong query, no isCreator', async () => {
+      reset();
+      await get('/documents-page/readable', '1').expect(200);
+      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 0 });
+    });
+  });
+
+  describe("the page's files", () => {
+    it.each([
+      ['/', 'index.html', 'text/html; charset=utf-8'],
+      ['/page.css', 'page.css', 'text/css; charset=utf-8'],
+      ['/app.js', 'app.js', 'text/javascript; charset=utf-8'],
+    ])('GET %s serves the built %s with its content type, exactly the strict CSP, and nosniff', async (path, file, contentType) => {
+      const response = await get(path).expect(200);
+      expect(response.text).toBe(await readFile(join(pageDir, file), 'utf8'));
+      expect({
+        type: response.headers['content-type'],
+        csp: response.headers['content-security-policy'],
+        nosniff: response.headers['x-content-type-options'],
+        cache: response.headers['cache-control'],
+      }).toEqual({ type: contentType, csp: EXPECTED_CSP, nosniff: 'nosniff', cache: 'no-cache' });
+    });
+
+    it('GET /favicon.ico is an empty 204 (no 404 in the browser console)', async () => {
+      const response = await get('/favicon.ico').expect(204);
+      expect(response.text).toBe('');
+    });
+  });
+});
+
+function callersSlices(): void {
   describe('GET /me/permissions', () => {
-    // Plans are attribute tries as JSON: [keepOthers, [[key, child | null], …]], keys sorted.
-    const ALL_BUT_CONFIDENTIAL = [1, [['confidential', null]]];
-    const TITLE_AND_DATE = [
-      0,
-      [
-        ['date', null],
-        ['title', null],
-      ],
-    ];
-    const EVERY_ATTRIBUTE = [1, []];
+    sliceAnswersAndCaching();
 
-    it('answers with an ETag of the policy version and the roles, and 304 while it is current', async () => {
-      const first = await get('/me/permissions', '1').expect(200);
-      const version = policyVersionOf(grantTables);
-      expect(first.headers['x-permissions-version']).toBe(version);
-      expect(first.headers['etag']).toMatch(new RegExp(`^"${version}\\.[0-9a-f]{16}"$`));
-      expect(first.headers['vary']).toBe('x-user-id');
-      const again = await get('/me/permissions', '1').set('if-none-match', first.headers['etag'] as string);
-      expect({ status: again.status, text: again.text }).toEqual({ status: 304, text: '' });
-      // Another user's slice is another representation: another tag, and 200 for the first user's tag.
-      const other = await get('/me/permissions', '4').set('if-none-match', first.headers['etag'] as string);
-      expect(other.status).toBe(200);
-      expect(other.headers['etag']).not.toBe(first.headers['etag']);
-    });
-
-    it('every guarded response names the policy version it was decided on, refusals included', async () => {
-      const version = policyVersionOf(grantTables);
-      const granted = await get('/documents-page/listed', '1').expect(200);
-      const refused = await get('/documents-protected-simple/2', '1').expect(403);
-      expect([granted.headers['x-permissions-version'], refused.headers['x-permissions-version']]).toEqual([version, version]);
-    });
-
-    it('item 3: EMPLOYEE (1) gets exactly create, list and read: own through their group, list:any with title and date', async () => {
-      const response = await get('/me/permissions', '1').expect(200);
-      expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toEqual({
-        format: 1,
-        version: policyVersionOf(grantTables),
-        plans: [ALL_BUT_CONFIDENTIAL, TITLE_AND_DATE],
-        grants: [
-          [
-            'document',
-            [
-              ['create', -1, 1, [EMPLOYEE_GROUP, 0], [EMPLOYEE_GROUP]],
-              ['list', 1, 1, [EMPLOYEE_GROUP, 0], [EMPLOYEE_GROUP]],
-              ['read', -1, 1, [EMPLOYEE_GROUP, 0], [EMPLOYEE_GROUP]],
-            ],
-          ],
-        ],
-      });
-    });
-
-    it('item 3: COMPANY_ADMIN (4) gets exactly read, review and update as own with every attribute, and no list', async () => {
-      const response = await get('/me/permissions', '4').expect(200);
-      expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toEqual({
-        format: 1,
-        version: policyVersionOf(grantTables),
-        plans: [EVERY_ATTRIBUTE],
-        grants: [
-          [
-            'document',
-            [
-              ['read', -1, 1, [COMPANY_GROUP, 0], [COMPANY_GROUP]],
-              ['review', -1, 1, [COMPANY_GROUP, 0], [COMPANY_GROUP]],
-              ['update', -1, 1, [COMPANY_GROUP, 0], [COMPANY_GROUP]],
-            ],
-          ],
-        ],
-      });
-    });
-
-    it('item 3: the anonymous caller gets an empty slice (no grants, no plans), not an error', async () => {
-      const response = await get('/me/permissions').expect(200);
-      expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toEqual({ format: 1, version: policyVersionOf(grantTables), plans: [], grants: [] });
-    });
-
-    it('item 3: an unknown user (999) and a malformed id ("abc") get 401 with the reason', async () => {
-      const unknown = await get('/me/permissions', '999').expect(401);
-      expect(unknown.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'No user has id 999.' });
-      const malformed = await get('/me/permissions', 'abc').expect(401);
-      expect(malformed.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'x-user-id must be the id of a user.' });
-    });
-
-    it('item 3: the slice names no hook, no role and no definition text', async () => {
+    it('the slice names no hook, no role and no definition text', async () => {
       for (const userId of ['1', '2', '4', '7']) {
         const text = (await get('/me/permissions', userId).expect(200)).text;
         for (const secret of [...grantTables.hooks.map((hook) => hook.name), ...grantTables.roles, 'document.permissions.json', 'descr'])
@@ -204,95 +149,89 @@ describe('issue 14: the page endpoints over HTTP (AppModule with the built page,
       }
     });
   });
+}
 
-  describe('GET /documents-page/listed and /documents-page/readable: exact bodies', () => {
-    /** Every document in list order: owned ones (by the given groups) with `ownAttributes`, the others with `anyFields` only. */
-    const listedRows = (
-      owners: ReadonlyArray<readonly [group: number, owns: (id: number) => boolean]>,
-      listOwns: (id: number) => boolean,
-      hiddenWhenOwned: readonly DocumentField[],
-      anyFields: readonly DocumentField[],
-    ): PageRow[] =>
-      ALL_DOCUMENT_IDS.map((id) => ({
-        document: listOwns(id) ? documentWithout(id, ...hiddenWhenOwned) : documentOnly(id, ...anyFields),
-        ownedBy: owners.filter(([, owns]) => owns(id)).map(([group]) => group),
-      }));
+function sliceAnswersAndCaching(): void {
+  it('answers with an ETag of the policy version and the roles, and 304 while it is current', async () => {
+    const first = await get('/me/permissions', '1').expect(200);
+    const version = policyVersionOf(grantTables);
+    expect(first.headers['x-permissions-version']).toBe(version);
+    expect(first.headers['etag']).toMatch(new RegExp(`^"${version}\\.[0-9a-f]{16}"$`));
+    expect(first.headers['vary']).toBe('x-user-id');
+    const again = await get('/me/permissions', '1').set('if-none-match', first.headers['etag'] as string);
+    expect({ status: again.status, text: again.text }).toEqual({ status: 304, text: '' });
+    // Another user's slice is another representation: another tag, and 200 for the first user's tag.
+    const other = await get('/me/permissions', '4').set('if-none-match', first.headers['etag'] as string);
+    expect(other.status).toBe(200);
+    expect(other.headers['etag']).not.toBe(first.headers['etag']);
+  });
 
-    it('item 3: EMPLOYEE (1) lists all 24: documents 1, 10, 100 without confidential (owned by their group), the rest title and date', async () => {
-      const owns = ownedByEmployee(1);
-      const response = await get('/documents-page/listed', '1').expect(200);
-      expect(response.body).toEqual(listedRows([[EMPLOYEE_GROUP, owns]], owns, ['confidential'], ['title', 'date']));
-    });
+  it('every guarded response names the policy version it was decided on, refusals included', async () => {
+    const version = policyVersionOf(grantTables);
+    const granted = await get('/documents-page/listed', '1').expect(200);
+    const refused = await get('/documents-protected-simple/2', '1').expect(403);
+    expect([granted.headers['x-permissions-version'], refused.headers['x-permissions-version']]).toEqual([version, version]);
+  });
 
-    it('item 3: EMPLOYEE_MANAGER (2) lists all 24: documents of users 1, 2, 4 without confidential and personal, the rest title, date and status', async () => {
-      const owns = ownedByManager([2, 1, 4]);
-      const response = await get('/documents-page/listed', '2').expect(200);
-      expect(response.body).toEqual(listedRows([[MANAGER_GROUP, owns]], owns, ['confidential', 'personal'], ['title', 'date', 'status']));
-    });
-
-    it("item 3: user 7 (EMPLOYEE_MANAGER + COMPANY_ADMIN) lists with the manager's rules; ownedBy also names the company group (no list)", async () => {
-      const managerOwns = ownedByManager([7, 5, 6]);
-      const companyOwns = ownedByCompany([1, 2, 3, 7]);
-      const response = await get('/documents-page/listed', '7').expect(200);
-      expect(response.body).toEqual(
-        listedRows(
+  it('EMPLOYEE (1) gets exactly create, list and read: own through their group, list:any with title and date', async () => {
+    const response = await get('/me/permissions', '1').expect(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toEqual({
+      format: 1,
+      version: policyVersionOf(grantTables),
+      plans: [ALL_BUT_CONFIDENTIAL, TITLE_AND_DATE],
+      grants: [
+        [
+          'document',
           [
-            [MANAGER_GROUP, managerOwns],
-            [COMPANY_GROUP, companyOwns],
+            ['create', -1, 1, [EMPLOYEE_GROUP, 0], [EMPLOYEE_GROUP]],
+            ['list', 1, 1, [EMPLOYEE_GROUP, 0], [EMPLOYEE_GROUP]],
+            ['read', -1, 1, [EMPLOYEE_GROUP, 0], [EMPLOYEE_GROUP]],
           ],
-          managerOwns,
-          ['confidential', 'personal'],
-          ['title', 'date', 'status'],
-        ),
-      );
+        ],
+      ],
     });
+  });
 
-    it('item 3: COMPANY_ADMIN (4), QA_MANAGER (3) and the anonymous caller may not list: 403', async () => {
-      for (const userId of ['4', '3', undefined]) {
-        const response = await get('/documents-page/listed', userId);
-        expect({ userId, status: response.status, body: response.body as unknown }).toEqual({ userId, status: 403, body: FORBIDDEN_LIST });
-      }
+  it('COMPANY_ADMIN (4) gets exactly read, review and update as own with every attribute, and no list', async () => {
+    const response = await get('/me/permissions', '4').expect(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toEqual({
+      format: 1,
+      version: policyVersionOf(grantTables),
+      plans: [EVERY_ATTRIBUTE],
+      grants: [
+        [
+          'document',
+          [
+            ['read', -1, 1, [COMPANY_GROUP, 0], [COMPANY_GROUP]],
+            ['review', -1, 1, [COMPANY_GROUP, 0], [COMPANY_GROUP]],
+            ['update', -1, 1, [COMPANY_GROUP, 0], [COMPANY_GROUP]],
+          ],
+        ],
+      ],
     });
+  });
 
-    it('item 3: EMPLOYEE (1) reads exactly documents 1, 10, 100, without confidential', async () => {
-      const response = await get('/documents-page/readable', '1').expect(200);
-      expect(response.body).toEqual([1, 10, 100].map((id) => ({ document: documentWithout(id, 'confidential'), ownedBy: [EMPLOYEE_GROUP] })));
-    });
+  it('the anonymous caller gets an empty slice (no grants, no plans), not an error', async () => {
+    const response = await get('/me/permissions').expect(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toEqual({ format: 1, version: policyVersionOf(grantTables), plans: [], grants: [] });
+  });
 
-    it('item 3: EMPLOYEE_MANAGER (2) reads exactly the 9 documents of users 1, 2, 4, without confidential and personal', async () => {
-      const response = await get('/documents-page/readable', '2').expect(200);
-      expect(response.body).toEqual(
-        [1, 2, 4, 10, 20, 40, 100, 200, 400].map((id) => ({ document: documentWithout(id, 'confidential', 'personal'), ownedBy: [MANAGER_GROUP] })),
-      );
-    });
+  it('an unknown user (999) and a malformed id ("abc") get 401 with the reason', async () => {
+    const unknown = await get('/me/permissions', '999').expect(401);
+    expect(unknown.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'No user has id 999.' });
+    const malformed = await get('/me/permissions', 'abc').expect(401);
+    expect(malformed.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'x-user-id must be the id of a user.' });
+  });
+}
 
-    it('item 3: COMPANY_ADMIN (4) reads exactly the 9 documents of company 2 (users 4, 5, 6), with every attribute', async () => {
-      const response = await get('/documents-page/readable', '4').expect(200);
-      expect(response.body).toEqual([4, 5, 6, 40, 50, 60, 400, 500, 600].map((id) => ({ document: documentWithId(id), ownedBy: [COMPANY_GROUP] })));
-    });
+function pageDocuments(): void {
+  describe('GET /documents-page/listed and /documents-page/readable: exact bodies', () => {
+    documentsOfEveryCaller();
 
-    it('item 3: user 7 reads through both groups (limitOwned + listOwned): company 1 in full, managed-only ones without confidential, personal', async () => {
-      const response = await get('/documents-page/readable', '7').expect(200);
-      // Company 1 is users 1, 2, 3, 7; user 7 manages 5 and 6. Their own documents (7, 70, 700) are owned both ways.
-      const rows: PageRow[] = [1, 2, 3, 5, 6, 7, 10, 20, 30, 50, 60, 70, 100, 200, 300, 500, 600, 700].map((id) => {
-        const creator = creatorOf(id);
-        if (creator === 7) return { document: documentWithId(id), ownedBy: [MANAGER_GROUP, COMPANY_GROUP] };
-        if (creator === 5 || creator === 6) return { document: documentWithout(id, 'confidential', 'personal'), ownedBy: [MANAGER_GROUP] };
-        return { document: documentWithId(id), ownedBy: [COMPANY_GROUP] };
-      });
-      expect(response.body).toEqual(rows);
-    });
-
-    it('item 3: QA_MANAGER (3) and the anonymous caller may not read: 403; an unknown user: 401', async () => {
-      for (const userId of ['3', undefined]) {
-        const response = await get('/documents-page/readable', userId);
-        expect({ userId, status: response.status, body: response.body as unknown }).toEqual({ userId, status: 403, body: FORBIDDEN_READ });
-      }
-      await get('/documents-page/readable', '999').expect(401);
-      await get('/documents-page/listed', '999').expect(401);
-    });
-
-    it('item 3: no answer carries a field value the caller may not see (confidential never, personal only to creators and company admins)', async () => {
+    it('no answer carries a field value the caller may not see (confidential never, personal only to creators and company admins)', async () => {
       const cases: ReadonlyArray<readonly [userId: string, path: string, mayRead: (document: (typeof exampleDocuments)[number]) => DocumentField[]]> = [
         ['1', '/documents-page/listed', (d) => (d.creatorId === 1 ? ['personal'] : [])],
         ['1', '/documents-page/readable', (d) => (d.creatorId === 1 ? ['personal'] : [])],
@@ -317,77 +256,96 @@ describe('issue 14: the page endpoints over HTTP (AppModule with the built page,
       }
     });
   });
+}
 
-  describe('ownership queries per request: bounded per group, never per document', () => {
-    it('item 3: EMPLOYEE_MANAGER (2) listing 24 documents: one ownedDocumentsAmong query with all 24 ids, no per-document hook', async () => {
-      reset();
-      await get('/documents-page/listed', '2').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 0 });
-      expect([...(spies.ownedDocumentsAmong.mock.calls[0]?.[0].resourceIds ?? [])].sort((a, b) => a - b)).toEqual(ALL_DOCUMENT_IDS);
-    });
-
-    it('item 3: user 7 listing 24 documents: one query per group (ownedDocumentsAmong and listCreatedInSameCompany once each)', async () => {
-      reset();
-      await get('/documents-page/listed', '7').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
-    });
-
-    it('item 3: COMPANY_ADMIN (4) reading 9 documents: listCreatedInSameCompany once (selects and owns them), no isCreatedInSameCompany', async () => {
-      reset();
-      await get('/documents-page/readable', '4').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 0, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
-    });
-
-    it('item 3: user 7 reading 18 documents: listCreatedInSameCompany once and ownedDocumentsAmong once, nothing per document', async () => {
-      reset();
-      await get('/documents-page/readable', '7').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
-    });
-
-    it('item 3: EMPLOYEE (1) reading their 3 documents: one ownedDocumentsAmong query, no isCreator', async () => {
-      reset();
-      await get('/documents-page/readable', '1').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 0 });
-    });
+function documentsOfEveryCaller(): void {
+  it('EMPLOYEE (1) lists all 24: documents 1, 10, 100 without confidential (owned by their group), the rest title and date', async () => {
+    const owns = ownedByEmployee(1);
+    const response = await get('/documents-page/listed', '1').expect(200);
+    expect(response.body).toEqual(listedRows([[EMPLOYEE_GROUP, owns]], owns, ['confidential'], ['title', 'date']));
   });
 
-  describe("the page's files", () => {
-    it.each([
-      ['/', 'index.html', 'text/html; charset=utf-8'],
-      ['/page.css', 'page.css', 'text/css; charset=utf-8'],
-      ['/app.js', 'app.js', 'text/javascript; charset=utf-8'],
-    ])('item 3: GET %s serves the built %s with its content type, exactly the strict CSP, and nosniff', async (path, file, contentType) => {
-      const response = await get(path).expect(200);
-      expect(response.text).toBe(await readFile(join(pageDir, file), 'utf8'));
-      expect({
-        type: response.headers['content-type'],
-        csp: response.headers['content-security-policy'],
-        nosniff: response.headers['x-content-type-options'],
-        cache: response.headers['cache-control'],
-      }).toEqual({ type: contentType, csp: EXPECTED_CSP, nosniff: 'nosniff', cache: 'no-cache' });
-    });
-
-    it('item 3: GET /favicon.ico is an empty 204 (no 404 in the browser console)', async () => {
-      const response = await get('/favicon.ico').expect(204);
-      expect(response.text).toBe('');
-    });
+  it('EMPLOYEE_MANAGER (2) lists all 24: documents of users 1, 2, 4 without confidential and personal, the rest title, date and status', async () => {
+    const owns = ownedByManager([2, 1, 4]);
+    const response = await get('/documents-page/listed', '2').expect(200);
+    expect(response.body).toEqual(listedRows([[MANAGER_GROUP, owns]], owns, ['confidential', 'personal'], ['title', 'date', 'status']));
   });
-});
 
-describe('issue 14: an app started without pageDir', () => {
+  it("user 7 (EMPLOYEE_MANAGER + COMPANY_ADMIN) lists with the manager's rules; ownedBy also names the company group (no list)", async () => {
+    const managerOwns = ownedByManager([7, 5, 6]);
+    const companyOwns = ownedByCompany([1, 2, 3, 7]);
+    const response = await get('/documents-page/listed', '7').expect(200);
+    expect(response.body).toEqual(
+      listedRows(
+        [
+          [MANAGER_GROUP, managerOwns],
+          [COMPANY_GROUP, companyOwns],
+        ],
+        managerOwns,
+        ['confidential', 'personal'],
+        ['title', 'date', 'status'],
+      ),
+    );
+  });
+
+  it('COMPANY_ADMIN (4), QA_MANAGER (3) and the anonymous caller may not list: 403', async () => {
+    for (const userId of ['4', '3', undefined]) {
+      const response = await get('/documents-page/listed', userId);
+      expect({ userId, status: response.status, body: response.body as unknown }).toEqual({ userId, status: 403, body: FORBIDDEN_LIST });
+    }
+  });
+
+  it('EMPLOYEE (1) reads exactly documents 1, 10, 100, without confidential', async () => {
+    const response = await get('/documents-page/readable', '1').expect(200);
+    expect(response.body).toEqual([1, 10, 100].map((id) => ({ document: documentWithout(id, 'confidential'), ownedBy: [EMPLOYEE_GROUP] })));
+  });
+
+  it('EMPLOYEE_MANAGER (2) reads exactly the 9 documents of users 1, 2, 4, without confidential and personal', async () => {
+    const response = await get('/documents-page/readable', '2').expect(200);
+    expect(response.body).toEqual(
+      [1, 2, 4, 10, 20, 40, 100, 200, 400].map((id) => ({ document: documentWithout(id, 'confidential', 'personal'), ownedBy: [MANAGER_GROUP] })),
+    );
+  });
+
+  it('COMPANY_ADMIN (4) reads exactly the 9 documents of company 2 (users 4, 5, 6), with every attribute', async () => {
+    const response = await get('/documents-page/readable', '4').expect(200);
+    expect(response.body).toEqual([4, 5, 6, 40, 50, 60, 400, 500, 600].map((id) => ({ document: documentWithId(id), ownedBy: [COMPANY_GROUP] })));
+  });
+
+  it('user 7 reads through both groups (limitOwned + listOwned): company 1 in full, managed-only ones without confidential, personal', async () => {
+    const response = await get('/documents-page/readable', '7').expect(200);
+    // Company 1 is users 1, 2, 3, 7; user 7 manages 5 and 6. Their own documents (7, 70, 700) are owned both ways.
+    const rows: PageRow[] = [1, 2, 3, 5, 6, 7, 10, 20, 30, 50, 60, 70, 100, 200, 300, 500, 600, 700].map((id) => {
+      const creator = creatorOf(id);
+      if (creator === 7) return { document: documentWithId(id), ownedBy: [MANAGER_GROUP, COMPANY_GROUP] };
+      if (creator === 5 || creator === 6) return { document: documentWithout(id, 'confidential', 'personal'), ownedBy: [MANAGER_GROUP] };
+      return { document: documentWithId(id), ownedBy: [COMPANY_GROUP] };
+    });
+    expect(response.body).toEqual(rows);
+  });
+
+  it('QA_MANAGER (3) and the anonymous caller may not read: 403; an unknown user: 401', async () => {
+    for (const userId of ['3', undefined]) {
+      const response = await get('/documents-page/readable', userId);
+      expect({ userId, status: response.status, body: response.body as unknown }).toEqual({ userId, status: 403, body: FORBIDDEN_READ });
+    }
+    await get('/documents-page/readable', '999').expect(401);
+    await get('/documents-page/listed', '999').expect(401);
+  });
+}
+
+describe('an app started without pageDir', () => {
   let app: INestApplication<Server>;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
-    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
-    await app.init();
+    app = await startExampleApp();
   }, 60_000);
 
   afterAll(async () => {
     await app.close();
   });
 
-  it('item 3: GET /, /page.css and /app.js answer 404 saying how to build the page; the API still works', async () => {
+  it('GET /, /page.css and /app.js answer 404 saying how to build the page; the API still works', async () => {
     for (const path of ['/', '/page.css', '/app.js']) {
       const response = await request(app.getHttpServer()).get(path);
       expect({ path, status: response.status, body: response.body as unknown }).toEqual({

@@ -1,5 +1,5 @@
 /**
- * Issue 14: the example page in a real browser — Debian's chromium driven by playwright-core, against the
+ * The example page in a real browser — Debian's chromium driven by playwright-core, against the
  * example app on a real port. For users 1 (EMPLOYEE), 2 (EMPLOYEE_MANAGER) and 4 (COMPANY_ADMIN) the page
  * must show exactly the documents and fields the server allows (expected from example-data.ts, by hand),
  * nothing else anywhere in the DOM or in what it fetched, and enable exactly the buttons the server would
@@ -9,54 +9,21 @@
  */
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { AppModule } from '../../examples/documents/app.module.js';
-import { buildPage } from '../../examples/documents/build-page.js';
 import { exampleDocuments, type ExampleDocument } from '../../examples/documents/example-data.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../examples/documents/page.controller.js';
 import { UsersRepository } from '../../examples/documents/users.repository.js';
 import { PermissionsService } from '../../runtime/nest/index.js';
+import { buildPageDir, listenExampleApp, removePageDir } from './example-app.fixture.js';
+import { browserDescribe, CHROMIUM_FLAGS, CHROMIUM_PATH, INSTALL_SCRIPT, SCREENSHOTS } from './chromium.js';
 import { ALL_DOCUMENT_IDS, documentWithId, type DocumentField } from './example-expectations.js';
 
-const REPOSITORY = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const INSTALL_SCRIPT = join(REPOSITORY, 'scripts', 'install-chromium.sh');
-const SCREENSHOTS = join(REPOSITORY, 'test', '.screenshots');
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/**
- * Why the browser tests cannot run here, or `undefined` when chromium is (now) installed. Tries the
- * install script once: in CI it already ran (.ci/run), on a developer's machine it may need root.
- */
-function missingChromiumReason(): string | undefined {
-  if (existsSync(CHROMIUM_PATH)) return undefined;
-  const install = spawnSync(INSTALL_SCRIPT, { encoding: 'utf8', timeout: 600_000, env: { ...process.env, CHROMIUM_PATH } });
-  if (existsSync(CHROMIUM_PATH)) return undefined;
-  const said = `${install.stderr ?? ''}${install.stdout ?? ''}`.trim() || install.error?.message || 'no output';
-  return `${CHROMIUM_PATH} is missing and scripts/install-chromium.sh could not install it (exit ${String(install.status)}): ${said}`;
-}
-
-const skipReason = missingChromiumReason();
-if (skipReason !== undefined) console.warn(`test/example/page.browser.test.ts: the browser tests are SKIPPED. ${skipReason}`);
-const describeInBrowser = skipReason === undefined ? describe : describe.skip;
+const describeInBrowser = browserDescribe('test/example/page.browser.test.ts');
 
 /** The users the page offers, what they are, and the columns (field order of ExampleDocument) their table shows. */
 const PAGE_USERS = [
@@ -163,8 +130,8 @@ interface BrowserGlobals {
   evalRan?: boolean;
 }
 
-describe('issue 14: scripts/install-chromium.sh', () => {
-  it('item 1: without chromium and without apt-get it exits 1 with a clear message and installs nothing', () => {
+describe('scripts/install-chromium.sh', () => {
+  it('without chromium and without apt-get it exits 1 with a clear message and installs nothing', () => {
     const run = spawnSync('/bin/bash', [INSTALL_SCRIPT], { encoding: 'utf8', env: { CHROMIUM_PATH: '/nonexistent/chromium', PATH: '/nonexistent' } });
     expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
       status: 1,
@@ -176,19 +143,22 @@ describe('issue 14: scripts/install-chromium.sh', () => {
   });
 });
 
-describeInBrowser('issue 14: the example page in chromium (users 1, 2, 4)', () => {
-  let pageDir: string;
-  let app: INestApplication<Server>;
-  let origin: string;
-  let browser: Browser;
+let pageDir: string;
+let app: INestApplication<Server>;
+let origin: string;
+let browser: Browser;
 
+/** What the server grants user `userId` for `action` on document `id` (the running app's PermissionsService). */
+async function serverGrants(userId: number, action: PageAction, id: number): Promise<boolean> {
+  const user = await app.get(UsersRepository).findUser(userId);
+  if (user === undefined) throw new Error(`user ${userId} is not in the example database`);
+  return (await app.get(PermissionsService).grantPermit<number>({ user, resource: 'document', action, resourceId: id })).granted;
+}
+
+describeInBrowser('the example page in chromium (users 1, 2, 4)', () => {
   beforeAll(async () => {
-    pageDir = await mkdtemp(join(tmpdir(), 'typed-permissions-page-'));
-    await buildPage({ outDir: pageDir });
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ pageDir })] }).compile();
-    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    pageDir = await buildPageDir();
+    ({ app, origin } = await listenExampleApp({ pageDir }));
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
     await mkdir(SCREENSHOTS, { recursive: true });
   }, 60_000);
@@ -196,46 +166,24 @@ describeInBrowser('issue 14: the example page in chromium (users 1, 2, 4)', () =
   afterAll(async () => {
     await browser?.close();
     await app?.close();
-    await rm(pageDir, { recursive: true, force: true });
+    await removePageDir(pageDir);
   });
 
-  /** What the server grants user `userId` for `action` on document `id` (the running app's PermissionsService). */
-  async function serverGrants(userId: number, action: PageAction, id: number): Promise<boolean> {
-    const user = await app.get(UsersRepository).findUser(userId);
-    if (user === undefined) throw new Error(`user ${userId} is not in the example database`);
-    return (await app.get(PermissionsService).grantPermit<number>({ user, resource: 'document', action, resourceId: id })).granted;
-  }
-
-  it('item 1: install-chromium.sh with chromium installed changes nothing and says so', () => {
+  it('install-chromium.sh with chromium installed changes nothing and says so', () => {
     const run = spawnSync(INSTALL_SCRIPT, { encoding: 'utf8' });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout).toMatch(/^install-chromium: \/usr\/bin\/chromium is already installed \(Chromium \d+\.[^\n]*\); nothing to do\.\n$/);
   });
+  pageShowsWhatTheServerAllows();
+});
 
+function pageShowsWhatTheServerAllows(): void {
   it.each(PAGE_USERS)(
-    'item 2: user $userId ($role) sees exactly what the server allows, buttons enabled exactly where it grants, under the CSP without errors',
+    'user $userId ($role) sees exactly what the server allows, buttons enabled exactly where it grants, under the CSP without errors',
     async ({ userId, headers }) => {
       const context = await browser.newContext();
       const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('requestfailed', (failed) => problems.push(`request failed: ${failed.url()} ${failed.failure()?.errorText ?? ''}`));
-      // What the page fetched as each user (the x-user-id it sent): the page loads as user 1 before another is chosen.
-      const fetched: Array<Promise<{ readonly asUser: string | undefined; readonly body: string }>> = [];
-      page.on('response', (response) => {
-        if (response.status() >= 400) problems.push(`HTTP ${response.status()} for ${response.url()}`);
-        const asUser = response.request().headers()['x-user-id'];
-        fetched.push(response.text().then((body) => ({ asUser, body })));
-      });
-      // Installed before any script of the page runs, so a violation while loading is seen too.
-      await page.addInitScript(() => {
-        const browserGlobals = globalThis as unknown as BrowserGlobals;
-        const violations: string[] = (browserGlobals.cspViolations = []);
-        browserGlobals.document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
-      });
+      const { problems, fetched } = await watchPage(page);
 
       const scriptResponse = page.waitForResponse((response) => new URL(response.url()).pathname === '/app.js');
       const pageResponse = await page.goto(`${origin}/`);
@@ -255,69 +203,111 @@ describeInBrowser('issue 14: the example page in chromium (users 1, 2, 4)', () =
       const expected = expectedRows(userId);
       const table = await readTable(page);
       expect(await page.locator('#status').textContent()).toBe(EXPECTED_STATUS[userId]);
-      expect(table.headers).toEqual(headers);
-      const columns = headers.slice(0, -1) as DocumentField[];
-      expect(columns).toEqual(COLUMN_ORDER.filter((field) => expected.some((row) => row.visible.includes(field))));
-      expect(table.rows.map(({ documentId, cells }) => ({ documentId, cells }))).toEqual(
-        expected.map(({ id, visible }) => {
-          const document = documentWithId(id);
-          return {
-            documentId: visible.includes('id') ? String(id) : null,
-            cells: columns.map((field) => (visible.includes(field) ? shown(document[field]) : '—')),
-          };
-        }),
-      );
-
-      // Buttons: the server's answer for every row (rows without a visible id are asked about the document they are).
-      const serverTruth: ButtonStates[] = [];
-      for (const { id } of expected) {
-        const states = {} as ButtonStates;
-        for (const action of ACTIONS) states[action] = await serverGrants(userId, action, id);
-        serverTruth.push(states);
-      }
-      expect(table.rows.map((row) => row.enabled)).toEqual(serverTruth);
-      const hiddenIdRows = expected.flatMap((row, i) => (row.visible.includes('id') ? [] : [{ id: row.id, granted: serverTruth[i] }]));
-      expect(hiddenIdRows.filter((row) => ACTIONS.some((action) => row.granted?.[action] === true))).toEqual([]);
-      const counts = Object.fromEntries(ACTIONS.map((action) => [action, serverTruth.filter((states) => states[action]).length]));
-      expect(counts).toEqual(EXPECTED_ENABLED_COUNTS[userId]);
-
-      // Nothing the user may not see is anywhere: not in the DOM (text or attributes), not in anything fetched.
-      expect(occurring(await page.content(), forbiddenValues(expected))).toEqual([]);
-      const answers = await Promise.all(fetched);
-      expect(answers.filter(({ asUser }) => asUser === String(userId))).toHaveLength(userId === 4 ? 2 : 3); // slice, listed?, readable
-      for (const { asUser, body } of answers) {
-        const seenBy = PAGE_USERS.find((user) => String(user.userId) === asUser)?.userId;
-        if (asUser !== undefined)
-          expect({ asUser, leaked: seenBy === undefined ? ['(unexpected user)'] : occurring(body, forbiddenValues(expectedRows(seenBy))) }).toEqual({
-            asUser,
-            leaked: [],
-          });
-      }
-      const documentIds = await page.locator('[data-document-id]').evaluateAll((elements) => elements.length);
-      expect(documentIds).toBe(expected.filter((row) => row.visible.includes('id')).length);
+      expectTableShows(table, headers, expected);
+      await expectButtonsAsGranted(table, userId, expected);
+      await expectNothingLeaked(page, userId, expected, fetched);
 
       await page.screenshot({ path: join(SCREENSHOTS, `page-user-${userId}.png`), fullPage: true });
-
-      // No violation and no error so far. Then the page's context compiles a string (a string timer is eval; DevTools'
-      // own evaluation is exempt from the CSP, the page's timers are not): blocked, and reported to the listener.
-      expect({ problems, violations: await page.evaluate(() => (globalThis as unknown as BrowserGlobals).cspViolations) }).toEqual({
-        problems: [],
-        violations: [],
-      });
-      const stringTimer = await page.evaluate(
-        () =>
-          new Promise<string>((resolve) => {
-            const browserGlobals = globalThis as unknown as BrowserGlobals;
-            browserGlobals.evalRan = false;
-            browserGlobals.setTimeout('globalThis.evalRan = true', 0);
-            // Timers run in order: had the string been compiled, it would have run before this one.
-            browserGlobals.setTimeout(() => resolve(browserGlobals.evalRan === true ? 'eval ran' : 'eval blocked'), 0);
-          }),
-      );
-      expect(stringTimer).toBe('eval blocked');
-      expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).cspViolations)).toEqual(['script-src eval']);
+      await expectStringEvalBlocked(page, problems);
       await context.close();
     },
     60_000,
   );
-});
+}
+
+/** What the page fetched as each user (the x-user-id it sent): the page loads as user 1 before another is chosen. */
+type Fetched = Array<Promise<{ readonly asUser: string | undefined; readonly body: string }>>;
+
+/** Collects the page's console errors and warnings, page errors, failed requests and HTTP errors, what it fetched, and its CSP violations. */
+async function watchPage(page: Page): Promise<{ problems: string[]; fetched: Fetched }> {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (failed) => problems.push(`request failed: ${failed.url()} ${failed.failure()?.errorText ?? ''}`));
+  const fetched: Fetched = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()} for ${response.url()}`);
+    const asUser = response.request().headers()['x-user-id'];
+    fetched.push(response.text().then((body) => ({ asUser, body })));
+  });
+  // Installed before any script of the page runs, so a violation while loading is seen too.
+  await page.addInitScript(() => {
+    const browserGlobals = globalThis as unknown as BrowserGlobals;
+    const violations: string[] = (browserGlobals.cspViolations = []);
+    browserGlobals.document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+  return { problems, fetched };
+}
+
+/** The table has exactly the expected columns, rows and cells. */
+function expectTableShows(table: TableSnapshot, headers: readonly string[], expected: readonly ExpectedRow[]): void {
+  expect(table.headers).toEqual(headers);
+  const columns = headers.slice(0, -1) as DocumentField[];
+  expect(columns).toEqual(COLUMN_ORDER.filter((field) => expected.some((row) => row.visible.includes(field))));
+  expect(table.rows.map(({ documentId, cells }) => ({ documentId, cells }))).toEqual(
+    expected.map(({ id, visible }) => {
+      const document = documentWithId(id);
+      return {
+        documentId: visible.includes('id') ? String(id) : null,
+        cells: columns.map((field) => (visible.includes(field) ? shown(document[field]) : '—')),
+      };
+    }),
+  );
+}
+
+/** Buttons: the server's answer for every row (rows without a visible id are asked about the document they are). */
+async function expectButtonsAsGranted(table: TableSnapshot, userId: PageUserId, expected: readonly ExpectedRow[]): Promise<void> {
+  const serverTruth: ButtonStates[] = [];
+  for (const { id } of expected) {
+    const states = {} as ButtonStates;
+    for (const action of ACTIONS) states[action] = await serverGrants(userId, action, id);
+    serverTruth.push(states);
+  }
+  expect(table.rows.map((row) => row.enabled)).toEqual(serverTruth);
+  const hiddenIdRows = expected.flatMap((row, i) => (row.visible.includes('id') ? [] : [{ id: row.id, granted: serverTruth[i] }]));
+  expect(hiddenIdRows.filter((row) => ACTIONS.some((action) => row.granted?.[action] === true))).toEqual([]);
+  const counts = Object.fromEntries(ACTIONS.map((action) => [action, serverTruth.filter((states) => states[action]).length]));
+  expect(counts).toEqual(EXPECTED_ENABLED_COUNTS[userId]);
+}
+
+/** Nothing the user may not see is anywhere: not in the DOM (text or attributes), not in anything fetched. */
+async function expectNothingLeaked(page: Page, userId: PageUserId, expected: readonly ExpectedRow[], fetched: Fetched): Promise<void> {
+  expect(occurring(await page.content(), forbiddenValues(expected))).toEqual([]);
+  const answers = await Promise.all(fetched);
+  expect(answers.filter(({ asUser }) => asUser === String(userId))).toHaveLength(userId === 4 ? 2 : 3); // slice, listed?, readable
+  for (const { asUser, body } of answers) {
+    const seenBy = PAGE_USERS.find((user) => String(user.userId) === asUser)?.userId;
+    if (asUser !== undefined)
+      expect({ asUser, leaked: seenBy === undefined ? ['(unexpected user)'] : occurring(body, forbiddenValues(expectedRows(seenBy))) }).toEqual({
+        asUser,
+        leaked: [],
+      });
+  }
+  const documentIds = await page.locator('[data-document-id]').evaluateAll((elements) => elements.length);
+  expect(documentIds).toBe(expected.filter((row) => row.visible.includes('id')).length);
+}
+
+/**
+ * No violation and no error so far. Then the page's context compiles a string (a string timer is eval; DevTools'
+ * own evaluation is exempt from the CSP, the page's timers are not): blocked, and reported to the listener.
+ */
+async function expectStringEvalBlocked(page: Page, problems: readonly string[]): Promise<void> {
+  expect({ problems, violations: await page.evaluate(() => (globalThis as unknown as BrowserGlobals).cspViolations) }).toEqual({
+    problems: [],
+    violations: [],
+  });
+  const stringTimer = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const browserGlobals = globalThis as unknown as BrowserGlobals;
+        browserGlobals.evalRan = false;
+        browserGlobals.setTimeout('globalThis.evalRan = true', 0);
+        // Timers run in order: had the string been compiled, it would have run before this one.
+        browserGlobals.setTimeout(() => resolve(browserGlobals.evalRan === true ? 'eval ran' : 'eval blocked'), 0);
+      }),
+  );
+  expect(stringTimer).toBe('eval blocked');
+  expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).cspViolations)).toEqual(['script-src eval']);
+}

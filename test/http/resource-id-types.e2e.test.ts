@@ -8,13 +8,13 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Injectable, Param, UseGuards, type INestApplication } from '@nestjs/common';
 import { Args, Field, ID, Int, ObjectType, Query, Resolver } from '@nestjs/graphql';
-import { Test } from '@nestjs/testing';
 import express, { type Express, type Request } from 'express';
 import request from 'supertest';
 import { initPermissions, permissionsErrorHandler, createPermitMiddleware, permitOf } from '../../runtime/express/index.js';
 import type { PermissionDefinition, Permit, User } from '../../runtime/core/index.js';
 import type { ProjectResourceId } from '../../runtime/nest/index.js';
 import { createPermissionsGuard, GetPermit, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
+import { startApp } from '../nest/fixtures/documents.fixture.js';
 import { fixtureGraphQLModule, postGraphQL } from '../nest/fixtures/graphql/graphql-app.fixture.js';
 
 type AppUser = User<number>;
@@ -97,7 +97,7 @@ class DocumentsByKeyResolver {
 }
 
 async function nestApp(projectResourceId?: ProjectResourceId): Promise<INestApplication<Server>> {
-  const moduleRef = await Test.createTestingModule({
+  return startApp({
     imports: [
       fixtureGraphQLModule(),
       PermissionsModule.forRoot({
@@ -109,10 +109,7 @@ async function nestApp(projectResourceId?: ProjectResourceId): Promise<INestAppl
     ],
     controllers: [DocumentsController, NotesController],
     providers: [{ provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: Ownership }, DocumentsResolver, DocumentsByKeyResolver],
-  }).compile();
-  const app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
-  await app.init();
-  return app;
+  });
 }
 
 function expressApp(ownership: Ownership, projectResourceId?: ProjectResourceId): Express {

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Permissions, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import type { PolicySource, SourcedPolicy } from '../../runtime/core/engine/policy-source.js';
+import type { PolicySource } from '../../runtime/core/engine/policy-source.js';
+import { memorySource } from './memory-source.js';
 import type { PolicyChange, PolicyRejection } from '../../runtime/core/engine/policy-follower.js';
 import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
 
@@ -30,34 +31,6 @@ function bundleOf(definitions: PermissionDefinition[], idType: 'number' | 'strin
 const readTitles = bundleOf([{ roles: ['READER'], resource: 'doc', grant: { 'read:any': ['id', 'title'] } }]);
 const readAll = bundleOf([{ roles: ['READER'], resource: 'doc', grant: { 'read:any': ['*'] } }]);
 const readNothing = bundleOf([{ roles: ['READER'], resource: 'doc', grant: ['update:any'] }]);
-
-/** A source whose current version the test sets, and which says "changed" when told to. */
-function memorySource(initial: SourcedPolicy | undefined) {
-  let current = initial;
-  let notify: (() => void) | undefined;
-  let stopped = false;
-  const source: PolicySource = {
-    description: 'memory',
-    read: () => Promise.resolve(current),
-    watch: (changed) => {
-      notify = changed;
-      return () => {
-        stopped = true;
-        return Promise.resolve();
-      };
-    },
-  };
-  return {
-    source,
-    publish: (next: SourcedPolicy): void => {
-      current = next;
-      notify?.();
-    },
-    get stopped() {
-      return stopped;
-    },
-  };
-}
 
 /** Lets the follower's reads (promises) settle. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -89,6 +62,18 @@ describe('permissions.follow(source)', () => {
     ]);
     await live.close();
     expect([memory.stopped, permissions.policyVersion]).toEqual([true, readNothing.version]);
+  });
+
+  it('the active policy published under a sequence takes that place without a swap; older sequences are then ignored', async () => {
+    const permissions = engine();
+    const { source, publish } = memorySource({ bundle: readTitles, sequence: 4 });
+    const changes: PolicyChange[] = [];
+    const live = await permissions.follow(source, { onChange: (change) => changes.push(change) });
+    expect([live.sequence, permissions.policyVersion, changes]).toEqual([4, readTitles.version, []]);
+    publish({ bundle: readAll, sequence: 3 });
+    await settle();
+    expect([permissions.policyVersion, changes]).toEqual([readTitles.version, []]);
+    await live.close();
   });
 
   it('a permit keeps the policy it was decided on across a swap', async () => {
@@ -177,7 +162,91 @@ describe('permissions.follow(source)', () => {
     await live.close();
   });
 
-  it('a source that cannot be read is reported, never thrown, and watched on', async () => {
+  it('the vocabulary stays the compiled one: a version without a resource does not stop a later one that has it again', async () => {
+    const twoResources = bundleOf([
+      { roles: ['READER'], resource: 'doc', grant: ['read:any'] },
+      { roles: ['READER'], resource: 'invoice', grant: ['read:any'] },
+    ]);
+    const permissions = Permissions.fromTables<User<number>>(twoResources, { ownership, logger: { warn: () => undefined } });
+    const { source, publish } = memorySource(undefined);
+    const rejections: PolicyRejection[] = [];
+    const live = await permissions.follow(source, { onReject: (rejection) => rejections.push(rejection) });
+    publish({ bundle: readTitles, sequence: 1 });
+    await settle();
+    expect(permissions.policyVersion).toBe(readTitles.version);
+    publish({ bundle: twoResources, sequence: 2 });
+    await settle();
+    expect([permissions.policyVersion, rejections]).toEqual([twoResources.version, []]);
+    expect((await permissions.grantPermit({ user: reader, resource: 'invoice', action: 'read' })).granted).toBe(true);
+    await live.close();
+  });
+
+  it('callbacks that throw are reported through the logger, and following goes on', async () => {
+    const warnings: string[] = [];
+    const permissions = Permissions.fromTables<User<number>>(readTitles, { ownership, logger: { warn: (message) => warnings.push(message) } });
+    const { source, publish } = memorySource({ bundle: readAll, sequence: 1 });
+    const throwing = (): never => {
+      throw new Error('callback failed');
+    };
+    const live = await permissions.follow(source, { onChange: throwing, onReject: throwing, onError: throwing });
+    publish({ bundle: { format: 2 }, sequence: 2 });
+    await settle();
+    publish({ bundle: readNothing, sequence: 3 });
+    await settle();
+    expect([permissions.policyVersion, live.sequence]).toEqual([readNothing.version, 3]);
+    expect(warnings).toEqual([
+      'typed-permissions: the follow option onChange threw (callback failed); following goes on.',
+      'typed-permissions: the follow option onReject threw (callback failed); following goes on.',
+      'typed-permissions: the follow option onChange threw (callback failed); following goes on.',
+    ]);
+    await live.close();
+  });
+
+  it('a read that never settles counts as failed after readTimeoutMs: follow() returns, and the next change reads again', async () => {
+    const permissions = engine();
+    let hang = true;
+    let notify: (() => void) | undefined;
+    const errors: string[] = [];
+    const source: PolicySource = {
+      description: 'stuck',
+      read: () => (hang ? new Promise<never>(() => undefined) : Promise.resolve({ bundle: readAll })),
+      watch: (changed) => {
+        notify = changed;
+        return () => Promise.resolve();
+      },
+    };
+    const live = await permissions.follow(source, { readTimeoutMs: 50, onError: (error) => errors.push((error as Error).message) });
+    expect([errors, permissions.policyVersion]).toEqual([['stuck did not answer a read within 50 ms.'], readTitles.version]);
+    hang = false;
+    notify?.();
+    await settle();
+    expect(permissions.policyVersion).toBe(readAll.version);
+    await live.close();
+  });
+
+  it.each<[string, unknown, string]>([
+    [
+      'a misspelt option',
+      { onchange: () => undefined },
+      'follow(source, options): unknown option "onchange"; the options are onChange, onReject, onError, readTimeoutMs.',
+    ],
+    ['a callback that is not a function', { onReject: 'log' }, 'follow(source, options): onReject must be a function.'],
+    [
+      'a read timeout past what a timer holds',
+      { readTimeoutMs: 2 ** 31 },
+      'follow(source, options): readTimeoutMs must be a whole number of milliseconds from 1 to 2147483647.',
+    ],
+    ['a read timeout of zero', { readTimeoutMs: 0 }, 'follow(source, options): readTimeoutMs must be a whole number of milliseconds from 1 to 2147483647.'],
+    ['no source at all', undefined, 'follow(source): source must be a policy source'],
+  ])('refuses %s before reading anything', async (_label, options, message) => {
+    const { source } = memorySource({ bundle: readAll });
+    const permissions = engine();
+    const follow = options === undefined ? permissions.follow(null as never) : permissions.follow(source, options as never);
+    await expect(follow).rejects.toThrow(message);
+    expect(permissions.policyVersion).toBe(readTitles.version);
+  });
+
+  it('a source that cannot be read is reported (once until a read succeeds), never thrown, and watched on', async () => {
     const permissions = engine();
     let fail = true;
     let notify: (() => void) | undefined;
@@ -192,10 +261,18 @@ describe('permissions.follow(source)', () => {
     };
     const live = await permissions.follow(source, { onError: (error) => errors.push(error) });
     expect([errors.map((error) => (error as Error).message), permissions.policyVersion]).toEqual([['unreachable'], readTitles.version]);
+    // The same failure again is not repeated; after a good read, it is reported again.
+    notify?.();
+    await settle();
+    expect(errors).toHaveLength(1);
     fail = false;
     notify?.();
     await settle();
     expect(permissions.policyVersion).toBe(readAll.version);
+    fail = true;
+    notify?.();
+    await settle();
+    expect(errors).toHaveLength(2);
     await live.close();
   });
 });

@@ -1,180 +1,45 @@
 /**
- * What the permissions module checks when a GraphQL application starts (issue 13, item 2): every guarded
+ * What the permissions module checks when a GraphQL application starts: every guarded
  * resolver whose record id cannot be told, and every guarded subscription, stops the start with a message
  * naming the resolver, its field and the fix; a returned object type with non-null fields is a warning (an
  * error in strict mode); resolvers the schema does not serve are not checked.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { Module, UseGuards, type ModuleMetadata } from '@nestjs/common';
-import { Args, Field, InputType, Int, ObjectType, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { type ModuleMetadata } from '@nestjs/common';
 import type { PermissionDefinition } from '../../runtime/core/index.js';
 import { PermissionsUsageError } from '../../runtime/core/index.js';
-import { createPermissionsGuard, Permission, PermissionsModule, SkipPermissions, type PermissionsModuleOptions } from '../../runtime/nest/index.js';
+import { PermissionsModule, type PermissionsModuleOptions } from '../../runtime/nest/index.js';
 import { createApp, type TestApp } from './fixtures/documents.fixture.js';
 import { fixtureGraphQLModule, postGraphQL } from './fixtures/graphql/graphql-app.fixture.js';
 import { gqlUserFromHeader } from './fixtures/graphql/graphql-documents.data.js';
+import {
+  BootHealthResolver,
+  SearchResolver,
+  MisnamedIdResolver,
+  GuardKeyResolver,
+  ListIdResolver,
+  NamedListIdResolver,
+  InputIdResolver,
+  NamedInputResolver,
+  SubscriptionResolver,
+  SkippedSubscriptionResolver,
+  StrictDocumentResolver,
+  ServedResolver,
+  ServedModule,
+  NotServedModule,
+  InheritedByIdResolver,
+  InheritedByKeyResolver,
+} from './fixtures/graphql/boot-resolvers.js';
 
 const DEFINITIONS: readonly PermissionDefinition[] = [
   { roles: ['EMPLOYEE'], resource: 'document', descr: 'Employees read and list documents.', grant: ['read:any', 'list:any'] },
 ];
-
-const BootGuard = createPermissionsGuard({ resource: 'document' });
-const BootKeyGuard = createPermissionsGuard({ resource: 'document', resourceIdParam: 'documentId' });
 
 /** The first line of every id refusal. */
 const ID_REFUSAL =
   'Guarded resolvers whose resource id argument is ambiguous or that cannot be checked; the application does not start, because a check ' +
   'without the right record id could grant access to the wrong record:\n';
 const OPT_OUT = 'or opt out with resourceIdParam: null if this handler does not act on one record.';
-
-@ObjectType('BootDocument')
-class BootDocument {
-  @Field(() => Int, { nullable: true })
-  id?: number;
-
-  @Field(() => String, { nullable: true })
-  title?: string;
-}
-
-@ObjectType('BootStrictDocument')
-class BootStrictDocument {
-  @Field(() => Int)
-  id!: number;
-
-  @Field(() => String, { nullable: true })
-  title?: string;
-}
-
-@InputType('BootKeyInput')
-class BootKeyInput {
-  @Field(() => Int)
-  id!: number;
-
-  @Field(() => Int, { nullable: true })
-  version?: number;
-}
-
-/** Every schema needs a query: this one is unguarded. */
-@Resolver()
-class BootHealthResolver {
-  @Query(() => Int)
-  health(): number {
-    return 1;
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class SearchResolver {
-  @Query(() => [BootDocument])
-  @Permission({ action: 'list' })
-  search(@Args('text') text: string): BootDocument[] {
-    return [{ title: text }];
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class MisnamedIdResolver {
-  @Query(() => BootDocument, { nullable: true })
-  @Permission({ action: 'read', resourceIdParam: 'documentId' })
-  byKey(@Args('id', { type: () => Int }) id: number): BootDocument {
-    return { id };
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootKeyGuard)
-class GuardKeyResolver {
-  @Query(() => BootDocument, { nullable: true })
-  read(@Args('id', { type: () => Int }) id: number): BootDocument {
-    return { id };
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class ListIdResolver {
-  @Query(() => [BootDocument])
-  read(@Args('id', { type: () => [Int] }) ids: number[]): BootDocument[] {
-    return ids.map((id) => ({ id }));
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class NamedListIdResolver {
-  @Query(() => [BootDocument])
-  @Permission({ action: 'read', resourceIdParam: 'ids' })
-  many(@Args('ids', { type: () => [Int] }) ids: number[]): BootDocument[] {
-    return ids.map((id) => ({ id }));
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class InputIdResolver {
-  @Query(() => BootDocument, { nullable: true })
-  read(@Args('id', { type: () => BootKeyInput }) key: BootKeyInput): BootDocument {
-    return { id: key.id };
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class NamedInputResolver {
-  @Query(() => BootDocument, { nullable: true })
-  @Permission({ action: 'read', resourceIdParam: 'key' })
-  byInput(@Args('key', { type: () => BootKeyInput }) key: BootKeyInput): BootDocument {
-    return { id: key.id };
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class SubscriptionResolver {
-  @Subscription(() => BootDocument)
-  @Permission({ action: 'read' })
-  documentChanged(@Args('id', { type: () => Int }) id: number): AsyncIterator<BootDocument> {
-    throw new Error(`document ${id}: never subscribed in these tests`);
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class SkippedSubscriptionResolver {
-  @Subscription(() => BootDocument)
-  @SkipPermissions()
-  documentAdded(): AsyncIterator<BootDocument> {
-    throw new Error('never subscribed in these tests');
-  }
-}
-
-@Resolver(() => BootStrictDocument)
-@UseGuards(BootGuard)
-class StrictDocumentResolver {
-  @Query(() => BootStrictDocument, { nullable: true })
-  @Permission({ action: 'read' })
-  strictDocument(@Args('id', { type: () => Int }) id: number): BootStrictDocument {
-    return { id, title: `Doc ${id}` };
-  }
-}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class ServedResolver {
-  @Query(() => BootDocument, { nullable: true })
-  @Permission({ action: 'read' })
-  served(@Args('id', { type: () => Int }) id: number): BootDocument {
-    return { id, title: `Doc ${id}` };
-  }
-}
-
-@Module({ providers: [ServedResolver, BootHealthResolver] })
-class ServedModule {}
-
-@Module({ providers: [SearchResolver] })
-class NotServedModule {}
 
 interface BootOptions {
   readonly resolvers?: ModuleMetadata['providers'];
@@ -209,7 +74,12 @@ async function startFailure(options: BootOptions): Promise<unknown> {
 }
 
 describe('GraphQL resolvers checked at application start', () => {
-  it('item 2: a guarded resolver with arguments but no id argument stops the start', async () => {
+  resolversThatStopTheStart();
+  warningsAndUncheckedResolvers();
+});
+
+function resolversThatStopTheStart(): void {
+  it('a guarded resolver with arguments but no id argument stops the start', async () => {
     const error = await startFailure({ resolvers: [SearchResolver] });
     expect(error).toBeInstanceOf(PermissionsUsageError);
     expect((error as Error).message).toBe(
@@ -220,7 +90,7 @@ describe('GraphQL resolvers checked at application start', () => {
     );
   });
 
-  it('item 2: @Permission({ resourceIdParam }) naming no argument of the field stops the start', async () => {
+  it('@Permission({ resourceIdParam }) naming no argument of the field stops the start', async () => {
     const error = await startFailure({ resolvers: [MisnamedIdResolver] });
     expect((error as Error).message).toBe(
       ID_REFUSAL +
@@ -229,7 +99,7 @@ describe('GraphQL resolvers checked at application start', () => {
     );
   });
 
-  it("item 2: a guard's resourceIdParam naming no argument of a field with arguments stops the start", async () => {
+  it("a guard's resourceIdParam naming no argument of a field with arguments stops the start", async () => {
     const error = await startFailure({ resolvers: [GuardKeyResolver] });
     expect((error as Error).message).toBe(
       ID_REFUSAL +
@@ -238,7 +108,7 @@ describe('GraphQL resolvers checked at application start', () => {
     );
   });
 
-  it('item 2: an id argument of a list type is not one id: the start stops (default and named)', async () => {
+  it('an id argument of a list type is not one id: the start stops (default and named)', async () => {
     const byDefault = await startFailure({ resolvers: [ListIdResolver] });
     expect((byDefault as Error).message).toBe(
       ID_REFUSAL +
@@ -253,7 +123,7 @@ describe('GraphQL resolvers checked at application start', () => {
     );
   });
 
-  it('item 2: an input-object argument is not one id: the start stops (named id by default, and named by resourceIdParam)', async () => {
+  it('an input-object argument is not one id: the start stops (named id by default, and named by resourceIdParam)', async () => {
     const byDefault = await startFailure({ resolvers: [InputIdResolver] });
     expect((byDefault as Error).message).toBe(
       ID_REFUSAL +
@@ -269,7 +139,7 @@ describe('GraphQL resolvers checked at application start', () => {
     );
   });
 
-  it('item 2: a guarded subscription stops the start; one marked @SkipPermissions() does not', async () => {
+  it('a guarded subscription stops the start; one marked @SkipPermissions() does not', async () => {
     const error = await startFailure({ resolvers: [SubscriptionResolver] });
     expect((error as Error).message).toBe(
       ID_REFUSAL +
@@ -281,8 +151,10 @@ describe('GraphQL resolvers checked at application start', () => {
     await expect(app.init()).resolves.toBe(app);
     await app.close();
   });
+}
 
-  it('item 2: a returned object type with non-null fields is a warning naming them', async () => {
+function warningsAndUncheckedResolvers(): void {
+  it('a returned object type with non-null fields is a warning naming them', async () => {
     const warn = jest.fn<(message: string) => void>();
     const app = await bootApp({ resolvers: [StrictDocumentResolver], permissions: { logger: { warn } } });
     await app.init();
@@ -296,7 +168,7 @@ describe('GraphQL resolvers checked at application start', () => {
     await app.close();
   });
 
-  it('item 2: strict: true turns the non-null field warning into a refusal to start', async () => {
+  it('strict: true turns the non-null field warning into a refusal to start', async () => {
     const warn = jest.fn<(message: string) => void>();
     const error = await startFailure({ resolvers: [StrictDocumentResolver], permissions: { strict: true, logger: { warn } } });
     expect(error).toBeInstanceOf(PermissionsUsageError);
@@ -309,7 +181,7 @@ describe('GraphQL resolvers checked at application start', () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it("item 2: a guarded resolver whose module the GraphQL module's include leaves out is not checked", async () => {
+  it("a guarded resolver whose module the GraphQL module's include leaves out is not checked", async () => {
     const warn = jest.fn<(message: string) => void>();
     const app = await createApp({
       imports: [
@@ -332,7 +204,7 @@ describe('GraphQL resolvers checked at application start', () => {
     await app.close();
   });
 
-  it('item 2: an application without a GraphQL module starts with a guarded resolver among its providers', async () => {
+  it('an application without a GraphQL module starts with a guarded resolver among its providers', async () => {
     const warn = jest.fn<(message: string) => void>();
     // SearchResolver would stop the start of an application that serves it.
     const app = await bootApp({ graphql: false, resolvers: [SearchResolver, ServedResolver], permissions: { logger: { warn } } });
@@ -340,23 +212,7 @@ describe('GraphQL resolvers checked at application start', () => {
     expect(warn).not.toHaveBeenCalled();
     await app.close();
   });
-});
-
-/** A resolver method inherited by two resolver classes, each with its own guard: one names an argument the field has, one does not. */
-abstract class InheritedReadBase {
-  @Query(() => BootDocument, { nullable: true, name: 'inheritedRead' })
-  read(@Args('id', { type: () => Int }) id: number): BootDocument {
-    return Object.assign(new BootDocument(), { id });
-  }
 }
-
-@Resolver(() => BootDocument)
-@UseGuards(BootGuard)
-class InheritedByIdResolver extends InheritedReadBase {}
-
-@Resolver(() => BootDocument)
-@UseGuards(BootKeyGuard)
-class InheritedByKeyResolver extends InheritedReadBase {}
 
 describe('an inherited resolver method is resolved per resolver class', () => {
   it.each([

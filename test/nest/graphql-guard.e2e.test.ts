@@ -1,42 +1,32 @@
 /**
- * The permissions guard on GraphQL resolvers (issue 13, item 1): a real Nest application serving Apollo
+ * The permissions guard on GraphQL resolvers: a real Nest application serving Apollo
  * at POST /graphql. Where the action and the record id of each resolver come from, field-level
  * attributes, one permit per resolver call under concurrency, and how refusals and failures surface.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
-import { PermissionsUsageError } from '../../runtime/core/index.js';
-import { collectingLogger, createApp, startApp, type TestApp } from './fixtures/documents.fixture.js';
-import { errorsByPath, fixtureGraphQLModule, postGraphQL } from './fixtures/graphql/graphql-app.fixture.js';
-import { ConcurrencyGate, GQL_DEFINITIONS, gqlUserFromHeader, GqlHandlerLog, GqlOwnership, HOOK_SECRET } from './fixtures/graphql/graphql-documents.data.js';
-import {
-  GqlDocumentsResolver,
-  GqlDocumentsRestController,
-  GqlFoldersResolver,
-  GqlNoteKeysResolver,
-  GqlNotesResolver,
-  GqlUnguardedResolver,
-} from './fixtures/graphql/graphql-documents.resolvers.js';
+import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from '../../runtime/nest/index.js';
+import { collectingLogger, startApp, type TestApp } from './fixtures/documents.fixture.js';
+import { errorsByPath, gqlDocumentsModule, postGraphQL } from './fixtures/graphql/graphql-app.fixture.js';
+import { ConcurrencyGate, GqlHandlerLog, GqlOwnership, HOOK_SECRET } from './fixtures/graphql/graphql-documents.data.js';
+import { GqlDocumentsResolver, GqlDocumentsRestController, GqlNoteKeysResolver, GqlNotesResolver } from './fixtures/graphql/graphql-documents.resolvers.js';
+
+let app: TestApp;
+let ownership: GqlOwnership;
+let log: GqlHandlerLog;
+
+const { warnings, logger } = collectingLogger();
+
+function reset(): void {
+  ownership.reset();
+  log.ran.length = 0;
+}
 
 describe('permissions guard on GraphQL resolvers (documents app)', () => {
-  let app: TestApp;
-  let ownership: GqlOwnership;
-  let log: GqlHandlerLog;
-  const { warnings, logger } = collectingLogger();
-
   beforeAll(async () => {
-    app = await startApp({
-      imports: [fixtureGraphQLModule(), PermissionsModule.forRoot({ extractUserFromRequest: gqlUserFromHeader, definitions: [...GQL_DEFINITIONS], logger })],
-      controllers: [GqlDocumentsRestController],
-      providers: [
-        GqlHandlerLog,
-        { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: GqlOwnership },
-        GqlDocumentsResolver,
-        GqlNotesResolver,
-        GqlNoteKeysResolver,
-      ],
-    });
+    app = await startApp(
+      gqlDocumentsModule({ resolvers: [GqlDocumentsResolver, GqlNotesResolver, GqlNoteKeysResolver], controllers: [GqlDocumentsRestController], logger }),
+    );
     ownership = app.get(PERMISSIONS_OWNERSHIP_SERVICE_TOKEN);
     log = app.get(GqlHandlerLog);
   });
@@ -44,13 +34,14 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
   afterAll(async () => {
     await app.close();
   });
+  recordIdsOfResolvers();
+  namedIdArgumentsAndCollections();
+  nullableIdsActionsAndFieldLevel();
+  concurrencyFailuresAndWarnings();
+});
 
-  function reset(): void {
-    ownership.reset();
-    log.ran.length = 0;
-  }
-
-  it('item 1: the default id argument of type Int is the record id, projected by the guard', async () => {
+function recordIdsOfResolvers(): void {
+  it('the default id argument of type Int is the record id, projected by the guard', async () => {
     reset();
     const owned = await postGraphQL(app, '{ document(id: 2) { id title confidential checkedId } }', { userId: 1 });
     expect(owned.body).toEqual({ data: { document: { id: 2, title: 'Doc 2', confidential: null, checkedId: 2 } } });
@@ -58,7 +49,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual(['document:2']);
   });
 
-  it('item 1: a record of another owner is FORBIDDEN and the resolver does not run', async () => {
+  it('a record of another owner is FORBIDDEN and the resolver does not run', async () => {
     reset();
     const answer = await postGraphQL(app, '{ document(id: 3) { id title } }', { userId: 1 });
     expect(answer.status).toBe(200);
@@ -70,7 +61,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual([]);
   });
 
-  it('item 1: an id the projection refuses is BAD_USER_INPUT, before any hook', async () => {
+  it('an id the projection refuses is BAD_USER_INPUT, before any hook', async () => {
     reset();
     const answer = await postGraphQL(app, '{ documentInFolder(folderId: 1, documentId: -4) { id } }', { userId: 1 });
     expect(errorsByPath(answer)).toEqual([{ message: 'id must be an integer, got "-4"', path: ['documentInFolder'], extensions: { code: 'BAD_USER_INPUT' } }]);
@@ -78,7 +69,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual([]);
   });
 
-  it('item 1: an id of the wrong type, as a variable or a null literal, is BAD_USER_INPUT before any resolver runs', async () => {
+  it('an id of the wrong type, as a variable or a null literal, is BAD_USER_INPUT before any resolver runs', async () => {
     reset();
     const variable = await postGraphQL(app, 'query Read($id: Int!) { document(id: $id) { id } }', { userId: 1, variables: { id: 'abc' } });
     expect(variable.status).toBe(400);
@@ -100,7 +91,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual([]);
   });
 
-  it('item 1: an id literal of the wrong type, document(id: "abc"), is BAD_USER_INPUT like REST\'s 400', async () => {
+  it('an id literal of the wrong type, document(id: "abc"), is BAD_USER_INPUT like REST\'s 400', async () => {
     const answer = await postGraphQL(app, '{ document(id: "abc") { id } }', { userId: 1 });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({
@@ -108,7 +99,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     });
   });
 
-  it('item 1: the default id argument of type ID is the record id, a string id kept as it is', async () => {
+  it('the default id argument of type ID is the record id, a string id kept as it is', async () => {
     reset();
     const owned = await postGraphQL(app, '{ note(id: "n1") { id text checkedId } }', { userId: 1 });
     expect(owned.body).toEqual({ data: { note: { id: 'n1', text: 'note one', checkedId: 'n1' } } });
@@ -120,14 +111,16 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     ]);
   });
 
-  it('item 1: an ID argument written as a number reaches the hook as the string GraphQL makes of it', async () => {
+  it('an ID argument written as a number reaches the hook as the string GraphQL makes of it', async () => {
     reset();
     const answer = await postGraphQL(app, '{ note(id: 7) { id } }', { userId: 1 });
     expect(errorsByPath(answer)).toEqual([{ message: 'read on note is not granted', path: ['note'], extensions: { code: 'FORBIDDEN' } }]);
     expect(ownership.calls).toEqual([{ hook: 'isNoteAuthor', userId: 1, resourceId: '7' }]);
   });
+}
 
-  it("item 1: @Permission({ resourceIdParam: 'documentId' }) takes the id from that argument, not from another one", async () => {
+function namedIdArgumentsAndCollections(): void {
+  it("@Permission({ resourceIdParam: 'documentId' }) takes the id from that argument, not from another one", async () => {
     reset();
     // Folder 1 would pass as user 1's document 1 if the wrong argument were read.
     const refused = await postGraphQL(app, '{ documentInFolder(folderId: 1, documentId: 3) { id } }', { userId: 1 });
@@ -141,7 +134,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual(['documentInFolder:2']);
   });
 
-  it("item 1: a guard's resourceIdParam names the id argument of each resolver it guards; one without arguments is a collection check", async () => {
+  it("a guard's resourceIdParam names the id argument of each resolver it guards; one without arguments is a collection check", async () => {
     reset();
     const refused = await postGraphQL(app, '{ noteInFolder(folderId: "n1", noteId: "n2") { id } }', { userId: 1 });
     expect(errorsByPath(refused)).toEqual([{ message: 'read on note is not granted', path: ['noteInFolder'], extensions: { code: 'FORBIDDEN' } }]);
@@ -156,7 +149,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     ]);
   });
 
-  it("item 1: 'input.id' reaches into the mutation's input: an owned record is renamed", async () => {
+  it("'input.id' reaches into the mutation's input: an owned record is renamed", async () => {
     reset();
     const answer = await postGraphQL(app, 'mutation { renameDocument(input: { id: 1, title: "Renamed" }) { id title } }', { userId: 1 });
     expect(answer.body).toEqual({ data: { renameDocument: { id: 1, title: 'Renamed' } } });
@@ -164,7 +157,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual(['renameDocument:1']);
   });
 
-  it("item 1: 'input.id' of another owner's record (given as a variable) is FORBIDDEN and the mutation does not run", async () => {
+  it("'input.id' of another owner's record (given as a variable) is FORBIDDEN and the mutation does not run", async () => {
     reset();
     const answer = await postGraphQL(app, 'mutation Rename($input: RenameGqlDocumentInput!) { renameDocument(input: $input) { id title } }', {
       userId: 1,
@@ -176,7 +169,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual([]);
   });
 
-  it('item 1: a collection query opted out with resourceIdParam: null is a collection check, whatever its arguments', async () => {
+  it('a collection query opted out with resourceIdParam: null is a collection check, whatever its arguments', async () => {
     reset();
     const answer = await postGraphQL(app, '{ documents(first: 4) { id title confidential } }', { userId: 1 });
     expect(answer.body).toEqual({
@@ -191,8 +184,10 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     });
     expect(ownership.calls).toEqual([{ hook: 'listCreated', userId: 1 }]);
   });
+}
 
-  it('item 1: a nullable id argument that is absent makes a collection check; present, a record check', async () => {
+function nullableIdsActionsAndFieldLevel(): void {
+  it('a nullable id argument that is absent makes a collection check; present, a record check', async () => {
     reset();
     const all = await postGraphQL(app, '{ readable { id } }', { userId: 1 });
     expect(all.body).toEqual({ data: { readable: [{ id: 1 }, { id: 2 }, { id: 5 }, { id: 8 }, { id: 10 }] } });
@@ -209,7 +204,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual(['readable:null']);
   });
 
-  it('item 1: the action is the method name, not the field name (documentForEdit checks update)', async () => {
+  it('the action is the method name, not the field name (documentForEdit checks update)', async () => {
     reset();
     // CITY_READER reads any document but updates none.
     const read = await postGraphQL(app, '{ document(id: 1) { title } }', { userId: 4 });
@@ -222,13 +217,13 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual(['document:1', 'documentForEdit:1']);
   });
 
-  it('item 1: @Permission({ action }) overrides the method name (note checks read)', async () => {
+  it('@Permission({ action }) overrides the method name (note checks read)', async () => {
     reset();
     const answer = await postGraphQL(app, '{ note(id: "n1") { permitAction } }', { userId: 1 });
     expect(answer.body).toEqual({ data: { note: { permitAction: 'read' } } });
   });
 
-  it('item 1: @SkipPermissions() lets the call through without a user or a check', async () => {
+  it('@SkipPermissions() lets the call through without a user or a check', async () => {
     reset();
     // User 99 is unknown: extractUserFromRequest would refuse, but it is not asked.
     const answer = await postGraphQL(app, '{ documentCount }', { userId: 99 });
@@ -237,14 +232,14 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual(['documentCount']);
   });
 
-  it("item 1: field level: grant ['title', 'address.city'] shows the city, and the street is null", async () => {
+  it("field level: grant ['title', 'address.city'] shows the city, and the street is null", async () => {
     reset();
     const answer = await postGraphQL(app, '{ document(id: 1) { id title confidential address { city street } } }', { userId: 4 });
     expect(answer.body).toEqual({ data: { document: { id: null, title: 'Doc 1', confidential: null, address: { city: 'City 1', street: null } } } });
     expect(ownership.calls).toEqual([]);
   });
 
-  it('item 1: field level: aliases and fragments cannot reach a hidden attribute', async () => {
+  it('field level: aliases and fragments cannot reach a hidden attribute', async () => {
     const query = `
       query {
         document(id: 1) {
@@ -257,8 +252,10 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     const answer = await postGraphQL(app, query, { userId: 4 });
     expect(answer.body).toEqual({ data: { document: { a: { s: null }, c: null, address: { city: 'City 1', street: null }, secret: null } } });
   });
+}
 
-  it('item 1: concurrency: ten aliased calls in one operation, resolved at once, each get their own permit', async () => {
+function concurrencyFailuresAndWarnings(): void {
+  it('concurrency: ten aliased calls in one operation, resolved at once, each get their own permit', async () => {
     reset();
     const gate = new ConcurrencyGate(10);
     ownership.gate = gate;
@@ -278,7 +275,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect([...log.ran].sort()).toEqual([...owned].map((id) => `document:${id}`).sort());
   });
 
-  it('item 1: a hook that throws is INTERNAL_SERVER_ERROR "Internal server error" only; its message never reaches the client', async () => {
+  it('a hook that throws is INTERNAL_SERVER_ERROR "Internal server error" only; its message never reaches the client', async () => {
     reset();
     const answer = await postGraphQL(app, '{ document(id: 1) { id title } }', { userId: 6 });
     expect(answer.body).toEqual({
@@ -292,7 +289,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual([]);
   });
 
-  it('item 1: extractUserFromRequest throwing UnauthorizedException is UNAUTHENTICATED', async () => {
+  it('extractUserFromRequest throwing UnauthorizedException is UNAUTHENTICATED', async () => {
     reset();
     const answer = await postGraphQL(app, '{ document(id: 1) { id } }', { userId: 99 });
     expect(answer.body).toEqual({
@@ -303,7 +300,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual([]);
   });
 
-  it('item 1: the same guard class on a controller and on a resolver: both are checked', async () => {
+  it('the same guard class on a controller and on a resolver: both are checked', async () => {
     reset();
     const rest = await request(app.getHttpServer()).get('/documents/2').set('x-user-id', '1').expect(200);
     expect(rest.body).toEqual({ id: 2, title: 'Doc 2', creatorId: 1, address: { city: 'City 2', street: '2 Main Street' } });
@@ -314,58 +311,7 @@ describe('permissions guard on GraphQL resolvers (documents app)', () => {
     expect(log.ran).toEqual(['rest:2', 'document:2']);
   });
 
-  it('item 1: the app started without warnings', () => {
+  it('the app started without warnings', () => {
     expect(warnings).toEqual([]);
   });
-});
-
-describe('permissions guard on GraphQL field resolvers (fieldResolverEnhancers: guards)', () => {
-  let app: TestApp;
-  let log: GqlHandlerLog;
-
-  beforeAll(async () => {
-    app = await startApp({
-      imports: [
-        fixtureGraphQLModule({ fieldResolverEnhancers: ['guards'] }),
-        PermissionsModule.forRoot({ extractUserFromRequest: gqlUserFromHeader, definitions: [...GQL_DEFINITIONS] }),
-      ],
-      providers: [GqlHandlerLog, { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: GqlOwnership }, GqlFoldersResolver],
-    });
-    log = app.get(GqlHandlerLog);
-  });
-
-  afterAll(async () => {
-    await app.close();
-  });
-
-  it('item 1: a guarded @ResolveField is refused (INTERNAL_SERVER_ERROR, not run); one marked @SkipPermissions() resolves', async () => {
-    const answer = await postGraphQL(app, '{ folder(id: 7) { id name owner label } }', { userId: 1 });
-    expect(answer.body).toEqual({
-      data: { folder: { id: 7, name: 'Folder 7', owner: null, label: 'F7' } },
-      errors: [
-        { message: 'Internal server error', locations: [{ line: 1, column: 27 }], path: ['folder', 'owner'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
-      ],
-    });
-    expect(log.ran).toEqual(['label']);
-  });
-});
-
-describe('@GetPermit() on a resolver no permissions guard covers', () => {
-  it('stops the start, naming the resolver method and the fix', async () => {
-    const app = await createApp({
-      imports: [fixtureGraphQLModule(), PermissionsModule.forRoot({ extractUserFromRequest: gqlUserFromHeader, definitions: [...GQL_DEFINITIONS] })],
-      providers: [GqlHandlerLog, { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useClass: GqlOwnership }, GqlDocumentsResolver, GqlUnguardedResolver],
-    });
-    const failure = await app.init().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    await app.close();
-    expect(failure).toBeInstanceOf(PermissionsUsageError);
-    expect((failure as Error).message).toBe(
-      'Handlers inject @GetPermit() but no permissions guard gives them a permit, so every request would fail; the application does not start:\n' +
-        '  - GqlUnguardedResolver.permitWithoutGuard injects @GetPermit(), but no permissions guard covers it. Fix: add ' +
-        '@UseGuards(createPermissionsGuard(…)) to the class or the method (or register one as APP_GUARD).',
-    );
-  });
-});
+}

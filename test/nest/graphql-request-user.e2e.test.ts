@@ -1,18 +1,18 @@
 /**
- * Issue 13: a GraphQL operation runs the permissions guard once per guarded field; the user of the request is
+ * A GraphQL operation runs the permissions guard once per guarded field; the user of the request is
  * asked once (`extractUserFromRequest`), so fifteen aliases do not mean fifteen user lookups, and every field
  * sees the same user — or the same refusal.
  */
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Module, UnauthorizedException, UseGuards, type INestApplication } from '@nestjs/common';
-import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { Args, Field, GraphQLModule, Int, ObjectType, Query, Resolver } from '@nestjs/graphql';
-import { Test } from '@nestjs/testing';
+import { Args, Field, Int, ObjectType, Query, Resolver } from '@nestjs/graphql';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import type { Permit } from '../../runtime/core/index.js';
-import { createPermissionsGuard, formatGraphQLError, GetPermit, PermissionsModule } from '../../runtime/nest/index.js';
+import { createPermissionsGuard, GetPermit, PermissionsModule } from '../../runtime/nest/index.js';
+import { startApp } from './fixtures/documents.fixture.js';
+import { fixtureGraphQLModule } from './fixtures/graphql/graphql-app.fixture.js';
 
 @ObjectType('Note')
 class NoteModel {
@@ -48,19 +48,17 @@ const lookups: string[] = [];
       },
       projectResourceId: (id) => Number(id),
     }),
-    GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, autoSchemaFile: true, formatError: formatGraphQLError }),
+    fixtureGraphQLModule(),
   ],
   providers: [NotesResolver],
 })
 class NotesModule {}
 
-describe('issue 13: the user of a GraphQL request is asked once', () => {
+describe('the user of a GraphQL request is asked once', () => {
   let app: INestApplication<Server>;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [NotesModule] }).compile();
-    app = moduleRef.createNestApplication<INestApplication<Server>>({ logger: false });
-    await app.init();
+    app = await startApp({ imports: [NotesModule] });
   });
 
   afterAll(async () => {
@@ -69,7 +67,7 @@ describe('issue 13: the user of a GraphQL request is asked once', () => {
 
   const query = '{ a: read(id: 1) { id } b: read(id: 2) { id } c: read(id: 3) { text } }';
 
-  it('item 4: three guarded fields in one operation make one extractUserFromRequest call; the next request asks again', async () => {
+  it('three guarded fields in one operation make one extractUserFromRequest call; the next request asks again', async () => {
     lookups.length = 0;
     const first = await request(app.getHttpServer()).post('/graphql').set('x-user', 'reader').send({ query }).expect(200);
     expect(first.body).toEqual({ data: { a: { id: 1 }, b: { id: 2 }, c: { text: 'note 3' } } });
@@ -78,7 +76,7 @@ describe('issue 13: the user of a GraphQL request is asked once', () => {
     expect(lookups).toEqual(['reader', 'reader']);
   });
 
-  it('item 2: a refused user is refused once and every field gets the same UNAUTHENTICATED error', async () => {
+  it('a refused user is refused once and every field gets the same UNAUTHENTICATED error', async () => {
     lookups.length = 0;
     const response = await request(app.getHttpServer()).post('/graphql').set('x-user', 'stranger').send({ query }).expect(200);
     expect(lookups).toEqual(['stranger']);

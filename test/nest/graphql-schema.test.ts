@@ -1,5 +1,5 @@
 /**
- * Issue 13: what the guard reads from a GraphQL schema at start — the id candidates among a field's arguments
+ * What the guard reads from a GraphQL schema at start — the id candidates among a field's arguments
  * (input objects flattened to dotted names, at most MAX_ID_ARGUMENT_DEPTH levels, recursive inputs bounded) and
  * the non-null fields of the type a guarded field returns — on schemas built by graphql-js itself.
  */
@@ -58,8 +58,18 @@ const field = (name: string) => {
   return found;
 };
 
-describe('issue 13: reading the schema of guarded resolvers', () => {
-  it('item 1: arguments in order, optional when nullable, lists never an id', () => {
+describe('reading the schema of guarded resolvers', () => {
+  idCandidatesAndNonNullFields();
+
+  it('a field the schema does not have, or an operation type it lacks, is undefined', () => {
+    expect(schemaFieldOf(schema, { operation: 'Query', name: 'missing' })).toBeUndefined();
+    expect(schemaFieldOf(schema, { operation: 'Query', name: 'toString' })).toBeUndefined();
+    expect(schemaFieldOf(schema, { operation: 'Mutation', name: 'document' })).toBeUndefined();
+  });
+});
+
+function idCandidatesAndNonNullFields(): void {
+  it('arguments in order, optional when nullable, lists never an id', () => {
     expect(fieldArguments(field('document'), tools)).toEqual([{ name: 'id', optional: false, wildcard: false }]);
     expect(fieldArguments(field('documents'), tools)).toEqual([
       { name: 'first', optional: true, wildcard: false },
@@ -67,7 +77,7 @@ describe('issue 13: reading the schema of guarded resolvers', () => {
     ]);
   });
 
-  it(`item 1: input objects flatten to dotted names, up to ${MAX_ID_ARGUMENT_DEPTH} levels (the limit: l1.l2.l3.id is in, l1.l2.l3.l4.id is not)`, () => {
+  it(`input objects flatten to dotted names, up to ${MAX_ID_ARGUMENT_DEPTH} levels (the limit: l1.l2.l3.id is in, l1.l2.l3.l4.id is not)`, () => {
     expect(MAX_ID_ARGUMENT_DEPTH).toBe(4);
     expect(fieldArguments(field('deep'), tools)).toEqual([
       { name: 'l1', optional: false, wildcard: true },
@@ -88,7 +98,7 @@ describe('issue 13: reading the schema of guarded resolvers', () => {
     });
   });
 
-  it('item 5: a recursive input object is followed to the depth limit, not forever', () => {
+  it('a recursive input object is followed to the depth limit, not forever', () => {
     expect(fieldArguments(field('tree'), tools).map((arg) => arg.name)).toEqual([
       'node',
       'node.id',
@@ -100,7 +110,7 @@ describe('issue 13: reading the schema of guarded resolvers', () => {
     ]);
   });
 
-  it('item 1: the default id is an argument named id anywhere; arguments without one are a problem, and a list cannot be the id', () => {
+  it('the default id is an argument named id anywhere; arguments without one are a problem, and a list cannot be the id', () => {
     expect(resolveResourceIdParam([fieldArguments(field('document'), tools)], undefined, 'default', 'any')).toEqual({
       kind: 'param',
       name: 'id',
@@ -119,25 +129,19 @@ describe('issue 13: reading the schema of guarded resolvers', () => {
     expect(resolveResourceIdParam([fieldArguments(field('count'), tools)], undefined, 'default', 'any')).toEqual({ kind: 'none' });
   });
 
-  it('item 2: the non-null fields of the returned object type, through lists; none for scalars', () => {
+  it('the non-null fields of the returned object type, through lists; none for scalars', () => {
     expect(nonNullReturnedFields(field('document'), tools)).toEqual([]);
     expect(nonNullReturnedFields(field('documents'), tools)).toEqual([]);
     expect(nonNullReturnedFields(field('strict'), tools)).toEqual(['Strict.id', 'Strict.tags']);
     expect(nonNullReturnedFields(field('count'), tools)).toEqual([]);
   });
 
-  it('item 2: non-null fields of nested object types count too (a hidden address.street nulls the address); recursive types are visited once', () => {
+  it('non-null fields of nested object types count too (a hidden address.street nulls the address); recursive types are visited once', () => {
     expect(nonNullReturnedFields(field('located'), tools)).toEqual(['Address.street']);
   });
 
-  it(`item 2: nested object types are followed ${MAX_RETURNED_TYPE_DEPTH} levels deep (the limit: L4T.bad is reported, L5T.worse is not)`, () => {
+  it(`nested object types are followed ${MAX_RETURNED_TYPE_DEPTH} levels deep (the limit: L4T.bad is reported, L5T.worse is not)`, () => {
     expect(MAX_RETURNED_TYPE_DEPTH).toBe(4);
     expect(nonNullReturnedFields(field('chain'), tools)).toEqual(['L4T.bad']);
   });
-
-  it('item 1: a field the schema does not have, or an operation type it lacks, is undefined', () => {
-    expect(schemaFieldOf(schema, { operation: 'Query', name: 'missing' })).toBeUndefined();
-    expect(schemaFieldOf(schema, { operation: 'Query', name: 'toString' })).toBeUndefined();
-    expect(schemaFieldOf(schema, { operation: 'Mutation', name: 'document' })).toBeUndefined();
-  });
-});
+}

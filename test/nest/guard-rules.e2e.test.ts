@@ -1,5 +1,5 @@
 /**
- * The permissions guard on a small documents app: the spec's guard rules 1–4, the per-handler
+ * The permissions guard on a small documents app: the guard rules 1–4, the per-handler
  * overrides, @SkipPermissions, @GetPermit, and how errors of the user, the id and the hooks surface.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -20,12 +20,20 @@ import {
 const DocumentsGuard = createPermissionsGuard({ resource: 'document' });
 const FolderDocumentsGuard = createPermissionsGuard({ resource: 'document', resourceIdParam: 'documentId' });
 
-describe('permissions guard (documents app)', () => {
-  let app: TestApp;
-  let ownership: InMemoryOwnership;
-  let log: HandlerLog;
-  const { warnings, logger } = collectingLogger();
+let app: TestApp;
+let ownership: InMemoryOwnership;
+let log: HandlerLog;
 
+const { warnings, logger } = collectingLogger();
+
+function reset(): void {
+  ownership.calls.length = 0;
+  log.ran.length = 0;
+}
+
+const server = () => app.getHttpServer();
+
+describe('permissions guard (documents app)', () => {
   beforeAll(async () => {
     app = await startApp({
       imports: [
@@ -41,14 +49,11 @@ describe('permissions guard (documents app)', () => {
   afterAll(async () => {
     await app.close();
   });
+  guardRulesAndOverrides();
+  skipGetPermitAndErrors();
+});
 
-  function reset(): void {
-    ownership.calls.length = 0;
-    log.ran.length = 0;
-  }
-
-  const server = () => app.getHttpServer();
-
+function guardRulesAndOverrides(): void {
   it('rule 1: the action is the handler method name (READER may read but not list)', async () => {
     reset();
     await request(server()).get('/documents/3').set('x-user-id', '4').expect(200);
@@ -122,7 +127,9 @@ describe('permissions guard (documents app)', () => {
     expect(response.body).toEqual({ resourceId: 2 });
     await request(server()).get('/documents/by-key/3').set('x-user-id', '1').expect(403);
   });
+}
 
+function skipGetPermitAndErrors(): void {
   it('@SkipPermissions() lets the request through unchecked, without a permit', async () => {
     reset();
     const response = await request(server()).get('/documents/public/count').set('x-user-id', '99').expect(200);
@@ -185,4 +192,4 @@ describe('permissions guard (documents app)', () => {
   it('start gave no warnings for this app', () => {
     expect(warnings).toEqual([]);
   });
-});
+}

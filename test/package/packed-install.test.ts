@@ -1,5 +1,5 @@
 /**
- * Issue 11: what users install is the packed tarball, not this checkout. This packs both packages
+ * What users install is the packed tarball, not this checkout. This packs both packages
  * the way a release would (`npm pack --workspaces`: prepack builds them), checks what the tarballs
  * hold, lints them with publint and arethetypeswrong, and installs them into a throwaway project
  * outside the repository, as a newcomer would: first the runtime alone (small, no toolchain, a
@@ -55,7 +55,7 @@ interface Packed {
   readonly files: readonly PackedFile[];
 }
 
-describe('issue 11: the packed tarballs, installed outside the repository', () => {
+describe('the packed tarballs, installed outside the repository', () => {
   let packs = '';
   let project = '';
   let packed: Packed[] = [];
@@ -71,7 +71,7 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
     for (const dir of [packs, project]) if (dir !== '') rmSync(dir, { recursive: true, force: true });
   });
 
-  it('issue 11: npm pack builds both packages and ships only what users need', () => {
+  it('npm pack builds both packages and ships only what users need', () => {
     expect(packed.map((pack) => pack.name).sort()).toEqual(['typed-permissions', 'typed-permissions-cli']);
     for (const pack of packed) {
       const paths = pack.files.map((file) => file.path);
@@ -98,13 +98,14 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
       'dist/nest/index.js',
       'dist/express/index.js',
       'dist/client/index.js',
+      'dist/live/index.js',
       'dist/cli/typed-permissions.js',
     ]) {
       expect(runtimeFiles).toContain(entry);
     }
   });
 
-  it('issue 11: publint and arethetypeswrong are clean on both tarballs', () => {
+  it('publint and arethetypeswrong are clean on both tarballs', () => {
     for (const pack of packed) {
       expect(ok(run(process.execPath, [join(repoRoot, 'node_modules/publint/src/cli.js'), 'run', tarball(pack.name), '--strict'], repoRoot))).toContain(
         'All good!',
@@ -130,7 +131,7 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
     }
   });
 
-  it('issue 11: the runtime alone installs small, without the toolchain or zod, and grants from ESM and from require', () => {
+  it('the runtime alone installs small, without the toolchain or zod, and grants from ESM and from require', () => {
     ok(run(NPM, ['init', '-y'], project));
     ok(run(NPM, ['pkg', 'set', 'type=module'], project));
     ok(run(NPM, ['install', tarball('typed-permissions')], project));
@@ -176,12 +177,28 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
     );
     for (const file of ['grant.mjs', 'grant.cjs']) expect(JSON.parse(ok(run(process.execPath, [file], project)))).toEqual([true, { id: 1, title: 't' }]);
 
+    // The live entry loads without node-postgres; only the PostgreSQL source needs it, and says so through onError.
+    writeFileSync(
+      join(project, 'live-without-pg.mjs'),
+      `import { Permissions } from 'typed-permissions';\n` +
+        `import { postgresPolicySource } from 'typed-permissions/live';\n` +
+        `const permissions = new Permissions().addPermissions(${definitions}).build();\n` +
+        `const errors = [];\n` +
+        `const unreachable = postgresPolicySource({ connectionString: 'postgres://127.0.0.1:1/none' });\n` +
+        `const live = await permissions.follow(unreachable, { onError: (e) => errors.push(e.message) });\n` +
+        `await live.close();\n` +
+        `console.log(JSON.stringify(errors));\n`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['live-without-pg.mjs'], project)))).toEqual([
+      'The PostgreSQL policy store needs node-postgres, which is not installed: run `npm install pg`.',
+    ]);
+
     const withoutCompiler = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile'], project);
     expect(withoutCompiler.status).toBe(2);
     expect(withoutCompiler.stderr).toContain('typed-permissions: the compiler is in the package typed-permissions-cli, which is not installed here.');
   });
 
-  it('issue 14: the browser client from the tarball answers from a slice, and bundles for the browser without Node built-ins or eval', async () => {
+  it('the browser client from the tarball answers from a slice, and bundles for the browser without Node built-ins or eval', async () => {
     writeFileSync(
       join(project, 'client.mjs'),
       `import { Permissions } from 'typed-permissions';\n` +
@@ -211,8 +228,7 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
   });
 
   it(
-    'issue 11: with the compiler as a dev dependency, the installed command compiles, ' +
-      'tsc --strict accepts a usage and rejects a wrong action, and node runs it',
+    'with the compiler as a dev dependency, the installed command compiles, ' + 'tsc --strict accepts a usage and rejects a wrong action, and node runs it',
     () => {
       ok(run(NPM, ['install', '--save-dev', tarball('typed-permissions-cli'), 'typescript@~6.0.3'], project));
       mkdirSync(join(project, 'definitions'));
@@ -237,7 +253,7 @@ describe('issue 11: the packed tarballs, installed outside the repository', () =
         JSON.stringify({ resource: 'article', idType: 'number', attributes: ['id', 'title', 'body', 'authorId'] }),
       );
       expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile', 'definitions', '--out', 'generated'], project))).toMatch(
-        /^typed-permissions: wrote 8 files to generated \(2 roles, 1 resources, 6 actions, 5 grants\)/,
+        /^typed-permissions: wrote 9 files to generated \(2 roles, 1 resources, 6 actions, 5 grants\)/,
       );
 
       mkdirSync(join(project, 'src'));
@@ -315,7 +331,38 @@ export const permit = permissions.grantPermit({ user: { id: 1, roles: ['AUTHOR']
     },
   );
 
-  it('issue 13: a NestJS GraphQL app on the installed runtime checks resolvers, nulls hidden fields and maps refusals to FORBIDDEN', () => {
+  it('an app on the installed packages follows the policy.json the installed compiler writes, and takes a recompiled one', () => {
+    writeFileSync(
+      join(project, 'follow.mjs'),
+      `import { readFileSync } from 'node:fs';
+import { permissionsFromTables } from 'typed-permissions';
+import { filePolicySource } from 'typed-permissions/live';
+import { execFileSync } from 'node:child_process';
+const ownership = { isAuthor: () => false, listAuthored: () => [] };
+const compiled = JSON.parse(readFileSync('generated/policy.json', 'utf8'));
+const permissions = permissionsFromTables(compiled, { ownership });
+const changes = [];
+const live = await permissions.follow(filePolicySource('generated/policy.json', { pollIntervalMs: 20 }), { onChange: ({ version }) => changes.push(version) });
+const editor = { id: 1, roles: ['EDITOR'] };
+const before = (await permissions.grantPermit({ user: editor, resource: 'article', action: 'list' })).granted;
+const file = 'definitions/article.permissions.json';
+const definitions = JSON.parse(readFileSync(file, 'utf8'));
+definitions.definitions[1].grant.push('list:any');
+execFileSync('node', ['-e', 'require("fs").writeFileSync(process.argv[1], process.argv[2])', file, JSON.stringify(definitions)]);
+execFileSync('npm', ['exec', '--no', '--', 'typed-permissions', 'compile', 'definitions', '--out', 'generated'], { stdio: 'ignore' });
+const recompiled = JSON.parse(readFileSync('generated/policy.json', 'utf8'));
+const deadline = Date.now() + 20_000;
+while (permissions.policyVersion !== recompiled.version && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+const after = (await permissions.grantPermit({ user: editor, resource: 'article', action: 'list' })).granted;
+await live.close();
+const adopted = changes.map((version) => version === recompiled.version);
+console.log(JSON.stringify({ before, after, changes: adopted, differs: compiled.version !== recompiled.version }));
+`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['follow.mjs'], project)))).toEqual({ before: false, after: true, changes: [true], differs: true });
+  });
+
+  it('a NestJS GraphQL app on the installed runtime checks resolvers, nulls hidden fields and maps refusals to FORBIDDEN', () => {
     // The guard finds the schema through the application's own @nestjs/graphql and graphql (optional peers),
     // imported from inside node_modules/typed-permissions: this proves they resolve to the user's copies.
     ok(

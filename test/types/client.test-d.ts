@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 6: type tests of the browser client, checked by `tsc --noEmit`. Typed with the generated
+ * Type tests of the browser client, checked by `tsc --noEmit`. Typed with the generated
  * `Schema`, `createClient<Schema>(slice)` accepts only the resources and their actions;
  * `owned` is a boolean or a list of group numbers; `pick` returns `Partial<TItem>`. Untyped, it takes any string.
  */

@@ -25,7 +25,7 @@ export const noOwnership: PermissionDefinition = { roles: ['SUPER_ADMIN'], resou
 
 // @ts-expect-error: isOwner alone violates OwnershipHooksExactlyOneOfListOwnedOrLimitOwned (it needs listOwned or limitOwned)
 export const onlyIsOwner: PermissionDefinition = { roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: 'isCreator' };
-// Issue 12: isOwner is optional where ownership can be computed — membership in listOwned, or limitOwned run by the
+// isOwner is optional where ownership can be computed — membership in listOwned, or limitOwned run by the
 // resource's ownedAmong. The base type does not know the resources; build() checks the executors.
 export const onlyList: PermissionDefinition = { roles: 'A', resource: 'doc', grant: ['read:own'], listOwned: 'listCreated' };
 export const onlyLimit: PermissionDefinition = { roles: 'A', resource: 'doc', grant: ['read:own'], limitOwned: 'limitCreated' };

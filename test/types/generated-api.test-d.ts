@@ -1,6 +1,6 @@
 /**
  * Type tests of the generated API (generated/ from definitions/): checked by `tsc --noEmit`.
- * The spec's "known missing feature" — an action used on a resource it was not declared for — is a compile error here.
+ * An action used on a resource it was not declared for (once a "known missing feature") is a compile error here.
  */
 import { createPermissions, type ActionOf, type PermissionsOwnershipService, type Resource, type ResourceIdOf, type Role } from '../../generated/index.js';
 import type { Equal, Expect } from './type-assert.js';
@@ -35,7 +35,7 @@ export async function valid(): Promise<void> {
 }
 
 export async function invalid(): Promise<void> {
-  // @ts-expect-error: 'approve' is not an action of 'document' (the spec's known missing feature, now a compile error)
+  // @ts-expect-error: 'approve' is not an action of 'document' (once a known missing feature, now a compile error)
   await permissions.grantPermit({ user, resource: 'document', action: 'approve' });
   // @ts-expect-error: 'documents' is not a resource
   await permissions.grantPermit({ user, resource: 'documents', action: 'read' });
@@ -52,7 +52,7 @@ export async function invalid(): Promise<void> {
   });
   // @ts-expect-error: isCreatedInSameCompany must answer a boolean
   createPermissions({ ownership: { ...ownership, isCreatedInSameCompany: () => 'yes' } });
-  // Issue 12: the executor's filter is the limitOwned hooks' filter type, so the two must agree.
+  // The ownedAmong executor's filter is the limitOwned hooks' filter type, so the two must agree.
   const mismatched: PermissionsOwnershipService<AppUser, Filter> = {
     ...ownership,
     // @ts-expect-error: ownedDocumentsAmong takes the same filter the limitOwned hooks return (a row predicate), not a string

@@ -3,7 +3,7 @@
  * strict Content-Security-Policy). It asks the server for the caller's slice, fetches the documents the
  * caller may list or read from protected endpoints, shows each with exactly the fields the server sent,
  * and enables read/update/delete buttons where the client — with the server's rules — says the server
- * would grant them.
+ * would grant them. When the policy changes (a live policy), the page shows itself again with the new slice.
  */
 import type { Schema } from '../../../generated/types.js';
 import { createClient, type PermissionSlice, type PermissionsClient } from '../../../runtime/client/index.js';
@@ -117,6 +117,25 @@ async function show(userId: string): Promise<void> {
   document.body.dataset['user'] = userId;
 }
 
+/** How often an open page asks whether its slice is current: a 304 (ETag of version and roles) while it is. */
+const POLICY_CHECK_MS = 5000;
+
+/** Shows the page again when the policy changed since it was shown: every few seconds, and when the window gets focus. */
+async function checkPolicy(): Promise<void> {
+  const userId = document.body.dataset['user'];
+  if (userId === undefined || document.body.dataset['ready'] !== 'true' || shownVersion === undefined) return;
+  try {
+    // The browser revalidates with If-None-Match and hands back the cached slice on a 304.
+    const response = await fetch('/me/permissions', { headers: { 'x-user-id': userId } });
+    const { version } = (await response.json()) as { version?: unknown };
+    if (response.ok && typeof version === 'string' && version !== shownVersion && document.body.dataset['user'] === userId) await show(userId);
+  } catch {
+    // Offline for a moment: the next check asks again.
+  }
+}
+
 const select = document.getElementById('user') as HTMLSelectElement;
 select.addEventListener('change', () => void show(select.value));
+setInterval(() => void checkPolicy(), POLICY_CHECK_MS);
+window.addEventListener('focus', () => void checkPolicy());
 void show(select.value);

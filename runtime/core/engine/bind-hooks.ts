@@ -59,6 +59,19 @@ export function loadCompiledTables(tables: GrantTables, ownership: object | unde
   if (shape !== undefined) {
     throw new PermissionsUsageError(`These are not grant tables of this version of typed-permissions (${shape}); run \`npx typed-permissions compile\` again.`);
   }
+  return bindTables(tables, ownership);
+}
+
+/**
+ * Loads tables whose shape is already checked (a policy bundle's, by policyBundleProblem), binding hook names
+ * to methods of `ownership`; throws a PermissionDefinitionError naming every method the service lacks.
+ *
+ * @example
+ * ```ts
+ * if (policyBundleProblem(bundle) === undefined) index = bindTables(bundle.tables, ownership);
+ * ```
+ */
+export function bindTables(tables: GrantTables, ownership: object | undefined): GrantIndex {
   const problems: DefinitionProblem[] = [];
   const index = loadGrantTables(tables, (ref, hookIndex): BoundHook => {
     const call = ownership === undefined ? undefined : resolveMethod(ownership, ref.name);

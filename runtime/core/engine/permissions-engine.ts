@@ -17,8 +17,8 @@ import type { PermissionSlice } from './permission-slice.js';
 import { checkPermissionsOptions, type EngineSettings, type PermissionsOptions } from './permissions-options.js';
 import type { Permit } from './permit.js';
 import { PolicySnapshot } from './policy-snapshot.js';
-import { vocabularyOf } from './policy-candidate.js';
-import { PolicyFollower, type FollowedEngine, type FollowOptions, type LivePolicy } from './policy-follower.js';
+import { vocabularyOf, type Vocabulary } from './policy-candidate.js';
+import { checkFollowOptions, PolicyFollower, type FollowedEngine, type FollowOptions, type LivePolicy } from './policy-follower.js';
 import type { PolicySource } from './policy-source.js';
 import type { PolicyBundle } from '../tables/policy-bundle.js';
 import type { PermissionsSchema, TypedPermissions } from './typed-permissions.js';
@@ -68,6 +68,12 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   protected readonly added: AddedDefinition[] = [];
   private readonly warnings: OnceWarnings;
   private current: PolicySnapshot<TUser, TFilter> | undefined;
+  /**
+   * What the running code is written against: the vocabulary of the first policy installed (the compiled tables,
+   * or the definitions built). Live versions are checked against it and never change it, so a version that leaves
+   * a resource out does not stop a later one that has it again.
+   */
+  private vocabulary: Vocabulary | undefined;
 
   constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
     this.settings = checkPermissionsOptions(options);
@@ -133,6 +139,7 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
       throw new PermissionsUsageError(
         'follow(source): source must be a policy source (filePolicySource, postgresPolicySource, httpPolicySource from typed-permissions/live).',
       );
+    checkFollowOptions(options);
     const follower = new PolicyFollower(source, this.followed(), options);
     await follower.start();
     return follower;
@@ -254,6 +261,7 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   /** Makes the policy of `index` the current one: one assignment, so a request sees either policy, never both. */
   protected install(index: GrantIndex, version?: string): this {
     this.current = new PolicySnapshot<TUser, TFilter>(index, this.settings, this.warnings, version);
+    this.vocabulary ??= vocabularyOf(this.current.tables);
     return this;
   }
 
@@ -265,7 +273,7 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
       get activeVersion() {
         return engine().current?.version;
       },
-      vocabulary: () => (this.current === undefined ? undefined : vocabularyOf(this.current.tables)),
+      vocabulary: () => this.vocabulary,
       ownership: settings.ownership,
       check: undefined,
       install: ({ index, version }) => void this.install(index, version),
@@ -281,7 +289,8 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
 }
 
 /**
- * An engine from precompiled tables (what `npx typed-permissions compile` emits), binding hook names to the
+ * An engine from precompiled tables (what `npx typed-permissions compile` emits: `grantTables`, or the policy
+ * bundle `{ format: 1, version, tables }` of `policy.json`, whose version it keeps), binding hook names to the
  * methods of `options.ownership`. Loads nothing else: no zod, no table builder.
  *
  * @example
@@ -290,7 +299,7 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
  * ```
  */
 export function permissionsFromTables<TUser extends User<unknown> = User<unknown>, TFilter = any>(
-  tables: GrantTables,
+  tables: GrantTables | PolicyBundle,
   options: PermissionsOptions<TUser, TFilter> = {},
 ): PermissionsEngine<TUser, TFilter> {
   return PermissionsEngine.fromTables<TUser, TFilter>(tables, options);

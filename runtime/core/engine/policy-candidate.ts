@@ -8,7 +8,7 @@ import { PermissionDefinitionError } from '../errors.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import { policyBundleProblem, type PolicyBundle } from '../tables/policy-bundle.js';
 import type { GrantIndex } from '../tables/table-loader.js';
-import { loadCompiledTables } from './bind-hooks.js';
+import { bindTables } from './bind-hooks.js';
 import type { SourcedPolicy } from './policy-source.js';
 
 /** What the running code is written against: the resources, the actions, and each resource's id type. */
@@ -94,10 +94,11 @@ export function checkCandidate(
   const problems = vocabulary === undefined ? [] : vocabularyProblems(tables, vocabulary);
   let index: GrantIndex | undefined;
   try {
-    index = loadCompiledTables(tables, ownership);
+    index = bindTables(tables, ownership);
   } catch (error) {
-    if (!(error instanceof PermissionDefinitionError)) throw error;
-    problems.push(...error.problems.map((problem) => `${problem.message} ${problem.fix}`));
+    // Whatever loading throws is a reason to reject: a follower never throws for a version's sake.
+    if (error instanceof PermissionDefinitionError) problems.push(...error.problems.map((problem) => `${problem.message} ${problem.fix}`));
+    else problems.push(`its tables cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (problems.length === 0 && extraCheck !== undefined) problems.push(...extraCheck(valid, tables));
   if (problems.length > 0 || index === undefined) return reject(problems);

@@ -4,6 +4,7 @@
  * checked, and activated by replacing the engine's snapshot in one assignment. Older or equal versions are
  * ignored; a version that cannot be activated is reported once and the last good one stays.
  */
+import { PermissionsUsageError } from '../errors.js';
 import { checkCandidate, type AcceptedPolicy, type CandidateCheck, type RejectedPolicy, type Vocabulary } from './policy-candidate.js';
 import type { PolicySource, SourcedPolicy } from './policy-source.js';
 
@@ -33,9 +34,20 @@ export interface FollowOptions {
   readonly onChange?: ((change: PolicyChange) => void) | undefined;
   /** Called once per version that was rejected. Default: a warning through the engine's logger. */
   readonly onReject?: ((rejection: PolicyRejection) => void) | undefined;
-  /** Called when the source cannot be read or watched for a while (it keeps trying). Default: a warning through the engine's logger. */
+  /**
+   * Called when the source cannot be read or watched (it keeps trying). The same failure again is not repeated
+   * until a read succeeds. Default: a warning through the engine's logger.
+   */
   readonly onError?: ((error: unknown) => void) | undefined;
+  /**
+   * How long one read of the source may take, in ms, before it counts as failed (reported through `onError`; the
+   * next change or poll reads again). Bounds how long `follow()` can hold up a start. Default 15,000.
+   */
+  readonly readTimeoutMs?: number | undefined;
 }
+
+/** The default of {@link FollowOptions.readTimeoutMs}. */
+export const DEFAULT_READ_TIMEOUT_MS = 15_000;
 
 /** What `permissions.follow()` returns. */
 export interface LivePolicy {
@@ -61,6 +73,33 @@ export interface FollowedEngine {
   warn(message: string): void;
 }
 
+const FOLLOW_OPTIONS: readonly (keyof FollowOptions)[] = ['onChange', 'onReject', 'onError', 'readTimeoutMs'];
+
+/**
+ * Refuses follow options that cannot work: an unknown (misspelt) name, a callback that is not a function, a
+ * read timeout that is not a whole number of milliseconds a timer can hold.
+ *
+ * @example
+ * ```ts
+ * checkFollowOptions({ onChange: console.log, readTimeoutMs: 5000 }); // passes
+ * ```
+ */
+export function checkFollowOptions(options: FollowOptions): void {
+  if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('follow(source, options): options must be an object.');
+  for (const name of Object.keys(options))
+    if (!(FOLLOW_OPTIONS as readonly string[]).includes(name))
+      throw new PermissionsUsageError(`follow(source, options): unknown option ${JSON.stringify(name)}; the options are ${FOLLOW_OPTIONS.join(', ')}.`);
+  for (const name of ['onChange', 'onReject', 'onError'] as const)
+    if (options[name] !== undefined && typeof options[name] !== 'function')
+      throw new PermissionsUsageError(`follow(source, options): ${name} must be a function.`);
+  const { readTimeoutMs } = options;
+  if (readTimeoutMs !== undefined && !(Number.isSafeInteger(readTimeoutMs) && readTimeoutMs >= 1 && readTimeoutMs <= 2_147_483_647))
+    throw new PermissionsUsageError('follow(source, options): readTimeoutMs must be a whole number of milliseconds from 1 to 2147483647.');
+}
+
+/** The version a sourced bundle says it is (not yet checked). */
+const versionOf = (sourced: SourcedPolicy): unknown => (sourced.bundle as { version?: unknown } | null)?.version;
+
 const key = (sequence: number | undefined, version: string | undefined) => `${sequence ?? ''}/${version ?? ''}`;
 
 /**
@@ -79,6 +118,8 @@ export class PolicyFollower implements LivePolicy {
   private again = false;
   private closed = false;
   private lastRejected: string | undefined;
+  /** The last failure reported: the same one again (a listener retrying, a poll failing alike) is not repeated until a read succeeds. */
+  private lastFailure: string | undefined;
 
   constructor(
     private readonly source: PolicySource,
@@ -127,22 +168,43 @@ export class PolicyFollower implements LivePolicy {
   private async readOnce(): Promise<void> {
     let sourced: SourcedPolicy | undefined;
     try {
-      sourced = await this.source.read();
+      sourced = await this.readBounded();
     } catch (error) {
       this.failed(error);
       return;
     }
+    this.lastFailure = undefined;
     if (sourced === undefined || this.closed || this.isNotNewer(sourced)) return;
-    const outcome = checkCandidate(sourced, this.engine.vocabulary(), this.engine.ownership, this.engine.check);
+    if (sourced.sequence !== undefined && versionOf(sourced) === this.engine.activeVersion) {
+      // The active policy, published under a sequence (the compiled one, published as is): its place is taken, nothing is swapped.
+      this.sequence = sourced.sequence;
+      return;
+    }
+    let outcome: AcceptedPolicy | RejectedPolicy;
+    try {
+      outcome = checkCandidate(sourced, this.engine.vocabulary(), this.engine.ownership, this.engine.check);
+    } catch (error) {
+      // A check that throws (a policy test's hook, say) rejects the version; it never stops the follower.
+      outcome = { version: undefined, sequence: sourced.sequence, reasons: [`checking it failed: ${error instanceof Error ? error.message : String(error)}`] };
+    }
     if ('index' in outcome) this.activate(outcome);
     else this.reject(outcome);
+  }
+
+  /** The source's read, or a failure when it does not settle within the read timeout (its late answer is dropped). */
+  private readBounded(): Promise<SourcedPolicy | undefined> {
+    const timeoutMs = this.options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${this.source.description} did not answer a read within ${timeoutMs} ms.`)), timeoutMs);
+    });
+    return Promise.race([this.source.read(), timeout]).finally(() => clearTimeout(timer));
   }
 
   /** A version with a sequence not above the active one's, or (without sequences) the active version itself. */
   private isNotNewer(sourced: SourcedPolicy): boolean {
     if (sourced.sequence !== undefined && this.sequence !== undefined) return sourced.sequence <= this.sequence;
-    const version = (sourced.bundle as { version?: unknown } | null)?.version;
-    return sourced.sequence === undefined && version === this.engine.activeVersion;
+    return sourced.sequence === undefined && versionOf(sourced) === this.engine.activeVersion;
   }
 
   private activate(accepted: AcceptedPolicy): void {
@@ -150,7 +212,18 @@ export class PolicyFollower implements LivePolicy {
     this.engine.install(accepted);
     this.sequence = accepted.sequence;
     this.lastRejected = undefined;
-    this.options.onChange?.({ version: accepted.version, previousVersion, sequence: accepted.sequence, source: this.source.description });
+    this.report('onChange', () =>
+      this.options.onChange?.({ version: accepted.version, previousVersion, sequence: accepted.sequence, source: this.source.description }),
+    );
+  }
+
+  /** Calls one of the application's callbacks: one that throws is reported, and following goes on. */
+  private report(name: keyof FollowOptions, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.engine.warn(`the follow option ${name} threw (${error instanceof Error ? error.message : String(error)}); following goes on.`);
+    }
   }
 
   private reject(rejected: RejectedPolicy): void {
@@ -158,7 +231,8 @@ export class PolicyFollower implements LivePolicy {
     if (seen === this.lastRejected) return;
     this.lastRejected = seen;
     const rejection: PolicyRejection = { ...rejected, source: this.source.description };
-    if (this.options.onReject !== undefined) this.options.onReject(rejection);
+    const { onReject } = this.options;
+    if (onReject !== undefined) this.report('onReject', () => onReject(rejection));
     else
       this.engine.warn(
         `policy version ${rejected.version ?? '(unreadable)'} from ${this.source.description} is rejected; ` +
@@ -168,8 +242,11 @@ export class PolicyFollower implements LivePolicy {
   }
 
   private failed(error: unknown): void {
-    if (this.closed) return;
-    if (this.options.onError !== undefined) this.options.onError(error);
-    else this.engine.warn(`policy source ${this.source.description}: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (this.closed || message === this.lastFailure) return;
+    this.lastFailure = message;
+    const { onError } = this.options;
+    if (onError !== undefined) this.report('onError', () => onError(error));
+    else this.engine.warn(`policy source ${this.source.description}: ${message}`);
   }
 }

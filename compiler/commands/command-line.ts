@@ -1,0 +1,65 @@
+/**
+ * What every command of the `typed-permissions` command line shares: how it writes (every line printable —
+ * lines carry input such as folder names and roles) and how it refuses its arguments (a usage error, exit 2).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { printableText } from 'typed-permissions/internal';
+
+/** Where a command writes: standard output and standard error, a line at a time. */
+export interface CommandOutput {
+  readonly log: (line: string) => void;
+  readonly error: (line: string) => void;
+}
+
+/** A command's arguments are wrong: the command line prints the message and the usage, and exits 2. */
+export class UsageError extends Error {}
+
+/** A command: its arguments (after its name) in, an exit code out. */
+export type Command = (argv: readonly string[], io: CommandOutput) => Promise<number>;
+
+/**
+ * Each line of `text` with control and format characters shown as escapes; the line breaks themselves stay.
+ *
+ * @example
+ * ```ts
+ * printableLines('a\u0007b\nc'); // 'a\\u0007b\nc'
+ * ```
+ */
+export function printableLines(text: string): string {
+  return text.split('\n').map(printableText).join('\n');
+}
+
+/**
+ * `parseArgs` of Node, its errors as usage errors.
+ *
+ * @example
+ * ```ts
+ * const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' } });
+ * ```
+ */
+export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: readonly string[],
+  options: T,
+): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: T; strict: true }>> {
+  try {
+    return parseArgs({ args: [...argv], allowPositionals: true, options, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * The one definitions folder a command takes (default `definitions`), refusing more.
+ *
+ * @example
+ * ```ts
+ * definitionsFolder('compile', positionals); // 'definitions'
+ * ```
+ */
+export function definitionsFolder(command: string, positionals: readonly string[]): string {
+  if (positionals.length > 1) throw new UsageError(`${command} takes one definitions folder, got ${positionals.length}.`);
+  return positionals[0] ?? 'definitions';
+}
+
+/** `count noun(s)`. */
+export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;

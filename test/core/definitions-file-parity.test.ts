@@ -1,0 +1,269 @@
+/**
+ * The compiler and the runtime accept exactly the same definition files. The
+ * neutral JSON form is parsed by one reader, `parseDefinitionsJson` (runtime/core/definitions-file.ts),
+ * which the compiler uses too: strict JSON (`JSON.parse`, one leading byte order mark), a plain array
+ * or `{ "$schema"?: string, "definitions": [...] }`. For every text of a corpus of near-JSON mistakes,
+ * the compiler accepts it exactly when `parseDefinitionsJson` does, and a syntax error is placed at
+ * the same line and column by both. Keys written twice are the one difference: `JSON.parse` cannot
+ * see them, the compiler refuses them. And a `*.permissions.ts` file that exports definitions twice,
+ * or in a form the static reader does not follow, is a problem naming the line, never "the last one wins".
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileModel } from '../../compiler/compile-model.js';
+import { formatCompileProblem } from '../../compiler/compile-problem.js';
+import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+
+const D = '{ "roles": ["READER"], "resource": "note", "grant": ["read"] }';
+
+/** [what, text, accepted by both]. */
+const CORPUS: readonly (readonly [what: string, text: string, accepted: boolean])[] = [
+  ['a plain array', `[${D}]`, true],
+  ['the wrapper with $schema', `{ "$schema": "../generated/definitions.schema.json", "definitions": [${D}] }`, true],
+  ['the wrapper without $schema', `{ "definitions": [${D}] }`, true],
+  ['an empty array', '[]', true],
+  ['CRLF line ends and tabs', `[\r\n\t${D}\r\n]\r\n`, true],
+  ['escapes in strings', '[{ "roles": ["READER"], "resource": "note", "descr": "tab\\tquote\\"\\u00e9\\/", "grant": ["read"] }]', true],
+  ['one leading byte order mark', `\ufeff[${D}]`, true],
+  ['two leading byte order marks', `\ufeff\ufeff[${D}]`, false],
+  ['a line comment', `// readers\n[${D}]`, false],
+  ['a block comment', `[ /* readers */ ${D}]`, false],
+  ['a trailing comma in the array', `[${D},]`, false],
+  ['a trailing comma in an object', '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], }]', false],
+  ['single-quoted strings', "[{ 'roles': ['READER'], 'resource': 'note', 'grant': ['read'] }]", false],
+  ['unquoted keys', '[{ roles: ["READER"], resource: "note", grant: ["read"] }]', false],
+  ['NaN', '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], "descr": NaN }]', false],
+  ['Infinity', '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], "descr": Infinity }]', false],
+  ['-Infinity', '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], "descr": -Infinity }]', false],
+  ['a hexadecimal number', '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], "descr": 0x1F }]', false],
+  ['a leading zero', '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], "descr": 017 }]', false],
+  ['a plus sign', '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], "descr": +1 }]', false],
+  ['a line break inside a string', '[{ "roles": ["READER"], "resource": "note\nbook", "grant": ["read"] }]', false],
+  ['a no-break space between values', `\u00a0[${D}]`, false],
+  ['two values', `[${D}] [${D}]`, false],
+  ['an empty file', '', false],
+  ['only spaces', '  \n ', false],
+  ['a truncated file', `[${D}`, false],
+  ['the wrapper with an extra key', `{ "definitions": [${D}], "rules": [] }`, false],
+  ['the wrapper without definitions', '{ "$schema": "../generated/definitions.schema.json" }', false],
+  ['the wrapper with definitions that are not an array', `{ "definitions": ${D} }`, false],
+  ['the wrapper with a $schema that is not a string', `{ "$schema": 1, "definitions": [${D}] }`, false],
+  ['a number', '42', false],
+  ['a string', '"definitions"', false],
+  ['null', 'null', false],
+];
+
+let folder: string;
+
+/** Compiles a folder holding only `file` with `text`. */
+const compileText = (file: string, text: string) => {
+  for (const name of readdirSync(folder)) rmSync(join(folder, name));
+  writeFileSync(join(folder, file), text);
+  return compileModel(folder);
+};
+
+const runtimeAccepts = (text: string): boolean => {
+  try {
+    parseDefinitionsJson(text, { source: 'a.permissions.json' });
+    return true;
+  } catch (error) {
+    expect(error).toBeInstanceOf(PermissionDefinitionError);
+    return false;
+  }
+};
+
+describe('compiler and runtime accept exactly the same inputs', () => {
+  beforeAll(() => {
+    folder = mkdtempSync(join(process.cwd(), 'test', '.tmp-definitions-file-parity-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it.each(CORPUS.map(([what, text, accepted]) => [what, text, accepted] as const))(
+    '%s — the compiler accepts it exactly when parseDefinitionsJson does',
+    (_what, text, accepted) => {
+      const compiled = compileText('a.permissions.json', text);
+      expect({ compiler: compiled.ok, runtime: runtimeAccepts(text) }).toEqual({ compiler: accepted, runtime: accepted });
+      if (accepted) {
+        // What the runtime read also builds: validation stays in build(), and passes where the compiler's does.
+        const permissions = new Permissions();
+        permissions.addPermissions(parseDefinitionsJson(text) as PermissionDefinition[], { source: 'a.permissions.json' });
+        expect(() => permissions.build()).not.toThrow();
+      }
+    },
+  );
+
+  it('every strict-parse failure is a syntax-error at the same line and column in the compiler and the runtime', () => {
+    const syntaxErrors = CORPUS.filter(
+      ([what, , accepted]) => !accepted && !what.startsWith('the wrapper') && !['a number', 'a string', 'null'].includes(what),
+    );
+    expect(syntaxErrors).toHaveLength(19);
+    for (const [what, text] of syntaxErrors) {
+      const compiled = compileText('a.permissions.json', text);
+      const problems = compiled.ok ? [] : compiled.problems.map(({ code, line, column }) => ({ code, line, column }));
+      let runtime: unknown;
+      try {
+        parseDefinitionsJson(text);
+      } catch (error) {
+        const problem = (error as PermissionDefinitionError).problems[0];
+        const at = /^Syntax error at line (\d+), column (\d+): /.exec(problem?.message ?? '');
+        runtime = { code: problem?.code, line: Number(at?.[1]), column: Number(at?.[2]) };
+      }
+      expect({ what, problems }).toEqual({ what, problems: [runtime] });
+    }
+  });
+
+  it('a trailing comma, exactly as the compiler and the runtime report it', () => {
+    const text = '[\n  { "roles": ["READER"], "resource": "note", "grant": ["read"], },\n]\n';
+    const compiled = compileText('a.permissions.json', text);
+    expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
+      "definitions/a.permissions.json:2:63 $ [syntax-error] Syntax error: a trailing comma before '}' (JSON allows " +
+        'none). Fix: Remove the comma after the last field.',
+    ]);
+    expect(() => parseDefinitionsJson(text, { source: 'a.permissions.json' })).toThrow(
+      'Invalid permission definitions (1 problem):\n  - $ (a.permissions.json): Syntax error at line 2, column 63: ' +
+        "a trailing comma before '}' (JSON allows none). Fix: Remove the comma after the last field.",
+    );
+  });
+  reportedProblemsAndResourceFiles();
+});
+
+function reportedProblemsAndResourceFiles(): void {
+  it('a comment, exactly as the compiler and the runtime report it', () => {
+    const text = `\ufeff[\r\n  // readers may read notes\r\n  ${D}\r\n]`;
+    const compiled = compileText('a.permissions.json', text);
+    expect(compiled.ok ? [] : compiled.problems).toEqual([
+      {
+        file: 'a.permissions.json',
+        line: 2,
+        column: 3,
+        path: [],
+        code: 'syntax-error',
+        message: 'Syntax error: a comment (JSON has no comments).',
+        fix: 'Remove the comment; a definition can carry its explanation in "descr".',
+      },
+    ]);
+    let thrown: unknown;
+    try {
+      parseDefinitionsJson(text, { source: 'a.permissions.json' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(PermissionDefinitionError);
+    expect((thrown as PermissionDefinitionError).problems).toEqual([
+      {
+        index: -1,
+        source: 'a.permissions.json',
+        code: 'syntax-error',
+        path: [],
+        message: 'Syntax error at line 2, column 3: a comment (JSON has no comments).',
+        fix: 'Remove the comment; a definition can carry its explanation in "descr".',
+      },
+    ]);
+  });
+
+  it("the wrapper's problems name the same field and place in the compiler and the runtime", () => {
+    const text = `{\n  "$schema": 1,\n  "definitions": [${D}],\n  "rules": []\n}\n`;
+    const compiled = compileText('a.permissions.json', text);
+    expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
+      'definitions/a.permissions.json:2:14 $.$schema [invalid-file] Field "$schema" holds a number; it must be a ' +
+        'string (the path or URL of the JSON Schema). Fix: Write "$schema": "../generated/definitions.schema.json", ' +
+        'or leave it out.',
+      'definitions/a.permissions.json:4:12 $.rules [invalid-file] Unknown field "rules" at the top of the file. ' +
+        'Fix: A definitions file holds a JSON array of definitions, or { "$schema"?: "…", "definitions": [...] }.',
+    ]);
+    expect(() => parseDefinitionsJson(text, { source: 'a.permissions.json' })).toThrow(
+      [
+        'Invalid permission definitions (2 problems):',
+        '  - $.rules (a.permissions.json): Line 4, column 12: Unknown field "rules" at the top of the file. Fix: A ' +
+          'definitions file holds a JSON array of definitions, or { "$schema"?: "…", "definitions": [...] }.',
+        '  - $.$schema (a.permissions.json): Line 2, column 14: Field "$schema" holds a number; it must be a string ' +
+          '(the path or URL of the JSON Schema). Fix: Write "$schema": "../generated/definitions.schema.json", or ' +
+          'leave it out.',
+      ].join('\n'),
+    );
+  });
+
+  it('a key written twice — JSON.parse cannot see it, the compiler refuses it (the compiler is the stricter one)', () => {
+    const text = '[{ "roles": ["READER"], "resource": "note", "grant": ["read"], "grant": ["*"] }]';
+    expect(parseDefinitionsJson(text)).toEqual([{ roles: ['READER'], resource: 'note', grant: ['*'] }]);
+    const compiled = compileText('a.permissions.json', text);
+    expect(compiled.ok ? [] : compiled.problems.map(({ code, line, column, path }) => ({ code, line, column, path }))).toEqual([
+      { code: 'duplicate-key', line: 1, column: 64, path: [0, 'grant'] },
+    ]);
+  });
+
+  it('*.resource.json files are read with the same strict parser', () => {
+    const compiled = compileText('note.resource.json', '{ "resource": "note", "idType": "number", }');
+    expect(compiled.ok ? [] : compiled.problems.map(({ file, code, line, column, message }) => ({ file, code, line, column, message }))).toEqual([
+      { file: 'note.resource.json', code: 'syntax-error', line: 1, column: 41, message: "Syntax error: a trailing comma before '}' (JSON allows none)." },
+    ]);
+  });
+}
+
+describe('a *.permissions.ts file exports its definitions once, in a form the reader follows', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(process.cwd(), 'test', '.tmp-definitions-file-parity-ts-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  const compileTs = (text: string) => {
+    for (const name of readdirSync(folder)) rmSync(join(folder, name));
+    writeFileSync(join(folder, 'a.permissions.ts'), text);
+    return compileModel(folder);
+  };
+  const A = "[{ roles: ['A'], resource: 'doc', grant: ['read'] }]";
+  const B = "[{ roles: ['B'], resource: 'doc', grant: ['*'] }]";
+
+  it('two `export default` are a duplicate-export problem naming both lines, never "the last one wins"', () => {
+    const compiled = compileTs(`export default ${A};\n\nexport default ${B};\n`);
+    expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
+      'definitions/a.permissions.ts:3:1 $ [duplicate-export] `export default` exports definitions a second time ' +
+        '(`export default` on line 1); only one export can count. Fix: Keep one export of the definitions: merge the ' +
+        'arrays into one `export default [...]` or one `export const definitions = [...]`.',
+    ]);
+  });
+
+  it('`export { x as default }` is an unsupported-export problem naming its line', () => {
+    const compiled = compileTs(`const rules = ${A};\nexport { rules as default };\n`);
+    expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
+      'definitions/a.permissions.ts:2:10 $ [unsupported-export] `export { rules as default }` is not read: ' +
+        'definitions files are read statically, and only `export default [...]` or `export const definitions = ' +
+        '[...]` count. Fix: Export the definitions once, as `export default [ ... ] satisfies ' +
+        'PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.',
+    ]);
+  });
+
+  const CASES: readonly (readonly [what: string, text: string, problems: readonly (readonly [code: string, line: number, column: number])[]])[] = [
+    ['export default and export const definitions', `export const definitions = ${A};\nexport default ${B};\n`, [['duplicate-export', 2, 1]]],
+    [
+      'two export const definitions statements',
+      `export const definitions = ${A};\n// again\nexport const definitions = ${B};\n`,
+      [['duplicate-export', 3, 14]],
+    ],
+    ['export =', `export = ${A};\n`, [['unsupported-export', 1, 1]]],
+    ['export { definitions }', `const definitions = ${A};\nexport { definitions };\n`, [['unsupported-export', 2, 10]]],
+    ['export * from', `export * from './other.js';\n`, [['unsupported-export', 1, 1]]],
+    ['export * as definitions from', `export * as definitions from './other.js';\n`, [['unsupported-export', 1, 1]]],
+    ['export default function', 'export default function definitions() {\n  return [];\n}\n', [['unsupported-export', 1, 1]]],
+    ['a destructuring export of definitions', `export const { definitions } = { definitions: ${A} };\n`, [['unsupported-export', 1, 14]]],
+    [
+      'export default beside an unsupported export',
+      `export default ${A};\nexport { other as definitions } from './other.js';\n`,
+      [['unsupported-export', 2, 10]],
+    ],
+  ];
+  it.each(CASES)('%s is a problem naming the line', (_what, text, expected) => {
+    const compiled = compileTs(text);
+    expect(compiled.ok ? [] : compiled.problems.map(({ code, line, column }) => [code, line, column])).toEqual(expected);
+  });
+
+  it('one export of the definitions beside other exports (types, helpers) still compiles', () => {
+    const compiled = compileTs(
+      `export type Note = { id: number };\nexport const version = 2;\nexport { version as schemaVersion };\n` +
+        `export type * from './types.js';\nexport default ${A};\n`,
+    );
+    expect(compiled.ok ? 'ok' : compiled.problems).toBe('ok');
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The example documents app (examples/documents: AppModule, on the embedded PGlite unless a test hands it
+ * another database) as the e2e tests start it: silent, through the Nest fixture's createApp, either
+ * in-process (for supertest) or listening on a loopback port; and its page built into a throw-away folder.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { AppModule } from '../../examples/documents/app.module.js';
+import { buildPage } from '../../examples/documents/build-page.js';
+import type { ExampleDatabase } from '../../examples/documents/example-database.js';
+import { EXAMPLE_DATABASE } from '../../examples/documents/example.constants.js';
+import { listenApp, startApp, type ConfigureModule, type TestApp } from '../nest/fixtures/documents.fixture.js';
+
+/** The options of `AppModule.forRoot`. */
+export type ExampleAppOptions = NonNullable<Parameters<typeof AppModule.forRoot>[0]>;
+
+/** What a test changes around the app: `database` replaces the app's own (the EXAMPLE_DATABASE provider). */
+export interface ExampleAppSetup {
+  readonly database?: Kysely<ExampleDatabase>;
+}
+
+function moduleOf(options: ExampleAppOptions): { imports: [ReturnType<typeof AppModule.forRoot>] } {
+  return { imports: [AppModule.forRoot(options)] };
+}
+
+function configureFor({ database }: ExampleAppSetup): ConfigureModule | undefined {
+  return database === undefined ? undefined : (builder) => builder.overrideProvider(EXAMPLE_DATABASE).useValue(database);
+}
+
+/** The example app, initialised (not listening): for supertest's `request(app.getHttpServer())`. */
+export function startExampleApp(options: ExampleAppOptions = {}, setup: ExampleAppSetup = {}): Promise<TestApp> {
+  return startApp(moduleOf(options), configureFor(setup));
+}
+
+/** The example app listening on a free loopback port, with that port and its origin. */
+export function listenExampleApp(options: ExampleAppOptions = {}, setup: ExampleAppSetup = {}): Promise<{ app: TestApp; port: number; origin: string }> {
+  return listenApp(moduleOf(options), configureFor(setup));
+}
+
+/** Builds the example page into a new folder under the system's temporary folder; answers the folder. */
+export async function buildPageDir(): Promise<string> {
+  const pageDir = await mkdtemp(join(tmpdir(), 'typed-permissions-page-'));
+  await buildPage({ outDir: pageDir });
+  return pageDir;
+}
+
+/** Removes a folder buildPageDir made. */
+export function removePageDir(pageDir: string): Promise<void> {
+  return rm(pageDir, { recursive: true, force: true });
+}

@@ -1,0 +1,61 @@
+/**
+ * The example page while the policy changes under it: the app follows a policy file; the page, open as user 1
+ * (EMPLOYEE), shows their documents without the confidential column. A recompiled policy that lets employees list
+ * their documents in full is written in place; without any click, the page notices (it revalidates its slice every
+ * few seconds) and shows itself again with the column — exactly the fields the server now sends.
+ */
+import 'reflect-metadata';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { chromium, type Browser } from 'playwright-core';
+import { policyVersion } from '../../generated/index.js';
+import { filePolicySource } from '../../runtime/live/index.js';
+import { compileChangedExample } from '../live/fixtures/example-policy.js';
+import { browserDescribe, CHROMIUM_FLAGS, CHROMIUM_PATH, REPOSITORY, SCREENSHOTS } from './chromium.js';
+import { buildPageDir, listenExampleApp, removePageDir } from './example-app.fixture.js';
+
+const describeInBrowser = browserDescribe('test/example/page-live-policy.browser.test.ts');
+
+describeInBrowser('the example page under a live policy', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'typed-permissions-page-live-'));
+  const policyFile = join(folder, 'policy.json');
+  let pageDir: string;
+  let browser: Browser | undefined;
+  let listening: Awaited<ReturnType<typeof listenExampleApp>> | undefined;
+
+  beforeAll(async () => {
+    writeFileSync(policyFile, readFileSync(join(REPOSITORY, 'generated', 'policy.json')));
+    pageDir = await buildPageDir();
+    listening = await listenExampleApp({ pageDir, policySource: filePolicySource(policyFile, { pollIntervalMs: 50 }) });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await listening?.app.close();
+    await removePageDir(pageDir);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('shows itself again with the new slice when the policy changes, without a click', async () => {
+    const page = await (browser as Browser).newPage();
+    await page.goto(`${listening?.origin ?? ''}/`);
+    await page.waitForSelector('body[data-ready="true"][data-user="1"]');
+    const headers = () => page.locator('#documents thead th').allTextContents();
+    expect(await headers()).toEqual(['id', 'title', 'date', 'status', 'personal', 'creatorId', 'actions']);
+    expect(await page.evaluate(() => fetch('/me/permissions', { headers: { 'x-user-id': '1' } }).then((r) => r.json()))).toMatchObject({
+      version: policyVersion,
+    });
+
+    // EMPLOYEE lists own documents with every attribute, confidential included.
+    writeFileSync(`${policyFile}.next`, compileChangedExample(folder, '"list": ["*", "!confidential"],', '"list": ["*"],').text);
+    renameSync(`${policyFile}.next`, policyFile);
+    await page.waitForSelector('#documents thead th:text-is("confidential")', { timeout: 20_000 });
+    expect(await headers()).toEqual(['id', 'title', 'date', 'status', 'personal', 'confidential', 'creatorId', 'actions']);
+    expect(await page.locator('tr[data-document-id="10"] td[data-field="confidential"]').textContent()).toBe('Confidential figures of document 10');
+    await page.screenshot({ path: join(SCREENSHOTS, 'page-after-policy-change.png'), fullPage: true });
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,258 @@
+/**
+ * Express gets a per-route form, `permit({ action })` in the route, which sees the
+ * matched route's parameters, resolves the record id by the same rules as the Nest guard, answers a
+ * malformed id with 400 (never 500), and refuses — rather than guesses — when the route does not say
+ * which parameter is the record's id. (The README's earlier wiring read `req.params.id` in an
+ * `app.use()` that ran before any route matched, and answered every request with 500.)
+ */
+import { describe, expect, it } from '@jest/globals';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import request from 'supertest';
+import { PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import { resolveResourceIdParam } from '../../runtime/http/resource-id-param.js';
+import { checkPermitRoutes, createPermitMiddleware, initPermissions, type PermitRoute, type RequestWithPermit } from '../../runtime/express/index.js';
+import { rawResourceIdOf } from '../../runtime/http/request-resource-id.js';
+import { routePathParams } from '../../runtime/http/route-path-params.js';
+
+type AppUser = User<number>;
+
+/** Documents 1 and 2 are user 1's; 3 is user 2's. */
+const CREATORS = new Map([
+  [1, 1],
+  [2, 1],
+  [3, 2],
+]);
+const definitions: PermissionDefinition[] = [
+  { roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: ['read', 'delete', 'list:any'], isOwner: 'isCreator', listOwned: 'listCreated' },
+];
+const ownership = {
+  isCreator: ({ user, resourceId }: { user: AppUser; resourceId: unknown }) => CREATORS.get(resourceId as number) === user.id,
+  listCreated: ({ user }: { user: AppUser }) => [...CREATORS].filter(([, creator]) => creator === user.id).map(([id]) => id),
+};
+
+function appWith(mount: (app: express.Express, permit: PermitRoute<'document', string, Request>) => void) {
+  const permissions = initPermissions<AppUser>(definitions, { ownership, logger: { warn: () => undefined } });
+  const permit = createPermitMiddleware({
+    permissions,
+    resource: 'document',
+    getUser: (req: Request): AppUser => {
+      if (req.get('x-user-id') === 'boom') throw new Error('the session store is down');
+      return { id: Number(req.get('x-user-id')), roles: ['EMPLOYEE'] };
+    },
+    projectResourceId: (raw) => {
+      if (raw === 'explode') throw new Error('projection bug');
+      return /^[1-9]\d*$/.test(raw) ? Number(raw) : undefined;
+    },
+  });
+  const app = express();
+  const errors: unknown[] = [];
+  mount(app, permit);
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- express takes a handler as an error handler only when it declares four parameters
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    errors.push(error);
+    const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+    res.status(status).json({ statusCode: status, message: (error as Error).message });
+  });
+  return { app, errors };
+}
+
+const resourceIdOf = (req: Request) => (req as RequestWithPermit<AppUser, number>).permit?.resourceId ?? null;
+
+describe('express permit({ action }) per route', () => {
+  const { app, errors } = appWith((app, permit) => {
+    app.get('/documents/:id', permit({ action: 'read' }), (req, res) => void res.json({ read: resourceIdOf(req) }));
+    app.get('/documents', permit({ action: 'list' }), (req, res) => void res.json({ list: resourceIdOf(req) }));
+  });
+
+  it("a record route checks that record: own 200, someone else's 403 with a JSON body", async () => {
+    expect((await request(app).get('/documents/2').set('x-user-id', '1').expect(200)).body).toEqual({ read: 2 });
+    expect((await request(app).get('/documents/3').set('x-user-id', '1').expect(403)).body).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'read on document is not granted',
+    });
+    expect((await request(app).get('/documents').set('x-user-id', '1').expect(200)).body).toEqual({ list: null });
+  });
+
+  it('a malformed id is 400, never 500 — also a malformed percent-encoding', async () => {
+    for (const id of ['abc', '0', '-1', '1.5', 'x'.repeat(5000)]) {
+      const response = await request(app).get(`/documents/${id}`).set('x-user-id', '1').expect(400);
+      expect(response.body).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `${id.length > 40 ? `${JSON.stringify(id.slice(0, 40))}…` : JSON.stringify(id)} is not an id of "document".`,
+      });
+    }
+    await request(app).get('/documents/%E0%A4%A').set('x-user-id', '1').expect(400);
+    expect(errors.filter((error) => (error as { status?: number }).status !== 400)).toEqual([]);
+  });
+});
+
+describe('routes that do not say which parameter is the record id are refused, not guessed', () => {
+  it('permit() mounted with app.use (outside a route) is a wiring error that names the fix', async () => {
+    const { app, errors } = appWith((app, permit) => {
+      app.use(permit({ action: 'read' }));
+      app.get('/documents/:id', (_req, res) => void res.json({ ran: true }));
+    });
+    await request(app).get('/documents/3').set('x-user-id', '1').expect(500);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(PermissionsUsageError);
+    expect((errors[0] as Error).message).toBe(
+      'permit({ action: "read" }) ran outside a route (GET /documents/3): put it in the route, ' +
+        "router.get('/documents/:id', permit({ action }), handler), not in app.use(), so that it sees the route's " +
+        'parameters.',
+    );
+  });
+
+  it("a nested route users/:id/documents/:docId does not take the user's id as the document id", async () => {
+    const { app, errors } = appWith((app, permit) => {
+      app.delete('/users/:id/documents/:docId', permit({ action: 'delete' }), (_req, res) => void res.json({ deleted: true }));
+      app.delete('/u/:id/d/:docId', permit({ action: 'delete', resourceIdParam: 'docId' }), (req, res) => void res.json({ deleted: resourceIdOf(req) }));
+    });
+    await request(app).delete('/users/1/documents/3').set('x-user-id', '1').expect(500);
+    expect((errors[0] as Error).message).toBe(
+      'DELETE /users/:id/documents/:docId ("/users/:id/documents/:docId") declares the parameters "id", "docId" ' +
+        'but none of them is the resource id: the default "id" counts only as the last parameter, so the permissions ' +
+        'check cannot tell which record it is about. Set resourceIdParam to the parameter that holds the id of the ' +
+        'record checked (one of "id", "docId"), or opt out with resourceIdParam: null if this handler does not act ' +
+        'on one record.',
+    );
+    await request(app).delete('/u/1/d/3').set('x-user-id', '1').expect(403);
+    expect((await request(app).delete('/u/2/d/1').set('x-user-id', '1').expect(200)).body).toEqual({ deleted: 1 });
+  });
+
+  it("a router under /documents/:id (mergeParams) with a route '/' must name the parent's parameter; then it checks that record", async () => {
+    const { app, errors } = appWith((app, permit) => {
+      const guessed = Router({ mergeParams: true });
+      guessed.delete('/', permit({ action: 'delete' }), (_req, res) => void res.json({ deleted: true }));
+      app.use('/guessed/:id', guessed);
+      const named = Router({ mergeParams: true });
+      named.delete('/', permit({ action: 'delete', resourceIdParam: 'id' }), (req, res) => void res.json({ deleted: resourceIdOf(req) }));
+      app.use('/named/:id', named);
+    });
+    await request(app).delete('/guessed/3').set('x-user-id', '1').expect(500);
+    expect((errors[0] as Error).message).toContain(
+      'DELETE / ("/") has no path parameter of its own, but receives "id" from a parent router, which may or may not be the record\'s id',
+    );
+    await request(app).delete('/named/3').set('x-user-id', '1').expect(403);
+    expect((await request(app).delete('/named/1').set('x-user-id', '1').expect(200)).body).toEqual({ deleted: 1 });
+  });
+
+  it('resourceIdParam: null is an explicit collection check; a RegExp route must use it', async () => {
+    const { app, errors } = appWith((app, permit) => {
+      app.get('/folders/:folderId/documents', permit({ action: 'list', resourceIdParam: null }), (req, res) => void res.json({ list: resourceIdOf(req) }));
+      app.get(/^\/regex\/(\d+)$/, permit({ action: 'read' }), (_req, res) => void res.json({ ran: true }));
+    });
+    expect((await request(app).get('/folders/9/documents').set('x-user-id', '1').expect(200)).body).toEqual({ list: null });
+    await request(app).get('/regex/3').set('x-user-id', '1').expect(500);
+    expect((errors[0] as Error).message).toContain('is a RegExp route, whose parameters cannot be read');
+  });
+
+  it('errors of getUser and projectResourceId go to next(error); the handler never runs', async () => {
+    let ran = 0;
+    const { app, errors } = appWith((app, permit) => {
+      app.get('/documents/:id', permit({ action: 'read' }), (_req, res) => {
+        ran++;
+        res.json({});
+      });
+    });
+    await request(app).get('/documents/1').set('x-user-id', 'boom').expect(500);
+    await request(app).get('/documents/explode').set('x-user-id', '1').expect(500);
+    expect(errors.map((error) => (error as Error).message)).toEqual(['the session store is down', 'projection bug']);
+    expect(ran).toBe(0);
+  });
+});
+
+describe('the resource id rules the Nest guard and express permit() share', () => {
+  const params = (...names: string[]) => names.map((name) => ({ name, optional: false, wildcard: false }));
+
+  it('the default id counts only as the last parameter; explicit names must be declared; null opts out', () => {
+    expect(resolveResourceIdParam([params('id')], undefined, 'default')).toEqual({ kind: 'param', name: 'id', optional: false });
+    expect(resolveResourceIdParam([params('id', 'docId')], undefined, 'default')).toHaveProperty('problem');
+    expect(resolveResourceIdParam([params('docId', 'id')], undefined, 'default')).toEqual({ kind: 'param', name: 'id', optional: false });
+    expect(resolveResourceIdParam([[]], undefined, 'default')).toEqual({ kind: 'none' });
+    expect(resolveResourceIdParam([params('a')], null, 'handler')).toEqual({ kind: 'none' });
+    expect(resolveResourceIdParam([[]], 'documentId', 'guard')).toEqual({ kind: 'none' });
+    expect(resolveResourceIdParam([[]], 'documentId', 'handler')).toHaveProperty('problem');
+    expect(resolveResourceIdParam([params('id'), params('docId')], undefined, 'default')).toHaveProperty('problem');
+    expect(resolveResourceIdParam([params('id'), params('x', 'id')], undefined, 'default')).toEqual({ kind: 'param', name: 'id', optional: false });
+    expect(resolveResourceIdParam([routePathParams('/documents{/:id}')], undefined, 'default')).toEqual({ kind: 'param', name: 'id', optional: true });
+  });
+
+  it('at request time a parameter the route did not declare, or a missing required id, is refused', () => {
+    const route = {
+      label: 'DocumentsController.read',
+      paths: ['/documents/:id'],
+      resourceId: { kind: 'param', name: 'id', optional: false } as const,
+      declaredParams: new Set(['id']),
+    };
+    expect(rawResourceIdOf(route, { id: '7' })).toBe('7');
+    expect(() => rawResourceIdOf(route, { id: '7', tenant: 'x' })).toThrow(
+      'DocumentsController.read received the path parameter "tenant", which its paths "/documents/:id" do not ' +
+        'declare; the permissions check refuses a request whose resource id it did not resolve at start.',
+    );
+    expect(() => rawResourceIdOf(route, {})).toThrow('takes the resource id from path parameter "id", but the request has none');
+    expect(() => rawResourceIdOf(route, { id: ['a', 'b'] })).toThrow('path parameter "id" is not a single value');
+  });
+});
+
+describe('checkPermitRoutes(app) finds ambiguous routes at boot', () => {
+  const permitFor = () => {
+    const permissions = initPermissions<AppUser>(definitions, { ownership, logger: { warn: () => undefined } });
+    return createPermitMiddleware({ permissions, resource: 'document', getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] }) });
+  };
+  const HEADLINE =
+    'Routes whose record id parameter is ambiguous; the server does not start, because a check without the right record id could grant ' +
+    'access to the wrong record:\n';
+
+  it('passes an app whose every permit route resolves its id (own parameters, a named merged one, null)', () => {
+    const permit = permitFor();
+    const app = express();
+    app.get('/documents/:id', permit({ action: 'read' }));
+    app.get('/documents', permit({ action: 'list' }));
+    app.get('/folders/:folderId/documents', permit({ action: 'list', resourceIdParam: null }));
+    const named = Router({ mergeParams: true });
+    named.delete('/', permit({ action: 'delete', resourceIdParam: 'id' }));
+    app.use('/named/:id', named);
+    // A router without mergeParams never sees its parent's parameters: its own route decides.
+    const separate = Router();
+    separate.get('/:id', permit({ action: 'read' }));
+    app.use('/teams/:teamId/documents', separate);
+    expect(() => checkPermitRoutes(app)).not.toThrow();
+  });
+
+  it('lists every ambiguous route, in nested routers too, before any request', () => {
+    const permit = permitFor();
+    const app = express();
+    app.get('/documents/:id', permit({ action: 'read' }));
+    app.delete('/users/:id/documents/:docId', permit({ action: 'delete' }));
+    const guessed = Router({ mergeParams: true });
+    guessed.get('/', permit({ action: 'read' }));
+    const inner = Router({ mergeParams: true });
+    inner.get('/:id', permit({ action: 'read', resourceIdParam: 'documentId' }));
+    guessed.use('/inner', inner);
+    app.use('/guessed/:id', guessed);
+    app.get(/^\/regex\/(\d+)$/, permit({ action: 'read' }));
+    expect(() => checkPermitRoutes(app)).toThrow(
+      new PermissionsUsageError(
+        HEADLINE +
+          '  - DELETE /users/:id/documents/:docId (permit({ action: "delete" }) on "/users/:id/documents/:docId") declares the parameters "id", "docId" ' +
+          'but none of them is the resource id: the default "id" counts only as the last parameter. Fix: Set resourceIdParam to the parameter that holds ' +
+          'the id of the record checked (one of "id", "docId"), or opt out with resourceIdParam: null if this handler does not act on one record.\n' +
+          '  - GET /guessed/:id/ (permit({ action: "read" }) on "/") has no path parameter of its own, but receives "id" from a parent router, which may ' +
+          'or may not be the record\'s id. Fix: Set resourceIdParam to the parameter that holds the record id (one of "id"), or to null if the route ' +
+          'acts on no single record.\n' +
+          '  - GET /guessed/:id/inner/:id (permit({ action: "read" }) on "/:id") takes the resource id from parameter "documentId", which it does not ' +
+          'declare (it declares "id"). Fix: Set resourceIdParam to one of "id", or opt out with resourceIdParam: null if this handler does not act on ' +
+          'one record.\n' +
+          `  - GET /^\\/regex\\/(\\d+)$/ (permit({ action: "read" }) on ${JSON.stringify(String(/^\/regex\/(\d+)$/))}) is a RegExp route` +
+          ', whose parameters cannot be read. Fix: ' +
+          'Give the route a string path (/documents/:id), or pass resourceIdParam: null if it acts on no single record.',
+      ),
+    );
+  });
+
+  it('refuses what is not an express application or router', () => {
+    expect(() => checkPermitRoutes({})).toThrow(new PermissionsUsageError('checkPermitRoutes(app): app must be an express application or router.'));
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * `typed-permissions policy publish|list|rollback`, run in-process through `main(argv, io)`: usage errors exit 2
+ * with the usage; a definitions folder with problems publishes nothing and never connects; a server that cannot
+ * be reached, or refuses, is one line and exit 1, never a crash. On a PostgreSQL server (TEST_DATABASE_URL) the
+ * store is created on the first publish, the log lists newest first, and a rollback to a version that does not
+ * exist changes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { main } from '../../compiler/cli.js';
+import { policyVersion } from '../../generated/index.js';
+import { collectIo, fixture, repoRoot } from '../compiler/helpers.js';
+
+const serverUrl = process.env['TEST_DATABASE_URL'];
+/** Nothing listens on port 1 of loopback: every connection is refused at once. */
+const UNREACHABLE = 'postgres://user:secret@127.0.0.1:1/none';
+const definitions = `${repoRoot}definitions`;
+
+async function run(...argv: string[]) {
+  const { logs, errors, io } = collectIo();
+  const code = await main(argv, io);
+  return { code, logs, errors };
+}
+
+describe('typed-permissions policy: refusals', () => {
+  const saved = process.env['DATABASE_URL'];
+  beforeAll(() => {
+    delete process.env['DATABASE_URL'];
+  });
+  afterAll(() => {
+    if (saved !== undefined) process.env['DATABASE_URL'] = saved;
+  });
+
+  it.each<[string, string[], string]>([
+    ['no subcommand', ['policy'], 'policy needs a subcommand: publish, list or rollback.'],
+    ['an unknown subcommand', ['policy', 'push', '--database-url', UNREACHABLE], 'Unknown policy subcommand "push".'],
+    ['no database', ['policy', 'list'], 'policy list needs --database-url <url> (or DATABASE_URL).'],
+    ['a folder given to list', ['policy', 'list', 'definitions', '--database-url', UNREACHABLE], 'policy list takes no folder.'],
+    [
+      'a rollback without a sequence',
+      ['policy', 'rollback', '--database-url', UNREACHABLE],
+      'policy rollback takes the sequence number of a version (see policy list).',
+    ],
+    [
+      'a rollback to no number',
+      ['policy', 'rollback', 'latest', '--database-url', UNREACHABLE],
+      'policy rollback takes the sequence number of a version (see policy list).',
+    ],
+    [
+      'a rollback to zero',
+      ['policy', 'rollback', '0', '--database-url', UNREACHABLE],
+      'policy rollback takes the sequence number of a version (see policy list).',
+    ],
+  ])('%s: exit 2 with the usage', async (_label, argv, says) => {
+    const { code, logs, errors } = await run(...argv);
+    expect([code, logs]).toEqual([2, []]);
+    expect(errors).toEqual([expect.stringContaining(`typed-permissions: ${says}\n\nUsage:`)]);
+  });
+
+  it('a definitions folder with problems publishes nothing, and connects to nothing', async () => {
+    const { code, logs, errors } = await run('policy', 'publish', fixture('bad/empty-grant'), '--database-url', UNREACHABLE);
+    expect([code, logs]).toEqual([1, []]);
+    expect(errors.at(-1)).toBe(`typed-permissions: ${fixture('bad/empty-grant')} has problems; nothing was published.`);
+    expect(errors.join('\n')).not.toContain('cannot reach');
+  });
+
+  it('a server that cannot be reached is one line, exit 1, without the password', async () => {
+    for (const argv of [
+      ['policy', 'publish', definitions],
+      ['policy', 'list'],
+      ['policy', 'rollback', '3'],
+    ]) {
+      const { code, logs, errors } = await run(...argv, '--database-url', UNREACHABLE);
+      expect([code, logs]).toEqual([1, []]);
+      expect(errors).toEqual([
+        expect.stringMatching(/^typed-permissions: cannot reach the PostgreSQL server at 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\); nothing was changed\.$/),
+      ]);
+      expect(errors[0]).not.toContain('secret');
+    }
+  });
+
+  it('store names that are not lower-case SQL identifiers are refused before connecting', async () => {
+    const { code, errors } = await run('policy', 'list', '--database-url', UNREACHABLE, '--schema', 'Policies; DROP TABLE users');
+    expect(code).toBe(1);
+    expect(errors).toEqual([
+      'typed-permissions: The policy store\'s schema must be a lower-case SQL identifier (letters, digits, _), got "Policies; DROP TABLE users".',
+    ]);
+  });
+});
+
+const describeWithServer = serverUrl === undefined ? describe.skip : describe;
+if (serverUrl === undefined)
+  console.info('typed-permissions policy on a server: skipped, no PostgreSQL server (TEST_DATABASE_URL is not set; .ci/run sets it)');
+
+describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
+  const schema = `cli_${process.pid}`;
+  let admin: pg.Client;
+  const store = () => ['--database-url', serverUrl as string, '--schema', schema, '--channel', schema];
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  });
+
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  it('creates the store on the first publish, lists newest first, and refuses a rollback to a version it does not have', async () => {
+    expect(await run('policy', 'list', ...store())).toEqual({ code: 0, logs: [`typed-permissions: nothing was published to ${schema} yet.`], errors: [] });
+    for (const sequence of [1, 2])
+      expect(await run('policy', 'publish', definitions, ...store(), '--note', `take ${sequence}`)).toEqual({
+        code: 0,
+        logs: [`typed-permissions: published version ${policyVersion} as #${sequence} to ${schema}; followers load it now.`],
+        errors: [],
+      });
+    const listed = await run('policy', 'list', ...store());
+    expect(listed.logs.map((line) => line.replace(/ \S+Z \S+/, ' <when> <who>'))).toEqual([
+      `#2 ${policyVersion} <when> <who> (active) — take 2`,
+      `#1 ${policyVersion} <when> <who> — take 1`,
+    ]);
+    expect(await run('policy', 'rollback', '9', ...store())).toEqual({
+      code: 1,
+      logs: [],
+      errors: ['typed-permissions: The policy store has no version 9; see `typed-permissions policy list`.'],
+    });
+    const { rows } = await admin.query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`);
+    expect(rows).toEqual([{ sequence: '2' }]);
+  });
+});
