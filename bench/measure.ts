@@ -43,6 +43,8 @@ export interface BenchSettings {
   readonly memory: { readonly instances: number; readonly callsPerSample: number; readonly samples: number };
   /** The awaited pick against a three-rule CASL ability: rounds of calls, alternating between the two. */
   readonly awaitedPick: InterleavedSettings;
+  /** The decision log's and OpenTelemetry's cost: rounds of decisions with and without, alternating. */
+  readonly decisionLog: InterleavedSettings;
   /**
    * The ownership benchmark on PGlite: documents in the database, and timed runs of
    * grantPermit + filterPick per variant (after one untimed run that counts the statements).
@@ -74,6 +76,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       spawnProcesses: false,
       memory: { instances: 1, callsPerSample: 50, samples: 1 },
       awaitedPick: { warmupRounds: 1, rounds: 2, iterationsPerRound: 20 },
+      decisionLog: { warmupRounds: 1, rounds: 2, iterationsPerRound: 20 },
       ownership: { documents: 200, runs: { before: 1, after: 1 } },
       livePolicy: { swaps: 3, propagation: undefined, requests: undefined },
       http: undefined,
@@ -89,6 +92,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
     spawnProcesses: true,
     memory: { instances: 5, callsPerSample: 5000, samples: 9 },
     awaitedPick: { warmupRounds: 4, rounds: 20, iterationsPerRound: 20_000 },
+    decisionLog: { warmupRounds: 6, rounds: 30, iterationsPerRound: 5_000 },
     ownership: { documents: 10_000, runs: { before: 3, after: 15 } },
     livePolicy: {
       swaps: 50,
@@ -152,6 +156,8 @@ export interface TimedSide {
   readonly name: string;
   /** Makes `iterations` calls back to back, awaiting each when the operation is async. */
   readonly run: (iterations: number) => void | Promise<void>;
+  /** Runs before each of its rounds, untimed: lets work the calls left behind finish (a queue drained on a later turn). */
+  readonly settle?: () => Promise<void>;
 }
 
 /** Per-call times of one side, in ns: the mean of each recorded round, and the median, p95 and p99 of those means. */
@@ -192,6 +198,7 @@ export async function interleavedRounds(sides: readonly TimedSide[], settings: I
   const rounds = sides.map((): number[] => []);
   for (let round = 0; round < settings.warmupRounds + settings.rounds; round++) {
     for (const [i, side] of sides.entries()) {
+      await side.settle?.();
       gc?.();
       const start = process.hrtime.bigint();
       await side.run(settings.iterationsPerRound);

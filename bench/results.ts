@@ -14,6 +14,8 @@ import type { DecisionResult } from './decision.bench.js';
 import { decisionSections, decisionTargets } from './decision.report.js';
 import type { HttpResult } from './http.bench.js';
 import { httpSections, httpTargets } from './http.report.js';
+import type { DecisionLogResult } from './decision-log.bench.js';
+import { decisionLogSections, decisionLogTargets } from './decision-log.report.js';
 import type { LivePolicyResult } from './live-policy.bench.js';
 import { livePolicySections, livePolicyTargets } from './live-policy.report.js';
 import type { Machine } from './machine.js';
@@ -58,6 +60,7 @@ export interface BenchResults {
   readonly ownership?: OwnershipResult;
   readonly awaitedPick?: AwaitedPickResult;
   readonly livePolicy?: LivePolicyResult;
+  readonly decisionLog?: DecisionLogResult;
 }
 
 /**
@@ -80,6 +83,7 @@ export function benchReport(results: BenchResults): Report {
       ...packageSections(results.package),
       ...ownershipSections(results.ownership),
       ...livePolicySections(results.livePolicy),
+      ...decisionLogSections(results.decisionLog),
     ],
     targets: evaluateTargets(results),
   };
@@ -103,6 +107,7 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
     ...packageTargets(results.package),
     ...ownershipTargets(results.ownership),
     ...livePolicyTargets(results.livePolicy),
+    ...decisionLogTargets(results.decisionLog),
   ];
 }
 

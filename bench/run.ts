@@ -11,6 +11,7 @@ import { runAttributesBench } from './attributes.bench.js';
 import { runAwaitedPickBench } from './awaited-pick.bench.js';
 import { REPO_ROOT, runBuildBench } from './build.bench.js';
 import { runDecisionBench } from './decision.bench.js';
+import { runDecisionLogBench } from './decision-log.bench.js';
 import { runHttpBench } from './http.bench.js';
 import { runLivePolicyBench } from './live-policy.bench.js';
 import { benchSettings, type BenchSettings } from './measure.js';
@@ -48,6 +49,8 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
     settings,
     log,
   );
+  log('10. decision log and OpenTelemetry, interleaved');
+  const decisionLog = await runDecisionLogBench(settings.decisionLog, log);
   log('2. attributes');
   const attributes = await runAttributesBench(subjects.get(1) as BenchSubjects, settings, log);
   log('3. build and compile');
@@ -88,6 +91,7 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
     ownership,
     awaitedPick,
     livePolicy,
+    decisionLog,
   };
 }
 

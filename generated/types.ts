@@ -6,11 +6,15 @@ import type { PermissionDefinition } from '../runtime/core/precompiled.js';
 /** Every role named in the definitions. */
 export type Role = 'COMPANY_ADMIN' | 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'SUPER_ADMIN';
 /** Every resource named in the definitions. */
-export type Resource = 'document';
+export type Resource = 'decision' | 'document';
 
 /** The schema of the definitions: per resource, the actions granted on it (to at least one role; any other action is a compile error) and its id type (from its `*.resource.json`; `string | number` when undeclared). It types `createPermissions`, the NestJS decorators (`typedPermissions<Schema>()`), express's `permit()` and the browser client (`createClient<Schema>(slice)`). */
 export interface Schema {
   readonly resources: {
+    readonly decision: {
+      readonly actions: 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
+      readonly id: string;
+    };
     readonly document: {
       readonly actions: 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
       readonly id: number;
@@ -25,7 +29,7 @@ export type Action = 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'
 /** The id type of one resource: `ResourceIdOf<'document'>`. */
 export type ResourceIdOf<R extends Resource> = Schema['resources'][R]['id'];
 /** The resources whose ownership can be computed from limitOwned (their `*.resource.json` declares ownedAmong): there, isOwner is optional. */
-export type ComputableResource = 'document' | '*';
+export type ComputableResource = 'document';
 /** A PermissionDefinition restricted to the names the definitions already use (for definitions written in code). limitOwned without isOwner compiles only for the resources that declare an ownedAmong executor. */
 export type KnownPermissionDefinition<TUser = any, TId = any, TFilter = any> = PermissionDefinition<
   Role,

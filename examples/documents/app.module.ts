@@ -7,6 +7,8 @@ import { DatabaseUnavailableFilter } from './database-unavailable.filter.js';
 import { DocumentsOwnedController } from './documents-owned.controller.js';
 import { DocumentsProtectedSimpleController } from './documents-protected-simple.controller.js';
 import { DocumentsController } from './documents.controller.js';
+import { DecisionsController } from './decisions.controller.js';
+import { DecisionLogWriter } from './decision-log.writer.js';
 import { DocumentsPageController } from './documents-page.controller.js';
 import { MeController } from './me.controller.js';
 import { PAGE_DIR, PageController } from './page.controller.js';
@@ -44,12 +46,14 @@ export class AppModule {
         data,
         PermissionsModule.forRootAsync({
           imports: [data],
-          inject: [UsersRepository],
-          useFactory: (users: UsersRepository) => ({
+          inject: [UsersRepository, DecisionLogWriter],
+          useFactory: (users: UsersRepository, decisions: DecisionLogWriter) => ({
             tables: grantTables,
             limitOwnReduce,
             extractUserFromRequest: userFromHeader(users),
             projectResourceId: (id: string) => parseDocumentId(id),
+            // Every decision, written in batches to the decision_log table (GET /decisions shows the last ones).
+            onDecision: decisions.record,
             ...(options.hookTimeoutMs === undefined ? {} : { hookTimeoutMs: options.hookTimeoutMs }),
             // A live policy: the compiled tables fix the vocabulary, every valid version of the source replaces the grants.
             ...(options.policySource === undefined ? {} : { source: options.policySource, follow: policyLog }),
@@ -57,7 +61,15 @@ export class AppModule {
         }),
         exampleGraphQLModule(),
       ],
-      controllers: [DocumentsController, DocumentsProtectedSimpleController, DocumentsOwnedController, DocumentsPageController, MeController, PageController],
+      controllers: [
+        DocumentsController,
+        DocumentsProtectedSimpleController,
+        DocumentsOwnedController,
+        DocumentsPageController,
+        MeController,
+        PageController,
+        DecisionsController,
+      ],
       providers: [DocumentsResolver, { provide: APP_FILTER, useClass: DatabaseUnavailableFilter }, { provide: PAGE_DIR, useValue: options.pageDir }],
     };
   }

@@ -123,6 +123,15 @@ export async function migrate(db: Kysely<ExampleDatabase>): Promise<void> {
       .addPrimaryKeyConstraint('company_members_pkey', ['user_id', 'company_id'])
       .execute();
     await schema.createIndex('company_members_company_id_index').ifNotExists().on('company_members').column('company_id').execute();
+    await schema
+      .createTable('decision_log')
+      .ifNotExists()
+      .addColumn('id', 'integer', (column) => column.primaryKey().generatedAlwaysAsIdentity())
+      .addColumn('call_id', 'text', (column) => column.notNull())
+      .addColumn('time', 'text', (column) => column.notNull())
+      .addColumn('granted', 'boolean', (column) => column.notNull())
+      .addColumn('event', 'jsonb', (column) => column.notNull())
+      .execute();
   });
 }
 
@@ -141,7 +150,7 @@ export async function migrate(db: Kysely<ExampleDatabase>): Promise<void> {
 export async function seed(db: Kysely<ExampleDatabase>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await lockExampleSchema(trx);
-    await sql`truncate table company_members, managers, documents, user_roles, users`.execute(trx);
+    await sql`truncate table decision_log, company_members, managers, documents, user_roles, users`.execute(trx);
     await trx
       .insertInto('users')
       .values(exampleUsers.map((user) => ({ id: user.id, name: `User ${user.id}` })))

@@ -7,6 +7,7 @@ import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown 
 import type { Kysely } from 'kysely';
 import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from '../../runtime/nest/index.js';
 import { closeDatabase, createSeededDatabase } from './database.js';
+import { DecisionLogWriter } from './decision-log.writer.js';
 import { DocumentOwnershipService } from './document-ownership.service.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { EXAMPLE_DATABASE } from './example.constants.js';
@@ -43,13 +44,14 @@ export class ExampleDataModule {
       DatabaseCloser,
       DocumentOwnershipService,
       DocumentsRepository,
+      DecisionLogWriter,
       UsersRepository,
       { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useExisting: DocumentOwnershipService },
     ];
     return {
       module: ExampleDataModule,
       providers,
-      exports: [EXAMPLE_DATABASE, DocumentOwnershipService, DocumentsRepository, UsersRepository, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN],
+      exports: [EXAMPLE_DATABASE, DocumentOwnershipService, DocumentsRepository, UsersRepository, DecisionLogWriter, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN],
     };
   }
 }

@@ -5,7 +5,7 @@
  * (installed by `createDatabase`) maps every identifier, so TypeScript code uses the camelCase names
  * below (`userRoles`, `creatorId`) and the SQL stays conventional.
  */
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { ExampleDocument } from './example-data.js';
 
 /** A user. Roles live in `user_roles`, one row per role. */
@@ -39,6 +39,18 @@ export interface CompanyMembersTable {
 }
 
 /**
+ * One decision of the permissions library (its decision log's event), kept by the example's decision log:
+ * the columns it is looked up by, and the whole event as JSON. `id` orders them as they were written.
+ */
+export interface DecisionLogTable {
+  readonly id: Generated<number>;
+  readonly callId: string;
+  readonly time: string;
+  readonly granted: boolean;
+  readonly event: string;
+}
+
+/**
  * The whole schema, keyed by table name, for `Kysely<ExampleDatabase>`.
  *
  * @example
@@ -52,6 +64,7 @@ export interface ExampleDatabase {
   documents: DocumentsTable;
   managers: ManagersTable;
   companyMembers: CompanyMembersTable;
+  decisionLog: DecisionLogTable;
 }
 
 /** A document row as the repositories return it. */

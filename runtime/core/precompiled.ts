@@ -15,6 +15,7 @@ export {
   type DefinitionProblem,
   type PermissionsErrorCode,
 } from './errors.js';
+export type { DecisionEvent } from './engine/decision-log.js';
 export type { GrantQuery } from './engine/grant-query.js';
 export type { PermissionsLogger, PermissionsOptions } from './engine/permissions-options.js';
 export type { PermissionSlice } from './engine/permission-slice.js';

@@ -3,6 +3,7 @@
  * id of its resource, 403 when nothing is granted, else the Permit on `req.permit` and `next()`; errors go to `next(error)`. Both the
  * per-route middleware and the query-on-request middleware end here.
  */
+import { setDecisionHeaders } from '../http/decision-headers.js';
 import type { ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import { PermissionsInvalidIdError, type GrantQuery, type Permissions, type Permit, type User } from '../core/index.js';
 
@@ -64,15 +65,15 @@ export function answerGrantQuery<TUser extends User<unknown>, TFilter>(
 ): void {
   let asked: Promise<Permit<TUser, unknown, TFilter>>;
   try {
-    asked = permissions.grantPermit(query);
+    asked = permissions.grantPermitVia(query, 'express');
   } catch (error) {
     if (!refuseInvalidId(error, res)) next(error);
     return;
   }
   asked.then(
     (permit) => {
-      // The policy that decided this response, granted or refused (a live policy may change between requests).
-      res.setHeader?.('x-permissions-version', permit.policyVersion);
+      // The policy that decided this response, granted or refused, and the decision's call id for the application's logs.
+      setDecisionHeaders(res, permit);
       if (!permit.granted) {
         sendError(res, 403, 'Forbidden', `${query.action} on ${query.resource} is not granted`);
         return;

@@ -1,6 +1,7 @@
 /**
  * `createPermissionsGuard()`: the guard that asks for a permit before a handler runs.
  */
+import { setDecisionHeaders } from '../http/decision-headers.js';
 import { BadRequestException, ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
 import { PermissionsInvalidIdError, PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../core/index.js';
 import { requestResourceId } from '../core/engine/resource-id.js';
@@ -21,19 +22,7 @@ interface GuardedRequest {
 }
 
 /** The response header naming the policy version a guarded response was decided on. */
-export const POLICY_VERSION_HEADER = 'x-permissions-version';
-
-/** Sets {@link POLICY_VERSION_HEADER} on an express (`setHeader`) or fastify (`header`) response, when there is one. */
-function setPolicyVersionHeader(response: unknown, version: string): void {
-  const target = response as {
-    setHeader?: (name: string, value: string) => unknown;
-    header?: (name: string, value: string) => unknown;
-    headersSent?: boolean;
-  } | null;
-  if (typeof target !== 'object' || target === null || target.headersSent === true) return;
-  if (typeof target.setHeader === 'function') target.setHeader(POLICY_VERSION_HEADER, version);
-  else if (typeof target.header === 'function') target.header(POLICY_VERSION_HEADER, version);
-}
+export { POLICY_VERSION_HEADER } from '../http/decision-headers.js';
 
 function checkGuardOptions(options: unknown): PermissionsGuardOptions {
   if (typeof options !== 'object' || options === null)
@@ -125,7 +114,7 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       if (route.skip) return true;
       const request = context.switchToHttp().getRequest<GuardedRequest>();
       const user = await this.permissionsService.userOf(request);
-      request[PERMIT_REQUEST_KEY] = await this.grant(route, user, rawResourceIdOf(route, request.params), context.switchToHttp().getResponse());
+      request[PERMIT_REQUEST_KEY] = await this.grant(route, user, rawResourceIdOf(route, request.params), context.switchToHttp().getResponse(), 'nest');
       return true;
     }
 
@@ -143,7 +132,7 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       const call = resolverCallOf(context.getArgs());
       const request = requestOfResolverCall(call, route.label);
       const user = await this.permissionsService.userOf(request);
-      storeResolverPermit(call, await this.grant(route, user, rawResolverIdOf(route, call.args), (request as { res?: unknown }).res));
+      storeResolverPermit(call, await this.grant(route, user, rawResolverIdOf(route, call.args), (request as { res?: unknown }).res, 'graphql'));
       return true;
     }
 
@@ -151,12 +140,13 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
      * Projects the raw id (the route's projection, else the resource's declared id type in grantPermit), asks for
      * the permit, and refuses: 400 for an id that is no id of the resource, 403 when nothing is granted.
      */
-    private async grant(route: PermissionsRoute, user: User<unknown>, rawId: string | undefined, response: unknown): Promise<Permit> {
+    private async grant(route: PermissionsRoute, user: User<unknown>, rawId: string | undefined, response: unknown, via: 'nest' | 'graphql'): Promise<Permit> {
       try {
         const resourceId = rawId === undefined ? undefined : requestResourceId(rawId, route.resource, route.projectResourceId);
-        const permit = await this.permissionsService.grantPermit({ user, resource: route.resource, action: route.action, resourceId });
-        // The policy that decided this response, granted or refused (a live policy may change between requests).
-        setPolicyVersionHeader(response, permit.policyVersion);
+        const query = { user, resource: route.resource, action: route.action, resourceId };
+        const permit = await this.permissionsService.permissions.grantPermitVia(query, via);
+        // The policy that decided this response, granted or refused, and the decision's call id for the application's logs.
+        setDecisionHeaders(response, permit);
         if (!permit.granted) throw new ForbiddenException(`${route.action} on ${route.resource} is not granted`);
         return permit;
       } catch (error) {

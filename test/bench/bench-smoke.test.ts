@@ -67,6 +67,12 @@ describe('bench smoke run', () => {
     expect(results.livePolicy?.swap).toMatchObject({ scale: 1, swaps: 3, cells: expect.any(Number) });
     expect(results.livePolicy?.propagation).toEqual({ skipped: expect.stringContaining('smoke') });
     expect(results.livePolicy?.requests).toEqual({ skipped: expect.stringContaining('smoke') });
+    // The decision log: every decision of the sink's side delivered, none dropped; both comparisons measured.
+    const rounds = benchSettings('smoke').decisionLog;
+    expect(results.decisionLog?.settings).toEqual(rounds);
+    expect(results.decisionLog?.noopSink).toMatchObject({ delivered: (rounds.warmupRounds + rounds.rounds) * rounds.iterationsPerRound, dropped: 0 });
+    expect(results.decisionLog?.noopSink.with.roundsNs).toHaveLength(rounds.rounds);
+    expect(results.decisionLog?.tracingWithoutSdk.without.roundsNs).toHaveLength(rounds.rounds);
     expect(
       evaluateTargets(results)
         .filter((v) => v.target.startsWith('Live policy'))

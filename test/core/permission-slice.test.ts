@@ -12,7 +12,8 @@ import { Permissions, PermissionsUsageError, type PermissionDefinition, type Per
 import { exampleAnonymousUser, exampleUsers, type ExampleUser } from '../../examples/documents/example-data.js';
 import { collectingLogger } from './helpers.js';
 
-const DEFINITIONS_FILE = 'definitions/document.permissions.json';
+/** The example's definitions files, in the order the compiler reads them (by name). */
+const DEFINITIONS_FILES = ['decision.permissions.json', 'document.permissions.json'];
 
 /** A slice never calls a hook: every method says so loudly if it is called. */
 function unusedHook(name: string): () => never {
@@ -35,16 +36,17 @@ function examplePermissions(): Permissions<User, unknown> {
 
 /** The example definitions built at run time (not loaded from generated/), with the compiler's source label. */
 function builtPermissions(edit: (definitions: Record<string, unknown>[]) => void = () => {}): Permissions<User, unknown> {
-  const text = readFileSync(DEFINITIONS_FILE, 'utf8');
-  const { definitions } = JSON.parse(text) as { definitions: Record<string, unknown>[] };
-  edit(definitions);
   const permissions = new Permissions<User, unknown>({
     ownership,
     ownedAmong: { document: 'ownedDocumentsAmong' },
-    resourceIdTypes: { document: 'number' },
+    resourceIdTypes: { decision: 'string', document: 'number' },
     logger: collectingLogger().logger,
   });
-  permissions.addPermissions(definitions as unknown as PermissionDefinition[], { source: 'document.permissions.json' });
+  for (const file of DEFINITIONS_FILES) {
+    const { definitions } = JSON.parse(readFileSync(`definitions/${file}`, 'utf8')) as { definitions: Record<string, unknown>[] };
+    if (file === 'document.permissions.json') edit(definitions);
+    permissions.addPermissions(definitions as unknown as PermissionDefinition[], { source: file });
+  }
   return permissions.build();
 }
 
@@ -173,6 +175,17 @@ const EXPECTED_SLICES: readonly { readonly who: string; readonly user: () => Use
       plans: [EVERYTHING],
       grants: [
         [
+          'decision',
+          [
+            ['create', 0, 0, [], []],
+            ['delete', 0, 0, [], []],
+            ['list', 0, 0, [], []],
+            ['read', 0, 0, [], []],
+            ['review', 0, 0, [], []],
+            ['update', 0, 0, [], []],
+          ],
+        ],
+        [
           'document',
           [
             ['create', 0, 0, [], []],
@@ -212,7 +225,7 @@ describe('the slice of the example users', () => {
       'ANONYMOUS',
       ...grantTables.definitions.flatMap((definition) => [definition.descr, definition.source].filter((text): text is string => text !== undefined)),
     ];
-    expect(forbidden).toHaveLength(5 + 4 + 1 + 8);
+    expect(forbidden).toHaveLength(5 + 4 + 1 + 10);
     for (const { user } of EXPECTED_SLICES) {
       const json = JSON.stringify(permissions.sliceFor(user()));
       expect(forbidden.filter((text) => json.includes(text))).toEqual([]);

@@ -240,7 +240,8 @@ describe('start fails on bad definitions', () => {
     expect(error).toBeInstanceOf(PermissionsUsageError);
     expect((error as Error).message).toBe(
       'PermissionsModule.forRoot(): option "limitOwnReduse" does not exist; the options are extractUserFromRequest, projectResourceId, definitions, ' +
-        'tables, source, follow, ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong, resourceIdTypes, compileProjections.',
+        'tables, source, follow, ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong, resourceIdTypes, ' +
+        'compileProjections, onDecision, decisionLog, telemetry.',
     );
   });
 });

@@ -65,8 +65,10 @@ export async function invalid(): Promise<void> {
 
 export type Checks = [
   Expect<Equal<Role, 'COMPANY_ADMIN' | 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'SUPER_ADMIN'>>,
-  Expect<Equal<Resource, 'document'>>,
+  Expect<Equal<Resource, 'decision' | 'document'>>,
   Expect<Equal<ActionOf<'document'>, 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
+  Expect<Equal<ActionOf<'decision'>, 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
   Expect<Equal<ResourceIdOf<'document'>, number>>,
+  Expect<Equal<ResourceIdOf<'decision'>, string>>,
   Expect<Equal<Awaited<ReturnType<typeof permissions.grantPermit<'document'>>>['resourceId'], number | undefined>>,
 ];

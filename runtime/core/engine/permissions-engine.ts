@@ -11,6 +11,8 @@ import { PermissionsUsageError } from '../errors.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { GrantIndex } from '../tables/table-loader.js';
 import { loadCompiledTables } from './bind-hooks.js';
+import type { DecisionEvent } from './decision-log.js';
+import { DecisionTracing } from './decision-tracing.js';
 import type { GrantQuery } from './grant-query.js';
 import { OnceWarnings } from './once-warnings.js';
 import type { PermissionSlice } from './permission-slice.js';
@@ -18,7 +20,7 @@ import { checkPermissionsOptions, type EngineSettings, type PermissionsOptions }
 import type { Permit } from './permit.js';
 import { PolicySnapshot } from './policy-snapshot.js';
 import { vocabularyOf, type Vocabulary } from './policy-candidate.js';
-import { checkFollowOptions, PolicyFollower, type FollowedEngine, type FollowOptions, type LivePolicy } from './policy-follower.js';
+import type { FollowedEngine, FollowOptions, LivePolicy } from './policy-follower.js';
 import type { PolicySource } from './policy-source.js';
 import type { PolicyBundle } from '../tables/policy-bundle.js';
 import type { PermissionsSchema, TypedPermissions } from './typed-permissions.js';
@@ -67,6 +69,8 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   /** Definitions added before `build()`. */
   protected readonly added: AddedDefinition[] = [];
   private readonly warnings: OnceWarnings;
+  /** The tracing of guarded decisions, where `@opentelemetry/api` is installed and telemetry is on. */
+  private readonly tracing: DecisionTracing | undefined;
   private current: PolicySnapshot<TUser, TFilter> | undefined;
   /**
    * What the running code is written against: the vocabulary of the first policy installed (the compiled tables,
@@ -78,6 +82,7 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
     this.settings = checkPermissionsOptions(options);
     this.warnings = new OnceWarnings(this.settings.strict, this.settings.logger);
+    this.tracing = this.settings.telemetry === false ? undefined : DecisionTracing.load(this.settings.telemetry);
   }
 
   /**
@@ -139,6 +144,9 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
       throw new PermissionsUsageError(
         'follow(source): source must be a policy source (filePolicySource, postgresPolicySource, httpPolicySource from typed-permissions/live).',
       );
+    // Loaded when first asked for: a page or an application that never follows a source does not carry the follower,
+    // the bundle checks and the policy-test runner.
+    const { checkFollowOptions, PolicyFollower } = await import('./policy-follower.js');
     checkFollowOptions(options);
     const follower = new PolicyFollower(source, this.followed(), options);
     await follower.start();
@@ -225,6 +233,46 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   grantPermit<TId = unknown>(query: GrantQuery<TUser, TId>): Promise<Permit<TUser, TId, TFilter>> {
     // A snapshot answers a wrong query with a rejection; only a missing one is known here.
     return this.current === undefined ? Promise.reject(unbuilt('grantPermit()')) : this.current.grantPermit(query);
+  }
+
+  /**
+   * How an integration asks: the decision of `grantPermit`, with the decision log's event saying `via`, and
+   * a span around it where OpenTelemetry is installed. Applications call `grantPermit`.
+   *
+   * @example
+   * ```ts
+   * const permit = await permissions.grantPermitVia({ user, resource: 'document', action: 'read', resourceId: 3 }, 'express');
+   * ```
+   */
+  grantPermitVia<TId = unknown>(query: GrantQuery<TUser, TId>, via: DecisionEvent['via']): Promise<Permit<TUser, TId, TFilter>> {
+    const snapshot = this.current;
+    if (snapshot === undefined) return Promise.reject(unbuilt('grantPermit()'));
+    const { tracing } = this;
+    return tracing?.active() === true ? tracing.trace(query, via, () => snapshot.grantPermit(query, via)) : snapshot.grantPermit(query, via);
+  }
+
+  /**
+   * What the decision log (`onDecision`) did so far — events delivered, failed, dropped, skipped, pending — and a
+   * way to wait for the pending ones (at shutdown). Undefined without `onDecision`.
+   *
+   * @example
+   * ```ts
+   * await permissions.decisionLog?.flush();
+   * console.log(permissions.decisionLog?.stats); // { delivered: 120, failed: 0, dropped: 0, skipped: 0, pending: 0 }
+   * ```
+   */
+  get decisionLog():
+    | {
+        /**
+         * Events the sink accepted, whose call failed (threw, rejected, timed out), dropped (the queue was full),
+         * skipped (sampled out, or granted with `logGranted: false`), waiting now.
+         */
+        readonly stats: { readonly delivered: number; readonly failed: number; readonly dropped: number; readonly skipped: number; readonly pending: number };
+        flush(): Promise<void>;
+      }
+    | undefined {
+    const log = this.settings.decisionLog;
+    return log === undefined ? undefined : { stats: log.stats, flush: () => log.flush() };
   }
 
   /**

@@ -9,6 +9,7 @@ import { hookNameProblem, quoteForMessage } from '../definition/names.js';
 import { PermissionsUsageError } from '../errors.js';
 import type { HookValue } from '../build/table-builder.js';
 import type { ResourceIdType } from './resource-id.js';
+import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionEvent, type DecisionLogOptions, type DecisionSink } from './decision-log.js';
 
 /** Where warnings go (unknown roles, duplicate grants). `console` fits. */
 export interface PermissionsLogger {
@@ -51,6 +52,30 @@ export interface PermissionsOptions<TUser = any, TFilter = any> {
    * a refused attempt must not happen (a CSP that reports violations). Answers are the same either way.
    */
   readonly compileProjections?: boolean | undefined;
+  /**
+   * The decision log: called with one event per decision (`grantPermit`, and every decision of the integrations),
+   * after the decision and never in its way — a sink that throws, rejects or is slow changes and delays nothing.
+   */
+  readonly onDecision?: ((event: DecisionEvent) => void | PromiseLike<void>) | undefined;
+  /** How the decision log samples, filters and bounds its queue (with `onDecision`). */
+  readonly decisionLog?:
+    | {
+        /** The share of decisions logged, 0–1 (a random sample). Default 1: all. */
+        readonly sampleRate?: number | undefined;
+        /** Whether granted decisions are logged. Default true; false logs refusals only. */
+        readonly logGranted?: boolean | undefined;
+        /** The most events waiting for the sink; more are dropped (and counted). Default 10,000, at most 1,000,000. */
+        readonly maxPending?: number | undefined;
+        /** How long one call of the sink may take before it counts as failed and the next event goes. Default 5,000 ms. */
+        readonly sinkTimeoutMs?: number | undefined;
+      }
+    | undefined;
+  /**
+   * OpenTelemetry of guarded decisions (NestJS, GraphQL, express, the decision service), where `@opentelemetry/api`
+   * is installed: a span `typed_permissions.decide` per decision and a counter `typed_permissions.decisions`.
+   * `false` turns it off; `{ userId: true }` adds the user's id to spans (off by default: ids can be personal data).
+   */
+  readonly telemetry?: false | { readonly userId?: boolean | undefined } | undefined;
 }
 
 /** The names of the {@link PermissionsOptions}: an option spelt otherwise is refused, not ignored. */
@@ -64,6 +89,9 @@ export const PERMISSIONS_OPTION_KEYS = [
   'ownedAmong',
   'resourceIdTypes',
   'compileProjections',
+  'onDecision',
+  'decisionLog',
+  'telemetry',
 ] as const satisfies readonly (keyof PermissionsOptions)[];
 
 /** The checked options, with their defaults: what every snapshot of one engine shares. */
@@ -77,6 +105,9 @@ export interface EngineSettings {
   readonly ownedAmong: ReadonlyMap<string, HookValue>;
   readonly idTypes: ReadonlyMap<string, ResourceIdType>;
   readonly compileProjections: boolean;
+  readonly decisionLog: DecisionLog | undefined;
+  /** Whether guarded decisions are traced (where `@opentelemetry/api` is installed), and with the user's id. */
+  readonly telemetry: { readonly userId: boolean } | false;
 }
 
 /** How an item's id is read when the application says nothing: `item.id`. */
@@ -110,6 +141,49 @@ function checkIdTypes(idTypes: unknown): ReadonlyMap<string, ResourceIdType> {
   return new Map(Object.entries(idTypes) as [string, ResourceIdType][]);
 }
 
+const DECISION_LOG_OPTION_KEYS = ['sampleRate', 'logGranted', 'maxPending', 'sinkTimeoutMs'] as const satisfies readonly (keyof DecisionLogOptions)[];
+
+/** A value as a message shows it: numbers as they are (1.5, NaN), anything else described. */
+function shownValue(value: unknown): string {
+  return typeof value === 'number' ? String(value) : describeValue(value);
+}
+
+function isWholeNumber(value: unknown, min: number, max: number): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+function checkDecisionLog(onDecision: unknown, options: unknown, logger: PermissionsLogger): DecisionLog | undefined {
+  if (onDecision !== undefined && typeof onDecision !== 'function') fail('Permissions option onDecision must be a function (event) => void.');
+  if (options === undefined) return onDecision === undefined ? undefined : new DecisionLog(onDecision as DecisionSink, {}, logger);
+  if (onDecision === undefined)
+    fail('Permissions option decisionLog configures onDecision, which is not given: add onDecision: (event) => …, or remove decisionLog.');
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    fail('Permissions option decisionLog must be an object { sampleRate, logGranted, maxPending, sinkTimeoutMs }.');
+  const unknown = Object.keys(options).find((key) => !(DECISION_LOG_OPTION_KEYS as readonly string[]).includes(key));
+  if (unknown !== undefined)
+    fail(`Permissions option decisionLog.${quoteForMessage(unknown)} does not exist; its options are ${DECISION_LOG_OPTION_KEYS.join(', ')}.`);
+  const { sampleRate, logGranted, maxPending, sinkTimeoutMs } = options as DecisionLogOptions;
+  if (sampleRate !== undefined && !(typeof sampleRate === 'number' && sampleRate >= 0 && sampleRate <= 1))
+    fail(`Permissions option decisionLog.sampleRate must be a number from 0 to 1, got ${shownValue(sampleRate)}.`);
+  if (logGranted !== undefined && typeof logGranted !== 'boolean') fail('Permissions option decisionLog.logGranted must be true or false.');
+  if (maxPending !== undefined && !isWholeNumber(maxPending, 1, MAX_PENDING_DECISIONS_LIMIT))
+    fail(`Permissions option decisionLog.maxPending must be a whole number from 1 to ${MAX_PENDING_DECISIONS_LIMIT}, got ${shownValue(maxPending)}.`);
+  if (sinkTimeoutMs !== undefined && !isWholeNumber(sinkTimeoutMs, 1, 2_147_483_647))
+    fail(`Permissions option decisionLog.sinkTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got ${shownValue(sinkTimeoutMs)}.`);
+  return new DecisionLog(onDecision as DecisionSink, options, logger);
+}
+
+function checkTelemetry(telemetry: unknown): EngineSettings['telemetry'] {
+  if (telemetry === undefined) return { userId: false };
+  if (telemetry === false) return false;
+  if (typeof telemetry !== 'object' || telemetry === null) fail('Permissions option telemetry must be false or { userId?: boolean }.');
+  const unknown = Object.keys(telemetry).find((key) => key !== 'userId');
+  if (unknown !== undefined) fail(`Permissions option telemetry.${quoteForMessage(unknown)} does not exist; its only option is userId.`);
+  const { userId } = telemetry as { userId?: unknown };
+  if (userId !== undefined && typeof userId !== 'boolean') fail('Permissions option telemetry.userId must be true or false.');
+  return { userId: userId === true };
+}
+
 /**
  * Checks the options of an engine and fills in the defaults. Throws a PermissionsUsageError naming the
  * option and what it must be.
@@ -124,8 +198,20 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
   const unknownOption = Object.keys(options).find((key) => !(PERMISSIONS_OPTION_KEYS as readonly string[]).includes(key));
   if (unknownOption !== undefined)
     fail(`Permissions option ${quoteForMessage(unknownOption)} does not exist; the options are ${PERMISSIONS_OPTION_KEYS.join(', ')}.`);
-  const { ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong, resourceIdTypes, compileProjections } =
-    options as PermissionsOptions;
+  const {
+    ownership,
+    limitOwnReduce,
+    strict,
+    logger,
+    getResourceId,
+    hookTimeoutMs,
+    ownedAmong,
+    resourceIdTypes,
+    compileProjections,
+    onDecision,
+    decisionLog,
+    telemetry,
+  } = options as PermissionsOptions;
   if (ownership !== undefined && (typeof ownership !== 'object' || ownership === null))
     fail('Permissions option ownership must be an object whose methods the hook strings name.');
   if (limitOwnReduce !== undefined && typeof limitOwnReduce !== 'function')
@@ -137,15 +223,18 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
   if (logger !== undefined && typeof (logger as Partial<PermissionsLogger> | null)?.warn !== 'function')
     fail('Permissions option logger must have a warn(message) method.');
   if (compileProjections !== undefined && typeof compileProjections !== 'boolean') fail('Permissions option compileProjections must be true or false.');
+  const checkedLogger = logger ?? console;
   return {
     ownership,
     limitOwnReduce,
     strict: strict === true,
-    logger: logger ?? console,
+    logger: checkedLogger,
     getResourceId: getResourceId ?? defaultResourceId,
     hookTimeoutMs: hookTimeoutMs ?? 5000,
     ownedAmong: checkOwnedAmong(ownedAmong),
     idTypes: checkIdTypes(resourceIdTypes),
     compileProjections: compileProjections !== false,
+    decisionLog: checkDecisionLog(onDecision, decisionLog, checkedLogger),
+    telemetry: checkTelemetry(telemetry),
   };
 }

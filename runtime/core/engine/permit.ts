@@ -7,6 +7,7 @@
 import { unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { pickWithPlan } from '../projection/attribute-picker.js';
 import { explainGrant, type Explanation } from './explain.js';
+import { newCallId } from './decision-log.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { LimitOwnReducer, User } from '../definition/definition-types.js';
 import { describeValue } from '../describe-value.js';
@@ -62,6 +63,7 @@ function isRecord(value: unknown): value is object {
  */
 export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, TFilter = unknown> {
   private memo: OwnershipMemo | undefined;
+  private id: string | undefined;
   /** With one own grant: the plan of a record its group owns (any and own attributes), made on the first such pick. */
   private ownedPlan: AttributePlan | undefined;
 
@@ -102,6 +104,19 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    */
   get policyVersion(): string {
     return this.context.version;
+  }
+
+  /**
+   * A random UUID of this decision, made when first read: the decision log's event carries it and the
+   * integrations send it as `x-permissions-call-id`, so an application's own logs can be joined to the decision.
+   *
+   * @example
+   * ```ts
+   * logger.info({ callId: permit.callId }, 'document approved');
+   * ```
+   */
+  get callId(): string {
+    return (this.id ??= newCallId());
   }
 
   /** The attribute patterns allowed for the `any` possession, canonical: `['*', '!confidential']`, `['date', 'title']`. */

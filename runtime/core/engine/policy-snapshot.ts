@@ -9,6 +9,7 @@ import type { User } from '../definition/definition-types.js';
 import { PermissionsUsageError } from '../errors.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { Combination, GrantIndex, LoadedOwner } from '../tables/table-loader.js';
+import type { DecisionLog, DecisionVia } from './decision-log.js';
 import { checkGrantQuery, checkRoles, rolesKey, type GrantQuery } from './grant-query.js';
 import type { OnceWarnings } from './once-warnings.js';
 import { OwnershipMemo } from './ownership-memo.js';
@@ -54,6 +55,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   readonly getResourceId: EngineSettings['getResourceId'] | undefined;
   readonly hookTimeoutMs: number;
   readonly compileProjections: boolean;
+  private readonly log: DecisionLog | undefined;
   private fingerprint: string | undefined;
   /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only. */
   private readonly slices = new BoundedCache<string, PermissionSlice>(MAX_CACHED_SLICES, new CacheBudget(MAX_SLICE_CACHE_BYTES));
@@ -71,6 +73,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     this.getResourceId = settings.getResourceId === defaultResourceId ? undefined : settings.getResourceId;
     this.hookTimeoutMs = settings.hookTimeoutMs;
     this.compileProjections = settings.compileProjections;
+    this.log = settings.decisionLog;
     this.fingerprint = version;
   }
 
@@ -101,21 +104,29 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     return { combination, resourceId };
   }
 
-  /** See `Permissions.grantPermit`. */
-  async grantPermit<TId>(query: GrantQuery<TUser, TId>): Promise<Permit<TUser, TId, TFilter>> {
+  /** See `Permissions.grantPermit`; `via` names who asked, for the decision log. */
+  async grantPermit<TId>(query: GrantQuery<TUser, TId>, via: DecisionVia = 'direct'): Promise<Permit<TUser, TId, TFilter>> {
     const decided = this.decide(query);
-    if (decided instanceof Permit) return decided;
+    if (decided instanceof Permit) {
+      this.log?.record(decided, this.tables, via, false);
+      return decided;
+    }
     const { combination, resourceId } = decided;
     const { user, resource, action } = query;
     const memo = new OwnershipMemo(user, this);
     const owned = await memo.isOwn(combination.owners, resourceId);
-    return new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, owned, owned, combination, this, memo);
+    const permit = new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, owned, owned, combination, this, memo);
+    this.log?.record(permit, this.tables, via, true);
+    return permit;
   }
 
   /** See `Permissions.grantPermitSync`. */
   grantPermitSync<TId>(query: GrantQuery<TUser, TId>): Permit<TUser, TId, TFilter> {
     const decided = this.decide(query);
-    if (decided instanceof Permit) return decided;
+    if (decided instanceof Permit) {
+      this.log?.record(decided, this.tables, 'direct', false);
+      return decided;
+    }
     throw new PermissionsUsageError(
       `grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); ` +
         'use await grantPermit(query).',

@@ -1,0 +1,271 @@
+/**
+ * The decision log of the engine: one event per decision, with the definitions that decided it, delivered after
+ * the decision on a later turn; a sink that throws, hangs or is slow changes and delays nothing; the queue is
+ * bounded and what it drops, skips or fails is counted; sampling and refusals-only; options checked at start.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { Permissions, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import type { DecisionEvent } from '../../runtime/core/engine/decision-log.js';
+import { stableEvent } from './stable-event.js';
+
+type AppUser = User<number>;
+const DEFINITIONS: PermissionDefinition[] = [
+  { roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: { read: ['*', '!confidential'] }, isOwner: 'isCreator', listOwned: 'listCreated' },
+  { roles: ['EMPLOYEE'], resource: 'document', grant: { 'list:any': ['title'] } },
+  { roles: ['ADMIN'], resource: '*', grant: ['*:any'] },
+];
+const ownership = {
+  isCreator: ({ user, resourceId }: { user: AppUser; resourceId: unknown }) => user.id === 1 && resourceId === 10,
+  listCreated: ({ user }: { user: AppUser }) => (user.id === 1 ? [10] : []),
+};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const quiet = { warn: () => undefined };
+
+function engine(options: ConstructorParameters<typeof Permissions<AppUser>>[0] = {}): Permissions<AppUser> {
+  return new Permissions<AppUser>({ ownership, resourceIdTypes: { document: 'number' }, logger: quiet, ...options })
+    .addPermissions(DEFINITIONS, { source: 'documents.permissions.json' })
+    .build();
+}
+
+function collecting(): { events: DecisionEvent[]; sink: (event: DecisionEvent) => void } {
+  const events: DecisionEvent[] = [];
+  return { events, sink: (event) => void events.push(event) };
+}
+
+describe('the decision log', () => {
+  it('delivers one event per decision, after it, with the definitions that decided it', async () => {
+    const { events, sink } = collecting();
+    const permissions = engine({ onDecision: sink });
+    const employee = { id: 1, roles: ['EMPLOYEE'] };
+    const before = Date.now();
+    const owned = await permissions.grantPermit({ user: employee, resource: 'document', action: 'read', resourceId: 10 });
+    const notOwned = await permissions.grantPermit({ user: employee, resource: 'document', action: 'read', resourceId: 11 });
+    const list = permissions.grantPermitSync({ user: employee, resource: 'document', action: 'list' });
+    const admin = permissions.grantPermitSync({ user: { id: 9, roles: ['ADMIN'] }, resource: 'document', action: 'read', resourceId: '4' });
+    const refused = permissions.grantPermitSync({ user: employee, resource: 'document', action: 'approve' });
+    // Nothing is delivered during the decisions: the sink runs on a later turn.
+    expect(events).toEqual([]);
+    await permissions.decisionLog?.flush();
+
+    const common = { policyVersion: permissions.policyVersion, via: 'direct' };
+    expect(events.map(stableEvent)).toEqual([
+      {
+        ...common,
+        user: employee,
+        resource: 'document',
+        action: 'read',
+        resourceId: 10,
+        granted: true,
+        anyGranted: false,
+        possession: 'own',
+        ownershipChecked: true,
+        definitions: [{ source: 'documents.permissions.json', index: 0 }],
+      },
+      {
+        ...common,
+        user: employee,
+        resource: 'document',
+        action: 'read',
+        resourceId: 11,
+        granted: false,
+        anyGranted: false,
+        possession: null,
+        ownershipChecked: true,
+        definitions: [{ source: 'documents.permissions.json', index: 0 }],
+      },
+      {
+        ...common,
+        user: employee,
+        resource: 'document',
+        action: 'list',
+        granted: true,
+        anyGranted: true,
+        possession: 'any',
+        ownershipChecked: false,
+        definitions: [{ source: 'documents.permissions.json', index: 1 }],
+      },
+      {
+        ...common,
+        user: { id: 9, roles: ['ADMIN'] },
+        resource: 'document',
+        action: 'read',
+        resourceId: 4,
+        granted: true,
+        anyGranted: true,
+        possession: 'any',
+        ownershipChecked: false,
+        definitions: [{ source: 'documents.permissions.json', index: 2 }],
+      },
+      {
+        ...common,
+        user: employee,
+        resource: 'document',
+        action: 'approve',
+        granted: false,
+        anyGranted: false,
+        possession: null,
+        ownershipChecked: false,
+        definitions: [],
+      },
+    ]);
+    expect(events.map((event) => event.callId)).toEqual([owned, notOwned, list, admin, refused].map((permit) => permit.callId));
+    for (const event of events) {
+      expect(event.callId).toMatch(UUID);
+      expect(Date.parse(event.time)).toBeGreaterThanOrEqual(before - 1);
+      expect(Date.parse(event.time)).toBeLessThanOrEqual(Date.now());
+    }
+    expect(new Set(events.map((event) => event.callId)).size).toBe(5);
+    expect(permissions.decisionLog?.stats).toEqual({ delivered: 5, failed: 0, dropped: 0, skipped: 0, pending: 0 });
+  });
+
+  it('an event is a copy: changing the user after the decision, or the event, changes nothing else', async () => {
+    const { events, sink } = collecting();
+    const permissions = engine({ onDecision: sink });
+    const roles = ['EMPLOYEE'];
+    permissions.grantPermitSync({ user: { id: 1, roles }, resource: 'document', action: 'list' });
+    await permissions.decisionLog?.flush();
+    (events[0]?.user.roles as string[]).push('ADMIN');
+    expect(roles).toEqual(['EMPLOYEE']);
+  });
+
+  it('a sink that throws changes no decision: failures are counted and said once', async () => {
+    const warnings: string[] = [];
+    let calls = 0;
+    const permissions = engine({
+      logger: { warn: (message: string) => void warnings.push(message) },
+      onDecision: () => {
+        calls++;
+        throw new Error('the log database is down');
+      },
+    });
+    const permits = [1, 2, 3].map(() => permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'list' }));
+    expect(permits.map((permit) => permit.granted)).toEqual([true, true, true]);
+    await permissions.decisionLog?.flush();
+    expect([calls, permissions.decisionLog?.stats]).toEqual([3, { delivered: 0, failed: 3, dropped: 0, skipped: 0, pending: 0 }]);
+    expect(warnings).toEqual([
+      'typed-permissions: the decision sink failed (the log database is down); decisions are unaffected, failures are counted in decisionLog.stats.',
+    ]);
+  });
+
+  it('a sink that rejects or never settles is given up after sinkTimeoutMs, and the next event goes', async () => {
+    const seen: string[] = [];
+    const permissions = engine({
+      onDecision: (event) => {
+        seen.push(event.action);
+        if (event.action === 'list') return new Promise<void>(() => undefined);
+        if (event.action === 'approve') return Promise.reject(new Error('rejected'));
+        return Promise.resolve();
+      },
+      decisionLog: { sinkTimeoutMs: 50 },
+    });
+    const user = { id: 1, roles: ['EMPLOYEE'] };
+    for (const action of ['list', 'approve', 'read']) permissions.grantPermitSync({ user, resource: 'document', action });
+    await permissions.decisionLog?.flush();
+    expect([seen, permissions.decisionLog?.stats]).toEqual([['list', 'approve', 'read'], { delivered: 1, failed: 2, dropped: 0, skipped: 0, pending: 0 }]);
+  }, 10_000);
+
+  it('a slow sink delays no decision; the queue holds maxPending events and drops (and counts) the rest', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const delivered: string[] = [];
+    const permissions = engine({
+      onDecision: async (event) => {
+        await gate;
+        delivered.push(String(event.resourceId));
+      },
+      decisionLog: { maxPending: 3 },
+    });
+    const user = { id: 9, roles: ['ADMIN'] };
+    for (let id = 1; id <= 5; id++) permissions.grantPermitSync({ user, resource: 'document', action: 'read', resourceId: id });
+    // At the limit: three waiting; past it: dropped.
+    expect(permissions.decisionLog?.stats).toEqual({ delivered: 0, failed: 0, dropped: 2, skipped: 0, pending: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The sink holds the first event; the decisions go on, answered at once.
+    expect((await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 6 })).granted).toBe(true);
+    expect(permissions.decisionLog?.stats).toEqual({ delivered: 0, failed: 0, dropped: 3, skipped: 0, pending: 3 });
+    release();
+    await permissions.decisionLog?.flush();
+    expect([delivered, permissions.decisionLog?.stats]).toEqual([['1', '2', '3'], { delivered: 3, failed: 0, dropped: 3, skipped: 0, pending: 0 }]);
+  }, 10_000);
+
+  it('samples, and can log refusals only', async () => {
+    const none = collecting();
+    const sampledOut = engine({ onDecision: none.sink, decisionLog: { sampleRate: 0 } });
+    const refusals = collecting();
+    const refusalsOnly = engine({ onDecision: refusals.sink, decisionLog: { logGranted: false } });
+    const user = { id: 1, roles: ['EMPLOYEE'] };
+    for (const permissions of [sampledOut, refusalsOnly]) {
+      for (const action of ['list', 'approve', 'list']) permissions.grantPermitSync({ user, resource: 'document', action });
+      await permissions.decisionLog?.flush();
+    }
+    expect([none.events, sampledOut.decisionLog?.stats]).toEqual([[], { delivered: 0, failed: 0, dropped: 0, skipped: 3, pending: 0 }]);
+    expect(refusals.events.map((event) => [event.action, event.granted])).toEqual([['approve', false]]);
+    expect(refusalsOnly.decisionLog?.stats).toEqual({ delivered: 1, failed: 0, dropped: 0, skipped: 2, pending: 0 });
+  });
+
+  it('a sink that makes decisions itself does not starve the event loop: its own events wait for the next turn', async () => {
+    let calls = 0;
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    const permissions: Permissions<AppUser> = engine({
+      onDecision: () => {
+        calls++;
+        if (calls < 50) permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'list' });
+      },
+    });
+    permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'list' });
+    await permissions.decisionLog?.flush();
+    expect([calls, timerRan]).toEqual([50, true]);
+  });
+
+  it('no onDecision, no log: decisionLog is undefined and no call id is made unless read', () => {
+    const permissions = engine();
+    expect(permissions.decisionLog).toBeUndefined();
+    const permit = permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'list' });
+    expect(permit.callId).toMatch(UUID);
+    expect(permit.callId).toBe(permit.callId);
+  });
+
+  it.each([
+    [{ onDecision: 'log' }, 'Permissions option onDecision must be a function (event) => void.'],
+    [{ decisionLog: {} }, 'Permissions option decisionLog configures onDecision, which is not given: add onDecision: (event) => …, or remove decisionLog.'],
+    [
+      { onDecision: () => undefined, decisionLog: [] },
+      'Permissions option decisionLog must be an object { sampleRate, logGranted, maxPending, sinkTimeoutMs }.',
+    ],
+    [{ onDecision: () => undefined, decisionLog: { sampleRate: 1.5 } }, 'Permissions option decisionLog.sampleRate must be a number from 0 to 1, got 1.5.'],
+    [
+      { onDecision: () => undefined, decisionLog: { sampleRate: Number.NaN } },
+      'Permissions option decisionLog.sampleRate must be a number from 0 to 1, got NaN.',
+    ],
+    [{ onDecision: () => undefined, decisionLog: { logGranted: 'no' } }, 'Permissions option decisionLog.logGranted must be true or false.'],
+    [
+      { onDecision: () => undefined, decisionLog: { maxPending: 0 } },
+      'Permissions option decisionLog.maxPending must be a whole number from 1 to 1000000, got 0.',
+    ],
+    [
+      { onDecision: () => undefined, decisionLog: { maxPending: 1_000_001 } },
+      'Permissions option decisionLog.maxPending must be a whole number from 1 to 1000000, got 1000001.',
+    ],
+    [
+      { onDecision: () => undefined, decisionLog: { sinkTimeoutMs: 2_147_483_648 } },
+      'Permissions option decisionLog.sinkTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got 2147483648.',
+    ],
+    [
+      { onDecision: () => undefined, decisionLog: { samplerate: 0.5 } },
+      'Permissions option decisionLog."samplerate" does not exist; its options are sampleRate, logGranted, maxPending, sinkTimeoutMs.',
+    ],
+    [{ telemetry: true }, 'Permissions option telemetry must be false or { userId?: boolean }.'],
+    [{ telemetry: { userID: true } }, 'Permissions option telemetry."userID" does not exist; its only option is userId.'],
+    [{ telemetry: { userId: 'yes' } }, 'Permissions option telemetry.userId must be true or false.'],
+  ])('refuses the option %j when the engine is made', (options, message) => {
+    expect(() => new Permissions(options as never)).toThrow(message);
+  });
+
+  it('accepts the limits themselves', () => {
+    expect(
+      () => new Permissions({ onDecision: () => undefined, decisionLog: { sampleRate: 0, maxPending: 1_000_000, sinkTimeoutMs: 2_147_483_647 } }),
+    ).not.toThrow();
+    expect(() => new Permissions({ onDecision: () => undefined, decisionLog: { sampleRate: 1, maxPending: 1, sinkTimeoutMs: 1 } })).not.toThrow();
+  });
+});
