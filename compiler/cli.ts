@@ -8,23 +8,32 @@ import { printableLines, UsageError, type Command, type CommandOutput } from './
 import { compileCommand } from './commands/compile-command.js';
 import { explainCommand } from './commands/explain-command.js';
 import { policyCommand } from './commands/policy-command.js';
+import { testCommand } from './commands/test-command.js';
 
 const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
   typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--json]
+  typed-permissions test [definitionsDir] [--coverage] [--reporter junit <file>]
   typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>]
   typed-permissions policy list [--database-url <url>]
   typed-permissions policy rollback <sequence> [--database-url <url>]
+  typed-permissions serve (--policy <file> | --policy-url <url> | --database-url <url>) [--token <t>]…
 
-  definitionsDir   folder of *.permissions.json, *.permissions.ts and *.resource.json (default: definitions)
+  definitionsDir   folder of *.permissions.json, *.permissions.ts, *.resource.json and *.permissions.test.json (default: definitions)
   --out <dir>      output folder (default: generated)
   --check          do not write; exit 1 and list the files that are stale
   --watch          recompile on every change; keeps running after an invalid edit
   explain          say which definitions grant (or would grant) the action to those roles, and with which attributes
+  test             run the policy tests (*.permissions.test.json) against the compiled tables; exit 1 when one fails
+  --coverage       with test: also list the grants (role, resource, action:possession) that no test exercised
+  --reporter junit <file>
+                   with test: also write the results to <file> as a JUnit XML report
   policy           the PostgreSQL policy store applications follow (--database-url, else DATABASE_URL;
-                   --schema and --channel when the store is not typed_permissions / typed_permissions_policy)`;
+                   --schema and --channel when the store is not typed_permissions / typed_permissions_policy);
+                   publish runs the policy tests first and publishes nothing when one fails
+  serve            the decision service over HTTP (in the typed-permissions package; typed-permissions serve --help)`;
 
-const COMMANDS: Readonly<Record<string, Command>> = { compile: compileCommand, explain: explainCommand, policy: policyCommand };
+const COMMANDS: Readonly<Record<string, Command>> = { compile: compileCommand, explain: explainCommand, test: testCommand, policy: policyCommand };
 
 /**
  * Runs the command line with `argv` (without node and script) and returns the exit code.

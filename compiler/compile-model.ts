@@ -2,15 +2,23 @@
  * Definitions folder → validated model: the runtime's zod schema and table builder (never a second
  * copy of either), plus the checks only the compiler can make (declared attributes, hook kinds).
  * The phases: read the folder, index the metadata, validate each definition, build the tables, check
- * what needs the whole policy, and gather what the emitters need.
+ * what needs the whole policy, check the policy tests against it, and gather what the emitters need.
  */
-import { buildGrantTables, validateDefinition, type GrantTables, type LocatedDefinition, type ValidDefinition } from 'typed-permissions/internal';
+import {
+  buildGrantTables,
+  validateDefinition,
+  type GrantTables,
+  type LocatedDefinition,
+  type PolicyTests,
+  type ValidDefinition,
+} from 'typed-permissions/internal';
 import type { CompileProblem } from './compile-problem.js';
 import { undeclaredAttributeProblems } from './declared-attributes.js';
 import { locationKey, problemAt, sortProblems } from './definition-problem.js';
 import { collectHookMethods, DEFAULT_ID_TYPE, type HookMethod } from './hook-methods.js';
 import { readDefinitionsFolder, type ReadDefinition, type ReadResult } from './read-definitions.js';
 import type { ResourceMetadata } from './read-resource-metadata.js';
+import { policyTestProblems, policyTestsOf, readPolicyTestFiles } from './policy-tests/read-policy-tests.js';
 import { positionOf } from './static-value.js';
 
 /** Everything the emitters need. */
@@ -25,6 +33,8 @@ export interface CompiledModel {
   readonly computableResources: readonly string[];
   readonly definitions: readonly { readonly file: string; readonly index: number; readonly definition: ValidDefinition }[];
   readonly warnings: readonly string[];
+  /** The policy tests of the folder (`*.permissions.test.json`), normalized; undefined when it has no test file. */
+  readonly tests: PolicyTests | undefined;
 }
 
 /** The outcome of compiling a folder: a model, or every problem found. */
@@ -132,10 +142,17 @@ export function compileModel(directory: string): CompileModelResult {
 
   const resourceIdTypes = new Map(tables.resources.map((resource) => [resource, metadata.get(resource)?.idType ?? DEFAULT_ID_TYPE]));
   const hookMethods = collectHookMethods({ metadata, located, byLocation, resources: tables.resources, resourceIdTypes }, problems);
-  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), files: read.files };
+
+  // What tests name is checked against the tables only when the definitions are valid: partial tables would make every name look unknown.
+  const tests = readPolicyTestFiles(directory);
+  const definitionsValid = problems.length === 0;
+  problems.push(...tests.problems);
+  problems.push(...policyTestProblems(tests, definitionsValid ? tables : undefined));
+  const files = [...read.files, ...tests.names].sort();
+  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), files };
   return {
     ok: true,
-    files: read.files,
+    files,
     model: {
       tables,
       resourceActions: actionsByResource(tables),
@@ -144,6 +161,7 @@ export function compileModel(directory: string): CompileModelResult {
       computableResources: [...executors.keys()].filter((resource) => tables.resources.includes(resource)).sort(),
       definitions: valid,
       warnings: built.warnings,
+      tests: policyTestsOf(tests),
     },
   };
 }

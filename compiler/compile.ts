@@ -42,7 +42,7 @@ export type CompileResult =
       readonly written: boolean;
       /** The output files that differ from the folder's (or are missing, or no longer generated), sorted. */
       readonly stale: readonly string[];
-      /** The definition and metadata files read, relative to the definitions folder. */
+      /** The definition, metadata and policy test files read, relative to the definitions folder. */
       readonly inputs: readonly string[];
     }
   | { readonly ok: false; readonly problems: readonly CompileProblem[]; readonly inputs: readonly string[] };

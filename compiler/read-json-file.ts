@@ -20,7 +20,19 @@ import { readStaticValue } from './static-value.js';
  * ```
  */
 export function readJsonFile(directory: string, file: string): FileRead {
-  const parsed = parseStrictJson(readFileSync(join(directory, file), 'utf8'));
+  return readJsonText(file, readFileSync(join(directory, file), 'utf8'));
+}
+
+/**
+ * Reads `text`, the content of `file`, as strict JSON, with the position of every value.
+ *
+ * @example
+ * ```ts
+ * const { read, problems } = readJsonText('documents.permissions.test.json', '{ "users": {}, "tests": [] }');
+ * ```
+ */
+export function readJsonText(file: string, text: string): FileRead {
+  const parsed = parseStrictJson(text);
   if (!parsed.ok) {
     const { line, column, description, fix } = parsed.issue;
     return { read: undefined, problems: [{ file, line, column, path: [], code: 'syntax-error', message: `Syntax error: ${description}.`, fix }] };

@@ -1,7 +1,8 @@
 /**
  * `typed-permissions policy publish|list|rollback`: the PostgreSQL policy store that running applications
- * follow (`postgresPolicySource`). Publishing compiles the definitions in memory, checks the bundle, and inserts
- * the version, moves the store's pointer and notifies every follower in one transaction.
+ * follow (`postgresPolicySource`). Publishing compiles the definitions in memory, runs their policy tests (a
+ * failing test publishes nothing), checks the bundle, and inserts the version, moves the store's pointer and
+ * notifies every follower in one transaction.
  */
 import {
   listPolicies,
@@ -10,12 +11,14 @@ import {
   policyBundleOf,
   publishPolicy,
   rollbackPolicy,
+  runPolicyTests,
   storeNames,
   type PgClient,
 } from 'typed-permissions/internal';
 import { compileModel } from '../compile-model.js';
 import { formatCompileProblem } from '../compile-problem.js';
-import { definitionsFolder, parseCommandLine, UsageError, type Command, type CommandOutput } from './command-line.js';
+import { failuresOf } from '../policy-tests/test-report.js';
+import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
 
 /** The store connection options every subcommand takes. */
 const STORE_OPTIONS = {
@@ -65,7 +68,17 @@ async function publish(definitionsDir: string, databaseUrl: string, names: Retur
     io.error(`typed-permissions: ${definitionsDir} has problems; nothing was published.`);
     return 1;
   }
-  const bundle = policyBundleOf(model.model.tables);
+  const { tables, tests } = model.model;
+  if (tests !== undefined) {
+    // Before any connection: a version whose own tests fail never reaches the store.
+    const run = await runPolicyTests(tables, tests);
+    if (run.failed > 0) {
+      for (const line of failuresOf(run, definitionsDir)) io.error(line);
+      io.error(`typed-permissions: ${run.failed} of ${plural(run.outcomes.length, 'policy test')} failed; nothing was published.`);
+      return 1;
+    }
+  }
+  const bundle = policyBundleOf(tables, tests);
   const sequence = await withClient(databaseUrl, (client) => publishPolicy(client, names, bundle, note));
   io.log(`typed-permissions: published version ${bundle.version} as #${sequence} to ${names.schema}; followers load it now.`);
   return 0;

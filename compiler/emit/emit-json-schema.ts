@@ -1,16 +1,18 @@
 /**
- * Emits `definitions.schema.json` and `resource.schema.json` from the runtime's zod schemas (the same
- * ones that validate the files), so editors validate definition files; each starts with a `"$comment"`
+ * Emits `definitions.schema.json` and `resource.schema.json` from the runtime's zod schemas, and
+ * `permissions-test.schema.json` from the compiler's schema of policy test files (the same ones that
+ * validate the files), so editors validate definition and test files; each starts with a `"$comment"`
  * saying it is generated.
  */
 import type { ZodType } from 'zod';
 import { definitionSchema, definitionsFileSchema, loadZod, resourceMetadataSchema } from 'typed-permissions/internal';
+import { testFileSchema } from '../policy-tests/test-file-schema.js';
 import { formatText, type EmitContext, type EmittedFile } from './emit-context.js';
 
 /**
  * @example
  * ```ts
- * const [definitions, resource] = await emitJsonSchemas(context);
+ * const [definitions, resource, tests] = await emitJsonSchemas(context);
  * ```
  */
 export async function emitJsonSchemas(context: EmitContext): Promise<EmittedFile[]> {
@@ -29,5 +31,6 @@ export async function emitJsonSchemas(context: EmitContext): Promise<EmittedFile
       ),
     },
     { path: 'resource.schema.json', content: await toText(resourceMetadataSchema(), 'typed-permissions resource metadata') },
+    { path: 'permissions-test.schema.json', content: await toText(testFileSchema(), 'typed-permissions policy test file') },
   ];
 }

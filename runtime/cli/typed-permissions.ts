@@ -1,26 +1,54 @@
 #!/usr/bin/env node
 /**
- * `npx typed-permissions …`: the command of the runtime package. The compiler itself lives in the
- * package typed-permissions-cli (so that an application that only runs permissions installs no
- * TypeScript, ts-morph or prettier); this starts it, or says how to install it.
+ * `npx typed-permissions …`: the command of the runtime package. `serve` (the decision service) is the runtime's
+ * own and needs only Fastify besides it. Everything else is the compiler, which lives in the package
+ * typed-permissions-cli (so that an application that only runs permissions installs no TypeScript, ts-morph or
+ * prettier); this starts it, or says how to install it.
  */
 const CLI_PACKAGE = 'typed-permissions-cli';
+/** What `serve` needs besides the runtime. */
+const SERVICE_PACKAGES = ['fastify', '@fastify/rate-limit', '@fastify/swagger', 'prom-client'];
 
 interface CliModule {
   runMain(argv: readonly string[]): Promise<void>;
 }
 
-let cli: CliModule | undefined;
-try {
-  // A specifier in a variable: the runtime does not depend on the compiler, not even for its types.
-  cli = (await import(CLI_PACKAGE)) as CliModule;
-} catch (error) {
-  const code = (error as { code?: unknown }).code;
-  if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes(`'${CLI_PACKAGE}'`)) throw error;
-  console.error(
-    `typed-permissions: the compiler is in the package ${CLI_PACKAGE}, which is not installed here.\n` +
-      `Install it as a development dependency, of the same version as typed-permissions:\n  npm install --save-dev ${CLI_PACKAGE}`,
-  );
-  process.exitCode = 2;
+interface ServeModule {
+  runServe(argv: readonly string[]): Promise<void>;
 }
-if (cli !== undefined) await cli.runMain(process.argv.slice(2));
+
+/** Whether `error` is a failed import of `name` (not of something that name imports in turn). */
+function isMissing(error: unknown, names: readonly string[]): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ERR_MODULE_NOT_FOUND' && names.some((name) => String((error as Error).message).includes(`'${name}'`));
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'serve') {
+  let service: ServeModule | undefined;
+  try {
+    service = await import('../service/serve-command.js');
+  } catch (error) {
+    if (!isMissing(error, SERVICE_PACKAGES)) throw error;
+    console.error(
+      `typed-permissions serve: the decision service runs on ${SERVICE_PACKAGES.join(', ')}, which are not all installed here.\n` +
+        `Install them beside typed-permissions:\n  npm install ${SERVICE_PACKAGES.join(' ')}`,
+    );
+    process.exitCode = 2;
+  }
+  if (service !== undefined) await service.runServe(rest);
+} else {
+  let cli: CliModule | undefined;
+  try {
+    // A specifier in a variable: the runtime does not depend on the compiler, not even for its types.
+    cli = (await import(CLI_PACKAGE)) as CliModule;
+  } catch (error) {
+    if (!isMissing(error, [CLI_PACKAGE])) throw error;
+    console.error(
+      `typed-permissions: the compiler is in the package ${CLI_PACKAGE}, which is not installed here.\n` +
+        `Install it as a development dependency, of the same version as typed-permissions:\n  npm install --save-dev ${CLI_PACKAGE}`,
+    );
+    process.exitCode = 2;
+  }
+  if (cli !== undefined) await cli.runMain(process.argv.slice(2));
+}

@@ -8,6 +8,7 @@ export { definitionSchema, validateDefinition } from './definition/definition-sc
 export { MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from './definition/definitions-file.js';
 export { definitionsFileSchema, definitionsOfFileValue } from './definition/definitions-file-schema.js';
 export { parseAttributePattern } from './definition/grant-syntax.js';
+export { quoteForMessage } from './definition/names.js';
 export { resourceMetadataSchema, validateResourceMetadata } from './definition/resource-metadata-schema.js';
 export { loadZod } from './definition/zod-loader.js';
 export { explainGrant, formatExplanation } from './engine/explain.js';
@@ -15,6 +16,22 @@ export { planFromJson, planToPatterns } from './projection/attribute-plan.js';
 export { printableText } from './printable-text.js';
 export { groupOwnershipLabel, type GrantCell, type GrantTables } from './tables/grant-tables.js';
 export { policyBundleOf, policyVersionOf, type PolicyBundle } from './tables/policy-bundle.js';
+export { MAX_POLICY_TEST_FILES, MAX_POLICY_TESTS, MAX_POLICY_TESTS_PER_FILE } from './policy-test/policy-test-limits.js';
+export { describeFailure, describePolicyTest, policyTestLocation } from './policy-test/policy-test-report.js';
+export { policyTestReferenceProblems } from './policy-test/policy-test-references.js';
+export { isPolicyTestId, POLICY_TEST_ID_RULE, policyTestsShapeProblems } from './policy-test/policy-test-shape.js';
+export type {
+  GrantCellName,
+  PolicyTestCase,
+  PolicyTestFile,
+  PolicyTestId,
+  PolicyTestOutcome,
+  PolicyTestProblem,
+  PolicyTestRun,
+  PolicyTests,
+  PolicyTestUser,
+} from './policy-test/policy-test-types.js';
+export { checkPolicyTests, runPolicyTests } from './policy-test/run-policy-tests.js';
 export { loadPg, type PgClient } from '../live/postgres-client.js';
 export { listPolicies, publishPolicy, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
 export { PermissionsUsageError } from './errors.js';

@@ -23,7 +23,7 @@ describe('emitters on the basic fixture', () => {
   }, 30_000);
   afterAll(() => removeTempDir(temp));
 
-  it('compiles the fixture and writes exactly the nine output files', () => {
+  it('compiles the fixture and writes exactly the ten output files', () => {
     expect(first.ok).toBe(true);
     expect(Object.keys(output)).toEqual([...EMITTED_FILES]);
     if (first.ok) expect(first.files.map((file) => file.path)).toEqual([...EMITTED_FILES]);

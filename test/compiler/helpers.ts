@@ -27,12 +27,13 @@ export function goodFixtureNames(): string[] {
     .sort();
 }
 
-/** The nine files every compile writes. */
+/** The ten files every compile writes. */
 export const EMITTED_FILES = [
   'PERMISSIONS.md',
   'definitions.schema.json',
   'index.ts',
   'ownership.ts',
+  'permissions-test.schema.json',
   'permissions.ts',
   'policy.json',
   'resource.schema.json',

@@ -56,6 +56,7 @@ function syntheticModel(roles: number, ownersPerCell: number): CompiledModel {
     computableResources: [],
     definitions: [{ file: 'synthetic.permissions.json', index: 0, definition: { roles: '*', resource: 'document', grant: ['read'] } }],
     warnings: [],
+    tests: undefined,
   };
 }
 

@@ -3,7 +3,8 @@
  * the way a release would (`npm pack --workspaces`: prepack builds them), checks what the tarballs
  * hold, lints them with publint and arethetypeswrong, and installs them into a throwaway project
  * outside the repository, as a newcomer would: first the runtime alone (small, no toolchain, a
- * grant from ESM and from `require`), then the compiler as a dev dependency (its own definitions
+ * grant from ESM and from `require`; the decision service with fastify and without the compiler), then the
+ * compiler as a dev dependency (its own definitions
  * compiled with the installed command, a strict type-check that accepts a usage file and rejects a
  * wrong action, and the compiled usage run with node).
  */
@@ -79,7 +80,7 @@ describe('the packed tarballs, installed outside the repository', () => {
       const others = paths.filter((path) => !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(path));
       // Compiled JavaScript, declarations and source maps only: no sources, tests, benchmarks, example app or definitions.
       expect(others.filter((path) => !/^dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)$/.test(path))).toEqual([]);
-      expect(others.filter((path) => /example|test|bench|definitions\//.test(path))).toEqual([]);
+      expect(others.filter((path) => /(^|\/)(examples?|tests?|__tests__|bench|definitions)\/|\.(test|spec|bench)\./.test(path))).toEqual([]);
     }
     // Declarations need no @types the user does not use: the express entry declares the few express types it reads.
     const declarations = readdirSync(join(repoRoot, 'runtime', 'dist'), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.d.ts'));
@@ -90,7 +91,7 @@ describe('the packed tarballs, installed outside the repository', () => {
         ),
       ].map((match) => match[1] ?? match[2]),
     );
-    expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'zod']);
+    expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'fastify', 'prom-client', 'zod']);
     const runtimeFiles = (packed.find((pack) => pack.name === 'typed-permissions') as Packed).files.map((file) => file.path);
     for (const entry of [
       'dist/core/index.js',
@@ -99,6 +100,7 @@ describe('the packed tarballs, installed outside the repository', () => {
       'dist/express/index.js',
       'dist/client/index.js',
       'dist/live/index.js',
+      'dist/service/index.js',
       'dist/cli/typed-permissions.js',
     ]) {
       expect(runtimeFiles).toContain(entry);
@@ -227,6 +229,65 @@ describe('the packed tarballs, installed outside the repository', () => {
     expect(gzipSync(Buffer.from(code), { level: 9 }).length).toBeLessThanOrEqual(6 * 1024);
   });
 
+  it('the decision service from the tarball: typed-permissions serve runs on the runtime and fastify, without the compiler', () => {
+    expect(existsSync(join(project, 'node_modules', 'typed-permissions-cli'))).toBe(false);
+    const withoutFastify = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'serve', '--policy', 'policy.json'], project);
+    expect([withoutFastify.status, withoutFastify.stderr]).toEqual([
+      2,
+      'typed-permissions serve: the decision service runs on fastify, @fastify/rate-limit, @fastify/swagger, prom-client, which are not all installed here.\n' +
+        'Install them beside typed-permissions:\n  npm install fastify @fastify/rate-limit @fastify/swagger prom-client\n',
+    ]);
+    ok(run(NPM, ['install', 'fastify@^5', '@fastify/rate-limit@^11', '@fastify/swagger@^9', 'prom-client@^15'], project));
+    writeFileSync(
+      join(project, 'policy.mjs'),
+      `import { writeFileSync } from 'node:fs';
+import { Permissions } from 'typed-permissions';
+import { policyBundleOf } from 'typed-permissions/internal';
+const permissions = new Permissions().addPermissions([{ roles: ['READER'], resource: 'article', grant: { 'read:any': ['id', 'title'] } }]).build();
+writeFileSync('policy.json', JSON.stringify(policyBundleOf(permissions.tables)));
+`,
+    );
+    ok(run(process.execPath, ['policy.mjs'], project));
+    // The installed command, as a process: it listens, answers a check with a token, and stops on SIGTERM with exit 0.
+    writeFileSync(
+      join(project, 'serve.mjs'),
+      `import { spawn } from 'node:child_process';
+const token = 'packed-install-token-0123456789';
+const command = ['node_modules/typed-permissions/dist/cli/typed-permissions.js', 'serve', '--policy', 'policy.json', '--port', '0'];
+const child = spawn(process.execPath, command, { env: { ...process.env, TYPED_PERMISSIONS_TOKENS: token }, stdio: ['ignore', 'pipe', 'inherit'] });
+let out = '';
+const address = await new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error('not listening: ' + out)), 30000);
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    const found = /listening on (http:\\/\\/\\S+)/.exec(out);
+    if (found) {
+      clearTimeout(timer);
+      resolve(found[1]);
+    }
+  });
+});
+const exited = new Promise((resolve) => child.once('exit', resolve));
+const checks = [{ user: { id: 1, roles: ['READER'] }, resource: 'article', action: 'read' }];
+const check = (authorization) =>
+  fetch(address + '/v1/check', { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ checks }) });
+const granted = await check('Bearer ' + token);
+const refused = await check('');
+const answer = (await granted.json()).answers[0];
+child.kill('SIGTERM');
+const exit = await exited;
+console.log(JSON.stringify({ status: granted.status, granted: answer.granted, anyAttributes: answer.anyAttributes, refused: refused.status, exit }));
+`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['serve.mjs'], project)))).toEqual({
+      status: 200,
+      granted: true,
+      anyAttributes: ['id', 'title'],
+      refused: 401,
+      exit: 0,
+    });
+  });
+
   it(
     'with the compiler as a dev dependency, the installed command compiles, ' + 'tsc --strict accepts a usage and rejects a wrong action, and node runs it',
     () => {
@@ -253,7 +314,7 @@ describe('the packed tarballs, installed outside the repository', () => {
         JSON.stringify({ resource: 'article', idType: 'number', attributes: ['id', 'title', 'body', 'authorId'] }),
       );
       expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile', 'definitions', '--out', 'generated'], project))).toMatch(
-        /^typed-permissions: wrote 9 files to generated \(2 roles, 1 resources, 6 actions, 5 grants\)/,
+        /^typed-permissions: wrote 10 files to generated \(2 roles, 1 resources, 6 actions, 5 grants\)/,
       );
 
       mkdirSync(join(project, 'src'));

@@ -18,6 +18,7 @@ const ENTRIES = {
   'typed-permissions/express': 'runtime/express/index.ts',
   'typed-permissions/client': 'runtime/client/index.ts',
   'typed-permissions/live': 'runtime/live/index.ts',
+  'typed-permissions/service': 'runtime/service/index.ts',
 } as const;
 
 const configFile = ts.readConfigFile(`${root}tsconfig.json`, (path) => ts.sys.readFile(path));

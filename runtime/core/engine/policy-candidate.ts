@@ -1,13 +1,15 @@
 /**
  * Whether a policy version can be activated: a well-formed bundle whose tables hash to its version, within
  * the running code's vocabulary (its resources, their actions and id types — what the compiled code is
- * written against), whose hooks name methods the ownership service has, and which passes any extra check
- * (the bundle's own policy tests). A version that fails is rejected with every reason.
+ * written against), whose hooks name methods the ownership service has, whose own policy tests (the
+ * `"tests"` it carries) run and pass against its tables, and which passes any extra check. A version that
+ * fails is rejected with every reason.
  */
 import { PermissionDefinitionError } from '../errors.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import { policyBundleProblem, type PolicyBundle } from '../tables/policy-bundle.js';
 import type { GrantIndex } from '../tables/table-loader.js';
+import { embeddedTestReasons } from '../policy-test/embedded-policy-tests.js';
 import { bindTables } from './bind-hooks.js';
 import type { SourcedPolicy } from './policy-source.js';
 
@@ -18,8 +20,8 @@ export interface Vocabulary {
   readonly idTypes: ReadonlyMap<string, string | null>;
 }
 
-/** A further check of a candidate's tables (its policy tests): the reasons it fails, none when it passes. */
-export type CandidateCheck = (bundle: PolicyBundle, tables: GrantTables) => readonly string[];
+/** A further check of a candidate's tables: the reasons it fails, none when it passes. */
+export type CandidateCheck = (bundle: PolicyBundle, tables: GrantTables) => readonly string[] | Promise<readonly string[]>;
 
 /** A version that can be activated: its loaded tables and where it stands. */
 export interface AcceptedPolicy {
@@ -70,20 +72,22 @@ function vocabularyProblems(tables: GrantTables, vocabulary: Vocabulary): string
 }
 
 /**
- * Checks a sourced version against the running code and binds its hooks to `ownership`.
+ * Checks a sourced version against the running code, binds its hooks to `ownership`, and runs the policy tests
+ * the bundle carries (their ownership stated by the tests, never asked of `ownership`). Only a version that
+ * passes everything else has its tests run.
  *
  * @example
  * ```ts
- * const outcome = checkCandidate(await source.read(), vocabularyOf(current.tables), ownership);
+ * const outcome = await checkCandidate(await source.read(), vocabularyOf(current.tables), ownership);
  * if ('index' in outcome) install(outcome);
  * ```
  */
-export function checkCandidate(
+export async function checkCandidate(
   sourced: SourcedPolicy,
   vocabulary: Vocabulary | undefined,
   ownership: object | undefined,
   extraCheck?: CandidateCheck,
-): AcceptedPolicy | RejectedPolicy {
+): Promise<AcceptedPolicy | RejectedPolicy> {
   const bundle = sourced.bundle as Partial<PolicyBundle> | null;
   const version = typeof bundle?.version === 'string' && /^[0-9a-f]{64}$/.test(bundle.version) ? bundle.version : undefined;
   const reject = (reasons: readonly string[]): RejectedPolicy => ({ version, sequence: sourced.sequence, reasons });
@@ -100,7 +104,8 @@ export function checkCandidate(
     if (error instanceof PermissionDefinitionError) problems.push(...error.problems.map((problem) => `${problem.message} ${problem.fix}`));
     else problems.push(`its tables cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (problems.length === 0 && extraCheck !== undefined) problems.push(...extraCheck(valid, tables));
+  if (problems.length === 0) problems.push(...(await embeddedTestReasons(valid, tables)));
+  if (problems.length === 0 && extraCheck !== undefined) problems.push(...(await extraCheck(valid, tables)));
   if (problems.length > 0 || index === undefined) return reject(problems);
   return { index, version: valid.version, sequence: sourced.sequence };
 }

@@ -182,11 +182,13 @@ export class PolicyFollower implements LivePolicy {
     }
     let outcome: AcceptedPolicy | RejectedPolicy;
     try {
-      outcome = checkCandidate(sourced, this.engine.vocabulary(), this.engine.ownership, this.engine.check);
+      outcome = await checkCandidate(sourced, this.engine.vocabulary(), this.engine.ownership, this.engine.check);
     } catch (error) {
-      // A check that throws (a policy test's hook, say) rejects the version; it never stops the follower.
+      // A check that throws rejects the version; it never stops the follower.
       outcome = { version: undefined, sequence: sourced.sequence, reasons: [`checking it failed: ${error instanceof Error ? error.message : String(error)}`] };
     }
+    // Closed while the version's tests ran: nothing is activated or reported any more.
+    if (this.closed) return;
     if ('index' in outcome) this.activate(outcome);
     else this.reject(outcome);
   }

@@ -1,11 +1,14 @@
 /**
  * A policy bundle: compiled tables with their version, as `npx typed-permissions compile` writes them to
- * `<out>/policy.json` and the live-policy stores keep them. The version is the SHA-256 of the tables'
- * canonical JSON (the compiler's deterministic output), so equal tables have equal versions on every
- * machine, any change gives another, and a bundle whose tables do not hash to its version is refused.
+ * `<out>/policy.json` and the live-policy stores keep them, and the policy tests of the definitions folder
+ * when it has some. The version is the SHA-256 of the tables' canonical JSON (the compiler's deterministic
+ * output), so equal tables have equal versions on every machine, any change gives another, and a bundle
+ * whose tables do not hash to its version is refused. The tests are not part of the version: they check a
+ * policy, they are not the policy.
  */
 import { PermissionsUsageError } from '../errors.js';
 import type { GrantTables } from './grant-tables.js';
+import type { PolicyTests } from '../policy-test/policy-test-types.js';
 import { grantTablesProblem } from './table-shape.js';
 
 /** A compiled policy and its version. */
@@ -14,6 +17,8 @@ export interface PolicyBundle {
   /** SHA-256 (hex) of the canonical JSON of `tables`. */
   readonly version: string;
   readonly tables: object;
+  /** The policy tests of the definitions folder, normalized; a follower runs them before activating the bundle. */
+  readonly tests?: PolicyTests;
 }
 
 /** The most characters of a bundle's JSON text read from a file, a URL or a store. */
@@ -50,15 +55,15 @@ export function policyVersionOf(tables: object): string {
 }
 
 /**
- * The bundle of compiled tables.
+ * The bundle of compiled tables, with the policy tests it carries when given.
  *
  * @example
  * ```ts
- * writeFileSync('generated/policy.json', JSON.stringify(policyBundleOf(tables)));
+ * writeFileSync('generated/policy.json', JSON.stringify(policyBundleOf(tables, tests)));
  * ```
  */
-export function policyBundleOf(tables: object): PolicyBundle {
-  return { format: 1, version: policyVersionOf(tables), tables };
+export function policyBundleOf(tables: object, tests?: PolicyTests): PolicyBundle {
+  return tests === undefined ? { format: 1, version: policyVersionOf(tables), tables } : { format: 1, version: policyVersionOf(tables), tables, tests };
 }
 
 /**

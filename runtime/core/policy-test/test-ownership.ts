@@ -1,0 +1,124 @@
+/**
+ * Ownership as a test file states it, in place of the application's ownership service: per ownership method and
+ * user, the ids that method owns. Each method the definitions name answers from its own ids, and the engine asks
+ * the method it asks in production — for one record, a definition's isOwner when it has one, else its listOwned
+ * (is the id listed?), else its limitOwned run by the resource's ownedAmong executor. So a method that owns
+ * nothing in the file answers "not owned", and a test sees exactly what the engine does with those answers:
+ * per-group attributes included.
+ *
+ * limitOwned configures a filter, which only the resource's ownedAmong executor runs. Here the filter carries the
+ * ids its limitOwned method owns for the user, and the executor keeps the asked ids that the filter owns, or that
+ * are listed under the executor's own name (an executor listed in the file owns those ids through any filter).
+ */
+import type { User } from '../definition/definition-types.js';
+import type { GrantTables } from '../tables/grant-tables.js';
+import type { PolicyTestFile, PolicyTestId } from './policy-test-types.js';
+
+const NOTHING: ReadonlySet<PolicyTestId> = new Set();
+
+/** The filter a limitOwned method of the tests configures: the ids it owns for the user. */
+class TestFilter {
+  constructor(readonly ids: ReadonlySet<PolicyTestId>) {}
+}
+
+/**
+ * The users and the ownership of one test file, and the ownership service that answers from them.
+ *
+ * @example
+ * ```ts
+ * const ownership = new TestOwnership(file);
+ * const engine = permissionsFromTables(grantTables, { ownership: ownership.service(grantTables) });
+ * await engine.grantPermit({ user: ownership.user('alice'), resource: 'document', action: 'read', resourceId: 1 });
+ * ```
+ */
+export class TestOwnership {
+  private readonly owned = new Map<string, Map<string, ReadonlySet<PolicyTestId>>>();
+  private readonly users = new Map<string, User<PolicyTestId>>();
+  /** The name of each user object handed out: the engine gives hooks the user of the query. */
+  private readonly names = new WeakMap<object, string>();
+
+  constructor(file: PolicyTestFile) {
+    for (const [name, { id, roles }] of Object.entries(file.users)) {
+      const user = Object.freeze({ id, roles: Object.freeze([...roles]) });
+      this.users.set(name, user);
+      this.names.set(user, name);
+    }
+    for (const [method, byUser] of Object.entries(file.ownership))
+      this.owned.set(method, new Map(Object.entries(byUser).map(([user, ids]) => [user, new Set(ids)])));
+  }
+
+  /**
+   * The user object of the test file's user `name` (the same object every time).
+   *
+   * @example
+   * ```ts
+   * ownership.user('alice'); // { id: 1, roles: ['EMPLOYEE'] }
+   * ```
+   */
+  user(name: string): User<PolicyTestId> {
+    const user = this.users.get(name);
+    if (user === undefined) throw new Error(`The test file has no user ${JSON.stringify(name)}.`);
+    return user;
+  }
+
+  /** The ids `method` owns for the user called `user`. */
+  private ids(method: string, user: string): ReadonlySet<PolicyTestId> {
+    return this.owned.get(method)?.get(user) ?? NOTHING;
+  }
+
+  /** The test file's name of the user a hook is given. */
+  private nameOf(user: unknown): string {
+    const name = typeof user === 'object' && user !== null ? this.names.get(user) : undefined;
+    if (name === undefined) throw new Error('The ownership of a policy test answers only for the users of its test file.');
+    return name;
+  }
+
+  /**
+   * An ownership service with one method for every method `tables` name, answering from the test file.
+   *
+   * @example
+   * ```ts
+   * const service = ownership.service(grantTables); // { isCreator({ user, resourceId }), limitToCreator({ user }), … }
+   * ```
+   */
+  service(tables: GrantTables): object {
+    // No prototype: a method is found on the object itself, whatever its name.
+    const service = Object.create(null) as object;
+    for (const { kind, name } of tables.hooks) {
+      if (Object.hasOwn(service, name)) continue;
+      let answer: (args: { user: unknown; resourceId?: unknown; filter?: unknown; resourceIds?: readonly unknown[] }) => unknown;
+      if (kind === 'isOwner') answer = ({ user, resourceId }) => this.ids(name, this.nameOf(user)).has(resourceId as PolicyTestId);
+      else if (kind === 'listOwned') answer = ({ user }) => [...this.ids(name, this.nameOf(user))];
+      else if (kind === 'limitOwned') answer = ({ user }) => new TestFilter(this.ids(name, this.nameOf(user)));
+      else
+        answer = ({ user, filter, resourceIds = [] }) => {
+          const listed = this.ids(name, this.nameOf(user));
+          const byFilter = filter instanceof TestFilter ? filter.ids : NOTHING;
+          return resourceIds.filter((id) => byFilter.has(id as PolicyTestId) || listed.has(id as PolicyTestId));
+        };
+      Object.defineProperty(service, name, { value: answer, enumerable: true });
+    }
+    return service;
+  }
+
+  /**
+   * Whether ownership group `group` of `tables` owns record `id` of resource `resource` (an index) for the user
+   * called `user`, as the engine decides one record: the group's isOwner, else its listOwned, else its limitOwned
+   * run by the resource's ownedAmong.
+   *
+   * @example
+   * ```ts
+   * ownership.groupOwns(grantTables, 0, 0, 'alice', 10); // true when the group's method owns 10 for alice
+   * ```
+   */
+  groupOwns(tables: GrantTables, group: number, resource: number, user: string, id: PolicyTestId): boolean {
+    const owner = tables.owners[group];
+    const nameOf = (hook: number) => tables.hooks[hook]?.name ?? '';
+    if (owner === undefined) return false;
+    if (owner.isOwner !== undefined) return this.ids(nameOf(owner.isOwner), user).has(id);
+    if (owner.listOwned !== undefined) return this.ids(nameOf(owner.listOwned), user).has(id);
+    const executor = tables.ownedAmong?.[resource] ?? -1;
+    if (owner.limitOwned === undefined || executor === -1) return false;
+    return this.ids(nameOf(owner.limitOwned), user).has(id) || this.ids(nameOf(executor), user).has(id);
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * The answers of `POST /v1/check`, read from the user's slice — what `permissions.sliceFor(user)` cuts from the
+ * very combinations `grantPermit` decides with (its any attributes, whether the action is granted as own, the
+ * ownership groups and the attributes each adds) — and from the tables for the names of each group's ownership
+ * methods. Ownership itself is the asking application's: it says which groups own the record (`ownedBy`), and
+ * the answer applies the engine's rule to that: granted as any, or as own and owned; the any attributes plus
+ * those of the groups that own it.
+ */
+import { quoteForMessage } from '../core/definition/names.js';
+import type { PermissionSlice } from '../core/engine/permission-slice.js';
+import type { Vocabulary } from '../core/engine/policy-candidate.js';
+import { resourceIdOfType } from '../core/engine/resource-id.js';
+import { PermissionsInvalidIdError } from '../core/errors.js';
+import { NOTHING, planFromJson, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
+import type { GrantTables, ResourceIdType } from '../core/tables/grant-tables.js';
+import { canonicalPatterns } from '../core/tables/table-loader.js';
+import { ServiceProblem } from './problem-details.js';
+
+/** The user of a question: the id and role names. */
+export interface CheckUser {
+  readonly id: string | number;
+  readonly roles: readonly string[];
+}
+
+/** One question of a batch: may `user` perform `action` on `resource` (the record `resourceId`, owned by the groups `ownedBy`)? */
+export interface CheckQuery {
+  readonly user: CheckUser;
+  readonly resource: string;
+  readonly action: string;
+  readonly resourceId?: string | number | undefined;
+  /** The ownership groups that own the record (numbers of an answer's `ownership`, or of the user's slice). Needs `resourceId`. */
+  readonly ownedBy?: readonly number[] | undefined;
+}
+
+/** An ownership group of the user's roles for one action: the methods that decide it, and the attributes it adds. */
+export interface OwnershipGroupAnswer {
+  /** The group's number in this policy version (the numbers of the user's slice). */
+  readonly group: number;
+  readonly isOwner?: string;
+  readonly listOwned?: string;
+  readonly limitOwned?: string;
+  /** The resource's executor, when the group has limitOwned and the resource declares one. */
+  readonly ownedAmong?: string;
+  /** The attribute patterns the group adds to `anyAttributes` for records it owns; `[]` when it adds none. */
+  readonly attributes: readonly string[];
+}
+
+/** One answer: what the embedded engine's Permit says, and what the application must still ask when ownership decides. */
+export interface CheckAnswer {
+  /** The decision, as `grantPermit` gives it; false while `needsOwnership` says the record's ownership is still to be asked. */
+  readonly granted: boolean;
+  readonly anyGranted: boolean;
+  /** Granted on the user's own records (for `resourceId`: that record is owned); true whenever `anyGranted` is. */
+  readonly ownGranted: boolean;
+  /** The answer for `resourceId` depends on which groups own it, and `ownedBy` did not say. */
+  readonly needsOwnership: boolean;
+  readonly anyAttributes: readonly string[];
+  /** The attribute patterns of the record: `anyAttributes` plus those of the groups in `ownedBy`; `[]` when nothing is visible. */
+  readonly attributes: readonly string[];
+  readonly ownership: readonly OwnershipGroupAnswer[];
+  readonly policyVersion: string;
+}
+
+/** What the answers are read from: the engine's slices and tables, one policy version. */
+export interface SliceEngine {
+  sliceFor(user: CheckUser): PermissionSlice;
+  readonly tables: GrantTables;
+  readonly policyVersion: string;
+}
+
+/** One granted action of a slice, read. */
+interface SliceEntry {
+  readonly any: AttributePlan | undefined;
+  readonly ownGranted: boolean;
+  /** The attributes each ownership group adds for records it owns (only groups that add something beyond `any`). */
+  readonly own: ReadonlyMap<number, AttributePlan>;
+  /** The groups whose answer decides whether a record is owned. */
+  readonly owners: readonly number[];
+}
+
+/** Slices read, per slice (the engine keeps each slice, frozen, while it keeps its policy). */
+const readSlices = new WeakMap<PermissionSlice, ReadonlyMap<string, ReadonlyMap<string, SliceEntry>>>();
+
+function entriesOf(slice: PermissionSlice): ReadonlyMap<string, ReadonlyMap<string, SliceEntry>> {
+  let entries = readSlices.get(slice);
+  if (entries === undefined) {
+    const plans = slice.plans.map(planFromJson);
+    const byResource = new Map<string, Map<string, SliceEntry>>();
+    for (const [resource, actions] of slice.grants) {
+      const byAction = new Map<string, SliceEntry>();
+      byResource.set(resource, byAction);
+      for (const [action, anyPlan, ownGranted, own, owners] of actions) {
+        const ownPlans = new Map<number, AttributePlan>();
+        for (let i = 0; i < own.length; i += 2) ownPlans.set(own[i] as number, plans[own[i + 1] as number] as AttributePlan);
+        byAction.set(action, { any: anyPlan === -1 ? undefined : plans[anyPlan], ownGranted: ownGranted === 1, own: ownPlans, owners });
+      }
+    }
+    readSlices.set(slice, (entries = byResource));
+  }
+  return entries;
+}
+
+/** The ownership methods of each group on each resource, per tables. */
+const groupMethodsOf = new WeakMap<GrantTables, Map<string, Omit<OwnershipGroupAnswer, 'attributes'>>>();
+
+function methodsOf(tables: GrantTables, resource: string, group: number): Omit<OwnershipGroupAnswer, 'attributes'> {
+  let known = groupMethodsOf.get(tables);
+  if (known === undefined) groupMethodsOf.set(tables, (known = new Map<string, Omit<OwnershipGroupAnswer, 'attributes'>>()));
+  const key = `${group}/${resource}`;
+  let methods = known.get(key);
+  if (methods === undefined) {
+    const owner = tables.owners[group];
+    const name = (hook: number | undefined) => (hook === undefined || hook === -1 ? undefined : tables.hooks[hook]?.name);
+    const isOwner = name(owner?.isOwner);
+    const listOwned = name(owner?.listOwned);
+    const limitOwned = name(owner?.limitOwned);
+    const ownedAmong = limitOwned === undefined ? undefined : name(tables.ownedAmong?.[tables.resources.indexOf(resource)]);
+    methods = {
+      group,
+      ...(isOwner === undefined ? {} : { isOwner }),
+      ...(listOwned === undefined ? {} : { listOwned }),
+      ...(limitOwned === undefined ? {} : { limitOwned }),
+      ...(ownedAmong === undefined ? {} : { ownedAmong }),
+    };
+    known.set(key, methods);
+  }
+  return methods;
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The answer to one check whose resource, action and id are known good. */
+function answerOne(entry: SliceEntry | undefined, check: CheckQuery, tables: GrantTables, policyVersion: string): CheckAnswer {
+  if (entry === undefined) {
+    return { granted: false, anyGranted: false, ownGranted: false, needsOwnership: false, anyAttributes: NONE, attributes: NONE, ownership: [], policyVersion };
+  }
+  const anyGranted = entry.any !== undefined;
+  const anyAttributes = entry.any === undefined ? NONE : canonicalPatterns(entry.any);
+  const groups = [...new Set([...entry.owners, ...entry.own.keys()])].sort((a, b) => a - b);
+  const ownership = groups.map((group) => {
+    const adds = entry.own.get(group);
+    return { ...methodsOf(tables, check.resource, group), attributes: adds === undefined ? NONE : canonicalPatterns(adds) };
+  });
+  const base = { anyGranted, anyAttributes, ownership, policyVersion };
+  // Without a record: granted in some possession, as grantPermit answers without a resource id.
+  if (check.resourceId === undefined) {
+    const granted = anyGranted || entry.ownGranted;
+    return { ...base, granted, ownGranted: granted, needsOwnership: false, attributes: anyAttributes };
+  }
+  const { ownedBy } = check;
+  if (ownedBy === undefined) {
+    // Owned or not, the record is granted as any; its attributes still depend on who owns it when a group adds some.
+    const decidedByOwnership = !anyGranted && entry.ownGranted && entry.owners.length > 0;
+    return {
+      ...base,
+      granted: anyGranted,
+      ownGranted: anyGranted,
+      needsOwnership: decidedByOwnership || (anyGranted && entry.own.size > 0),
+      attributes: anyAttributes,
+    };
+  }
+  const owned = entry.owners.some((group) => ownedBy.includes(group));
+  const granted = anyGranted || (entry.ownGranted && owned);
+  // The plan of a record owned by these groups, as Permit.pick makes it: the any attributes plus each owning group's.
+  let plan = entry.any;
+  for (const [group, adds] of entry.own) if (ownedBy.includes(group)) plan = unionPlans(plan ?? NOTHING, adds);
+  return { ...base, granted, ownGranted: granted, needsOwnership: false, attributes: plan === undefined ? NONE : canonicalPatterns(plan) };
+}
+
+/** Refuses a check naming what the policy's vocabulary does not have; returns the check with its id in the declared type. */
+function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary): CheckQuery {
+  const at = `checks[${index}]`;
+  if (!vocabulary.resources.has(check.resource))
+    throw new ServiceProblem(
+      'invalid-request',
+      `${at}.resource: ${quoteForMessage(check.resource)} is not a resource of this policy (GET /v1/policy lists them).`,
+    );
+  if (!vocabulary.actions.has(check.action))
+    throw new ServiceProblem('invalid-request', `${at}.action: ${quoteForMessage(check.action)} is not an action of this policy (GET /v1/policy lists them).`);
+  if (check.resourceId === undefined) {
+    if (check.ownedBy !== undefined)
+      throw new ServiceProblem('invalid-request', `${at}.ownedBy needs ${at}.resourceId: it names the groups that own that record.`);
+    return check;
+  }
+  const idType = (vocabulary.idTypes.get(check.resource) ?? undefined) as ResourceIdType | undefined;
+  try {
+    return { ...check, resourceId: resourceIdOfType(check.resourceId, check.resource, idType) as string | number };
+  } catch (error) {
+    if (error instanceof PermissionsInvalidIdError) throw new ServiceProblem('invalid-request', `${at}.resourceId: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * The answers to a batch of checks, in order, all from the engine's current policy version (read in one go, so
+ * no swap of the policy falls between two answers). A check naming a resource or action the vocabulary lacks, an
+ * id not of the resource's id type, or `ownedBy` without `resourceId`, refuses the batch with a ServiceProblem
+ * naming its index.
+ *
+ * @example
+ * ```ts
+ * const [answer] = answerChecks(permissions, vocabularyOf(permissions.tables), [
+ *   { user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 10 },
+ * ]);
+ * answer.needsOwnership; // true: ask the groups of answer.ownership, then send ownedBy
+ * ```
+ */
+export function answerChecks(engine: SliceEngine, vocabulary: Vocabulary, checks: readonly CheckQuery[]): CheckAnswer[] {
+  const queries = checks.map((check, i) => checkedQuery(check, i, vocabulary));
+  const { tables, policyVersion } = engine;
+  return queries.map((check) => answerOne(entriesOf(engine.sliceFor(check.user)).get(check.resource)?.get(check.action), check, tables, policyVersion));
+}

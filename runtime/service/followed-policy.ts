@@ -1,0 +1,77 @@
+/**
+ * The decision service's policy: an engine made from the compiled tables (or empty until its source has a version)
+ * whose ownership service is a placeholder, following the source — each version activated or rejected told
+ * through the logger and counted — and the vocabulary checks are validated against: the first policy's, which
+ * every later version keeps.
+ */
+import { PermissionsEngine, permissionsFromTables } from '../core/engine/permissions-engine.js';
+import { vocabularyOf, type Vocabulary } from '../core/engine/policy-candidate.js';
+import type { LivePolicy } from '../core/engine/policy-follower.js';
+import type { PolicySource } from '../core/engine/policy-source.js';
+import type { GrantTables } from '../core/tables/grant-tables.js';
+import type { PolicyBundle } from '../core/tables/policy-bundle.js';
+import { ownershipPlaceholder } from './ownership-placeholder.js';
+import type { ServedPolicy } from './server-context.js';
+import type { ServiceLogger } from './service-logger.js';
+import type { ServiceMetrics } from './service-metrics.js';
+
+/** Where the policy comes from. */
+export interface PolicyOrigin {
+  readonly source?: PolicySource | undefined;
+  readonly tables?: GrantTables | PolicyBundle | undefined;
+  readonly ownershipMethods?: readonly string[] | undefined;
+  readonly readTimeoutMs?: number | undefined;
+}
+
+/** The policy a service answers from, followed. */
+export interface FollowedPolicy {
+  readonly engine: PermissionsEngine;
+  /** The engine and vocabulary, or undefined while no version is loaded. */
+  served(): ServedPolicy | undefined;
+  /** Stops following (the active version stays). */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the policy of `origin` and follows its source; resolves once the source's first version is loaded, or
+ * could not be within the read timeout (the service then starts without a policy, not ready).
+ *
+ * @example
+ * ```ts
+ * const policy = await followPolicy({ source: filePolicySource('generated/policy.json') }, metrics, console);
+ * policy.served()?.engine.policyVersion; // '7056…'
+ * ```
+ */
+export async function followPolicy(origin: PolicyOrigin, metrics: ServiceMetrics, logger: ServiceLogger): Promise<FollowedPolicy> {
+  const engineOptions = { ownership: ownershipPlaceholder(origin.ownershipMethods), logger: { warn: (message: string) => logger.warn(message) } };
+  const engine: PermissionsEngine = origin.tables === undefined ? new PermissionsEngine(engineOptions) : permissionsFromTables(origin.tables, engineOptions);
+  let vocabulary: Vocabulary | undefined = engine.built ? vocabularyOf(engine.tables) : undefined;
+  if (engine.built) metrics.activePolicy(engine.policyVersion);
+  let live: LivePolicy | undefined;
+  if (origin.source !== undefined) {
+    live = await engine.follow(origin.source, {
+      onChange: ({ version, previousVersion, source }) => {
+        vocabulary ??= vocabularyOf(engine.tables);
+        metrics.activePolicy(version);
+        metrics.reloads.inc();
+        logger.info(`typed-permissions service: policy ${version} active (was ${previousVersion ?? 'none'}), from ${source}.`);
+      },
+      onReject: ({ version, source, reasons }) => {
+        metrics.rejections.inc();
+        logger.error(`typed-permissions service: policy ${version ?? '(unreadable)'} from ${source} is rejected: ${reasons.join('; ')}`);
+      },
+      onError: (error) => {
+        metrics.sourceErrors.inc();
+        logger.warn(`typed-permissions service: policy source: ${error instanceof Error ? error.message : String(error)}`);
+      },
+      ...(origin.readTimeoutMs === undefined ? {} : { readTimeoutMs: origin.readTimeoutMs }),
+    });
+  }
+  return {
+    engine,
+    served: () => (engine.built && vocabulary !== undefined ? { engine, vocabulary } : undefined),
+    close: async () => {
+      await live?.close();
+    },
+  };
+}

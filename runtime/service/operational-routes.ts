@@ -1,0 +1,49 @@
+/**
+ * The routes of operations: `/healthz` and `/readyz` for a load balancer's probes (no token), `/metrics` for
+ * Prometheus (with a token, like the API, but never rate-limited).
+ */
+import type { FastifyInstance } from 'fastify';
+import { documented, servedPolicy, type DecisionServerContext } from './server-context.js';
+import { healthResponseSchema, problemResponses, readyResponseSchema } from './service-schemas.js';
+
+/** The routes anyone may call: a load balancer's probes. */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+
+/**
+ * Registers `/healthz`, `/readyz` and `/metrics` on `server`.
+ *
+ * @example
+ * ```ts
+ * registerOperationalRoutes(server, context);
+ * ```
+ */
+export function registerOperationalRoutes(server: FastifyInstance, context: DecisionServerContext): void {
+  server.get('/healthz', { schema: documented({ summary: 'Liveness: the process answers', security: [], response: { 200: healthResponseSchema } }) }, () => ({
+    status: 'ok' as const,
+  }));
+  server.get(
+    '/readyz',
+    {
+      schema: documented({
+        summary: 'Readiness: a policy is loaded',
+        security: [],
+        response: { 200: readyResponseSchema, ...problemResponses({ 503: 'No policy is loaded yet.' }) },
+      }),
+    },
+    () => ({ status: 'ready' as const, policyVersion: servedPolicy(context).engine.policyVersion }),
+  );
+  const { registry } = context.metrics;
+  server.get(
+    '/metrics',
+    {
+      schema: documented({
+        summary: 'Prometheus metrics',
+        response: {
+          200: { description: 'The metrics, in the Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } },
+          ...problemResponses({ 401: 'No bearer token, or one the service does not accept.' }),
+        },
+      }),
+    },
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  );
+}

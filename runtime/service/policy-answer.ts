@@ -1,0 +1,44 @@
+/**
+ * The answer of `GET /v1/policy`: the active version and the vocabulary checks are validated against —
+ * resources with their id types, actions — and the names of the ownership methods the active version uses.
+ * Nothing about roles or what they are granted.
+ */
+import type { Vocabulary } from '../core/engine/policy-candidate.js';
+import type { GrantTables, HookKind } from '../core/tables/grant-tables.js';
+
+/** What `GET /v1/policy` answers. */
+export interface PolicyAnswer {
+  readonly policyVersion: string;
+  /** The resources checks may name, with their id types (null: numbers or strings). */
+  readonly resources: readonly { readonly name: string; readonly idType: 'number' | 'string' | null }[];
+  /** The actions checks may name. */
+  readonly actions: readonly string[];
+  /** The methods of the ownership service the active version names, by kind, sorted. */
+  readonly ownershipMethods: { readonly [K in HookKind]: readonly string[] };
+}
+
+/**
+ * The policy answer of `tables` (the active version) within `vocabulary` (what checks are validated against).
+ *
+ * @example
+ * ```ts
+ * policyAnswer(permissions.tables, permissions.policyVersion, vocabulary);
+ * // { policyVersion: '7056…', resources: [{ name: 'document', idType: 'number' }], actions: ['create', …], ownershipMethods: { isOwner: [...], … } }
+ * ```
+ */
+export function policyAnswer(tables: GrantTables, policyVersion: string, vocabulary: Vocabulary): PolicyAnswer {
+  const methods: Record<HookKind, Set<string>> = { isOwner: new Set(), listOwned: new Set(), limitOwned: new Set(), ownedAmong: new Set() };
+  for (const hook of tables.hooks) methods[hook.kind]?.add(hook.name);
+  const sorted = (names: Iterable<string>) => [...names].sort();
+  return {
+    policyVersion,
+    resources: sorted(vocabulary.resources).map((name) => ({ name, idType: (vocabulary.idTypes.get(name) ?? null) as 'number' | 'string' | null })),
+    actions: sorted(vocabulary.actions),
+    ownershipMethods: {
+      isOwner: sorted(methods.isOwner),
+      listOwned: sorted(methods.listOwned),
+      limitOwned: sorted(methods.limitOwned),
+      ownedAmong: sorted(methods.ownedAmong),
+    },
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * The JSON Schemas of the decision service: one module for both what validates requests (Fastify's ajv) and
+ * what documents them (the OpenAPI 3.1 document at `/v1/openapi.json`), so the two cannot drift apart. Every
+ * object refuses properties it does not list; every string, array and number is bounded (by the limits).
+ */
+import { MAX_NAME_LENGTH } from '../core/definition/names.js';
+import { MAX_STRING_ID_LENGTH } from '../core/engine/resource-id.js';
+import type { ResolvedServiceLimits } from './service-limits.js';
+
+/** The widest integer JSON carries exactly (`Number.MAX_SAFE_INTEGER`). */
+const SAFE_INTEGER = 9_007_199_254_740_991;
+
+/** A policy version: the SHA-256 of its tables, 64 lower-case hex digits. */
+const policyVersionSchema = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'A policy version: the SHA-256 of its tables, in hex.' } as const;
+
+const nameSchema = (what: string) => ({ type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, description: what }) as const;
+
+const patternsSchema = (what: string) => ({ type: 'array', items: { type: 'string' }, description: what }) as const;
+
+/**
+ * The user of a question, as the application knows them: the id and the role names (what `grantPermit` takes).
+ *
+ * @example
+ * ```ts
+ * userSchema(DEFAULT_SERVICE_LIMITS); // { type: 'object', required: ['id', 'roles'], … }
+ * ```
+ */
+export function userSchema(limits: ResolvedServiceLimits) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'roles'],
+    description: 'The user: their id and role names. Roles no definition names are ignored.',
+    properties: {
+      id: {
+        type: ['string', 'integer'],
+        minLength: 1,
+        maxLength: MAX_STRING_ID_LENGTH,
+        minimum: -SAFE_INTEGER,
+        maximum: SAFE_INTEGER,
+        description: 'The user id: a non-empty string, or a safe integer.',
+      },
+      roles: { type: 'array', maxItems: limits.maxRoles, items: nameSchema('A role name.') },
+    },
+  } as const;
+}
+
+/**
+ * One question of a `POST /v1/check` batch: may `user` perform `action` on `resource` (the record `resourceId`,
+ * owned by the groups `ownedBy`)?
+ *
+ * @example
+ * ```ts
+ * checkQuerySchema(DEFAULT_SERVICE_LIMITS).required; // ['user', 'resource', 'action']
+ * ```
+ */
+export function checkQuerySchema(limits: ResolvedServiceLimits) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['user', 'resource', 'action'],
+    properties: {
+      user: userSchema(limits),
+      resource: nameSchema('A resource of the policy (GET /v1/policy lists them).'),
+      action: nameSchema('An action of the policy.'),
+      resourceId: {
+        type: ['string', 'number'],
+        minLength: 1,
+        maxLength: MAX_STRING_ID_LENGTH,
+        description:
+          "The record, in the resource's id type: a safe integer (or its decimal text) where ids are numbers, a non-empty string where they are strings.",
+      },
+      ownedBy: {
+        type: 'array',
+        maxItems: limits.maxOwnedBy,
+        items: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+        description:
+          'The ownership groups (numbers of an earlier answer, or of the user’s slice) that own the record: with it the answer is final. ' +
+          'Groups that do not matter for this check are ignored. Needs resourceId.',
+      },
+    },
+  } as const;
+}
+
+/**
+ * The body of `POST /v1/check`.
+ *
+ * @example
+ * ```ts
+ * checkRequestSchema(DEFAULT_SERVICE_LIMITS).properties.checks.maxItems; // 1000
+ * ```
+ */
+export function checkRequestSchema(limits: ResolvedServiceLimits) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['checks'],
+    properties: {
+      checks: { type: 'array', maxItems: limits.maxChecks, items: checkQuerySchema(limits), description: 'The questions, answered in order.' },
+      policyVersion: {
+        ...policyVersionSchema,
+        description:
+          'The policy version the ownedBy group numbers come from: when another version is active, the batch is refused with 409 ' +
+          '(group numbers belong to one version).',
+      },
+    },
+  } as const;
+}
+
+/** One ownership group of an answer: the methods of the application's ownership service that decide it, and what it adds. */
+const ownershipGroupSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['group', 'attributes'],
+  description:
+    'An ownership group of the user’s roles: a record is owned through it when its isOwner says so, else when its listOwned lists the id, ' +
+    'else when ownedAmong (with the limitOwned filter) keeps the id.',
+  properties: {
+    group: { type: 'integer', minimum: 0, description: 'The group’s number in this policy version (the numbers of the user’s slice).' },
+    isOwner: { type: 'string', description: 'The isOwner method, when the group has one.' },
+    listOwned: { type: 'string', description: 'The listOwned method, when the group has one.' },
+    limitOwned: { type: 'string', description: 'The limitOwned method, when the group has one.' },
+    ownedAmong: { type: 'string', description: 'The resource’s ownedAmong executor, when the group has limitOwned and the resource declares one.' },
+    attributes: patternsSchema('The attribute patterns this group adds to anyAttributes for records it owns; [] when it adds none.'),
+  },
+} as const;
+
+/** One answer of `POST /v1/check`: enough to rebuild the Permit the embedded engine would give. */
+export const checkAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['granted', 'anyGranted', 'ownGranted', 'needsOwnership', 'anyAttributes', 'attributes', 'ownership', 'policyVersion'],
+  properties: {
+    granted: {
+      type: 'boolean',
+      description: 'The decision, as grantPermit gives it; false while needsOwnership says the ownership of the record is still to be asked.',
+    },
+    anyGranted: { type: 'boolean', description: 'Granted on any record.' },
+    ownGranted: { type: 'boolean', description: 'Granted on the user’s own records (for resourceId: that record is owned); true whenever anyGranted is.' },
+    needsOwnership: {
+      type: 'boolean',
+      description:
+        'The answer for resourceId depends on which of the ownership groups own it, and ownedBy did not say: ask them (or send ownedBy) ' +
+        'for the final granted and attributes.',
+    },
+    anyAttributes: patternsSchema('The attribute patterns of any record.'),
+    attributes: patternsSchema(
+      'The attribute patterns of the record: anyAttributes plus those of the groups in ownedBy; without ownedBy, anyAttributes; [] when not granted.',
+    ),
+    ownership: { type: 'array', items: ownershipGroupSchema, description: 'The ownership groups of the user’s roles for this action, by group.' },
+    policyVersion: policyVersionSchema,
+  },
+} as const;
+
+/** The body of a `POST /v1/check` answer. */
+export const checkResponseSchema = {
+  type: 'object',
+  description: 'One answer per check, in order, all from one policy version.',
+  additionalProperties: false,
+  required: ['answers'],
+  properties: { answers: { type: 'array', items: checkAnswerSchema } },
+} as const;
+
+/**
+ * The body of `POST /v1/slice`.
+ *
+ * @example
+ * ```ts
+ * sliceRequestSchema(DEFAULT_SERVICE_LIMITS).required; // ['user']
+ * ```
+ */
+export function sliceRequestSchema(limits: ResolvedServiceLimits) {
+  return { type: 'object', additionalProperties: false, required: ['user'], properties: { user: userSchema(limits) } } as const;
+}
+
+/** The answer of `POST /v1/slice`: what `permissions.sliceFor(user)` returns, for `createClient(slice)` of typed-permissions/client. */
+export const sliceResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['format', 'version', 'plans', 'grants'],
+  description: 'The user’s slice (permissions.sliceFor): read it with createClient of typed-permissions/client.',
+  properties: {
+    format: { type: 'integer', enum: [1] },
+    version: policyVersionSchema,
+    plans: { type: 'array', items: { type: 'array' }, description: 'Attribute plans, as [all, children] pairs.' },
+    grants: {
+      type: 'array',
+      items: { type: 'array' },
+      description: 'Per resource, [resource, [[action, anyPlan, ownGranted, own, owners], …]]: only granted actions appear.',
+    },
+  },
+} as const;
+
+/** The answer of `GET /v1/policy`: the active version and the vocabulary requests are checked against. */
+export const policyResponseSchema = {
+  type: 'object',
+  description: 'The active policy version, and the vocabulary checks are validated against.',
+  additionalProperties: false,
+  required: ['policyVersion', 'resources', 'actions', 'ownershipMethods'],
+  properties: {
+    policyVersion: policyVersionSchema,
+    resources: {
+      type: 'array',
+      description: 'The resources checks may name, with their id types (null: ids are numbers or strings).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'idType'],
+        properties: { name: { type: 'string' }, idType: { type: ['string', 'null'], enum: ['number', 'string', null] } },
+      },
+    },
+    actions: { type: 'array', items: { type: 'string' }, description: 'The actions checks may name.' },
+    ownershipMethods: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['isOwner', 'listOwned', 'limitOwned', 'ownedAmong'],
+      description: 'The methods of the ownership service the active version names, by kind.',
+      properties: {
+        isOwner: { type: 'array', items: { type: 'string' } },
+        listOwned: { type: 'array', items: { type: 'string' } },
+        limitOwned: { type: 'array', items: { type: 'string' } },
+        ownedAmong: { type: 'array', items: { type: 'string' } },
+      },
+    },
+  },
+} as const;
+
+/** The answer of `GET /healthz`. */
+export const healthResponseSchema = {
+  type: 'object',
+  description: 'The process answers.',
+  additionalProperties: false,
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['ok'] } },
+} as const;
+
+/** The answer of `GET /readyz` once a policy is loaded. */
+export const readyResponseSchema = {
+  type: 'object',
+  description: 'A policy is loaded: the service answers with this version.',
+  additionalProperties: false,
+  required: ['status', 'policyVersion'],
+  properties: { status: { type: 'string', enum: ['ready'] }, policyVersion: policyVersionSchema },
+} as const;
+
+/** An error: RFC 9457 problem details, served as `application/problem+json`. */
+export const problemSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'title', 'status', 'detail'],
+  properties: {
+    type: { type: 'string', description: 'A URI naming the kind of problem: urn:typed-permissions:problem:<kind>.' },
+    title: { type: 'string', description: 'The kind of problem, in words.' },
+    status: { type: 'integer', description: 'The HTTP status.' },
+    detail: { type: 'string', description: 'What exactly is wrong, naming the field and index.' },
+  },
+} as const;
+
+/**
+ * The OpenAPI response objects of problems with `statuses`, for a route's `response` schema.
+ *
+ * @example
+ * ```ts
+ * problemResponses({ 400: 'The body is not a batch of checks.' }); // { 400: { description, content: { 'application/problem+json': … } } }
+ * ```
+ */
+export function problemResponses(statuses: Readonly<Record<number, string>>) {
+  return Object.fromEntries(
+    Object.entries(statuses).map(([status, description]) => [status, { description, content: { 'application/problem+json': { schema: problemSchema } } }]),
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The versioned API — `POST /v1/check`, `POST /v1/slice`, `GET /v1/policy`, `GET /v1/openapi.json` — in a Fastify
+ * scope of its own, so that its routes share one rate limit per token (the probes and the metrics are not limited).
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { answerChecks, type CheckQuery, type CheckUser } from './check-answers.js';
+import type { OpenApiDocument } from './openapi-from-routes.js';
+import { policyAnswer } from './policy-answer.js';
+import { ServiceProblem } from './problem-details.js';
+import { documented, POLICY_VERSION_HEADER, servedPolicy, type DecisionServerContext } from './server-context.js';
+import { checkRequestSchema, checkResponseSchema, policyResponseSchema, problemResponses, sliceRequestSchema, sliceResponseSchema } from './service-schemas.js';
+
+interface CheckBody {
+  readonly checks: readonly CheckQuery[];
+  readonly policyVersion?: string | undefined;
+}
+
+interface SliceBody {
+  readonly user: CheckUser;
+}
+
+const DECISION_PROBLEMS = problemResponses({
+  400: 'The body is not what the schema says, or names what the policy does not have (the detail names the field and index).',
+  401: 'No bearer token, or one the service does not accept.',
+  413: 'The body is larger than the limit.',
+  415: 'The body is not application/json.',
+  429: 'Too many requests with this token; retry after retry-after seconds.',
+  503: 'No policy is loaded yet.',
+});
+
+const READ_PROBLEMS = problemResponses({
+  401: 'No bearer token, or one the service does not accept.',
+  429: 'Too many requests with this token; retry after retry-after seconds.',
+  503: 'No policy is loaded yet.',
+});
+
+function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext): void {
+  api.post<{ Body: CheckBody }>(
+    '/v1/check',
+    {
+      schema: documented({
+        summary: 'Decide a batch of checks',
+        description:
+          'Each check asks whether user may perform action on resource (the record resourceId). The answers come in order, all from one policy ' +
+          'version. Where ownership decides, the answer lists the ownership groups and the methods that decide them; send ownedBy (the groups ' +
+          'that own the record) for the final decision and attributes.',
+        body: checkRequestSchema(context.limits),
+        response: { 200: checkResponseSchema, ...DECISION_PROBLEMS, ...problemResponses({ 409: 'The active policy version is not policyVersion.' }) },
+      }),
+    },
+    (request, reply) => {
+      const { engine, vocabulary } = servedPolicy(context);
+      const { checks, policyVersion } = request.body;
+      const active = engine.policyVersion;
+      if (policyVersion !== undefined && policyVersion !== active)
+        throw new ServiceProblem(
+          'policy-version-changed',
+          `The active policy version is ${active}, not ${policyVersion}: ask again without ownedBy, or with the group numbers of version ${active}.`,
+        );
+      const answers = answerChecks(engine, vocabulary, checks);
+      for (const answer of answers)
+        context.metrics.decisions.inc({ result: answer.needsOwnership ? 'needs_ownership' : answer.granted ? 'granted' : 'denied' });
+      void reply.header(POLICY_VERSION_HEADER, answers[0]?.policyVersion ?? active);
+      return { answers };
+    },
+  );
+}
+
+function registerSliceRoute(api: FastifyInstance, context: DecisionServerContext): void {
+  api.post<{ Body: SliceBody }>(
+    '/v1/slice',
+    {
+      schema: documented({
+        summary: 'The user’s slice, for a browser',
+        description:
+          'What permissions.sliceFor(user) returns: per resource and granted action, the any attributes and the ownership groups with the ' +
+          'attributes they add. No role names, hook names or definition text. Serve it to the user’s browser and read it with createClient ' +
+          'of typed-permissions/client.',
+        body: sliceRequestSchema(context.limits),
+        response: { 200: sliceResponseSchema, ...DECISION_PROBLEMS },
+      }),
+    },
+    (request, reply) => {
+      const slice = servedPolicy(context).engine.sliceFor(request.body.user);
+      void reply.header(POLICY_VERSION_HEADER, slice.version);
+      return slice;
+    },
+  );
+}
+
+function registerPolicyRoute(api: FastifyInstance, context: DecisionServerContext): void {
+  api.get(
+    '/v1/policy',
+    {
+      schema: documented({
+        summary: 'The active policy version and its vocabulary',
+        description: 'The resources (with their id types) and actions checks may name, and the ownership methods the active version uses. No role grants.',
+        response: { 200: policyResponseSchema, ...READ_PROBLEMS },
+      }),
+    },
+    (_request, reply) => {
+      const { engine, vocabulary } = servedPolicy(context);
+      const answer = policyAnswer(engine.tables, engine.policyVersion, vocabulary);
+      void reply.header(POLICY_VERSION_HEADER, answer.policyVersion);
+      return answer;
+    },
+  );
+}
+
+/**
+ * Registers the versioned API on `api` (a scope of its own): the rate limit per token — `requestKeys` holds the key
+ * of each authenticated request — then the routes.
+ *
+ * @example
+ * ```ts
+ * await server.register((api) => registerVersionedRoutes(api, context, requestKeys, openApi));
+ * ```
+ */
+export async function registerVersionedRoutes(
+  api: FastifyInstance,
+  context: DecisionServerContext,
+  requestKeys: WeakMap<FastifyRequest, string>,
+  openApi: () => OpenApiDocument,
+): Promise<void> {
+  const { limits } = context;
+  await api.register(rateLimit, {
+    global: true,
+    max: limits.rateLimitMax,
+    timeWindow: limits.rateLimitWindowMs,
+    hook: 'onRequest',
+    keyGenerator: (request) => requestKeys.get(request) ?? `address:${request.ip}`,
+    errorResponseBuilder: (_request, { after }) =>
+      new ServiceProblem('rate-limited', `More than ${limits.rateLimitMax} requests in ${limits.rateLimitWindowMs} ms with this token; retry in ${after}.`),
+  });
+  registerCheckRoute(api, context);
+  registerSliceRoute(api, context);
+  registerPolicyRoute(api, context);
+  api.get('/v1/openapi.json', { schema: documented({ hide: true }) }, () => openApi());
+}

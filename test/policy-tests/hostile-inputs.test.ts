@@ -1,0 +1,158 @@
+/**
+ * Test files written to break the reader or the runner: user and method names that are Object.prototype's members
+ * (`__proto__`, `constructor`, `toString`), records with such keys (JSON has no getters, but it has these), ids past
+ * the safe integers or too long, names in any script — and names with control, format or bidi characters, refused.
+ * Nothing is polluted, nothing is found on a prototype, every refusal names its place.
+ */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { removeTempDir } from '../compiler/helpers.js';
+import { folderWith, run } from './policy-test-folders.js';
+
+const folders: string[] = [];
+afterAll(() => folders.forEach(removeTempDir));
+
+async function test(text: string) {
+  const dir = folderWith({ 'h.permissions.test.json': text });
+  folders.push(dir);
+  const result = await run('test', dir);
+  // Every line names the folder: shown as `dir` here.
+  return { ...result, errors: result.errors.map((line) => line.replaceAll(dir, 'dir')), logs: result.logs.map((line) => line.replaceAll(dir, 'dir')) };
+}
+
+describe('hostile test files', () => {
+  it('users named after Object.prototype’s members are plain names, in users, ownership and tests', async () => {
+    const text = [
+      '{',
+      '  "users": { "__proto__": { "id": 1, "roles": ["AUTHOR"] }, "constructor": { "id": 2, "roles": ["AUTHOR"] }, "toString": { "id": 3, "roles": [] } },',
+      '  "ownership": { "isAuthor": { "__proto__": [1], "constructor": [2] } },',
+      '  "tests": [',
+      '    { "user": "__proto__", "action": "read", "resource": "article", "resourceId": 1, "expect": "granted" },',
+      '    { "user": "__proto__", "action": "read", "resource": "article", "resourceId": 2, "expect": "denied" },',
+      '    { "user": "constructor", "action": "read", "resource": "article", "resourceId": 2, "expect": "granted" },',
+      '    { "user": "toString", "action": "read", "resource": "article", "expect": "denied" }',
+      '  ]',
+      '}',
+    ].join('\n');
+    expect(await test(text)).toEqual({ code: 0, logs: ['4 passed, 0 failed'], errors: [] });
+    expect(({} as Record<string, unknown>)['id']).toBeUndefined();
+  });
+
+  it('a name found only on a prototype is unknown: users, ownership methods, records', async () => {
+    const text = [
+      '{',
+      '  "users": { "ann": { "id": 1, "roles": ["AUTHOR"] } },',
+      '  "ownership": { "toString": { "ann": [1] }, "__proto__": { "ann": [1] } },',
+      '  "records": { "article": { "1": { "id": 1 } } },',
+      '  "tests": [',
+      '    { "user": "hasOwnProperty", "action": "read", "resource": "article", "expect": "denied" },',
+      '    { "user": "ann", "action": "read", "resource": "constructor", "expect": "denied" },',
+      '    { "user": "ann", "action": "valueOf", "resource": "article", "expect": "denied" },',
+      '    { "user": "ann", "action": "read", "resource": "article", "resourceId": 2, "expect": "granted", "attributes": [] }',
+      '  ]',
+      '}',
+    ].join('\n');
+    const methods = '"articlesAmong", "isAuthor", "limitToAssigned", "listAuthored"';
+    expect(await test(text)).toEqual({
+      code: 1,
+      logs: [],
+      errors: [
+        `dir/h.permissions.test.json:3:30 $.ownership.toString [unknown-method] "toString" is not an ownership method of the definitions. ` +
+          `Fix: Name an isOwner, listOwned, limitOwned or ownedAmong method of the definitions: ${methods}.`,
+        `dir/h.permissions.test.json:3:59 $.ownership.__proto__ [unknown-method] "__proto__" is not an ownership method of the definitions. ` +
+          `Fix: Name an isOwner, listOwned, limitOwned or ownedAmong method of the definitions: ${methods}.`,
+        'dir/h.permissions.test.json:6:15 $.tests[0].user [unknown-user] User "hasOwnProperty" is not one of the file\'s users. ' +
+          'Fix: Add "hasOwnProperty" to "users", or name one of "ann".',
+        'dir/h.permissions.test.json:7:52 $.tests[1].resource [unknown-resource] Resource "constructor" is not named by any definition. Fix: Name ' +
+          'one of "article".',
+        'dir/h.permissions.test.json:8:32 $.tests[2].action [unknown-action] Action "valueOf" is not granted by any definition on any resource. ' +
+          'Fix: Name one of "create", "delete", "list", "publish", "read", "review", "update".',
+        'dir/h.permissions.test.json:9:77 $.tests[3].resourceId [unknown-record] There is no record "2" of "article" in "records" to pick the ' +
+          'attributes from. ' +
+          'Fix: Add records["article"]["2"], or remove "attributes".',
+        'typed-permissions: 6 problems in dir; no test ran.',
+      ],
+    });
+  });
+
+  it('records with prototype keys: pick keeps them as plain keys, and nothing is polluted', async () => {
+    const text = [
+      '{',
+      '  "users": { "eve": { "id": 2, "roles": ["EDITOR"] } },',
+      '  "records": { "article": { "1": { "id": 1, "__proto__": { "polluted": true }, "constructor": "c", "toString": "t", "secret": "s" } } },',
+      '  "tests": [',
+      '    { "user": "eve", "action": "read", "resource": "article", "resourceId": 1, "expect": "granted", "attributes": ["id", "__proto__", ' +
+        '"constructor", "toString"] }',
+      '  ]',
+      '}',
+    ].join('\n');
+    expect(await test(text)).toEqual({ code: 0, logs: ['1 passed, 0 failed'], errors: [] });
+    expect([({} as Record<string, unknown>)['polluted'], Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')]).toEqual([undefined, false]);
+  });
+
+  it('ids past the safe integers, fractions and over-long strings are refused where they stand', async () => {
+    const long = 'x'.repeat(257);
+    const text = [
+      '{',
+      '  "users": { "ann": { "id": 9007199254740993, "roles": ["AUTHOR"] } },',
+      '  "ownership": { "isAuthor": { "ann": [1e300, -0.5] } },',
+      '  "tests": [',
+      `    { "user": "ann", "action": "read", "resource": "article", "resourceId": "${long}", "expect": "denied" },`,
+      '    { "user": "ann", "action": "read", "resource": "article", "resourceId": 1e21, "expect": "denied" }',
+      '  ]',
+      '}',
+    ].join('\n');
+    const rule = 'An id must be an integer within ±9007199254740991, or a non-empty string of at most 256 characters.';
+    expect(await test(text)).toEqual({
+      code: 1,
+      logs: [],
+      errors: [
+        `dir/h.permissions.test.json:2:29 $.users.ann.id [invalid-test-file] ${rule} Fix: Write "users": { "alice": { "id": 1, "roles": ["EMPLOYEE"] } }.`,
+        `dir/h.permissions.test.json:3:40 $.ownership.isAuthor.ann[0] [invalid-test-file] ${rule} Fix: Write "ownership": { "isCreator": { "alice": ` +
+          `[1, 10] } }.`,
+        `dir/h.permissions.test.json:3:47 $.ownership.isAuthor.ann[1] [invalid-test-file] ${rule} Fix: Write "ownership": { "isCreator": { "alice": ` +
+          `[1, 10] } }.`,
+        `dir/h.permissions.test.json:5:77 $.tests[0].resourceId [invalid-test-file] ${rule} Fix: Write the id as the resource has it: 10, or "a1".`,
+        `dir/h.permissions.test.json:6:77 $.tests[1].resourceId [invalid-test-file] ${rule} Fix: Write the id as the resource has it: 10, or "a1".`,
+        'typed-permissions: 5 problems in dir; no test ran.',
+      ],
+    });
+  });
+
+  it('names in any script are names; control, format and bidi characters, lone surrogates and over-long names are refused', async () => {
+    const good = [
+      '{',
+      '  "users": { "José": { "id": "j", "roles": ["AUTHOR"] }, "東京": { "id": "t", "roles": ["EDITOR"] }, "🙂": { "id": "s", "roles": [] } },',
+      '  "ownership": { "isAuthor": { "José": [1] } },',
+      '  "tests": [',
+      '    { "user": "José", "action": "read", "resource": "article", "resourceId": 1, "expect": "granted" },',
+      '    { "user": "東京", "action": "publish", "resource": "article", "expect": "granted" },',
+      '    { "user": "🙂", "action": "read", "resource": "article", "expect": "denied" }',
+      '  ]',
+      '}',
+    ].join('\n');
+    expect(await test(good)).toEqual({ code: 0, logs: ['3 passed, 0 failed'], errors: [] });
+    const long = 'n'.repeat(129);
+    const bad = [
+      '{',
+      `  "users": { "a\\u200db": { "id": 1, "roles": ["\\u202eROLE"] }, "${long}": { "id": 2, "roles": [] } },`,
+      '  "tests": [{ "user": "\\ud800", "action": "read", "resource": "article", "expect": "denied" }]',
+      '}',
+    ].join('\n');
+    expect(await test(bad)).toEqual({
+      code: 1,
+      logs: [],
+      errors: [
+        'dir/h.permissions.test.json:2:26 $.users["a\\u200db"] [invalid-name] The user name "a\\u200db" contains the unprintable character U+200D. ' +
+          'Fix: Name the user with printable text.',
+        'dir/h.permissions.test.json:2:47 $.users["a\\u200db"].roles[0] [invalid-name] The role name "\\u202eROLE" contains the unprintable ' +
+          'character U+202E. ' +
+          'Fix: Name the role with printable text.',
+        `dir/h.permissions.test.json:2:197 $.users.${long} [invalid-name] The user name "${'n'.repeat(60)}"… is 129 characters long; the limit is 128. ` +
+          'Fix: Name the user with printable text.',
+        'dir/h.permissions.test.json:3:23 $.tests[0].user [unknown-user] User "\\ud800" is not one of the file\'s users. ' +
+          `Fix: Add "\\ud800" to "users", or name one of "a\\u200db", "${'n'.repeat(60)}"….`,
+        'typed-permissions: 4 problems in dir; no test ran.',
+      ],
+    });
+  });
+});

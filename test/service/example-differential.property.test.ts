@@ -1,0 +1,171 @@
+/**
+ * The decision service answers exactly as the embedded engine does. One engine is the example's, embedded: the
+ * example definitions with the real DocumentOwnershipService over the seeded example database (PGlite). The
+ * service runs the same policy (its bundle) and never sees the database. For the example's users (and mixes of
+ * their roles, and roles nobody defines), every action and documents that exist or not, with and without an id:
+ *
+ * - with `ownedBy` filled from the example's ownership (`permit.owningGroups([id])`, as the example's page does),
+ *   the service's granted, anyGranted, ownGranted and anyAttributes are the embedded permit's, and its attributes
+ *   pick from the document exactly what `permit.pick` keeps;
+ * - without `ownedBy`, whatever the service says is final (needsOwnership false) is the embedded answer, and where
+ *   it says ownership decides, the embedded answer does depend on it: the action is granted as own, not as any.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import type { Kysely } from 'kysely';
+import { Permissions, parseDefinitionsJson, type PermissionDefinition } from '../../runtime/core/index.js';
+import { compileAttributePatterns } from '../../runtime/core/projection/attribute-plan.js';
+import { pickWithPlan } from '../../runtime/core/projection/attribute-picker.js';
+import { policyBundleOf } from '../../runtime/core/tables/policy-bundle.js';
+import type { AppUser } from '../../examples/documents/app-user.js';
+import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
+import type { DocumentFilter } from '../../examples/documents/document-filter.js';
+import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { exampleAnonymousUser, exampleDocuments, exampleUsers, type ExampleDocument } from '../../examples/documents/example-data.js';
+import type { ExampleDatabase } from '../../examples/documents/example-database.js';
+import { limitOwnReduce } from '../../examples/documents/limit-own-reduce.js';
+import { createDecisionService, type CheckAnswer, type DecisionService } from '../../runtime/service/index.js';
+import { ask, recordingLogger, TOKEN } from './service-fixture.js';
+
+/** Each run asks the database a few times per check; this keeps the file near 10 s on PGlite. */
+const NUM_RUNS = 400;
+const ACTIONS = ['read', 'list', 'review', 'delete', 'update', 'create'] as const;
+const ROLES = ['EMPLOYEE', 'EMPLOYEE_MANAGER', 'COMPANY_ADMIN', 'SUPER_ADMIN', 'QA_MANAGER', 'GOD', 'ANONYMOUS'] as const;
+/** Ids no seeded document has (0 included: an id, not "no id"). */
+const MISSING_IDS = [0, 9, 11, 1000] as const;
+
+const definitions = parseDefinitionsJson(readFileSync(new URL('../../definitions/document.permissions.json', import.meta.url), 'utf8'), {
+  source: 'document.permissions.json',
+}) as readonly PermissionDefinition[];
+
+let db: Kysely<ExampleDatabase>;
+let embedded: Permissions<AppUser, DocumentFilter>;
+let service: DecisionService;
+
+beforeAll(async () => {
+  db = await createSeededDatabase();
+  embedded = new Permissions<AppUser, DocumentFilter>({
+    ownership: new DocumentOwnershipService(db),
+    limitOwnReduce,
+    ownedAmong: { document: 'ownedDocumentsAmong' },
+    resourceIdTypes: { document: 'number' },
+    logger: { warn: () => undefined },
+  });
+  embedded.addPermissions(definitions, { source: 'document.permissions.json' }).build();
+  service = await createDecisionService({ tables: policyBundleOf(embedded.tables), tokens: [TOKEN], port: 0, logger: recordingLogger() });
+}, 60_000);
+
+afterAll(async () => {
+  await service?.close();
+  await closeDatabase(db);
+});
+
+/** The document of `id`, or one that does not exist (created by `creatorId`, which owns nothing of it in the database). */
+function documentOf(id: number): ExampleDocument {
+  return (
+    exampleDocuments.find((document) => document.id === id) ?? {
+      id,
+      title: `Document Title ${id}`,
+      date: '2024-01-01',
+      status: 'draft',
+      personal: `Personal note on document ${id}`,
+      confidential: `Confidential figures of document ${id}`,
+      creatorId: 1,
+    }
+  );
+}
+
+const userArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom<AppUser>(...(exampleUsers as readonly AppUser[]), exampleAnonymousUser as AppUser) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      id: fc.integer({ min: 0, max: 9 }),
+      roles: fc.uniqueArray(fc.constantFrom<string>(...ROLES), { maxLength: 3 }),
+    }),
+  },
+);
+const checkArb = fc.record({
+  user: userArb,
+  action: fc.constantFrom<string>(...ACTIONS),
+  resourceId: fc.option(fc.constantFrom<number>(...exampleDocuments.map((document) => document.id), ...MISSING_IDS), { nil: undefined, freq: 4 }),
+});
+
+const picked = (answer: CheckAnswer, document: ExampleDocument) => pickWithPlan(compileAttributePatterns(answer.attributes), document, false);
+
+describe('the decision service ≡ the embedded engine, on the example', () => {
+  it('for the example users, actions and documents, with ownedBy from the example’s ownership and without', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(checkArb, { minLength: 1, maxLength: 5 }), async (cases) => {
+        const expected = await Promise.all(
+          cases.map(async ({ user, action, resourceId }) => {
+            const permit = await embedded.grantPermit({ user, resource: 'document', action, resourceId });
+            if (resourceId === undefined) return { permit, ownedBy: undefined, pick: undefined };
+            const [ownedBy] = await (await embedded.grantPermit({ user, resource: 'document', action })).owningGroups([resourceId]);
+            return { permit, ownedBy: ownedBy as number[], pick: await permit.pick(documentOf(resourceId)) };
+          }),
+        );
+        const checks = cases.map(({ user, action, resourceId }) => ({
+          user,
+          resource: 'document',
+          action,
+          ...(resourceId === undefined ? {} : { resourceId }),
+        }));
+        const [withOwners, without] = await Promise.all([
+          ask(service, {
+            method: 'POST',
+            url: '/v1/check',
+            payload: { checks: checks.map((check, i) => ({ ...check, ...(expected[i]?.ownedBy === undefined ? {} : { ownedBy: expected[i]?.ownedBy }) })) },
+          }),
+          ask(service, { method: 'POST', url: '/v1/check', payload: { checks } }),
+        ]);
+        expect([withOwners.status, without.status]).toEqual([200, 200]);
+        cases.forEach(({ resourceId }, i) => {
+          const { permit, pick } = expected[i] as (typeof expected)[number];
+          const answer = withOwners.body.answers[i] as CheckAnswer;
+          const embeddedAnswer = {
+            granted: permit.granted,
+            anyGranted: permit.anyGranted,
+            ownGranted: permit.ownGranted,
+            anyAttributes: [...permit.anyAttributes],
+          };
+          expect({ granted: answer.granted, anyGranted: answer.anyGranted, ownGranted: answer.ownGranted, anyAttributes: answer.anyAttributes }).toEqual(
+            embeddedAnswer,
+          );
+          expect(answer.needsOwnership).toBe(false);
+          expect(answer.policyVersion).toBe(embedded.policyVersion);
+          if (resourceId !== undefined) expect(picked(answer, documentOf(resourceId))).toEqual(pick);
+
+          const unowned = without.body.answers[i] as CheckAnswer;
+          expect([unowned.anyGranted, unowned.anyAttributes, unowned.ownership]).toEqual([answer.anyGranted, answer.anyAttributes, answer.ownership]);
+          if (!unowned.needsOwnership) {
+            expect([unowned.granted, unowned.ownGranted]).toEqual([permit.granted, permit.ownGranted]);
+            if (resourceId !== undefined) expect(picked(unowned, documentOf(resourceId))).toEqual(pick);
+          } else {
+            // Ownership decides: the record is granted as any (only its attributes wait) or as own (its decision waits).
+            expect(resourceId).not.toBeUndefined();
+            expect(unowned.ownership.length).toBeGreaterThan(0);
+            if (!unowned.anyGranted) expect(unowned.granted).toBe(false);
+          }
+        });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  }, 120_000);
+
+  it('names, for each ownership group, the very methods of the example’s ownership service', async () => {
+    const answer = await ask(service, {
+      method: 'POST',
+      url: '/v1/check',
+      payload: {
+        checks: [{ user: { id: 7, roles: ['EMPLOYEE', 'EMPLOYEE_MANAGER', 'COMPANY_ADMIN'] }, resource: 'document', action: 'read', resourceId: 10 }],
+      },
+    });
+    expect(answer.body.answers[0]?.ownership).toEqual([
+      { group: 0, limitOwned: 'limitToCreator', ownedAmong: 'ownedDocumentsAmong', attributes: ['*', '!confidential'] },
+      { group: 1, limitOwned: 'limitToCreatorOrManagedCreators', ownedAmong: 'ownedDocumentsAmong', attributes: ['*', '!confidential', '!personal'] },
+      { group: 2, isOwner: 'isCreatedInSameCompany', listOwned: 'listCreatedInSameCompany', attributes: ['*'] },
+    ]);
+  });
+});
