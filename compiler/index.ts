@@ -10,5 +10,5 @@ export type { HookMethod } from './hook-methods.js';
 export type { EmittedFile } from './emit/emit-context.js';
 export { formatCompileProblem, formatJsonPath, type CompileProblem, type ValuePath } from './compile-problem.js';
 export { main, runMain } from './cli.js';
-// The runtime's types a compiled model holds (its tables and valid definitions).
-export type { GrantTables, ValidDefinition } from 'typed-permissions/internal';
+// The runtime's types a compiled model holds (its tables, valid definitions and policy tests).
+export type { GrantTables, PolicyTests, ValidDefinition } from 'typed-permissions/internal';

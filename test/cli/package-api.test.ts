@@ -69,6 +69,7 @@ describe('the typed-permissions-cli package API', () => {
       'EmittedFile',
       'GrantTables',
       'HookMethod',
+      'PolicyTests',
       'ValidDefinition',
       'ValuePath',
     ]);
