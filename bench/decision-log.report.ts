@@ -3,10 +3,15 @@
  * without each, their ratios, and the targets.
  */
 import type { DecisionLogComparison, DecisionLogResult } from './decision-log.bench.js';
-import { formatNs, formatRatio, table, type TargetVerdict } from './report.js';
+import { formatNs, formatRatio, limitWhenMissed, table, type TargetVerdict } from './report.js';
 
 export const NOOP_SINK_TARGET = 'grantPermitSync with a no-op onDecision sink ≤ 1.1× without';
 export const TRACING_TARGET = 'Guarded decision with @opentelemetry/api installed and no SDK ≤ 1.03× telemetry off';
+
+/** What the no-op sink's cost is, as profiled. */
+const NOOP_SINK_LIMIT =
+  "a logged decision copies its query, flags, sequence number and time into the queue's columns (no object is kept or allocated); " +
+  'removing every store leaves most of the cost, which is the out-of-line call into the log and its queue on a ~60 ns decision';
 
 const rows = (what: string, withLabel: string, withoutLabel: string, c: DecisionLogComparison): string[][] => [
   [what, withLabel, formatNs(c.with.medianNs), formatNs(c.with.p95Ns), formatNs(c.with.p99Ns), formatRatio(c.ratio)],
@@ -47,10 +52,11 @@ export function decisionLogSections(result: DecisionLogResult | undefined): stri
  */
 export function decisionLogTargets(result: DecisionLogResult | undefined): TargetVerdict[] {
   if (result === undefined) return [];
-  const verdict = (target: string, c: DecisionLogComparison, limit: number): TargetVerdict => ({
+  const verdict = (target: string, c: DecisionLogComparison, limit: number, missedBecause?: string): TargetVerdict => ({
     target,
     measured: `${formatRatio(c.ratio)} (${formatNs(c.with.medianNs)} vs ${formatNs(c.without.medianNs)})`,
     met: c.ratio <= limit,
+    ...(missedBecause === undefined ? {} : limitWhenMissed(c.ratio <= limit, missedBecause)),
   });
-  return [verdict(NOOP_SINK_TARGET, result.noopSink, 1.1), verdict(TRACING_TARGET, result.tracingWithoutSdk, 1.03)];
+  return [verdict(NOOP_SINK_TARGET, result.noopSink, 1.1, NOOP_SINK_LIMIT), verdict(TRACING_TARGET, result.tracingWithoutSdk, 1.03)];
 }

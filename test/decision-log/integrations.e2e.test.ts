@@ -41,7 +41,7 @@ class ManualReader extends MetricReader {
 
 const spans = new InMemorySpanExporter();
 const reader = new ManualReader();
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The counter's points: attributes → value. */
 async function decisionCounts(): Promise<Record<string, number>> {

@@ -6,6 +6,7 @@
  * counted, a full queue drops events and counts them.
  */
 import { DecisionQueue, type QueuedDecision } from './decision-queue.js';
+import { callIdOf } from './call-id.js';
 import { explainGrant } from './explain.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { PermissionsEngine } from './permissions-engine.js';
@@ -13,7 +14,7 @@ import type { PermissionsLogger, PermissionsOptions } from './permissions-option
 
 /** One decision, as the decision log delivers it. */
 export interface DecisionEvent {
-  /** A random UUID of this decision; the NestJS and express integrations send it as `x-permissions-call-id`. */
+  /** The id of this decision (`permit.callId`, a UUID); the NestJS and express integrations send it as `x-permissions-call-id`. */
   readonly callId: string;
   /** When it was decided (ISO 8601, to the millisecond of the event-loop turn). */
   readonly time: string;
@@ -53,9 +54,8 @@ export type DecisionLogOptions = NonNullable<PermissionsOptions['decisionLog']>;
 /** What the decision log did so far. */
 export type DecisionLogStats = NonNullable<PermissionsEngine['decisionLog']>['stats'];
 
-/** What a decision leaves for its event: read when the event is made. */
+/** What the decision log copies from a decision (a Permit) when it is queued. */
 export interface LoggedDecision {
-  readonly callId: string;
   readonly user: { readonly id: unknown; readonly roles: readonly string[] };
   readonly resource: string;
   readonly action: string;
@@ -63,7 +63,14 @@ export interface LoggedDecision {
   readonly granted: boolean;
   readonly anyGranted: boolean;
   readonly ownGranted: boolean;
-  readonly policyVersion: string;
+  /** The decision's sequence number, from which its call id is made. */
+  readonly callSequence: number;
+}
+
+/** The policy a decision was made on: the tables its definitions are read from when the event is made, and the version. */
+export interface DecidingPolicy {
+  readonly tables: GrantTables;
+  readonly version: string;
 }
 
 /** The integrations, by their index in a queued decision's code (`via index × 2 + ownership checked`). */
@@ -80,7 +87,8 @@ const MAX_CACHED_DEFINITIONS = 4096;
 const definitionsCache = new WeakMap<GrantTables, Map<string, readonly DecisionDefinition[]>>();
 
 /** The definitions of a decision, unique and sorted by source and index (frozen, shared by the events that ask again). */
-function decidingDefinitions(decision: LoggedDecision, tables: GrantTables): readonly DecisionDefinition[] {
+function decidingDefinitions(decision: QueuedDecision): readonly DecisionDefinition[] {
+  const { tables } = decision.policy;
   let cache = definitionsCache.get(tables);
   if (cache === undefined) definitionsCache.set(tables, (cache = new Map<string, readonly DecisionDefinition[]>()));
   const key = JSON.stringify([decision.user.roles, decision.resource, decision.action]);
@@ -104,18 +112,18 @@ function decidingDefinitions(decision: LoggedDecision, tables: GrantTables): rea
 }
 
 /**
- * The event of a decision.
+ * The event of a queued decision.
  *
  * @example
  * ```ts
- * const event = decisionEvent(permit, permissions.tables, 'nest', false, Date.now());
+ * const event = decisionEvent(queue.shift());
  * ```
  */
-export function decisionEvent(decision: LoggedDecision, tables: GrantTables, via: DecisionVia, ownershipChecked: boolean, time: number): DecisionEvent {
-  const { callId, user, resource, action, resourceId, granted, anyGranted, policyVersion } = decision;
+export function decisionEvent(decision: QueuedDecision): DecisionEvent {
+  const { user, resource, action, resourceId, granted, anyGranted, code, policy } = decision;
   return {
-    callId,
-    time: new Date(time).toISOString(),
+    callId: callIdOf(decision.callSequence),
+    time: new Date(decision.time).toISOString(),
     user: { id: user.id, roles: [...user.roles] },
     resource,
     action,
@@ -123,29 +131,11 @@ export function decisionEvent(decision: LoggedDecision, tables: GrantTables, via
     granted,
     anyGranted,
     possession: anyGranted ? 'any' : granted ? 'own' : null,
-    ownershipChecked,
-    definitions: decision.ownGranted || anyGranted || resourceId !== undefined ? decidingDefinitions(decision, tables) : [],
-    policyVersion,
-    via,
+    ownershipChecked: (code & 1) === 1,
+    definitions: decision.ownGranted || anyGranted || resourceId !== undefined ? decidingDefinitions(decision) : [],
+    policyVersion: policy.version,
+    via: VIAS[code >> 1] as DecisionVia,
   };
-}
-
-let fallbackCalls = 0;
-
-/**
- * A new call id: a random UUID (Web Crypto, in Node.js and browsers alike).
- *
- * @example
- * ```ts
- * newCallId(); // '3b241101-e2bb-4255-8caf-4136c566a962'
- * ```
- */
-export function newCallId(): string {
-  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
-  if (typeof crypto?.randomUUID === 'function') return crypto.randomUUID();
-  // Where Web Crypto is missing (an insecure browser context): unique within this process, not random.
-  fallbackCalls++;
-  return `call-${Date.now().toString(36)}-${fallbackCalls.toString(36)}`;
 }
 
 function isThenable(value: unknown): value is PromiseLike<void> {
@@ -158,7 +148,7 @@ function isThenable(value: unknown): value is PromiseLike<void> {
  * @example
  * ```ts
  * const log = new DecisionLog((event) => events.push(event), {}, console);
- * log.record(permit, permissions.tables, 'direct', false);
+ * log.record(permit, snapshot, 'direct', false);
  * await log.flush();
  * ```
  */
@@ -195,7 +185,7 @@ export class DecisionLog {
   }
 
   /** Queues the event of a decision (or skips or drops it); never throws, never waits. */
-  record(decision: LoggedDecision, tables: GrantTables, via: DecisionVia, ownershipChecked: boolean): void {
+  record(decision: LoggedDecision, policy: DecidingPolicy, via: DecisionVia, ownershipChecked: boolean): void {
     if ((!this.logGranted && decision.granted) || (this.sampleRate < 1 && Math.random() >= this.sampleRate)) {
       this.skipped++;
       return;
@@ -204,7 +194,7 @@ export class DecisionLog {
       this.dropped++;
       return;
     }
-    this.queue.push(decision, tables, VIA_INDEX[via] * 2 + (ownershipChecked ? 1 : 0), (this.stamp ??= Date.now()));
+    this.queue.push(decision, policy, VIA_INDEX[via] * 2 + (ownershipChecked ? 1 : 0), (this.stamp ??= Date.now()));
     this.draining ??= this.nextTurn();
   }
 
@@ -236,7 +226,7 @@ export class DecisionLog {
     for (let left = this.queue.size; left > 0; left--) {
       const next = this.queue.shift() as QueuedDecision;
       this.inFlight = 1;
-      await this.deliver(() => decisionEvent(next.decision, next.tables, VIAS[next.code >> 1] as DecisionVia, (next.code & 1) === 1, next.time));
+      await this.deliver(() => decisionEvent(next));
       this.inFlight = 0;
     }
   }

@@ -1,19 +1,24 @@
 /**
- * The decision log's queue: a ring of decisions waiting for the sink, in arrays that grow by doubling and are
- * reused, so that queueing a decision allocates nothing — no object per decision, no boxed time stamp — and
- * costs the decision little more than two stores.
+ * The decision log's queue: a ring of decisions waiting for the sink, kept as columns in arrays that grow by
+ * doubling and are reused. Queueing a decision copies a few of its fields — the user, the query, a byte of
+ * flags, a sequence number and a time stamp — and keeps no object of its own: the Permit itself is not held, so
+ * it can die young, and nothing is allocated per decision.
  */
-import type { GrantTables } from '../tables/grant-tables.js';
-import type { LoggedDecision } from './decision-log.js';
+import type { DecidingPolicy, LoggedDecision } from './decision-log.js';
 
 /** One queued decision, as it is taken out. */
-export interface QueuedDecision {
-  readonly decision: LoggedDecision;
-  readonly tables: GrantTables;
+export interface QueuedDecision extends LoggedDecision {
+  readonly policy: DecidingPolicy;
   /** The integration's index × 2 + whether ownership was checked. */
   readonly code: number;
   readonly time: number;
 }
+
+/** The flags of a decision, in one byte with the integration's code above them. */
+const GRANTED = 1;
+const ANY_GRANTED = 2;
+const OWN_GRANTED = 4;
+const FLAG_BITS = 3;
 
 /**
  * A first-in, first-out ring of decisions.
@@ -21,68 +26,78 @@ export interface QueuedDecision {
  * @example
  * ```ts
  * const queue = new DecisionQueue();
- * queue.push(permit, tables, 2, Date.now());
- * queue.shift()?.decision; // permit
+ * queue.push(permit, snapshot, 2, Date.now());
+ * queue.shift()?.resource; // 'document'
  * ```
  */
 export class DecisionQueue {
-  private decisions: (LoggedDecision | undefined)[];
-  private tables: (GrantTables | undefined)[];
+  private users: unknown[];
+  private queries: (string | undefined)[];
+  private ids: unknown[];
+  private policies: (DecidingPolicy | undefined)[];
   private codes: Uint8Array;
+  private sequences: Float64Array;
   private times: Float64Array;
   private head = 0;
   /** Decisions in the queue. */
   size = 0;
 
-  constructor(capacity = 256) {
-    this.decisions = new Array<LoggedDecision | undefined>(capacity).fill(undefined);
-    this.tables = new Array<GrantTables | undefined>(capacity).fill(undefined);
+  constructor(private capacity = 256) {
+    this.users = new Array<unknown>(capacity).fill(undefined);
+    this.queries = new Array<string | undefined>(capacity * 2).fill(undefined);
+    this.ids = new Array<unknown>(capacity).fill(undefined);
+    this.policies = new Array<DecidingPolicy | undefined>(capacity).fill(undefined);
     this.codes = new Uint8Array(capacity);
+    this.sequences = new Float64Array(capacity);
     this.times = new Float64Array(capacity);
   }
 
-  push(decision: LoggedDecision, tables: GrantTables, code: number, time: number): void {
-    if (this.size === this.codes.length) this.grow();
+  push(decision: LoggedDecision, policy: DecidingPolicy, code: number, time: number): void {
+    if (this.size === this.capacity) this.grow();
     // The capacity is a power of two: the slot wraps with a mask.
-    const at = (this.head + this.size) & (this.codes.length - 1);
-    this.decisions[at] = decision;
-    this.tables[at] = tables;
-    this.codes[at] = code;
+    const at = (this.head + this.size) & (this.capacity - 1);
+    this.users[at] = decision.user;
+    this.queries[2 * at] = decision.resource;
+    this.queries[2 * at + 1] = decision.action;
+    this.ids[at] = decision.resourceId;
+    this.policies[at] = policy;
+    const flags = (decision.granted ? GRANTED : 0) | (decision.anyGranted ? ANY_GRANTED : 0) | (decision.ownGranted ? OWN_GRANTED : 0);
+    this.codes[at] = (code << FLAG_BITS) | flags;
+    this.sequences[at] = decision.callSequence;
     this.times[at] = time;
     this.size++;
   }
 
-  /** Takes the oldest decision out (and lets go of it), or undefined when the queue is empty. */
+  /** Takes the oldest decision out (and lets go of what it held), or undefined when the queue is empty. */
   shift(): QueuedDecision | undefined {
     if (this.size === 0) return undefined;
     const at = this.head;
-    const taken = {
-      decision: this.decisions[at] as LoggedDecision,
-      tables: this.tables[at] as GrantTables,
-      code: this.codes[at] as number,
+    const code = this.codes[at] as number;
+    const taken: QueuedDecision = {
+      user: this.users[at] as LoggedDecision['user'],
+      resource: this.queries[2 * at] as string,
+      action: this.queries[2 * at + 1] as string,
+      resourceId: this.ids[at],
+      granted: (code & GRANTED) !== 0,
+      anyGranted: (code & ANY_GRANTED) !== 0,
+      ownGranted: (code & OWN_GRANTED) !== 0,
+      callSequence: this.sequences[at] as number,
+      policy: this.policies[at] as DecidingPolicy,
+      code: code >> FLAG_BITS,
       time: this.times[at] as number,
     };
-    this.decisions[at] = undefined;
-    this.tables[at] = undefined;
-    this.head = (at + 1) & (this.codes.length - 1);
+    this.users[at] = this.ids[at] = this.policies[at] = this.queries[2 * at] = this.queries[2 * at + 1] = undefined;
+    this.head = (at + 1) & (this.capacity - 1);
     this.size--;
     return taken;
   }
 
   /** Doubles the capacity, the queued decisions copied in order from slot 0. */
   private grow(): void {
-    const capacity = this.codes.length;
-    const order = (i: number): number => (this.head + i) & (capacity - 1);
-    const decisions = new Array<LoggedDecision | undefined>(capacity * 2).fill(undefined);
-    const tables = new Array<GrantTables | undefined>(capacity * 2).fill(undefined);
-    const codes = new Uint8Array(capacity * 2);
-    const times = new Float64Array(capacity * 2);
-    for (let i = 0; i < this.size; i++) {
-      decisions[i] = this.decisions[order(i)];
-      tables[i] = this.tables[order(i)];
-      codes[i] = this.codes[order(i)] as number;
-      times[i] = this.times[order(i)] as number;
-    }
-    Object.assign(this, { decisions, tables, codes, times, head: 0 });
+    const taken: QueuedDecision[] = [];
+    for (let next = this.shift(); next !== undefined; next = this.shift()) taken.push(next);
+    const doubled = new DecisionQueue(this.capacity * 2);
+    for (const decision of taken) doubled.push(decision, decision.policy, decision.code, decision.time);
+    Object.assign(this, doubled);
   }
 }

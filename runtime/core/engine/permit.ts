@@ -7,7 +7,7 @@
 import { unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { pickWithPlan } from '../projection/attribute-picker.js';
 import { explainGrant, type Explanation } from './explain.js';
-import { newCallId } from './decision-log.js';
+import { callIdOf, nextCallSequence } from './call-id.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { LimitOwnReducer, User } from '../definition/definition-types.js';
 import { describeValue } from '../describe-value.js';
@@ -63,7 +63,8 @@ function isRecord(value: unknown): value is object {
  */
 export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, TFilter = unknown> {
   private memo: OwnershipMemo | undefined;
-  private id: string | undefined;
+  /** @internal The decision's sequence number, from which its call id is made (the decision log copies it). */
+  readonly callSequence = nextCallSequence();
   /** With one own grant: the plan of a record its group owns (any and own attributes), made on the first such pick. */
   private ownedPlan: AttributePlan | undefined;
 
@@ -107,8 +108,9 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   }
 
   /**
-   * A random UUID of this decision, made when first read: the decision log's event carries it and the
-   * integrations send it as `x-permissions-call-id`, so an application's own logs can be joined to the decision.
+   * The id of this decision, a UUID unique across processes (version 8: random per process, then a sequence),
+   * made when first read: the decision log's event carries it and the integrations send it as
+   * `x-permissions-call-id`, so an application's own logs can be joined to the decision.
    *
    * @example
    * ```ts
@@ -116,7 +118,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   get callId(): string {
-    return (this.id ??= newCallId());
+    return callIdOf(this.callSequence);
   }
 
   /** The attribute patterns allowed for the `any` possession, canonical: `['*', '!confidential']`, `['date', 'title']`. */

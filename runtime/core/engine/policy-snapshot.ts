@@ -108,7 +108,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   async grantPermit<TId>(query: GrantQuery<TUser, TId>, via: DecisionVia = 'direct'): Promise<Permit<TUser, TId, TFilter>> {
     const decided = this.decide(query);
     if (decided instanceof Permit) {
-      this.log?.record(decided, this.tables, via, false);
+      this.log?.record(decided, this, via, false);
       return decided;
     }
     const { combination, resourceId } = decided;
@@ -116,7 +116,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     const memo = new OwnershipMemo(user, this);
     const owned = await memo.isOwn(combination.owners, resourceId);
     const permit = new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, owned, owned, combination, this, memo);
-    this.log?.record(permit, this.tables, via, true);
+    this.log?.record(permit, this, via, true);
     return permit;
   }
 
@@ -124,7 +124,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   grantPermitSync<TId>(query: GrantQuery<TUser, TId>): Permit<TUser, TId, TFilter> {
     const decided = this.decide(query);
     if (decided instanceof Permit) {
-      this.log?.record(decided, this.tables, 'direct', false);
+      this.log?.record(decided, this, 'direct', false);
       return decided;
     }
     throw new PermissionsUsageError(
