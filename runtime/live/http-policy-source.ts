@@ -5,6 +5,7 @@
 import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
 import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
+import { boundedText } from '../http/bounded-text.js';
 import { parseBundleText } from './bundle-text.js';
 import { durationOption } from './duration-option.js';
 
@@ -21,26 +22,6 @@ export interface HttpPolicySourceOptions {
    * per character of the bundle limit (the worst case of UTF-8), so any bundle the engine accepts fits.
    */
   readonly maxBytes?: number | undefined;
-}
-
-/** The body of `response` as text, refusing (and cancelling) a body of more than `maxBytes`, however it is sent. */
-async function boundedText(response: Response, maxBytes: number, description: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    throw new PermissionsUsageError(`${description} sends a bundle of ${declared} bytes, more than the limit of ${maxBytes}.`);
-  }
-  if (response.body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  // Node's fetch body is an async iterable of byte chunks.
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    received += chunk.byteLength;
-    // Leaving the loop (by throwing) cancels the stream: the rest is never read.
-    if (received > maxBytes) throw new PermissionsUsageError(`${description} sends a bundle of more than ${maxBytes} bytes, the limit.`);
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /**
@@ -77,7 +58,7 @@ export function httpPolicySource(url: string | URL, options: HttpPolicySourceOpt
       if (response.status === 304) return last;
       if (response.status === 404) return undefined;
       if (!response.ok) throw new PermissionsUsageError(`${description} answered ${response.status} ${response.statusText}.`);
-      const bundle = parseBundleText(await boundedText(response, maxBytes, description), description);
+      const bundle = parseBundleText(await boundedText(response, maxBytes, `${description} sends a bundle`), description);
       etag = response.headers.get('etag') ?? undefined;
       last = { bundle };
       return last;

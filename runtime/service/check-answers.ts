@@ -7,6 +7,7 @@
  * those of the groups that own it.
  */
 import { quoteForMessage } from '../core/definition/names.js';
+import type { LoggedDecision } from '../core/engine/decision-log.js';
 import type { PermissionSlice } from '../core/engine/permission-slice.js';
 import type { Vocabulary } from '../core/engine/policy-candidate.js';
 import { resourceIdOfType } from '../core/engine/resource-id.js';
@@ -59,13 +60,25 @@ export interface CheckAnswer {
   readonly attributes: readonly string[];
   readonly ownership: readonly OwnershipGroupAnswer[];
   readonly policyVersion: string;
+  /** The decision's call id in the service's decision log (only when the service logs decisions, and the answer is final). */
+  readonly callId?: string;
 }
 
-/** What the answers are read from: the engine's slices and tables, one policy version. */
+/** What the answers are read from: the engine's slices and tables, one policy version; and its decision log. */
 export interface SliceEngine {
   sliceFor(user: CheckUser): PermissionSlice;
   readonly tables: GrantTables;
   readonly policyVersion: string;
+  logDecision?(decision: Omit<LoggedDecision, 'callSequence'>, via: 'service', ownershipChecked: boolean): string | undefined;
+}
+
+/** Logs a final answer as a decision (`via: 'service'`) and adds its call id; an answer still needing ownership is not a decision yet. */
+function logged(engine: SliceEngine, check: CheckQuery, answer: CheckAnswer): CheckAnswer {
+  if (answer.needsOwnership || engine.logDecision === undefined) return answer;
+  const { user, resource, action, resourceId } = check;
+  const { granted, anyGranted, ownGranted } = answer;
+  const callId = engine.logDecision({ user, resource, action, resourceId, granted, anyGranted, ownGranted }, 'service', check.ownedBy !== undefined);
+  return callId === undefined ? answer : { ...answer, callId };
 }
 
 /** One granted action of a slice, read. */
@@ -208,5 +221,7 @@ function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary):
 export function answerChecks(engine: SliceEngine, vocabulary: Vocabulary, checks: readonly CheckQuery[]): CheckAnswer[] {
   const queries = checks.map((check, i) => checkedQuery(check, i, vocabulary));
   const { tables, policyVersion } = engine;
-  return queries.map((check) => answerOne(entriesOf(engine.sliceFor(check.user)).get(check.resource)?.get(check.action), check, tables, policyVersion));
+  return queries.map((check) =>
+    logged(engine, check, answerOne(entriesOf(engine.sliceFor(check.user)).get(check.resource)?.get(check.action), check, tables, policyVersion)),
+  );
 }

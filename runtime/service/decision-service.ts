@@ -17,6 +17,7 @@ import { createDecisionServer } from './decision-server.js';
 import { followPolicy } from './followed-policy.js';
 import type { ServiceLogger } from './service-logger.js';
 import { resolveServiceLimits, type DecisionServiceLimits } from './service-limits.js';
+import type { PermissionsOptions } from '../core/engine/permissions-options.js';
 import { ServiceMetrics } from './service-metrics.js';
 import { followTokensFile, readTokensFile } from './token-file.js';
 
@@ -53,6 +54,13 @@ export interface DecisionServiceOptions {
   readonly logger?: ServiceLogger | undefined;
   /** How long one read of the source may take, in ms, before it counts as failed. Default 15,000. */
   readonly readTimeoutMs?: number | undefined;
+  /**
+   * Receives an event for each final answer of `POST /v1/check` (`via: 'service'`; an answer that still needs
+   * ownership is not a decision yet), as `onDecision` of the embedded engine does; each such answer carries its `callId`.
+   */
+  readonly onDecision?: PermissionsOptions['onDecision'];
+  /** Sampling, filtering and bounds of the decision log, as for the embedded engine. */
+  readonly decisionLog?: PermissionsOptions['decisionLog'];
 }
 
 /** A running decision service. */
@@ -82,6 +90,8 @@ const OPTION_KEYS: readonly (keyof DecisionServiceOptions)[] = [
   'ownershipMethods',
   'logger',
   'readTimeoutMs',
+  'onDecision',
+  'decisionLog',
 ];
 
 /** The addresses that are loopback: only there may a service accept requests without a token. */

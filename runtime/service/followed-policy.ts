@@ -5,6 +5,7 @@
  * every later version keeps.
  */
 import { PermissionsEngine, permissionsFromTables } from '../core/engine/permissions-engine.js';
+import type { PermissionsOptions } from '../core/engine/permissions-options.js';
 import { vocabularyOf, type Vocabulary } from '../core/engine/policy-candidate.js';
 import type { LivePolicy } from '../core/engine/policy-follower.js';
 import type { PolicySource } from '../core/engine/policy-source.js';
@@ -21,6 +22,8 @@ export interface PolicyOrigin {
   readonly tables?: GrantTables | PolicyBundle | undefined;
   readonly ownershipMethods?: readonly string[] | undefined;
   readonly readTimeoutMs?: number | undefined;
+  readonly onDecision?: PermissionsOptions['onDecision'];
+  readonly decisionLog?: PermissionsOptions['decisionLog'];
 }
 
 /** The policy a service answers from, followed. */
@@ -43,7 +46,12 @@ export interface FollowedPolicy {
  * ```
  */
 export async function followPolicy(origin: PolicyOrigin, metrics: ServiceMetrics, logger: ServiceLogger): Promise<FollowedPolicy> {
-  const engineOptions = { ownership: ownershipPlaceholder(origin.ownershipMethods), logger: { warn: (message: string) => logger.warn(message) } };
+  const engineOptions: PermissionsOptions = {
+    ownership: ownershipPlaceholder(origin.ownershipMethods),
+    logger: { warn: (message: string) => logger.warn(message) },
+    ...(origin.onDecision === undefined ? {} : { onDecision: origin.onDecision }),
+    ...(origin.decisionLog === undefined ? {} : { decisionLog: origin.decisionLog }),
+  };
   const engine: PermissionsEngine = origin.tables === undefined ? new PermissionsEngine(engineOptions) : permissionsFromTables(origin.tables, engineOptions);
   let vocabulary: Vocabulary | undefined = engine.built ? vocabularyOf(engine.tables) : undefined;
   if (engine.built) metrics.activePolicy(engine.policyVersion);

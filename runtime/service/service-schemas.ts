@@ -149,6 +149,11 @@ export const checkAnswerSchema = {
     ),
     ownership: { type: 'array', items: ownershipGroupSchema, description: 'The ownership groups of the user’s roles for this action, by group.' },
     policyVersion: policyVersionSchema,
+    callId: {
+      type: 'string',
+      maxLength: 36,
+      description: 'The call id of this decision in the service’s decision log: only when the service logs decisions, and the answer is final.',
+    },
   },
 } as const;
 

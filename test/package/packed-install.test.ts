@@ -100,6 +100,7 @@ describe('the packed tarballs, installed outside the repository', () => {
       'dist/express/index.js',
       'dist/client/index.js',
       'dist/live/index.js',
+      'dist/remote/index.js',
       'dist/service/index.js',
       'dist/cli/typed-permissions.js',
     ]) {

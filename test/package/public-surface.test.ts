@@ -19,6 +19,7 @@ const ENTRIES = {
   'typed-permissions/client': 'runtime/client/index.ts',
   'typed-permissions/live': 'runtime/live/index.ts',
   'typed-permissions/service': 'runtime/service/index.ts',
+  'typed-permissions/remote': 'runtime/remote/index.ts',
 } as const;
 
 const configFile = ts.readConfigFile(`${root}tsconfig.json`, (path) => ts.sys.readFile(path));

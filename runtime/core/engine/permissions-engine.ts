@@ -11,7 +11,8 @@ import { PermissionsUsageError } from '../errors.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { GrantIndex } from '../tables/table-loader.js';
 import { loadCompiledTables } from './bind-hooks.js';
-import type { DecisionEvent } from './decision-log.js';
+import { callIdOf, nextCallSequence } from './call-id.js';
+import type { DecisionEvent, DecisionVia, LoggedDecision } from './decision-log.js';
 import { DecisionTracing } from './decision-tracing.js';
 import type { GrantQuery } from './grant-query.js';
 import { OnceWarnings } from './once-warnings.js';
@@ -273,6 +274,19 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
     | undefined {
     const log = this.settings.decisionLog;
     return log === undefined ? undefined : { stats: log.stats, flush: () => log.flush() };
+  }
+
+  /**
+   * @internal Logs a decision made outside `grantPermit` from this engine's current policy (the decision
+   * service's answers, `via: 'service'`), and returns its call id; undefined when there is no decision log.
+   */
+  logDecision(decision: Omit<LoggedDecision, 'callSequence'>, via: DecisionVia, ownershipChecked: boolean): string | undefined {
+    const log = this.settings.decisionLog;
+    const snapshot = this.current;
+    if (log === undefined || snapshot === undefined) return undefined;
+    const callSequence = nextCallSequence();
+    log.record({ ...decision, callSequence }, snapshot, via, ownershipChecked);
+    return callIdOf(callSequence);
   }
 
   /**

@@ -18,8 +18,8 @@ import { canonicalPatterns, type Combination, type LoadedOwner, type OwnGrant } 
 
 /** What a Permit reads from the policy snapshot it was decided on (and keeps for its whole life). */
 export interface PermitContext {
-  /** The tables the decision came from, for `explain()`. */
-  readonly tables: GrantTables;
+  /** The tables the decision came from, for `explain()`; undefined where there are none (remote permissions: the service sends no definitions). */
+  readonly tables: GrantTables | undefined;
   /** The version of that policy. */
   readonly version: string;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
@@ -310,7 +310,13 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   async explain(resourceId: TId | undefined = this.resourceId): Promise<Explanation> {
-    const base = explainGrant(this.context.tables, this.user.roles, this.resource, this.action);
+    const { tables } = this.context;
+    if (tables === undefined)
+      throw new PermissionsUsageError(
+        'explain() is not available on a permit of remote permissions: the decision service never sends definitions. ' +
+          'Run `npx typed-permissions explain` against the definitions instead.',
+      );
+    const base = explainGrant(tables, this.user.roles, this.resource, this.action);
     if (resourceId === undefined || resourceId === null) return base;
     const memo = this.ownership();
     const checks = [];

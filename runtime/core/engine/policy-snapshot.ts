@@ -12,12 +12,11 @@ import type { Combination, GrantIndex, LoadedOwner } from '../tables/table-loade
 import type { DecisionLog, DecisionVia } from './decision-log.js';
 import { checkGrantQuery, checkRoles, rolesKey, type GrantQuery } from './grant-query.js';
 import type { OnceWarnings } from './once-warnings.js';
-import { OwnershipMemo } from './ownership-memo.js';
 import { cutSlice, sliceBytes, type PermissionSlice } from './permission-slice.js';
 import { policyVersionOf } from '../tables/policy-bundle.js';
 import { defaultResourceId, type EngineSettings } from './permissions-options.js';
+import { decideOwnership, decideWithoutHooks, queriedResourceId, type Decision } from './decide-permit.js';
 import { Permit, type PermitContext } from './permit.js';
-import { resourceIdOfType } from './resource-id.js';
 import { lookupCombination } from './role-lookup.js';
 
 /** Slices (and per-resource ownership groups) kept per distinct set of roles; the oldest is forgotten first. */
@@ -35,9 +34,6 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
-
-/** A decision that needs no hook (a Permit), or what asking ownership of one record needs. */
-type Decision<TUser extends User<unknown>, TId, TFilter> = Permit<TUser, TId, TFilter> | { readonly combination: Combination; readonly resourceId: TId };
 
 /**
  * A loaded policy. Made by an engine (`Permissions`) from built or compiled tables; every query of the
@@ -92,16 +88,8 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     checkGrantQuery(query);
     const { user, resource, action } = query;
     // The id in the resource's declared type ('10' → 10 for numeric ids); anything else is refused here, before any hook.
-    const resourceId =
-      query.resourceId === undefined || query.resourceId === null
-        ? undefined
-        : (resourceIdOfType(query.resourceId, resource, this.index.idTypes.get(resource)) as TId);
-    const combination = this.lookup(user.roles, resource, action);
-    if (resourceId === undefined || combination.anyGranted || !combination.ownActionGranted) {
-      const granted = combination.anyGranted || combination.ownActionGranted;
-      return new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, granted, granted, combination, this, undefined);
-    }
-    return { combination, resourceId };
+    const resourceId = queriedResourceId<TId>(query, this.index.idTypes.get(resource));
+    return decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, this.lookup(user.roles, resource, action), this);
   }
 
   /** See `Permissions.grantPermit`; `via` names who asked, for the decision log. */
@@ -111,11 +99,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
       this.log?.record(decided, this, via, false);
       return decided;
     }
-    const { combination, resourceId } = decided;
-    const { user, resource, action } = query;
-    const memo = new OwnershipMemo(user, this);
-    const owned = await memo.isOwn(combination.owners, resourceId);
-    const permit = new Permit<TUser, TId, TFilter>(user, resource, action, resourceId, owned, owned, combination, this, memo);
+    const permit = await decideOwnership<TUser, TId, TFilter>(query.user, query.resource, query.action, decided, this);
     this.log?.record(permit, this, via, true);
     return permit;
   }

@@ -1,0 +1,190 @@
+/**
+ * Remote permissions: the typed `grantPermit` → Permit API of the embedded engine, decided from a shared
+ * decision service. What a set of roles may do is asked once per policy version (its slice, and the ownership
+ * methods of its groups), kept, and dropped when the service's version changes; ownership hooks run here, in
+ * the application, with the same Permit class the embedded engine returns.
+ */
+import type { User } from '../core/definition/definition-types.js';
+import { decideOwnership, decideWithoutHooks, queriedResourceId } from '../core/engine/decide-permit.js';
+import { checkGrantQuery, rolesKey, type GrantQuery } from '../core/engine/grant-query.js';
+import { OnceWarnings } from '../core/engine/once-warnings.js';
+import { Permit } from '../core/engine/permit.js';
+import type { PermissionsSchema, TypedGrantQuery } from '../core/engine/typed-permissions.js';
+import { PermissionsUsageError } from '../core/errors.js';
+import type { ResourceIdType } from '../core/tables/grant-tables.js';
+import { NO_GRANT } from '../core/tables/table-loader.js';
+import { resolveMethod } from '../core/build/ownership-methods.js';
+import { checkRemoteOptions, type RemotePermissionsOptions, type RemoteSettings } from './remote-options.js';
+import { actionsWithGroups, RoleSetPolicy } from './role-set-policy.js';
+import { fetchGroupMethods, fetchPolicy, fetchSlice, type ServicePolicy } from './service-client.js';
+import { PermissionsServiceError } from './service-error.js';
+
+/** How many times a role set is asked again when the policy changes between its two requests. */
+const VERSION_RACE_RETRIES = 3;
+
+/**
+ * Permissions decided by a decision service (`createRemotePermissions`), typed by the generated `Schema`.
+ *
+ * @example
+ * ```ts
+ * const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });
+ * if (!permit.granted) throw new ForbiddenException();
+ * return permit.pick(await documents.find(3));
+ * ```
+ */
+export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, TUser extends User<unknown> = User, TFilter = unknown> {
+  private readonly roleSets = new Map<string, Promise<RoleSetPolicy>>();
+  private readonly idTypes: ReadonlyMap<string, ResourceIdType | undefined>;
+  private readonly warnings: OnceWarnings;
+  private version: string;
+  private refreshing: ReturnType<typeof setInterval> | undefined;
+  private refreshFailed = false;
+
+  /** @internal Made by `createRemotePermissions`, once the service's policy is known. */
+  constructor(
+    private readonly settings: RemoteSettings,
+    policy: ServicePolicy,
+  ) {
+    this.version = policy.policyVersion;
+    this.idTypes = new Map(policy.resources.map((resource) => [resource.name, resource.idType ?? undefined]));
+    this.warnings = new OnceWarnings(false, settings.logger);
+    this.refreshing = setInterval(() => void this.refresh(), settings.refreshIntervalMs);
+    // Asking for the version must not keep a process alive that has nothing else to do.
+    this.refreshing.unref?.();
+  }
+
+  /** The policy version of the service, as last seen (every role set is asked again when it changes). */
+  get policyVersion(): string {
+    return this.version;
+  }
+
+  /**
+   * Like the embedded `grantPermit`: the same typed query, the same Permit. Rejects with a
+   * PermissionsServiceError when the service cannot answer — nothing is granted then.
+   *
+   * @example
+   * ```ts
+   * const permit = await permissions.grantPermit({ user, resource: 'document', action: 'list' });
+   * const visible = permit.filterPick(await documents.findAll());
+   * ```
+   */
+  async grantPermit<R extends keyof S['resources'] & string>(query: TypedGrantQuery<S, TUser, R>): Promise<Permit<TUser, S['resources'][R]['id'], TFilter>> {
+    type TId = S['resources'][R]['id'];
+    const checked = query as unknown as GrantQuery<TUser, TId>;
+    checkGrantQuery(checked);
+    const { user, resource, action } = checked;
+    const resourceId = queriedResourceId<TId>(checked, this.idTypes.get(resource));
+    const policy = await this.roleSet(user.roles);
+    const combination = policy.combination(resource, action);
+    if (combination === NO_GRANT && !this.idTypes.has(resource))
+      this.warnings.warn(
+        `resource\u0000${resource}`,
+        `unknown resource ${JSON.stringify(resource)}: the service's policy does not name it, so nothing is granted.`,
+      );
+    const decided = decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, combination, policy);
+    return decided instanceof Permit ? decided : decideOwnership<TUser, TId, TFilter>(user, resource, action, decided, policy);
+  }
+
+  /** Stops asking the service for its version. Permits already made keep working. */
+  close(): void {
+    if (this.refreshing !== undefined) clearInterval(this.refreshing);
+    this.refreshing = undefined;
+  }
+
+  /** The policy of a set of roles in the current version: asked once, shared by concurrent callers, retried after a failure. */
+  private roleSet(roles: readonly string[]): Promise<RoleSetPolicy> {
+    const key = rolesKey(roles);
+    let found = this.roleSets.get(key);
+    if (found === undefined) {
+      if (this.roleSets.size >= this.settings.maxCachedRoleSets) this.roleSets.delete(this.roleSets.keys().next().value as string);
+      found = this.loadRoleSet(JSON.parse(key) as string[]);
+      this.roleSets.set(key, found);
+      found.catch(() => {
+        if (this.roleSets.get(key) === found) this.roleSets.delete(key);
+      });
+    }
+    return found;
+  }
+
+  private async loadRoleSet(roles: readonly string[], attempt = 1): Promise<RoleSetPolicy> {
+    const connection = this.settings.connection;
+    const slice = await fetchSlice(connection, roles);
+    const asked = actionsWithGroups(slice);
+    let methods;
+    try {
+      methods = asked.length === 0 ? [] : await fetchGroupMethods(connection, roles, asked, slice.version);
+    } catch (error) {
+      // The policy changed between the slice and the methods: ask again, in the new version.
+      if (error instanceof PermissionsServiceError && error.status === 409 && attempt < VERSION_RACE_RETRIES) return this.loadRoleSet(roles, attempt + 1);
+      throw error;
+    }
+    this.adopt(slice.version);
+    return new RoleSetPolicy(slice, asked, methods, this.settings);
+  }
+
+  /** Takes `version` as the service's: role sets of another version are asked again. */
+  private adopt(version: string): void {
+    if (version === this.version) return;
+    this.version = version;
+    for (const [key, policy] of [...this.roleSets])
+      void policy.then(
+        (loaded) => loaded.version !== version && this.roleSets.get(key) === policy && this.roleSets.delete(key),
+        () => undefined,
+      );
+  }
+
+  /** Asks the service for its version; a failure is logged once until an answer comes again. */
+  private async refresh(): Promise<void> {
+    try {
+      const policy = await fetchPolicy(this.settings.connection);
+      this.refreshFailed = false;
+      this.adopt(policy.policyVersion);
+    } catch (error) {
+      if (this.refreshFailed) return;
+      this.refreshFailed = true;
+      this.settings.logger.warn(
+        `typed-permissions remote: ${error instanceof Error ? error.message : String(error)} Role sets already asked keep their answers until it answers again.`,
+      );
+    }
+  }
+}
+
+/** The methods of the policy's ownership methods that `ownership` lacks, as `kind name` lines. */
+function missingMethods(policy: ServicePolicy, ownership: object): string[] {
+  return Object.entries(policy.ownershipMethods).flatMap(([kind, names]) =>
+    names.filter((name) => resolveMethod(ownership, name) === undefined).map((name) => `${kind} ${JSON.stringify(name)}`),
+  );
+}
+
+/**
+ * Connects to a decision service (`npx typed-permissions serve`) and returns permissions decided by it, with
+ * ownership answered by `options.ownership` in this application. Resolves once the service answered its policy
+ * and the ownership service has every method that policy names; rejects with a PermissionsServiceError when
+ * the service cannot be reached or refuses the token, and a PermissionsUsageError for a missing method.
+ *
+ * @example
+ * ```ts
+ * import { createRemotePermissions } from 'typed-permissions/remote';
+ * import type { Schema } from './generated/index.js';
+ *
+ * const permissions = await createRemotePermissions<Schema>({
+ *   url: 'http://127.0.0.1:3100',
+ *   token: process.env.PERMISSIONS_TOKEN ?? '',
+ *   ownership: new DocumentOwnership(db),
+ * });
+ * const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });
+ * ```
+ */
+export async function createRemotePermissions<S extends PermissionsSchema = PermissionsSchema, TUser extends User<unknown> = User, TFilter = unknown>(
+  options: RemotePermissionsOptions<TUser, TFilter>,
+): Promise<RemotePermissions<S, TUser, TFilter>> {
+  const settings = checkRemoteOptions(options);
+  const policy = await fetchPolicy(settings.connection);
+  const missing = missingMethods(policy, settings.ownership);
+  if (missing.length > 0)
+    throw new PermissionsUsageError(
+      `The policy of the decision service at ${settings.connection.url.href} names ownership methods the ownership service given to ` +
+        `createRemotePermissions does not have: ${missing.join(', ')}. Add them (they run in this application, never in the service).`,
+    );
+  return new RemotePermissions<S, TUser, TFilter>(settings, policy);
+}

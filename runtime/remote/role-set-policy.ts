@@ -1,0 +1,143 @@
+/**
+ * What one set of roles may do, in one policy version, as remote permissions decide it: the combinations the
+ * embedded engine would look up — read from the role set's slice (the same plans and groups `grantPermit`
+ * decides with) — with each ownership group's methods bound to the application's own ownership service. A
+ * Permit made from it is the engine's own Permit class, so every method behaves as it does embedded.
+ */
+import type { LimitOwnReducer } from '../core/definition/definition-types.js';
+import type { PermissionSlice } from '../core/engine/permission-slice.js';
+import type { PermitContext } from '../core/engine/permit.js';
+import { resolveMethod } from '../core/build/ownership-methods.js';
+import type { BoundHook } from '../core/engine/hook-call.js';
+import { PermissionsUsageError } from '../core/errors.js';
+import { planFromJson, type AttributePlan } from '../core/projection/attribute-plan.js';
+import { ownershipLabel } from '../core/tables/grant-tables.js';
+import { NO_GRANT, type Combination, type LoadedOwner, type OwnGrant } from '../core/tables/table-loader.js';
+import type { GroupMethods } from './service-client.js';
+
+/** What remote permits take from the remote permissions' options. */
+export interface RemotePermitSettings {
+  readonly ownership: object;
+  readonly limitOwnReduce: LimitOwnReducer | undefined;
+  readonly getResourceId: ((args: { resource: string; item: object }) => unknown) | undefined;
+  readonly hookTimeoutMs: number;
+  readonly compileProjections: boolean;
+}
+
+/** The `[resource, action]` pairs of a slice whose answers name ownership groups: the ones whose methods are asked. */
+export function actionsWithGroups(slice: PermissionSlice): [resource: string, action: string][] {
+  const asked: [string, string][] = [];
+  for (const [resource, actions] of slice.grants)
+    for (const [action, , , own, owners] of actions) if (own.length > 0 || owners.length > 0) asked.push([resource, action]);
+  return asked;
+}
+
+/** The application's method `name`, bound; a method the service lacks is a PermissionsUsageError naming it. */
+function bound(ownership: object, name: string | undefined, kind: string): BoundHook | undefined {
+  if (name === undefined) return undefined;
+  const call = resolveMethod(ownership, name);
+  if (call === undefined)
+    throw new PermissionsUsageError(
+      `The policy of the decision service names the ${kind} method ${JSON.stringify(name)}, which the ownership service given to ` +
+        'createRemotePermissions does not have: add it (the methods run in this application, never in the service).',
+    );
+  return { name, call };
+}
+
+/**
+ * The permit context and combinations of one role set in one policy version.
+ *
+ * @example
+ * ```ts
+ * const policy = new RoleSetPolicy(slice, [['document', 'read']], [[{ group: 0, limitOwned: 'limitToCreator' }]], settings);
+ * new Permit(user, 'document', 'read', undefined, true, true, policy.combination('document', 'read'), policy, undefined);
+ * ```
+ */
+export class RoleSetPolicy implements PermitContext {
+  readonly version: string;
+  /** None: the service sends no definitions, so remote permits cannot explain themselves. */
+  readonly tables = undefined;
+  readonly limitOwnReduce: LimitOwnReducer | undefined;
+  readonly getResourceId: RemotePermitSettings['getResourceId'];
+  readonly hookTimeoutMs: number;
+  readonly compileProjections: boolean;
+  private readonly combinations = new Map<string, Map<string, Combination>>();
+  private readonly owners = new Map<string, readonly LoadedOwner[]>();
+
+  constructor(
+    slice: PermissionSlice,
+    asked: readonly (readonly [resource: string, action: string])[],
+    methods: readonly (readonly GroupMethods[])[],
+    settings: RemotePermitSettings,
+  ) {
+    this.version = slice.version;
+    this.limitOwnReduce = settings.limitOwnReduce;
+    this.getResourceId = settings.getResourceId;
+    this.hookTimeoutMs = settings.hookTimeoutMs;
+    this.compileProjections = settings.compileProjections;
+    const plans = slice.plans.map(planFromJson);
+    const loaded = this.loadOwners(asked, methods, settings.ownership);
+    for (const [resource, actions] of slice.grants) {
+      const byAction = new Map<string, Combination>();
+      const onResource = new Map<number, LoadedOwner>();
+      for (const [action, anyPlan, ownGranted, own, owners] of actions) {
+        const ownerOf = (group: number): LoadedOwner => {
+          const owner = loaded.get(`${group}/${resource}`);
+          if (owner === undefined) throw new PermissionsUsageError(`The decision service named ownership group ${group} on ${resource} without its methods.`);
+          onResource.set(group, owner);
+          return owner;
+        };
+        const ownBeyondAny: OwnGrant[] = [];
+        for (let i = 0; i < own.length; i += 2) {
+          const owner = ownerOf(own[i] as number);
+          ownBeyondAny.push({ owner, plan: plans[own[i + 1] as number] as AttributePlan, ownersOnly: Object.freeze([owner]) });
+        }
+        byAction.set(
+          action,
+          Object.freeze({
+            id: -1,
+            anyPlan: anyPlan === -1 ? NO_GRANT.anyPlan : (plans[anyPlan] as AttributePlan),
+            anyGranted: anyPlan !== -1,
+            ownActionGranted: ownGranted === 1,
+            ownBeyondAny: Object.freeze(ownBeyondAny),
+            owners: Object.freeze(owners.map(ownerOf)),
+          }),
+        );
+      }
+      this.combinations.set(resource, byAction);
+      this.owners.set(resource, Object.freeze([...onResource.values()].sort((a, b) => a.id - b.id)));
+    }
+  }
+
+  /** One loaded owner per group and resource, its methods bound to the application's ownership service. */
+  private loadOwners(
+    asked: readonly (readonly [string, string])[],
+    methods: readonly (readonly GroupMethods[])[],
+    ownership: object,
+  ): Map<string, LoadedOwner> {
+    const loaded = new Map<string, LoadedOwner>();
+    asked.forEach(([resource], i) => {
+      for (const group of methods[i] ?? []) {
+        const key = `${group.group}/${resource}`;
+        if (loaded.has(key)) continue;
+        const isOwner = bound(ownership, group.isOwner, 'isOwner');
+        const listOwned = bound(ownership, group.listOwned, 'listOwned');
+        const limitOwned = bound(ownership, group.limitOwned, 'limitOwned');
+        const ownedAmong = bound(ownership, group.ownedAmong, 'ownedAmong');
+        const label = ownershipLabel({ isOwner: group.isOwner, listOwned: group.listOwned, limitOwned: group.limitOwned, ownedAmong: group.ownedAmong });
+        loaded.set(key, Object.freeze({ id: group.group, isOwner, listOwned, limitOwned, ownedAmong, label }));
+      }
+    });
+    return loaded;
+  }
+
+  /** What the role set may do with `action` on `resource` (nothing, when the slice does not grant it). */
+  combination(resource: string, action: string): Combination {
+    return this.combinations.get(resource)?.get(action) ?? NO_GRANT;
+  }
+
+  /** The role set's ownership groups on `resource`, over every action (the roles are the role set's). */
+  ownersOnResource(_roles: readonly string[], resource: string): readonly LoadedOwner[] {
+    return this.owners.get(resource) ?? NO_GRANT.owners;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The HTTP side of remote permissions: the three questions it asks the decision service — the policy
+ * (`GET /v1/policy`), a role set's slice (`POST /v1/slice`) and the ownership methods of its groups
+ * (`POST /v1/check`) — each with the bearer token, a deadline and a bounded body, and each answer checked
+ * before it is read. Anything else is a {@link PermissionsServiceError}: nothing is granted on it.
+ */
+import type { PermissionSlice } from '../core/engine/permission-slice.js';
+import { describeValue } from '../core/describe-value.js';
+import { sliceProblem } from '../client/slice-shape.js';
+import { boundedText } from '../http/bounded-text.js';
+import { PermissionsServiceError } from './service-error.js';
+
+/** What `GET /v1/policy` answers, as remote permissions read it. */
+export interface ServicePolicy {
+  readonly policyVersion: string;
+  readonly resources: readonly { readonly name: string; readonly idType: 'number' | 'string' | null }[];
+  readonly actions: readonly string[];
+  readonly ownershipMethods: Readonly<Record<'isOwner' | 'listOwned' | 'limitOwned' | 'ownedAmong', readonly string[]>>;
+}
+
+/** The ownership methods of one group on one resource, as `POST /v1/check` names them. */
+export interface GroupMethods {
+  readonly group: number;
+  readonly isOwner?: string;
+  readonly listOwned?: string;
+  readonly limitOwned?: string;
+  readonly ownedAmong?: string;
+}
+
+/** What the client needs to reach the service. */
+export interface ServiceConnection {
+  /** The service's base URL (`http://127.0.0.1:3100`). */
+  readonly url: URL;
+  readonly token: string;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly fetch: typeof fetch;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const METHOD_KINDS = ['isOwner', 'listOwned', 'limitOwned', 'ownedAmong'] as const;
+
+/** The problem detail of a refusal, when the service sent one (problem+json), else the status text. */
+function refusalDetail(text: string, statusText: string): string {
+  try {
+    const problem = JSON.parse(text) as unknown;
+    if (isObject(problem) && typeof problem['detail'] === 'string') return problem['detail'].slice(0, 500);
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return statusText;
+}
+
+/** What to do about a refusal with `status`. */
+function advice(status: number): string {
+  if (status === 401 || status === 403) return ' Check the token given to createRemotePermissions (the service accepts the tokens it was started with).';
+  if (status === 429) return ' The service limits requests per token: raise its rate limit, or run more replicas.';
+  if (status === 503) return ' The service has no policy loaded yet (GET /readyz says when it is ready).';
+  return '';
+}
+
+/**
+ * One request to the service: its JSON answer, or a PermissionsServiceError saying what went wrong and what to do.
+ *
+ * @example
+ * ```ts
+ * const policy = await request(connection, 'GET', '/v1/policy');
+ * ```
+ */
+async function request(connection: ServiceConnection, method: 'GET' | 'POST', path: string, body?: object): Promise<unknown> {
+  const target = new URL(path, connection.url);
+  const where = `${method} ${target.href}`;
+  let response: Response;
+  try {
+    response = await connection.fetch(target, {
+      method,
+      headers: {
+        authorization: `Bearer ${connection.token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(connection.timeoutMs),
+      redirect: 'error',
+    });
+  } catch (error) {
+    // A DOMException (of another realm, in some runtimes): read by name, not by class.
+    const name = (error as { name?: unknown } | null)?.name;
+    const timedOut = name === 'TimeoutError' || name === 'AbortError';
+    const reason = timedOut ? `no answer within ${connection.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+    throw new PermissionsServiceError(`${where}: the decision service cannot be reached (${reason}); nothing is granted.`, undefined, { cause: error });
+  }
+  let text: string;
+  try {
+    text = await boundedText(response, connection.maxResponseBytes, 'the service sends an answer');
+  } catch (error) {
+    throw new PermissionsServiceError(`${where}: ${error instanceof Error ? error.message : String(error)} Nothing is granted.`, response.status, {
+      cause: error,
+    });
+  }
+  if (!response.ok) {
+    throw new PermissionsServiceError(
+      `${where} answered ${response.status}: ${refusalDetail(text, response.statusText)}.${advice(response.status)}`,
+      response.status,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new PermissionsServiceError(
+      `${where} answered ${response.status} with a body that is not JSON; is the URL the decision service's?`,
+      response.status,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** A refusal of an answer of the wrong shape. */
+function malformed(what: string, problem: string): PermissionsServiceError {
+  return new PermissionsServiceError(`${what} is not an answer of the decision service (${problem}); nothing is granted. Is the URL the decision service's?`);
+}
+
+/**
+ * The service's active policy version and vocabulary.
+ *
+ * @example
+ * ```ts
+ * const { policyVersion, resources } = await fetchPolicy(connection);
+ * ```
+ */
+export async function fetchPolicy(connection: ServiceConnection): Promise<ServicePolicy> {
+  const answer = await request(connection, 'GET', '/v1/policy');
+  const what = 'GET /v1/policy';
+  if (!isObject(answer) || typeof answer['policyVersion'] !== 'string') throw malformed(what, 'no policyVersion');
+  const { resources, actions, ownershipMethods } = answer;
+  if (
+    !Array.isArray(resources) ||
+    !resources.every((r) => isObject(r) && typeof r['name'] === 'string' && [null, 'number', 'string'].includes(r['idType'] as string))
+  )
+    throw malformed(what, 'resources is not a list of { name, idType }');
+  if (!isStringList(actions)) throw malformed(what, 'actions is not a list of names');
+  if (!isObject(ownershipMethods) || !METHOD_KINDS.every((kind) => isStringList(ownershipMethods[kind])))
+    throw malformed(what, 'ownershipMethods is not a list of names per kind');
+  return answer as unknown as ServicePolicy;
+}
+
+/**
+ * The slice of a set of roles. The user id sent is 0: a slice depends on the roles only, and the application's
+ * user ids never leave it.
+ *
+ * @example
+ * ```ts
+ * const slice = await fetchSlice(connection, ['EMPLOYEE']);
+ * ```
+ */
+export async function fetchSlice(connection: ServiceConnection, roles: readonly string[]): Promise<PermissionSlice> {
+  const answer = await request(connection, 'POST', '/v1/slice', { user: { id: 0, roles } });
+  const problem = sliceProblem(answer);
+  if (problem !== undefined) throw malformed('POST /v1/slice', problem);
+  return answer as PermissionSlice;
+}
+
+/** The methods of one group, checked: a group number and method names only. */
+function groupMethods(value: unknown): GroupMethods | undefined {
+  if (!isObject(value) || !Number.isInteger(value['group']) || (value['group'] as number) < 0) return undefined;
+  for (const kind of METHOD_KINDS) if (value[kind] !== undefined && typeof value[kind] !== 'string') return undefined;
+  return value as unknown as GroupMethods;
+}
+
+/**
+ * The ownership methods of the groups of a set of roles, per `[resource, action]` asked, answered from policy
+ * `policyVersion` (else a 409 PermissionsServiceError).
+ *
+ * @example
+ * ```ts
+ * const [methods] = await fetchGroupMethods(connection, ['EMPLOYEE'], [['document', 'read']], slice.version);
+ * methods; // [{ group: 0, limitOwned: 'limitToCreator', ownedAmong: 'ownedDocumentsAmong' }]
+ * ```
+ */
+export async function fetchGroupMethods(
+  connection: ServiceConnection,
+  roles: readonly string[],
+  asked: readonly (readonly [resource: string, action: string])[],
+  policyVersion: string,
+): Promise<readonly (readonly GroupMethods[])[]> {
+  const checks = asked.map(([resource, action]) => ({ user: { id: 0, roles }, resource, action }));
+  // Pinned to the slice's version: a swap in between is a 409, and the role set is asked again.
+  const answer = await request(connection, 'POST', '/v1/check', { checks, policyVersion });
+  const what = 'POST /v1/check';
+  if (!isObject(answer) || !Array.isArray(answer['answers']) || answer['answers'].length !== checks.length)
+    throw malformed(what, `not ${checks.length} answers`);
+  return (answer['answers'] as unknown[]).map((one, i) => {
+    if (!isObject(one) || !Array.isArray(one['ownership'])) throw malformed(what, `answers[${i}] has no ownership list`);
+    if (one['policyVersion'] !== policyVersion)
+      throw malformed(what, `answers[${i}] is of policy ${describeValue(one['policyVersion'])}, not ${policyVersion}`);
+    return one['ownership'].map((group: unknown, g): GroupMethods => {
+      const methods = groupMethods(group);
+      if (methods === undefined) throw malformed(what, `answers[${i}].ownership[${g}] is ${describeValue(group)}`);
+      return methods;
+    });
+  });
+}

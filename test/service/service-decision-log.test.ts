@@ -1,0 +1,79 @@
+/**
+ * The decision service logs its final answers as decisions (`via: 'service'`), each answer carrying the call id
+ * of its event; an answer that still needs the application's ownership is not a decision, and is not logged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DecisionEvent } from '../../runtime/core/index.js';
+import type { DecisionService } from '../../runtime/service/index.js';
+import { ask, fixtureBundle, fixtureService } from './service-fixture.js';
+
+const events: DecisionEvent[] = [];
+let service: DecisionService;
+
+beforeAll(async () => {
+  service = await fixtureService({ onDecision: (event) => void events.push(event) });
+});
+afterAll(async () => {
+  await service.close();
+});
+
+describe('the decision service’s decision log', () => {
+  it('one event per final answer, with the call id the answer carries', async () => {
+    const checks = [
+      { user: { id: 2, roles: ['EDITOR'] }, resource: 'article', action: 'publish', resourceId: '4' },
+      { user: { id: 1, roles: ['AUTHOR'] }, resource: 'article', action: 'read', resourceId: 7, ownedBy: [0] },
+      { user: { id: 1, roles: ['AUTHOR'] }, resource: 'article', action: 'read', resourceId: 8 },
+      { user: { id: 3, roles: ['MEMBER'] }, resource: 'article', action: 'update' },
+    ];
+    const { status, body } = await ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
+    expect(status).toBe(200);
+    expect(body.answers.map((answer) => [answer.granted, answer.needsOwnership, typeof answer.callId])).toEqual([
+      [true, false, 'string'],
+      [true, false, 'string'],
+      [false, true, 'undefined'],
+      [false, false, 'string'],
+    ]);
+    await service.permissions.decisionLog?.flush();
+    const version = fixtureBundle().version;
+    expect(events.map(({ time: _time, definitions: _definitions, ...event }) => event)).toEqual([
+      {
+        callId: body.answers[0]?.callId,
+        user: { id: 2, roles: ['EDITOR'] },
+        resource: 'article',
+        action: 'publish',
+        resourceId: 4,
+        granted: true,
+        anyGranted: true,
+        possession: 'any',
+        ownershipChecked: false,
+        policyVersion: version,
+        via: 'service',
+      },
+      {
+        callId: body.answers[1]?.callId,
+        user: { id: 1, roles: ['AUTHOR'] },
+        resource: 'article',
+        action: 'read',
+        resourceId: 7,
+        granted: true,
+        anyGranted: false,
+        possession: 'own',
+        ownershipChecked: true,
+        policyVersion: version,
+        via: 'service',
+      },
+      {
+        callId: body.answers[3]?.callId,
+        user: { id: 3, roles: ['MEMBER'] },
+        resource: 'article',
+        action: 'update',
+        granted: false,
+        anyGranted: false,
+        possession: null,
+        ownershipChecked: false,
+        policyVersion: version,
+        via: 'service',
+      },
+    ]);
+  });
+});
