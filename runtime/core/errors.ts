@@ -5,11 +5,7 @@
 
 /** Stable codes of the errors thrown by the library. */
 export type PermissionsErrorCode =
-  | 'PERMISSION_DEFINITION_INVALID'
-  | 'PERMISSIONS_USAGE'
-  | 'PERMISSIONS_HOOK_FAILED'
-  | 'PERMISSIONS_INVALID_ID'
-  | 'PERMISSIONS_SERVICE_UNAVAILABLE';
+  'PERMISSION_DEFINITION_INVALID' | 'PERMISSIONS_USAGE' | 'PERMISSIONS_HOOK_FAILED' | 'PERMISSIONS_INVALID_ID' | 'PERMISSIONS_SERVICE_UNAVAILABLE';
 
 /**
  * Base class of every error the library throws on purpose.
