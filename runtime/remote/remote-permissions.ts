@@ -142,9 +142,8 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     } catch (error) {
       if (this.refreshFailed) return;
       this.refreshFailed = true;
-      this.settings.logger.warn(
-        `typed-permissions remote: ${error instanceof Error ? error.message : String(error)} Role sets already asked keep their answers until it answers again.`,
-      );
+      const reason = error instanceof Error ? error.message : String(error);
+      this.settings.logger.warn(`typed-permissions remote: ${reason} Role sets already asked keep their answers until it answers again.`);
     }
   }
 }

@@ -6,6 +6,7 @@
  */
 import { PermissionsEngine, permissionsFromTables } from '../core/engine/permissions-engine.js';
 import type { PermissionsOptions } from '../core/engine/permissions-options.js';
+import type { User } from '../core/definition/definition-types.js';
 import { vocabularyOf, type Vocabulary } from '../core/engine/policy-candidate.js';
 import type { LivePolicy } from '../core/engine/policy-follower.js';
 import type { PolicySource } from '../core/engine/policy-source.js';
@@ -46,13 +47,16 @@ export interface FollowedPolicy {
  * ```
  */
 export async function followPolicy(origin: PolicyOrigin, metrics: ServiceMetrics, logger: ServiceLogger): Promise<FollowedPolicy> {
-  const engineOptions: PermissionsOptions = {
+  const engineOptions: PermissionsOptions<User<unknown>, unknown> = {
     ownership: ownershipPlaceholder(origin.ownershipMethods),
     logger: { warn: (message: string) => logger.warn(message) },
     ...(origin.onDecision === undefined ? {} : { onDecision: origin.onDecision }),
     ...(origin.decisionLog === undefined ? {} : { decisionLog: origin.decisionLog }),
   };
-  const engine: PermissionsEngine = origin.tables === undefined ? new PermissionsEngine(engineOptions) : permissionsFromTables(origin.tables, engineOptions);
+  const engine: PermissionsEngine =
+    origin.tables === undefined
+      ? new PermissionsEngine<User<unknown>, unknown>(engineOptions)
+      : permissionsFromTables<User<unknown>, unknown>(origin.tables, engineOptions);
   let vocabulary: Vocabulary | undefined = engine.built ? vocabularyOf(engine.tables) : undefined;
   if (engine.built) metrics.activePolicy(engine.policyVersion);
   let live: LivePolicy | undefined;
