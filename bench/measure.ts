@@ -54,6 +54,8 @@ export interface BenchSettings {
   readonly livePolicy: LivePolicySettings;
   /** autocannon settings; undefined skips the HTTP benchmark. */
   readonly http: { readonly warmupSeconds: number; readonly durationSeconds: number; readonly connections: number } | undefined;
+  /** autocannon settings of the decision service's benchmark; undefined skips it. */
+  readonly service: { readonly warmupSeconds: number; readonly durationSeconds: number; readonly connections: number } | undefined;
 }
 
 /**
@@ -80,6 +82,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       ownership: { documents: 200, runs: { before: 1, after: 1 } },
       livePolicy: { swaps: 3, propagation: undefined, requests: undefined },
       http: undefined,
+      service: undefined,
     };
   }
   return {
@@ -100,6 +103,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       requests: { connections: 10, durationSeconds: 5, roundPairs: 2, swapIntervalMs: 100 },
     },
     http: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
+    service: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
   };
 }
 

@@ -16,6 +16,8 @@ import type { HttpResult } from './http.bench.js';
 import { httpSections, httpTargets } from './http.report.js';
 import type { DecisionLogResult } from './decision-log.bench.js';
 import { decisionLogSections, decisionLogTargets } from './decision-log.report.js';
+import type { ServiceResult } from './service.bench.js';
+import { serviceSections, serviceTargets } from './service.report.js';
 import type { LivePolicyResult } from './live-policy.bench.js';
 import { livePolicySections, livePolicyTargets } from './live-policy.report.js';
 import type { Machine } from './machine.js';
@@ -61,6 +63,7 @@ export interface BenchResults {
   readonly awaitedPick?: AwaitedPickResult;
   readonly livePolicy?: LivePolicyResult;
   readonly decisionLog?: DecisionLogResult;
+  readonly service?: ServiceResult;
 }
 
 /**
@@ -84,6 +87,7 @@ export function benchReport(results: BenchResults): Report {
       ...ownershipSections(results.ownership),
       ...livePolicySections(results.livePolicy),
       ...decisionLogSections(results.decisionLog),
+      ...serviceSections(results.service),
     ],
     targets: evaluateTargets(results),
   };
@@ -108,6 +112,7 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
     ...ownershipTargets(results.ownership),
     ...livePolicyTargets(results.livePolicy),
     ...decisionLogTargets(results.decisionLog),
+    ...serviceTargets(results.service),
   ];
 }
 

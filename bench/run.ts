@@ -18,6 +18,7 @@ import { benchSettings, type BenchSettings } from './measure.js';
 import { runMemoryBench } from './memory.bench.js';
 import { runOwnershipBench } from './ownership.bench.js';
 import { runPackageBench } from './package.bench.js';
+import { runServiceBench } from './service.bench.js';
 import { describeMachine } from './machine.js';
 import { BENCH_COMMAND, renderConsole, writeReports, type BenchResults } from './results.js';
 import { createScenario, type Scale } from './scenario.js';
@@ -61,6 +62,8 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
   const http = await runHttpBench(settings, log);
   log('6. package: bundle and cold start');
   const packageResult = await runPackageBench(settings, log);
+  log('11. decision service');
+  const service = await runServiceBench(settings, log);
   // After HTTP: it runs the app that benchmark built.
   log('9. live policy');
   const livePolicy = await runLivePolicyBench(largest, settings.livePolicy, log);
@@ -92,6 +95,7 @@ export async function runBenchmarks(settings: BenchSettings, log: (line: string)
     awaitedPick,
     livePolicy,
     decisionLog,
+    service,
   };
 }
 

@@ -142,42 +142,93 @@ function methodsOf(tables: GrantTables, resource: string, group: number): Omit<O
 
 const NONE: readonly string[] = Object.freeze([]);
 
+/** What every answer of one slice entry shares, made once per entry: its any attributes and ownership groups. */
+interface EntryParts {
+  readonly anyAttributes: readonly string[];
+  readonly ownership: readonly OwnershipGroupAnswer[];
+  /** The attributes of a record owned by a set of groups, by the sorted groups that add any (bounded). */
+  readonly ownedAttributes: Map<string, readonly string[]>;
+}
+
+/** The most sets of owning groups whose attributes one entry keeps. */
+const MAX_OWNED_ATTRIBUTE_SETS = 64;
+
+const partsOf = new WeakMap<SliceEntry, EntryParts>();
+
+function entryParts(entry: SliceEntry, tables: GrantTables, resource: string): EntryParts {
+  let parts = partsOf.get(entry);
+  if (parts === undefined) {
+    const groups = [...new Set([...entry.owners, ...entry.own.keys()])].sort((a, b) => a - b);
+    parts = {
+      anyAttributes: entry.any === undefined ? NONE : canonicalPatterns(entry.any),
+      ownership: Object.freeze(
+        groups.map((group) => {
+          const adds = entry.own.get(group);
+          return Object.freeze({ ...methodsOf(tables, resource, group), attributes: adds === undefined ? NONE : canonicalPatterns(adds) });
+        }),
+      ),
+      ownedAttributes: new Map(),
+    };
+    partsOf.set(entry, parts);
+  }
+  return parts;
+}
+
+/** The attribute patterns of a record owned by `ownedBy`, as Permit.pick makes them: the any attributes plus each owning group's. */
+function ownedAttributes(entry: SliceEntry, parts: EntryParts, ownedBy: readonly number[]): readonly string[] {
+  const adding = [...entry.own.keys()].filter((group) => ownedBy.includes(group));
+  if (adding.length === 0) return parts.anyAttributes;
+  const key = adding.join(',');
+  let attributes = parts.ownedAttributes.get(key);
+  if (attributes === undefined) {
+    let plan = entry.any;
+    for (const group of adding) plan = unionPlans(plan ?? NOTHING, entry.own.get(group) as AttributePlan);
+    attributes = plan === undefined ? NONE : canonicalPatterns(plan);
+    if (parts.ownedAttributes.size >= MAX_OWNED_ATTRIBUTE_SETS) parts.ownedAttributes.clear();
+    parts.ownedAttributes.set(key, attributes);
+  }
+  return attributes;
+}
+
+/** An answer, its fields always in one order (one object shape for every answer). */
+function answer(
+  granted: boolean,
+  anyGranted: boolean,
+  needsOwnership: boolean,
+  parts: Pick<EntryParts, 'anyAttributes' | 'ownership'>,
+  attributes: readonly string[],
+  policyVersion: string,
+): CheckAnswer {
+  return {
+    granted,
+    anyGranted,
+    ownGranted: granted,
+    needsOwnership,
+    anyAttributes: parts.anyAttributes,
+    attributes,
+    ownership: parts.ownership,
+    policyVersion,
+  };
+}
+
+const NO_PARTS = { anyAttributes: NONE, ownership: Object.freeze([]) as readonly OwnershipGroupAnswer[] };
+
 /** The answer to one check whose resource, action and id are known good. */
 function answerOne(entry: SliceEntry | undefined, check: CheckQuery, tables: GrantTables, policyVersion: string): CheckAnswer {
-  if (entry === undefined) {
-    return { granted: false, anyGranted: false, ownGranted: false, needsOwnership: false, anyAttributes: NONE, attributes: NONE, ownership: [], policyVersion };
-  }
+  if (entry === undefined) return answer(false, false, false, NO_PARTS, NONE, policyVersion);
   const anyGranted = entry.any !== undefined;
-  const anyAttributes = entry.any === undefined ? NONE : canonicalPatterns(entry.any);
-  const groups = [...new Set([...entry.owners, ...entry.own.keys()])].sort((a, b) => a - b);
-  const ownership = groups.map((group) => {
-    const adds = entry.own.get(group);
-    return { ...methodsOf(tables, check.resource, group), attributes: adds === undefined ? NONE : canonicalPatterns(adds) };
-  });
-  const base = { anyGranted, anyAttributes, ownership, policyVersion };
+  const parts = entryParts(entry, tables, check.resource);
   // Without a record: granted in some possession, as grantPermit answers without a resource id.
-  if (check.resourceId === undefined) {
-    const granted = anyGranted || entry.ownGranted;
-    return { ...base, granted, ownGranted: granted, needsOwnership: false, attributes: anyAttributes };
-  }
+  if (check.resourceId === undefined) return answer(anyGranted || entry.ownGranted, anyGranted, false, parts, parts.anyAttributes, policyVersion);
   const { ownedBy } = check;
   if (ownedBy === undefined) {
     // Owned or not, the record is granted as any; its attributes still depend on who owns it when a group adds some.
     const decidedByOwnership = !anyGranted && entry.ownGranted && entry.owners.length > 0;
-    return {
-      ...base,
-      granted: anyGranted,
-      ownGranted: anyGranted,
-      needsOwnership: decidedByOwnership || (anyGranted && entry.own.size > 0),
-      attributes: anyAttributes,
-    };
+    const needsOwnership = decidedByOwnership || (anyGranted && entry.own.size > 0);
+    return answer(anyGranted, anyGranted, needsOwnership, parts, parts.anyAttributes, policyVersion);
   }
   const owned = entry.owners.some((group) => ownedBy.includes(group));
-  const granted = anyGranted || (entry.ownGranted && owned);
-  // The plan of a record owned by these groups, as Permit.pick makes it: the any attributes plus each owning group's.
-  let plan = entry.any;
-  for (const [group, adds] of entry.own) if (ownedBy.includes(group)) plan = unionPlans(plan ?? NOTHING, adds);
-  return { ...base, granted, ownGranted: granted, needsOwnership: false, attributes: plan === undefined ? NONE : canonicalPatterns(plan) };
+  return answer(anyGranted || (entry.ownGranted && owned), anyGranted, false, parts, ownedAttributes(entry, parts, ownedBy), policyVersion);
 }
 
 /** Refuses a check naming what the policy's vocabulary does not have; returns the check with its id in the declared type. */

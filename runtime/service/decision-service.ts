@@ -158,7 +158,7 @@ function checkAccess(tokens: BearerTokens, allowAnonymous: boolean, host: string
     );
   if (tokens.size === 0 && !allowAnonymous)
     fail(
-      'no bearer token is given: give tokens or tokensFile (for the command, --tokens-file or TYPED_PERMISSIONS_TOKENS). Only on 127.0.0.1 ' +
+      'no bearer token is given: give tokens or tokensFile (for the command, --token, --tokens-file or TYPED_PERMISSIONS_TOKENS). Only on 127.0.0.1 ' +
         'or ::1 may the service run without, with allowAnonymous: true.',
     );
 }

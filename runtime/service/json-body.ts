@@ -50,6 +50,9 @@ export function parseJsonBody(text: string): unknown {
   if (nestsDeeperThan(text, MAX_BODY_DEPTH))
     throw new ServiceProblem('invalid-request', `The body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels; no request does.`);
   try {
+    // Without a backslash no key can be an escaped "__proto__": where the text does not spell it either, the plain
+    // parse (several times faster than one with a reviver) cannot make one.
+    if (!text.includes('\\') && !text.includes('__proto__')) return JSON.parse(text) as unknown;
     return JSON.parse(text, function refuseProto(key: string, nested: unknown) {
       if (key === '__proto__') throw new ServiceProblem('invalid-request', 'The body has a "__proto__" key; no property of a request has that name.');
       return nested;

@@ -31,6 +31,8 @@ export const SERVE_USAGE = `Usage:
   --channel <name>         the store's notification channel (default typed_permissions_policy)
   --host <address>         the address to listen on (default 127.0.0.1)
   --port <number>          the port to listen on (default 8080; 0: any free port)
+  --token <token>          a bearer token to accept (repeat for several); visible to other users of this
+                           machine in its process list, so prefer --tokens-file or TYPED_PERMISSIONS_TOKENS
   --tokens-file <file>     the bearer tokens, one per line, read again whenever the file changes
                            (or TYPED_PERMISSIONS_TOKENS: tokens separated by commas)
   --allow-anonymous-on-loopback
@@ -86,7 +88,7 @@ function wholeNumber(flag: string, text: string): number {
   return Number(text);
 }
 
-type Flags = Readonly<Record<string, string | boolean | undefined>>;
+type Flags = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
 function readFlags(argv: readonly string[]): Flags {
   try {
@@ -95,6 +97,7 @@ function readFlags(argv: readonly string[]): Flags {
       options: {
         ...Object.fromEntries(STRING_FLAGS.map((flag) => [flag, { type: 'string' as const }])),
         'allow-anonymous-on-loopback': { type: 'boolean' },
+        token: { type: 'string', multiple: true },
       },
       strict: true,
       allowPositionals: true,
@@ -146,8 +149,11 @@ function serviceOptions(flags: Flags, io: ServeIo, logger: ServiceLogger): Decis
   const limits: Record<string, number> = {};
   for (const [flag, limit] of Object.entries(LIMIT_FLAGS)) if (flags[flag] !== undefined) limits[limit] = wholeNumber(flag, flags[flag] as string);
   const tokensFile = flags['tokens-file'] as string | undefined;
-  const listed = io.env['TYPED_PERMISSIONS_TOKENS'];
-  if (tokensFile !== undefined && listed !== undefined && listed !== '') throw new ServeUsageError('give --tokens-file or TYPED_PERMISSIONS_TOKENS, not both.');
+  const given = (flags['token'] as string[] | undefined) ?? [];
+  const fromEnvironment = io.env['TYPED_PERMISSIONS_TOKENS'];
+  const sources = [tokensFile !== undefined, given.length > 0, fromEnvironment !== undefined && fromEnvironment !== ''].filter(Boolean).length;
+  if (sources > 1) throw new ServeUsageError('give the tokens one way: --token, --tokens-file or TYPED_PERMISSIONS_TOKENS.');
+  const listed = given.length > 0 ? given.join(',') : fromEnvironment;
   const methods = flags['ownership-methods'] as string | undefined;
   return {
     ...policyOptions(flags, io.env),

@@ -67,6 +67,7 @@ describe('bench smoke run', () => {
     expect(results.livePolicy?.swap).toMatchObject({ scale: 1, swaps: 3, cells: expect.any(Number) });
     expect(results.livePolicy?.propagation).toEqual({ skipped: expect.stringContaining('smoke') });
     expect(results.livePolicy?.requests).toEqual({ skipped: expect.stringContaining('smoke') });
+    expect(results.service).toEqual({ skipped: 'smoke run: the service benchmark runs only in `npm run bench`' });
     // The decision log: every decision of the sink's side delivered, none dropped; both comparisons measured.
     const rounds = benchSettings('smoke').decisionLog;
     expect(results.decisionLog?.settings).toEqual(rounds);

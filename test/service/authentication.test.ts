@@ -165,7 +165,7 @@ describe('starting', () => {
   it('refuses to start without a token', async () => {
     await expect(createDecisionService({ tables: fixtureBundle(), logger: recordingLogger() })).rejects.toThrow(
       refusal(
-        'no bearer token is given: give tokens or tokensFile (for the command, --tokens-file or TYPED_PERMISSIONS_TOKENS). Only on 127.0.0.1 or ::1 ' +
+        'no bearer token is given: give tokens or tokensFile (for the command, --token, --tokens-file or TYPED_PERMISSIONS_TOKENS). Only on 127.0.0.1 or ::1 ' +
           'may the service run without, with allowAnonymous: true.',
       ),
     );

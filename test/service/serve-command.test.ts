@@ -44,7 +44,18 @@ describe('typed-permissions serve, in process', () => {
     [['--policy', 'p.json', '--max-checks', '-1'], {}, "Option '--max-checks' argument is ambiguous."],
     [['--policy', 'p.json', '--bogus'], {}, "Unknown option '--bogus'."],
     [['--policy', 'p.json', 'extra'], {}, 'serve takes no arguments besides its options, got "extra".'],
-    [['--policy', 'p.json', '--tokens-file', 't'], { TYPED_PERMISSIONS_TOKENS: TOKEN }, 'give --tokens-file or TYPED_PERMISSIONS_TOKENS, not both.'],
+    [
+      ['--policy', 'p.json', '--tokens-file', 't'],
+      { TYPED_PERMISSIONS_TOKENS: TOKEN },
+      'give the tokens one way: --token, --tokens-file or TYPED_PERMISSIONS_TOKENS.',
+    ],
+    [
+      ['--policy', 'p.json', '--token', TOKEN],
+      { TYPED_PERMISSIONS_TOKENS: TOKEN },
+      'give the tokens one way: --token, --tokens-file or TYPED_PERMISSIONS_TOKENS.',
+    ],
+    [['--policy', 'p.json', '--token', TOKEN, '--tokens-file', 't'], {}, 'give the tokens one way: --token, --tokens-file or TYPED_PERMISSIONS_TOKENS.'],
+    [['--policy', 'p.json', '--token'], {}, "Option '--token <value>' argument missing."],
   ])('%j: exit 2 with the usage', async (argv, env, says) => {
     const { code, logs, errors } = await run(argv, env);
     expect([code, logs]).toEqual([2, []]);
@@ -55,7 +66,7 @@ describe('typed-permissions serve, in process', () => {
     [
       ['--policy', 'POLICY'],
       {},
-      'createDecisionService(options): no bearer token is given: give tokens or tokensFile (for the command, --tokens-file or ' +
+      'createDecisionService(options): no bearer token is given: give tokens or tokensFile (for the command, --token, --tokens-file or ' +
         'TYPED_PERMISSIONS_TOKENS). Only on 127.0.0.1 or ::1 may the service run without, with allowAnonymous: true.',
     ],
     [
@@ -80,6 +91,23 @@ describe('typed-permissions serve, in process', () => {
       env,
     );
     expect([code, logs, errors]).toEqual([1, [], [`typed-permissions serve: ${says}`]]);
+  });
+
+  it('accepts each --token given, and no other', async () => {
+    const second = 'second-token-0123456789abcdef';
+    const logs: string[] = [];
+    const outcome = await serve(['--policy', policyFile, '--port', '0', '--token', TOKEN, '--token', second], {
+      log: (line) => logs.push(line),
+      error: () => undefined,
+      env: {},
+    });
+    try {
+      const address = /listening on (http:\/\/\S+)/.exec(logs.join('\n'))?.[1] as string;
+      const statusWith = async (token: string) => (await fetch(`${address}/v1/policy`, { headers: { authorization: `Bearer ${token}` } })).status;
+      expect([await statusWith(TOKEN), await statusWith(second), await statusWith('third-token-0123456789abcdef')]).toEqual([200, 200, 401]);
+    } finally {
+      await outcome.service?.close();
+    }
   });
 
   it('starts on a free port with --allow-anonymous-on-loopback, and says where it listens', async () => {
