@@ -61,5 +61,4 @@ export function definitionsFolder(command: string, positionals: readonly string[
   return positionals[0] ?? 'definitions';
 }
 
-/** `count noun(s)`. */
-export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+export { plural } from '../plural.js';

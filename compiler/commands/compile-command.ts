@@ -36,7 +36,7 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, i
   if (!result.ok) return reportProblems(result, definitionsDir, outDir, io);
   for (const warning of result.model.warnings) io.error(`typed-permissions: warning: ${warning}`);
   const { tables } = result.model;
-  const summary = `${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions, ${tables.cells.length} grants`;
+  const summary = [plural(tables.roles.length, 'role'), plural(tables.resources.length, 'resource'), plural(tables.actions.length, 'action'), plural(tables.cells.length, 'grant')].join(', ');
   if (check) {
     if (result.stale.length === 0) {
       io.log(`typed-permissions: ${outDir} is up to date (${summary}).`);
@@ -48,7 +48,7 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, i
     );
     return { code: 1, unsafeOutput: false };
   }
-  const whatChanged = result.written ? `wrote ${result.stale.length} file${result.stale.length === 1 ? '' : 's'} to` : 'no change in';
+  const whatChanged = result.written ? `wrote ${plural(result.stale.length, 'file')} to` : 'no change in';
   io.log(`typed-permissions: ${whatChanged} ${outDir} (${summary}) in ${Math.round(performance.now() - started)} ms.`);
   return { code: 0, unsafeOutput: false };
 }

@@ -6,6 +6,7 @@
  */
 import type { GrantCell } from 'typed-permissions/internal';
 import { CompileLimitError } from '../compile-limit-error.js';
+import { plural } from '../plural.js';
 import type { CompiledModel } from '../compile-model.js';
 import type { EmitContext, EmittedFile } from './emit-context.js';
 import { BoundedLines, rowSize, writeTable } from './markdown-table.js';
@@ -25,7 +26,7 @@ function tooLarge(model: CompiledModel, maxChars: number): CompileLimitError {
   return new CompileLimitError(
     `PERMISSIONS.md would be longer than ${maxChars} characters, the most the compiler writes: ` +
       `the policy grants ${tables.cells.length} role/resource/action cells ` +
-      `(${tables.roles.length} roles, ${tables.resources.length} resources, ${tables.actions.length} actions) in ${definitions.length} definitions.`,
+      `(${plural(tables.roles.length, 'role')}, ${plural(tables.resources.length, 'resource')}, ${plural(tables.actions.length, 'action')}) in ${plural(definitions.length, 'definition')}.`,
     "Grant fewer role × resource × action combinations (a '*' role, resource or action grants every one of them), " +
       'merge roles that are granted the same, or split the definitions into folders compiled separately.',
   );

@@ -315,7 +315,7 @@ console.log(JSON.stringify({ status: granted.status, granted: answer.granted, an
         JSON.stringify({ resource: 'article', idType: 'number', attributes: ['id', 'title', 'body', 'authorId'] }),
       );
       expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile', 'definitions', '--out', 'generated'], project))).toMatch(
-        /^typed-permissions: wrote 10 files to generated \(2 roles, 1 resources, 6 actions, 5 grants\)/,
+        /^typed-permissions: wrote 10 files to generated \(2 roles, 1 resource, 6 actions, 5 grants\)/,
       );
 
       mkdirSync(join(project, 'src'));
