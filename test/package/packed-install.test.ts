@@ -9,33 +9,12 @@
  * wrong action, and the compiled usage run with node).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from '../compiler/helpers.js';
-
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
-  // A clean environment: no jest NODE_OPTIONS, and npm run from the project, not from this repository.
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    NODE_OPTIONS: '',
-    npm_config_loglevel: 'error',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-    npm_config_update_notifier: 'false',
-  };
-  for (const key of Object.keys(env)) if (key.startsWith('npm_package_') || key.startsWith('npm_lifecycle_')) delete env[key];
-  return spawnSync(command, [...args], { cwd, env, encoding: 'utf8', timeout: 240_000 });
-}
-
-function ok(result: SpawnSyncReturns<string>): string {
-  if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+import { NPM, ok, packWorkspaces, run, tarballPath, type Packed } from './throwaway-project.js';
 
 function folderBytes(path: string): number {
   let total = 0;
@@ -47,25 +26,16 @@ function folderBytes(path: string): number {
   return total;
 }
 
-interface PackedFile {
-  readonly path: string;
-}
-interface Packed {
-  readonly name: string;
-  readonly filename: string;
-  readonly files: readonly PackedFile[];
-}
-
 describe('the packed tarballs, installed outside the repository', () => {
   let packs = '';
   let project = '';
   let packed: Packed[] = [];
-  const tarball = (name: string) => join(packs, (packed.find((pack) => pack.name === name) as Packed).filename);
+  const tarball = (name: string) => tarballPath(packed, packs, name);
 
   beforeAll(() => {
     packs = mkdtempSync(join(tmpdir(), 'typed-permissions-packs-'));
     project = mkdtempSync(join(tmpdir(), 'typed-permissions-newcomer-'));
-    packed = JSON.parse(ok(run(NPM, ['pack', '--workspaces', '--json', '--pack-destination', packs], repoRoot))) as Packed[];
+    packed = packWorkspaces(packs);
   }, 240_000);
 
   afterAll(() => {
