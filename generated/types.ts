@@ -4,9 +4,9 @@
 import type { PermissionDefinition } from '../runtime/core/precompiled.js';
 
 /** Every role named in the definitions. */
-export type Role = 'COMPANY_ADMIN' | 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'SUPER_ADMIN';
+export type Role = 'ANONYMOUS' | 'COMPANY_ADMIN' | 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'SUPER_ADMIN';
 /** Every resource named in the definitions. */
-export type Resource = 'decision' | 'document';
+export type Resource = 'decision' | 'document' | 'session';
 
 /** The schema of the definitions: per resource, the actions granted on it (to at least one role; any other action is a compile error) and its id type (from its `*.resource.json`; `string | number` when undeclared). It types `createPermissions`, the NestJS decorators (`typedPermissions<Schema>()`), express's `permit()` and the browser client (`createClient<Schema>(slice)`). */
 export interface Schema {
@@ -18,6 +18,10 @@ export interface Schema {
     readonly document: {
       readonly actions: 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
       readonly id: number;
+    };
+    readonly session: {
+      readonly actions: 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
+      readonly id: string | number;
     };
   };
 }

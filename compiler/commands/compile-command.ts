@@ -36,7 +36,12 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, i
   if (!result.ok) return reportProblems(result, definitionsDir, outDir, io);
   for (const warning of result.model.warnings) io.error(`typed-permissions: warning: ${warning}`);
   const { tables } = result.model;
-  const summary = [plural(tables.roles.length, 'role'), plural(tables.resources.length, 'resource'), plural(tables.actions.length, 'action'), plural(tables.cells.length, 'grant')].join(', ');
+  const summary = [
+    plural(tables.roles.length, 'role'),
+    plural(tables.resources.length, 'resource'),
+    plural(tables.actions.length, 'action'),
+    plural(tables.cells.length, 'grant'),
+  ].join(', ');
   if (check) {
     if (result.stale.length === 0) {
       io.log(`typed-permissions: ${outDir} is up to date (${summary}).`);

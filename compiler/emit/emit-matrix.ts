@@ -26,7 +26,8 @@ function tooLarge(model: CompiledModel, maxChars: number): CompileLimitError {
   return new CompileLimitError(
     `PERMISSIONS.md would be longer than ${maxChars} characters, the most the compiler writes: ` +
       `the policy grants ${tables.cells.length} role/resource/action cells ` +
-      `(${plural(tables.roles.length, 'role')}, ${plural(tables.resources.length, 'resource')}, ${plural(tables.actions.length, 'action')}) in ${plural(definitions.length, 'definition')}.`,
+      `(${plural(tables.roles.length, 'role')}, ${plural(tables.resources.length, 'resource')}, ${plural(tables.actions.length, 'action')}) ` +
+      `in ${plural(definitions.length, 'definition')}.`,
     "Grant fewer role × resource × action combinations (a '*' role, resource or action grants every one of them), " +
       'merge roles that are granted the same, or split the definitions into folders compiled separately.',
   );

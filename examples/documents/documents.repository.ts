@@ -1,15 +1,18 @@
 /**
- * Reads documents from the example database. Permission checks do not happen here: callers pass
- * the restriction their permit gives them (`permit.limitOwn()`) to {@link DocumentsRepository.findWhere}.
+ * Reads and changes documents in the example database. Permission checks do not happen here: callers pass
+ * the restriction their permit gives them (`permit.limitOwn()`) to {@link DocumentsRepository.findWhere}, and
+ * call the changing methods only from handlers a guard has already granted.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import type { DocumentFilter } from './document-filter.js';
 import { EXAMPLE_DATABASE } from './example.constants.js';
+import type { ExampleDocumentStatus } from './example-data.js';
 import type { DocumentRow, ExampleDatabase } from './example-database.js';
 
 /**
- * The documents table, read-only. Every list is ordered by id, ascending.
+ * The documents table. Every list is ordered by id, ascending; every change is one statement and answers
+ * the row as it is afterwards (or `undefined` when no document has the id), so no read can race with it.
  *
  * @example
  * ```ts
@@ -56,5 +59,42 @@ export class DocumentsRepository {
    */
   async findWhere(filter: DocumentFilter): Promise<DocumentRow[]> {
     return this.db.selectFrom('documents').selectAll('documents').where(filter).orderBy('documents.id').execute();
+  }
+
+  /**
+   * Gives the document a new title; answers the changed row, or `undefined` when there is no such document.
+   *
+   * @example
+   * ```ts
+   * await documents.updateTitle(50, 'Budget 2025'); // { id: 50, title: 'Budget 2025', … }
+   * ```
+   */
+  async updateTitle(id: number, title: string): Promise<DocumentRow | undefined> {
+    return this.db.updateTable('documents').set({ title }).where('documents.id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /**
+   * Sets the document's review state; answers the changed row, or `undefined` when there is no such document.
+   *
+   * @example
+   * ```ts
+   * await documents.setStatus(40, 'approved'); // { id: 40, status: 'approved', … }
+   * ```
+   */
+  async setStatus(id: number, status: ExampleDocumentStatus): Promise<DocumentRow | undefined> {
+    return this.db.updateTable('documents').set({ status }).where('documents.id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /**
+   * Deletes the document; answers the deleted row, or `undefined` when there was no such document.
+   *
+   * @example
+   * ```ts
+   * await documents.deleteById(50); // { id: 50, … }
+   * await documents.findById(50); // undefined
+   * ```
+   */
+  async deleteById(id: number): Promise<DocumentRow | undefined> {
+    return this.db.deleteFrom('documents').where('documents.id', '=', id).returningAll().executeTakeFirst();
   }
 }

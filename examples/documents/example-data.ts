@@ -9,7 +9,10 @@
  * ```
  */
 
-/** The roles the example app assigns. QA_MANAGER and GOD have no permission definitions; ANONYMOUS is the placeholder user's role. */
+/**
+ * The roles the example app assigns. QA_MANAGER and GOD have no permission definitions; ANONYMOUS is the placeholder user's
+ * role, defined in definitions/session.permissions.json with nothing on documents.
+ */
 export type ExampleRole = 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'QA_MANAGER' | 'COMPANY_ADMIN' | 'SUPER_ADMIN' | 'GOD' | 'ANONYMOUS';
 
 /** A user of the example app: the id the `x-user-id` header names, and its roles. */

@@ -30,13 +30,19 @@ const changePolicy =
     : `npx typed-permissions policy publish definitions --database-url "$DATABASE_URL"   (then: policy list, policy rollback <n>)`;
 console.log(`Example documents app on ${base} (${databaseUrl === undefined ? 'embedded PGlite' : 'PostgreSQL'}), policy from ${policySource.description}.
 Change the policy while it runs: ${changePolicy}
-Open ${base}/ in a browser: the documents of user 1, 2 or 4, with the buttons the server would allow. Or try:
+Open ${base}/ in a browser: the documents of user 1, 2, 4 or 5; the buttons the server would allow call its guarded endpoints. Or try:
   curl -i ${base}/documents-protected-simple/10 -H 'x-user-id: 1'   # 200: EMPLOYEE reads own document, no 'confidential'
   curl -i ${base}/documents-protected-simple/2 -H 'x-user-id: 1'    # 403: not EMPLOYEE 1's document
   curl -i ${base}/documents-protected-simple/5 -H 'x-user-id: 4'    # 200: COMPANY_ADMIN, all attributes
   curl -i ${base}/documents-protected-simple -H 'x-user-id: 1'      # 200: own documents in full, others title and date
   curl -i ${base}/documents-protected-simple -H 'x-user-id: 4'      # 403: COMPANY_ADMIN may not list
   curl -i ${base}/documents-owned -H 'x-user-id: 2'                 # 200: only the documents EMPLOYEE_MANAGER 2 owns (SQL filter)
+  curl -i -X PATCH ${base}/documents-protected-simple/50 -H 'x-user-id: 4' -H 'content-type: application/json' -d '{"title":"Budget 2025"}'
+                                                                    # 200: COMPANY_ADMIN renames a document of their company
+  curl -i -X PATCH ${base}/documents-protected-simple/10 -H 'x-user-id: 1' -H 'content-type: application/json' -d '{"title":"Mine"}'
+                                                                    # 403: EMPLOYEE may not update
+  curl -i -X POST ${base}/documents-protected-simple/20/review -H 'x-user-id: 2'   # 200: EMPLOYEE_MANAGER approves their own document
+  curl -i -X DELETE ${base}/documents-protected-simple/40 -H 'x-user-id: 2'        # 200: EMPLOYEE_MANAGER deletes a managed user's document
   curl -i ${base}/documents-protected-simple/1                      # 403: anonymous
   curl -i ${base}/documents/1                                       # 200: the unprotected sibling
   curl ${base}/me/permissions -H 'x-user-id: 1'                     # the slice the browser client reads

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe } from '@jest/globals';
@@ -13,8 +14,23 @@ import { describe } from '@jest/globals';
 export const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const INSTALL_SCRIPT = join(REPOSITORY, 'scripts', 'install-chromium.sh');
-/** Where the page tests save what they saw (gitignored). */
-export const SCREENSHOTS = join(REPOSITORY, 'test', '.screenshots');
+/** The screenshots of the example page the repository keeps (docs/screenshots), rewritten only on request. */
+export const COMMITTED_SCREENSHOTS = join(REPOSITORY, 'docs', 'screenshots');
+/** Where the page tests save what they saw otherwise: outside the working tree, one folder reused by every run. */
+export const TEMPORARY_SCREENSHOTS = join(tmpdir(), 'typed-permissions-screenshots');
+
+/**
+ * Where the page tests save the screenshots the repository keeps: docs/screenshots when `UPDATE_SCREENSHOTS=1`,
+ * else {@link TEMPORARY_SCREENSHOTS} — a test that rewrote committed files on every run would leave the tree dirty.
+ *
+ * @example
+ * ```ts
+ * await page.screenshot({ path: join(screenshotFolder(), 'page-user-1.png') }); // UPDATE_SCREENSHOTS=1 npm run test:unit -- <file>
+ * ```
+ */
+export function screenshotFolder(environment: NodeJS.ProcessEnv = process.env): string {
+  return environment['UPDATE_SCREENSHOTS'] === '1' ? COMMITTED_SCREENSHOTS : TEMPORARY_SCREENSHOTS;
+}
 export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',

@@ -94,7 +94,7 @@ let permissions: PermissionsService;
 
 const link = new DatabaseLink();
 
-// Roles without definitions (QA_MANAGER, GOD, ANONYMOUS) are warned about once each.
+// Roles without definitions (QA_MANAGER, GOD) are warned about once each.
 const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
 /** How many queries each probe makes while all is well. */
@@ -153,7 +153,7 @@ describe('example app: the database goes away during requests, then comes back',
 
   it('answers that need no database do not change during the outage', async () => {
     const cases = [
-      { path: '/documents-protected-simple/1', status: 403 }, // anonymous: ANONYMOUS has no grants
+      { path: '/documents-protected-simple/1', status: 403 }, // anonymous: ANONYMOUS has no grant on documents
       { path: '/documents-protected-simple', status: 403 },
       { path: '/documents-owned', status: 403 },
       { path: '/documents-protected-simple/1', userId: 'abc', status: 401 }, // malformed caller

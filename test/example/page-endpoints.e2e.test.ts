@@ -37,7 +37,7 @@ import {
   type PageRow,
 } from './page-expectations.js';
 
-// The anonymous caller's role (ANONYMOUS) has no definition: the library warns once per app; keep the output quiet.
+// QA_MANAGER (user 3) has no definition: the library warns once per app about the role; keep the output quiet.
 const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 afterAll(() => warn.mockRestore());
 
@@ -213,11 +213,16 @@ function sliceAnswersAndCaching(): void {
     });
   });
 
-  it('the anonymous caller gets an empty slice (no grants, no plans), not an error', async () => {
+  it('the anonymous caller gets only create on session (nothing on documents or decisions), not an error', async () => {
     const response = await get('/me/permissions').expect(200);
     expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.body).toEqual({ format: 1, version: policyVersionOf(grantTables), plans: [], grants: [] });
-  });
+    expect(response.body).toEqual({
+      format: 1,
+      version: policyVersionOf(grantTables),
+      plans: [EVERY_ATTRIBUTE],
+      grants: [['session', [['create', 0, 0, [], []]]]],
+    });
+  }, 30_000);
 
   it('an unknown user (999) and a malformed id ("abc") get 401 with the reason', async () => {
     const unknown = await get('/me/permissions', '999').expect(401);

@@ -13,7 +13,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { policyVersion } from '../../generated/index.js';
 import { filePolicySource } from '../../runtime/live/index.js';
 import { compileChangedExample } from '../live/fixtures/example-policy.js';
-import { browserDescribe, CHROMIUM_FLAGS, CHROMIUM_PATH, REPOSITORY, SCREENSHOTS } from './chromium.js';
+import { browserDescribe, CHROMIUM_FLAGS, CHROMIUM_PATH, REPOSITORY, TEMPORARY_SCREENSHOTS } from './chromium.js';
 import { buildPageDir, listenExampleApp, removePageDir } from './example-app.fixture.js';
 
 const describeInBrowser = browserDescribe('test/example/page-live-policy.browser.test.ts');
@@ -55,7 +55,8 @@ describeInBrowser('the example page under a live policy', () => {
     await page.waitForSelector('#documents thead th:text-is("confidential")', { timeout: 20_000 });
     expect(await headers()).toEqual(['id', 'title', 'date', 'status', 'personal', 'confidential', 'creatorId', 'actions']);
     expect(await page.locator('tr[data-document-id="10"] td[data-field="confidential"]').textContent()).toBe('Confidential figures of document 10');
-    await page.screenshot({ path: join(SCREENSHOTS, 'page-after-policy-change.png'), fullPage: true });
+    // For a person to look at when this fails; never one of the committed screenshots.
+    await page.screenshot({ path: join(TEMPORARY_SCREENSHOTS, 'page-after-policy-change.png'), fullPage: true });
     await page.close();
   }, 60_000);
 });

@@ -64,11 +64,15 @@ export async function invalid(): Promise<void> {
 }
 
 export type Checks = [
-  Expect<Equal<Role, 'COMPANY_ADMIN' | 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'SUPER_ADMIN'>>,
-  Expect<Equal<Resource, 'decision' | 'document'>>,
+  Expect<Equal<Role, 'ANONYMOUS' | 'COMPANY_ADMIN' | 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'SUPER_ADMIN'>>,
+  Expect<Equal<Resource, 'decision' | 'document' | 'session'>>,
+  // SUPER_ADMIN's '*' covers session too, so every action of the policy is declared there.
+  Expect<Equal<ActionOf<'session'>, 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
   Expect<Equal<ActionOf<'document'>, 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
   Expect<Equal<ActionOf<'decision'>, 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
   Expect<Equal<ResourceIdOf<'document'>, number>>,
   Expect<Equal<ResourceIdOf<'decision'>, string>>,
+  // No session.resource.json declares its id type.
+  Expect<Equal<ResourceIdOf<'session'>, string | number>>,
   Expect<Equal<Awaited<ReturnType<typeof permissions.grantPermit<'document'>>>['resourceId'], number | undefined>>,
 ];
