@@ -70,8 +70,12 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   /** Definitions added before `build()`. */
   protected readonly added: AddedDefinition[] = [];
   private readonly warnings: OnceWarnings;
-  /** The tracing of guarded decisions, where `@opentelemetry/api` is installed and telemetry is on. */
-  private readonly tracing: DecisionTracing | undefined;
+  /**
+   * The tracing of guarded decisions, where `@opentelemetry/api` is installed and telemetry is on: loaded by the
+   * first guarded decision (null until then), so that an application that never guards, or starts and exits, does
+   * not pay for loading the API at start.
+   */
+  private tracing: DecisionTracing | undefined | null = null;
   private current: PolicySnapshot<TUser, TFilter> | undefined;
   /**
    * What the running code is written against: the vocabulary of the first policy installed (the compiled tables,
@@ -83,7 +87,6 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
     this.settings = checkPermissionsOptions(options);
     this.warnings = new OnceWarnings(this.settings.strict, this.settings.logger);
-    this.tracing = this.settings.telemetry === false ? undefined : DecisionTracing.load(this.settings.telemetry);
   }
 
   /**
@@ -248,8 +251,13 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   grantPermitVia<TId = unknown>(query: GrantQuery<TUser, TId>, via: DecisionEvent['via']): Promise<Permit<TUser, TId, TFilter>> {
     const snapshot = this.current;
     if (snapshot === undefined) return Promise.reject(unbuilt('grantPermit()'));
-    const { tracing } = this;
+    const tracing = this.tracing === null ? (this.tracing = this.loadTracing()) : this.tracing;
     return tracing?.active() === true ? tracing.trace(query, via, () => snapshot.grantPermit(query, via)) : snapshot.grantPermit(query, via);
+  }
+
+  private loadTracing(): DecisionTracing | undefined {
+    const { telemetry } = this.settings;
+    return telemetry === false ? undefined : DecisionTracing.load(telemetry);
   }
 
   /**
