@@ -8,6 +8,8 @@ import { formatNs, formatRatio, table, type TargetVerdict } from './report.js';
 export const BATCH_TARGET = 'Decision service: a batch of 100 checks ≤ 2× the round trip of a batch of 1 (round trip, one connection)';
 export const NO_5XX_TARGET = 'Decision service: no 5xx and no connection error under load';
 
+const shownRoundTrip = (run: ServiceRun | undefined): string => (run === undefined ? '?' : `${roundTripMs(run).toFixed(3)} ms`);
+
 const runOf = (runs: readonly ServiceRun[], batch: number, connections: number): ServiceRun | undefined =>
   runs.find((run) => run.batch === batch && run.connections === connections);
 
@@ -64,7 +66,7 @@ export function serviceTargets(result: ServiceResult | undefined): TargetVerdict
   return [
     {
       target: BATCH_TARGET,
-      measured: `${formatRatio(ratio)} (round trip ${hundred === undefined ? '?' : roundTripMs(hundred).toFixed(3)} ms vs ${one === undefined ? '?' : roundTripMs(one).toFixed(3)} ms)`,
+      measured: `${formatRatio(ratio)} (round trip ${shownRoundTrip(hundred)} vs ${shownRoundTrip(one)})`,
       met: ratio <= 2,
     },
     { target: NO_5XX_TARGET, measured: `${failures} 5xx or errors in ${result.runs.length} runs`, met: failures === 0 },
