@@ -3,9 +3,14 @@
  * the embedded cost of the same checks; and its targets.
  */
 import { roundTripMs, type ServiceResult, type ServiceRun } from './service.bench.js';
-import { formatNs, formatRatio, table, type TargetVerdict } from './report.js';
+import { formatNs, formatRatio, limitWhenMissed, table, type TargetVerdict } from './report.js';
 
 export const BATCH_TARGET = 'Decision service: a batch of 100 checks ≤ 2× the round trip of a batch of 1 (round trip, one connection)';
+/** What the batch of 100 costs beyond the round trip, as profiled. */
+const BATCH_LIMIT =
+  'a batch of 100 is about 12 KB in and 40 KB out: parsing and validating 100 checks and serializing 100 answers cost about ' +
+  '0.2 ms in the service; deciding them is about 50 µs of it (the embedded row)';
+
 export const NO_5XX_TARGET = 'Decision service: no 5xx and no connection error under load';
 
 const shownRoundTrip = (run: ServiceRun | undefined): string => (run === undefined ? '?' : `${roundTripMs(run).toFixed(3)} ms`);
@@ -68,6 +73,7 @@ export function serviceTargets(result: ServiceResult | undefined): TargetVerdict
       target: BATCH_TARGET,
       measured: `${formatRatio(ratio)} (round trip ${shownRoundTrip(hundred)} vs ${shownRoundTrip(one)})`,
       met: ratio <= 2,
+      ...limitWhenMissed(ratio <= 2, BATCH_LIMIT),
     },
     { target: NO_5XX_TARGET, measured: `${failures} 5xx or errors in ${result.runs.length} runs`, met: failures === 0 },
   ];
