@@ -4,7 +4,7 @@
  * request nothing and the database one statement per batch. At most 10,000 events wait; more are dropped and
  * counted (the library counts what its own queue drops, too). The last events are read back for GET /decisions.
  */
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import type { DecisionEvent } from '../../runtime/core/index.js';
 import { EXAMPLE_DATABASE } from './example.constants.js';
@@ -20,7 +20,7 @@ export const MAX_WAITING_DECISIONS = 10_000;
 export const MAX_LISTED_DECISIONS = 100;
 
 @Injectable()
-export class DecisionLogWriter implements OnApplicationShutdown {
+export class DecisionLogWriter implements BeforeApplicationShutdown {
   private waiting: DecisionEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
@@ -100,7 +100,8 @@ export class DecisionLogWriter implements OnApplicationShutdown {
     return rows.map((row) => (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as DecisionEvent);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Nest runs this before any `onApplicationShutdown`, so the database (closed by one) is still open for the last batch. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.flush();
   }
 }

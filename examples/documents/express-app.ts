@@ -1,8 +1,7 @@
 /**
  * The example documents app on express instead of NestJS: the same database, ownership service and
- * compiled definitions, with `permit({ action })` in each route. The README's express section is
- * the part between the `#region readme-express` markers, word for word (a test checks it), and the
- * express end-to-end tests run this app.
+ * compiled definitions, with `permit({ action })` in each route. The express end-to-end tests run this app;
+ * docs/express.md shows the same calls in a project of its own (its code blocks are tested from the packages).
  */
 import express, { type Express, type Request } from 'express';
 import type { Kysely } from 'kysely';
@@ -42,7 +41,6 @@ const POSITIVE_INT = /^[1-9]\d{0,8}$/;
 export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: (error: unknown) => void = () => undefined): Express {
   const users = new UsersRepository(db);
   const documents = new DocumentsRepository(db);
-  // #region readme-express
   const permissions = createPermissions<AppUser, DocumentFilter>({ ownership: new DocumentOwnershipService(db), limitOwnReduce });
   const permit = createPermitMiddleware({
     permissions, // typed: permit({ action: 'raed' }) does not compile
@@ -75,6 +73,5 @@ export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: 
   });
   app.use(permissionsErrorHandler({ onServerError: onError })); // JSON errors: 401 from getUser, 500 without details
   checkPermitRoutes(app); // an ambiguous record id stops the boot, not the first request
-  // #endregion readme-express
   return app;
 }

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { repoRoot } from '../compiler/helpers.js';
-import { NPM, ok, packWorkspaces, run } from '../package/throwaway-project.js';
+import { NPM, ok, run, sharedPackedWorkspaces } from '../package/throwaway-project.js';
 import { consoleSteps, docBlocks, shownOutput, userDocuments, type DocBlock } from './doc-blocks.js';
 
 /** The packages the guides use besides ours, at the versions this repository's package.json tests. */
@@ -63,7 +63,6 @@ const documents = userDocuments(repoRoot);
 const blocks: DocBlock[] = documents.flatMap((file) => docBlocks(repoRoot, file));
 const where = (block: DocBlock) => `${block.file}:${block.line}`;
 
-let packs = '';
 let project = '';
 const tarballs = new Map<string, string>();
 
@@ -81,10 +80,10 @@ function withTarballs(code: string): string {
     .join('\n');
 }
 
-beforeAll(() => {
-  packs = mkdtempSync(join(tmpdir(), 'typed-permissions-doc-packs-'));
+beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'typed-permissions-docs-'));
-  for (const pack of packWorkspaces(packs)) tarballs.set(pack.name, join(packs, pack.filename));
+  const { folder, packed } = await sharedPackedWorkspaces();
+  for (const pack of packed) tarballs.set(pack.name, join(folder, pack.filename));
   const versions = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   ok(run(NPM, ['init', '-y'], project), 'npm init');
   ok(run(NPM, ['pkg', 'set', 'type=module'], project), 'npm pkg set');
@@ -96,7 +95,7 @@ beforeAll(() => {
 }, 600_000);
 
 afterAll(() => {
-  for (const dir of [packs, project]) if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  if (project !== '') rmSync(project, { recursive: true, force: true });
 });
 
 describe('the documentation’s code blocks', () => {

@@ -1,12 +1,11 @@
 /**
  * The same example definitions behind the express integration instead of the NestJS guard: the
- * example's express app (examples/documents/express-app.ts, the code the README shows) on the seeded
+ * example's express app (examples/documents/express-app.ts) on the seeded
  * example database (embedded PGlite), with `permit({ action })` in each route. The middleware
  * answers 400, 401 (through the app's getUser), 403, or puts the permit on the request; the handlers
  * only apply the permit.
  */
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
@@ -92,19 +91,5 @@ describe('example definitions under the express middleware (embedded PGlite)', (
 
   it('no request reached the error handler', () => {
     expect(serverErrors(errors)).toEqual([]);
-  });
-});
-
-describe('the README shows the express example exactly as the tests run it', () => {
-  it('README.md contains the readme-express region of examples/documents/express-app.ts word for word', () => {
-    const source = readFileSync(new URL('../../examples/documents/express-app.ts', import.meta.url), 'utf8');
-    const region = /\/\/ #region readme-express\n([\s\S]*?)\n {2}\/\/ #endregion readme-express/.exec(source)?.[1];
-    expect(region).toBeDefined();
-    const dedented = (region as string)
-      .split('\n')
-      .map((line) => line.replace(/^ {2}/, ''))
-      .join('\n');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(dedented);
   });
 });

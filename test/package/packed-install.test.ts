@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from '../compiler/helpers.js';
-import { NPM, ok, packWorkspaces, run, tarballPath, type Packed } from './throwaway-project.js';
+import { NPM, ok, run, sharedPackedWorkspaces, tarballPath, type Packed } from './throwaway-project.js';
 
 function folderBytes(path: string): number {
   let total = 0;
@@ -32,14 +32,13 @@ describe('the packed tarballs, installed outside the repository', () => {
   let packed: Packed[] = [];
   const tarball = (name: string) => tarballPath(packed, packs, name);
 
-  beforeAll(() => {
-    packs = mkdtempSync(join(tmpdir(), 'typed-permissions-packs-'));
+  beforeAll(async () => {
     project = mkdtempSync(join(tmpdir(), 'typed-permissions-newcomer-'));
-    packed = packWorkspaces(packs);
-  }, 240_000);
+    ({ folder: packs, packed } = await sharedPackedWorkspaces());
+  }, 330_000);
 
   afterAll(() => {
-    for (const dir of [packs, project]) if (dir !== '') rmSync(dir, { recursive: true, force: true });
+    if (project !== '') rmSync(project, { recursive: true, force: true });
   });
 
   it('npm pack builds both packages and ships only what users need', () => {

@@ -3,7 +3,10 @@
  * environment (no jest NODE_OPTIONS, no npm_package_* of this repository, no npm noise), and the packed tarballs.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from '../compiler/helpers.js';
 
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -59,6 +62,53 @@ export interface Packed {
  */
 export function packWorkspaces(destination: string): Packed[] {
   return JSON.parse(ok(run(NPM, ['pack', '--workspaces', '--json', '--pack-destination', destination], repoRoot), 'npm pack')) as Packed[];
+}
+
+/** The environment variable naming the folder of this jest run's tarballs (set by test/global-setup.mjs). */
+export const PACKS_FOLDER_VARIABLE = 'TYPED_PERMISSIONS_TEST_PACKS';
+/** How long a test file waits for another one's `npm pack` at most. */
+const PACK_WAIT_MS = 300_000;
+
+/**
+ * The packed tarballs of this jest run, packed once for every test file that asks: packing rebuilds both
+ * packages' `dist` folders, so two test files packing at once (two jest workers) would delete each other's
+ * builds. The first caller takes the folder's lock and packs; the others wait for its `packed.json` (or its
+ * `failed.txt`). Without the jest run's folder (a test run outside this configuration), packs into a new one.
+ *
+ * @example
+ * ```ts
+ * const { folder, packed } = await sharedPackedWorkspaces();
+ * const runtime = tarballPath(packed, folder, 'typed-permissions');
+ * ```
+ */
+export async function sharedPackedWorkspaces(): Promise<{ readonly folder: string; readonly packed: Packed[] }> {
+  const folder = process.env[PACKS_FOLDER_VARIABLE] ?? mkdtempSync(join(tmpdir(), 'typed-permissions-packs-'));
+  const done = join(folder, 'packed.json');
+  const failed = join(folder, 'failed.txt');
+  if (takeLock(join(folder, 'lock'))) {
+    try {
+      writeFileSync(done, JSON.stringify(packWorkspaces(folder)));
+    } catch (error) {
+      writeFileSync(failed, error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+  }
+  for (const deadline = Date.now() + PACK_WAIT_MS; !existsSync(done); await sleep(250)) {
+    if (existsSync(failed)) throw new Error(`npm pack failed in another test file:\n${readFileSync(failed, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`npm pack did not finish within ${PACK_WAIT_MS / 1000} s (${folder})`);
+  }
+  return { folder, packed: JSON.parse(readFileSync(done, 'utf8')) as Packed[] };
+}
+
+/** Whether this call created `lock` (mkdir is atomic: exactly one caller wins). */
+function takeLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
 }
 
 /** The path of `name`'s tarball among `packed`, in `destination`. */
