@@ -8,7 +8,7 @@ export default {
   // ordinary test on a busy machine; suites that start servers, processes or compilers set their own, longer ones.
   testTimeout: 60_000,
   // Jest's default is one worker per core minus one: a single worker on CI's two cores. Most suites wait on
-  // servers, child processes and databases, so two workers halve the run (about 9 to 5.5 minutes there).
+  // servers, child processes and databases, so two workers take a third off the run (jest's part: 9 to 6 minutes).
   maxWorkers: 2,
   roots: ['<rootDir>/test'],
   // One folder of packed tarballs per run, shared by the package and documentation tests.

@@ -3,7 +3,7 @@
  * environment (no jest NODE_OPTIONS, no npm_package_* of this repository, no npm noise), and the packed tarballs.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -60,7 +60,7 @@ export interface Packed {
  * const packed = packWorkspaces(packs); // [{ name: 'typed-permissions', filename: 'typed-permissions-0.1.0.tgz', … }, …]
  * ```
  */
-export function packWorkspaces(destination: string): Packed[] {
+function packWorkspaces(destination: string): Packed[] {
   return JSON.parse(ok(run(NPM, ['pack', '--workspaces', '--json', '--pack-destination', destination], repoRoot), 'npm pack')) as Packed[];
 }
 
@@ -87,7 +87,9 @@ export async function sharedPackedWorkspaces(): Promise<{ readonly folder: strin
   const failed = join(folder, 'failed.txt');
   if (takeLock(join(folder, 'lock'))) {
     try {
-      writeFileSync(done, JSON.stringify(packWorkspaces(folder)));
+      // Written whole, then renamed: a waiting test file never reads half of it.
+      writeFileSync(`${done}.partial`, JSON.stringify(packWorkspaces(folder)));
+      renameSync(`${done}.partial`, done);
     } catch (error) {
       writeFileSync(failed, error instanceof Error ? error.message : String(error));
       throw error;
