@@ -126,6 +126,23 @@ describe('malformed definitions are accepted or refused with a typed error, neve
     }
   });
 
+  it('a grant key "__proto__" (which zod\'s record skips) has its patterns checked like any other key, and grants when they are valid', async () => {
+    const problemsOf = (grant: string) => {
+      const outcome = buildOutcome([{ roles: ['A'], resource: 'doc', grant: JSON.parse(grant) as unknown }]);
+      return outcome === 'ok' ? 'ok' : outcome.problems.map((problem) => [problem.code, problem.path, problem.message]);
+    };
+    expect([problemsOf('{"__proto__": ""}'), problemsOf('{"__proto__": [1, "title"]}'), problemsOf('{"__proto__": ["*"]}')]).toEqual([
+      [['invalid-shape', ['grant', '__proto__'], 'The attributes of a grant key must be an array of patterns.']],
+      [['invalid-shape', ['grant', '__proto__', 0], 'An attribute pattern must be a string.']],
+      'ok',
+    ]);
+    const permissions = new Permissions({ logger: { warn() {} } })
+      .addPermissions([{ roles: ['A'], resource: 'doc', grant: JSON.parse('{"__proto__": ["title"]}') as Record<string, string[]> }])
+      .build();
+    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: '__proto__' });
+    expect([permit.granted, await permit.pick({ title: 't', secret: 's' })]).toEqual([true, { title: 't' }]);
+  });
+
   it('a role named __proto__ with a grant does not grant other roles anything', async () => {
     const permissions = new Permissions({ logger: { warn() {} } })
       .addPermissions([

@@ -77,6 +77,23 @@ export type ParsedDefinition = ZodCore.output<ReturnType<typeof shapeSchema>>;
 
 type ProblemSink = (code: DefinitionProblemCode, path: (string | number)[], message: string, fix: string) => void;
 
+const GRANT_FIX =
+  "Set grant to an array of actions (['read', 'list:any']) or an object of action → attribute patterns ({ 'read:own': ['*', '!confidential'] }).";
+
+/**
+ * The patterns of a grant key "__proto__", which zod's record never looks at (copying that key would set its
+ * output's prototype): the same shape problems the schema reports for any other key.
+ */
+function checkProtoPatterns(patterns: unknown, path: (string | number)[], report: ProblemSink): void {
+  if (!Array.isArray(patterns)) {
+    report('invalid-shape', path, 'The attributes of a grant key must be an array of patterns.', GRANT_FIX);
+    return;
+  }
+  patterns.forEach((pattern: unknown, i) => {
+    if (typeof pattern !== 'string') report('invalid-shape', [...path, i], 'An attribute pattern must be a string.', GRANT_FIX);
+  });
+}
+
 /**
  * The checks that span several fields of one definition: grant syntax and the ownership hooks. They
  * read the input defensively, so that they also run (and report) when other fields have the wrong shape.
@@ -106,6 +123,7 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
       continue;
     }
     if ((parsed.possession ?? possession ?? 'any') === 'own') grantsOwn = true;
+    if (key === '__proto__' && !Array.isArray(grant)) checkProtoPatterns(patterns, path, report);
     if (!Array.isArray(patterns)) continue;
     if (patterns.length === 0)
       report(
@@ -233,7 +251,7 @@ function shapeFix(issue: ZodCore.$ZodIssue, path: readonly (string | number)[]):
         return `Name the resource with printable text of at most ${MAX_NAME_LENGTH} characters: ${PRINTABLE_NAME_RULE}`;
       return "Set resource to a resource name, for example 'document', or '*' for every resource.";
     case 'grant':
-      return "Set grant to an array of actions (['read', 'list:any']) or an object of action → attribute patterns ({ 'read:own': ['*', '!confidential'] }).";
+      return GRANT_FIX;
     case 'possession':
       return "Use possession 'own' or 'any', or leave it out.";
     case 'descr':
