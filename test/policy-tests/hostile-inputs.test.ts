@@ -37,6 +37,41 @@ describe('hostile test files', () => {
     expect(({} as Record<string, unknown>)['id']).toBeUndefined();
   });
 
+  it('malformed values under "__proto__" keys (which the format check skips) are problems at their place, never a crash', async () => {
+    const ann = '"users": { "ann": { "id": 1, "roles": ["AUTHOR"] } }';
+    const cases = [
+      `{ ${ann}, "ownership": { "isAuthor": { "__proto__": "x" } }, "tests": [] }`,
+      `{ ${ann}, "ownership": { "__proto__": 7 }, "tests": [] }`,
+      `{ ${ann}, "records": { "article": { "__proto__": 7 } }, "tests": [] }`,
+    ];
+    const outcomes = [];
+    for (const text of cases) outcomes.push(await test(text));
+    const failed = (...problems: string[]) => ({
+      code: 1,
+      logs: [],
+      errors: [...problems, `typed-permissions: ${problems.length} problem${problems.length === 1 ? '' : 's'} in dir; no test ran.`],
+    });
+    const at = 'dir/h.permissions.test.json:1:';
+    expect(outcomes).toEqual([
+      failed(
+        `${at}99 $.ownership.isAuthor.__proto__ [invalid-test-file] The ids "isAuthor" owns for "__proto__" are "x", not an array. Fix: Write [1, 10].`,
+        `${at}99 $.ownership.isAuthor.__proto__ [unknown-user] User "__proto__" is not one of the file's users. ` +
+          'Fix: Add "__proto__" to "users", or name one of "ann".',
+      ),
+      failed(
+        `${at}85 $.ownership.__proto__ [invalid-test-file] Ownership by "__proto__" is 7, not an object. ` +
+          'Fix: Write { "alice": [1, 10] }: user name → owned ids.',
+        `${at}85 $.ownership.__proto__ [unknown-method] "__proto__" is not an ownership method of the definitions. ` +
+          'Fix: Name an isOwner, listOwned, limitOwned or ownedAmong method of the definitions: ' +
+          '"articlesAmong", "isAuthor", "limitToAssigned", "listAuthored".',
+      ),
+      failed(
+        `${at}96 $.records.article.__proto__ [invalid-test-file] Record "__proto__" of "article" is 7, not an object. ` +
+          'Fix: Write the record as an object with its "id".',
+      ),
+    ]);
+  });
+
   it('a name found only on a prototype is unknown: users, ownership methods, records', async () => {
     const text = [
       '{',

@@ -7,6 +7,7 @@
  */
 import { quoteForMessage } from '../definition/names.js';
 import type { GrantTables, HookKind, ResourceIdType } from '../tables/grant-tables.js';
+import { isObject } from './policy-test-shape.js';
 import type { PolicyTestFile, PolicyTestId, PolicyTestProblem, PolicyTestProblemCode, PolicyTests } from './policy-test-types.js';
 
 type Path = readonly (string | number)[];
@@ -121,9 +122,12 @@ class ReferenceCheck {
       const [only] = types;
       const idType = types.size === 1 ? only : undefined;
       const whose = [...method.resources].map((resource) => quoteForMessage(this.tables.resources[resource] as string)).join(', ');
+      // A value of the wrong shape is the shape check's problem (the compiler runs both checks side by side, and its
+      // format check cannot see values under a "__proto__" key): it is skipped here, never read.
+      if (!isObject(byUser)) continue;
       for (const [user, ids] of Object.entries(byUser)) {
         this.user(user, ['ownership', name, user]);
-        ids.forEach((id, i) => this.id(id, idType, ['ownership', name, user, i], whose));
+        if (Array.isArray(ids)) ids.forEach((id: PolicyTestId, i) => this.id(id, idType, ['ownership', name, user, i], whose));
       }
     }
   }
@@ -135,8 +139,9 @@ class ReferenceCheck {
         this.add(['records', resource], 'unknown-resource', `Resource ${quoteForMessage(resource)} is not named by any definition.`, this.resourceFix());
         continue;
       }
+      if (!isObject(byId)) continue;
       for (const [key, record] of Object.entries(byId))
-        this.id(record['id'] as PolicyTestId, this.idTypeOf(index), ['records', resource, key, 'id'], quoteForMessage(resource));
+        if (isObject(record)) this.id(record['id'] as PolicyTestId, this.idTypeOf(index), ['records', resource, key, 'id'], quoteForMessage(resource));
     }
   }
 
@@ -173,7 +178,7 @@ class ReferenceCheck {
       if (test.expect === 'denied')
         this.add([...path, 'attributes'], 'invalid-test-file', 'A denied request sees no attributes.', 'Expect "granted", or remove "attributes".');
       const records = Object.hasOwn(this.file.records, test.resource) ? this.file.records[test.resource] : undefined;
-      if (index !== undefined && (records === undefined || !Object.hasOwn(records, String(test.resourceId))))
+      if (index !== undefined && (!isObject(records) || !Object.hasOwn(records, String(test.resourceId))))
         this.add(
           [...path, 'resourceId'],
           'unknown-record',

@@ -43,7 +43,16 @@ export function isPolicyTestId(value: unknown): value is PolicyTestId {
   return (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && value.length > 0 && value.length <= MAX_STRING_ID_LENGTH);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/**
+ * Whether `value` is a plain object (not null, not an array).
+ *
+ * @example
+ * ```ts
+ * isObject({ id: 1 }); // true
+ * isObject([1]); // false
+ * ```
+ */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
