@@ -6,7 +6,7 @@
  * exist changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
+import { useServerSchema } from './fixtures/server-schema.js';
 import { main } from '../../compiler/cli.js';
 import { policyVersion } from '../../generated/index.js';
 import { collectIo, fixture, repoRoot } from '../compiler/helpers.js';
@@ -94,19 +94,7 @@ if (serverUrl === undefined)
 
 describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
   const schema = `cli_${process.pid}`;
-  let admin: pg.Client;
-  const store = () => ['--database-url', serverUrl as string, '--schema', schema, '--channel', schema];
-
-  beforeAll(async () => {
-    admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  });
-
-  afterAll(async () => {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  });
+  const { store, admin } = useServerSchema(serverUrl as string, schema);
 
   it('creates the store on the first publish, lists newest first, and refuses a rollback to a version it does not have', async () => {
     expect(await run('policy', 'list', ...store())).toEqual({ code: 0, logs: [`typed-permissions: nothing was published to ${schema} yet.`], errors: [] });
@@ -126,7 +114,7 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
       logs: [],
       errors: ['typed-permissions: The policy store has no version 9; see `typed-permissions policy list`.'],
     });
-    const { rows } = await admin.query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`);
+    const { rows } = await admin().query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`);
     expect(rows).toEqual([{ sequence: '2' }]);
   });
 });

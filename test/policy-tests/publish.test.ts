@@ -4,8 +4,8 @@
  * (TEST_DATABASE_URL), a passing version is published with its tests in the bundle, and a failing one after it
  * leaves the log and the active version as they were.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { useServerSchema } from '../live/fixtures/server-schema.js';
 import { removeTempDir } from '../compiler/helpers.js';
 import { articleTest, articleTests, folderWith, run } from './policy-test-folders.js';
 
@@ -49,19 +49,7 @@ if (serverUrl === undefined)
 
 describeWithServer('policy publish on a PostgreSQL server', () => {
   const schema = `policy_tests_${process.pid}`;
-  let admin: pg.Client;
-  const store = () => ['--database-url', serverUrl as string, '--schema', schema, '--channel', schema];
-
-  beforeAll(async () => {
-    admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  });
-
-  afterAll(async () => {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  });
+  const { store, admin } = useServerSchema(serverUrl as string, schema);
 
   it('publishes a passing version with its tests; a failing one after it changes nothing', async () => {
     const good = await run('policy', 'publish', folder(passing), ...store());
@@ -69,11 +57,11 @@ describeWithServer('policy publish on a PostgreSQL server', () => {
     expect(good.logs[0]).toMatch(new RegExp(`^typed-permissions: published version [0-9a-f]{64} as #1 to ${schema}; followers load it now\\.$`));
     const dir = folder(failing);
     expect(await run('policy', 'publish', dir, ...store())).toEqual({ code: 1, logs: [], errors: refusal(dir) });
-    const { rows } = await admin.query<{ sequence: string; tests: { files: { tests: unknown[] }[] } }>(
+    const { rows } = await admin().query<{ sequence: string; tests: { files: { tests: unknown[] }[] } }>(
       `SELECT v.sequence, (v.bundle::jsonb)->'tests' AS tests FROM ${schema}.policy_versions v JOIN ${schema}.policy_current c ON c.sequence = v.sequence`,
     );
     expect(rows.map((row) => [row.sequence, row.tests.files[0]?.tests.length])).toEqual([['1', 2]]);
-    const { rows: count } = await admin.query<{ count: string }>(`SELECT count(*) FROM ${schema}.policy_versions`);
+    const { rows: count } = await admin().query<{ count: string }>(`SELECT count(*) FROM ${schema}.policy_versions`);
     expect(count).toEqual([{ count: '1' }]);
   });
 });
