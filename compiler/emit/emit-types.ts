@@ -11,8 +11,20 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
   const { tables, resourceActions, resourceIdTypes } = context.model;
   const actionsOf = (resource: string) => resourceActions.get(resource) ?? [];
   return emitTypeScript(context, 'types.ts', (file) => {
-    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: context.runtimeImport, namedImports: ['PermissionDefinition'] });
+    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: context.runtimeImport, namedImports: ['PermissionDefinition', 'User'] });
     file.addTypeAlias({ isExported: true, name: 'Role', type: literalUnion(tables.roles), docs: ['Every role named in the definitions.'] });
+    file.addTypeAlias({
+      isExported: true,
+      name: 'PolicyUser',
+      typeParameters: [{ name: 'TId', default: 'string | number' }],
+      type: 'User<TId, Role>',
+      docs: [
+        "A user whose roles are the definitions' roles: a misspelt role is a compile error, and TypeScript names the role " +
+          "meant (`roles: ['EDITRO']`: Did you mean '\"EDITOR\"'?). Extend it with your users' fields: " +
+          '`interface AppUser extends PolicyUser<number> { readonly name: string }`. Where roles are data that changes ' +
+          "while the application runs (a live policy that adds roles), use typed-permissions' `User` instead.",
+      ],
+    });
     file.addTypeAlias({ isExported: true, name: 'Resource', type: literalUnion(tables.resources), docs: ['Every resource named in the definitions.'] });
     const schemaResources = tables.resources.map((resource) => {
       const id = resourceIdTypes.get(resource) ?? 'string | number';

@@ -13,6 +13,8 @@ import type { PermissionsSchema, TypedGrantQuery } from '../core/engine/typed-pe
 import { PermissionsUsageError } from '../core/errors.js';
 import type { ResourceIdType } from '../core/tables/grant-tables.js';
 import { NO_GRANT } from '../core/tables/table-loader.js';
+import { describeValue } from '../core/describe-value.js';
+import { didYouMean } from '../core/nearest-name.js';
 import { resolveMethod } from '../core/build/ownership-methods.js';
 import { checkRemoteOptions, type RemotePermissionsOptions, type RemoteSettings } from './remote-options.js';
 import { actionsWithGroups, RoleSetPolicy } from './role-set-policy.js';
@@ -77,10 +79,11 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     const policy = await this.roleSet(user.roles);
     const combination = policy.combination(resource, action);
     if (combination === NO_GRANT && !this.idTypes.has(resource))
-      this.warnings.warn(
-        `resource\u0000${resource}`,
-        `unknown resource ${JSON.stringify(resource)}: the service's policy does not name it, so nothing is granted.`,
-      );
+      this.warnings.warn(`resource\u0000${resource}`, () => ({
+        problem: `unknown resource ${describeValue(resource)}: the service's policy does not name it`,
+        consequence: 'nothing is granted',
+        hint: didYouMean(resource, this.idTypes.keys()),
+      }));
     const decided = decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, combination, policy);
     return decided instanceof Permit ? decided : decideOwnership<TUser, TId, TFilter>(user, resource, action, decided, policy);
   }

@@ -27,6 +27,24 @@ describe('typed-permissions explain', () => {
     expect([explanation.granted, explanation.anyAttributes]).toEqual([true, ['*']]);
   });
 
+  it('names the role, resource and action probably meant when one is misspelt', async () => {
+    const { out, err, io: streams } = io();
+    expect(await main(['explain', 'definitions', '--roles', 'EMPLYOEE,GOD', '--resource', 'documnet', '--action', 'reed'], streams)).toBe(0);
+    expect(err).toEqual([]);
+    expect(out.join('\n')).toBe(
+      [
+        'reed on documnet for roles EMPLYOEE, GOD: NOT GRANTED',
+        '  - resource "documnet" is not named by any definition. Did you mean "document"?',
+        '  - action "reed" is not granted by any definition on any resource. Did you mean "read"?',
+        '  - role "EMPLYOEE" is not named by any definition; it is ignored. Did you mean "EMPLOYEE"?',
+        '  - role "GOD" is not named by any definition; it is ignored.',
+      ].join('\n'),
+    );
+    const json = io();
+    expect(await main(['explain', 'definitions', '--roles', 'EMPLYOEE', '--resource', 'document', '--action', 'read', '--json'], json.io)).toBe(0);
+    expect((JSON.parse(json.out.join('\n')) as { suggestions: unknown }).suggestions).toEqual([{ kind: 'role', name: 'EMPLYOEE', nearest: 'EMPLOYEE' }]);
+  });
+
   it('is a usage error (exit 2) without --roles, --resource and --action, or with compile flags', async () => {
     expect(await main(['explain', '--roles', 'A'], io().io)).toBe(2);
     expect(await main(['explain', '--roles', 'A', '--resource', 'r', '--action', 'a', '--check'], io().io)).toBe(2);

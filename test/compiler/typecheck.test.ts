@@ -90,6 +90,24 @@ export const permit = permissions.grantPermit({ user, resource: 'artcle', action
     expected: [`Type '"artcle"' is not assignable to type`, `Did you mean '"article"'?`],
   },
   {
+    file: 'fail-misspelt-action.ts',
+    why: 'a misspelt action, with the action meant',
+    source: `${PRELUDE}
+declare const permissions: ReturnType<typeof createPermissions<AppUser, CommentFilter>>;
+export const permit = permissions.grantPermit({ user, resource: 'article', action: 'pubilsh' });
+`,
+    expected: [`Type '"pubilsh"' is not assignable to type`, `Did you mean '"publish"'?`],
+  },
+  {
+    file: 'fail-misspelt-role.ts',
+    why: "a misspelt role in a PolicyUser, with the role meant (the quick start's promise)",
+    source: `
+import type { PolicyUser } from './generated/index.js';
+export const moderator: PolicyUser<number> = { id: 2, roles: ['MODERATRO'] };
+`,
+    expected: [`Type '"MODERATRO"' is not assignable to type 'Role'. Did you mean '"MODERATOR"'?`],
+  },
+  {
     file: 'fail-wrong-id-type.ts',
     why: 'a string id for a resource whose ids are numbers',
     source: `${PRELUDE}

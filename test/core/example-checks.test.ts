@@ -355,8 +355,8 @@ function actionMatrixAndOwnLists(): void {
     }
     expect(exampleAnonymousUser).toEqual({ id: 0, roles: ['ANONYMOUS'] });
     expect(warnings).toEqual([
-      'typed-permissions: unknown role "QA_MANAGER" is ignored: no definition names it.',
-      'typed-permissions: unknown role "GOD" is ignored: no definition names it.',
+      'typed-permissions: unknown role "QA_MANAGER": no definition names it; it is ignored.',
+      'typed-permissions: unknown role "GOD": no definition names it; it is ignored.',
     ]);
   }, 30_000);
 

@@ -37,6 +37,7 @@ describe('explain: which definitions grant an action, and why an id was refused'
       unknownRoles: ['GHOST'],
       unknownResource: false,
       unknownAction: false,
+      suggestions: [],
       byRole: [
         {
           role: 'EMPLOYEE',

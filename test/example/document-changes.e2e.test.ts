@@ -243,7 +243,7 @@ function anonymousIsKnown(): void {
     const warnings = warn.mock.calls.map((args) => args.map(String).join(' '));
     expect(warnings.filter((text) => text.includes('ANONYMOUS'))).toEqual([]);
     expect(warnings.filter((text) => text.includes('unknown role'))).toEqual([
-      'typed-permissions: unknown role "QA_MANAGER" is ignored: no definition names it.',
+      'typed-permissions: unknown role "QA_MANAGER": no definition names it; it is ignored.',
     ]);
   }, 30_000);
 }

@@ -119,6 +119,7 @@ describe('runPolicyTests: what is decided', () => {
       unknownRoles: [],
       unknownResource: false,
       unknownAction: false,
+      suggestions: [],
       byRole: [
         {
           role: 'AUTHOR',

@@ -4,6 +4,7 @@
  */
 import { NOTHING, planFromJson, planToPatterns, unionPlans } from '../projection/attribute-plan.js';
 import { groupOwnershipLabel, type GrantCell, type GrantTables } from '../tables/grant-tables.js';
+import { nearestName } from '../nearest-name.js';
 import { printableText } from '../printable-text.js';
 
 /** A definition, as an explanation names it. */
@@ -31,6 +32,13 @@ export interface ExplainedOwnership {
   readonly checks: readonly { readonly isOwner: string; readonly owned: boolean }[];
 }
 
+/** An unknown name of the question and the known one nearest to it: probably what was meant. */
+export interface ExplainedSuggestion {
+  readonly kind: 'role' | 'resource' | 'action';
+  readonly name: string;
+  readonly nearest: string;
+}
+
 /** The full explanation of one decision. */
 export interface Explanation {
   readonly roles: readonly string[];
@@ -42,6 +50,8 @@ export interface Explanation {
   readonly unknownRoles: readonly string[];
   readonly unknownResource: boolean;
   readonly unknownAction: boolean;
+  /** For each unknown role, resource or action that is near a known one: the known one ("Did you mean"). */
+  readonly suggestions: readonly ExplainedSuggestion[];
   readonly byRole: readonly ExplainedRole[];
   readonly ownership?: ExplainedOwnership;
 }
@@ -109,8 +119,21 @@ export function explainGrant(tables: GrantTables, roles: readonly string[], reso
     unknownRoles,
     unknownResource: resourceIndex === -1,
     unknownAction: actionIndex === -1,
+    suggestions: suggestionsFor(tables, unknownRoles, resourceIndex === -1 ? resource : undefined, actionIndex === -1 ? action : undefined),
     byRole,
   };
+}
+
+function suggestionsFor(tables: GrantTables, roles: readonly string[], resource: string | undefined, action: string | undefined): ExplainedSuggestion[] {
+  const asked = [
+    ...[...new Set(roles)].map((name) => ({ kind: 'role' as const, name, known: tables.roles })),
+    ...(resource === undefined ? [] : [{ kind: 'resource' as const, name: resource, known: tables.resources }]),
+    ...(action === undefined ? [] : [{ kind: 'action' as const, name: action, known: tables.actions }]),
+  ];
+  return asked.flatMap(({ kind, name, known }) => {
+    const nearest = nearestName(name, known);
+    return nearest === undefined ? [] : [{ kind, name, nearest }];
+  });
 }
 
 /** Every name, description and id below is input: printed through {@link printableText}, so no control character reaches the terminal. */
@@ -155,9 +178,15 @@ export function formatExplanation(explanation: Explanation): string {
     `${action} on ${resource} for roles ${roles.length === 0 ? '(none)' : roles.join(', ')}: ` +
       `${explanation.granted ? 'GRANTED' : 'NOT GRANTED'}${explanation.ownership === undefined ? '' : ` for id ${id}`}`,
   ];
-  if (explanation.unknownResource) lines.push(`  - resource ${quoted(explanation.resource)} is not named by any definition.`);
-  if (explanation.unknownAction) lines.push(`  - action ${quoted(explanation.action)} is not granted by any definition on any resource.`);
-  for (const role of explanation.unknownRoles) lines.push(`  - role ${quoted(role)} is not named by any definition; it is ignored.`);
+  const hint = (kind: ExplainedSuggestion['kind'], name: string) => {
+    const suggestion = explanation.suggestions.find((candidate) => candidate.kind === kind && candidate.name === name);
+    return suggestion === undefined ? '' : ` Did you mean ${quoted(suggestion.nearest)}?`;
+  };
+  if (explanation.unknownResource)
+    lines.push(`  - resource ${quoted(explanation.resource)} is not named by any definition.${hint('resource', explanation.resource)}`);
+  if (explanation.unknownAction)
+    lines.push(`  - action ${quoted(explanation.action)} is not granted by any definition on any resource.${hint('action', explanation.action)}`);
+  for (const role of explanation.unknownRoles) lines.push(`  - role ${quoted(role)} is not named by any definition; it is ignored.${hint('role', role)}`);
   for (const role of explanation.byRole) {
     const name = shown(role.role);
     if (role.any !== undefined) lines.push(`  - ${name}: any, attributes ${attributes(role.any)}`);

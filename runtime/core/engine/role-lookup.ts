@@ -3,6 +3,7 @@
  * several, the combination of their distinct cells, made once per set and kept (bounded) per resource and action.
  */
 import { describeValue } from '../describe-value.js';
+import { didYouMean } from '../nearest-name.js';
 import { combinationBytes, combineRoles, NO_GRANT, type Combination, type GrantIndex } from '../tables/table-loader.js';
 import type { OnceWarnings } from './once-warnings.js';
 
@@ -16,7 +17,12 @@ function combinationKey(sorted: readonly Combination[], count: number): number |
 }
 
 function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string): void {
-  if (!index.roleIndex.has(name)) warnings.warn(`role\u0000${name}`, `unknown role ${describeValue(name)} is ignored: no definition names it.`);
+  if (!index.roleIndex.has(name))
+    warnings.warn(`role\u0000${name}`, () => ({
+      problem: `unknown role ${describeValue(name)}: no definition names it`,
+      consequence: 'it is ignored',
+      hint: didYouMean(name, index.roleIndex.keys()),
+    }));
 }
 
 /**
@@ -31,12 +37,20 @@ function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string
 export function lookupCombination(index: GrantIndex, roles: readonly string[], resource: string, action: string, warnings: OnceWarnings): Combination {
   const byAction = index.resources.get(resource);
   if (byAction === undefined) {
-    warnings.warn(`resource\u0000${resource}`, `unknown resource ${describeValue(resource)}: no definition names it, so nothing is granted.`);
+    warnings.warn(`resource\u0000${resource}`, () => ({
+      problem: `unknown resource ${describeValue(resource)}: no definition names it`,
+      consequence: 'nothing is granted',
+      hint: didYouMean(resource, index.resources.keys()),
+    }));
     return NO_GRANT;
   }
   const entry = byAction.get(action);
   if (entry === undefined) {
-    warnings.warn(`action\u0000${action}`, `unknown action ${describeValue(action)}: no definition grants it on any resource, so nothing is granted.`);
+    warnings.warn(`action\u0000${action}`, () => ({
+      problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
+      consequence: 'nothing is granted',
+      hint: didYouMean(action, byAction.keys()),
+    }));
     return NO_GRANT;
   }
   const { byRole } = entry;
