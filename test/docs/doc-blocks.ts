@@ -1,7 +1,9 @@
 /**
  * The code blocks of the user documentation (README.md and docs/*.md), read with mdast: each with its language,
- * the file and line it starts on, and the context an HTML comment right before it gives (`<!-- context: … -->`,
- * declarations a fragment relies on, invisible when the Markdown is rendered).
+ * the file and line it starts on, and what an HTML comment right before it says (invisible when the Markdown is
+ * rendered): `<!-- context: … -->`, declarations a fragment relies on, or `<!-- example: examples/express/src/app.ts -->`,
+ * the file of a project under examples/ that the block quotes whole (that project's own test installs, builds and
+ * runs it; the documentation test checks the quote is exact).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,9 +20,12 @@ export interface DocBlock {
   readonly code: string;
   /** The text of a `<!-- context: … -->` comment on the line before the fence, or ''. */
   readonly context: string;
+  /** The path of an `<!-- example: … -->` comment on the line before the fence (relative to the repository), or undefined. */
+  readonly example: string | undefined;
 }
 
 const CONTEXT = /^<!--\s*context:([\s\S]*?)-->$/;
+const EXAMPLE = /^<!--\s*example:\s*(examples\/[^\s]+)\s*-->$/;
 
 /**
  * The code blocks of one Markdown document, in order.
@@ -37,7 +42,9 @@ export function docBlocks(root: string, file: string): DocBlock[] {
   for (const node of tree.children) {
     if (node.type === 'code') {
       const code = node;
-      const comment = previous?.type === 'html' ? CONTEXT.exec(previous.value.trim()) : null;
+      const html = previous?.type === 'html' ? previous.value.trim() : '';
+      const comment = CONTEXT.exec(html);
+      const example = EXAMPLE.exec(html);
       const adjacent = previous?.position !== undefined && code.position !== undefined && code.position.start.line - previous.position.end.line === 1;
       blocks.push({
         file,
@@ -45,6 +52,7 @@ export function docBlocks(root: string, file: string): DocBlock[] {
         lang: code.lang ?? '',
         code: code.value,
         context: comment !== null && adjacent ? (comment[1] ?? '').trim() : '',
+        example: example !== null && adjacent ? example[1] : undefined,
       });
     }
     previous = node;

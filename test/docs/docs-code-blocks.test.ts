@@ -8,11 +8,13 @@
  * - `ts` blocks type-check (strict, nodenext), each as its own module, with the project's definitions compiled
  *   into ./generated and the `<!-- context: … -->` comment before a fragment prepended;
  * - `console` blocks run each `$ ` command and show exactly its output (policy versions as `<version>`);
- * - `json` blocks parse.
+ * - `json` blocks parse;
+ * - a block marked `<!-- example: examples/<project>/<file> -->` is that file of a project under examples/, whole and
+ *   exact (the project's own test installs, builds, starts and asks it); it is not run or type-checked here.
  *
  * The project has the peers every guide uses installed once, at the versions this repository tests.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -60,7 +62,9 @@ const TSCONFIG = {
 };
 
 const documents = userDocuments(repoRoot);
-const blocks: DocBlock[] = documents.flatMap((file) => docBlocks(repoRoot, file));
+const allBlocks: DocBlock[] = documents.flatMap((file) => docBlocks(repoRoot, file));
+/** The blocks checked here; those that quote an example project are checked against its files instead. */
+const blocks = allBlocks.filter((block) => block.example === undefined);
 const where = (block: DocBlock) => `${block.file}:${block.line}`;
 
 let project = '';
@@ -103,6 +107,19 @@ describe('the documentation’s code blocks', () => {
     expect(documents.length).toBeGreaterThan(5);
     const unknown = blocks.filter((block) => !['sh', 'ts', 'console', 'json', 'text', 'graphql', 'http'].includes(block.lang)).map(where);
     expect(unknown).toEqual([]);
+  });
+
+  it('blocks that quote an example project are its files, exactly', () => {
+    const differences = allBlocks
+      .filter((block) => block.example !== undefined)
+      .flatMap((block) => {
+        const path = join(repoRoot, block.example as string);
+        const file = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+        return file?.trimEnd() === block.code.trimEnd()
+          ? []
+          : [`${where(block)} quotes ${block.example} ${file === undefined ? '(no such file)' : 'inexactly'}`];
+      });
+    expect(differences).toEqual([]);
   });
 
   it('json blocks parse', () => {
