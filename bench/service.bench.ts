@@ -14,7 +14,7 @@ import { permissionsFromTables } from '../runtime/core/engine/permissions-engine
 import { vocabularyOf } from '../runtime/core/engine/policy-candidate.js';
 import type { PolicyBundle } from '../runtime/core/tables/policy-bundle.js';
 import { answerChecks, type CheckQuery } from '../runtime/service/check-answers.js';
-import { ownershipPlaceholder } from '../runtime/service/ownership-placeholder.js';
+import { ownershipStandIn } from '../runtime/core/engine/ownership-stand-in.js';
 import { REPO_ROOT } from './build.bench.js';
 import type { BenchSettings } from './measure.js';
 
@@ -138,7 +138,10 @@ async function startService(): Promise<{ readonly base: string; stop(): Promise<
 
 /** The mean time per check of answering `checks` in process, over repeated batches for about `seconds`. */
 function embeddedNsPerCheck(bundle: PolicyBundle, checks: readonly CheckQuery[], seconds: number): number {
-  const engine = permissionsFromTables(bundle, { ownership: ownershipPlaceholder(undefined), logger: { warn: () => undefined } });
+  const engine = permissionsFromTables(bundle, {
+    ownership: ownershipStandIn(undefined, (name) => `${name} is not run by the benchmark.`),
+    logger: { warn: () => undefined },
+  });
   const vocabulary = vocabularyOf(engine.tables);
   for (let i = 0; i < 200; i++) answerChecks(engine, vocabulary, checks);
   let batches = 0;
@@ -167,7 +170,10 @@ export async function runServiceBench(settings: BenchSettings, log: (line: strin
   const service = await startService();
   try {
     const batches = new Map([1, 100].map((size) => [size, checkBatch(size)]));
-    const engine = permissionsFromTables(bundle, { ownership: ownershipPlaceholder(undefined), logger: { warn: () => undefined } });
+    const engine = permissionsFromTables(bundle, {
+      ownership: ownershipStandIn(undefined, (name) => `${name} is not run by the benchmark.`),
+      logger: { warn: () => undefined },
+    });
     for (const [size, checks] of batches) {
       const response = await fetch(`${service.base}/v1/check`, {
         method: 'POST',

@@ -14,9 +14,10 @@ const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
   typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--json]
   typed-permissions test [definitionsDir] [--coverage] [--reporter junit <file>]
-  typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>]
+  typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>] [--force]
   typed-permissions policy list [--database-url <url>]
-  typed-permissions policy rollback <sequence> [--database-url <url>]
+  typed-permissions policy rollback <sequence> [--database-url <url>] [--force]
+  typed-permissions policy followers [--database-url <url>]
   typed-permissions serve (--policy <file> | --policy-url <url> | --database-url <url>) [--token <t>]…
 
   definitionsDir   folder of *.permissions.json, *.permissions.ts, *.resource.json and *.permissions.test.json (default: definitions)
@@ -31,6 +32,8 @@ const USAGE = `Usage:
   policy           the PostgreSQL policy store applications follow (--database-url, else DATABASE_URL;
                    --schema and --channel when the store is not typed_permissions / typed_permissions_policy);
                    publish runs the policy tests first and publishes nothing when one fails
+                   publish and rollback change nothing when a running follower would reject the version (--force does)
+                   followers lists the applications following the store, what they run and their last rejection
   serve            the decision service over HTTP (in the typed-permissions package; typed-permissions serve --help)`;
 
 const COMMANDS: Readonly<Record<string, Command>> = { compile: compileCommand, explain: explainCommand, test: testCommand, policy: policyCommand };

@@ -32,6 +32,10 @@ export type {
   PolicyTestUser,
 } from './policy-test/policy-test-types.js';
 export { checkPolicyTests, runPolicyTests } from './policy-test/run-policy-tests.js';
+export { capabilityProblems } from './engine/policy-candidate.js';
+export type { FollowerCapabilities } from './engine/policy-source.js';
 export { loadPg, type PgClient } from '../live/postgres-client.js';
-export { listPolicies, publishPolicy, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
+export { FOLLOWER_FORGET_MS, FOLLOWER_REFRESH_MS } from '../live/follower-timing.js';
+export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../live/postgres-follower-registry.js';
+export { listPolicies, publishPolicy, readStoredVersion, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
 export { PermissionsUsageError } from './errors.js';

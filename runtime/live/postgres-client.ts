@@ -24,8 +24,14 @@ export interface PgClient extends Queryable {
   removeAllListeners(): unknown;
 }
 
+/** A connection borrowed from a pool: for a transaction; given back with `release()`. */
+export interface PgPoolClient extends Queryable {
+  release(error?: Error | boolean): void;
+}
+
 /** A pool of connections (`pg.Pool`), for reads. */
 export interface PgPool extends Queryable {
+  connect(): Promise<PgPoolClient>;
   end(): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }

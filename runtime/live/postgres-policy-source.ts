@@ -10,6 +10,7 @@ import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
 import { durationOption } from './duration-option.js';
 import { loadPg, type PgClient, type PgPool } from './postgres-client.js';
+import { followerRegistration } from './postgres-follower-registration.js';
 import { readCurrentPolicy, storeNames } from './postgres-policy-store.js';
 
 /** Options of {@link postgresPolicySource}. */
@@ -24,6 +25,13 @@ export interface PostgresPolicySourceOptions {
   readonly pollIntervalMs?: number | undefined;
   /** How long to wait before reconnecting a lost listener, in ms (doubling up to 30 s while it keeps failing). Default 500. */
   readonly reconnectDelayMs?: number | undefined;
+  /**
+   * Whether each follower registers itself in the store (`policy_followers`: what it runs and can honour,
+   * refreshed every 10 seconds), so that `typed-permissions policy publish` refuses a version it would reject
+   * and `policy followers` lists it. A follower whose database role may not write the table keeps following and
+   * says so once. Default true.
+   */
+  readonly register?: boolean | undefined;
 }
 
 const APPLICATION_NAME = 'typed-permissions policy follower';
@@ -54,6 +62,8 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
   });
   const pollIntervalMs = durationOption('postgresPolicySource(): pollIntervalMs', options.pollIntervalMs, 30_000, 10);
   const reconnectDelayMs = durationOption('postgresPolicySource(): reconnectDelayMs', options.reconnectDelayMs, 500, 1);
+  if (options.register !== undefined && typeof options.register !== 'boolean')
+    throw new PermissionsUsageError('postgresPolicySource(): register must be true or false.');
   const { connectionString } = options;
   const description = `PostgreSQL store ${names.schema} at ${serverOf(connectionString)}`;
   let pool: PgPool | undefined;
@@ -71,6 +81,7 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
     async read(): Promise<SourcedPolicy | undefined> {
       return readCurrentPolicy(await poolOf(), names);
     },
+    ...(options.register === false ? {} : { register: (status, failed) => followerRegistration(poolOf, names, description, status, failed) }),
     watch(changed, failed) {
       const listener = new Listener(connectionString, names.channel, reconnectDelayMs, changed, failed);
       void listener.connect();

@@ -1,12 +1,16 @@
 /**
- * The PostgreSQL policy store: an append-only log of versions (`policy_versions`, ordered by a sequence) and a
- * pointer to the active one (`policy_current`), in their own schema, created on first publish. Publishing
- * inserts the version, moves the pointer and notifies every follower in one transaction; a rollback publishes an
- * earlier version again, under a new sequence, so that followers — who ignore older sequences — take it.
+ * The PostgreSQL policy store: an append-only log of versions (`policy_versions`, ordered by a sequence), a
+ * pointer to the active one (`policy_current`), the store's identity (`policy_store`: a random UUID made with the
+ * tables, so that a store dropped and created again — whose numbering starts again at 1 — is never taken for the
+ * old one), and the followers that registered (`policy_followers`), in their own schema, created on first
+ * publish (or by the first follower that may). Publishing inserts the version, moves the pointer and notifies
+ * every follower in one transaction; a rollback publishes an earlier version again, under a new sequence.
  */
+import { randomUUID } from 'node:crypto';
 import { PermissionsUsageError } from '../core/errors.js';
 import { policyBundleProblem, type PolicyBundle } from '../core/tables/policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
+import { FOLLOWER_FORGET_MS } from './follower-timing.js';
 import type { PgClient, Queryable } from './postgres-client.js';
 
 /** Where the store lives: a schema of its own, and the channel that carries notifications. */
@@ -28,6 +32,16 @@ export interface StoredVersion {
   readonly publishedBy: string;
   readonly note: string;
   readonly active: boolean;
+  /** How many followers seen recently (see FOLLOWER_FORGET_MS) run this entry of the log. */
+  readonly followers: number;
+}
+
+/** The active version as a follower reads it. */
+export interface CurrentPolicy {
+  readonly sequence: number;
+  /** The store's identity (a UUID made with its tables). */
+  readonly store: string;
+  readonly bundle: unknown;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -51,9 +65,15 @@ export function storeNames(given: Partial<PolicyStoreNames> = {}): PolicyStoreNa
 
 const q = (identifier: string): string => `"${identifier}"`;
 
+/** The errors of a store that is not there (yet): 42P01 undefined_table, 3F000 invalid_schema_name. */
+export function isMissingStore(error: unknown): boolean {
+  return ['42P01', '3F000'].includes((error as { code?: string } | null)?.code ?? '');
+}
+
 /**
- * Creates the store's schema and tables when they are not there (idempotent; concurrent publishers are
- * serialised by an advisory lock held until the transaction ends). Runs inside the caller's transaction.
+ * Creates the store's schema and tables when they are not there, and its identity with them (idempotent;
+ * concurrent creators are serialised by an advisory lock held until the transaction ends). Runs inside the
+ * caller's transaction.
  *
  * @example
  * ```ts
@@ -80,28 +100,57 @@ export async function ensurePolicyStore(client: Queryable, names: PolicyStoreNam
        sequence bigint NOT NULL REFERENCES ${schema}.policy_versions (sequence)
      )`,
   );
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${schema}.policy_store (
+       id boolean PRIMARY KEY DEFAULT true CHECK (id),
+       identity uuid NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now()
+     )`,
+  );
+  // Made here rather than by the server (gen_random_uuid needs PostgreSQL 13): one per store, never replaced.
+  await client.query(`INSERT INTO ${schema}.policy_store (id, identity) VALUES (true, $1) ON CONFLICT (id) DO NOTHING`, [randomUUID()]);
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${schema}.policy_followers (
+       instance text PRIMARY KEY,
+       host text NOT NULL,
+       pid integer NOT NULL,
+       started_at timestamptz NOT NULL,
+       last_seen timestamptz NOT NULL DEFAULT now(),
+       store text,
+       sequence bigint,
+       version text,
+       capabilities text NOT NULL,
+       rejected_sequence bigint,
+       rejected_version text,
+       rejected_reasons text,
+       rejected_at timestamptz
+     )`,
+  );
 }
 
 /**
- * The active version: its sequence and its bundle's text; undefined when nothing was published (or the store
- * does not exist yet).
+ * The active version: its sequence, the store's identity and its bundle's text; undefined when nothing was
+ * published (or the store does not exist yet, or was made by a version of this library without identities —
+ * its next publish gives it one).
  *
  * @example
  * ```ts
- * const current = await readCurrentPolicy(pool, names); // { sequence: 12, bundle: { format: 1, version: '…', tables: … } }
+ * const current = await readCurrentPolicy(pool, names); // { sequence: 12, store: '5f0c…', bundle: { format: 1, version: '…', tables: … } }
  * ```
  */
-export async function readCurrentPolicy(client: Queryable, names: PolicyStoreNames): Promise<{ sequence: number; bundle: unknown } | undefined> {
+export async function readCurrentPolicy(client: Queryable, names: PolicyStoreNames): Promise<CurrentPolicy | undefined> {
   const schema = q(names.schema);
   try {
-    const { rows } = await client.query<{ sequence: string; bundle: string }>(
-      `SELECT v.sequence, v.bundle FROM ${schema}.policy_current c JOIN ${schema}.policy_versions v ON v.sequence = c.sequence WHERE c.id`,
+    const { rows } = await client.query<{ sequence: string; store: string; bundle: string }>(
+      `SELECT v.sequence, s.identity AS store, v.bundle
+         FROM ${schema}.policy_current c JOIN ${schema}.policy_versions v ON v.sequence = c.sequence CROSS JOIN ${schema}.policy_store s
+        WHERE c.id AND s.id`,
     );
     const row = rows[0];
-    return row === undefined ? undefined : { sequence: Number(row.sequence), bundle: parseBundleText(row.bundle, `policy store version ${row.sequence}`) };
+    if (row === undefined) return undefined;
+    return { sequence: Number(row.sequence), store: String(row.store), bundle: parseBundleText(row.bundle, `policy store version ${row.sequence}`) };
   } catch (error) {
-    // 42P01 undefined_table, 3F000 invalid_schema_name: nothing was ever published.
-    if (['42P01', '3F000'].includes((error as { code?: string }).code ?? '')) return undefined;
+    if (isMissingStore(error)) return undefined;
     throw error;
   }
 }
@@ -117,8 +166,13 @@ async function insertAndActivate(client: PgClient, names: PolicyStoreNames, bund
   await client.query(`INSERT INTO ${schema}.policy_current (id, sequence) VALUES (true, $1) ON CONFLICT (id) DO UPDATE SET sequence = EXCLUDED.sequence`, [
     sequence,
   ]);
-  // The payload is the version only (NOTIFY is not a transport for bundles); followers read the store.
-  await client.query('SELECT pg_notify($1, $2)', [names.channel, `${sequence}:${bundle.version}`]);
+  // The payload names the version only (NOTIFY is not a transport for bundles): store identity, sequence and version.
+  // Followers read the store whatever it says.
+  await client.query(`SELECT pg_notify($1, (SELECT identity::text FROM ${schema}.policy_store WHERE id) || ':' || $2 || ':' || $3)`, [
+    names.channel,
+    String(sequence),
+    bundle.version,
+  ]);
   return sequence;
 }
 
@@ -154,8 +208,28 @@ export async function publishPolicy(client: PgClient, names: PolicyStoreNames, b
 }
 
 /**
- * Publishes the version of sequence `sequence` again, as the newest: followers ignore older sequences, so a
- * rollback is a new entry of the log with the old bundle. Returns the new sequence.
+ * The bundle of the version of sequence `sequence`; a PermissionsUsageError when the store has no such version.
+ *
+ * @example
+ * ```ts
+ * const bundle = await readStoredVersion(client, names, 12);
+ * ```
+ */
+export async function readStoredVersion(client: Queryable, names: PolicyStoreNames, sequence: number): Promise<PolicyBundle> {
+  let text: string | undefined;
+  try {
+    const { rows } = await client.query<{ bundle: string }>(`SELECT bundle FROM ${q(names.schema)}.policy_versions WHERE sequence = $1`, [sequence]);
+    text = rows[0]?.bundle;
+  } catch (error) {
+    if (!isMissingStore(error)) throw error;
+  }
+  if (text === undefined) throw new PermissionsUsageError(`The policy store has no version ${sequence}; see \`typed-permissions policy list\`.`);
+  return parseBundleText(text, `policy store version ${sequence}`) as PolicyBundle;
+}
+
+/**
+ * Publishes the version of sequence `sequence` again, as the newest: a rollback is a new entry of the log with
+ * the old bundle, so that the log says what happened. Returns the new sequence.
  *
  * @example
  * ```ts
@@ -165,16 +239,13 @@ export async function publishPolicy(client: PgClient, names: PolicyStoreNames, b
 export async function rollbackPolicy(client: PgClient, names: PolicyStoreNames, sequence: number): Promise<number> {
   return inTransaction(client, async () => {
     await ensurePolicyStore(client, names);
-    const { rows } = await client.query<{ bundle: string }>(`SELECT bundle FROM ${q(names.schema)}.policy_versions WHERE sequence = $1`, [sequence]);
-    const row = rows[0];
-    if (row === undefined) throw new PermissionsUsageError(`The policy store has no version ${sequence}; see \`typed-permissions policy list\`.`);
-    const bundle = parseBundleText(row.bundle, `policy store version ${sequence}`) as PolicyBundle;
-    return insertAndActivate(client, names, bundle, row.bundle, `rollback to ${sequence}`);
+    const bundle = await readStoredVersion(client, names, sequence);
+    return insertAndActivate(client, names, bundle, JSON.stringify(bundle), `rollback to ${sequence}`);
   });
 }
 
 /**
- * The newest versions of the log, newest first.
+ * The newest versions of the log, newest first, each with how many followers seen recently run it.
  *
  * @example
  * ```ts
@@ -184,11 +255,21 @@ export async function rollbackPolicy(client: PgClient, names: PolicyStoreNames, 
 export async function listPolicies(client: Queryable, names: PolicyStoreNames, limit = 50): Promise<StoredVersion[]> {
   const schema = q(names.schema);
   try {
-    const { rows } = await client.query<{ sequence: string; version: string; published_at: Date; published_by: string; note: string; active: boolean }>(
-      `SELECT v.sequence, v.version, v.published_at, v.published_by, v.note, (c.sequence = v.sequence) AS active
+    const { rows } = await client.query<{
+      sequence: string;
+      version: string;
+      published_at: Date;
+      published_by: string;
+      note: string;
+      active: boolean;
+      followers: string;
+    }>(
+      `SELECT v.sequence, v.version, v.published_at, v.published_by, v.note, (c.sequence = v.sequence) AS active,
+              (SELECT count(*) FROM ${schema}.policy_followers f
+                WHERE f.sequence = v.sequence AND f.last_seen > now() - make_interval(secs => $2)) AS followers
          FROM ${schema}.policy_versions v LEFT JOIN ${schema}.policy_current c ON c.id
         ORDER BY v.sequence DESC LIMIT $1`,
-      [limit],
+      [limit, FOLLOWER_FORGET_MS / 1000],
     );
     return rows.map((row) => ({
       sequence: Number(row.sequence),
@@ -197,9 +278,10 @@ export async function listPolicies(client: Queryable, names: PolicyStoreNames, l
       publishedBy: row.published_by,
       note: row.note,
       active: row.active === true,
+      followers: Number(row.followers),
     }));
   } catch (error) {
-    if (['42P01', '3F000'].includes((error as { code?: string }).code ?? '')) return [];
+    if (isMissingStore(error)) return [];
     throw error;
   }
 }

@@ -10,9 +10,9 @@ import type { User } from '../core/definition/definition-types.js';
 import { vocabularyOf, type Vocabulary } from '../core/engine/policy-candidate.js';
 import type { LivePolicy } from '../core/engine/policy-follower.js';
 import type { PolicySource } from '../core/engine/policy-source.js';
+import { ownershipStandIn } from '../core/engine/ownership-stand-in.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import type { PolicyBundle } from '../core/tables/policy-bundle.js';
-import { ownershipPlaceholder } from './ownership-placeholder.js';
 import type { ServedPolicy } from './server-context.js';
 import type { ServiceLogger } from './service-logger.js';
 import type { ServiceMetrics } from './service-metrics.js';
@@ -48,7 +48,10 @@ export interface FollowedPolicy {
  */
 export async function followPolicy(origin: PolicyOrigin, metrics: ServiceMetrics, logger: ServiceLogger): Promise<FollowedPolicy> {
   const engineOptions: PermissionsOptions<User<unknown>, unknown> = {
-    ownership: ownershipPlaceholder(origin.ownershipMethods),
+    ownership: ownershipStandIn(
+      origin.ownershipMethods,
+      (name) => `The decision service does not run ownership methods (${name} was called); the application that asked runs them.`,
+    ),
     logger: { warn: (message: string) => logger.warn(message) },
     ...(origin.onDecision === undefined ? {} : { onDecision: origin.onDecision }),
     ...(origin.decisionLog === undefined ? {} : { decisionLog: origin.decisionLog }),

@@ -32,7 +32,7 @@ describe('typed-permissions policy: refusals', () => {
   });
 
   it.each<[string, string[], string]>([
-    ['no subcommand', ['policy'], 'policy needs a subcommand: publish, list or rollback.'],
+    ['no subcommand', ['policy'], 'policy needs a subcommand: publish, list, rollback or followers.'],
     ['an unknown subcommand', ['policy', 'push', '--database-url', UNREACHABLE], 'Unknown policy subcommand "push".'],
     ['no database', ['policy', 'list'], 'policy list needs --database-url <url> (or DATABASE_URL).'],
     ['a folder given to list', ['policy', 'list', 'definitions', '--database-url', UNREACHABLE], 'policy list takes no folder.'],
@@ -101,13 +101,13 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
     for (const sequence of [1, 2])
       expect(await run('policy', 'publish', definitions, ...store(), '--note', `take ${sequence}`)).toEqual({
         code: 0,
-        logs: [`typed-permissions: published version ${policyVersion} as #${sequence} to ${schema}; followers load it now.`],
+        logs: [`typed-permissions: published version ${policyVersion} as #${sequence} to ${schema}; no follower was seen in the last 60 s.`],
         errors: [],
       });
     const listed = await run('policy', 'list', ...store());
-    expect(listed.logs.map((line) => line.replace(/ \S+Z \S+/, ' <when> <who>'))).toEqual([
-      `#2 ${policyVersion} <when> <who> (active) — take 2`,
-      `#1 ${policyVersion} <when> <who> — take 1`,
+    expect(listed.logs.map((line) => line.replace(/ \S+Z [^\s,]+/, ' <when> <who>'))).toEqual([
+      `#2 ${policyVersion} <when> <who> (active), run by 0 followers — take 2`,
+      `#1 ${policyVersion} <when> <who>, run by 0 followers — take 1`,
     ]);
     expect(await run('policy', 'rollback', '9', ...store())).toEqual({
       code: 1,

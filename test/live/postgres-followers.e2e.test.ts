@@ -6,36 +6,18 @@
  * and an instance that gets no notification at all still converges by its poll. Needs TEST_DATABASE_URL
  * (.ci/run starts a throwaway server on loopback); without a server it says so and skips.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
 import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
 import { listPolicies, publishPolicy, rollbackPolicy, storeNames, type PolicyStoreNames } from '../../runtime/live/postgres-policy-store.js';
 import type { PgClient } from '../../runtime/live/postgres-client.js';
+import { isReady, lastChange, until, useFollowerProcesses, type Follower } from './fixtures/follower-processes.js';
 
 const databaseUrl = process.env['TEST_DATABASE_URL'];
-const root = new URL('../../', import.meta.url);
-const FOLLOWER = 'test/live/fixtures/policy-follower.ts';
-
-/** One line a follower printed. */
-interface FollowerEvent {
-  readonly event: 'ready' | 'change' | 'reject' | 'error';
-  readonly version?: string;
-  readonly sequence?: number;
-  readonly reasons?: readonly string[];
-  readonly at: number;
-}
-
-/** A running follower process and everything it said. */
-interface Follower {
-  readonly child: ChildProcess;
-  readonly events: FollowerEvent[];
-}
 
 /** The methods versions may name when they are built here; the instances' own service lacks `approvedBy`. */
 const ownership = { isCreator: () => false, listCreated: () => [], approvedBy: () => false };
@@ -45,15 +27,6 @@ function bundle(attributes: readonly string[], extra: PermissionDefinition[] = [
   const permissions = new Permissions({ ownership, resourceIdTypes: { doc: 'number' }, logger: { warn: () => undefined } });
   permissions.addPermissions([{ roles: ['READER', 'WRITER'], resource: 'doc', grant: { 'read:any': [...attributes] } }, ...extra]).build();
   return policyBundleOf(permissions.tables);
-}
-
-/** Waits, bounded, until `condition` holds. */
-async function until(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const percentile = (values: readonly number[], p: number): number => {
@@ -71,19 +44,14 @@ describeWithServer('live policy across processes, on a PostgreSQL server', () =>
   const baseFile = join(folder, 'base.json');
   const followers: Follower[] = [];
   let client: PgClient;
-
-  function startFollower(channel: string, pollIntervalMs: number): Follower {
-    const child = spawn(process.execPath, ['--import', 'tsx', FOLLOWER, databaseUrl as string, names.schema, channel, baseFile, String(pollIntervalMs)], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const follower: Follower = { child, events: [] };
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => follower.events.push(JSON.parse(line) as FollowerEvent));
+  const startProcess = useFollowerProcesses({ databaseUrl: databaseUrl as string, schema: names.schema, baseFile });
+  const startFollower = (channel: string, pollIntervalMs: number): Follower => {
+    const follower = startProcess(channel, pollIntervalMs);
     followers.push(follower);
     return follower;
-  }
+  };
 
-  const activeSequence = (follower: Follower): number | undefined => follower.events.filter((event) => event.event === 'change').at(-1)?.sequence;
+  const activeSequence = (follower: Follower): number | undefined => lastChange(follower)?.sequence;
 
   async function publish(next: PolicyBundle, note = ''): Promise<{ sequence: number; at: number }> {
     const sequence = await publishPolicy(client, names, next, note);
@@ -97,12 +65,10 @@ describeWithServer('live policy across processes, on a PostgreSQL server', () =>
     await client.query(`DROP SCHEMA IF EXISTS "${names.schema}" CASCADE`);
     // An empty store: the instances start on their base policy and follow what is published from now on.
     for (let i = 0; i < 3; i++) startFollower(names.channel, 30_000);
-    await until('three followers ready', () => followers.every((follower) => follower.events.some((event) => event.event === 'ready')), 30_000);
+    await until('three followers ready', () => followers.every(isReady), 30_000);
   }, 60_000);
 
   afterAll(async () => {
-    for (const { child } of followers) child.kill('SIGTERM');
-    await Promise.all(followers.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)))));
     await client.query(`DROP SCHEMA IF EXISTS "${names.schema}" CASCADE`).catch(() => undefined);
     await client.end();
     rmSync(folder, { recursive: true, force: true });
@@ -144,7 +110,7 @@ describeWithServer('live policy across processes, on a PostgreSQL server', () =>
     for (const follower of three) {
       const rejection = follower.events.find((event) => event.event === 'reject' && event.sequence === rejected.sequence);
       expect(rejection?.reasons).toEqual([
-        'isOwner names method "approvedBy", which the ownership service (Object) does not have. ' +
+        'isOwner names method "approvedBy", which the ownership service (InstanceOwnership) does not have. ' +
           'Add a method approvedBy to the ownership service, or correct the name.',
       ]);
       expect(activeSequence(follower)).toBe(good.sequence);
@@ -175,7 +141,7 @@ describeWithServer('live policy across processes, on a PostgreSQL server', () =>
 
   it('an instance that is never notified (as behind a pooler in transaction mode) converges by its poll', async () => {
     const deaf = startFollower(`${names.channel}_unused`, 500);
-    await until('the deaf follower ready', () => deaf.events.some((event) => event.event === 'ready'), 30_000);
+    await until('the deaf follower ready', () => isReady(deaf), 30_000);
     const next = await publish(bundle(['id', 'polled']));
     await until('the deaf follower to poll it in', () => activeSequence(deaf) === next.sequence, 20_000);
     // Its first read loaded the version active when it started; the poll alone brought the next.

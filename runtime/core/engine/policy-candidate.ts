@@ -11,7 +11,8 @@ import { policyBundleProblem, type PolicyBundle } from '../tables/policy-bundle.
 import type { GrantIndex } from '../tables/table-loader.js';
 import { embeddedTestReasons } from '../policy-test/embedded-policy-tests.js';
 import { bindTables } from './bind-hooks.js';
-import type { SourcedPolicy } from './policy-source.js';
+import { ownershipStandIn } from './ownership-stand-in.js';
+import type { FollowerCapabilities, RegisteredVocabulary, SourcedPolicy } from './policy-source.js';
 
 /** What the running code is written against: the resources, the actions, and each resource's id type. */
 export interface Vocabulary {
@@ -71,6 +72,31 @@ function vocabularyProblems(tables: GrantTables, vocabulary: Vocabulary): string
   return problems;
 }
 
+/** The vocabulary a follower registered, as the checks read it. */
+function vocabularyOfRegistered(registered: RegisteredVocabulary): Vocabulary {
+  return {
+    resources: new Set(registered.resources.map(([resource]) => resource)),
+    actions: new Set(registered.actions),
+    idTypes: new Map(registered.resources),
+  };
+}
+
+const registeredVocabularyOf = (capabilities: FollowerCapabilities): Vocabulary | undefined =>
+  capabilities.vocabulary === undefined ? undefined : vocabularyOfRegistered(capabilities.vocabulary);
+
+/** Loads `tables` against a vocabulary and an ownership service: the loaded index, or every reason it cannot be. */
+function loadAgainst(tables: GrantTables, vocabulary: Vocabulary | undefined, ownership: object | undefined): { index?: GrantIndex; problems: string[] } {
+  const problems = vocabulary === undefined ? [] : vocabularyProblems(tables, vocabulary);
+  try {
+    return { index: bindTables(tables, ownership), problems };
+  } catch (error) {
+    // Whatever loading throws is a reason to reject: a follower never throws for a version's sake.
+    if (error instanceof PermissionDefinitionError) problems.push(...error.problems.map((problem) => `${problem.message} ${problem.fix}`));
+    else problems.push(`its tables cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    return { problems };
+  }
+}
+
 /**
  * Checks a sourced version against the running code, binds its hooks to `ownership`, and runs the policy tests
  * the bundle carries (their ownership stated by the tests, never asked of `ownership`). Only a version that
@@ -95,17 +121,32 @@ export async function checkCandidate(
   if (shape !== undefined) return reject([`the bundle ${shape}`]);
   const valid = sourced.bundle as PolicyBundle;
   const tables = valid.tables as GrantTables;
-  const problems = vocabulary === undefined ? [] : vocabularyProblems(tables, vocabulary);
-  let index: GrantIndex | undefined;
-  try {
-    index = bindTables(tables, ownership);
-  } catch (error) {
-    // Whatever loading throws is a reason to reject: a follower never throws for a version's sake.
-    if (error instanceof PermissionDefinitionError) problems.push(...error.problems.map((problem) => `${problem.message} ${problem.fix}`));
-    else problems.push(`its tables cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const { index, problems } = loadAgainst(tables, vocabulary, ownership);
   if (problems.length === 0) problems.push(...(await embeddedTestReasons(valid, tables)));
   if (problems.length === 0 && extraCheck !== undefined) problems.push(...(await extraCheck(valid, tables)));
   if (problems.length > 0 || index === undefined) return reject(problems);
   return { index, version: valid.version, sequence: sourced.sequence };
+}
+
+/**
+ * Why a follower that registered `capabilities` would reject `bundle` — its vocabulary and ownership methods,
+ * checked exactly as the follower checks them — or none when it would take it. The bundle's own policy tests
+ * (which the publisher runs once) and any check of the application's own are not part of it.
+ *
+ * @example
+ * ```ts
+ * capabilityProblems(bundle, { vocabulary: { resources: [['document', 'number']], actions: ['read'] }, ownershipMethods: ['isCreator'] });
+ * // ['it names actions the running code does not know: "approve"']
+ * ```
+ */
+export function capabilityProblems(bundle: PolicyBundle, capabilities: FollowerCapabilities): string[] {
+  const shape = policyBundleProblem(bundle);
+  if (shape !== undefined) return [`the bundle ${shape}`];
+  const { ownershipMethods: methods, ownershipService } = capabilities;
+  // A follower without an ownership service is checked without one, so that the reasons read as its own would.
+  const ownership =
+    methods !== 'any' && ownershipService === undefined
+      ? undefined
+      : ownershipStandIn(methods === 'any' ? undefined : methods, (name) => `${name} is not run by a check of a policy version.`, ownershipService);
+  return loadAgainst(bundle.tables as GrantTables, registeredVocabularyOf(capabilities), ownership).problems;
 }

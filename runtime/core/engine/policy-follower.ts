@@ -2,11 +2,16 @@
  * Following a policy source: the first version is loaded, then every time the source may have changed the
  * newest version is read again — one read at a time, a change seen during a read answered by one more read —
  * checked, and activated by replacing the engine's snapshot in one assignment. Older or equal versions are
- * ignored; a version that cannot be activated is reported once and the last good one stays.
+ * ignored — unless the store itself changed under the follower (another identity: dropped and created again;
+ * or its active version is another one at a sequence not above the follower's: restored from a backup), when
+ * the store's active version is taken whatever its sequence, and said loudly: a follower never stays on a
+ * version its store no longer has active. A version that cannot be activated is reported once and the last
+ * good one stays. Where the source keeps a list of followers, the follower registers what it runs and can honour.
  */
 import { PermissionsUsageError } from '../errors.js';
+import { ownershipMethodsOf, ownershipServiceName } from './ownership-stand-in.js';
 import { checkCandidate, type AcceptedPolicy, type CandidateCheck, type RejectedPolicy, type Vocabulary } from './policy-candidate.js';
-import type { PolicySource, SourcedPolicy } from './policy-source.js';
+import type { FollowerCapabilities, FollowerRegistration, FollowerRejection, FollowerStatus, PolicySource, SourcedPolicy } from './policy-source.js';
 
 /** A version that became active. */
 export interface PolicyChange {
@@ -17,6 +22,15 @@ export interface PolicyChange {
   readonly sequence: number | undefined;
   /** The source, as it describes itself. */
   readonly source: string;
+  /** The identity of the store, when the source has one. */
+  readonly store?: string | undefined;
+  /**
+   * Set when the version was taken out of order because the store changed under the follower: `'replaced'` — the
+   * store has another identity (its tables were dropped and created again); `'rewound'` — its active version is
+   * another one at a sequence not above the follower's (it was restored from a backup). Such a change is also
+   * always written to the engine's logger. Undefined for an ordinary newer version.
+   */
+  readonly storeChange?: 'replaced' | 'rewound' | undefined;
 }
 
 /** A version the running code cannot honour: it was not activated, and the last good version stays. */
@@ -55,6 +69,8 @@ export interface LivePolicy {
   readonly version: string | undefined;
   /** Its sequence number in the source, when the source has one. */
   readonly sequence: number | undefined;
+  /** The identity of the store it came from, when the source has one. */
+  readonly store: string | undefined;
   /** Stops following (the active version stays) and releases the source's connections, watches and timers. */
   close(): Promise<void>;
 }
@@ -102,6 +118,32 @@ const versionOf = (sourced: SourcedPolicy): unknown => (sourced.bundle as { vers
 
 const key = (sequence: number | undefined, version: string | undefined) => `${sequence ?? ''}/${version ?? ''}`;
 
+/** Where a version read from the source stands against the active one. */
+type Place = 'not-newer' | 'newer' | 'replaced' | 'rewound';
+
+/**
+ * What a follower with this vocabulary and ownership service can honour, as it registers it.
+ *
+ * @example
+ * ```ts
+ * capabilitiesOf(vocabularyOf(tables), new DocumentOwnership(db));
+ * // { vocabulary: { resources: [['document', 'number']], actions: ['create', …] }, ownershipMethods: ['isCreator', …] }
+ * ```
+ */
+export function capabilitiesOf(vocabulary: Vocabulary | undefined, ownership: object | undefined): FollowerCapabilities {
+  return {
+    vocabulary:
+      vocabulary === undefined
+        ? undefined
+        : {
+            resources: [...vocabulary.resources].sort().map((resource) => [resource, vocabulary.idTypes.get(resource) ?? null] as const),
+            actions: [...vocabulary.actions].sort(),
+          },
+    ownershipMethods: ownershipMethodsOf(ownership),
+    ownershipService: ownershipServiceName(ownership),
+  };
+}
+
 /**
  * Follows `source` for `engine` until closed.
  *
@@ -113,7 +155,10 @@ const key = (sequence: number | undefined, version: string | undefined) => `${se
  */
 export class PolicyFollower implements LivePolicy {
   sequence: number | undefined;
+  store: string | undefined;
   private stopWatching: (() => Promise<void>) | undefined;
+  private registration: FollowerRegistration | undefined;
+  private lastRejection: FollowerRejection | undefined;
   private reading: Promise<void> | undefined;
   private again = false;
   private closed = false;
@@ -131,20 +176,38 @@ export class PolicyFollower implements LivePolicy {
     return this.engine.activeVersion;
   }
 
-  /** Loads the current version (reporting, not throwing, when it cannot), then watches for newer ones. */
+  /** Loads the current version (reporting, not throwing, when it cannot), then watches for newer ones, registered where the source can. */
   async start(): Promise<void> {
     this.stopWatching = this.source.watch(
       () => this.changed(),
       (error) => this.failed(error),
     );
     await this.refresh();
+    if (!this.closed)
+      this.registration = this.source.register?.(
+        () => this.status(),
+        (error) => this.failed(error),
+      );
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // The registration is forgotten first: stopping the watch releases the connections it is written with.
+    await this.registration?.close();
     await this.stopWatching?.();
     await this.reading;
+  }
+
+  /** What this follower runs and can honour, as it registers itself. */
+  status(): FollowerStatus {
+    return {
+      version: this.engine.activeVersion,
+      sequence: this.sequence,
+      store: this.store,
+      capabilities: capabilitiesOf(this.engine.vocabulary(), this.engine.ownership),
+      lastRejection: this.lastRejection,
+    };
   }
 
   /** The source may hold a newer version: read it, once at a time. */
@@ -174,10 +237,16 @@ export class PolicyFollower implements LivePolicy {
       return;
     }
     this.lastFailure = undefined;
-    if (sourced === undefined || this.closed || this.isNotNewer(sourced)) return;
+    if (sourced === undefined || this.closed) return;
+    const place = this.placeOf(sourced);
+    if (place === 'not-newer') return;
     if (sourced.sequence !== undefined && versionOf(sourced) === this.engine.activeVersion) {
-      // The active policy, published under a sequence (the compiled one, published as is): its place is taken, nothing is swapped.
+      // The active policy under another place in the store (the compiled one, published as is; or a store that changed
+      // under the follower and holds the same version): its place is taken, nothing is swapped.
+      if (place !== 'newer') this.sayStoreChanged(place, sourced, false);
       this.sequence = sourced.sequence;
+      this.store = sourced.store;
+      this.registration?.changed();
       return;
     }
     let outcome: AcceptedPolicy | RejectedPolicy;
@@ -189,8 +258,35 @@ export class PolicyFollower implements LivePolicy {
     }
     // Closed while the version's tests ran: nothing is activated or reported any more.
     if (this.closed) return;
-    if ('index' in outcome) this.activate(outcome);
+    if ('index' in outcome) this.activate(outcome, sourced.store, place === 'newer' ? undefined : place);
     else this.reject(outcome);
+  }
+
+  /**
+   * Where `sourced` stands: without sequences, a version other than the active one is newer; with them, a higher
+   * sequence of the same store is newer, another store's version is taken whatever its sequence ('replaced'), and
+   * so is another version at a sequence not above the active one's ('rewound': the store went back).
+   */
+  private placeOf(sourced: SourcedPolicy): Place {
+    const sameVersion = versionOf(sourced) === this.engine.activeVersion;
+    if (sourced.sequence === undefined) return sameVersion ? 'not-newer' : 'newer';
+    if (sourced.store !== undefined && this.store !== undefined && sourced.store !== this.store) return 'replaced';
+    if (this.sequence === undefined || sourced.sequence > this.sequence) return 'newer';
+    if (sourced.sequence === this.sequence && sameVersion) return 'not-newer';
+    return 'rewound';
+  }
+
+  /** A store that changed under the follower is always said, through the logger, whatever `onChange` does. */
+  private sayStoreChanged(place: 'replaced' | 'rewound', sourced: SourcedPolicy, swapped: boolean): void {
+    const what =
+      place === 'replaced'
+        ? `was replaced: its identity is ${sourced.store ?? '(none)'}, not ${this.store ?? '(none)'} (its tables were dropped and created again?)`
+        : `went back from #${this.sequence ?? '?'} to #${sourced.sequence ?? '?'} (restored from a backup?)`;
+    const taken = `its active version ${String(versionOf(sourced))}`;
+    const outcome = swapped
+      ? `${taken} (#${sourced.sequence ?? '?'}) replaces ${this.engine.activeVersion ?? 'none'} (#${this.sequence ?? '?'})`
+      : `${taken} is the one running, now as #${sourced.sequence ?? '?'}`;
+    this.engine.warn(`the policy store of ${this.source.description} ${what}; ${outcome}. Check that the store was changed on purpose.`);
   }
 
   /** The source's read, or a failure when it does not settle within the read timeout (its late answer is dropped). */
@@ -203,19 +299,23 @@ export class PolicyFollower implements LivePolicy {
     return Promise.race([this.source.read(), timeout]).finally(() => clearTimeout(timer));
   }
 
-  /** A version with a sequence not above the active one's, or (without sequences) the active version itself. */
-  private isNotNewer(sourced: SourcedPolicy): boolean {
-    if (sourced.sequence !== undefined && this.sequence !== undefined) return sourced.sequence <= this.sequence;
-    return sourced.sequence === undefined && versionOf(sourced) === this.engine.activeVersion;
-  }
-
-  private activate(accepted: AcceptedPolicy): void {
+  private activate(accepted: AcceptedPolicy, store: string | undefined, storeChange: 'replaced' | 'rewound' | undefined): void {
     const previousVersion = this.engine.activeVersion;
+    if (storeChange !== undefined) this.sayStoreChanged(storeChange, { bundle: { version: accepted.version }, sequence: accepted.sequence, store }, true);
     this.engine.install(accepted);
     this.sequence = accepted.sequence;
+    this.store = store;
     this.lastRejected = undefined;
+    this.registration?.changed();
     this.report('onChange', () =>
-      this.options.onChange?.({ version: accepted.version, previousVersion, sequence: accepted.sequence, source: this.source.description }),
+      this.options.onChange?.({
+        version: accepted.version,
+        previousVersion,
+        sequence: accepted.sequence,
+        source: this.source.description,
+        ...(store === undefined ? {} : { store }),
+        ...(storeChange === undefined ? {} : { storeChange }),
+      }),
     );
   }
 
@@ -232,6 +332,8 @@ export class PolicyFollower implements LivePolicy {
     const seen = key(rejected.sequence, rejected.version);
     if (seen === this.lastRejected) return;
     this.lastRejected = seen;
+    this.lastRejection = { version: rejected.version, sequence: rejected.sequence, reasons: rejected.reasons, at: new Date().toISOString() };
+    this.registration?.changed();
     const rejection: PolicyRejection = { ...rejected, source: this.source.description };
     const { onReject } = this.options;
     if (onReject !== undefined) this.report('onReject', () => onReject(rejection));
