@@ -2,7 +2,7 @@
  * Two replicas of the decision service — separate processes of `typed-permissions serve`, as behind a load
  * balancer — follow one PostgreSQL store. Before anything is published they are alive but not ready (503); after
  * `typed-permissions policy publish` both are ready on that version; after the next publish both answer with the
- * new version and its decisions; a rollback brings both back. Needs TEST_DATABASE_URL (.ci/run starts a throwaway
+ * new version and its decisions; a rollback brings both back; `policy followers` lists both. Needs TEST_DATABASE_URL (.ci/run starts a throwaway
  * server on loopback); without a server it says so and skips.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -160,4 +160,13 @@ describeWithServer('two replicas following one PostgreSQL store', () => {
       expect(replica.err).toContain(`typed-permissions service: policy ${v2.version} active (was ${v1.version}), from ${store}.`);
     }
   }, 90_000);
+
+  it('both registered as followers of the store, so that policy publish checks versions against them', () => {
+    const lines = policy('followers').trimEnd().split('\n');
+    expect(lines[0]).toBe(`typed-permissions: 2 followers of ${schema}, seen in the last 60 s:`);
+    for (const replica of replicas)
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^\\S+ pid ${replica.child.pid} \\(instance [0-9a-f]{8}\\): runs #3 [0-9a-f]{64}, seen \\d+ s ago`)),
+      );
+  }, 30_000);
 });
