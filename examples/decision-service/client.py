@@ -70,12 +70,14 @@ def ask_service(checks, policy_version=None):
 
 
 def decide(user, action, document_ids):
-    """The service's final answer for each document: asked once, then again with the ownership groups that own it."""
+    """The service's final answer for each document: asked once, then again with the ownership groups that own it.
+    One request holds at most 1,000 checks (the service's limit): page longer lists."""
     checks = [{"user": user, "resource": "document", "action": action, "resourceId": i} for i in document_ids]
     answers = ask_service(checks)
-    if not any(answer["ownership"] for answer in answers):
+    if not any(answer["needsOwnership"] for answer in answers):
         return answers
-    # The answers name the user's ownership groups and the method that decides each: run them here, once per method.
+    # Who owns a document decides: the answers name the user's ownership groups and the method that decides each.
+    # Run them here, next to the data, once per method.
     owned = {}
     for answer in answers:
         for group in answer["ownership"]:
