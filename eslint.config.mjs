@@ -11,7 +11,21 @@ import tseslint from 'typescript-eslint';
 const { printWidth } = JSON.parse(readFileSync(new URL('./.prettierrc.json', import.meta.url), 'utf8'));
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '**/dist/**', 'generated/**', 'coverage/**', 'test/fixtures/**', 'test/.tmp*/**', 'bench/.tmp/**'] },
+  // The projects under examples/ other than the repository's own app are users' projects, with their own
+  // package.json and tsconfig: their test installs, type-checks and builds each from the packed tarballs.
+  {
+    ignores: [
+      'node_modules/**',
+      '**/dist/**',
+      'generated/**',
+      'coverage/**',
+      'test/fixtures/**',
+      'test/.tmp*/**',
+      'bench/.tmp/**',
+      'examples/*/**',
+      '!examples/documents/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
