@@ -182,3 +182,15 @@ export function installDifferences(name: string, document: string): string[] {
   }
   return differences;
 }
+
+/**
+ * The library's refusal of `id` as a document id (the examples' `document` resource declares `"idType": "number"`).
+ *
+ * @example
+ * ```ts
+ * notADocumentId('abc'); // '"abc" is not an id of "document": its ids are an integer written in decimal …'
+ * ```
+ */
+export function notADocumentId(id: string): string {
+  return `"${id}" is not an id of "document": its ids are an integer written in decimal without leading zeros, within ±9007199254740991 (such as 42).`;
+}
