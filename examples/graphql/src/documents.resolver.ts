@@ -34,7 +34,7 @@ export class DocumentsResolver {
   @Query(() => DocumentModel, { nullable: true })
   @Permission({ action: 'read' }) // checked on the document of the id argument before the method runs
   async document(@Args('id', { type: () => ID }) id: string, @GetPermit() permit: DocumentPermit) {
-    const document = this.repository.findById(permit.resourceId as number); // id as a number: document ids are numbers
+    const document = this.repository.findById(permit.resourceId as number); // id, as the number the guard made of it
     if (document === undefined) throw new NotFoundException(`No document ${id}.`);
     return permit.pick(document); // the attributes the user may not see are missing: they resolve to null
   }

@@ -13,7 +13,7 @@ const usersByToken = new Map<string, AppUser>([
   ['bob-token', { id: 2, roles: ['EMPLOYEE'] }],
 ]);
 
-/** The user of an Authorization header: none is the anonymous user, an unknown token is 401. */
+/** The user of an Authorization header: none is the anonymous user, an unknown token is refused (UNAUTHENTICATED). */
 export function userFromAuthorization(authorization: string | undefined): AppUser {
   if (authorization === undefined) return anonymousUser;
   const user = authorization.startsWith('Bearer ') ? usersByToken.get(authorization.slice('Bearer '.length)) : undefined;
