@@ -7,7 +7,8 @@
  *   repository, a process that runs until stopped) is only syntax-checked;
  * - `ts` blocks type-check (strict, nodenext), each as its own module, with the project's definitions compiled
  *   into ./generated and the `<!-- context: … -->` comment before a fragment prepended;
- * - `console` blocks run each `$ ` command and show exactly its output (policy versions as `<version>`);
+ * - `console` blocks run each `$ ` command and show exactly its output (policy versions as `<version>`); one whose
+ *   first line is `# needs: <reason>` (a running example project) is run by that project's test (test/examples);
  * - `json` blocks parse;
  * - a block marked `<!-- example: examples/<project>/<file> -->` is that file of a project under examples/, whole and
  *   exact (the project's own test installs, builds, starts and asks it); it is not run or type-checked here.
@@ -148,7 +149,7 @@ describe('the documentation’s code blocks', () => {
 
   it('console blocks show exactly what their commands print', () => {
     const differences: string[] = [];
-    for (const block of blocks.filter((candidate) => candidate.lang === 'console')) {
+    for (const block of blocks.filter((candidate) => candidate.lang === 'console' && !/^# needs: /.test(candidate.code))) {
       for (const step of consoleSteps(block.code)) {
         const result = run('bash', ['-c', step.command], project);
         const printed = shownOutput(`${result.stdout}${result.stderr}`);

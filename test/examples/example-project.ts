@@ -66,7 +66,7 @@ export interface RunningExample {
   readonly child: ChildProcess;
   /** Every line it printed, stdout and stderr, in order. */
   readonly lines: string[];
-  /** Stops it (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
+  /** Stops it (SIGTERM, then SIGKILL after 5 s) and waits until it has exited and all it printed is in `lines`. */
   stop(): Promise<void>;
 }
 
@@ -89,9 +89,16 @@ export function startExample(
   for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
   const child = spawn(command, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const lines: string[] = [];
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // 'close' comes after 'exit', once the output pipes are closed: every line printed has been read by then.
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    child.once('close', () => {
+      isClosed = true;
+      resolve();
+    }),
+  );
   const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (isClosed) return;
     // The whole process group: `npm start` runs node as a child of its own.
     const signal = (name: NodeJS.Signals) => {
       try {
@@ -102,7 +109,7 @@ export function startExample(
     };
     signal('SIGTERM');
     const killer = setTimeout(() => signal('SIGKILL'), 5_000);
-    await exited;
+    await closed;
     clearTimeout(killer);
   };
   return new Promise((resolve, reject) => {
@@ -120,7 +127,7 @@ export function startExample(
     };
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', onLine);
     createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', onLine);
-    child.once('exit', (code, signal) => {
+    child.once('close', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`the example in ${dir} exited (${signal ?? code}) before it was ready:\n${lines.join('\n')}`));
     });

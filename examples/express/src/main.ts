@@ -1,0 +1,27 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { checkPermitRoutes, createPermitMiddleware, permissionsErrorHandler, permitOf } from 'typed-permissions/express';
+import { createPermissions } from '../generated/index.js';
+import { documentOwnership, documents, type DocumentFilter } from './documents.js';
+import { userOf, type AppUser } from './users.js';
+
+const permissions = createPermissions<AppUser, DocumentFilter>({ ownership: documentOwnership });
+const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: userOf }); // permit({ action: 'raed' }) does not compile
+
+const app = express();
+app.get('/documents', permit({ action: 'list' }), async (req, res) => {
+  res.json(await permitOf<AppUser, number, DocumentFilter>(req).filterPick([...documents.values()]));
+});
+app.get('/documents/:id', permit({ action: 'read' }), async (req, res) => {
+  const permit = permitOf<AppUser, number, DocumentFilter>(req); // checked on the document of :id, a number
+  const document = documents.get(permit.resourceId as number);
+  if (document === undefined) res.status(404).json({ statusCode: 404, error: 'Not Found', message: 'No such document.' });
+  else res.json(await permit.pick(document));
+});
+app.use(permissionsErrorHandler()); // errors as JSON, registered last
+checkPermitRoutes(app); // a route whose record id is ambiguous stops the start
+
+const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', (error) => {
+  if (error !== undefined) throw error;
+  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
