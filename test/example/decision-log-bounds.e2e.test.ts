@@ -80,7 +80,7 @@ describe('the decision log of the example, with a bound of 500 rows and deletion
     expect(rows.length).toBe(maxRows);
     expect(rows.at(-1)?.id).toBe((rows[0]?.id as number) + maxRows - 1);
     expect(new Set(rows.map((row) => row.callId))).toEqual(new Set(callIds.slice(150)));
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('the decision log of the example, with a bound of 100 rows and deletions at most every minute', () => {
