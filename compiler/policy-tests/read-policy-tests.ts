@@ -151,6 +151,8 @@ export function policyTestsOf(read: ReadPolicyTests): PolicyTests | undefined {
  * ```
  */
 export function policyTestProblems(read: ReadPolicyTests, tables: GrantTables | undefined): CompileProblem[] {
+  // No file could be read (or there is none): each one's problems are reported already, and there is no policy's worth of tests to check.
+  if (read.files.length === 0) return [];
   const positions = new Map(read.files.map((file) => [file.tests.file, file.positions]));
   const tests: PolicyTests = { format: 1, files: read.files.map((file) => file.tests) };
   // The format is checked already: every reference can be checked beside what the shape check finds.

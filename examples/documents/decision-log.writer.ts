@@ -3,11 +3,18 @@
  * table in batches — one INSERT per second at most, or as soon as 100 are waiting — so that logging costs a
  * request nothing and the database one statement per batch. At most 10,000 events wait; more are dropped and
  * counted (the library counts what its own queue drops, too). The last events are read back for GET /decisions.
+ *
+ * The table is bounded (decision-log-bounds.ts): after a write — once the interval has passed since the last
+ * time, or once DECISION_DELETE_BATCH rows have been written since, whichever comes first — the oldest rows beyond
+ * the row bound and the rows older than the age bound are deleted, DECISION_DELETE_BATCH a statement, so no DELETE
+ * is ever large. So the table holds at most `maxRows` rows after each deletion, and never more than
+ * `maxRows + DECISION_DELETE_BATCH + DECISION_BATCH_SIZE - 1` however fast decisions come.
  */
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import type { DecisionEvent } from '../../runtime/core/index.js';
-import { EXAMPLE_DATABASE } from './example.constants.js';
+import type { DecisionLogBounds } from './decision-log-bounds.js';
+import { DECISION_LOG_BOUNDS, EXAMPLE_DATABASE } from './example.constants.js';
 import type { ExampleDatabase } from './example-database.js';
 
 /** Events written per INSERT at most. */
@@ -18,6 +25,8 @@ export const DECISION_FLUSH_MS = 1000;
 export const MAX_WAITING_DECISIONS = 10_000;
 /** The most events GET /decisions answers with. */
 export const MAX_LISTED_DECISIONS = 100;
+/** Rows one DELETE removes at most; also the rows written after which the bounds are applied whatever the interval. */
+export const DECISION_DELETE_BATCH = 1000;
 
 @Injectable()
 export class DecisionLogWriter implements BeforeApplicationShutdown {
@@ -26,8 +35,15 @@ export class DecisionLogWriter implements BeforeApplicationShutdown {
   private writing: Promise<void> = Promise.resolve();
   /** Events dropped because MAX_WAITING_DECISIONS were waiting, or because their batch could not be written. */
   dropped = 0;
+  /** When the rows beyond the bounds were last deleted (0: not yet, so the first write does it). */
+  private prunedAt = 0;
+  /** Rows written since then. */
+  private writtenSincePrune = 0;
 
-  constructor(@Inject(EXAMPLE_DATABASE) private readonly db: Kysely<ExampleDatabase>) {}
+  constructor(
+    @Inject(EXAMPLE_DATABASE) private readonly db: Kysely<ExampleDatabase>,
+    @Inject(DECISION_LOG_BOUNDS) private readonly bounds: DecisionLogBounds,
+  ) {}
 
   /**
    * The `onDecision` sink: keeps the event for the next batch.
@@ -48,7 +64,8 @@ export class DecisionLogWriter implements BeforeApplicationShutdown {
   };
 
   /**
-   * Writes what is waiting (one INSERT per batch of DECISION_BATCH_SIZE); batches are written one after the other.
+   * Writes what is waiting (one INSERT per batch of DECISION_BATCH_SIZE), then, when the interval has passed,
+   * deletes the rows beyond the bounds; batches are written one after the other.
    *
    * @example
    * ```ts
@@ -72,11 +89,40 @@ export class DecisionLogWriter implements BeforeApplicationShutdown {
           .insertInto('decisionLog')
           .values(batch.map((event) => ({ callId: event.callId, time: event.time, granted: event.granted, event: JSON.stringify(event) })))
           .execute();
+        this.writtenSincePrune += batch.length;
       } catch (error) {
         // A log that cannot be written must not take the application down: the batch is counted as dropped.
         this.dropped += batch.length;
         console.warn(`decision log: ${batch.length} events not written (${error instanceof Error ? error.message : String(error)})`);
       }
+      if (this.writtenSincePrune >= DECISION_DELETE_BATCH || Date.now() - this.prunedAt >= this.bounds.pruneIntervalMs) await this.prune();
+    }
+  }
+
+  /** Deletes the oldest rows beyond `maxRows` and the rows older than `maxAgeMs`, in bounded statements. */
+  private async prune(): Promise<void> {
+    this.prunedAt = Date.now();
+    this.writtenSincePrune = 0;
+    try {
+      // The newest row past the bound: it and every row before it go.
+      const beyond = await this.db.selectFrom('decisionLog').select('id').orderBy('id', 'desc').offset(this.bounds.maxRows).limit(1).executeTakeFirst();
+      if (beyond !== undefined) await this.deleteInBatches('id', '<=', beyond.id);
+      // Times are ISO 8601 in UTC, so text order is time order.
+      await this.deleteInBatches('time', '<', new Date(Date.now() - this.bounds.maxAgeMs).toISOString());
+    } catch (error) {
+      // A log that cannot be trimmed must not take the application down: the next interval tries again.
+      console.warn(`decision log: old rows not deleted (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+
+  /** Deletes the rows whose `column` is `operator` `value`, oldest first, DECISION_DELETE_BATCH a statement. */
+  private async deleteInBatches(column: 'id' | 'time', operator: '<' | '<=', value: number | string): Promise<void> {
+    for (;;) {
+      const { numDeletedRows } = await this.db
+        .deleteFrom('decisionLog')
+        .where('id', 'in', (query) => query.selectFrom('decisionLog').select('id').where(column, operator, value).orderBy('id').limit(DECISION_DELETE_BATCH))
+        .executeTakeFirst();
+      if (numDeletedRows < BigInt(DECISION_DELETE_BATCH)) return;
     }
   }
 

@@ -12,3 +12,15 @@
  * ```
  */
 export const EXAMPLE_DATABASE = 'EXAMPLE_DATABASE';
+
+/**
+ * The Nest injection token of the example's decision log bounds (`DecisionLogBounds`): how many rows, and how old,
+ * the `decision_log` table keeps.
+ *
+ * @example
+ * ```ts
+ * @Module({ providers: [{ provide: DECISION_LOG_BOUNDS, useValue: decisionLogBoundsOf(process.env) }] })
+ * class DecisionLogModule {}
+ * ```
+ */
+export const DECISION_LOG_BOUNDS = 'DECISION_LOG_BOUNDS';

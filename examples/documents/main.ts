@@ -1,6 +1,7 @@
 /**
  * Starts the example documents app: `npm start` (after compiling the definitions and building).
- * PORT (default 3000), DATABASE_URL (default: an embedded, in-memory PGlite) and POLICY_FILE configure it.
+ * PORT (default 3000), DATABASE_URL (default: an embedded, in-memory PGlite) and POLICY_FILE configure it;
+ * DECISION_LOG_MAX_ROWS (default 10000) and DECISION_LOG_MAX_AGE_DAYS (default 7) bound its decision log.
  *
  * The policy is live. With DATABASE_URL it follows the PostgreSQL policy store in that database (what
  * `typed-permissions policy publish` writes); without, it follows POLICY_FILE (default generated/policy.json), so
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { NestFactory } from '@nestjs/core';
 import { filePolicySource, postgresPolicySource } from '../../runtime/live/index.js';
 import { AppModule } from './app.module.js';
+import { decisionLogBoundsOf } from './decision-log-bounds.js';
 
 const port = Number(process.env['PORT'] ?? 3000);
 const databaseUrl = process.env['DATABASE_URL'];
@@ -19,7 +21,14 @@ const databaseUrl = process.env['DATABASE_URL'];
 const pageDir = fileURLToPath(new URL('../../page', import.meta.url));
 const policyFile = process.env['POLICY_FILE'] ?? fileURLToPath(new URL('../../../generated/policy.json', import.meta.url));
 const policySource = databaseUrl === undefined ? filePolicySource(policyFile) : postgresPolicySource({ connectionString: databaseUrl });
-const app = await NestFactory.create(AppModule.forRoot({ databaseUrl, pageDir, policySource }), { logger: ['error', 'warn'] });
+let decisionLog: ReturnType<typeof decisionLogBoundsOf>;
+try {
+  decisionLog = decisionLogBoundsOf(process.env);
+} catch (error) {
+  console.error(`Example documents app: ${(error as Error).message}`);
+  process.exit(1);
+}
+const app = await NestFactory.create(AppModule.forRoot({ databaseUrl, pageDir, policySource, decisionLog }), { logger: ['error', 'warn'] });
 app.enableShutdownHooks();
 await app.listen(port, '127.0.0.1');
 

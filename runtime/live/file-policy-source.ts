@@ -6,18 +6,25 @@
  * not hash to its version: it is not loaded, and the next event or poll reads it again.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
 import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
 import { durationOption } from './duration-option.js';
+import { regularFileText } from './regular-file-text.js';
 
 /** Options of {@link filePolicySource}. */
 export interface FilePolicySourceOptions {
   /** How often the file's identity (real path, inode, size, modification time) is compared, in ms. Default 1000. */
   readonly pollIntervalMs?: number | undefined;
+  /**
+   * The most bytes the file may hold; a larger one is reported, never parsed (and never more than one byte past
+   * the limit is read, whatever size the file says it has). Default: four bytes per character of the bundle
+   * limit (the worst case of UTF-8), so any bundle the engine accepts fits.
+   */
+  readonly maxBytes?: number | undefined;
 }
 
 /** What tells one state of the file from another: a swap or rename changes the real path or the inode, a write the size or time. */
@@ -43,20 +50,27 @@ export function filePolicySource(path: string, options: FilePolicySourceOptions 
   if (typeof path !== 'string' || path === '')
     throw new PermissionsUsageError('filePolicySource(path): path must be the path of a policy bundle (policy.json).');
   const pollIntervalMs = durationOption('filePolicySource(): pollIntervalMs', options.pollIntervalMs, 1000, 10);
+  const maxBytes = options.maxBytes ?? MAX_POLICY_BUNDLE_LENGTH * 4;
+  if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new PermissionsUsageError('filePolicySource(): maxBytes must be a positive integer.');
   const file = resolve(path);
   const description = `file ${file}`;
+  const reading = {
+    subject: `The policy bundle of ${description}`,
+    maxBytes,
+    instead: 'give the path of a policy bundle file, such as the policy.json that npx typed-permissions compile writes',
+  };
   return {
     description,
     async read(): Promise<SourcedPolicy | undefined> {
-      let size: number;
+      let text: string;
       try {
-        size = (await stat(file)).size;
+        text = await regularFileText(file, reading);
       } catch (error) {
+        // No file yet: no version yet (the compiler or a deployment writes it later).
         if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
         throw error;
       }
-      if (size > MAX_POLICY_BUNDLE_LENGTH * 4) throw new PermissionsUsageError(`The policy bundle of ${description} is ${size} bytes, too large to read.`);
-      return { bundle: parseBundleText(await readFile(file, 'utf8'), description) };
+      return { bundle: parseBundleText(text, description) };
     },
     watch(changed, failed) {
       let watcher: FSWatcher | undefined;

@@ -4,15 +4,15 @@
  * 1 when the service refuses to start (no token, anonymous off loopback, an unreadable tokens file), 2 for a
  * usage error.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PermissionsUsageError } from '../core/errors.js';
-import type { PolicyBundle } from '../core/tables/policy-bundle.js';
+import { MAX_POLICY_BUNDLE_LENGTH, type PolicyBundle } from '../core/tables/policy-bundle.js';
 import { filePolicySource } from '../live/file-policy-source.js';
 import { httpPolicySource } from '../live/http-policy-source.js';
 import { loadPg } from '../live/postgres-client.js';
 import { postgresPolicySource } from '../live/postgres-policy-source.js';
 import { parseBundleText } from '../live/bundle-text.js';
+import { regularFileText } from '../live/regular-file-text.js';
 import { tokensOfList } from './bearer-tokens.js';
 import { createDecisionService, type DecisionService, type DecisionServiceOptions } from './decision-service.js';
 import type { ServiceLogger } from './service-logger.js';
@@ -112,8 +112,8 @@ function readFlags(argv: readonly string[]): Flags {
   }
 }
 
-/** The source to follow and the policy to start from, as the flags (and DATABASE_URL) say. */
-function policyOptions(flags: Flags, env: ServeIo['env']): Pick<DecisionServiceOptions, 'source' | 'tables'> & { databaseUrl?: string } {
+/** The source to follow and the file of the policy to start from, as the flags (and DATABASE_URL) say. */
+function policyOptions(flags: Flags, env: ServeIo['env']): Pick<DecisionServiceOptions, 'source'> & { databaseUrl?: string; startFile?: string } {
   const file = flags['policy'] as string | undefined;
   const url = flags['policy-url'] as string | undefined;
   const databaseUrl = (flags['database-url'] as string | undefined) ?? (file === undefined && url === undefined ? env['DATABASE_URL'] : undefined);
@@ -128,24 +128,29 @@ function policyOptions(flags: Flags, env: ServeIo['env']): Pick<DecisionServiceO
       ...(flags['schema'] === undefined ? {} : { schema: flags['schema'] as string }),
       ...(flags['channel'] === undefined ? {} : { channel: flags['channel'] as string }),
     });
-    return { source, databaseUrl, ...(file === undefined ? {} : { tables: bundleOfFile(file) }) };
+    return { source, databaseUrl, ...(file === undefined ? {} : { startFile: file }) };
   }
-  if (url !== undefined) return { source: httpPolicySource(url), ...(file === undefined ? {} : { tables: bundleOfFile(file) }) };
+  if (url !== undefined) return { source: httpPolicySource(url), ...(file === undefined ? {} : { startFile: file }) };
   return { source: filePolicySource(file as string) };
 }
 
-/** The bundle in `file`, read once (the policy to start from). */
-function bundleOfFile(file: string): PolicyBundle {
+/** The bundle in `file`, read once (the policy to start from), as a followed file is read. */
+async function bundleOfFile(file: string): Promise<PolicyBundle> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = await regularFileText(file, {
+      subject: `The policy file ${file}`,
+      maxBytes: MAX_POLICY_BUNDLE_LENGTH * 4,
+      instead: 'give the path of a policy bundle file, such as the policy.json that npx typed-permissions compile writes',
+    });
   } catch (error) {
+    if (error instanceof PermissionsUsageError) throw error;
     throw new PermissionsUsageError(`The policy file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
   }
   return parseBundleText(text, `file ${file}`) as PolicyBundle;
 }
 
-function serviceOptions(flags: Flags, io: ServeIo, logger: ServiceLogger): DecisionServiceOptions & { databaseUrl?: string } {
+async function serviceOptions(flags: Flags, io: ServeIo, logger: ServiceLogger): Promise<DecisionServiceOptions & { databaseUrl?: string }> {
   const limits: Record<string, number> = {};
   for (const [flag, limit] of Object.entries(LIMIT_FLAGS)) if (flags[flag] !== undefined) limits[limit] = wholeNumber(flag, flags[flag] as string);
   const tokensFile = flags['tokens-file'] as string | undefined;
@@ -155,8 +160,10 @@ function serviceOptions(flags: Flags, io: ServeIo, logger: ServiceLogger): Decis
   if (sources > 1) throw new ServeUsageError('give the tokens one way: --token, --tokens-file or TYPED_PERMISSIONS_TOKENS.');
   const listed = given.length > 0 ? given.join(',') : fromEnvironment;
   const methods = flags['ownership-methods'] as string | undefined;
+  const { startFile, ...policy } = policyOptions(flags, io.env);
   return {
-    ...policyOptions(flags, io.env),
+    ...policy,
+    ...(startFile === undefined ? {} : { tables: await bundleOfFile(startFile) }),
     ...(tokensFile === undefined ? { tokens: tokensOfList(listed ?? '') } : { tokensFile }),
     allowAnonymous: flags['allow-anonymous-on-loopback'] === true,
     ...(flags['host'] === undefined ? {} : { host: flags['host'] as string }),
@@ -185,7 +192,7 @@ export async function serve(argv: readonly string[], io: ServeIo): Promise<Serve
   const logger: ServiceLogger = { info: io.error, warn: io.error, error: io.error };
   let service: DecisionService;
   try {
-    const { databaseUrl, ...options } = serviceOptions(readFlags(argv), io, logger);
+    const { databaseUrl, ...options } = await serviceOptions(readFlags(argv), io, logger);
     if (databaseUrl !== undefined) await loadPg();
     service = await createDecisionService(options);
   } catch (error) {

@@ -4,9 +4,10 @@
  * polled, because a watch can end without a word. Each read replaces the accepted tokens with the file's.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { PermissionsUsageError } from '../core/errors.js';
+import { regularFileText } from '../live/regular-file-text.js';
 import { tokenProblem } from './bearer-tokens.js';
 
 /** The largest tokens file read. */
@@ -42,7 +43,8 @@ export function parseTokensFile(text: string): TokensFileContent {
 }
 
 /**
- * Reads and parses the tokens file at `path` (a PermissionsUsageError when it cannot be read or is too large).
+ * Reads and parses the tokens file at `path`: a PermissionsUsageError when it cannot be read, is not a regular
+ * file (a device, a named pipe, a socket, a folder) or holds more than {@link MAX_TOKENS_FILE_BYTES}.
  *
  * @example
  * ```ts
@@ -50,15 +52,18 @@ export function parseTokensFile(text: string): TokensFileContent {
  * ```
  */
 export async function readTokensFile(path: string): Promise<TokensFileContent> {
-  let size: number;
+  let text: string;
   try {
-    size = (await stat(path)).size;
+    text = await regularFileText(path, {
+      subject: `The tokens file ${path}`,
+      maxBytes: MAX_TOKENS_FILE_BYTES,
+      instead: 'give the path of a regular file with one token per line (or a symbolic link to one, as mounted secrets are)',
+    });
   } catch (error) {
+    if (error instanceof PermissionsUsageError) throw error;
     throw new PermissionsUsageError(`The tokens file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
   }
-  if (size > MAX_TOKENS_FILE_BYTES)
-    throw new PermissionsUsageError(`The tokens file ${path} is ${size} bytes, more than the limit of ${MAX_TOKENS_FILE_BYTES}.`);
-  return parseTokensFile(await readFile(path, 'utf8'));
+  return parseTokensFile(text);
 }
 
 /** What tells one state of the file from another: a rename or swap changes the real path or the inode, a write the size or time. */
@@ -76,7 +81,7 @@ async function identityOf(path: string): Promise<string | undefined> {
 export interface TokensFileEvents {
   /** The file was read again: its tokens (and the lines that are not). */
   readonly onRead: (content: TokensFileContent) => void;
-  /** The file could not be read; the tokens accepted so far stay. */
+  /** The file could not be read; the tokens accepted so far stay. The same failure again is not told until a read succeeds. */
   readonly onError: (error: unknown) => void;
 }
 
@@ -107,6 +112,8 @@ export function followTokensFile(path: string, pollIntervalMs: number, events: T
   let reading = false;
   let again = false;
   let stopped = false;
+  // A change is often seen twice (the watch and the poll): the same failure is told once, until a read succeeds.
+  let lastFailure: string | undefined;
   const reread = async (): Promise<void> => {
     if (reading) {
       again = true;
@@ -120,9 +127,12 @@ export function followTokensFile(path: string, pollIntervalMs: number, events: T
         try {
           content = await readTokensFile(file);
         } catch (error) {
-          if (!stopped) tell(() => events.onError(error));
+          const message = error instanceof Error ? error.message : String(error);
+          if (!stopped && message !== lastFailure) tell(() => events.onError(error));
+          lastFailure = message;
           continue;
         }
+        lastFailure = undefined;
         if (!stopped) tell(() => events.onRead(content));
       } while (again && !stopped);
     } finally {

@@ -1,8 +1,8 @@
 /**
  * A followed source and the tests a bundle carries: a version whose embedded tests fail, cannot run (malformed,
- * naming what the version lacks) or pass the limit of tests is rejected with the reason, and the last good version
- * stays; a version whose tests pass is activated. The tests' ownership comes from the tests: the application's
- * ownership service is never asked while they run.
+ * naming what the version lacks), pass the limit of tests or hold no test at all (which would pass it untested)
+ * is rejected with the reason, and the last good version stays; a version whose tests pass is activated. The
+ * tests' ownership comes from the tests: the application's ownership service is never asked while they run.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
@@ -134,7 +134,7 @@ describe('a followed bundle’s own tests', () => {
     ['a tests field that is not tests', 'all good', 'its tests cannot run (1 problem): $ (tests): The tests are "all good", not an object { format, files }.'],
     [
       'another format, a file whose users are a list',
-      { format: 2, files: [{ ...file([]), users: [] }] },
+      { format: 2, files: [{ ...file([test('ann', 'read', 'granted', 8, 1)]), users: [] }] },
       'its tests cannot run (2 problems): $.format (tests): The tests have format 2, not 1.; $.users (t.permissions.test.json): Field "users" is an ' +
         'array, not an object.',
     ],
@@ -149,6 +149,16 @@ describe('a followed bundle’s own tests', () => {
       { format: 1, files: [file([test('bob', 'read', 'granted', 8), test('ann', 'approve', 'denied', 9)])] },
       'its tests cannot run (2 problems): $.tests[0].user (t.permissions.test.json): User "bob" is not one of the file\'s users.; ' +
         '$.tests[1].action (t.permissions.test.json): Action "approve" is not granted by any definition on any resource.',
+    ],
+    [
+      'a test file without tests (a run of nothing is no pass)',
+      { format: 1, files: [file([])] },
+      'its tests cannot run (1 problem): $.tests (t.permissions.test.json): The file has no tests: "tests" is empty, so it checks nothing.',
+    ],
+    [
+      'tests without a test file',
+      { format: 1, files: [] },
+      'its tests cannot run (1 problem): $.files (tests): The tests hold no test file, so they check nothing.',
     ],
     [
       'more tests than a policy may carry',

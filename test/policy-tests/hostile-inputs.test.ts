@@ -39,10 +39,11 @@ describe('hostile test files', () => {
 
   it('malformed values under "__proto__" keys (which the format check skips) are problems at their place, never a crash', async () => {
     const ann = '"users": { "ann": { "id": 1, "roles": ["AUTHOR"] } }';
+    const tests = '"tests": [{ "user": "ann", "action": "read", "resource": "article", "expect": "granted" }]';
     const cases = [
-      `{ ${ann}, "ownership": { "isAuthor": { "__proto__": "x" } }, "tests": [] }`,
-      `{ ${ann}, "ownership": { "__proto__": 7 }, "tests": [] }`,
-      `{ ${ann}, "records": { "article": { "__proto__": 7 } }, "tests": [] }`,
+      `{ ${ann}, "ownership": { "isAuthor": { "__proto__": "x" } }, ${tests} }`,
+      `{ ${ann}, "ownership": { "__proto__": 7 }, ${tests} }`,
+      `{ ${ann}, "records": { "article": { "__proto__": 7 } }, ${tests} }`,
     ];
     const outcomes = [];
     for (const text of cases) outcomes.push(await test(text));

@@ -148,12 +148,11 @@ describe('runPolicyTests: coverage', () => {
       'REVIEWER read:own',
       'REVIEWER review:own',
     ];
-    expect(await unexercised([])).toEqual(all);
     expect(await unexercised([read('ann'), read('ann', 2)])).toEqual(all);
     expect(await unexercised([{ ...read('ann', 1), expect: 'denied' }, read('eve', 2)])).toEqual(
       all.filter((grant) => grant !== 'AUTHOR read:own' && grant !== 'EDITOR read:any'),
     );
-    expect((await runPolicyTests(articles, suite(file(world, [])))).grants).toBe(7);
+    expect((await runPolicyTests(articles, suite(file(world, [read('ann', 2)])))).grants).toBe(7);
   });
 });
 
@@ -163,6 +162,17 @@ describe('runPolicyTests: refusals and turns', () => {
     await expect(runPolicyTests(articles, suite(file(world, [{ ...read('ann'), user: 'nobody' }])))).rejects.toThrow(
       'These policy tests cannot run (1 problem); the first: t.permissions.test.json: User "nobody" is not one of the file\'s users. ' +
         'Add "nobody" to "users", or name one of "ann", "eve", "rex".',
+    );
+  });
+
+  it('no tests are refused, never a run of nothing: a file without tests, and tests without a file', async () => {
+    await expect(runPolicyTests(articles, suite(file({ users, ownership: {}, records }, [])))).rejects.toThrow(
+      'These policy tests cannot run (1 problem); the first: t.permissions.test.json: The file has no tests: "tests" is empty, so it checks nothing. ' +
+        'Add a test to "tests", or remove the file.',
+    );
+    await expect(runPolicyTests(articles, { format: 1, files: [] })).rejects.toThrow(
+      'These policy tests cannot run (1 problem); the first: tests: The tests hold no test file, so they check nothing. ' +
+        'Compile the policy again: a definitions folder without test files gives a bundle without "tests".',
     );
   });
 

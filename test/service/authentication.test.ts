@@ -3,28 +3,37 @@
  * a 401 problem with the challenge; several tokens work at once; the probes need none. A tokens file is read again
  * when it is rewritten, replaced by a rename or swapped through a symbolic link, so tokens rotate without a
  * restart; its lines that are not tokens are reported and skipped, and a file briefly gone keeps the tokens.
+ * A tokens file that is not a regular file (/dev/zero, a named pipe, a socket, a folder) or holds more than 1 MiB
+ * refuses the start; swapped in while the service runs, it is reported and the tokens read before stay.
  * The service refuses to start without tokens unless it allows anonymous requests on loopback, and refuses
  * anonymous requests anywhere else.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { BearerTokens, tokenProblem, tokensOfList } from '../../runtime/service/bearer-tokens.js';
 import { createDecisionService, isLoopbackHost, type DecisionService } from '../../runtime/service/index.js';
-import { parseTokensFile } from '../../runtime/service/token-file.js';
+import { MAX_TOKENS_FILE_BYTES, parseTokensFile } from '../../runtime/service/token-file.js';
+import { makeSpecialFiles } from '../live/fixtures/special-files.js';
 import { ask, fixtureBundle, fixtureService, OTHER_TOKEN, problem, recordingLogger, TOKEN, until } from './service-fixture.js';
 
 let service: DecisionService | undefined;
 let folder: string;
+let closeSpecialFiles: (() => Promise<void>) | undefined;
 beforeEach(() => {
   folder = mkdtempSync(join(tmpdir(), 'typed-permissions-tokens-'));
 });
 afterEach(async () => {
   await service?.close();
   service = undefined;
+  await closeSpecialFiles?.();
+  closeSpecialFiles = undefined;
   rmSync(folder, { recursive: true, force: true });
 });
+
+const INSTEAD = 'give the path of a regular file with one token per line (or a symbolic link to one, as mounted secrets are)';
 
 const policy = { method: 'GET', url: '/v1/policy' } as const;
 const unauthorized = (detail: string) => problem('unauthorized', 401, 'Unauthorized', detail);
@@ -157,6 +166,34 @@ describe('a tokens file, followed', () => {
     await until('no token accepted', async () => (await statusWith(second)) === 401);
     expect(logger.lines).toContain('error: typed-permissions service: the tokens file holds no token; every request is refused.');
   }, 20_000);
+
+  it('swapped for a named pipe, then /dev/zero, then a file over 1 MiB: each reported, the tokens read before stay; a regular file is read', async () => {
+    const { file, logger } = await serviceWithFile(`${first}\n`);
+    const warnings = () => logger.lines.filter((line) => line.startsWith('warn: '));
+    const said = (what: string) => `warn: typed-permissions service: The tokens file ${file} ${what} The tokens read before stay.`;
+    execFileSync('mkfifo', [join(folder, 'pipe')]);
+    renameSync(join(folder, 'pipe'), file);
+    await until('the named pipe reported', () => warnings().length === 1);
+    expect(await statusWith(first)).toBe(200);
+    symlinkSync('/dev/zero', join(folder, 'zero'));
+    renameSync(join(folder, 'zero'), file);
+    await until('/dev/zero reported', () => warnings().length === 2);
+    expect(await statusWith(first)).toBe(200);
+    writeFileSync(join(folder, 'large'), `${second}\n#${'x'.repeat(MAX_TOKENS_FILE_BYTES)}\n`);
+    renameSync(join(folder, 'large'), file);
+    await until('the large file reported', () => warnings().length === 3);
+    expect(await statusWith(first)).toBe(200);
+    expect(await statusWith(second)).toBe(401);
+    expect(warnings()).toEqual([
+      said(`is a named pipe (FIFO), not a regular file; ${INSTEAD}.`),
+      said(`is a character device, not a regular file; ${INSTEAD}.`),
+      said(`is ${MAX_TOKENS_FILE_BYTES + second.length + 3} bytes, more than the limit of ${MAX_TOKENS_FILE_BYTES}.`),
+    ]);
+    writeFileSync(join(folder, 'next'), `${second}\n`);
+    renameSync(join(folder, 'next'), file);
+    await until('the regular file read', async () => (await statusWith(second)) === 200);
+    expect(await statusWith(first)).toBe(401);
+  }, 20_000);
 });
 
 describe('starting', () => {
@@ -172,6 +209,32 @@ describe('starting', () => {
     const empty = join(folder, 'empty');
     writeFileSync(empty, '# no tokens yet\n');
     await expect(createDecisionService({ tables: fixtureBundle(), tokensFile: empty, logger: recordingLogger() })).rejects.toThrow(/no bearer token is given/);
+  });
+
+  it.each(['/dev/zero', 'a named pipe without a writer', 'a listening UNIX socket', 'a folder'])(
+    'refuses to start on a tokens file that is %s, saying what it is and what to give instead',
+    async (label) => {
+      const special = await makeSpecialFiles(folder);
+      closeSpecialFiles = special.close;
+      const { path, kind } = special.files.find((file) => file.label === label) as { path: string; kind: string };
+      await expect(createDecisionService({ tables: fixtureBundle(), tokensFile: path, logger: recordingLogger() })).rejects.toThrow(
+        refusal(`The tokens file ${path} is ${kind}, not a regular file; ${INSTEAD}.`),
+      );
+    },
+    10_000,
+  );
+
+  it('starts on a tokens file of exactly 1 MiB; refuses one byte more', async () => {
+    const file = join(folder, 'tokens');
+    const text = (padding: number) => `${TOKEN}\n#${'x'.repeat(padding)}\n`;
+    const fits = MAX_TOKENS_FILE_BYTES - TOKEN.length - 3;
+    writeFileSync(file, text(fits + 1));
+    await expect(createDecisionService({ tables: fixtureBundle(), tokensFile: file, logger: recordingLogger() })).rejects.toThrow(
+      refusal(`The tokens file ${file} is ${MAX_TOKENS_FILE_BYTES + 1} bytes, more than the limit of ${MAX_TOKENS_FILE_BYTES}.`),
+    );
+    writeFileSync(file, text(fits));
+    service = await createDecisionService({ tables: fixtureBundle(), tokensFile: file, port: 0, logger: recordingLogger() });
+    expect((await ask(service, { ...policy, headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
   });
 
   it.each(['0.0.0.0', '::', '192.168.1.10', 'localhost', '127.0.0.2'])('refuses anonymous requests on host %s, with or without tokens', async (host) => {

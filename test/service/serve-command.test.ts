@@ -85,6 +85,12 @@ describe('typed-permissions serve, in process', () => {
       { TYPED_PERMISSIONS_TOKENS: 'short' },
       'createDecisionService(options): tokens: Token 1 is 5 characters long; a token has at least 16.',
     ],
+    [
+      ['--policy-url', 'http://127.0.0.1:1/policy.json', '--policy', '/dev/zero'],
+      { TYPED_PERMISSIONS_TOKENS: TOKEN },
+      'The policy file /dev/zero is a character device, not a regular file; give the path of a policy bundle file, such as the policy.json that ' +
+        'npx typed-permissions compile writes.',
+    ],
   ])('%j: the service refuses to start, exit 1 with the reason', async (argv, env, says) => {
     const { code, logs, errors } = await run(
       argv.map((arg) => (arg === 'POLICY' ? policyFile : arg)),

@@ -227,6 +227,11 @@ class FileCheck {
       this.add(['tests'], 'invalid-test-file', `Field "tests" is ${shown(value)}, not an array.`, 'Write "tests": [{ "user": "alice", "action": "read", … }].');
       return;
     }
+    // A file without tests would make a run of nothing look like a pass.
+    if (value.length === 0) {
+      this.add(['tests'], 'no-tests', 'The file has no tests: "tests" is empty, so it checks nothing.', 'Add a test to "tests", or remove the file.');
+      return;
+    }
     if (!this.within(value.length, MAX_POLICY_TESTS_PER_FILE, ['tests'], MAX_POLICY_TESTS_PER_FILE, 'Tests in one file', 'Split the tests over several files.'))
       return;
     value.forEach((entry: unknown, i) => this.test(entry, ['tests', i]));
@@ -329,6 +334,16 @@ export function policyTestsShapeProblems(value: unknown): PolicyTestProblem[] {
   const files = tests['files'];
   if (!Array.isArray(files)) {
     check.add(['files'], 'invalid-test-file', `The tests' files are ${shown(files)}, not an array.`, 'Compile the tests again.');
+    return check.problems;
+  }
+  // "tests" with no file would have a version pass as tested when nothing checked it.
+  if (files.length === 0) {
+    check.add(
+      ['files'],
+      'no-tests',
+      'The tests hold no test file, so they check nothing.',
+      'Compile the policy again: a definitions folder without test files gives a bundle without "tests".',
+    );
     return check.problems;
   }
   if (files.length > MAX_POLICY_TEST_FILES) {

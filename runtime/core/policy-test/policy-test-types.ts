@@ -59,6 +59,7 @@ export interface PolicyTests {
 /** Stable codes of the problems of policy tests. */
 export type PolicyTestProblemCode =
   | 'invalid-test-file'
+  | 'no-tests'
   | 'too-large'
   | 'invalid-name'
   | 'invalid-id'
