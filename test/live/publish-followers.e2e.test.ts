@@ -108,7 +108,8 @@ describeWithServer('policy publish checks every follower seen recently', () => {
         new RegExp(
           `^this follower cannot register itself in PostgreSQL store ${schema} at \\S+ \\(permission denied for table policy_followers\\); ` +
             'it follows the store as before, but `typed-permissions policy publish` cannot check versions against it; ' +
-            `let its role write the registrations \\(GRANT INSERT, UPDATE, DELETE ON "${schema}".policy_followers, or CREATE on the database while the store does not exist yet\\)\\.$`,
+            `let its role write the registrations \\(GRANT INSERT, UPDATE, DELETE ON "${schema}".policy_followers, ` +
+            'or CREATE on the database while the store does not exist yet\\)\\.$',
         ),
       ),
     ]);
@@ -129,7 +130,8 @@ describeWithServer('policy publish checks every follower seen recently', () => {
     [
       'an ownership method they lack',
       () => newMethod,
-      'isOwner names method "approvedBy", which the ownership service (InstanceOwnership) does not have. Add a method approvedBy to the ownership service, or correct the name.',
+      'isOwner names method "approvedBy", which the ownership service (InstanceOwnership) does not have. ' +
+        'Add a method approvedBy to the ownership service, or correct the name.',
     ],
   ])('a version with %s is refused, exit 1, each follower named with its reason; nothing changes', async (_label, candidate, reason) => {
     const { dir, bundle } = candidate();
@@ -153,7 +155,8 @@ describeWithServer('policy publish checks every follower seen recently', () => {
     expect([forced.code, forced.errors, forced.logs[0]]).toEqual([
       0,
       [],
-      `typed-permissions: published version ${newAction.bundle.version} as #3 to ${schema} (--force); 0 followers load it now; 3 reject it and keep the version they run:`,
+      `typed-permissions: published version ${newAction.bundle.version} as #3 to ${schema} (--force); ` +
+        '0 followers load it now; 3 reject it and keep the version they run:',
     ]);
     expect(forced.logs.slice(1)).toEqual(
       followers.map(() =>
@@ -204,13 +207,15 @@ describeWithServer('policy publish checks every follower seen recently', () => {
 
   it('a registration that cannot be read is never taken for a follower that accepts anything', async () => {
     await admin.query(
-      `INSERT INTO "${schema}".policy_followers (instance, host, pid, started_at, capabilities) VALUES ('forged', 'elsewhere', 1, now(), '{"ownershipMethods": 7}')`,
+      `INSERT INTO "${schema}".policy_followers (instance, host, pid, started_at, capabilities) ` +
+        `VALUES ('forged', 'elsewhere', 1, now(), '{"ownershipMethods": 7}')`,
     );
     const refused = await run('policy', 'publish', good.dir, ...store());
     expect([refused.code, refused.errors[0], refused.errors[1]]).toEqual([
       1,
       `typed-permissions: 1 of 4 followers would reject version ${good.bundle.version}; nothing was changed:`,
-      '  elsewhere pid 1 (instance forged), runs no version: its registration cannot be read (it was not written by a follower of this version of typed-permissions)',
+      '  elsewhere pid 1 (instance forged), runs no version: ' +
+        'its registration cannot be read (it was not written by a follower of this version of typed-permissions)',
     ]);
     await admin.query(`DELETE FROM "${schema}".policy_followers WHERE instance = 'forged'`);
   });

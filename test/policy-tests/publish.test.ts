@@ -54,7 +54,9 @@ describeWithServer('policy publish on a PostgreSQL server', () => {
   it('publishes a passing version with its tests; a failing one after it changes nothing', async () => {
     const good = await run('policy', 'publish', folder(passing), ...store());
     expect([good.code, good.errors, good.logs.length]).toEqual([0, [], 1]);
-    expect(good.logs[0]).toMatch(new RegExp(`^typed-permissions: published version [0-9a-f]{64} as #1 to ${schema}; no follower was seen in the last 60 s\\.$`));
+    expect(good.logs[0]).toMatch(
+      new RegExp(`^typed-permissions: published version [0-9a-f]{64} as #1 to ${schema}; no follower was seen in the last 60 s\\.$`),
+    );
     const dir = folder(failing);
     expect(await run('policy', 'publish', dir, ...store())).toEqual({ code: 1, logs: [], errors: refusal(dir) });
     const { rows } = await admin().query<{ sequence: string; tests: { files: { tests: unknown[] }[] } }>(
