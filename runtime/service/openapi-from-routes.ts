@@ -24,6 +24,8 @@ export type OpenApiSchema = { readonly $ref: string } | Readonly<Record<string, 
 /** An OpenAPI response: its description and, per media type, the schema of its body. */
 export interface OpenApiResponse {
   readonly description: string;
+  /** The headers the answer carries, by name. */
+  readonly headers?: Readonly<Record<string, { readonly description: string; readonly schema: OpenApiSchema }>>;
   readonly content?: Readonly<Record<string, { readonly schema: OpenApiSchema }>>;
 }
 
@@ -92,7 +94,7 @@ const documentHead = (servers: readonly OpenApiServer[]) => ({
  * const openApi = await collectOpenApi(server, SERVED_DOCUMENT_SERVERS);
  * registerRoutes(server);
  * await server.ready();
- * openApi().paths['/v1/check']?.['post']?.requestBody; // { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CheckRequest' } } } }
+ * openApi().paths['/v1/check']?.['post']?.requestBody?.content['application/json'].schema; // { $ref: '#/components/schemas/CheckRequest' }
  * ```
  */
 export async function collectOpenApi(server: FastifyInstance, servers: readonly OpenApiServer[]): Promise<() => OpenApiDocument> {

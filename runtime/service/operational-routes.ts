@@ -53,7 +53,7 @@ export function registerOperationalRoutes(server: FastifyInstance, context: Deci
         operationId: 'metrics',
         summary: 'Prometheus metrics',
         response: {
-          200: bodyResponse('The metrics, in the Prometheus text format.', 'Metrics', 'text/plain'),
+          200: bodyResponse('The metrics, in the Prometheus text format.', 'Metrics', { mediaType: 'text/plain' }),
           ...problemResponses({ 401: 'No bearer token, or one the service does not accept.' }),
         },
       }),

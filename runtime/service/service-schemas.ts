@@ -8,6 +8,7 @@
 import { MAX_NAME_LENGTH } from '../core/definition/names.js';
 import { MAX_STRING_ID_LENGTH } from '../core/engine/resource-id.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-details.js';
+import { POLICY_VERSION_HEADER } from './server-context.js';
 import type { ResolvedServiceLimits } from './service-limits.js';
 
 /** The widest integer JSON carries exactly (`Number.MAX_SAFE_INTEGER`). */
@@ -361,8 +362,22 @@ export function serviceSchemas(limits: ResolvedServiceLimits) {
   } as const satisfies { readonly [Name in ServiceSchemaName]: { readonly $id: Name } };
 }
 
+/** The headers of answers the document describes, by name, with the schemas of their values. */
+const ANSWER_HEADERS = {
+  [POLICY_VERSION_HEADER]: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The policy version the answer was decided on.' },
+  'www-authenticate': {
+    type: 'string',
+    description:
+      'The bearer challenge (RFC 6750), with error="invalid_request" for a malformed Authorization header, error="invalid_token" for a token not accepted.',
+  },
+  'retry-after': { type: 'integer', minimum: 0, description: 'Seconds until this token may ask again.' },
+} as const;
+
+/** A header the document describes. */
+export type AnswerHeader = keyof typeof ANSWER_HEADERS;
+
 /**
- * An OpenAPI response whose body is the named schema `name`, as `mediaType` (JSON unless told).
+ * An OpenAPI response whose body is the named schema `name` (as `mediaType`, JSON unless told), with `headers`.
  *
  * @example
  * ```ts
@@ -370,9 +385,20 @@ export function serviceSchemas(limits: ResolvedServiceLimits) {
  * // { description: 'The answers, in order.', content: { 'application/json': { schema: { $ref: 'CheckResponse#' } } } }
  * ```
  */
-export function bodyResponse(description: string, name: ServiceSchemaName, mediaType = 'application/json') {
-  return { description, content: { [mediaType]: { schema: schemaRef(name) } } };
+export function bodyResponse(
+  description: string,
+  name: ServiceSchemaName,
+  { mediaType = 'application/json', headers = [] }: { readonly mediaType?: string; readonly headers?: readonly AnswerHeader[] } = {},
+) {
+  return {
+    description,
+    ...(headers.length === 0 ? {} : { headers: Object.fromEntries(headers.map((header) => [header, ANSWER_HEADERS[header]])) }),
+    content: { [mediaType]: { schema: schemaRef(name) } },
+  };
 }
+
+/** The headers refusals of a status carry: the challenge of a 401, the wait of a 429. */
+const PROBLEM_HEADERS: Readonly<Record<number, readonly AnswerHeader[]>> = { 401: ['www-authenticate'], 429: ['retry-after'] };
 
 /**
  * The OpenAPI response objects of problems with `statuses`, for a route's `response` schema.
@@ -383,5 +409,10 @@ export function bodyResponse(description: string, name: ServiceSchemaName, media
  * ```
  */
 export function problemResponses(statuses: Readonly<Record<number, string>>) {
-  return Object.fromEntries(Object.entries(statuses).map(([status, description]) => [status, bodyResponse(description, 'Problem', PROBLEM_MEDIA_TYPE)]));
+  return Object.fromEntries(
+    Object.entries(statuses).map(([status, description]) => [
+      status,
+      bodyResponse(description, 'Problem', { mediaType: PROBLEM_MEDIA_TYPE, headers: PROBLEM_HEADERS[Number(status)] ?? [] }),
+    ]),
+  );
 }

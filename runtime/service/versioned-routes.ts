@@ -35,6 +35,9 @@ const READ_PROBLEMS = problemResponses({
   503: 'No policy is loaded yet.',
 });
 
+/** Decision answers name the policy version they were decided on in a header. */
+const VERSIONED = { headers: [POLICY_VERSION_HEADER] } as const;
+
 const OPENAPI_PROBLEMS = problemResponses({
   401: 'No bearer token, or one the service does not accept.',
   429: 'Too many requests with this token; retry after retry-after seconds.',
@@ -53,7 +56,7 @@ function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext
           'that own the record) for the final decision and attributes.',
         body: schemaRef('CheckRequest'),
         response: {
-          200: bodyResponse('One answer per check, in order, all from one policy version.', 'CheckResponse'),
+          200: bodyResponse('One answer per check, in order, all from one policy version.', 'CheckResponse', VERSIONED),
           ...DECISION_PROBLEMS,
           ...problemResponses({ 409: 'The active policy version is not policyVersion.' }),
         },
@@ -89,7 +92,7 @@ function registerSliceRoute(api: FastifyInstance, context: DecisionServerContext
           'attributes they add. No role names, hook names or definition text. Serve it to the user’s browser and read it with createClient ' +
           'of typed-permissions/client.',
         body: schemaRef('SliceRequest'),
-        response: { 200: bodyResponse('The user’s slice, as permissions.sliceFor(user) returns it.', 'SliceResponse'), ...DECISION_PROBLEMS },
+        response: { 200: bodyResponse('The user’s slice, as permissions.sliceFor(user) returns it.', 'SliceResponse', VERSIONED), ...DECISION_PROBLEMS },
       }),
     },
     (request, reply) => {
@@ -108,7 +111,7 @@ function registerPolicyRoute(api: FastifyInstance, context: DecisionServerContex
         operationId: 'getPolicy',
         summary: 'The active policy version and its vocabulary',
         description: 'The resources (with their id types) and actions checks may name, and the ownership methods the active version uses. No role grants.',
-        response: { 200: bodyResponse('The active policy version and its vocabulary.', 'PolicyResponse'), ...READ_PROBLEMS },
+        response: { 200: bodyResponse('The active policy version and its vocabulary.', 'PolicyResponse', VERSIONED), ...READ_PROBLEMS },
       }),
     },
     (_request, reply) => {

@@ -8,10 +8,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { decisionServiceOpenApi, DEFAULT_SERVICE_LIMITS, type DecisionService, type OpenApiDocument } from '../../runtime/service/index.js';
+import {
+  decisionServiceOpenApi,
+  DEFAULT_SERVICE_LIMITS,
+  type DecisionService,
+  type OpenApiDocument,
+  type OpenApiOperation,
+} from '../../runtime/service/index.js';
 import { serviceSchemas } from '../../runtime/service/service-schemas.js';
 import { repoRoot } from '../compiler/helpers.js';
-import { ask, fixtureService } from './service-fixture.js';
+import { ask, fixtureService, type Answer } from './service-fixture.js';
 
 /** Every operation of the document, as `METHOD /path`, in the document's order. */
 function operationsOf(document: OpenApiDocument) {
@@ -39,6 +45,20 @@ function asComponent(value: unknown): unknown {
 }
 
 const COMPONENT = '#/components/schemas/';
+
+/** A body each POST operation answers 200 to. */
+const VALID_BODIES: Readonly<Record<string, unknown>> = { '/v1/check': { checks: [] }, '/v1/slice': { user: { id: 1, roles: [] } } };
+
+/** Whether `answer` is one `operation` documents: its status, its media type, and the headers documented for it. */
+function answerAsDocumented(operation: OpenApiOperation, answer: Answer): boolean {
+  const response = operation.responses[String(answer.status)];
+  const mediaType = answer.headers['content-type']?.split(';')[0] ?? '';
+  return (
+    response !== undefined &&
+    Object.keys(response.content ?? {}).includes(mediaType) &&
+    Object.keys(response.headers ?? {}).every((name) => answer.headers[name] !== undefined)
+  );
+}
 const committed = () => JSON.parse(readFileSync(join(repoRoot, 'docs', 'decision-service.openapi.json'), 'utf8')) as OpenApiDocument;
 
 let service: DecisionService | undefined;
@@ -139,7 +159,7 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
-  it('states who may call each operation, as the service enforces it: the probes are open, everything else needs a bearer token', async () => {
+  it('states who may call each operation as the service enforces it (the probes are open, the rest needs a token), and what it answers', async () => {
     const document = await decisionServiceOpenApi();
     expect(document.components.securitySchemes).toEqual({
       bearerToken: { type: 'http', scheme: 'bearer', description: 'One of the tokens the service accepts.' },
@@ -157,10 +177,35 @@ describe('the OpenAPI document', () => {
     ]);
     service = await fixtureService();
     for (const { method, path, operation } of operations) {
-      const request = { method: method as 'GET' | 'POST', url: path, ...(method === 'POST' ? { payload: {} } : {}) };
+      const request = { method: method as 'GET' | 'POST', url: path, ...(method === 'POST' ? { payload: VALID_BODIES[path] } : {}) };
       const withoutToken = await ask(service, { ...request, headers: { authorization: '' } });
+      expect([method, path, withoutToken.status === 401]).toEqual([method, path, operation.security === undefined]);
+      expect([method, path, answerAsDocumented(operation, withoutToken)]).toEqual([method, path, true]);
       const withToken = await ask(service, request);
-      expect([method, path, withoutToken.status === 401, withToken.status === 401]).toEqual([method, path, operation.security === undefined, false]);
+      expect([method, path, withToken.status]).toEqual([method, path, 200]);
+      expect([method, path, answerAsDocumented(operation, withToken)]).toEqual([method, path, true]);
     }
+  });
+
+  it('names the headers answers carry: the policy version of a decision, the challenge of a 401, the wait of a 429', async () => {
+    const headers = operationsOf(await decisionServiceOpenApi()).flatMap(({ method, path, operation }) =>
+      Object.entries(operation.responses).flatMap(([status, response]) =>
+        Object.keys(response.headers ?? {}).map((name) => `${method} ${path} ${status} ${name}`),
+      ),
+    );
+    expect(headers).toEqual([
+      'GET /metrics 401 www-authenticate',
+      'POST /v1/check 200 x-permissions-version',
+      'POST /v1/check 401 www-authenticate',
+      'POST /v1/check 429 retry-after',
+      'POST /v1/slice 200 x-permissions-version',
+      'POST /v1/slice 401 www-authenticate',
+      'POST /v1/slice 429 retry-after',
+      'GET /v1/policy 200 x-permissions-version',
+      'GET /v1/policy 401 www-authenticate',
+      'GET /v1/policy 429 retry-after',
+      'GET /v1/openapi.json 401 www-authenticate',
+      'GET /v1/openapi.json 429 retry-after',
+    ]);
   });
 });
