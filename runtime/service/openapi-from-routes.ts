@@ -112,8 +112,11 @@ export async function collectOpenApi(server: FastifyInstance, servers: readonly 
   });
   let document: OpenApiDocument | undefined;
   return () => {
-    // A copy without the library's extras, in the order people read a document: what, where, who, the operations, their schemas.
-    const { openapi, info, servers, security, paths, components } = JSON.parse(JSON.stringify(server.swagger())) as OpenApiDocument;
-    return (document ??= { openapi, info, servers, security, paths, components });
+    if (document === undefined) {
+      // A copy without the library's extras, in the order people read a document: what, where, who, the operations, their schemas.
+      const { openapi, info, servers, security, paths, components } = JSON.parse(JSON.stringify(server.swagger())) as OpenApiDocument;
+      document = { openapi, info, servers, security, paths, components };
+    }
+    return document;
   };
 }

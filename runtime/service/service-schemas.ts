@@ -51,15 +51,8 @@ export function schemaRef<Name extends ServiceSchemaName>(name: Name): { readonl
   return { $ref: `${name}#` };
 }
 
-/**
- * The user of a question, as the application knows them: the id and the role names (what `grantPermit` takes).
- *
- * @example
- * ```ts
- * userSchema(DEFAULT_SERVICE_LIMITS); // { $id: 'User', type: 'object', required: ['id', 'roles'], … }
- * ```
- */
-export function userSchema(limits: ResolvedServiceLimits) {
+/** The user of a question, as the application knows them: the id and the role names (what `grantPermit` takes). */
+function userSchema(limits: ResolvedServiceLimits) {
   return {
     $id: 'User',
     type: 'object',
@@ -80,16 +73,8 @@ export function userSchema(limits: ResolvedServiceLimits) {
   } as const;
 }
 
-/**
- * One question of a `POST /v1/check` batch: may `user` perform `action` on `resource` (the record `resourceId`,
- * owned by the groups `ownedBy`)?
- *
- * @example
- * ```ts
- * checkSchema(DEFAULT_SERVICE_LIMITS).required; // ['user', 'resource', 'action']
- * ```
- */
-export function checkSchema(limits: ResolvedServiceLimits) {
+/** One question of a `POST /v1/check` batch: may `user` perform `action` on `resource` (the record `resourceId`, owned by the groups `ownedBy`)? */
+function checkSchema(limits: ResolvedServiceLimits) {
   return {
     $id: 'Check',
     type: 'object',
@@ -119,15 +104,8 @@ export function checkSchema(limits: ResolvedServiceLimits) {
   } as const;
 }
 
-/**
- * The body of `POST /v1/check`.
- *
- * @example
- * ```ts
- * checkRequestSchema(DEFAULT_SERVICE_LIMITS).properties.checks.maxItems; // 1000
- * ```
- */
-export function checkRequestSchema(limits: ResolvedServiceLimits) {
+/** The body of `POST /v1/check`. */
+function checkRequestSchema(limits: ResolvedServiceLimits) {
   return {
     $id: 'CheckRequest',
     type: 'object',
@@ -209,24 +187,15 @@ const checkResponseSchema = {
   properties: { answers: { type: 'array', items: schemaRef('CheckAnswer') } },
 } as const;
 
-/**
- * The body of `POST /v1/slice`.
- *
- * @example
- * ```ts
- * sliceRequestSchema().required; // ['user']
- * ```
- */
-export function sliceRequestSchema() {
-  return {
-    $id: 'SliceRequest',
-    type: 'object',
-    additionalProperties: false,
-    required: ['user'],
-    description: 'The user whose slice is asked for.',
-    properties: { user: schemaRef('User') },
-  } as const;
-}
+/** The body of `POST /v1/slice`. */
+const sliceRequestSchema = {
+  $id: 'SliceRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['user'],
+  description: 'The user whose slice is asked for.',
+  properties: { user: schemaRef('User') },
+} as const;
 
 /** The answer of `POST /v1/slice`: what `permissions.sliceFor(user)` returns, for `createClient(slice)` of typed-permissions/client. */
 const sliceResponseSchema = {
@@ -351,7 +320,7 @@ export function serviceSchemas(limits: ResolvedServiceLimits) {
     OwnershipGroup: ownershipGroupSchema,
     CheckAnswer: checkAnswerSchema,
     CheckResponse: checkResponseSchema,
-    SliceRequest: sliceRequestSchema(),
+    SliceRequest: sliceRequestSchema,
     SliceResponse: sliceResponseSchema,
     PolicyResponse: policyResponseSchema,
     HealthResponse: healthResponseSchema,
