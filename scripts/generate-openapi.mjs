@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Writes docs/decision-service.openapi.json: the OpenAPI 3.1 document of the decision service with its default
- * limits, made from the service's own route schemas (decisionServiceOpenApi) and formatted by prettier like the
- * rest of the repository. `--check` writes nothing and exits 1 when the committed document is stale.
+ * limits, made from the service's own route schemas (decisionServiceOpenApi; its server a template with the
+ * defaults of `typed-permissions serve`) and formatted by prettier like the rest of the repository. `--check`
+ * writes nothing and exits 1 when the committed document is stale.
  *
  * Run it with tsx (it imports the TypeScript sources): `npm run generate` (with the compiled definitions), and
  * `npm run generate:check` checks it.

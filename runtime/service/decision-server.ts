@@ -7,12 +7,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { problemForError, REFUSAL_REASONS } from './error-problems.js';
 import { parseJsonBody } from './json-body.js';
-import { collectOpenApi, type OpenApiDocument } from './openapi-from-routes.js';
+import { collectOpenApi, SERVED_DOCUMENT_SERVERS, type OpenApiDocument, type OpenApiServer } from './openapi-from-routes.js';
 import { PUBLIC_ROUTES, registerOperationalRoutes } from './operational-routes.js';
 import { PROBLEM_MEDIA_TYPE, ServiceProblem } from './problem-details.js';
 import { authenticate } from './request-authentication.js';
 import type { DecisionServerContext } from './server-context.js';
 import type { ResolvedServiceLimits } from './service-limits.js';
+import { serviceSchemas } from './service-schemas.js';
 import { registerVersionedRoutes } from './versioned-routes.js';
 
 /** A decision server, and the OpenAPI document of its routes. */
@@ -93,7 +94,8 @@ function addRequestHooks(server: FastifyInstance, context: DecisionServerContext
 }
 
 /**
- * The Fastify server of a decision service, ready to listen (or to answer `inject`).
+ * The Fastify server of a decision service, ready to listen (or to answer `inject`). `documentServers` are the
+ * servers its OpenAPI document names: by default the origin the document is fetched from.
  *
  * @example
  * ```ts
@@ -101,12 +103,17 @@ function addRequestHooks(server: FastifyInstance, context: DecisionServerContext
  * const response = await server.inject({ method: 'GET', url: '/healthz' }); // 200 { status: 'ok' }
  * ```
  */
-export async function createDecisionServer(context: DecisionServerContext): Promise<DecisionServer> {
+export async function createDecisionServer(
+  context: DecisionServerContext,
+  documentServers: readonly OpenApiServer[] = SERVED_DOCUMENT_SERVERS,
+): Promise<DecisionServer> {
   const server = fastifyWithLimits(context.limits);
   answerProblems(server, context);
   const requestKeys = new WeakMap<FastifyRequest, string>();
   addRequestHooks(server, context, requestKeys);
-  const openApi = await collectOpenApi(server);
+  // The named schemas, before any route refers to them: what routes validate and answer with, and the document's components.
+  for (const schema of Object.values(serviceSchemas(context.limits))) server.addSchema(schema);
+  const openApi = await collectOpenApi(server, documentServers);
   registerOperationalRoutes(server, context);
   await server.register((api) => registerVersionedRoutes(api, context, requestKeys, openApi));
   return { server, openApi };

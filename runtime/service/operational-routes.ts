@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { documented, servedPolicy, type DecisionServerContext } from './server-context.js';
-import { healthResponseSchema, problemResponses, readyResponseSchema } from './service-schemas.js';
+import { bodyResponse, problemResponses } from './service-schemas.js';
 
 /** The routes anyone may call: a load balancer's probes. */
 export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
@@ -18,16 +18,29 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz'
  * ```
  */
 export function registerOperationalRoutes(server: FastifyInstance, context: DecisionServerContext): void {
-  server.get('/healthz', { schema: documented({ summary: 'Liveness: the process answers', security: [], response: { 200: healthResponseSchema } }) }, () => ({
-    status: 'ok' as const,
-  }));
+  server.get(
+    '/healthz',
+    {
+      schema: documented({
+        operationId: 'health',
+        summary: 'Liveness: the process answers',
+        security: [],
+        response: { 200: bodyResponse('The process answers.', 'HealthResponse') },
+      }),
+    },
+    () => ({ status: 'ok' as const }),
+  );
   server.get(
     '/readyz',
     {
       schema: documented({
+        operationId: 'ready',
         summary: 'Readiness: a policy is loaded',
         security: [],
-        response: { 200: readyResponseSchema, ...problemResponses({ 503: 'No policy is loaded yet.' }) },
+        response: {
+          200: bodyResponse('A policy is loaded: the service answers with this version.', 'ReadyResponse'),
+          ...problemResponses({ 503: 'No policy is loaded yet.' }),
+        },
       }),
     },
     () => ({ status: 'ready' as const, policyVersion: servedPolicy(context).engine.policyVersion }),
@@ -37,9 +50,10 @@ export function registerOperationalRoutes(server: FastifyInstance, context: Deci
     '/metrics',
     {
       schema: documented({
+        operationId: 'metrics',
         summary: 'Prometheus metrics',
         response: {
-          200: { description: 'The metrics, in the Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } },
+          200: bodyResponse('The metrics, in the Prometheus text format.', 'Metrics', { mediaType: 'text/plain' }),
           ...problemResponses({ 401: 'No bearer token, or one the service does not accept.' }),
         },
       }),

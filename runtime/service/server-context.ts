@@ -51,7 +51,7 @@ export function servedPolicy(context: DecisionServerContext): ServedPolicy {
  *
  * @example
  * ```ts
- * server.get('/healthz', { schema: documented({ summary: 'Liveness', security: [], response: { 200: healthResponseSchema } }) }, handler);
+ * server.get('/healthz', { schema: documented({ operationId: 'health', summary: 'Liveness', security: [], response: { 200: health } }) }, handler);
  * ```
  */
 export function documented(schema: RouteDocumentation): FastifySchema {

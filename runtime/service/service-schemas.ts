@@ -1,10 +1,14 @@
 /**
  * The JSON Schemas of the decision service: one module for both what validates requests (Fastify's ajv) and
- * what documents them (the OpenAPI 3.1 document at `/v1/openapi.json`), so the two cannot drift apart. Every
- * object refuses properties it does not list; every string, array and number is bounded (by the limits).
+ * what documents them (the OpenAPI 3.1 document at `/v1/openapi.json`), so the two cannot drift apart. Each body,
+ * and each object a body is made of, is a named schema: Fastify holds it by its `$id` (`addSchema`), routes and
+ * other schemas refer to it by `$ref`, and the document names it `#/components/schemas/<$id>`. Every object
+ * refuses properties it does not list; every string, array and number is bounded (by the limits).
  */
 import { MAX_NAME_LENGTH } from '../core/definition/names.js';
 import { MAX_STRING_ID_LENGTH } from '../core/engine/resource-id.js';
+import { PROBLEM_MEDIA_TYPE } from './problem-details.js';
+import { POLICY_VERSION_HEADER } from './server-context.js';
 import type { ResolvedServiceLimits } from './service-limits.js';
 
 /** The widest integer JSON carries exactly (`Number.MAX_SAFE_INTEGER`). */
@@ -17,16 +21,40 @@ const nameSchema = (what: string) => ({ type: 'string', minLength: 1, maxLength:
 
 const patternsSchema = (what: string) => ({ type: 'array', items: { type: 'string' }, description: what }) as const;
 
+/** The names of the service's schemas: their `$id`s, and their names under `#/components/schemas/` in the document. */
+export type ServiceSchemaName =
+  | 'User'
+  | 'Check'
+  | 'CheckRequest'
+  | 'OwnershipGroup'
+  | 'CheckAnswer'
+  | 'CheckResponse'
+  | 'SliceRequest'
+  | 'SliceResponse'
+  | 'PolicyResponse'
+  | 'HealthResponse'
+  | 'ReadyResponse'
+  | 'Metrics'
+  | 'OpenApiDocument'
+  | 'Problem';
+
 /**
- * The user of a question, as the application knows them: the id and the role names (what `grantPermit` takes).
+ * A reference to the named schema `name`, as routes and other schemas use it: Fastify resolves it to the schema
+ * added with that `$id`, and the document shows it as `#/components/schemas/<name>`.
  *
  * @example
  * ```ts
- * userSchema(DEFAULT_SERVICE_LIMITS); // { type: 'object', required: ['id', 'roles'], … }
+ * schemaRef('CheckRequest'); // { $ref: 'CheckRequest#' }
  * ```
  */
-export function userSchema(limits: ResolvedServiceLimits) {
+export function schemaRef<Name extends ServiceSchemaName>(name: Name): { readonly $ref: `${Name}#` } {
+  return { $ref: `${name}#` };
+}
+
+/** The user of a question, as the application knows them: the id and the role names (what `grantPermit` takes). */
+function userSchema(limits: ResolvedServiceLimits) {
   return {
+    $id: 'User',
     type: 'object',
     additionalProperties: false,
     required: ['id', 'roles'],
@@ -45,22 +73,16 @@ export function userSchema(limits: ResolvedServiceLimits) {
   } as const;
 }
 
-/**
- * One question of a `POST /v1/check` batch: may `user` perform `action` on `resource` (the record `resourceId`,
- * owned by the groups `ownedBy`)?
- *
- * @example
- * ```ts
- * checkQuerySchema(DEFAULT_SERVICE_LIMITS).required; // ['user', 'resource', 'action']
- * ```
- */
-export function checkQuerySchema(limits: ResolvedServiceLimits) {
+/** One question of a `POST /v1/check` batch: may `user` perform `action` on `resource` (the record `resourceId`, owned by the groups `ownedBy`)? */
+function checkSchema(limits: ResolvedServiceLimits) {
   return {
+    $id: 'Check',
     type: 'object',
     additionalProperties: false,
     required: ['user', 'resource', 'action'],
+    description: 'One question: may user perform action on resource (the record resourceId, owned by the groups ownedBy)?',
     properties: {
-      user: userSchema(limits),
+      user: schemaRef('User'),
       resource: nameSchema('A resource of the policy (GET /v1/policy lists them).'),
       action: nameSchema('An action of the policy.'),
       resourceId: {
@@ -82,21 +104,16 @@ export function checkQuerySchema(limits: ResolvedServiceLimits) {
   } as const;
 }
 
-/**
- * The body of `POST /v1/check`.
- *
- * @example
- * ```ts
- * checkRequestSchema(DEFAULT_SERVICE_LIMITS).properties.checks.maxItems; // 1000
- * ```
- */
-export function checkRequestSchema(limits: ResolvedServiceLimits) {
+/** The body of `POST /v1/check`. */
+function checkRequestSchema(limits: ResolvedServiceLimits) {
   return {
+    $id: 'CheckRequest',
     type: 'object',
     additionalProperties: false,
     required: ['checks'],
+    description: 'A batch of checks, answered in order from one policy version.',
     properties: {
-      checks: { type: 'array', maxItems: limits.maxChecks, items: checkQuerySchema(limits), description: 'The questions, answered in order.' },
+      checks: { type: 'array', maxItems: limits.maxChecks, items: schemaRef('Check'), description: 'The questions, answered in order.' },
       policyVersion: {
         ...policyVersionSchema,
         description:
@@ -109,6 +126,7 @@ export function checkRequestSchema(limits: ResolvedServiceLimits) {
 
 /** One ownership group of an answer: the methods of the application's ownership service that decide it, and what it adds. */
 const ownershipGroupSchema = {
+  $id: 'OwnershipGroup',
   type: 'object',
   additionalProperties: false,
   required: ['group', 'attributes'],
@@ -126,10 +144,12 @@ const ownershipGroupSchema = {
 } as const;
 
 /** One answer of `POST /v1/check`: enough to rebuild the Permit the embedded engine would give. */
-export const checkAnswerSchema = {
+const checkAnswerSchema = {
+  $id: 'CheckAnswer',
   type: 'object',
   additionalProperties: false,
   required: ['granted', 'anyGranted', 'ownGranted', 'needsOwnership', 'anyAttributes', 'attributes', 'ownership', 'policyVersion'],
+  description: 'The answer to one check: what the Permit of the embedded engine holds, and what is still to be asked when ownership decides.',
   properties: {
     granted: {
       type: 'boolean',
@@ -147,7 +167,7 @@ export const checkAnswerSchema = {
     attributes: patternsSchema(
       'The attribute patterns of the record: anyAttributes plus those of the groups in ownedBy; without ownedBy, anyAttributes; [] when not granted.',
     ),
-    ownership: { type: 'array', items: ownershipGroupSchema, description: 'The ownership groups of the user’s roles for this action, by group.' },
+    ownership: { type: 'array', items: schemaRef('OwnershipGroup'), description: 'The ownership groups of the user’s roles for this action, by group.' },
     policyVersion: policyVersionSchema,
     callId: {
       type: 'string',
@@ -158,28 +178,28 @@ export const checkAnswerSchema = {
 } as const;
 
 /** The body of a `POST /v1/check` answer. */
-export const checkResponseSchema = {
+const checkResponseSchema = {
+  $id: 'CheckResponse',
   type: 'object',
   description: 'One answer per check, in order, all from one policy version.',
   additionalProperties: false,
   required: ['answers'],
-  properties: { answers: { type: 'array', items: checkAnswerSchema } },
+  properties: { answers: { type: 'array', items: schemaRef('CheckAnswer') } },
 } as const;
 
-/**
- * The body of `POST /v1/slice`.
- *
- * @example
- * ```ts
- * sliceRequestSchema(DEFAULT_SERVICE_LIMITS).required; // ['user']
- * ```
- */
-export function sliceRequestSchema(limits: ResolvedServiceLimits) {
-  return { type: 'object', additionalProperties: false, required: ['user'], properties: { user: userSchema(limits) } } as const;
-}
+/** The body of `POST /v1/slice`. */
+const sliceRequestSchema = {
+  $id: 'SliceRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['user'],
+  description: 'The user whose slice is asked for.',
+  properties: { user: schemaRef('User') },
+} as const;
 
 /** The answer of `POST /v1/slice`: what `permissions.sliceFor(user)` returns, for `createClient(slice)` of typed-permissions/client. */
-export const sliceResponseSchema = {
+const sliceResponseSchema = {
+  $id: 'SliceResponse',
   type: 'object',
   additionalProperties: false,
   required: ['format', 'version', 'plans', 'grants'],
@@ -197,7 +217,8 @@ export const sliceResponseSchema = {
 } as const;
 
 /** The answer of `GET /v1/policy`: the active version and the vocabulary requests are checked against. */
-export const policyResponseSchema = {
+const policyResponseSchema = {
+  $id: 'PolicyResponse',
   type: 'object',
   description: 'The active policy version, and the vocabulary checks are validated against.',
   additionalProperties: false,
@@ -231,7 +252,8 @@ export const policyResponseSchema = {
 } as const;
 
 /** The answer of `GET /healthz`. */
-export const healthResponseSchema = {
+const healthResponseSchema = {
+  $id: 'HealthResponse',
   type: 'object',
   description: 'The process answers.',
   additionalProperties: false,
@@ -240,7 +262,8 @@ export const healthResponseSchema = {
 } as const;
 
 /** The answer of `GET /readyz` once a policy is loaded. */
-export const readyResponseSchema = {
+const readyResponseSchema = {
+  $id: 'ReadyResponse',
   type: 'object',
   description: 'A policy is loaded: the service answers with this version.',
   additionalProperties: false,
@@ -248,11 +271,30 @@ export const readyResponseSchema = {
   properties: { status: { type: 'string', enum: ['ready'] }, policyVersion: policyVersionSchema },
 } as const;
 
+/** The answer of `GET /metrics`: text, not JSON. */
+const metricsSchema = { $id: 'Metrics', type: 'string', description: 'The metrics, in the Prometheus text exposition format.' } as const;
+
+/** The answer of `GET /v1/openapi.json`: an OpenAPI document, described only as far as a client needs to recognise one. */
+const openApiDocumentSchema = {
+  $id: 'OpenApiDocument',
+  type: 'object',
+  description: 'This document: OpenAPI 3.1, made from the schemas the service validates with, stating the limits it runs with.',
+  required: ['openapi', 'info', 'paths'],
+  additionalProperties: true,
+  properties: {
+    openapi: { type: 'string', enum: ['3.1.0'] },
+    info: { type: 'object', additionalProperties: true, description: 'The title and version of the API.' },
+    paths: { type: 'object', additionalProperties: true, description: 'The operations, by path and method.' },
+  },
+} as const;
+
 /** An error: RFC 9457 problem details, served as `application/problem+json`. */
-export const problemSchema = {
+const problemSchema = {
+  $id: 'Problem',
   type: 'object',
   additionalProperties: false,
   required: ['type', 'title', 'status', 'detail'],
+  description: 'A refusal, as RFC 9457 problem details.',
   properties: {
     type: { type: 'string', description: 'A URI naming the kind of problem: urn:typed-permissions:problem:<kind>.' },
     title: { type: 'string', description: 'The kind of problem, in words.' },
@@ -260,6 +302,72 @@ export const problemSchema = {
     detail: { type: 'string', description: 'What exactly is wrong, naming the field and index.' },
   },
 } as const;
+
+/**
+ * Every named schema of a service with `limits`, by name: what Fastify validates and serialises with (each added
+ * with `addSchema`), and what the document's `components.schemas` holds.
+ *
+ * @example
+ * ```ts
+ * for (const schema of Object.values(serviceSchemas(limits))) server.addSchema(schema);
+ * ```
+ */
+export function serviceSchemas(limits: ResolvedServiceLimits) {
+  return {
+    User: userSchema(limits),
+    Check: checkSchema(limits),
+    CheckRequest: checkRequestSchema(limits),
+    OwnershipGroup: ownershipGroupSchema,
+    CheckAnswer: checkAnswerSchema,
+    CheckResponse: checkResponseSchema,
+    SliceRequest: sliceRequestSchema,
+    SliceResponse: sliceResponseSchema,
+    PolicyResponse: policyResponseSchema,
+    HealthResponse: healthResponseSchema,
+    ReadyResponse: readyResponseSchema,
+    Metrics: metricsSchema,
+    OpenApiDocument: openApiDocumentSchema,
+    Problem: problemSchema,
+  } as const satisfies { readonly [Name in ServiceSchemaName]: { readonly $id: Name } };
+}
+
+/** The headers of answers the document describes, by name, with the schemas of their values. */
+const ANSWER_HEADERS = {
+  [POLICY_VERSION_HEADER]: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The policy version the answer was decided on.' },
+  'www-authenticate': {
+    type: 'string',
+    description:
+      'The bearer challenge (RFC 6750), with error="invalid_request" for a malformed Authorization header, error="invalid_token" for a token not accepted.',
+  },
+  'retry-after': { type: 'integer', minimum: 0, description: 'Seconds until this token may ask again.' },
+} as const;
+
+/** A header the document describes. */
+export type AnswerHeader = keyof typeof ANSWER_HEADERS;
+
+/**
+ * An OpenAPI response whose body is the named schema `name` (as `mediaType`, JSON unless told), with `headers`.
+ *
+ * @example
+ * ```ts
+ * bodyResponse('The answers, in order.', 'CheckResponse');
+ * // { description: 'The answers, in order.', content: { 'application/json': { schema: { $ref: 'CheckResponse#' } } } }
+ * ```
+ */
+export function bodyResponse(
+  description: string,
+  name: ServiceSchemaName,
+  { mediaType = 'application/json', headers = [] }: { readonly mediaType?: string; readonly headers?: readonly AnswerHeader[] } = {},
+) {
+  return {
+    description,
+    ...(headers.length === 0 ? {} : { headers: Object.fromEntries(headers.map((header) => [header, ANSWER_HEADERS[header]])) }),
+    content: { [mediaType]: { schema: schemaRef(name) } },
+  };
+}
+
+/** The headers refusals of a status carry: the challenge of a 401, the wait of a 429. */
+const PROBLEM_HEADERS: Readonly<Record<number, readonly AnswerHeader[]>> = { 401: ['www-authenticate'], 429: ['retry-after'] };
 
 /**
  * The OpenAPI response objects of problems with `statuses`, for a route's `response` schema.
@@ -271,6 +379,9 @@ export const problemSchema = {
  */
 export function problemResponses(statuses: Readonly<Record<number, string>>) {
   return Object.fromEntries(
-    Object.entries(statuses).map(([status, description]) => [status, { description, content: { 'application/problem+json': { schema: problemSchema } } }]),
+    Object.entries(statuses).map(([status, description]) => [
+      status,
+      bodyResponse(description, 'Problem', { mediaType: PROBLEM_MEDIA_TYPE, headers: PROBLEM_HEADERS[Number(status)] ?? [] }),
+    ]),
   );
 }

@@ -9,7 +9,7 @@ import type { OpenApiDocument } from './openapi-from-routes.js';
 import { policyAnswer } from './policy-answer.js';
 import { ServiceProblem } from './problem-details.js';
 import { documented, POLICY_VERSION_HEADER, servedPolicy, type DecisionServerContext } from './server-context.js';
-import { checkRequestSchema, checkResponseSchema, policyResponseSchema, problemResponses, sliceRequestSchema, sliceResponseSchema } from './service-schemas.js';
+import { bodyResponse, problemResponses, schemaRef } from './service-schemas.js';
 
 interface CheckBody {
   readonly checks: readonly CheckQuery[];
@@ -35,18 +35,31 @@ const READ_PROBLEMS = problemResponses({
   503: 'No policy is loaded yet.',
 });
 
+/** Decision answers name the policy version they were decided on in a header. */
+const VERSIONED = { headers: [POLICY_VERSION_HEADER] } as const;
+
+const OPENAPI_PROBLEMS = problemResponses({
+  401: 'No bearer token, or one the service does not accept.',
+  429: 'Too many requests with this token; retry after retry-after seconds.',
+});
+
 function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext): void {
   api.post<{ Body: CheckBody }>(
     '/v1/check',
     {
       schema: documented({
+        operationId: 'check',
         summary: 'Decide a batch of checks',
         description:
           'Each check asks whether user may perform action on resource (the record resourceId). The answers come in order, all from one policy ' +
           'version. Where ownership decides, the answer lists the ownership groups and the methods that decide them; send ownedBy (the groups ' +
           'that own the record) for the final decision and attributes.',
-        body: checkRequestSchema(context.limits),
-        response: { 200: checkResponseSchema, ...DECISION_PROBLEMS, ...problemResponses({ 409: 'The active policy version is not policyVersion.' }) },
+        body: schemaRef('CheckRequest'),
+        response: {
+          200: bodyResponse('One answer per check, in order, all from one policy version.', 'CheckResponse', VERSIONED),
+          ...DECISION_PROBLEMS,
+          ...problemResponses({ 409: 'The active policy version is not policyVersion.' }),
+        },
       }),
     },
     (request, reply) => {
@@ -72,13 +85,14 @@ function registerSliceRoute(api: FastifyInstance, context: DecisionServerContext
     '/v1/slice',
     {
       schema: documented({
+        operationId: 'getSlice',
         summary: 'The user’s slice, for a browser',
         description:
           'What permissions.sliceFor(user) returns: per resource and granted action, the any attributes and the ownership groups with the ' +
           'attributes they add. No role names, hook names or definition text. Serve it to the user’s browser and read it with createClient ' +
           'of typed-permissions/client.',
-        body: sliceRequestSchema(context.limits),
-        response: { 200: sliceResponseSchema, ...DECISION_PROBLEMS },
+        body: schemaRef('SliceRequest'),
+        response: { 200: bodyResponse('The user’s slice, as permissions.sliceFor(user) returns it.', 'SliceResponse', VERSIONED), ...DECISION_PROBLEMS },
       }),
     },
     (request, reply) => {
@@ -94,9 +108,10 @@ function registerPolicyRoute(api: FastifyInstance, context: DecisionServerContex
     '/v1/policy',
     {
       schema: documented({
+        operationId: 'getPolicy',
         summary: 'The active policy version and its vocabulary',
         description: 'The resources (with their id types) and actions checks may name, and the ownership methods the active version uses. No role grants.',
-        response: { 200: policyResponseSchema, ...READ_PROBLEMS },
+        response: { 200: bodyResponse('The active policy version and its vocabulary.', 'PolicyResponse', VERSIONED), ...READ_PROBLEMS },
       }),
     },
     (_request, reply) => {
@@ -136,5 +151,16 @@ export async function registerVersionedRoutes(
   registerCheckRoute(api, context);
   registerSliceRoute(api, context);
   registerPolicyRoute(api, context);
-  api.get('/v1/openapi.json', { schema: documented({ hide: true }) }, () => openApi());
+  api.get(
+    '/v1/openapi.json',
+    {
+      schema: documented({
+        operationId: 'getOpenApiDocument',
+        summary: 'This document',
+        description: 'The OpenAPI 3.1 document of the service, with the limits it runs with. It needs a token, like every /v1 route.',
+        response: { 200: bodyResponse('The OpenAPI document.', 'OpenApiDocument'), ...OPENAPI_PROBLEMS },
+      }),
+    },
+    () => openApi(),
+  );
 }

@@ -174,21 +174,33 @@ describe('unknown routes', () => {
 });
 
 describe('GET /v1/openapi.json', () => {
-  it('is the OpenAPI 3.1 document of the routes, the same decisionServiceOpenApi() makes', async () => {
+  it('is the OpenAPI 3.1 document of the routes, the same decisionServiceOpenApi() makes, its server the origin it is fetched from', async () => {
     service = await fixtureService();
     const answer = await ask(service, { method: 'GET', url: '/v1/openapi.json' });
     const document = answer.body as unknown as OpenApiDocument;
-    expect(answer.status).toBe(200);
-    expect(document).toEqual(await decisionServiceOpenApi());
+    expect([answer.status, answer.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);
+    expect(document).toEqual({
+      ...(await decisionServiceOpenApi()),
+      servers: [{ url: '/', description: 'This service: the origin this document was fetched from.' }],
+    });
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths)).toEqual(['/healthz', '/readyz', '/metrics', '/v1/check', '/v1/slice', '/v1/policy']);
+    expect(Object.keys(document.paths)).toEqual(['/healthz', '/readyz', '/metrics', '/v1/check', '/v1/slice', '/v1/policy', '/v1/openapi.json']);
+  });
+
+  it('needs a token, like every /v1 route', async () => {
+    service = await fixtureService();
+    const answer = await ask(service, { method: 'GET', url: '/v1/openapi.json', headers: { authorization: '' } });
+    expect([answer.status, answer.headers['www-authenticate'], answer.body['type']]).toEqual([
+      401,
+      'Bearer realm="typed-permissions"',
+      'urn:typed-permissions:problem:unauthorized',
+    ]);
   });
 
   it('states the limits the service runs with', async () => {
     service = await fixtureService({ limits: { maxChecks: 10, maxRoles: 3 } });
     const document = (await ask(service, { method: 'GET', url: '/v1/openapi.json' })).body as unknown as OpenApiDocument;
-    const body = document.paths['/v1/check']?.['post']?.requestBody?.content['application/json'].schema as JsonSchema;
-    const checks = body.properties['checks'];
-    expect([checks?.maxItems, checks?.items.properties['user']?.properties['roles']?.maxItems]).toEqual([10, 3]);
+    const schemas = document.components.schemas as unknown as Readonly<Record<string, JsonSchema>>;
+    expect([schemas['CheckRequest']?.properties['checks']?.maxItems, schemas['User']?.properties['roles']?.maxItems]).toEqual([10, 3]);
   });
 });
