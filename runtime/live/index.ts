@@ -6,6 +6,14 @@
 export { filePolicySource, type FilePolicySourceOptions } from './file-policy-source.js';
 export { httpPolicySource, type HttpPolicySourceOptions } from './http-policy-source.js';
 export { postgresPolicySource, type PostgresPolicySourceOptions } from './postgres-policy-source.js';
-export type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
+export type {
+  FollowerCapabilities,
+  FollowerRegistration,
+  FollowerRejection,
+  FollowerStatus,
+  PolicySource,
+  RegisteredVocabulary,
+  SourcedPolicy,
+} from '../core/engine/policy-source.js';
 export type { FollowOptions, LivePolicy, PolicyChange, PolicyRejection } from '../core/engine/policy-follower.js';
 export type { PolicyBundle } from '../core/tables/policy-bundle.js';
