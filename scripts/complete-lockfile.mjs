@@ -16,8 +16,18 @@ const LOCK = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
 const packages = lock.packages;
 
-const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openharmony'];
-const CPU = { arm64: 'arm64', x64: 'x64', ia32: 'ia32', arm: 'arm', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' };
+const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony'];
+const CPU = {
+  arm64: 'arm64',
+  x64: 'x64',
+  ia32: 'ia32',
+  arm: 'arm',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+  mips64el: 'mips64el',
+};
 
 /** os/cpu/libc from a platform package name such as `resolver-binding-linux-arm-musleabihf`. */
 function platformOf(name) {

@@ -4,7 +4,8 @@
  * noUncheckedIndexedAccess, isolatedDeclarations, erasableSyntaxOnly, verbatimModuleSyntax, …),
  * under nodenext and under bundler resolution, for a policy with no hooks, one with only listOwned
  * groups, one with only limitOwned groups, one whose names need escaping, and the repository's
- * definitions/. And `literal()` turns any string into a valid TypeScript string literal.
+ * definitions/ — with TypeScript 6 (its API) and with TypeScript 7 (its command line, what `npm install typescript`
+ * installs). And `literal()` turns any string into a valid TypeScript string literal.
  *
  * Only the generated files and the consumer file are checked (syntax, semantics and declaration
  * emit): the runtime sources they import by relative path inside this repository stand in for the
@@ -17,11 +18,12 @@ import ts from 'typescript';
 import { compile } from '../../compiler/compile.js';
 import { literal, propertyName } from '../../compiler/emit/emit-context.js';
 import { EMITTED_FILES, makeTempDir, removeTempDir, repoRoot } from './helpers.js';
+import { runTsc, TSC_7 } from './typescript-cli.js';
 
-/** The strictest settings a consumer commonly turns on. */
-const STRICTEST: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2023,
-  lib: ['lib.es2023.d.ts'],
+/** The strictest settings a consumer commonly turns on, as a tsconfig.json writes them. */
+const STRICTEST = {
+  target: 'es2023',
+  lib: ['es2023'],
   types: ['node'],
   typeRoots: [join(repoRoot, 'node_modules', '@types')],
   strict: true,
@@ -46,9 +48,16 @@ const STRICTEST: ts.CompilerOptions = {
 };
 
 const MODULE_SETTINGS = [
-  ['nodenext', { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }],
-  ['esnext + bundler', { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }],
+  ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
+  ['esnext + bundler', { module: 'esnext', moduleResolution: 'bundler' }],
 ] as const;
+
+/** tsconfig.json's compiler options as TypeScript 6's API takes them. */
+function apiOptions(json: Readonly<Record<string, unknown>>): ts.CompilerOptions {
+  const { options, errors } = ts.convertCompilerOptionsFromJson(json, repoRoot);
+  if (errors.length > 0) throw new Error(errors.map((error) => ts.flattenDiagnosticMessageText(error.messageText, ' ')).join('\n'));
+  return options;
+}
 
 interface Policy {
   readonly name: string;
@@ -191,9 +200,28 @@ describe('generated code compiles under the strictest common consumer settings',
     (name, _label, settings) => {
       const project = folders.get(name) as string;
       const files = [join(project, 'consumer.ts'), ...EMITTED_FILES.filter((file) => file.endsWith('.ts')).map((file) => join(project, 'generated', file))];
-      expect(strictDiagnostics(files, { ...STRICTEST, ...settings })).toEqual([]);
+      expect(strictDiagnostics(files, apiOptions({ ...STRICTEST, ...settings }))).toEqual([]);
     },
     30_000,
+  );
+
+  it.each(MODULE_SETTINGS)(
+    'with TypeScript 7, module %s: every policy’s generated files and consumer have zero diagnostics',
+    (label, settings) => {
+      // One program for every policy (each a folder of modules of its own); as with TypeScript 6, only the generated
+      // files and the consumers count, not the runtime sources they import by relative path here.
+      const checked = [...folders.values()].flatMap((project) => [
+        join(project, 'consumer.ts'),
+        ...EMITTED_FILES.filter((file) => file.endsWith('.ts')).map((file) => join(project, 'generated', file)),
+      ]);
+      const config = join(temp as string, `tsconfig.${label.replace(/\W+/g, '-')}.json`);
+      writeFileSync(config, JSON.stringify({ compilerOptions: { ...STRICTEST, ...settings }, files: checked }));
+      // A crash or an unknown option is a diagnostic without a file: it counts.
+      const { byFile } = runTsc(TSC_7, config, temp as string);
+      const counted = [...byFile].filter(([file]) => file === '<global>' || checked.includes(file));
+      expect(counted).toEqual([]);
+    },
+    150_000,
   );
 });
 

@@ -6,7 +6,7 @@
  * grant from ESM and from `require`; the decision service with fastify and without the compiler), then the
  * compiler as a dev dependency (its own definitions
  * compiled with the installed command, a strict type-check that accepts a usage file and rejects a
- * wrong action, and the compiled usage run with node).
+ * wrong action — with TypeScript 6 and with TypeScript 7 —, and the compiled usage run with node).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from '../compiler/helpers.js';
+import { TSC_7 } from '../compiler/typescript-cli.js';
 import { NPM, ok, run, sharedPackedWorkspaces, tarballPath, type Packed } from './throwaway-project.js';
 
 function folderBytes(path: string): number {
@@ -361,6 +362,18 @@ export const permit = permissions.grantPermit({ user: { id: 1, roles: ['AUTHOR']
       expect(ok(run(process.execPath, ['-e', "console.log(require('./out/src/consumer.cjs').built)"], project)).trim()).toBe('true');
     },
   );
+
+  it('TypeScript 7 type-checks the same strict consumer of the packed declarations, and rejects the same wrong action', () => {
+    // What `npm install typescript` installs; the project's own TypeScript is 6 (above). Checked without emitting.
+    expect(ok(run(process.execPath, [TSC_7, '--version'], project))).toMatch(/^Version 7\./);
+    const accepted = run(process.execPath, [TSC_7, '-p', 'tsconfig.json', '--noEmit'], project);
+    expect({ status: accepted.status, output: `${accepted.stdout}${accepted.stderr}` }).toEqual({ status: 0, output: '' });
+    const wrong = run(process.execPath, [TSC_7, '-p', 'tsconfig.wrong.json'], project);
+    expect({ status: wrong.status, output: `${wrong.stdout}${wrong.stderr}` }).toEqual({
+      status: 1,
+      output: `src/wrong.ts(3,106): error TS2322: Type '"delete"' is not assignable to type '"list" | "publish" | "read"'.\n`,
+    });
+  });
 
   it('an app on the installed packages follows the policy.json the installed compiler writes, and takes a recompiled one', () => {
     writeFileSync(

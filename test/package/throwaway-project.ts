@@ -12,14 +12,16 @@ import { repoRoot } from '../compiler/helpers.js';
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /**
- * Runs `command` in `cwd` (with `input` on its stdin), bounded to 5 minutes.
+ * The environment a user's shell would give a command: this process's, without jest's NODE_OPTIONS, without this
+ * repository's npm_package_* and npm_lifecycle_* variables, and with npm's progress noise, funding and audit
+ * messages and update notices off.
  *
  * @example
  * ```ts
- * const result = run(NPM, ['init', '-y'], project);
+ * userEnvironment().NODE_OPTIONS; // ''
  * ```
  */
-export function run(command: string, args: readonly string[], cwd: string, input?: string): SpawnSyncReturns<string> {
+export function userEnvironment(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     NODE_OPTIONS: '',
@@ -29,6 +31,28 @@ export function run(command: string, args: readonly string[], cwd: string, input
     npm_config_update_notifier: 'false',
   };
   for (const key of Object.keys(env)) if (key.startsWith('npm_package_') || key.startsWith('npm_lifecycle_')) delete env[key];
+  return env;
+}
+
+/**
+ * Runs `command` in `cwd` (with `input` on its stdin) in the {@link userEnvironment}, changed by `changes` (a variable
+ * set to undefined is removed), bounded to 5 minutes.
+ *
+ * @example
+ * ```ts
+ * const result = run(NPM, ['init', '-y'], project);
+ * const quiet = run('bash', ['-c', 'echo "$GREETING"'], project, undefined, { GREETING: 'hi' });
+ * ```
+ */
+export function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  input?: string,
+  changes: Readonly<Record<string, string | undefined>> = {},
+): SpawnSyncReturns<string> {
+  const env = { ...userEnvironment(), ...changes };
+  for (const [key, value] of Object.entries(changes)) if (value === undefined) delete env[key];
   return spawnSync(command, [...args], { cwd, env, encoding: 'utf8', timeout: 300_000, ...(input === undefined ? {} : { input }) });
 }
 
