@@ -49,7 +49,7 @@ describe('the decision log of the example, with a bound of 500 rows and deletion
   let app: TestApp;
   beforeAll(async () => {
     app = await startExampleApp({ decisionLog: { maxRows, pruneIntervalMs: 0 } });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await app.close();
   });
@@ -88,7 +88,7 @@ describe('the decision log of the example, with a bound of 100 rows and deletion
   let app: TestApp;
   beforeAll(async () => {
     app = await startExampleApp({ decisionLog: { maxRows, pruneIntervalMs: 60_000 } });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await app.close();
   });

@@ -17,7 +17,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startExampleApp();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await app.close();

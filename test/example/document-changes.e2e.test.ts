@@ -48,7 +48,7 @@ const notGranted = (action: string) => refusal(403, 'Forbidden', `${action} on d
 describe('the guarded changes of a document (AppModule, embedded PGlite)', () => {
   beforeAll(async () => {
     app = await startExampleApp();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();
@@ -261,7 +261,7 @@ describe('a policy whose update grant leaves out the title', () => {
     );
     writeFileSync(policyFile, changed.text);
     restricted = await startExampleApp({ policySource: filePolicySource(policyFile) });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await restricted?.close();

@@ -76,7 +76,7 @@ export function useExampleGraphQLApp(): void {
 
   beforeAll(async () => {
     app = await startExampleApp();
-  }, 30_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

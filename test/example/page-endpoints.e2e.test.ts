@@ -71,7 +71,7 @@ describe('the page endpoints over HTTP (AppModule with the built page, embedded 
   beforeAll(async () => {
     pageDir = await buildPageDir();
     app = await startExampleApp({ pageDir });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app.close();
@@ -344,7 +344,7 @@ describe('an app started without pageDir', () => {
 
   beforeAll(async () => {
     app = await startExampleApp();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await app.close();
