@@ -17,6 +17,12 @@ export interface CreateDatabaseOptions {
    * an in-memory PGlite is used. The example app passes `process.env.DATABASE_URL`.
    */
   readonly databaseUrl?: string | undefined;
+  /**
+   * A dump of an embedded database's data folder ({@link dumpEmbeddedDatabase}) to start the in-memory PGlite
+   * from, instead of an empty one; ignored with `databaseUrl`. Starting from a dump skips PostgreSQL's `initdb`,
+   * which costs seconds of CPU: tests that start many apps start each from one seeded dump.
+   */
+  readonly embeddedDataDir?: Blob | undefined;
 }
 
 /** The OID of PostgreSQL's `date` type. Both drivers would turn it into a JS `Date` at local midnight; we keep the ISO text. */
@@ -35,9 +41,14 @@ function serverDialect(databaseUrl: string): Dialect {
   return new PostgresDialect({ pool });
 }
 
-async function embeddedDialect(): Promise<Dialect> {
-  const pglite = await PGlite.create({ parsers: { [DATE_TYPE_OID]: keepIsoText } });
-  return new PGliteDialect(pglite);
+/** The PGlite behind each embedded database, for {@link dumpEmbeddedDatabase}. */
+const embeddedEngines = new WeakMap<Kysely<ExampleDatabase>, PGlite>();
+
+async function createEmbeddedDatabase(dataDir: Blob | undefined): Promise<Kysely<ExampleDatabase>> {
+  const pglite = await PGlite.create({ parsers: { [DATE_TYPE_OID]: keepIsoText }, ...(dataDir === undefined ? {} : { loadDataDir: dataDir }) });
+  const db = new Kysely<ExampleDatabase>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] });
+  embeddedEngines.set(db, pglite);
+  return db;
 }
 
 /**
@@ -55,9 +66,26 @@ async function embeddedDialect(): Promise<Dialect> {
  * ```
  */
 export async function createDatabase(options: CreateDatabaseOptions = {}): Promise<Kysely<ExampleDatabase>> {
-  const { databaseUrl } = options;
-  const dialect = databaseUrl !== undefined && databaseUrl !== '' ? serverDialect(databaseUrl) : await embeddedDialect();
-  return new Kysely<ExampleDatabase>({ dialect, plugins: [new CamelCasePlugin()] });
+  const { databaseUrl, embeddedDataDir } = options;
+  if (databaseUrl === undefined || databaseUrl === '') return createEmbeddedDatabase(embeddedDataDir);
+  return new Kysely<ExampleDatabase>({ dialect: serverDialect(databaseUrl), plugins: [new CamelCasePlugin()] });
+}
+
+/**
+ * A dump of an embedded database's data folder (uncompressed tar), to start others from with
+ * `createDatabase({ embeddedDataDir })`. Only an embedded database has one: a server's is refused.
+ *
+ * @example
+ * ```ts
+ * const seeded = await createSeededDatabase();
+ * const dump = await dumpEmbeddedDatabase(seeded);
+ * const copy = await createDatabase({ embeddedDataDir: dump }); // already migrated and seeded
+ * ```
+ */
+export async function dumpEmbeddedDatabase(db: Kysely<ExampleDatabase>): Promise<Blob> {
+  const pglite = embeddedEngines.get(db);
+  if (pglite === undefined) throw new TypeError('dumpEmbeddedDatabase: this database is not an embedded PGlite made by createDatabase.');
+  return pglite.dumpDataDir('none');
 }
 
 /** The advisory lock that makes instances starting at once on one server migrate and seed one after the other. */

@@ -126,7 +126,7 @@ describe('example app: the database goes away during requests, then comes back',
     const db = await createLinkedDatabase(link);
     app = await startExampleApp({ hookTimeoutMs: 300 }, { database: db });
     permissions = app.get(PermissionsService);
-  });
+  }, 180_000);
 
   afterAll(async () => {
     link.restore();

@@ -35,7 +35,7 @@ const get = (path: string, userId?: string) => {
 describe('example documents app (NestJS, embedded PGlite)', () => {
   beforeAll(async () => {
     app = await startExampleApp();
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await app.close();
@@ -329,7 +329,7 @@ describe('computed ownership in the app — one ownership query per request, nev
 
   beforeAll(async () => {
     app = await startExampleApp();
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await app.close();

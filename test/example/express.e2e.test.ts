@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
 import request from 'supertest';
-import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
+import { closeDatabase } from '../../examples/documents/database.js';
+import { seededTestDatabase } from './seeded-database.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 import { createExpressDocumentsApp } from '../../examples/documents/express-app.js';
 import { documentWithId, documentWithout, employeeListFor } from './example-expectations.js';
@@ -26,7 +27,7 @@ describe('example definitions under the express middleware (embedded PGlite)', (
   let errors: unknown[];
 
   beforeAll(async () => {
-    db = await createSeededDatabase();
+    db = await seededTestDatabase();
     errors = [];
     app = createExpressDocumentsApp(db, (error) => errors.push(error));
   });

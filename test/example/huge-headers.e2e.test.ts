@@ -69,7 +69,7 @@ const padding = (bytes: number): Header => ['x-padding', 'a'.repeat(bytes)];
 describe('example app: huge and malformed headers', () => {
   beforeAll(async () => {
     ({ app, port } = await listenExampleApp());
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

@@ -116,7 +116,7 @@ function cannon(durationSeconds: number): Promise<{ result: autocannon.Result; m
 describe('example app under load (autocannon on loopback)', () => {
   beforeAll(async () => {
     ({ app, origin: base } = await listenExampleApp());
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await app?.close();

@@ -13,7 +13,8 @@ import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import type { Permit } from '../../runtime/core/index.js';
 import type { AppUser } from '../../examples/documents/app-user.js';
-import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
+import { closeDatabase } from '../../examples/documents/database.js';
+import { seededTestDatabase } from '../example/seeded-database.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';
 import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { DocumentsRepository } from '../../examples/documents/documents.repository.js';
@@ -38,7 +39,7 @@ let remote: RemotePermissions<Schema, AppUser, DocumentFilter>;
 let service: DecisionService;
 
 beforeAll(async () => {
-  db = await createSeededDatabase();
+  db = await seededTestDatabase();
   const ownership = new DocumentOwnershipService(db);
   embedded = createPermissions<AppUser, DocumentFilter>({ ownership, limitOwnReduce, logger: { warn: () => undefined } });
   service = await createDecisionService({ tables: bundle, tokens: [TOKEN], port: 0, logger: recordingLogger() });

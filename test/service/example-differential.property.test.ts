@@ -19,7 +19,8 @@ import { compileAttributePatterns } from '../../runtime/core/projection/attribut
 import { pickWithPlan } from '../../runtime/core/projection/attribute-picker.js';
 import { policyBundleOf } from '../../runtime/core/tables/policy-bundle.js';
 import type { AppUser } from '../../examples/documents/app-user.js';
-import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
+import { closeDatabase } from '../../examples/documents/database.js';
+import { seededTestDatabase } from '../example/seeded-database.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';
 import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { exampleAnonymousUser, exampleDocuments, exampleUsers, type ExampleDocument } from '../../examples/documents/example-data.js';
@@ -44,7 +45,7 @@ let embedded: Permissions<AppUser, DocumentFilter>;
 let service: DecisionService;
 
 beforeAll(async () => {
-  db = await createSeededDatabase();
+  db = await seededTestDatabase();
   embedded = new Permissions<AppUser, DocumentFilter>({
     ownership: new DocumentOwnershipService(db),
     limitOwnReduce,
