@@ -116,7 +116,14 @@ export function createContext(settings: BenchSettings, log: (line: string) => vo
 
 function sizeOf({ scenario, universe, permissions }: BenchSubjects): ScenarioSize {
   const { roles, resources, actions } = universe;
-  return { scale: scenario.scale, roles: roles.length, resources: resources.length, actions: actions.length, definitions: scenario.definitions.length, cells: permissions.tables.cells.length };
+  return {
+    scale: scenario.scale,
+    roles: roles.length,
+    resources: resources.length,
+    actions: actions.length,
+    definitions: scenario.definitions.length,
+    cells: permissions.tables.cells.length,
+  };
 }
 
 /**

@@ -98,7 +98,13 @@ const OWN_PICK_DOCUMENT_ID = 10;
 /** EMPLOYEE's own `read` patterns in definitions/document.permissions.json; the hand-written output below mirrors them. */
 const EMPLOYEE_OWN_READ = ['*', '!confidential'] as const;
 
-async function runPickCase(name: string, patterns: readonly string[], pickCase: PickCase, pickers: readonly Picker[], context: BenchContext): Promise<PickCaseResult> {
+async function runPickCase(
+  name: string,
+  patterns: readonly string[],
+  pickCase: PickCase,
+  pickers: readonly Picker[],
+  context: BenchContext,
+): Promise<PickCaseResult> {
   const baseline = pickers.find((picker) => picker.name === PICK_BASELINE) as Picker;
   const expected = await (await baseline.prepare(pickCase))(fillerRecord(42, 1));
   const contenders = pickers.map((picker): Contender => ({

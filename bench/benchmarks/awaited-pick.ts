@@ -287,4 +287,9 @@ function targets(result: AwaitedPickResult | undefined): TargetVerdict[] {
 }
 
 /** The awaited pick, interleaved against a three-rule CASL ability. */
-export const awaitedPickBenchmark: Benchmark<AwaitedPickResult> = { title: 'awaited pick, interleaved against a three-rule CASL ability', run, sections, targets };
+export const awaitedPickBenchmark: Benchmark<AwaitedPickResult> = {
+  title: 'awaited pick, interleaved against a three-rule CASL ability',
+  run,
+  sections,
+  targets,
+};

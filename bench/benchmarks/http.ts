@@ -58,7 +58,8 @@ export type HttpResult =
 
 /** Why the benchmark cannot run here, if it cannot: the example app missing, or `npm run build` failing. */
 function buildTheApp(log: (line: string) => void): Skipped | undefined {
-  if (!existsSync(join(REPO_ROOT, 'examples', 'documents', 'main.ts'))) return { skipped: 'examples/documents/main.ts does not exist yet: the example app is not wired' };
+  if (!existsSync(join(REPO_ROOT, 'examples', 'documents', 'main.ts')))
+    return { skipped: 'examples/documents/main.ts does not exist yet: the example app is not wired' };
   log('  npm run build …');
   const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0)

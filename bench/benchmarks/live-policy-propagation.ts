@@ -34,8 +34,7 @@ export interface PropagationDelays {
 }
 
 export type PropagationResult =
-  | Skipped
-  | { readonly notified: PropagationDelays; readonly polled: PropagationDelays & { readonly pollIntervalMs: number }; readonly server: string };
+  Skipped | { readonly notified: PropagationDelays; readonly polled: PropagationDelays & { readonly pollIntervalMs: number }; readonly server: string };
 
 interface Follower {
   readonly process: NodeProcess;
@@ -154,12 +153,24 @@ function sections(result: PropagationResult | undefined): string[] {
     `${formatMs(polled.pollIntervalMs)} (published at a seeded random point of its interval):`;
   return [
     `${intro}\n\n${table(
-    ['instances', 'publishes', 'p50', 'p99', 'max'],
-    [
-      [`${notified.instances}, LISTEN/NOTIFY`, String(notified.publishes), formatDelayMs(notified.p50Ms), formatDelayMs(notified.p99Ms), formatDelayMs(notified.maxMs)],
-      [`${polled.instances}, poll every ${formatMs(polled.pollIntervalMs)}`, String(polled.publishes), formatDelayMs(polled.p50Ms), formatDelayMs(polled.p99Ms), formatDelayMs(polled.maxMs)],
-    ],
-  )}`,
+      ['instances', 'publishes', 'p50', 'p99', 'max'],
+      [
+        [
+          `${notified.instances}, LISTEN/NOTIFY`,
+          String(notified.publishes),
+          formatDelayMs(notified.p50Ms),
+          formatDelayMs(notified.p99Ms),
+          formatDelayMs(notified.maxMs),
+        ],
+        [
+          `${polled.instances}, poll every ${formatMs(polled.pollIntervalMs)}`,
+          String(polled.publishes),
+          formatDelayMs(polled.p50Ms),
+          formatDelayMs(polled.p99Ms),
+          formatDelayMs(polled.maxMs),
+        ],
+      ],
+    )}`,
   ];
 }
 

@@ -83,7 +83,12 @@ async function loadRound(app: RunningExampleApp, settings: RequestsDuringSwapsSe
 
 /** A warm-up, then the rounds in ABBA order. */
 async function loadRounds(app: RunningExampleApp, settings: RequestsDuringSwapsSettings, swap: () => void, log: (line: string) => void): Promise<SwapRound[]> {
-  await loadEndpoint({ url: `${app.base}${ENDPOINT.path}`, connections: settings.connections, durationSeconds: 1, headers: { 'x-user-id': String(ENDPOINT.userId) } });
+  await loadEndpoint({
+    url: `${app.base}${ENDPOINT.path}`,
+    connections: settings.connections,
+    durationSeconds: 1,
+    headers: { 'x-user-id': String(ENDPOINT.userId) },
+  });
   const rounds: SwapRound[] = [];
   const order = Array.from({ length: settings.roundPairs }, (_, i) => (i % 2 === 0 ? [false, true] : [true, false])).flat();
   for (const swapping of order) {
@@ -120,7 +125,8 @@ async function measureRequestsDuringSwaps(settings: RequestsDuringSwapsSettings,
 function run({ settings, log }: BenchContext): Promise<RequestsDuringSwapsResult> {
   const requests = settings.livePolicy.requests;
   if (requests === undefined) return Promise.resolve({ skipped: 'smoke run: requests during swaps run only in `npm run bench`' });
-  if (!existsSync(EXAMPLE_MAIN)) return Promise.resolve({ skipped: 'dist/examples/documents/main.js does not exist: the HTTP benchmark builds it, and did not' });
+  if (!existsSync(EXAMPLE_MAIN))
+    return Promise.resolve({ skipped: 'dist/examples/documents/main.js does not exist: the HTTP benchmark builds it, and did not' });
   return measureRequestsDuringSwaps(requests, log);
 }
 
@@ -132,16 +138,16 @@ function sections(result: RequestsDuringSwapsResult | undefined): string[] {
     `swaps and rounds during which the policy file is replaced (write and rename) every ${result.swapIntervalMs} ms, in ABBA order:`;
   return [
     `${intro}\n\n${table(
-    ['round', 'swapping', 'req/s', 'p99', 'non-2xx + errors', 'versions activated'],
-    result.rounds.map((round, i) => [
-      String(i + 1),
-      round.swapping ? 'yes' : 'no',
-      round.requestsPerSecond.toFixed(0),
-      `${round.p99Ms} ms`,
-      String(round.non2xx + round.errors),
-      String(round.swapsTaken),
-    ]),
-  )}\n\nMean p99 without swaps ${result.quietP99Ms} ms, during swaps ${result.swappingP99Ms} ms: ${formatRatio(result.ratio)}.`,
+      ['round', 'swapping', 'req/s', 'p99', 'non-2xx + errors', 'versions activated'],
+      result.rounds.map((round, i) => [
+        String(i + 1),
+        round.swapping ? 'yes' : 'no',
+        round.requestsPerSecond.toFixed(0),
+        `${round.p99Ms} ms`,
+        String(round.non2xx + round.errors),
+        String(round.swapsTaken),
+      ]),
+    )}\n\nMean p99 without swaps ${result.quietP99Ms} ms, during swaps ${result.swappingP99Ms} ms: ${formatRatio(result.ratio)}.`,
   ];
 }
 

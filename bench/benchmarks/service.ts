@@ -93,15 +93,15 @@ const START_TIMEOUT_MS = 60_000;
 /** The service as a process, and the address it printed. */
 async function startService(): Promise<{ readonly base: string; readonly process: NodeProcess }> {
   let base: string | undefined;
-  const args = ['runtime/cli/typed-permissions.ts', 'serve', '--policy', 'generated/policy.json', '--port', '0', '--token', TOKEN];
-  const service = startNode(['--import', 'tsx', ...args, '--rate-limit-max', '100000000'], {
+  const serve = ['serve', '--policy', 'generated/policy.json', '--port', '0', '--token', TOKEN, '--rate-limit-max', '100000000'];
+  const service = startNode(['--import', 'tsx', 'runtime/cli/typed-permissions.ts', ...serve], {
     onLine: (line) => (base ??= /listening on (http:\/\/\S+)/.exec(line)?.[1]),
   });
   try {
     await waitUntil('the service to listen', () => (failIfExited(service, 'the service'), base !== undefined), START_TIMEOUT_MS, 20);
   } catch (error) {
     await service.stop();
-    throw new Error(`${(error as Error).message}; it printed: ${service.output()}`);
+    throw new Error(`${(error as Error).message}; it printed: ${service.output()}`, { cause: error });
   }
   return { base: base as string, process: service };
 }
@@ -149,7 +149,17 @@ async function loadRun(base: string, checks: readonly CheckQuery[], connections:
   const body = JSON.stringify({ checks });
   const round = await loadEndpoint({ url: `${base}/v1/check`, method: 'POST', connections, durationSeconds, headers: requestHeaders(), body });
   const { requestsPerSecond, p50Ms, p99Ms, non2xx, serverErrors, errors } = round;
-  return { batch: checks.length, connections, requestsPerSecond, checksPerSecond: requestsPerSecond * checks.length, p50Ms, p99Ms, non2xx, serverErrors, errors };
+  return {
+    batch: checks.length,
+    connections,
+    requestsPerSecond,
+    checksPerSecond: requestsPerSecond * checks.length,
+    p50Ms,
+    p99Ms,
+    non2xx,
+    serverErrors,
+    errors,
+  };
 }
 
 /** A warm-up per batch, then both batches with one connection and with many. */

@@ -60,8 +60,7 @@ export async function startExampleApp(env: Readonly<Record<string, string>> = {}
     await waitUntil('the example app to answer', answers, START_TIMEOUT_MS, 200);
   } catch (error) {
     await app.stop();
-    throw new Error(`${(error as Error).message}; it printed: ${app.output().slice(-2000)}`);
+    throw new Error(`${(error as Error).message}; it printed: ${app.output().slice(-2000)}`, { cause: error });
   }
-  return { base, output: app.output, stop: app.stop };
+  return { base, output: () => app.output(), stop: () => app.stop() };
 }
-
