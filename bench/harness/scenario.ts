@@ -118,6 +118,11 @@ function fillerDefinition(
     for (const action of actions) grant[`${action}:any`] = action === pinned?.action ? pinned.patterns : random.pick(PATTERN_SHAPES);
     return { roles: [role], resource, descr: `${role} ${actions.join(', ')} any ${resource}, some attributes hidden.`, grant };
   }
+  return ownFillerDefinition(random, role, resource, actions, pinned !== undefined);
+}
+
+/** A possession-own definition with isOwner plus listOwned (always when pinned) or limitOwned, and `read:any` of a few fields. */
+function ownFillerDefinition(random: Random, role: string, resource: string, actions: readonly string[], pinned: boolean): PermissionDefinitionJson {
   const grant: Record<string, readonly string[]> = {};
   for (const action of actions)
     grant[action] =
@@ -128,7 +133,7 @@ function fillerDefinition(
             ['*', '!secret', '!notes'],
           ]);
   if (actions.includes('read')) grant['read:any'] = PINNED_PATTERNS.anyRead;
-  const listed = pinned !== undefined || random.next() < 0.5;
+  const listed = pinned || random.next() < 0.5;
   return {
     roles: [role],
     resource,
@@ -138,6 +143,38 @@ function fillerDefinition(
     isOwner: FILLER_HOOKS.isOwner,
     ...(listed ? { listOwned: FILLER_HOOKS.listOwned } : { limitOwned: FILLER_HOOKS.limitOwned }),
   };
+}
+
+/** The shapes the first definitions of the first three filler roles are pinned to, for the attribute benchmarks. */
+const PINS: readonly { kind: FillerKind; patterns: readonly string[] }[] = [
+  { kind: 'object-any', patterns: PINNED_PATTERNS.exclude },
+  { kind: 'object-any', patterns: PINNED_PATTERNS.include },
+  { kind: 'own', patterns: PINNED_PATTERNS.ownRead },
+];
+
+/** Every filler role's definitions, and the resources of the pinned ones (in role order). */
+function fillerOf(
+  random: Random,
+  fillerRoles: readonly string[],
+  fillerResources: readonly string[],
+): { fillerByRole: Map<string, PermissionDefinitionJson[]>; pinnedResources: string[] } {
+  const fillerByRole = new Map<string, PermissionDefinitionJson[]>();
+  const pinnedResources: string[] = [];
+  fillerRoles.forEach((role, r) => {
+    const count = 4 + random.below(3);
+    const resources = random.sample(fillerResources, count);
+    const definitions = resources.map((resource, d) => {
+      const pin = d === 0 ? PINS[r] : undefined;
+      if (pin !== undefined) {
+        pinnedResources.push(resource);
+        return fillerDefinition(random, role, resource, pin.kind, { action: 'read', patterns: pin.patterns });
+      }
+      const roll = random.next();
+      return fillerDefinition(random, role, resource, roll < 0.45 ? 'array-any' : roll < 0.8 ? 'object-any' : 'own');
+    });
+    fillerByRole.set(role, definitions);
+  });
+  return { fillerByRole, pinnedResources };
 }
 
 /**
@@ -158,27 +195,7 @@ export function createScenario(scale: Scale, seed = 20240605): Scenario {
   const exampleDefinitions = readExampleDefinitions();
   const fillerRoles = Array.from({ length: 20 * scale }, (_, i) => `ROLE_${pad(i + 1, 4)}`);
   const fillerResources = Array.from({ length: 50 * scale }, (_, i) => `resource_${pad(i + 1, 4)}`);
-  const fillerByRole = new Map<string, PermissionDefinitionJson[]>();
-  const pins: readonly { kind: FillerKind; patterns: readonly string[] }[] = [
-    { kind: 'object-any', patterns: PINNED_PATTERNS.exclude },
-    { kind: 'object-any', patterns: PINNED_PATTERNS.include },
-    { kind: 'own', patterns: PINNED_PATTERNS.ownRead },
-  ];
-  const pinnedResources: string[] = [];
-  fillerRoles.forEach((role, r) => {
-    const count = 4 + random.below(3);
-    const resources = random.sample(fillerResources, count);
-    const definitions = resources.map((resource, d) => {
-      const pin = d === 0 ? pins[r] : undefined;
-      if (pin !== undefined) {
-        pinnedResources.push(resource);
-        return fillerDefinition(random, role, resource, pin.kind, { action: 'read', patterns: pin.patterns });
-      }
-      const roll = random.next();
-      return fillerDefinition(random, role, resource, roll < 0.45 ? 'array-any' : roll < 0.8 ? 'object-any' : 'own');
-    });
-    fillerByRole.set(role, definitions);
-  });
+  const { fillerByRole, pinnedResources } = fillerOf(random, fillerRoles, fillerResources);
   const roles = [
     ...new Set(exampleDefinitions.flatMap((definition) => (typeof definition.roles === 'string' ? [definition.roles] : [...definition.roles]))),
   ].filter((role) => role !== '*');
