@@ -1,200 +1,132 @@
 /**
- * The report writer: durations, ratios and sizes formatted alike everywhere, Markdown tables (also
- * readable on a console), and the layout of one list of sections plus the targets, on the console and
- * as BENCHMARKS.md. It knows no benchmark: each benchmark's `*.report.ts` turns its results into
- * sections and target verdicts, and results.ts puts them in order — so the console and the file can
- * never show different tables.
+ * The report of a run: every benchmark's sections, then every target, in the suite's order — on the console, in
+ * BENCHMARKS.md (around the hand-written bench/limits.md and bench/method.md) and, with the verdicts, in
+ * bench/results.json.
  */
-import type { Machine } from './machine.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Benchmark } from './harness/benchmark.js';
+import { consoleReport, markdownReport, type Report, type TargetVerdict } from './harness/report.js';
+import { REPO_ROOT } from './harness/repository.js';
+import { BENCH_SCRIPT, BENCHMARKS, type BenchmarkName, type RecordedResults } from './suite.js';
 
-/** One target checked against this run. `met` is undefined when it was not measured in this run. */
-export interface TargetVerdict {
-  readonly target: string;
-  readonly measured: string;
-  readonly met: boolean | undefined;
-  /** What limits it, when missed (from profiling; see BENCHMARKS.md). */
-  readonly limit?: string;
-}
+const RESULTS_FILE = join(REPO_ROOT, 'bench', 'results.json');
 
-/** What one run reports: its sections (tables and notes, in report order) and its targets. */
-export interface Report {
-  readonly sections: readonly string[];
-  readonly targets: readonly TargetVerdict[];
-}
-
-/** The heading of the target table, on the console and in BENCHMARKS.md. */
-export const TARGETS_HEADING = 'Targets';
-
-/**
- * A duration in ns, µs or ms, 3 significant digits.
- *
- * @example
- * ```ts
- * formatNs(1234); // '1.23 µs'
- * ```
- */
-export function formatNs(ns: number): string {
-  if (ns < 1_000) return `${ns.toPrecision(3)} ns`;
-  if (ns < 1_000_000) return `${(ns / 1_000).toPrecision(3)} µs`;
-  return `${(ns / 1_000_000).toPrecision(3)} ms`;
+/** Each benchmark with its recorded results, in report order. */
+function recorded(results: RecordedResults): { benchmark: Benchmark<unknown>; result: unknown }[] {
+  return (Object.keys(BENCHMARKS) as BenchmarkName[]).map((name) => ({ benchmark: BENCHMARKS[name], result: results[name] }));
 }
 
 /**
- * A duration in ms or s, 3 significant digits.
+ * The report of a run: every benchmark's sections, then every target, in the same order.
  *
  * @example
  * ```ts
- * formatMs(2270); // '2.27 s'
+ * const { sections, targets } = benchReport(results);
  * ```
  */
-export function formatMs(ms: number): string {
-  return ms < 1000 ? `${ms.toPrecision(3)} ms` : `${(ms / 1000).toPrecision(3)} s`;
+export function benchReport(results: RecordedResults): Report {
+  return { sections: recorded(results).flatMap(({ benchmark, result }) => benchmark.sections(result)), targets: evaluateTargets(results) };
 }
 
 /**
- * A ratio: two decimals below 10, else 3 significant digits.
+ * Checks every target against the results.
  *
  * @example
  * ```ts
- * formatRatio(0.1291); // '0.13×'
+ * evaluateTargets(results).filter((verdict) => verdict.met === false);
  * ```
  */
-export function formatRatio(ratio: number): string {
-  return `${ratio < 10 ? ratio.toFixed(2) : ratio.toPrecision(3)}×`;
+export function evaluateTargets(results: RecordedResults): TargetVerdict[] {
+  return recorded(results).flatMap(({ benchmark, result }) => benchmark.targets(result));
 }
 
 /**
- * A size in B, KiB or MiB.
+ * The console report: every table, then the targets.
  *
  * @example
  * ```ts
- * formatBytes(12_288); // '12.0 KiB'
+ * console.log(renderConsole(results));
  * ```
  */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  return bytes < 2 ** 20 ? `${(bytes / 1024).toPrecision(3)} KiB` : `${(bytes / 2 ** 20).toPrecision(3)} MiB`;
+export function renderConsole(results: RecordedResults): string {
+  return consoleReport(benchReport(results));
 }
 
 /**
- * Calls counted per method, as JSON, or `none` when nothing was called.
+ * BENCHMARKS.md: command, machine, scenarios, the targets and `analysis` (what limits the missed ones), every table,
+ * then bench/method.md.
  *
  * @example
  * ```ts
- * formatCalls({}); // 'none'
+ * writeFileSync('BENCHMARKS.md', renderMarkdown(results, readLimitsAnalysis()));
  * ```
  */
-export function formatCalls(calls: Readonly<Record<string, number>>): string {
-  return Object.keys(calls).length === 0 ? 'none' : JSON.stringify(calls);
+export function renderMarkdown(results: RecordedResults, analysis: string): string {
+  const scenarios = results.scenarios
+    .map((s) => `${s.scale}×: ${s.roles} roles, ${s.resources} resources, ${s.actions} actions, ${s.definitions} definitions, ${s.cells} grant cells`)
+    .join('; ');
+  return markdownReport(benchReport(results), {
+    command: 'npm run bench',
+    script: BENCH_SCRIPT,
+    startedAt: results.startedAt,
+    durationSeconds: results.durationSeconds,
+    machine: results.machine,
+    scenarios,
+    analysis,
+    method: readFileSync(join(REPO_ROOT, 'bench', 'method.md'), 'utf8'),
+  });
 }
 
 /**
- * A Markdown table (also readable on a console).
+ * The hand-written analysis of the missed targets (from profiling, in bench/limits.md), included in BENCHMARKS.md.
  *
  * @example
  * ```ts
- * table(['bundle', 'min+gzip'], [['ours', '12.0 KiB']]); // '| bundle | min+gzip |\n| --- | --- |\n| ours | 12.0 KiB |'
+ * writeReports(results, readLimitsAnalysis());
  * ```
  */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+export function readLimitsAnalysis(): string {
+  const file = join(REPO_ROOT, 'bench', 'limits.md');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
 }
 
 /**
- * The `limit` of a verdict: present only when the target was missed, so that results.json says why
- * next to the figure that missed.
+ * Writes bench/results.json (with the verdicts, for readers of the raw figures) and BENCHMARKS.md.
  *
  * @example
  * ```ts
- * verdicts.push({ target, measured, met, ...limitWhenMissed(met, 'See "What limits the missed targets" below: pick.') });
+ * writeReports(results, readLimitsAnalysis());
  * ```
  */
-export function limitWhenMissed(met: boolean | undefined, limit: string): { readonly limit?: string } {
-  return met === false ? { limit } : {};
+export function writeReports(results: RecordedResults, analysis: string): void {
+  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...results, targets: evaluateTargets(results) }, null, 2)}\n`);
+  writeMarkdown(results, analysis);
 }
 
 /**
- * The table of targets: what each one asks, what was measured, and met / MISSED / not measured.
+ * Writes BENCHMARKS.md only: how `--report` renders it again from the recorded results.
  *
  * @example
  * ```ts
- * console.log(targetTable([{ target: '10× build() under 50 ms', measured: '17.4 ms', met: true }]));
+ * writeMarkdown(readRecordedResults(), readLimitsAnalysis());
  * ```
  */
-export function targetTable(verdicts: readonly TargetVerdict[]): string {
-  return table(
-    ['target', 'measured', 'status'],
-    verdicts.map((v) => [v.target, v.measured, v.met === undefined ? 'not measured' : v.met ? 'met' : 'MISSED']),
-  );
+export function writeMarkdown(results: RecordedResults, analysis: string): void {
+  writeFileSync(join(REPO_ROOT, 'BENCHMARKS.md'), renderMarkdown(results, analysis));
 }
 
 /**
- * The console report: every section, then the targets.
+ * The results bench/results.json recorded, without the verdicts saved with them: they are derived data, evaluated
+ * again from the figures.
  *
  * @example
  * ```ts
- * console.log(consoleReport({ sections: ['build — median: …'], targets: [] }));
+ * writeFileSync('BENCHMARKS.md', renderMarkdown(readRecordedResults(), readLimitsAnalysis()));
  * ```
  */
-export function consoleReport(report: Report): string {
-  return [...report.sections, `${TARGETS_HEADING}:\n\n${targetTable(report.targets)}`].join('\n\n');
-}
-
-/** What BENCHMARKS.md says around the report: how and where it was made, and the hand-written parts. */
-export interface MarkdownPage {
-  /** What a reader types (`npm run bench`), and what it runs. */
-  readonly command: string;
-  readonly script: string;
-  readonly startedAt: string;
-  readonly durationSeconds: number;
-  readonly machine: Machine;
-  /** The scenarios as built, one sentence. */
-  readonly scenarios: string;
-  /** What limits the missed targets (bench/limits.md). */
-  readonly analysis: string;
-  /** How the scenarios were chosen and each library modelled (bench/method.md). */
-  readonly method: string;
-}
-
-/**
- * BENCHMARKS.md: command, machine, scenarios, the targets and what limits the missed ones, every
- * section, then how it was all measured.
- *
- * @example
- * ```ts
- * writeFileSync('BENCHMARKS.md', markdownReport(report, page));
- * ```
- */
-export function markdownReport(report: Report, page: MarkdownPage): string {
-  const { machine } = page;
-  return `# Benchmarks
-
-Generated by \`${page.command}\` (\`${page.script}\`) on ${page.startedAt}; it took ${Math.round(page.durationSeconds)} s.
-Raw figures: \`bench/results.json\`. Medians are mitata's p50 per call unless a section says otherwise. **Ratios within
-one run are what count**: the machine is shared and noisy, absolute times move between runs.
-
-## Machine
-
-| | |
-| --- | --- |
-| \`node -v\` | ${machine.node} |
-| \`nproc\` | ${machine.nproc} |
-| CPU (/proc/cpuinfo) | ${machine.cpuModel} |
-| total memory | ${machine.totalMemoryGiB} GiB |
-| platform | ${machine.platform} |
-| code measured | ${machine.revision} |
-
-Scenarios as built: ${page.scenarios}.
-
-## ${TARGETS_HEADING}
-
-${targetTable(report.targets)}
-
-${page.analysis}
-
-## Results
-
-${report.sections.join('\n\n')}
-
-${page.method}`;
+export function readRecordedResults(): RecordedResults {
+  const results = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as RecordedResults & { targets?: unknown };
+  delete results.targets;
+  return results;
 }

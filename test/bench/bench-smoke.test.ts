@@ -7,17 +7,16 @@
  */
 import { subject } from '@casl/ability';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { OWN_PICK_CASL, OWN_PICK_OURS } from '../../bench/attributes.bench.js';
-import { OWN_PICK_TARGET } from '../../bench/attributes.report.js';
-import { AWAITED_PICK_TARGET } from '../../bench/awaited-pick.report.js';
-import { DECISION_BASELINE, DECISION_CASES } from '../../bench/decision.bench.js';
-import { benchSettings } from '../../bench/measure.js';
-import { OWNERSHIP_VARIANTS } from '../../bench/ownership.bench.js';
-import { createCaslAbility } from '../../bench/peers/casl.js';
-import { flattenRules } from '../../bench/peers/rules.js';
-import { evaluateTargets, renderConsole, renderMarkdown, type BenchResults } from '../../bench/results.js';
-import { runBenchmarks } from '../../bench/run.js';
-import { readExampleDefinitions } from '../../bench/scenario.js';
+import { OWN_PICK_CASL, OWN_PICK_OURS, OWN_PICK_TARGET } from '../../bench/benchmarks/attributes.js';
+import { AWAITED_PICK_TARGET } from '../../bench/benchmarks/awaited-pick.js';
+import { DECISION_BASELINE, DECISION_CASES } from '../../bench/benchmarks/decision.js';
+import { OWNERSHIP_VARIANTS } from '../../bench/benchmarks/ownership.js';
+import { readExampleDefinitions } from '../../bench/harness/example-definitions.js';
+import { createCaslAbility } from '../../bench/harness/peers/casl.js';
+import { flattenRules } from '../../bench/harness/peers/rules.js';
+import { benchSettings } from '../../bench/harness/settings.js';
+import { evaluateTargets, renderConsole, renderMarkdown } from '../../bench/report.js';
+import { BENCHMARKS, runBenchmarks, type BenchResults } from '../../bench/suite.js';
 
 const IMPLEMENTATIONS = [
   'grantPermitSync',
@@ -37,6 +36,10 @@ describe('bench smoke run', () => {
   beforeAll(async () => {
     results = await runBenchmarks(benchSettings('smoke'));
   }, 240_000);
+
+  it('runs every benchmark of the suite: each has results', () => {
+    expect(Object.keys(BENCHMARKS).filter((name) => results[name as keyof typeof BENCHMARKS] === undefined)).toEqual([]);
+  });
 
   it('every implementation agrees with the baseline on every sampled decision', () => {
     expect(results.decision.checkedQueries).toBeGreaterThan(1000);

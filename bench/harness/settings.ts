@@ -1,0 +1,135 @@
+/**
+ * What one run of the bench does: the settings of a full run (`npm run bench`) and of the smoke run that `npm test`
+ * does, with tiny counts and no processes spawned. Every benchmark reads its part from here, so that the two runs
+ * differ in one place.
+ */
+import type { Scale } from './scenario.js';
+
+/** Load of an HTTP benchmark: autocannon's connections and seconds, after a warm-up per endpoint. */
+export interface LoadSettings {
+  readonly warmupSeconds: number;
+  readonly durationSeconds: number;
+  readonly connections: number;
+}
+
+/** The propagation of a publish to instances following a PostgreSQL store. */
+export interface PropagationSettings {
+  readonly publishes: number;
+  readonly polledPublishes: number;
+  readonly pollIntervalMs: number;
+}
+
+/** Requests served while the policy file is replaced. */
+export interface RequestsDuringSwapsSettings {
+  readonly connections: number;
+  readonly durationSeconds: number;
+  /** Pairs of rounds (quiet, swapping), run in ABBA order. */
+  readonly roundPairs: number;
+  readonly swapIntervalMs: number;
+}
+
+/** What the live-policy benchmark does in one run; the parts left undefined are skipped (the smoke run). */
+export interface LivePolicySettings {
+  readonly swaps: number;
+  readonly propagation: PropagationSettings | undefined;
+  readonly requests: RequestsDuringSwapsSettings | undefined;
+}
+
+/** The mitata options the bench sets (a subset of its `k_options`). */
+export interface MitataOptions {
+  readonly min_cpu_time: number;
+  readonly min_samples: number;
+  readonly max_samples: number;
+  readonly warmup_samples: number;
+  readonly batch_samples: number;
+}
+
+/** Rounds of an interleaved comparison: each side runs `iterationsPerRound` calls per round, in turn. */
+export interface InterleavedSettings {
+  /** Rounds run first and not recorded, while V8 optimises both sides. */
+  readonly warmupRounds: number;
+  readonly rounds: number;
+  readonly iterationsPerRound: number;
+}
+
+/** What one run of the bench does. */
+export interface BenchSettings {
+  readonly smoke: boolean;
+  readonly mitata: MitataOptions;
+  /** Queries per decision case; the timed function cycles through them. A power of two. */
+  readonly queriesPerCase: number;
+  /** Scales the decision benchmark runs at. */
+  readonly decisionScales: readonly Scale[];
+  /** Items given to filterPick. */
+  readonly filterPickItems: number;
+  /** Timed compile() runs per scale (in process, each into a fresh folder). */
+  readonly compileRuns: Readonly<Record<Scale, number>>;
+  /** Also time the CLI in a fresh process, and `tsc --noEmit` of the 10× output. */
+  readonly spawnProcesses: boolean;
+  /** Instances built for heap per instance, and calls per allocation sample. */
+  readonly memory: { readonly instances: number; readonly callsPerSample: number; readonly samples: number };
+  /** The awaited pick against a three-rule CASL ability: rounds of calls, alternating between the two. */
+  readonly awaitedPick: InterleavedSettings;
+  /** The decision log's and OpenTelemetry's cost: rounds of decisions with and without, alternating. */
+  readonly decisionLog: InterleavedSettings;
+  /**
+   * The ownership benchmark on PGlite: documents in the database, and timed runs of
+   * grantPermit + filterPick per variant (after one untimed run that counts the statements).
+   */
+  readonly ownership: { readonly documents: number; readonly runs: { readonly before: number; readonly after: number } };
+  /** Swaps timed in process; propagation and requests during swaps (undefined: skipped). */
+  readonly livePolicy: LivePolicySettings;
+  /** autocannon settings; undefined skips the HTTP benchmark. */
+  readonly http: LoadSettings | undefined;
+  /** autocannon settings of the decision service's benchmark; undefined skips it. */
+  readonly service: LoadSettings | undefined;
+}
+
+/**
+ * The settings of a full run or of the smoke run (tiny counts, no processes spawned, no HTTP).
+ *
+ * @example
+ * ```ts
+ * const settings = benchSettings(process.argv.includes('--smoke') ? 'smoke' : 'full');
+ * ```
+ */
+export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
+  if (mode === 'smoke') {
+    return {
+      smoke: true,
+      mitata: { min_cpu_time: 0, min_samples: 1, max_samples: 2, warmup_samples: 0, batch_samples: 2 },
+      queriesPerCase: 8,
+      decisionScales: [1],
+      filterPickItems: 1000,
+      compileRuns: { 1: 1, 10: 0 },
+      spawnProcesses: false,
+      memory: { instances: 1, callsPerSample: 50, samples: 1 },
+      awaitedPick: { warmupRounds: 1, rounds: 2, iterationsPerRound: 20 },
+      decisionLog: { warmupRounds: 1, rounds: 2, iterationsPerRound: 20 },
+      ownership: { documents: 200, runs: { before: 1, after: 1 } },
+      livePolicy: { swaps: 3, propagation: undefined, requests: undefined },
+      http: undefined,
+      service: undefined,
+    };
+  }
+  return {
+    smoke: false,
+    mitata: { min_cpu_time: 300e6, min_samples: 12, max_samples: 1e9, warmup_samples: 2, batch_samples: 4096 },
+    queriesPerCase: 64,
+    decisionScales: [1, 10],
+    filterPickItems: 1000,
+    compileRuns: { 1: 5, 10: 3 },
+    spawnProcesses: true,
+    memory: { instances: 5, callsPerSample: 5000, samples: 9 },
+    awaitedPick: { warmupRounds: 4, rounds: 20, iterationsPerRound: 20_000 },
+    decisionLog: { warmupRounds: 6, rounds: 30, iterationsPerRound: 5_000 },
+    ownership: { documents: 10_000, runs: { before: 3, after: 15 } },
+    livePolicy: {
+      swaps: 50,
+      propagation: { publishes: 20, polledPublishes: 10, pollIntervalMs: 1000 },
+      requests: { connections: 10, durationSeconds: 5, roundPairs: 2, swapIntervalMs: 100 },
+    },
+    http: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
+    service: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * How the bench times: mitata's `measure()` for per-call times (its p50, in nanoseconds), interleaved rounds where
+ * two sides must share the machine's drift, and wall-clock times for slow steps (compiling, type-checking).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { do_not_optimize, measure } from 'mitata';
+import type { BenchSettings, InterleavedSettings } from './settings.js';
+import { median, quantile } from './statistics.js';
+
+/**
+ * The median time of one call of `fn`, in nanoseconds (mitata's p50). An async `fn` is awaited; a
+ * sync one's result goes through mitata's `do_not_optimize`, so that V8 cannot drop the work (an
+ * object literal whose result is unused is otherwise optimised away entirely).
+ *
+ * @example
+ * ```ts
+ * const ns = await medianNs(() => permissions.grantPermitSync(query), settings);
+ * ```
+ */
+export async function medianNs(fn: () => unknown, settings: BenchSettings): Promise<number> {
+  const probe = fn();
+  const stats = probe instanceof Promise ? (await probe, await measure(fn, settings.mitata)) : await measure(() => do_not_optimize(fn()), settings.mitata);
+  return stats.p50;
+}
+
+/**
+ * Wall-clock times of `runs` sequential calls, in milliseconds.
+ *
+ * @example
+ * ```ts
+ * const runsMs = await wallClockMs(() => compile(options), 3); // three runs, one after the other
+ * ```
+ */
+export async function wallClockMs(fn: (run: number) => unknown, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    await fn(run);
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+/** One side of an interleaved comparison. */
+export interface TimedSide {
+  readonly name: string;
+  /** Makes `iterations` calls back to back, awaiting each when the operation is async. */
+  readonly run: (iterations: number) => void | Promise<void>;
+  /** Runs before each of its rounds, untimed: lets work the calls left behind finish (a queue drained on a later turn). */
+  readonly settle?: () => Promise<void>;
+}
+
+/** Per-call times of one side, in ns: the mean of each recorded round, and the median, p95 and p99 of those means. */
+export interface RoundTimes {
+  readonly roundsNs: readonly number[];
+  readonly medianNs: number;
+  readonly p95Ns: number;
+  readonly p99Ns: number;
+}
+
+/**
+ * Times the sides in interleaved rounds — round 1 of A, round 1 of B, round 2 of A, … — after the
+ * warm-up rounds, with a collection before every round (when `gc` is given) so that no round pays for
+ * the garbage of the one before. Measuring both sides round by round exposes them to the same drift
+ * of CPU frequency, other processes and JIT state, which timing one side to the end and then the
+ * other does not; the spread of the round means shows how much drift there was.
+ *
+ * @example
+ * ```ts
+ * const [ours, casl] = await interleavedRounds([oursSide, caslSide], settings.awaitedPick, getGc());
+ * ours.medianNs / casl.medianNs; // the ratio of the medians of the round means
+ * ```
+ */
+export async function interleavedRounds(sides: readonly TimedSide[], settings: InterleavedSettings, gc?: () => void): Promise<RoundTimes[]> {
+  const rounds = sides.map((): number[] => []);
+  for (let round = 0; round < settings.warmupRounds + settings.rounds; round++) {
+    for (const [i, side] of sides.entries()) {
+      await side.settle?.();
+      gc?.();
+      const start = process.hrtime.bigint();
+      await side.run(settings.iterationsPerRound);
+      const ns = Number(process.hrtime.bigint() - start) / settings.iterationsPerRound;
+      if (round >= settings.warmupRounds) rounds[i]?.push(ns);
+    }
+  }
+  return rounds.map((roundsNs) => ({ roundsNs, medianNs: median(roundsNs), p95Ns: quantile(roundsNs, 0.95), p99Ns: quantile(roundsNs, 0.99) }));
+}
+
+/**
+ * `gc()`: the exposed one (node --expose-gc), else one obtained at run time.
+ *
+ * @example
+ * ```ts
+ * const gc = getGc();
+ * gc(); // a full collection, with or without --expose-gc
+ * ```
+ */
+export function getGc(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (typeof exposed === 'function') return exposed;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
