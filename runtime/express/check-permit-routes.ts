@@ -5,10 +5,8 @@
  * the boot instead of failing its first request.
  */
 import { PermissionsUsageError } from '../core/index.js';
-import { isResourceIdParamProblem } from '../http/resource-id-param.js';
-import { describePaths } from '../http/request-resource-id.js';
-import { routePathParams } from '../http/route-path-params.js';
-import { permitRouteOf, resolvePermitRoute } from './permit-middleware.js';
+import { describePaths, isResourceIdParamProblem, resolveRoute, routePathParams } from '../integration/index.js';
+import { permitRouteOf } from './permit-middleware.js';
 
 /** One layer of an express router's stack, as far as the check reads it (express 5, router 2). */
 interface Layer {
@@ -48,7 +46,7 @@ function walk(stack: readonly Layer[], merged: readonly string[], mountedAt: str
         const permit = permitRouteOf(handler.handle);
         if (permit === undefined) continue;
         const label = `${methodsOf(route)} ${mountedAt}${String(route.path)}`;
-        const resolved = resolvePermitRoute(label, route.path, permit.setting, merged);
+        const resolved = resolveRoute({ label, path: route.path, resourceIdParam: permit.setting, inheritedParams: merged });
         if (isResourceIdParamProblem(resolved.resourceId))
           problems.push(
             `${label} (permit({ action: ${JSON.stringify(permit.action)} }) on ${describePaths(resolved.paths)}) ${resolved.resourceId.problem}. ` +

@@ -6,10 +6,9 @@
  * earlier step put on the request.
  */
 export type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
-export type { ProjectResourceId } from '../core/engine/resource-id.js';
-export type { PermissionsErrorBody, PermissionsForbiddenBody } from './grant-answer.js';
+export type { ErrorBody, PermissionsErrorBody, PermissionsForbiddenBody, ProjectResourceId } from '../integration/index.js';
 export { checkPermitRoutes } from './check-permit-routes.js';
-export { permissionsErrorHandler, type ErrorBody, type PermissionsErrorHandlerOptions } from './error-handler.js';
+export { permissionsErrorHandler, type PermissionsErrorHandlerOptions } from './error-handler.js';
 export { initPermissions } from './init-permissions.js';
 export { createPermitMiddleware, type PermitMiddlewareOptions, type PermitRoute, type PermitRouteOptions, type TypedPermitRoute } from './permit-middleware.js';
 export { permitOf } from './permit-of.js';

@@ -5,13 +5,17 @@
  * 400 (malformed id), 403 (not granted) or puts the Permit on the request.
  */
 import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
-import { PermissionsUsageError, type Permissions, type User } from '../core/index.js';
-import { requestResourceId, type ProjectResourceId } from '../core/engine/resource-id.js';
-import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem, type ResourceIdParamSetting } from '../http/resource-id-param.js';
-import type { PermissionsSchema, TypedPermissions } from '../core/engine/typed-permissions.js';
-import { rawResourceIdOf, type ResourceIdRoute } from '../http/request-resource-id.js';
-import { routePathParams } from '../http/route-path-params.js';
-import { answerGrantQuery, refuseInvalidId } from './grant-answer.js';
+import { PermissionsUsageError, type Permissions, type PermissionsSchema, type TypedPermissions, type User } from '../core/index.js';
+import {
+  permissionsEngineOf,
+  projectRequestId,
+  rawResourceIdOf,
+  resolveRoute,
+  type ProjectResourceId,
+  type ResourceIdParamSetting,
+  type ResourceIdRoute,
+} from '../integration/index.js';
+import { answerGrantQuery, sendAnswer } from './grant-answer.js';
 
 /** Options of {@link createPermitMiddleware}: what every route it protects shares. */
 export interface PermitMiddlewareOptions<
@@ -95,58 +99,6 @@ export function permitRouteOf(handler: unknown): PermitMiddlewareRoute | undefin
 }
 
 /**
- * @internal Resolves where a route's record id comes from. The route path is what express matched (so a route
- * mounted on a router knows only its own part): parameters a parent router merges in (`mergeParams`) are
- * never taken as the id by default — a route without parameters of its own under a parent that has some must
- * say which one it means, or `null`.
- *
- * @example
- * ```ts
- * resolvePermitRoute('GET /documents/:id', '/documents/:id', undefined, []).resourceId; // { kind: 'param', name: 'id', optional: false }
- * ```
- */
-export function resolvePermitRoute(label: string, path: unknown, setting: ResourceIdParamSetting, merged: readonly string[]): ResourceIdRoute {
-  const paths = typeof path === 'string' ? [path] : Array.isArray(path) && path.every((one) => typeof one === 'string') ? path : undefined;
-  if (paths === undefined) {
-    const resourceId: ResolvedResourceIdParam | ResourceIdParamProblem =
-      setting === null
-        ? { kind: 'none' }
-        : {
-            problem: 'is a RegExp route, whose parameters cannot be read',
-            fix: 'Give the route a string path (/documents/:id), or pass resourceIdParam: null if it acts on no single record.',
-          };
-    return { label, paths: [String(path)], resourceId, declaredParams: new Set(merged) };
-  }
-  const variants = paths.map(routePathParams);
-  const own = new Set(variants.flat().map((param) => param.name));
-  const fromParents = merged.filter((name) => !own.has(name));
-  let resourceId: ResolvedResourceIdParam | ResourceIdParamProblem;
-  if (typeof setting === 'string' && !own.has(setting) && fromParents.includes(setting)) resourceId = { kind: 'param', name: setting, optional: false };
-  else if (setting === undefined && fromParents.length > 0 && own.size === 0) {
-    const names = fromParents.map((name) => JSON.stringify(name)).join(', ');
-    resourceId = {
-      problem: `has no path parameter of its own, but receives ${names} from a parent router, which may or may not be the record's id`,
-      fix: `Set resourceIdParam to the parameter that holds the record id (one of ${names}), or to null if the route acts on no single record.`,
-    };
-  } else resourceId = resolveResourceIdParam(variants, setting, setting === undefined ? 'default' : 'handler');
-  return { label, paths, resourceId, declaredParams: new Set([...own, ...fromParents]) };
-}
-
-function engineOf<TUser extends User<unknown>, TFilter>(
-  permissions: Permissions<TUser, TFilter> | TypedPermissions<PermissionsSchema, TUser, TFilter>,
-): Permissions<TUser, TFilter> {
-  const engine: unknown =
-    typeof permissions === 'object' && permissions !== null && 'grantPermitSync' in permissions && 'permissions' in permissions
-      ? permissions.permissions
-      : permissions;
-  if (typeof engine !== 'object' || engine === null || typeof (engine as { grantPermit?: unknown }).grantPermit !== 'function')
-    throw new PermissionsUsageError(
-      'createPermitMiddleware(): options.permissions must be what createPermissions() returns, or a Permissions instance (see initPermissions).',
-    );
-  return engine as Permissions<TUser, TFilter>;
-}
-
-/**
  * Creates the per-route permissions middleware. Put `permit({ action })` in a route, before the
  * handler: it needs the matched route (`req.route`), so it cannot be mounted with `app.use`.
  *
@@ -195,11 +147,7 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRe
   if (typeof options !== 'object' || options === null)
     throw new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.');
   const { getUser, resource: defaultResource, projectResourceId } = options;
-  const permissions = engineOf(options.permissions);
-  if (!permissions.built)
-    throw new PermissionsUsageError(
-      'createPermitMiddleware(): options.permissions is not built; call permissions.build() at boot (or use initPermissions) first.',
-    );
+  const permissions = permissionsEngineOf(options.permissions, 'createPermitMiddleware()');
   if (typeof getUser !== 'function') throw new PermissionsUsageError('createPermitMiddleware(): options.getUser must be a function (req) => user.');
   if (projectResourceId !== undefined && typeof projectResourceId !== 'function')
     throw new PermissionsUsageError('createPermitMiddleware(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.');
@@ -238,16 +186,23 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRe
       if (byParams === undefined) resolved.set(matched, (byParams = new Map<string, ResourceIdRoute>()));
       let routeInfo = byParams.get(paramKey);
       if (routeInfo === undefined)
-        byParams.set(paramKey, (routeInfo = resolvePermitRoute(`${req.method} ${String(matched.path)}`, matched.path, setting, names)));
+        byParams.set(
+          paramKey,
+          (routeInfo = resolveRoute({ label: `${req.method} ${String(matched.path)}`, path: matched.path, resourceIdParam: setting, inheritedParams: names })),
+        );
 
-      let resourceId: unknown;
+      let requested: ReturnType<typeof projectRequestId>;
       try {
-        const raw = rawResourceIdOf(routeInfo, params);
-        resourceId = raw === undefined ? undefined : requestResourceId(raw, resource, projectResourceId);
+        requested = projectRequestId(rawResourceIdOf(routeInfo, params), resource, projectResourceId);
       } catch (error) {
-        if (!refuseInvalidId(error, res)) next(error);
+        next(error);
         return;
       }
+      if ('answer' in requested) {
+        sendAnswer(res, requested.answer);
+        return;
+      }
+      const { resourceId } = requested;
       Promise.resolve()
         .then(() => getUser(req))
         .then(

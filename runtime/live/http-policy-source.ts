@@ -5,7 +5,7 @@
 import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
 import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
-import { boundedText } from '../http/bounded-text.js';
+import { boundedText } from '../core/bounded-text.js';
 import { parseBundleText } from './bundle-text.js';
 import { durationOption } from './duration-option.js';
 

@@ -2,9 +2,14 @@
  * What a permissions guard checks for one handler, worked out once per handler (at start for every
  * handler a permissions guard protects) so that a request only looks the answer up.
  */
-import { resolveResourceIdParam, type DeclaredParam, type ResolvedResourceIdParam, type ResourceIdParamProblem } from '../http/resource-id-param.js';
+import {
+  type DeclaredParam,
+  type ResolvedResourceIdParam,
+  resolveResourceIdParam,
+  type ResourceIdParamProblem,
+  routePathParams,
+} from '../integration/index.js';
 import type { PermissionDefinition } from '../core/index.js';
-import { routePathParams } from '../http/route-path-params.js';
 import { classMethodsOf } from './class-methods.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
 import { isPermissionsSkipped, readPermissionOverride } from './permission.decorator.js';

@@ -2,8 +2,7 @@
  * The checks of `PermissionsModule.forRoot()`'s options, and their split into the module's own options and
  * the engine's (one options type for both, so that an application configures everything in one place).
  */
-import { describeValue } from '../core/describe-value.js';
-import { PERMISSIONS_OPTION_KEYS } from '../core/engine/permissions-options.js';
+import { describeValue, PERMISSIONS_OPTION_KEYS } from '../integration/index.js';
 import { PermissionsUsageError, type PermissionsOptions, type User } from '../core/index.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
 

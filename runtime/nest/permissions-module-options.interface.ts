@@ -4,12 +4,10 @@
  * integration needs.
  */
 import type { GrantTables, PermissionDefinition, PermissionsOptions, User } from '../core/index.js';
-import type { FollowOptions } from '../core/engine/policy-follower.js';
-import type { PolicySource } from '../core/engine/policy-source.js';
-import type { PolicyBundle } from '../core/tables/policy-bundle.js';
-import type { ProjectResourceId } from '../core/engine/resource-id.js';
+import type { FollowOptions, PolicyBundle, PolicySource } from '../live/index.js';
+import type { ProjectResourceId } from '../integration/index.js';
 
-export type { ProjectResourceId } from '../core/engine/resource-id.js';
+export type { ProjectResourceId } from '../integration/index.js';
 
 /**
  * Options of the permissions module. Every engine option of `PermissionsOptions` (`limitOwnReduce`,

@@ -1,12 +1,10 @@
 /**
  * `createPermissionsGuard()`: the guard that asks for a permit before a handler runs.
  */
-import { setDecisionHeaders } from '../http/decision-headers.js';
-import { BadRequestException, ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
-import { PermissionsInvalidIdError, PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../core/index.js';
-import { requestResourceId } from '../core/engine/resource-id.js';
+import { BadRequestException, ForbiddenException, HttpException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
+import { PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../core/index.js';
+import { decideRequest, projectRequestId, rawResourceIdOf, type DecisionHeaders, type ErrorAnswer } from '../integration/index.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
-import { rawResourceIdOf } from '../http/request-resource-id.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
 import { registerPermissionsGuard, type PermissionsGuardConfig, type PermissionsRoute } from './guarded-routes.js';
 import { isPermissionsSkipped } from './permission.decorator.js';
@@ -22,7 +20,26 @@ interface GuardedRequest {
 }
 
 /** The response header naming the policy version a guarded response was decided on. */
-export { POLICY_VERSION_HEADER } from '../http/decision-headers.js';
+export { POLICY_VERSION_HEADER } from '../integration/index.js';
+
+/** The exception Nest answers a refusal of the integration kit with (its exception filter sends the same JSON body). */
+function exceptionOf(answer: ErrorAnswer): HttpException {
+  const { status, body } = answer;
+  return status === 400 ? new BadRequestException(body.message) : status === 403 ? new ForbiddenException(body.message) : new HttpException(body, status);
+}
+
+/** Sets the decision headers on an express (`setHeader`) or fastify (`header`) response whose headers are not sent yet. */
+function setHeaders(response: unknown, headers: DecisionHeaders): void {
+  const target = response as {
+    setHeader?: (name: string, value: string) => unknown;
+    header?: (name: string, value: string) => unknown;
+    headersSent?: boolean;
+  } | null;
+  if (typeof target !== 'object' || target === null || target.headersSent === true) return;
+  const set = typeof target.setHeader === 'function' ? target.setHeader : typeof target.header === 'function' ? target.header : undefined;
+  if (set === undefined) return;
+  for (const [name, value] of Object.entries(headers)) set.call(target, name, value);
+}
 
 function checkGuardOptions(options: unknown): PermissionsGuardOptions {
   if (typeof options !== 'object' || options === null)
@@ -141,18 +158,14 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
      * the permit, and refuses: 400 for an id that is no id of the resource, 403 when nothing is granted.
      */
     private async grant(route: PermissionsRoute, user: User<unknown>, rawId: string | undefined, response: unknown, via: 'nest' | 'graphql'): Promise<Permit> {
-      try {
-        const resourceId = rawId === undefined ? undefined : requestResourceId(rawId, route.resource, route.projectResourceId);
-        const query = { user, resource: route.resource, action: route.action, resourceId };
-        const permit = await this.permissionsService.permissions.grantPermitVia(query, via);
-        // The policy that decided this response, granted or refused, and the decision's call id for the application's logs.
-        setDecisionHeaders(response, permit);
-        if (!permit.granted) throw new ForbiddenException(`${route.action} on ${route.resource} is not granted`);
-        return permit;
-      } catch (error) {
-        if (error instanceof PermissionsInvalidIdError) throw new BadRequestException(error.message);
-        throw error;
-      }
+      const requested = projectRequestId(rawId, route.resource, route.projectResourceId);
+      if ('answer' in requested) throw exceptionOf(requested.answer);
+      const query = { user, resource: route.resource, action: route.action, resourceId: requested.resourceId };
+      const decision = await decideRequest(this.permissionsService.permissions, query, via);
+      // The policy that decided this response, granted or refused, and the decision's call id for the application's logs.
+      if (decision.headers !== undefined) setHeaders(response, decision.headers);
+      if (!decision.granted) throw exceptionOf(decision.answer);
+      return decision.permit;
     }
   }
 

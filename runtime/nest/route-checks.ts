@@ -2,8 +2,7 @@
  * The start-time check of every guarded controller handler: each is resolved once, before the first request.
  */
 import type { Permissions, PermissionsOptions } from '../core/index.js';
-import { describePaths } from '../http/request-resource-id.js';
-import { isResourceIdParamProblem } from '../http/resource-id-param.js';
+import { describePaths, isResourceIdParamProblem } from '../integration/index.js';
 import type { PermissionsGuardConfig, PermissionsRoute } from './guarded-routes.js';
 import type { RouteHandlerRecord } from './handler-hosts.js';
 import { grantWarnings, reportStartProblems } from './start-problems.js';

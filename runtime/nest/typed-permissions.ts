@@ -4,7 +4,7 @@
  */
 import type { CanActivate, Type } from '@nestjs/common';
 import type { PermissionDefinition } from '../core/index.js';
-import type { ResourceActionsOf } from '../core/engine/typed-permissions.js';
+import type { ResourceActionsOf } from '../integration/index.js';
 import { Permission } from './permission.decorator.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 import { createPermissionsGuard } from './permissions.guard.js';

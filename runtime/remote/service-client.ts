@@ -7,7 +7,7 @@
 import type { PermissionSlice } from '../core/engine/permission-slice.js';
 import { describeValue } from '../core/describe-value.js';
 import { sliceProblem } from '../client/slice-shape.js';
-import { boundedText } from '../http/bounded-text.js';
+import { boundedText } from '../core/bounded-text.js';
 import { PermissionsServiceError } from './service-error.js';
 
 /** What `GET /v1/policy` answers, as remote permissions read it. */

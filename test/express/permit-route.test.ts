@@ -9,10 +9,10 @@ import { describe, expect, it } from '@jest/globals';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
 import { PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import { resolveResourceIdParam } from '../../runtime/http/resource-id-param.js';
+import { resolveResourceIdParam } from '../../runtime/integration/resource-id-param.js';
 import { checkPermitRoutes, createPermitMiddleware, initPermissions, type PermitRoute, type RequestWithPermit } from '../../runtime/express/index.js';
-import { rawResourceIdOf } from '../../runtime/http/request-resource-id.js';
-import { routePathParams } from '../../runtime/http/route-path-params.js';
+import { rawResourceIdOf } from '../../runtime/integration/request-resource-id.js';
+import { routePathParams } from '../../runtime/integration/route-path-params.js';
 
 type AppUser = User<number>;
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import * as graphql from 'graphql';
-import { resolveResourceIdParam } from '../../runtime/http/resource-id-param.js';
+import { resolveResourceIdParam } from '../../runtime/integration/resource-id-param.js';
 import {
   fieldArguments,
   MAX_ID_ARGUMENT_DEPTH,

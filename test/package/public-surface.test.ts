@@ -14,6 +14,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const ENTRIES = {
   'typed-permissions': 'runtime/core/index.ts',
   'typed-permissions/precompiled': 'runtime/core/precompiled.ts',
+  'typed-permissions/integration': 'runtime/integration/index.ts',
   'typed-permissions/nest': 'runtime/nest/index.ts',
   'typed-permissions/express': 'runtime/express/index.ts',
   'typed-permissions/client': 'runtime/client/index.ts',

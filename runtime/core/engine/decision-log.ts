@@ -6,6 +6,7 @@
  * counted, a full queue drops events and counts them.
  */
 import { DecisionQueue, type QueuedDecision } from './decision-queue.js';
+import { decisionLabelNumber, decisionLabelOf } from './decision-labels.js';
 import { callIdOf } from './call-id.js';
 import { explainGrant } from './explain.js';
 import type { GrantTables } from '../tables/grant-tables.js';
@@ -35,12 +36,15 @@ export interface DecisionEvent {
    */
   readonly definitions: readonly { readonly source: string; readonly index: number }[];
   readonly policyVersion: string;
-  /** Who asked: the application itself (`grantPermit`), or an integration. */
-  readonly via: 'direct' | 'nest' | 'graphql' | 'express' | 'service';
+  /**
+   * Who asked: `'direct'` for the application itself (`grantPermit`), else the label the integration chose
+   * (`'nest'`, `'graphql'`, `'express'`, `'service'`, or another integration's own, such as `'fastify'`).
+   */
+  readonly via: string;
 }
 
-/** Who asked for a decision. */
-export type DecisionVia = DecisionEvent['via'];
+/** Who asked for a decision: a label (see `DecisionEvent.via`). */
+export type DecisionVia = string;
 
 /** A definition that decided. */
 type DecisionDefinition = DecisionEvent['definitions'][number];
@@ -72,10 +76,6 @@ export interface DecidingPolicy {
   readonly tables: GrantTables;
   readonly version: string;
 }
-
-/** The integrations, by their index in a queued decision's code (`via index × 2 + ownership checked`). */
-const VIAS: readonly DecisionVia[] = ['direct', 'nest', 'graphql', 'express', 'service'];
-const VIA_INDEX: Readonly<Record<DecisionVia, number>> = { direct: 0, nest: 1, graphql: 2, express: 3, service: 4 };
 
 export const DEFAULT_MAX_PENDING_DECISIONS = 10_000;
 export const MAX_PENDING_DECISIONS_LIMIT = 1_000_000;
@@ -134,7 +134,7 @@ export function decisionEvent(decision: QueuedDecision): DecisionEvent {
     ownershipChecked: (code & 1) === 1,
     definitions: decision.ownGranted || anyGranted || resourceId !== undefined ? decidingDefinitions(decision) : [],
     policyVersion: policy.version,
-    via: VIAS[code >> 1] as DecisionVia,
+    via: decisionLabelOf(code >> 1),
   };
 }
 
@@ -184,7 +184,7 @@ export class DecisionLog {
     this.sinkTimeoutMs = options.sinkTimeoutMs ?? DEFAULT_SINK_TIMEOUT_MS;
   }
 
-  /** Queues the event of a decision (or skips or drops it); never throws, never waits. */
+  /** Queues the event of a decision (or skips or drops it); never waits, and throws only for a label `grantPermitVia` refuses first. */
   record(decision: LoggedDecision, policy: DecidingPolicy, via: DecisionVia, ownershipChecked: boolean): void {
     if ((!this.logGranted && decision.granted) || (this.sampleRate < 1 && Math.random() >= this.sampleRate)) {
       this.skipped++;
@@ -194,7 +194,7 @@ export class DecisionLog {
       this.dropped++;
       return;
     }
-    this.queue.push(decision, policy, VIA_INDEX[via] * 2 + (ownershipChecked ? 1 : 0), (this.stamp ??= Date.now()));
+    this.queue.push(decision, policy, decisionLabelNumber(via) * 2 + (ownershipChecked ? 1 : 0), (this.stamp ??= Date.now()));
     this.draining ??= this.nextTurn();
   }
 

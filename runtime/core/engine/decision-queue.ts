@@ -9,12 +9,12 @@ import type { DecidingPolicy, LoggedDecision } from './decision-log.js';
 /** One queued decision, as it is taken out. */
 export interface QueuedDecision extends LoggedDecision {
   readonly policy: DecidingPolicy;
-  /** The integration's index × 2 + whether ownership was checked. */
+  /** The number of who asked (`decisionLabelNumber`) × 2 + whether ownership was checked. */
   readonly code: number;
   readonly time: number;
 }
 
-/** The flags of a decision, in one byte with the integration's code above them. */
+/** The flags of a decision, in the low bits of a 16-bit code with who asked (its label's number) and the ownership flag above them. */
 const GRANTED = 1;
 const ANY_GRANTED = 2;
 const OWN_GRANTED = 4;
@@ -35,7 +35,7 @@ export class DecisionQueue {
   private queries: (string | undefined)[];
   private ids: unknown[];
   private policies: (DecidingPolicy | undefined)[];
-  private codes: Uint8Array;
+  private codes: Uint16Array;
   private sequences: Float64Array;
   private times: Float64Array;
   private head = 0;
@@ -47,7 +47,7 @@ export class DecisionQueue {
     this.queries = new Array<string | undefined>(capacity * 2).fill(undefined);
     this.ids = new Array<unknown>(capacity).fill(undefined);
     this.policies = new Array<DecidingPolicy | undefined>(capacity).fill(undefined);
-    this.codes = new Uint8Array(capacity);
+    this.codes = new Uint16Array(capacity);
     this.sequences = new Float64Array(capacity);
     this.times = new Float64Array(capacity);
   }

@@ -12,7 +12,8 @@ import type { GrantTables } from '../tables/grant-tables.js';
 import type { GrantIndex } from '../tables/table-loader.js';
 import { loadCompiledTables } from './bind-hooks.js';
 import { callIdOf, nextCallSequence } from './call-id.js';
-import type { DecisionEvent, DecisionVia, LoggedDecision } from './decision-log.js';
+import type { DecisionVia, LoggedDecision } from './decision-log.js';
+import { decisionLabelNumber, decisionLabelRefusal } from './decision-labels.js';
 import { DecisionTracing } from './decision-tracing.js';
 import type { GrantQuery } from './grant-query.js';
 import { OnceWarnings } from './once-warnings.js';
@@ -240,17 +241,21 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
   }
 
   /**
-   * How an integration asks: the decision of `grantPermit`, with the decision log's event saying `via`, and
-   * a span around it where OpenTelemetry is installed. Applications call `grantPermit`.
+   * How an integration asks: the decision of `grantPermit`, with the decision log's event saying `via` (the
+   * integration's label: a letter, then letters, digits, `.`, `_` or `-`, at most 32 characters; at most 64
+   * distinct labels per process), and a span around it where OpenTelemetry is installed. Applications call
+   * `grantPermit`; an integration calls `decideRequest` of `typed-permissions/integration`, which calls this.
    *
    * @example
    * ```ts
    * const permit = await permissions.grantPermitVia({ user, resource: 'document', action: 'read', resourceId: 3 }, 'express');
    * ```
    */
-  grantPermitVia<TId = unknown>(query: GrantQuery<TUser, TId>, via: DecisionEvent['via']): Promise<Permit<TUser, TId, TFilter>> {
+  grantPermitVia<TId = unknown>(query: GrantQuery<TUser, TId>, via: string): Promise<Permit<TUser, TId, TFilter>> {
     const snapshot = this.current;
     if (snapshot === undefined) return Promise.reject(unbuilt('grantPermit()'));
+    const refused = decisionLabelRefusal(via);
+    if (refused !== undefined) return Promise.reject(refused);
     const tracing = this.tracing === null ? (this.tracing = this.loadTracing()) : this.tracing;
     return tracing?.active() === true ? tracing.trace(query, via, () => snapshot.grantPermit(query, via)) : snapshot.grantPermit(query, via);
   }
@@ -292,6 +297,7 @@ export class PermissionsEngine<TUser extends User<unknown> = User<unknown>, TFil
     const log = this.settings.decisionLog;
     const snapshot = this.current;
     if (log === undefined || snapshot === undefined) return undefined;
+    decisionLabelNumber(via);
     const callSequence = nextCallSequence();
     log.record({ ...decision, callSequence }, snapshot, via, ownershipChecked);
     return callIdOf(callSequence);

@@ -78,7 +78,15 @@ export interface PermissionsOptions<TUser = any, TFilter = any> {
   readonly telemetry?: false | { readonly userId?: boolean | undefined } | undefined;
 }
 
-/** The names of the {@link PermissionsOptions}: an option spelt otherwise is refused, not ignored. */
+/**
+ * The names of the {@link PermissionsOptions}: an option spelt otherwise is refused, not ignored.
+ *
+ * @example
+ * ```ts
+ * const { permissions: _, ...engineOptions } = pluginOptions;
+ * const unknown = Object.keys(engineOptions).filter((key) => !(PERMISSIONS_OPTION_KEYS as readonly string[]).includes(key));
+ * ```
+ */
 export const PERMISSIONS_OPTION_KEYS = [
   'ownership',
   'limitOwnReduce',

@@ -17,6 +17,11 @@ export type { ResourceIdType } from '../tables/grant-tables.js';
  * decimal) into the application's id, for the NestJS guard and the express middleware alike. It may throw
  * an HTTP error (NestJS `BadRequestException`) to refuse the request; returning `undefined` or `null` refuses
  * it with 400 too. Without one, the resource's declared id type projects the text (`'10'` → `10`).
+ *
+ * @example
+ * ```ts
+ * const projectResourceId: ProjectResourceId = (raw) => (/^[0-9a-f]{24}$/.test(raw) ? raw : undefined); // 400 for anything else
+ * ```
  */
 export type ProjectResourceId = (raw: string, context: { readonly resource: string }) => unknown;
 

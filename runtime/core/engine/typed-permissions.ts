@@ -16,6 +16,11 @@ export interface PermissionsSchema {
 /**
  * Resource → action union, from the generated `Schema` (or a map written that way by hand, which is kept as
  * it is): what the NestJS decorators and the browser client are typed with.
+ *
+ * @example
+ * ```ts
+ * type Actions = ResourceActionsOf<Schema>; // { document: 'create' | 'read' | 'list' | … }
+ * ```
  */
 export type ResourceActionsOf<T> = T extends { readonly resources: { readonly [resource: string]: { readonly actions: string } } }
   ? { readonly [R in keyof T['resources']]: T['resources'][R]['actions'] }

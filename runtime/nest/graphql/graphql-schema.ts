@@ -7,7 +7,7 @@
  * guarded resolvers, and the declarations below describe the few members read, so that the package's
  * types never require them.
  */
-import type { DeclaredParam } from '../../http/resource-id-param.js';
+import type { DeclaredParam } from '../../integration/index.js';
 import type { GraphQLOperation, GraphQLRootField } from './resolver-methods.js';
 
 /** A GraphQL type, as far as it is read here. */

@@ -4,8 +4,8 @@
  * it resolves. One HTTP request runs many resolvers, concurrently, so a resolver's permit is kept per
  * `info`, never on the shared request.
  */
-import { PermissionsUsageError } from '../../core/errors.js';
-import { isResourceIdParamProblem } from '../../http/resource-id-param.js';
+import { PermissionsUsageError } from '../../core/index.js';
+import { isResourceIdParamProblem } from '../../integration/index.js';
 import type { PermissionsRoute } from '../guarded-routes.js';
 
 /** The arguments Nest passes to a resolver: `[root, args, context, info]`. */

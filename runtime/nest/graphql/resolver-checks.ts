@@ -3,7 +3,7 @@
  * (built by the GraphQL module during module initialisation, so it is read only at bootstrap).
  */
 import type { Permissions, PermissionsOptions } from '../../core/index.js';
-import { isResourceIdParamProblem } from '../../http/resource-id-param.js';
+import { isResourceIdParamProblem } from '../../integration/index.js';
 import type { PermissionsGuardConfig, PermissionsRoute } from '../guarded-routes.js';
 import type { ResolverHandlerRecord } from '../handler-hosts.js';
 import { grantWarnings, reportStartProblems } from '../start-problems.js';

@@ -6,7 +6,14 @@
 import { PermissionsUsageError } from '../core/errors.js';
 import { isResourceIdParamProblem, type ResolvedResourceIdParam, type ResourceIdParamProblem } from './resource-id-param.js';
 
-/** What a route's check knows about where its resource id comes from. */
+/**
+ * What a route's check knows about where its resource id comes from.
+ *
+ * @example
+ * ```ts
+ * const route: ResourceIdRoute = resolveRoute({ label: 'GET /documents/:id', path: '/documents/:id', resourceIdParam: undefined });
+ * ```
+ */
 export interface ResourceIdRoute {
   /** The handler, for messages (`DocumentsController.read`, `GET /documents/:id`). */
   readonly label: string;

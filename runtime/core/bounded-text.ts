@@ -2,7 +2,7 @@
  * Reading an HTTP body from a server the library does not control: at most a stated number of bytes, however
  * the body is sent, so a wrong or hostile server cannot make the application buffer without limit.
  */
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from './errors.js';
 
 /**
  * The body of `response` as text, refusing (and cancelling) a body of more than `maxBytes`. `sending` starts

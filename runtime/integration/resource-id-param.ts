@@ -10,10 +10,22 @@
  * Where the resource id comes from, as a guard, a decorator or a middleware is configured:
  * a parameter name; `null` for "this handler acts on no single record" (an explicit opt-out); or
  * `undefined` for the default, the parameter `id` when it is the route's last parameter.
+ *
+ * @example
+ * ```ts
+ * const setting: ResourceIdParamSetting = route.resourceIdParam; // 'docId', null or undefined
+ * ```
  */
 export type ResourceIdParamSetting = string | null | undefined;
 
-/** One parameter a route (or resolver) declares, in order. */
+/**
+ * One parameter a route (or resolver) declares, in order.
+ *
+ * @example
+ * ```ts
+ * const params: DeclaredParam[] = [{ name: 'userId', optional: false, wildcard: false }, { name: 'id', optional: true, wildcard: false }];
+ * ```
+ */
 export interface DeclaredParam {
   readonly name: string;
   /** The parameter may be absent (an optional path segment, a nullable argument). */
@@ -22,10 +34,25 @@ export interface DeclaredParam {
   readonly wildcard: boolean;
 }
 
-/** The outcome: the record's id comes from parameter `name`, or there is none (a collection check). */
+/**
+ * The outcome: the record's id comes from parameter `name`, or there is none (a collection check).
+ *
+ * @example
+ * ```ts
+ * const byId: ResolvedResourceIdParam = { kind: 'param', name: 'id', optional: false };
+ * ```
+ */
 export type ResolvedResourceIdParam = { readonly kind: 'none' } | { readonly kind: 'param'; readonly name: string; readonly optional: boolean };
 
-/** Why no parameter could be resolved, in words that continue "the handler …", with the fix. */
+/**
+ * Why no parameter could be resolved, in words that continue "the handler …", with the fix.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveResourceIdParam(variants, undefined, 'default');
+ * if (isResourceIdParamProblem(resolved)) throw new Error(`${label} ${resolved.problem}. ${resolved.fix}`);
+ * ```
+ */
 export interface ResourceIdParamProblem {
   readonly problem: string;
   readonly fix: string;
@@ -35,10 +62,22 @@ export interface ResourceIdParamProblem {
  * Where the default `id` may stand: a route's path parameters are ordered from the outer resource to
  * the inner one (`users/:id/documents/:docId`), so only the **last** one is the record's id; a
  * GraphQL field's arguments are named, not nested, so an argument `id` anywhere is.
+ *
+ * @example
+ * ```ts
+ * resolveResourceIdParam([graphqlArguments], undefined, 'default', 'any'); // an argument `id` anywhere
+ * ```
  */
 export type DefaultIdPosition = 'last' | 'any';
 
-/** The parameter name used when none is configured, if it is the last parameter. */
+/**
+ * The parameter name used when none is configured, if it is the last parameter.
+ *
+ * @example
+ * ```ts
+ * resolveResourceIdParam([[{ name: DEFAULT_RESOURCE_ID_PARAM, optional: false, wildcard: false }]], undefined, 'default'); // { kind: 'param', name: 'id', … }
+ * ```
+ */
 export const DEFAULT_RESOURCE_ID_PARAM = 'id';
 
 const NONE: ResolvedResourceIdParam = Object.freeze({ kind: 'none' });

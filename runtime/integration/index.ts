@@ -1,0 +1,46 @@
+/**
+ * typed-permissions/integration — the kit an integration of a web framework is built on: it turns a request into
+ * a decision, and the decision into what to send. An integration only maps its framework's request and
+ * response to it:
+ *
+ * 1. at start (or on a route's first request), where the route's record id comes from: `resolveRoute` (string
+ *    paths such as `/documents/:id`), or `routePathParams` and `resolveResourceIdParam` for routes described
+ *    otherwise;
+ * 2. per request, the raw id (`rawResourceIdOf`) and the id it names (`projectRequestId`: a 400 answer for an id
+ *    that is no id of the resource);
+ * 3. the decision (`decideRequest`, with the integration's label for the decision log): the permit and the
+ *    decision headers, or the 403 answer;
+ * 4. any other error as an answer (`answerOfError`: 401 or another 4xx the application's own code throws, else
+ *    500 with nothing of the error in it).
+ *
+ * Answers are data — a status and a JSON body `{ statusCode, error, message }` — the same in every integration.
+ */
+export {
+  DEFAULT_RESOURCE_ID_PARAM,
+  isResourceIdParamProblem,
+  resolveResourceIdParam,
+  type DeclaredParam,
+  type DefaultIdPosition,
+  type ResolvedResourceIdParam,
+  type ResourceIdParamProblem,
+  type ResourceIdParamSetting,
+} from './resource-id-param.js';
+export { routePathParams } from './route-path-params.js';
+export { describePaths, rawResourceIdOf, type ResourceIdRoute } from './request-resource-id.js';
+export { resolveRoute, type RouteToResolve } from './resolve-route.js';
+export { decideRequest, permissionsEngineOf, projectRequestId, type RequestDecision, type RequestResourceId } from './decide-request.js';
+export {
+  answerOfError,
+  errorAnswer,
+  INTERNAL_ERROR_MESSAGE,
+  type ErrorAnswer,
+  type ErrorBody,
+  type PermissionsErrorBody,
+  type PermissionsForbiddenBody,
+} from './error-answers.js';
+export { CALL_ID_HEADER, decisionHeaders, POLICY_VERSION_HEADER, type DecisionHeaders } from './decision-headers.js';
+export { DECISION_LABEL_PATTERN, MAX_DECISION_LABELS } from '../core/engine/decision-labels.js';
+export { PERMISSIONS_OPTION_KEYS } from '../core/engine/permissions-options.js';
+export type { ProjectResourceId } from '../core/engine/resource-id.js';
+export type { ResourceActionsOf } from '../core/engine/typed-permissions.js';
+export { describeValue } from '../core/describe-value.js';

@@ -1,0 +1,216 @@
+/**
+ * The integration kit (`typed-permissions/integration`), through its public entry only, as a new integration
+ * uses it: where a route's record id comes from, the id a request names (or its 400 answer), the decision
+ * (permit and headers, or the 403 answer), any other error as an answer (401, 500 with nothing of the error),
+ * and the engine an integration is given.
+ */
+import { describe, expect, it } from '@jest/globals';
+import {
+  Permissions,
+  PermissionsHookError,
+  PermissionsInvalidIdError,
+  PermissionsUsageError,
+  type DecisionEvent,
+  type PermissionDefinition,
+} from 'typed-permissions';
+import {
+  answerOfError,
+  decideRequest,
+  decisionHeaders,
+  errorAnswer,
+  permissionsEngineOf,
+  projectRequestId,
+  rawResourceIdOf,
+  resolveRoute,
+} from 'typed-permissions/integration';
+
+type AppUser = { id: number; roles: string[] };
+const DEFINITIONS: PermissionDefinition[] = [
+  { roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: { read: ['*'] }, isOwner: 'isCreator', listOwned: 'listCreated' },
+  { roles: ['ADMIN'], resource: 'document', grant: ['*:any'] },
+];
+const employee: AppUser = { id: 1, roles: ['EMPLOYEE'] };
+
+function engine(onDecision?: (event: DecisionEvent) => void, failing = false): Permissions<AppUser> {
+  const ownership = {
+    isCreator: ({ user, resourceId }: { user: AppUser; resourceId: unknown }) => {
+      if (failing) throw new Error('the database is down');
+      return user.id === 1 && resourceId === 10;
+    },
+    listCreated: ({ user }: { user: AppUser }) => (user.id === 1 ? [10] : []),
+  };
+  return new Permissions<AppUser>({ ownership, resourceIdTypes: { document: 'number' }, ...(onDecision === undefined ? {} : { onDecision }) })
+    .addPermissions(DEFINITIONS, { source: 'kit rules' })
+    .build();
+}
+
+describe('decideRequest', () => {
+  it('a granted query: the permit and the decision headers of that permit', async () => {
+    const decision = await decideRequest(engine(), { user: employee, resource: 'document', action: 'read', resourceId: '10' }, 'kit');
+    if (!decision.granted) throw new Error('expected a grant');
+    expect([decision.permit.granted, decision.permit.resourceId]).toEqual([true, 10]);
+    expect(decision.headers).toEqual({ 'x-permissions-version': decision.permit.policyVersion, 'x-permissions-call-id': decision.permit.callId });
+  });
+
+  it('a refused query: the 403 answer as data, with the refusing permit and its headers', async () => {
+    const decision = await decideRequest(engine(), { user: employee, resource: 'document', action: 'read', resourceId: '11' }, 'kit');
+    if (decision.granted) throw new Error('expected a refusal');
+    expect(decision.answer).toEqual({ status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' } });
+    expect(JSON.stringify(decision.answer.body)).toBe('{"statusCode":403,"error":"Forbidden","message":"read on document is not granted"}');
+    expect(decision.headers).toEqual(decisionHeaders(decision.permit as NonNullable<typeof decision.permit>));
+  });
+
+  it('an id that is no id of the resource: the 400 answer, nothing decided, no headers', async () => {
+    const decision = await decideRequest(engine(), { user: employee, resource: 'document', action: 'read', resourceId: '010' }, 'kit');
+    expect(decision).toEqual({
+      granted: false,
+      permit: undefined,
+      headers: undefined,
+      answer: {
+        status: 400,
+        body: {
+          statusCode: 400,
+          error: 'Bad Request',
+          message: '"010" is not an id of "document": its ids are an integer written in decimal without leading zeros, within ±9007199254740991 (such as 42).',
+        },
+      },
+    });
+  });
+
+  it('a failing ownership hook rejects; answerOfError makes it a 500 with nothing of the error', async () => {
+    const decided = decideRequest(engine(undefined, true), { user: employee, resource: 'document', action: 'read', resourceId: '10' }, 'kit');
+    const error = await decided.then(
+      () => undefined,
+      (rejected: unknown) => rejected,
+    );
+    expect(error).toBeInstanceOf(PermissionsHookError);
+    expect(answerOfError(error)).toEqual({
+      status: 500,
+      body: { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' },
+      serverError: true,
+    });
+  });
+});
+
+describe('projectRequestId', () => {
+  it('no raw id is a collection check; without a projection the text goes to the decision', () => {
+    expect([projectRequestId(undefined, 'document', undefined), projectRequestId('10', 'document', undefined)]).toEqual([
+      { resourceId: undefined },
+      { resourceId: '10' },
+    ]);
+  });
+
+  it("a projection's id is taken; its undefined or null is a 400 answer; anything else it throws is thrown on", () => {
+    const digits = (raw: string) => (/^\d+$/.test(raw) ? Number(raw) : undefined);
+    expect(projectRequestId('7', 'document', digits)).toEqual({ resourceId: 7 });
+    expect(projectRequestId('x7', 'document', digits)).toEqual({
+      answer: { status: 400, body: { statusCode: 400, error: 'Bad Request', message: '"x7" is not an id of "document".' } },
+    });
+    expect(projectRequestId('x7', 'document', () => null)).toEqual({
+      answer: { status: 400, body: { statusCode: 400, error: 'Bad Request', message: '"x7" is not an id of "document".' } },
+    });
+    const own = Object.assign(new Error('not found'), { status: 404 });
+    expect(() =>
+      projectRequestId('x7', 'document', () => {
+        throw own;
+      }),
+    ).toThrow(own);
+  });
+});
+
+describe('answers as data', () => {
+  it('errorAnswer names the status; one without a name here is "Error"', () => {
+    expect([errorAnswer(401, 'Unknown user'), errorAnswer(418, 'short and stout')]).toEqual([
+      { status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Unknown user' } },
+      { status: 418, body: { statusCode: 418, error: 'Error', message: 'short and stout' } },
+    ]);
+  });
+
+  it('answerOfError: 400 for an invalid id, the 4xx an error carries (401), 500 for anything else (a redirect status, a thrown string)', () => {
+    const unknownCaller = Object.assign(new Error('Unknown user 77'), { status: 401 });
+    const viaStatusCode = Object.assign(new Error('slow down'), { statusCode: 429 });
+    const redirect = Object.assign(new Error('elsewhere'), { status: 302 });
+    const internal = { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' }, serverError: true };
+    expect([
+      answerOfError(new PermissionsInvalidIdError('document', '"x" is not an id of "document".')),
+      answerOfError(unknownCaller),
+      answerOfError(viaStatusCode),
+      answerOfError(redirect),
+      answerOfError('db-7 is down'),
+      answerOfError(null),
+    ]).toEqual([
+      { status: 400, body: { statusCode: 400, error: 'Bad Request', message: '"x" is not an id of "document".' }, serverError: false },
+      { status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Unknown user 77' }, serverError: false },
+      { status: 429, body: { statusCode: 429, error: 'Too Many Requests', message: 'slow down' }, serverError: false },
+      internal,
+      internal,
+      internal,
+    ]);
+  });
+});
+
+describe('resolveRoute and rawResourceIdOf', () => {
+  it('the id is the last parameter named id; a route without parameters is a collection check', () => {
+    const read = resolveRoute({ label: 'GET /documents/:id', path: '/documents/:id', resourceIdParam: undefined });
+    const list = resolveRoute({ label: 'GET /documents', path: '/documents', resourceIdParam: undefined });
+    expect([rawResourceIdOf(read, { id: '10' }), rawResourceIdOf(list, {})]).toEqual(['10', undefined]);
+  });
+
+  it('an ambiguous route resolves to a problem, which a request is refused with (never checked as a collection)', () => {
+    const nested = resolveRoute({ label: 'GET /users/:id/documents/:docId', path: '/users/:id/documents/:docId', resourceIdParam: undefined });
+    expect(() => rawResourceIdOf(nested, { id: '1', docId: '10' })).toThrow(
+      new PermissionsUsageError(
+        'GET /users/:id/documents/:docId ("/users/:id/documents/:docId") declares the parameters "id", "docId" but none of them is the resource id: ' +
+          'the default "id" counts only as the last parameter, so the permissions check cannot tell which record it is about. Set resourceIdParam ' +
+          'to the parameter that holds the id of the record checked (one of "id", "docId"), or opt out with resourceIdParam: null if this handler ' +
+          'does not act on one record.',
+      ),
+    );
+    const named = resolveRoute({ label: 'GET /users/:id/documents/:docId', path: '/users/:id/documents/:docId', resourceIdParam: 'docId' });
+    expect(rawResourceIdOf(named, { id: '1', docId: '10' })).toBe('10');
+  });
+
+  it('parameters from outside the route are never the id by default, and a parameter nobody declared is refused', () => {
+    const inherited = resolveRoute({ label: 'GET /', path: '/', resourceIdParam: undefined, inheritedParams: ['userId'] });
+    expect(() => rawResourceIdOf(inherited, { userId: '1' })).toThrow(/has no path parameter of its own, but receives "userId" from a parent router/);
+    const read = resolveRoute({ label: 'GET /documents/:id', path: '/documents/:id', resourceIdParam: undefined });
+    expect(() => rawResourceIdOf(read, { id: '10', tenant: 'a' })).toThrow(
+      new PermissionsUsageError(
+        'GET /documents/:id received the path parameter "tenant", which its paths "/documents/:id" do not declare; the permissions check refuses ' +
+          'a request whose resource id it did not resolve at start. Declare the parameter on the route (or set resourceIdParam explicitly).',
+      ),
+    );
+  });
+});
+
+describe('permissionsEngineOf', () => {
+  it('takes a Permissions or a typed engine (its plain engine), and refuses anything else or an engine without a policy', () => {
+    const permissions = engine();
+    expect(permissionsEngineOf(permissions, 'kit()')).toBe(permissions);
+    expect(permissionsEngineOf(permissions.typed<{ resources: { document: { actions: 'read'; id: number } } }>(), 'kit()')).toBe(permissions);
+    expect(() => permissionsEngineOf({} as never, 'kit()')).toThrow(
+      new PermissionsUsageError('kit(): options.permissions must be what createPermissions() returns, or a Permissions instance (see initPermissions).'),
+    );
+    expect(() => permissionsEngineOf(new Permissions(), 'kit()')).toThrow(
+      new PermissionsUsageError('kit(): options.permissions is not built; call permissions.build() at boot (or use initPermissions) first.'),
+    );
+  });
+});
+
+describe('the entry', () => {
+  it('documents every export with an example (integration authors read the kit through its TSDoc)', async () => {
+    const { default: ts } = await import('typescript');
+    const entry = new URL('../../runtime/integration/index.ts', import.meta.url).pathname;
+    const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+    const checker = program.getTypeChecker();
+    const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry) as import('typescript').SourceFile);
+    const undocumented = checker
+      .getExportsOfModule(moduleSymbol as import('typescript').Symbol)
+      .filter((symbol) => {
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+        return !(target.declarations ?? []).some((declaration) => ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'example'));
+      })
+      .map((symbol) => symbol.name);
+    expect(undocumented).toEqual([]);
+  }, 60_000);
+});
