@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../compiler/cli.js';
+import { main } from '../../compiler/commands/main.js';
 import { collectIo, EMITTED_FILES, fixture, makeTempDir, readFolderBytes, removeTempDir, sameBytes, waitFor } from './helpers.js';
 
 let temp: string | undefined;

@@ -7,7 +7,7 @@
  */
 import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CompileProblem } from './compile-problem.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
 import { isGeneratedFile } from './generated-file.js';
 
 /** At most this many foreign entries are named in a problem; the rest are counted. */
