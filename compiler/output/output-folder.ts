@@ -1,6 +1,6 @@
 /**
  * Decides whether the compiler may replace an output folder. The compiler replaces its output folder
- * as a whole (see `writeAtomically` in compile.ts), so a wrong `--out` could delete the definitions
+ * as a whole (see `writeAtomically` in write-output.ts), so a wrong `--out` could delete the definitions
  * or anything else a user keeps there. It therefore only ever replaces, renames or deletes a folder
  * that holds nothing but files it generated itself, and never one that is, contains or lies inside
  * the definitions folder.
