@@ -1,17 +1,17 @@
 /**
  * The compiler: definitions folder in, generated TypeScript out. Nothing under the output folder
  * changes unless every definition is valid, and the output is replaced as a whole — only ever a
- * folder that holds nothing but generated files (see output-folder.ts and write-output.ts).
+ * folder that holds nothing but generated files (see output/output-folder.ts and output/write-output.ts).
  */
 import { basename, resolve } from 'node:path';
-import { CompileLimitError } from './compile-limit-error.js';
-import { compileModel, type CompiledModel } from './compile-model.js';
-import type { CompileProblem } from './compile-problem.js';
+import { CompileLimitError } from './problems/compile-limit-error.js';
+import { compileModel, type CompiledModel } from './model/compile-model.js';
+import type { CompileProblem } from './problems/compile-problem.js';
 import { emitAll } from './emit/emit-all.js';
 import type { EmittedFile } from './emit/emit-context.js';
-import { inspectOutputFolder, UnsafeOutputError } from './output-folder.js';
-import { defaultRuntimeImport } from './runtime-import.js';
-import { readExisting, recoverFolders, writeAtomically } from './write-output.js';
+import { inspectOutputFolder, UnsafeOutputError } from './output/output-folder.js';
+import { defaultRuntimeImport } from './output/runtime-import.js';
+import { readExisting, recoverFolders, writeAtomically } from './output/write-output.js';
 
 /** Options of {@link compile}. */
 export interface CompileOptions {

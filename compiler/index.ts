@@ -5,10 +5,10 @@
  * they are not part of its API.
  */
 export { compile, type CompileOptions, type CompileResult } from './compile.js';
-export type { CompiledModel } from './compile-model.js';
-export type { HookMethod } from './hook-methods.js';
+export type { CompiledModel } from './model/compile-model.js';
+export type { HookMethod } from './model/hook-methods.js';
 export type { EmittedFile } from './emit/emit-context.js';
-export { formatCompileProblem, formatJsonPath, type CompileProblem, type ValuePath } from './compile-problem.js';
-export { main, runMain } from './cli.js';
+export { formatCompileProblem, formatJsonPath, type CompileProblem, type ValuePath } from './problems/compile-problem.js';
+export { main, runMain } from './commands/main.js';
 // The runtime's types a compiled model holds (its tables, valid definitions and policy tests).
 export type { GrantTables, PolicyTests, ValidDefinition } from 'typed-permissions/internal';

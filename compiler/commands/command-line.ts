@@ -61,4 +61,4 @@ export function definitionsFolder(command: string, positionals: readonly string[
   return positionals[0] ?? 'definitions';
 }
 
-export { plural } from '../plural.js';
+export { plural } from '../emit/plural.js';

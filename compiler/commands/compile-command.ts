@@ -3,7 +3,7 @@
  * the policy bundle and the permission matrix out.
  */
 import { watch } from 'node:fs';
-import { formatCompileProblem } from '../compile-problem.js';
+import { formatCompileProblem } from '../problems/compile-problem.js';
 import { compile } from '../compile.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
 

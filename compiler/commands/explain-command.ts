@@ -3,8 +3,8 @@
  * definitions grant (or would grant) an action to a set of roles, read from the tables a compile would write.
  */
 import { explainGrant, formatExplanation } from 'typed-permissions/internal';
-import { compileModel } from '../compile-model.js';
-import { formatCompileProblem } from '../compile-problem.js';
+import { compileModel } from '../model/compile-model.js';
+import { formatCompileProblem } from '../problems/compile-problem.js';
 import { definitionsFolder, parseCommandLine, UsageError, type Command } from './command-line.js';
 
 /**

@@ -20,8 +20,8 @@ import {
   type PgClient,
   type PolicyBundle,
 } from 'typed-permissions/internal';
-import { compileModel } from '../compile-model.js';
-import { formatCompileProblem } from '../compile-problem.js';
+import { compileModel } from '../model/compile-model.js';
+import { formatCompileProblem } from '../problems/compile-problem.js';
 import { failuresOf } from '../policy-tests/test-report.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
 import { followerLines, followerName, refusingFollowers, runningVersion, SEEN_RECENTLY, type RefusingFollower } from './policy-followers.js';

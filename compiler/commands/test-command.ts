@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { PermissionsUsageError, runPolicyTests } from 'typed-permissions/internal';
-import { compileModel } from '../compile-model.js';
-import { formatCompileProblem } from '../compile-problem.js';
+import { compileModel } from '../model/compile-model.js';
+import { formatCompileProblem } from '../problems/compile-problem.js';
 import { junitReport } from '../policy-tests/junit-report.js';
 import { coverageLines, failuresOf, summaryLine } from '../policy-tests/test-report.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command } from './command-line.js';

@@ -1,5 +1,5 @@
 /** Every emitter, run over one model: the output files of a compile, in memory, sorted by path. */
-import type { CompiledModel } from '../compile-model.js';
+import type { CompiledModel } from '../model/compile-model.js';
 import type { EmitContext, EmittedFile } from './emit-context.js';
 import { emitIndex } from './emit-index.js';
 import { emitJsonSchemas } from './emit-json-schema.js';

@@ -4,7 +4,7 @@
  */
 import prettier from 'prettier';
 import { Project, type SourceFile } from 'ts-morph';
-import type { CompiledModel } from '../compile-model.js';
+import type { CompiledModel } from '../model/compile-model.js';
 
 /** Input of every emitter. */
 export interface EmitContext {
@@ -26,7 +26,7 @@ const LINE_TERMINATORS = /[\n\r\u2028\u2029]/g;
 
 /**
  * The fixed first lines of every generated TypeScript file; the first one is also how the compiler
- * recognises its own files before replacing an output folder (compiler/generated-file.ts).
+ * recognises its own files before replacing an output folder (compiler/output/generated-file.ts).
  *
  * @example
  * ```ts

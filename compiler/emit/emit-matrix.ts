@@ -5,9 +5,9 @@
  * fails with a {@link CompileLimitError} instead of exhausting memory.
  */
 import type { GrantCell } from 'typed-permissions/internal';
-import { CompileLimitError } from '../compile-limit-error.js';
-import { plural } from '../plural.js';
-import type { CompiledModel } from '../compile-model.js';
+import { CompileLimitError } from '../problems/compile-limit-error.js';
+import { plural } from './plural.js';
+import type { CompiledModel } from '../model/compile-model.js';
 import type { EmitContext, EmittedFile } from './emit-context.js';
 import { BoundedLines, rowSize, writeTable } from './markdown-table.js';
 import { ATTRIBUTE_SET_MIN_CHARS, MatrixCells } from './matrix-cells.js';

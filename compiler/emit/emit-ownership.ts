@@ -1,5 +1,5 @@
 /** Emits `ownership.ts`: the interface the application's ownership service implements, one method per hook name. */
-import type { HookMethod } from '../hook-methods.js';
+import type { HookMethod } from '../model/hook-methods.js';
 import { emitTypeScript, type EmitContext, type EmittedFile } from './emit-context.js';
 
 function signature(method: HookMethod): { argsType: string; returnType: string; doc: string } {

@@ -3,7 +3,7 @@
  * aligned columns. A huge or hostile policy must fail with a {@link CompileLimitError} before the text
  * it would produce exhausts memory.
  */
-import type { CompileLimitError } from '../compile-limit-error.js';
+import type { CompileLimitError } from '../problems/compile-limit-error.js';
 
 /** Columns are aligned up to this width; a longer cell sticks out rather than widening every row of its table. */
 const ALIGN_MAX_WIDTH = 160;

@@ -15,10 +15,10 @@ import {
   type PolicyTestFile,
   type PolicyTests,
 } from 'typed-permissions/internal';
-import type { CompileProblem } from '../compile-problem.js';
-import { readJsonText } from '../read-json-file.js';
-import { wholeFileProblem, type FileRead } from '../read-file-result.js';
-import { positionOf, type Position } from '../static-value.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
+import { readJsonText } from '../reading/read-json-file.js';
+import { wholeFileProblem, type FileRead } from '../reading/read-file-result.js';
+import { positionOf, type Position } from '../reading/static-value.js';
 import { testFileProblems } from './test-file-schema.js';
 
 /** The name of a policy test file. */

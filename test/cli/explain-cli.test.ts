@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { main } from '../../compiler/cli.js';
+import { main } from '../../compiler/commands/main.js';
 
 function io() {
   const out: string[] = [];

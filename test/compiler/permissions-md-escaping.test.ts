@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Heading, Nodes, Root, Table } from 'mdast';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { compileModel, type CompiledModel } from '../../compiler/compile-model.js';
+import { compileModel, type CompiledModel } from '../../compiler/model/compile-model.js';
 import { emitMatrix } from '../../compiler/emit/emit-matrix.js';
 import { markdownCode, markdownName, markdownProse } from '../../compiler/emit/markdown-text.js';
 import { planFromJson, planToPatterns } from '../../runtime/core/projection/attribute-plan.js';

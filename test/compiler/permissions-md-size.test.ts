@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CompileLimitError } from '../../compiler/compile-limit-error.js';
-import { compileModel, type CompiledModel } from '../../compiler/compile-model.js';
+import { CompileLimitError } from '../../compiler/problems/compile-limit-error.js';
+import { compileModel, type CompiledModel } from '../../compiler/model/compile-model.js';
 import { emitMatrix, MAX_MATRIX_CHARS } from '../../compiler/emit/emit-matrix.js';
 import type { GrantCell, GrantTables, HookRef, OwnerGroup } from '../../runtime/core/tables/grant-tables.js';
 import { makeTempDir, removeTempDir } from './helpers.js';

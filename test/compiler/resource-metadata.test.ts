@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileModel } from '../../compiler/compile-model.js';
-import { formatCompileProblem } from '../../compiler/compile-problem.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
+import { formatCompileProblem } from '../../compiler/problems/compile-problem.js';
 import { makeTempDir, removeTempDir } from './helpers.js';
 
 const DEFINITIONS = '[{ "roles": ["READER"], "resource": "note", "grant": { "read": ["id", "title"] } }]';

@@ -7,7 +7,7 @@
  * - the attribute pattern lists of differential.property.test.ts (any mix, filtered to lists that keep
  *   something) and of client-differential.property.test.ts (built to keep something, nested paths);
  * - the hostile values of definition-fuzz (any value, functions included), grant-query-fuzz (flat
- *   JSON-ish query parts) and compiler-fuzz (JSON only, as it can be written to a file);
+ *   JSON-ish query parts) and compile-model.property (JSON only, as it can be written to a file);
  * - the seeded example documents, users and cases of test/example/ownership-differential.property.test.ts.
  */
 import fc from 'fast-check';

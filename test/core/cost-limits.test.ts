@@ -8,7 +8,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileModel } from '../../compiler/compile-model.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
 import { MAX_MEMOISED_UNIONS } from '../../runtime/core/projection/attribute-plan.js';
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../../runtime/core/definition/grant-syntax.js';
 import { MAX_DEFINITIONS_FILE_LENGTH } from '../../runtime/core/definition/definitions-file.js';

@@ -11,8 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileModel } from '../../compiler/compile-model.js';
-import { formatCompileProblem } from '../../compiler/compile-problem.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
+import { formatCompileProblem } from '../../compiler/problems/compile-problem.js';
 import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
 
 const D = '{ "roles": ["READER"], "resource": "note", "grant": ["read"] }';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../compiler/cli.js';
+import { main } from '../../compiler/commands/main.js';
 import { explainGrant } from '../../runtime/core/engine/explain.js';
 import { formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
 import { printableJson, printableText } from '../../runtime/core/printable-text.js';
@@ -140,7 +140,7 @@ describe('typed-permissions explain prints escapes, never raw control characters
     expect(/[\u0000-\u001f]/.test(json.replaceAll('\n', ''))).toBe(false);
   });
 
-  // JSON.stringify leaves C1 controls, bidi overrides and zero-width characters raw. cli.ts (not ours) prints
+  // JSON.stringify leaves C1 controls, bidi overrides and zero-width characters raw. compiler/commands/explain-command.ts prints
   // JSON.stringify(explanation); once it prints printableJson(explanation, 2) instead, this fails: turn it into `it`.
   it('--json holds no raw C1 control, bidi override or zero-width character', async () => {
     const { logs, io } = collectIo();

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { useServerSchema } from './fixtures/server-schema.js';
-import { main } from '../../compiler/cli.js';
+import { main } from '../../compiler/commands/main.js';
 import { policyVersion } from '../../generated/index.js';
 import { collectIo, fixture, repoRoot } from '../compiler/helpers.js';
 

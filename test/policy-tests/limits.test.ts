@@ -5,8 +5,8 @@
  * of a file (the definitions file limit).
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { compileModel } from '../../compiler/compile-model.js';
-import { formatCompileProblem } from '../../compiler/compile-problem.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
+import { formatCompileProblem } from '../../compiler/problems/compile-problem.js';
 import { MAX_DEFINITIONS_FILE_LENGTH } from '../../runtime/core/internal.js';
 import {
   MAX_POLICY_TEST_ATTRIBUTES,

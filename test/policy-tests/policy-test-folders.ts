@@ -5,7 +5,7 @@
  */
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../compiler/cli.js';
+import { main } from '../../compiler/commands/main.js';
 import { collectIo, makeTempDir, repoRoot } from '../compiler/helpers.js';
 
 /** The articles fixture: definitions only. */

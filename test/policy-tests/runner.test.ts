@@ -7,7 +7,7 @@
  * are refused before any runs, and a long run yields to the event loop.
  */
 import { describe, expect, it } from '@jest/globals';
-import { compileModel } from '../../compiler/compile-model.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
 import { permissionsFromDefinitions } from '../../runtime/core/index.js';
 import { POLICY_TESTS_PER_TURN, runPolicyTests } from '../../runtime/core/policy-test/run-policy-tests.js';
 import type { PolicyTestCase, PolicyTestFile, PolicyTests } from '../../runtime/core/policy-test/policy-test-types.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { compileModel } from '../../compiler/compile-model.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
 import type { PermissionDefinition } from '../../runtime/core/index.js';
 import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
 import { TOKEN, fixtureDefinitions, until } from './service-fixture.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { compileModel } from '../../compiler/compile-model.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
 import { DEFINITION_FIELDS } from '../core/arbitraries.js';
 
 const folder = mkdtempSync(join(process.cwd(), 'test', '.tmp-compiler-fuzz-'));

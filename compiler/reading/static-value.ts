@@ -4,7 +4,7 @@
  * JSON files and `*.permissions.ts` files go through this one reader.
  */
 import { ts } from 'ts-morph';
-import type { ValuePath } from './compile-problem.js';
+import type { ValuePath } from '../problems/compile-problem.js';
 
 /** A 1-based line and column. */
 export interface Position {

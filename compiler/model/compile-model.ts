@@ -12,14 +12,14 @@ import {
   type PolicyTests,
   type ValidDefinition,
 } from 'typed-permissions/internal';
-import type { CompileProblem } from './compile-problem.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
 import { undeclaredAttributeProblems } from './declared-attributes.js';
 import { locationKey, problemAt, sortProblems } from './definition-problem.js';
 import { collectHookMethods, DEFAULT_ID_TYPE, type HookMethod } from './hook-methods.js';
-import { readDefinitionsFolder, type ReadDefinition, type ReadResult } from './read-definitions.js';
-import type { ResourceMetadata } from './read-resource-metadata.js';
-import { policyTestProblems, policyTestsOf, readPolicyTestFiles } from './policy-tests/read-policy-tests.js';
-import { positionOf } from './static-value.js';
+import { readDefinitionsFolder, type ReadDefinition, type ReadResult } from '../reading/read-definitions.js';
+import type { ResourceMetadata } from '../reading/read-resource-metadata.js';
+import { policyTestProblems, policyTestsOf, readPolicyTestFiles } from '../policy-tests/read-policy-tests.js';
+import { positionOf } from '../reading/static-value.js';
 
 /** Everything the emitters need. */
 export interface CompiledModel {

@@ -3,7 +3,7 @@
  * new one, byte for byte, never a mix; and the next run always ends with the complete new version
  * and no `.<out>.next` / `.<out>.previous` folder left behind.
  *
- * Every trial is a real compiler process (compiler/cli.ts's `main`, through
+ * Every trial is a real compiler process (compiler/commands/main.ts's `main`, through
  * fixtures/compile-on-cue.ts so that it is already loaded when cued) compiling a generated
  * definitions folder into an output folder that holds the old version, killed:
  *

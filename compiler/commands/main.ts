@@ -1,14 +1,13 @@
-#!/usr/bin/env node
 /**
- * The `typed-permissions` command line: one module per command (compiler/commands/), dispatched here.
+ * The `typed-permissions` command line: one module per command (this folder), dispatched here.
  * Exit codes: 0 success, 1 invalid input or failed checks, 2 usage errors.
  */
 import { PermissionsUsageError } from 'typed-permissions/internal';
-import { printableLines, UsageError, type Command, type CommandOutput } from './commands/command-line.js';
-import { compileCommand } from './commands/compile-command.js';
-import { explainCommand } from './commands/explain-command.js';
-import { policyCommand } from './commands/policy-command.js';
-import { testCommand } from './commands/test-command.js';
+import { printableLines, UsageError, type Command, type CommandOutput } from './command-line.js';
+import { compileCommand } from './compile-command.js';
+import { explainCommand } from './explain-command.js';
+import { policyCommand } from './policy-command.js';
+import { testCommand } from './test-command.js';
 
 const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
 import { MAX_DEFINITIONS_FILE_LENGTH } from 'typed-permissions/internal';
-import type { CompileProblem } from './compile-problem.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
 import { findDefinitionsExport } from './definitions-export.js';
 import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { readStaticValue } from './static-value.js';

@@ -6,7 +6,7 @@
  * mean something else than what is read.
  */
 import { ts } from 'ts-morph';
-import type { CompileProblem } from './compile-problem.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
 
 /** An export that carries the definitions, as the reader understands them. */
 interface DefinitionsExport {

@@ -3,10 +3,10 @@
  * `*.resource.json` declares (the runtime has no metadata files).
  */
 import { parseAttributePattern, type ValidDefinition } from 'typed-permissions/internal';
-import type { CompileProblem } from './compile-problem.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
 import { problemAt } from './definition-problem.js';
-import type { ReadDefinition } from './read-definitions.js';
-import type { ResourceMetadata } from './read-resource-metadata.js';
+import type { ReadDefinition } from '../reading/read-definitions.js';
+import type { ResourceMetadata } from '../reading/read-resource-metadata.js';
 
 /** Whether an attribute path is declared, is inside a declared attribute, or holds one (`address` when `address.city` is declared). */
 function attributeDeclared(path: readonly string[], declared: readonly string[]): boolean {

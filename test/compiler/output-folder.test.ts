@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { main } from '../../compiler/cli.js';
+import { main } from '../../compiler/commands/main.js';
 import { collectIo, EMITTED_FILES, fixture, makeTempDir, removeTempDir } from './helpers.js';
 
 /** Every entry below `root`: file contents, `<folder>` or `<link to …>`, by relative path. */

@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { definitionsOfFileValue, MAX_DEFINITIONS_FILE_LENGTH } from 'typed-permissions/internal';
-import type { CompileProblem, ValuePath } from './compile-problem.js';
+import type { CompileProblem, ValuePath } from '../problems/compile-problem.js';
 import { readJsonFile } from './read-json-file.js';
 import { readResourceMetadata, type ResourceMetadata } from './read-resource-metadata.js';
 import { unread, wholeFileProblem, type FileRead } from './read-file-result.js';

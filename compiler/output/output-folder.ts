@@ -1,13 +1,13 @@
 /**
  * Decides whether the compiler may replace an output folder. The compiler replaces its output folder
- * as a whole (see `writeAtomically` in compile.ts), so a wrong `--out` could delete the definitions
+ * as a whole (see `writeAtomically` in write-output.ts), so a wrong `--out` could delete the definitions
  * or anything else a user keeps there. It therefore only ever replaces, renames or deletes a folder
  * that holds nothing but files it generated itself, and never one that is, contains or lies inside
  * the definitions folder.
  */
 import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CompileProblem } from './compile-problem.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
 import { isGeneratedFile } from './generated-file.js';
 
 /** At most this many foreign entries are named in a problem; the rest are counted. */

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../compiler/cli.js';
+import { main } from '../../compiler/commands/main.js';
 import { compile } from '../../compiler/compile.js';
 import { collectIo, compilerFixtures, fixture, makeTempDir, readFolderBytes, removeTempDir, sameBytes } from './helpers.js';
 

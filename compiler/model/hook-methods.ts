@@ -4,10 +4,10 @@
  * problem), and the id types of every resource it serves.
  */
 import type { LocatedDefinition } from 'typed-permissions/internal';
-import type { CompileProblem } from './compile-problem.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
 import { locationKey, problemAt } from './definition-problem.js';
-import type { ReadDefinition } from './read-definitions.js';
-import type { ResourceMetadata } from './read-resource-metadata.js';
+import type { ReadDefinition } from '../reading/read-definitions.js';
+import type { ResourceMetadata } from '../reading/read-resource-metadata.js';
 
 /** A hook method the ownership service must have. */
 export interface HookMethod {

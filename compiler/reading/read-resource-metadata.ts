@@ -3,7 +3,7 @@
  * metadata files (the one `resource.schema.json` is emitted from).
  */
 import { validateResourceMetadata } from 'typed-permissions/internal';
-import type { CompileProblem } from './compile-problem.js';
+import type { CompileProblem } from '../problems/compile-problem.js';
 import { positionOf, type Position, type StaticValue } from './static-value.js';
 
 /** A resource's declared metadata. */

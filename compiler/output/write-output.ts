@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmittedFile } from './emit/emit-context.js';
+import type { EmittedFile } from '../emit/emit-context.js';
 import { assertReplaceable, type OutputFolders } from './output-folder.js';
 
 /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile } from '../../compiler/compile.js';
-import { readDefinitionsFolder } from '../../compiler/read-definitions.js';
+import { readDefinitionsFolder } from '../../compiler/reading/read-definitions.js';
 import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
 import { fixture, goodFixtureNames, makeTempDir, removeTempDir, repoRoot, tablesFromGenerated } from './helpers.js';
 

@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileModel } from '../../compiler/compile-model.js';
-import { readDefinitionsFolder } from '../../compiler/read-definitions.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
+import { readDefinitionsFolder } from '../../compiler/reading/read-definitions.js';
 import { removeTempDir } from '../compiler/helpers.js';
 import { articleTest, articleTests, folderWith, run } from './policy-test-folders.js';
 
