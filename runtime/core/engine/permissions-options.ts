@@ -11,7 +11,7 @@ import { integer, object, oneOf, optional, record, report, usageChecked, valid, 
 import { flagOption, functionOption, MAX_TIMER_MS } from '../shape/option-shapes.js';
 import type { HookValue } from '../build/table-builder.js';
 import type { ResourceIdType } from './resource-id.js';
-import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionEvent, type DecisionLogOptions, type DecisionSink } from './decision-log.js';
+import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionEvent, type DecisionLogOptions } from './decision-log.js';
 
 /** Where warnings go (unknown roles, duplicate grants). `console` fits. */
 export interface PermissionsLogger {
@@ -136,8 +136,6 @@ const idTypesShape = record(
   'Permissions option resourceIdTypes must be an object: resource name → "number" or "string".',
 );
 
-const DECISION_LOG_OPTION_KEYS = ['sampleRate', 'logGranted', 'maxPending', 'sinkTimeoutMs'] as const satisfies readonly (keyof DecisionLogOptions)[];
-
 const decisionLogShape = object(
   {
     sampleRate: optional(
@@ -161,7 +159,7 @@ const decisionLogShape = object(
         (ms) => `Permissions option decisionLog.sinkTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${shownValue(ms)}.`,
       ),
     ),
-  } satisfies Record<(typeof DECISION_LOG_OPTION_KEYS)[number], Shape<unknown>>,
+  } satisfies Record<keyof DecisionLogOptions, Shape<unknown>>,
   {
     notObject: 'Permissions option decisionLog must be an object { sampleRate, logGranted, maxPending, sinkTimeoutMs }.',
     unknownKey: (key, known) => `Permissions option decisionLog.${quoteForMessage(key)} does not exist; its options are ${known.join(', ')}.`,
@@ -222,6 +220,7 @@ function isObjectLike(value: unknown): boolean {
  * ```
  */
 export function checkPermissionsOptions(options: unknown): EngineSettings {
+  usageChecked(optionsShape, options);
   const {
     ownership,
     limitOwnReduce,
@@ -235,7 +234,7 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     onDecision,
     decisionLog,
     telemetry,
-  } = usageChecked(optionsShape, options) as PermissionsOptions;
+  } = options as PermissionsOptions;
   if (decisionLog !== undefined && onDecision === undefined)
     throw new PermissionsUsageError(
       'Permissions option decisionLog configures onDecision, which is not given: add onDecision: (event) => …, or remove decisionLog.',
@@ -251,7 +250,7 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     ownedAmong: new Map(Object.entries(ownedAmong ?? {}) as [string, HookValue][]),
     idTypes: new Map(Object.entries(resourceIdTypes ?? {})),
     compileProjections: compileProjections !== false,
-    decisionLog: onDecision === undefined ? undefined : new DecisionLog(onDecision as DecisionSink, decisionLog ?? {}, checkedLogger),
+    decisionLog: onDecision === undefined ? undefined : new DecisionLog(onDecision, decisionLog ?? {}, checkedLogger),
     telemetry: telemetry === false ? false : { userId: telemetry?.userId === true },
   };
 }
