@@ -6,8 +6,7 @@
 import { describeValue } from '../describe-value.js';
 import type { LimitOwnReducer, OwnedAmongHook } from '../definition/definition-types.js';
 import { hookNameProblem, quoteForMessage } from '../definition/names.js';
-import { PermissionsUsageError } from '../errors.js';
-import { integer, object, oneOf, optional, record, report, usageChecked, valid, type Shape } from '../shape/shape-check.js';
+import { both, integer, object, oneOf, optional, record, report, usageChecked, valid, type Shape } from '../shape/shape-check.js';
 import { flagOption, functionOption, MAX_TIMER_MS } from '../shape/option-shapes.js';
 import type { HookValue } from '../build/table-builder.js';
 import type { ResourceIdType } from './resource-id.js';
@@ -195,7 +194,19 @@ const optionsShape = object(
     ownedAmong: optional(ownedAmongShape),
     resourceIdTypes: optional(idTypesShape),
     onDecision: functionOption('Permissions option onDecision must be a function (event) => void.'),
-    decisionLog: optional(decisionLogShape),
+    decisionLog: optional(
+      both(
+        (log, path, issues, options) =>
+          options?.['onDecision'] !== undefined ||
+          report(
+            issues,
+            path,
+            log,
+            'Permissions option decisionLog configures onDecision, which is not given: add onDecision: (event) => …, or remove decisionLog.',
+          ),
+        decisionLogShape,
+      ),
+    ),
     telemetry: (value, path, issues) => value === undefined || value === false || telemetryShape(value, path, issues),
     strict: () => true,
   } satisfies Record<(typeof PERMISSIONS_OPTION_KEYS)[number], Shape<unknown>>,
@@ -235,10 +246,6 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     decisionLog,
     telemetry,
   } = options as PermissionsOptions;
-  if (decisionLog !== undefined && onDecision === undefined)
-    throw new PermissionsUsageError(
-      'Permissions option decisionLog configures onDecision, which is not given: add onDecision: (event) => …, or remove decisionLog.',
-    );
   const checkedLogger = logger ?? console;
   return {
     ownership,

@@ -32,9 +32,12 @@ export type Problem = Say | { readonly message: Say; readonly fix?: Say | undefi
 
 /**
  * A shape: appends the problems of `value` (at `path`) to `issues`, and says whether it found none. `T` is the
- * type a value has once it passed.
+ * type a value has once it passed. A field of an {@link object} is also given the object it is in (`parent`), for
+ * a rule between fields (an option that needs another).
  */
-export type Shape<T = unknown> = ((value: unknown, path: ShapePath, issues: ShapeIssue[]) => boolean) & { readonly checks?: T };
+export type Shape<T = unknown> = ((value: unknown, path: ShapePath, issues: ShapeIssue[], parent?: Record<string, unknown>) => boolean) & {
+  readonly checks?: T;
+};
 
 /** The type a shape's values have once checked. */
 export type ShapeType<S> = S extends Shape<infer T> ? T : never;
@@ -113,7 +116,7 @@ export function oneOf<const T extends readonly unknown[]>(values: T, problem: Pr
  * ```
  */
 export function optional<T>(shape: Shape<T>): Shape<T | undefined> {
-  return (value, path, issues) => value === undefined || shape(value, path, issues);
+  return (value, path, issues, parent) => value === undefined || shape(value, path, issues, parent);
 }
 
 /**
@@ -126,7 +129,7 @@ export function optional<T>(shape: Shape<T>): Shape<T | undefined> {
  * ```
  */
 export function both<T>(first: Shape<unknown>, ...rest: readonly Shape<unknown>[]): Shape<T> {
-  return (value, path, issues) => first(value, path, issues) && rest.every((shape) => shape(value, path, issues));
+  return (value, path, issues, parent) => first(value, path, issues, parent) && rest.every((shape) => shape(value, path, issues, parent));
 }
 
 /**
@@ -195,8 +198,11 @@ export function record<T>(entry: Shape<T>, problem: Problem, limit?: Limit): Sha
 /** How {@link object} reports a value that is not an object, and a key it does not know. */
 export interface ObjectProblems {
   readonly notObject: Problem;
-  /** Reported at the unknown key's path, given the known keys; every unknown key, unless `firstUnknownOnly`. */
-  readonly unknownKey: (key: string, known: readonly string[]) => Problem;
+  /**
+   * Reported at the unknown key's path, given the known keys; every unknown key, unless `firstUnknownOnly`. Or,
+   * as an array of one function, every unknown key in one problem at the object's path.
+   */
+  readonly unknownKey: ((key: string, known: readonly string[]) => Problem) | readonly [all: (keys: readonly string[]) => Problem];
   readonly firstUnknownOnly?: boolean;
 }
 
@@ -205,7 +211,8 @@ export type Fields = { readonly [key: string]: Shape<any> };
 
 /**
  * An object with known keys only: unknown keys are reported first, then each field in the order written here
- * (which is the order problems are found in, so the first problem is the first field written wrong).
+ * (which is the order problems are found in, so the first problem is the first field written wrong). Each field's
+ * shape is given the object too, for rules between fields.
  *
  * @example
  * ```ts
@@ -220,12 +227,11 @@ export function object<F extends Fields>(fields: F, problems: ObjectProblems): S
   return (value, path, issues) => {
     if (!isObject(value)) return report(issues, path, value, problems.notObject);
     let ok = true;
-    for (const key of Object.keys(value))
-      if (!Object.hasOwn(fields, key)) {
-        ok = report(issues, [...path, key], key, problems.unknownKey(key, known));
-        if (problems.firstUnknownOnly === true) break;
-      }
-    for (const key of known) ok = (fields[key] as Shape)(value[key], [...path, key], issues) && ok;
+    const unknown = Object.keys(value).filter((key) => !Object.hasOwn(fields, key));
+    const { unknownKey } = problems;
+    if (typeof unknownKey !== 'function') ok = unknown.length === 0 || report(issues, path, value, unknownKey[0](unknown));
+    else for (const key of problems.firstUnknownOnly === true ? unknown.slice(0, 1) : unknown) ok = report(issues, [...path, key], key, unknownKey(key, known));
+    for (const key of known) ok = (fields[key] as Shape)(value[key], [...path, key], issues, value) && ok;
     return ok;
   };
 }
