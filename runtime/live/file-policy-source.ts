@@ -10,6 +10,7 @@ import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
 import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
+import { integer, usageChecked } from '../core/shape/shape-check.js';
 import { durationOption } from './duration-option.js';
 import { watchFile } from './file-follower.js';
 import { regularFileText } from './regular-file-text.js';
@@ -39,7 +40,7 @@ export function filePolicySource(path: string, options: FilePolicySourceOptions 
     throw new PermissionsUsageError('filePolicySource(path): path must be the path of a policy bundle (policy.json).');
   const pollIntervalMs = durationOption('filePolicySource(): pollIntervalMs', options.pollIntervalMs, 1000, 10);
   const maxBytes = options.maxBytes ?? MAX_POLICY_BUNDLE_LENGTH * 4;
-  if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new PermissionsUsageError('filePolicySource(): maxBytes must be a positive integer.');
+  usageChecked(integer(1, Number.MAX_SAFE_INTEGER, 'filePolicySource(): maxBytes must be a positive integer.'), maxBytes);
   const file = resolve(path);
   const description = `file ${file}`;
   const reading = {
