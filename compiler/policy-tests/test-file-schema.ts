@@ -5,7 +5,7 @@
  * actions, records — is checked afterwards, against the compiled policy (the runtime's reference check).
  */
 import type { core as ZodCore } from 'zod';
-import { loadZod, POLICY_TEST_ID_RULE, quoteForMessage } from 'typed-permissions/internal';
+import { loadZod, MAX_STRING_ID_LENGTH, POLICY_TEST_EXPECTATIONS, POLICY_TEST_ID_RULE, quoteForMessage } from 'typed-permissions/internal';
 
 type ZodModule = ReturnType<typeof loadZod>;
 
@@ -20,7 +20,7 @@ const ID_MESSAGE = `an id must be ${POLICY_TEST_ID_RULE}`;
 
 function idSchema(z: ZodModule) {
   const error = { error: ID_MESSAGE };
-  return z.union([z.int(error), z.string(error).min(1, error).max(256, error)], error);
+  return z.union([z.int(error), z.string(error).min(1, error).max(MAX_STRING_ID_LENGTH, error)], error);
 }
 
 function testSchema(z: ZodModule) {
@@ -31,7 +31,7 @@ function testSchema(z: ZodModule) {
       action: name('action').describe('The action asked.'),
       resource: name('resource').describe('The resource asked about.'),
       resourceId: idSchema(z).optional().describe('The record asked about; without it, the test asks about the resource as a whole.'),
-      expect: z.enum(['granted', 'denied'], { error: '"expect" must be "granted" or "denied"' }).describe('The decision the test expects.'),
+      expect: z.enum(POLICY_TEST_EXPECTATIONS, { error: '"expect" must be "granted" or "denied"' }).describe('The decision the test expects.'),
       attributes: z
         .array(z.string({ error: 'an attribute must be a name (a string)' }), { error: '"attributes" must be an array of attribute names' })
         .optional()

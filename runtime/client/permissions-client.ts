@@ -5,10 +5,10 @@
  * `permit.owningGroups(ids)`), or just whether the user owns it.
  */
 import type { ResourceActionsOf } from '../core/engine/typed-permissions.js';
-import { NOTHING, planFromJson, planToPatterns, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
+import { NOTHING, planToPatterns, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
 import { interpretPicker, type Picker } from '../core/projection/attribute-projection.js';
 import { PermissionsUsageError } from '../core/errors.js';
-import type { PermissionSlice } from '../core/engine/permission-slice.js';
+import { readSlice, type PermissionSlice, type SliceEntry as Entry } from '../core/engine/permission-slice.js';
 import { sliceProblem } from './slice-shape.js';
 
 /**
@@ -52,16 +52,6 @@ export interface PermissionsClient<TResourceActions = { readonly [resource: stri
   ): Partial<TItem>;
   /** The attribute patterns the user may see for `action` (`['*', '!confidential']`), `[]` when none. */
   attributes<R extends ClientResource<TResourceActions>>(action: ClientAction<TResourceActions, R>, resource: R, options?: OwnedOption): readonly string[];
-}
-
-/** One granted action of the slice, ready to answer. */
-interface Entry {
-  readonly any: AttributePlan | undefined;
-  readonly ownGranted: boolean;
-  /** The attributes each ownership group adds for records it owns. */
-  readonly own: ReadonlyMap<number, AttributePlan>;
-  /** The groups whose answer decides whether a record is owned. */
-  readonly owners: readonly number[];
 }
 
 const pickers = new WeakMap<AttributePlan, Picker>();
@@ -110,17 +100,7 @@ export function createClient<TResourceActions = { readonly [resource: string]: s
   const problem = sliceProblem(slice);
   if (problem !== undefined)
     throw new PermissionsUsageError(`createClient(slice): not a permissions slice (${problem}); pass what permissions.sliceFor(user) returned.`);
-  const plans = slice.plans.map(planFromJson);
-  const entries = new Map<string, Map<string, Entry>>();
-  for (const [resource, actions] of slice.grants) {
-    const byAction = new Map<string, Entry>();
-    entries.set(resource, byAction);
-    for (const [action, anyPlan, ownGranted, own, owners] of actions) {
-      const ownPlans = new Map<number, AttributePlan>();
-      for (let i = 0; i < own.length; i += 2) ownPlans.set(own[i] as number, plans[own[i + 1] as number] as AttributePlan);
-      byAction.set(action, { any: anyPlan === -1 ? undefined : plans[anyPlan], ownGranted: ownGranted === 1, own: ownPlans, owners });
-    }
-  }
+  const entries = readSlice(slice);
   const entryOf = (action: unknown, resource: unknown): Entry | undefined =>
     typeof action === 'string' && typeof resource === 'string' ? entries.get(resource)?.get(action) : undefined;
   return {

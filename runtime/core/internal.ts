@@ -19,7 +19,8 @@ export { policyBundleOf, policyVersionOf, type PolicyBundle } from './tables/pol
 export { MAX_POLICY_TEST_FILES, MAX_POLICY_TESTS, MAX_POLICY_TESTS_PER_FILE } from './policy-test/policy-test-limits.js';
 export { describeFailure, describePolicyTest, policyTestLocation } from './policy-test/policy-test-report.js';
 export { policyTestReferenceProblems } from './policy-test/policy-test-references.js';
-export { isPolicyTestId, POLICY_TEST_ID_RULE, policyTestsShapeProblems } from './policy-test/policy-test-shape.js';
+export { isPolicyTestId, POLICY_TEST_EXPECTATIONS, POLICY_TEST_ID_RULE, policyTestsShapeProblems } from './policy-test/policy-test-shape.js';
+export { MAX_STRING_ID_LENGTH } from './engine/resource-id.js';
 export type {
   GrantCellName,
   PolicyTestCase,

@@ -1,12 +1,11 @@
 /**
  * The one check of every duration option of the sources (poll intervals, timeouts, reconnect delays): a whole
- * number of milliseconds a timer can hold. Past 2³¹−1 ms Node fires a timer at once, which would turn a long
- * poll into a busy one.
+ * number of milliseconds a timer can hold.
  */
-import { PermissionsUsageError } from '../core/errors.js';
+import { durationShape, MAX_TIMER_MS } from '../core/shape/option-shapes.js';
+import { usageChecked } from '../core/shape/shape-check.js';
 
-/** The longest delay a Node timer holds (about 24.8 days). */
-export const MAX_TIMER_MS = 2_147_483_647;
+export { MAX_TIMER_MS };
 
 /**
  * `value`, or `fallback` when undefined; a PermissionsUsageError naming `where` when it is not a whole number of
@@ -18,8 +17,5 @@ export const MAX_TIMER_MS = 2_147_483_647;
  * ```
  */
 export function durationOption(where: string, value: number | undefined, fallback: number, min: number): number {
-  const ms = value ?? fallback;
-  if (!(Number.isSafeInteger(ms) && ms >= min && ms <= MAX_TIMER_MS))
-    throw new PermissionsUsageError(`${where} must be a whole number of milliseconds from ${min} to ${MAX_TIMER_MS}, got ${JSON.stringify(value)}.`);
-  return ms;
+  return usageChecked(durationShape(where, min), value ?? fallback);
 }

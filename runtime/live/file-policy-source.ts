@@ -5,14 +5,14 @@
  * mounted folder can end a watch without a word. A file read while it is being written is not JSON, or does
  * not hash to its version: it is not loaded, and the next event or poll reads it again.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { PermissionsUsageError } from '../core/errors.js';
 import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
 import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
+import { integer, usageChecked } from '../core/shape/shape-check.js';
 import { durationOption } from './duration-option.js';
+import { watchFile } from './file-follower.js';
 import { regularFileText } from './regular-file-text.js';
 
 /** Options of {@link filePolicySource}. */
@@ -25,17 +25,6 @@ export interface FilePolicySourceOptions {
    * limit (the worst case of UTF-8), so any bundle the engine accepts fits.
    */
   readonly maxBytes?: number | undefined;
-}
-
-/** What tells one state of the file from another: a swap or rename changes the real path or the inode, a write the size or time. */
-async function identityOf(path: string): Promise<string | undefined> {
-  try {
-    const real = await realpath(path);
-    const info = await stat(real);
-    return `${real}\u0000${info.ino}\u0000${info.size}\u0000${info.mtimeMs}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -51,7 +40,7 @@ export function filePolicySource(path: string, options: FilePolicySourceOptions 
     throw new PermissionsUsageError('filePolicySource(path): path must be the path of a policy bundle (policy.json).');
   const pollIntervalMs = durationOption('filePolicySource(): pollIntervalMs', options.pollIntervalMs, 1000, 10);
   const maxBytes = options.maxBytes ?? MAX_POLICY_BUNDLE_LENGTH * 4;
-  if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new PermissionsUsageError('filePolicySource(): maxBytes must be a positive integer.');
+  usageChecked(integer(1, Number.MAX_SAFE_INTEGER, 'filePolicySource(): maxBytes must be a positive integer.'), maxBytes);
   const file = resolve(path);
   const description = `file ${file}`;
   const reading = {
@@ -73,37 +62,9 @@ export function filePolicySource(path: string, options: FilePolicySourceOptions 
       return { bundle: parseBundleText(text, description) };
     },
     watch(changed, failed) {
-      let watcher: FSWatcher | undefined;
-      let last: string | undefined;
-      const startWatch = () => {
-        try {
-          watcher = watch(dirname(file), (_event, name) => {
-            if (name === null || name === basename(file) || name.startsWith('..')) changed();
-          });
-          watcher.on('error', (error) => {
-            failed(error);
-            watcher?.close();
-            watcher = undefined;
-          });
-        } catch (error) {
-          failed(error);
-        }
-      };
-      startWatch();
-      void identityOf(file).then((identity) => (last = identity));
-      const poll = setInterval(() => {
-        void identityOf(file).then((identity) => {
-          if (watcher === undefined) startWatch();
-          if (identity !== last) {
-            last = identity;
-            changed();
-          }
-        });
-      }, pollIntervalMs);
-      poll.unref();
+      const stop = watchFile(file, { pollIntervalMs, changed, failed });
       return () => {
-        clearInterval(poll);
-        watcher?.close();
+        stop();
         return Promise.resolve();
       };
     },

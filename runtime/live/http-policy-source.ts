@@ -7,6 +7,7 @@ import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.j
 import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
 import { boundedText } from '../core/bounded-text.js';
 import { parseBundleText } from './bundle-text.js';
+import { integer, usageChecked } from '../core/shape/shape-check.js';
 import { durationOption } from './duration-option.js';
 
 /** Options of {@link httpPolicySource}. */
@@ -43,7 +44,7 @@ export function httpPolicySource(url: string | URL, options: HttpPolicySourceOpt
   const pollIntervalMs = durationOption('httpPolicySource(): pollIntervalMs', options.pollIntervalMs, 30_000, 10);
   const timeoutMs = durationOption('httpPolicySource(): timeoutMs', options.timeoutMs, 10_000, 1);
   const maxBytes = options.maxBytes ?? MAX_POLICY_BUNDLE_LENGTH * 4;
-  if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new PermissionsUsageError('httpPolicySource(): maxBytes must be a positive integer.');
+  usageChecked(integer(1, Number.MAX_SAFE_INTEGER, 'httpPolicySource(): maxBytes must be a positive integer.'), maxBytes);
   const description = `URL ${target.origin}${target.pathname}`;
   let etag: string | undefined;
   let last: SourcedPolicy | undefined;

@@ -3,11 +3,54 @@
  * the engine's (one options type for both, so that an application configures everything in one place).
  */
 import { describeValue, PERMISSIONS_OPTION_KEYS } from '../integration/index.js';
-import { PermissionsUsageError, type PermissionsOptions, type User } from '../core/index.js';
+import type { PolicySource } from '../live/index.js';
+import { object, optional, usageChecked, valid } from '../core/shape/shape-check.js';
+import type { PermissionsOptions, User } from '../core/index.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
 
 /** The module's own options; every other option is the engine's (`PermissionsOptions`), checked by it. */
 const MODULE_OPTION_KEYS: readonly string[] = ['extractUserFromRequest', 'projectResourceId', 'definitions', 'tables', 'source', 'follow'];
+
+const KNOWN_OPTION_KEYS: readonly string[] = [...MODULE_OPTION_KEYS, ...PERMISSIONS_OPTION_KEYS];
+
+const is = (test: (value: unknown) => boolean, message: string) => optional(valid(test, `PermissionsModule.forRoot(): ${message}`));
+const isObjectLike = (value: unknown): boolean => typeof value === 'object' && value !== null;
+
+/**
+ * The shape of the module's own options (the engine checks the rest when built); the fields in the order their
+ * problems are told.
+ */
+const moduleOptionsShape = object(
+  {
+    source: is(
+      (source) => isObjectLike(source) && typeof (source as PolicySource).read === 'function' && typeof (source as PolicySource).watch === 'function',
+      'source must be a policy source (filePolicySource, postgresPolicySource, httpPolicySource of typed-permissions/live).',
+    ),
+    follow: is(isObjectLike, 'follow must be an object { onChange?, onReject?, onError? }.'),
+    extractUserFromRequest: valid(
+      (extract) => typeof extract === 'function',
+      'PermissionsModule.forRoot(): extractUserFromRequest must be a function (request) => user | Promise<user>.',
+    ),
+    projectResourceId: is((project) => typeof project === 'function', 'projectResourceId must be a function (id, { resource }) => id.'),
+    definitions: optional(
+      valid(
+        Array.isArray,
+        (definitions) =>
+          `PermissionsModule.forRoot(): definitions must be an array of PermissionDefinitions, got ${describeValue(definitions, { quoteStrings: false })}.`,
+      ),
+    ),
+    tables: is(
+      (tables) => isObjectLike(tables) && (tables as { format?: unknown }).format === 1,
+      'tables must be the grantTables that typed-permissions compile emits (format 1).',
+    ),
+    ...Object.fromEntries(PERMISSIONS_OPTION_KEYS.map((key) => [key, () => true])),
+  },
+  {
+    notObject: (options) => `PermissionsModule.forRoot(options): options must be an object, got ${describeValue(options, { quoteStrings: false })}.`,
+    unknownKey: (key) => `PermissionsModule.forRoot(): option ${JSON.stringify(key)} does not exist; the options are ${KNOWN_OPTION_KEYS.join(', ')}.`,
+    firstUnknownOnly: true,
+  },
+);
 
 /**
  * `options` as `PermissionsModule.forRoot()` was given them, once checked: an unknown key or a module option
@@ -20,32 +63,7 @@ const MODULE_OPTION_KEYS: readonly string[] = ['extractUserFromRequest', 'projec
  * ```
  */
 export function checkModuleOptions<TOptions extends PermissionsModuleOptions<any, any>>(options: TOptions): TOptions {
-  if (typeof options !== 'object' || options === null)
-    throw new PermissionsUsageError(`PermissionsModule.forRoot(options): options must be an object, got ${describeValue(options, { quoteStrings: false })}.`);
-  const known: readonly string[] = [...MODULE_OPTION_KEYS, ...PERMISSIONS_OPTION_KEYS];
-  const unknownOption = Object.keys(options).find((key) => !known.includes(key));
-  if (unknownOption !== undefined)
-    throw new PermissionsUsageError(
-      `PermissionsModule.forRoot(): option ${JSON.stringify(unknownOption)} does not exist; the options are ${known.join(', ')}.`,
-    );
-  const { extractUserFromRequest, projectResourceId, definitions, tables, source, follow } = options as Partial<PermissionsModuleOptions>;
-  if (source !== undefined && (typeof source !== 'object' || source === null || typeof source.read !== 'function' || typeof source.watch !== 'function'))
-    throw new PermissionsUsageError(
-      'PermissionsModule.forRoot(): source must be a policy source (filePolicySource, postgresPolicySource, httpPolicySource of typed-permissions/live).',
-    );
-  if (follow !== undefined && (typeof follow !== 'object' || follow === null))
-    throw new PermissionsUsageError('PermissionsModule.forRoot(): follow must be an object { onChange?, onReject?, onError? }.');
-  if (typeof extractUserFromRequest !== 'function')
-    throw new PermissionsUsageError('PermissionsModule.forRoot(): extractUserFromRequest must be a function (request) => user | Promise<user>.');
-  if (projectResourceId !== undefined && typeof projectResourceId !== 'function')
-    throw new PermissionsUsageError('PermissionsModule.forRoot(): projectResourceId must be a function (id, { resource }) => id.');
-  if (definitions !== undefined && !Array.isArray(definitions))
-    throw new PermissionsUsageError(
-      `PermissionsModule.forRoot(): definitions must be an array of PermissionDefinitions, got ${describeValue(definitions, { quoteStrings: false })}.`,
-    );
-  if (tables !== undefined && (typeof tables !== 'object' || tables === null || (tables as { format?: unknown }).format !== 1)) {
-    throw new PermissionsUsageError('PermissionsModule.forRoot(): tables must be the grantTables that typed-permissions compile emits (format 1).');
-  }
+  usageChecked(moduleOptionsShape, options);
   return options;
 }
 

@@ -4,8 +4,8 @@
  */
 import type { LimitOwnReducer, User } from '../core/definition/definition-types.js';
 import type { PermissionsLogger } from '../core/engine/permissions-options.js';
-import { PermissionsUsageError } from '../core/errors.js';
-import { durationOption } from '../live/duration-option.js';
+import { durationShape, positiveCountShape } from '../core/shape/option-shapes.js';
+import { object, optional, report, usageChecked, valid, type Shape } from '../core/shape/shape-check.js';
 import type { RemotePermitSettings } from './role-set-policy.js';
 import type { ServiceConnection } from './service-client.js';
 
@@ -45,38 +45,56 @@ export interface RemoteSettings extends RemotePermitSettings {
   readonly logger: PermissionsLogger;
 }
 
-const KNOWN = new Set([
-  'url',
-  'token',
-  'ownership',
-  'limitOwnReduce',
-  'getResourceId',
-  'hookTimeoutMs',
-  'timeoutMs',
-  'refreshIntervalMs',
-  'maxCachedRoleSets',
-  'maxResponseBytes',
-  'fetch',
-  'logger',
-]);
-
-function positiveCount(where: string, value: number | undefined, fallback: number): number {
-  const count = value ?? fallback;
-  if (!(Number.isSafeInteger(count) && count > 0)) throw new PermissionsUsageError(`${where} must be a positive whole number, got ${JSON.stringify(value)}.`);
-  return count;
-}
-
-function serviceUrl(value: unknown): URL {
+/** What is wrong with `value` as the decision service's base URL, or undefined. */
+function urlProblem(value: unknown): string | undefined {
   let url: URL;
   try {
     url = new URL(value as string);
   } catch {
-    throw new PermissionsUsageError(`createRemotePermissions(): url must be the decision service's base URL (http://host:port), got ${JSON.stringify(value)}.`);
+    return `createRemotePermissions(): url must be the decision service's base URL (http://host:port), got ${JSON.stringify(value)}.`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new PermissionsUsageError(`createRemotePermissions(): url must be http: or https:, got ${url.protocol}.`);
-  if (url.username !== '' || url.password !== '') throw new PermissionsUsageError('createRemotePermissions(): put the credentials in token, not in the url.');
-  // The base keeps its path: /v1/… is resolved under it.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `createRemotePermissions(): url must be http: or https:, got ${url.protocol}.`;
+  if (url.username !== '' || url.password !== '') return 'createRemotePermissions(): put the credentials in token, not in the url.';
+  return undefined;
+}
+
+const duration = (name: string, min: number) => optional(durationShape(`createRemotePermissions(): ${name}`, min));
+const count = (name: string) => optional(positiveCountShape(`createRemotePermissions(): ${name}`));
+
+/** The shape of {@link RemotePermissionsOptions}; the fields in the order their problems are told. */
+const optionsShape = object(
+  {
+    token: valid(
+      (token) => typeof token === 'string' && token.length > 0 && !/[\s]/.test(token),
+      'createRemotePermissions(): token must be a non-empty string without spaces (a token the decision service accepts).',
+    ),
+    ownership: valid(
+      (ownership) => typeof ownership === 'object' && ownership !== null,
+      'createRemotePermissions(): ownership must be the ownership service (an object with the methods the policy names).',
+    ),
+    fetch: valid((given) => typeof (given ?? globalThis.fetch) === 'function', 'createRemotePermissions(): there is no fetch here; pass options.fetch.'),
+    url: (value, path, issues) => {
+      const problem = urlProblem(value);
+      return problem === undefined || report(issues, path, value, problem);
+    },
+    timeoutMs: duration('timeoutMs', 1),
+    maxResponseBytes: count('maxResponseBytes'),
+    hookTimeoutMs: duration('hookTimeoutMs', 1),
+    refreshIntervalMs: duration('refreshIntervalMs', 10),
+    maxCachedRoleSets: count('maxCachedRoleSets'),
+    limitOwnReduce: () => true,
+    getResourceId: () => true,
+    logger: () => true,
+  } satisfies Record<keyof RemotePermissionsOptions, Shape<unknown>>,
+  {
+    notObject: 'createRemotePermissions(options) expects { url, token, ownership }.',
+    unknownKey: [(keys) => `createRemotePermissions(): unknown option ${keys.map((key) => JSON.stringify(key)).join(', ')}.`],
+  },
+);
+
+/** The base URL of a checked `url`: it keeps its path, under which /v1/… is resolved. */
+function serviceUrl(value: string | URL): URL {
+  const url = new URL(value);
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
@@ -90,31 +108,23 @@ function serviceUrl(value: unknown): URL {
  * ```
  */
 export function checkRemoteOptions(options: RemotePermissionsOptions<any, any>): RemoteSettings {
-  if (typeof options !== 'object' || options === null) throw new PermissionsUsageError('createRemotePermissions(options) expects { url, token, ownership }.');
-  const unknown = Object.keys(options).filter((key) => !KNOWN.has(key));
-  if (unknown.length > 0) throw new PermissionsUsageError(`createRemotePermissions(): unknown option ${unknown.map((key) => JSON.stringify(key)).join(', ')}.`);
+  usageChecked(optionsShape, options);
   const { token, ownership } = options;
-  if (typeof token !== 'string' || token.length === 0 || /[\s]/.test(token))
-    throw new PermissionsUsageError('createRemotePermissions(): token must be a non-empty string without spaces (a token the decision service accepts).');
-  if (typeof ownership !== 'object' || ownership === null)
-    throw new PermissionsUsageError('createRemotePermissions(): ownership must be the ownership service (an object with the methods the policy names).');
-  const fetchFunction = options.fetch ?? globalThis.fetch;
-  if (typeof fetchFunction !== 'function') throw new PermissionsUsageError('createRemotePermissions(): there is no fetch here; pass options.fetch.');
   return {
     connection: {
       url: serviceUrl(options.url),
       token,
-      timeoutMs: durationOption('createRemotePermissions(): timeoutMs', options.timeoutMs, 5000, 1),
-      maxResponseBytes: positiveCount('createRemotePermissions(): maxResponseBytes', options.maxResponseBytes, 16 * 1024 * 1024),
-      fetch: fetchFunction,
+      timeoutMs: options.timeoutMs ?? 5000,
+      maxResponseBytes: options.maxResponseBytes ?? 16 * 1024 * 1024,
+      fetch: options.fetch ?? globalThis.fetch,
     },
     ownership,
     limitOwnReduce: options.limitOwnReduce as RemoteSettings['limitOwnReduce'],
     getResourceId: options.getResourceId,
-    hookTimeoutMs: durationOption('createRemotePermissions(): hookTimeoutMs', options.hookTimeoutMs, 5000, 1),
+    hookTimeoutMs: options.hookTimeoutMs ?? 5000,
     compileProjections: true,
-    refreshIntervalMs: durationOption('createRemotePermissions(): refreshIntervalMs', options.refreshIntervalMs, 5000, 10),
-    maxCachedRoleSets: positiveCount('createRemotePermissions(): maxCachedRoleSets', options.maxCachedRoleSets, 1000),
+    refreshIntervalMs: options.refreshIntervalMs ?? 5000,
+    maxCachedRoleSets: options.maxCachedRoleSets ?? 1000,
     logger: options.logger ?? console,
   };
 }

@@ -5,12 +5,11 @@
  * Permit made from it is the engine's own Permit class, so every method behaves as it does embedded.
  */
 import type { LimitOwnReducer } from '../core/definition/definition-types.js';
-import type { PermissionSlice } from '../core/engine/permission-slice.js';
+import { readSlice, type PermissionSlice } from '../core/engine/permission-slice.js';
 import type { PermitContext } from '../core/engine/permit.js';
 import { resolveMethod } from '../core/build/ownership-methods.js';
 import type { BoundHook } from '../core/engine/hook-call.js';
 import { PermissionsUsageError } from '../core/errors.js';
-import { planFromJson, type AttributePlan } from '../core/projection/attribute-plan.js';
 import { ownershipLabel } from '../core/tables/grant-tables.js';
 import { NO_GRANT, type Combination, type LoadedOwner, type OwnGrant } from '../core/tables/table-loader.js';
 import type { GroupMethods } from './service-client.js';
@@ -27,8 +26,8 @@ export interface RemotePermitSettings {
 /** The `[resource, action]` pairs of a slice whose answers name ownership groups: the ones whose methods are asked. */
 export function actionsWithGroups(slice: PermissionSlice): [resource: string, action: string][] {
   const asked: [string, string][] = [];
-  for (const [resource, actions] of slice.grants)
-    for (const [action, , , own, owners] of actions) if (own.length > 0 || owners.length > 0) asked.push([resource, action]);
+  for (const [resource, actions] of readSlice(slice))
+    for (const [action, { own, owners }] of actions) if (own.size > 0 || owners.length > 0) asked.push([resource, action]);
   return asked;
 }
 
@@ -75,12 +74,11 @@ export class RoleSetPolicy implements PermitContext {
     this.getResourceId = settings.getResourceId;
     this.hookTimeoutMs = settings.hookTimeoutMs;
     this.compileProjections = settings.compileProjections;
-    const plans = slice.plans.map(planFromJson);
     const loaded = this.loadOwners(asked, methods, settings.ownership);
-    for (const [resource, actions] of slice.grants) {
+    for (const [resource, actions] of readSlice(slice)) {
       const byAction = new Map<string, Combination>();
       const onResource = new Map<number, LoadedOwner>();
-      for (const [action, anyPlan, ownGranted, own, owners] of actions) {
+      for (const [action, { any, ownGranted, own, owners }] of actions) {
         const ownerOf = (group: number): LoadedOwner => {
           const owner = loaded.get(`${group}/${resource}`);
           if (owner === undefined) throw new PermissionsUsageError(`The decision service named ownership group ${group} on ${resource} without its methods.`);
@@ -88,17 +86,17 @@ export class RoleSetPolicy implements PermitContext {
           return owner;
         };
         const ownBeyondAny: OwnGrant[] = [];
-        for (let i = 0; i < own.length; i += 2) {
-          const owner = ownerOf(own[i] as number);
-          ownBeyondAny.push({ owner, plan: plans[own[i + 1] as number] as AttributePlan, ownersOnly: Object.freeze([owner]) });
+        for (const [group, plan] of own) {
+          const owner = ownerOf(group);
+          ownBeyondAny.push({ owner, plan, ownersOnly: Object.freeze([owner]) });
         }
         byAction.set(
           action,
           Object.freeze({
             id: -1,
-            anyPlan: anyPlan === -1 ? NO_GRANT.anyPlan : (plans[anyPlan] as AttributePlan),
-            anyGranted: anyPlan !== -1,
-            ownActionGranted: ownGranted === 1,
+            anyPlan: any ?? NO_GRANT.anyPlan,
+            anyGranted: any !== undefined,
+            ownActionGranted: ownGranted,
             ownBeyondAny: Object.freeze(ownBeyondAny),
             owners: Object.freeze(owners.map(ownerOf)),
           }),

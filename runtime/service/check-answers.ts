@@ -8,11 +8,11 @@
  */
 import { quoteForMessage } from '../core/definition/names.js';
 import type { LoggedDecision } from '../core/engine/decision-log.js';
-import type { PermissionSlice } from '../core/engine/permission-slice.js';
+import { readSlice, type PermissionSlice, type SliceEntries, type SliceEntry } from '../core/engine/permission-slice.js';
 import type { Vocabulary } from '../core/engine/policy-candidate.js';
 import { resourceIdOfType } from '../core/engine/resource-id.js';
 import { PermissionsInvalidIdError } from '../core/errors.js';
-import { NOTHING, planFromJson, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
+import { NOTHING, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
 import type { GrantTables, ResourceIdType } from '../core/tables/grant-tables.js';
 import { canonicalPatterns } from '../core/tables/table-loader.js';
 import { ServiceProblem } from './problem-details.js';
@@ -81,35 +81,12 @@ function logged(engine: SliceEngine, check: CheckQuery, answer: CheckAnswer): Ch
   return callId === undefined ? answer : { ...answer, callId };
 }
 
-/** One granted action of a slice, read. */
-interface SliceEntry {
-  readonly any: AttributePlan | undefined;
-  readonly ownGranted: boolean;
-  /** The attributes each ownership group adds for records it owns (only groups that add something beyond `any`). */
-  readonly own: ReadonlyMap<number, AttributePlan>;
-  /** The groups whose answer decides whether a record is owned. */
-  readonly owners: readonly number[];
-}
-
 /** Slices read, per slice (the engine keeps each slice, frozen, while it keeps its policy). */
-const readSlices = new WeakMap<PermissionSlice, ReadonlyMap<string, ReadonlyMap<string, SliceEntry>>>();
+const readSlices = new WeakMap<PermissionSlice, SliceEntries>();
 
-function entriesOf(slice: PermissionSlice): ReadonlyMap<string, ReadonlyMap<string, SliceEntry>> {
+function entriesOf(slice: PermissionSlice): SliceEntries {
   let entries = readSlices.get(slice);
-  if (entries === undefined) {
-    const plans = slice.plans.map(planFromJson);
-    const byResource = new Map<string, Map<string, SliceEntry>>();
-    for (const [resource, actions] of slice.grants) {
-      const byAction = new Map<string, SliceEntry>();
-      byResource.set(resource, byAction);
-      for (const [action, anyPlan, ownGranted, own, owners] of actions) {
-        const ownPlans = new Map<number, AttributePlan>();
-        for (let i = 0; i < own.length; i += 2) ownPlans.set(own[i] as number, plans[own[i + 1] as number] as AttributePlan);
-        byAction.set(action, { any: anyPlan === -1 ? undefined : plans[anyPlan], ownGranted: ownGranted === 1, own: ownPlans, owners });
-      }
-    }
-    readSlices.set(slice, (entries = byResource));
-  }
+  if (entries === undefined) readSlices.set(slice, (entries = readSlice(slice)));
   return entries;
 }
 

@@ -11,12 +11,13 @@ import type { PolicySource } from '../core/engine/policy-source.js';
 import { PermissionsUsageError } from '../core/errors.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import type { PolicyBundle } from '../core/tables/policy-bundle.js';
-import { durationOption } from '../live/duration-option.js';
+import { durationShape } from '../core/shape/option-shapes.js';
+import { integer, object, optional, report, usageChecked, valid, type Shape } from '../core/shape/shape-check.js';
 import { BearerTokens } from './bearer-tokens.js';
 import { createDecisionServer } from './decision-server.js';
 import { followPolicy } from './followed-policy.js';
 import type { ServiceLogger } from './service-logger.js';
-import { resolveServiceLimits, type DecisionServiceLimits } from './service-limits.js';
+import { resolveServiceLimits, serviceLimitsShape, type DecisionServiceLimits } from './service-limits.js';
 import type { PermissionsOptions } from '../core/engine/permissions-options.js';
 import { ServiceMetrics } from './service-metrics.js';
 import { followTokensFile, readTokensFile } from './token-file.js';
@@ -77,23 +78,6 @@ export interface DecisionService {
   close(): Promise<void>;
 }
 
-const OPTION_KEYS: readonly (keyof DecisionServiceOptions)[] = [
-  'source',
-  'tables',
-  'tokens',
-  'tokensFile',
-  'tokensFilePollIntervalMs',
-  'allowAnonymous',
-  'host',
-  'port',
-  'limits',
-  'ownershipMethods',
-  'logger',
-  'readTimeoutMs',
-  'onDecision',
-  'decisionLog',
-];
-
 /** The addresses that are loopback: only there may a service accept requests without a token. */
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '::1']);
 
@@ -114,26 +98,54 @@ function fail(message: string): never {
   throw new PermissionsUsageError(`createDecisionService(options): ${message}`);
 }
 
-function checkOptions(options: DecisionServiceOptions): void {
-  if (typeof options !== 'object' || options === null) fail('options must be an object.');
-  for (const key of Object.keys(options))
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) fail(`unknown option ${JSON.stringify(key)}; the options are ${OPTION_KEYS.join(', ')}.`);
-  if (options.source === undefined && options.tables === undefined)
-    fail('give a policy: source (filePolicySource, httpPolicySource or postgresPolicySource of typed-permissions/live), tables, or both.');
-  if (options.host !== undefined && (typeof options.host !== 'string' || options.host === '')) fail('host must be an address, such as 127.0.0.1.');
-  if (options.port !== undefined && !(Number.isSafeInteger(options.port) && options.port >= 0 && options.port <= 65_535))
-    fail('port must be a whole number from 0 to 65535.');
-  if (options.allowAnonymous !== undefined && typeof options.allowAnonymous !== 'boolean') fail('allowAnonymous must be true or false.');
-  if (options.tokens !== undefined && options.tokensFile !== undefined) fail('give tokens or tokensFile, not both.');
-  if (options.tokens !== undefined && !Array.isArray(options.tokens)) fail('tokens must be an array of bearer tokens.');
-  if (options.ownershipMethods !== undefined && !Array.isArray(options.ownershipMethods)) fail('ownershipMethods must be an array of method names.');
-  const { logger } = options;
-  if (
-    logger !== undefined &&
-    (typeof logger !== 'object' || logger === null || ['info', 'warn', 'error'].some((level) => typeof logger[level as 'info'] !== 'function'))
-  )
-    fail('logger must have the methods info, warn and error (console has them).');
-}
+const problem = (message: string): string => `createDecisionService(options): ${message}`;
+const is = (test: (value: unknown) => boolean, message: string) => optional(valid(test, problem(message)));
+
+/** The shape of {@link DecisionServiceOptions}; the fields in the order their problems are told (the limits and the poll interval last). */
+const optionsShape = object(
+  {
+    source: (source, path, issues, options) =>
+      source !== undefined ||
+      options?.['tables'] !== undefined ||
+      report(
+        issues,
+        path,
+        source,
+        problem('give a policy: source (filePolicySource, httpPolicySource or postgresPolicySource of typed-permissions/live), tables, or both.'),
+      ),
+    host: is((host) => typeof host === 'string' && host !== '', 'host must be an address, such as 127.0.0.1.'),
+    port: optional(integer(0, 65_535, problem('port must be a whole number from 0 to 65535.'))),
+    allowAnonymous: is((allow) => typeof allow === 'boolean', 'allowAnonymous must be true or false.'),
+    tokens: (tokens, path, issues, options) =>
+      tokens === undefined ||
+      ((options?.['tokensFile'] === undefined || report(issues, path, tokens, problem('give tokens or tokensFile, not both.'))) &&
+        (Array.isArray(tokens) || report(issues, path, tokens, problem('tokens must be an array of bearer tokens.')))),
+    ownershipMethods: is(Array.isArray, 'ownershipMethods must be an array of method names.'),
+    logger: is(
+      (logger) =>
+        typeof logger === 'object' &&
+        logger !== null &&
+        ['info', 'warn', 'error'].every((level) => typeof (logger as Record<string, unknown>)[level] === 'function'),
+      'logger must have the methods info, warn and error (console has them).',
+    ),
+    limits: optional(serviceLimitsShape),
+    tokensFilePollIntervalMs: optional(durationShape('createDecisionService(options): tokensFilePollIntervalMs', 10)),
+    tables: () => true,
+    tokensFile: () => true,
+    readTimeoutMs: () => true,
+    onDecision: () => true,
+    decisionLog: () => true,
+  } satisfies Record<keyof DecisionServiceOptions, Shape<unknown>>,
+  {
+    notObject: problem('options must be an object.'),
+    unknownKey: (key) =>
+      problem(
+        `unknown option ${JSON.stringify(key)}; the options are source, tables, tokens, tokensFile, tokensFilePollIntervalMs, allowAnonymous, host, port, ` +
+          'limits, ownershipMethods, logger, readTimeoutMs, onDecision, decisionLog.',
+      ),
+    firstUnknownOnly: true,
+  },
+);
 
 /** The tokens accepted at start. */
 async function initialTokens(options: DecisionServiceOptions): Promise<BearerTokens> {
@@ -198,12 +210,12 @@ function followTokens(file: string | undefined, pollIntervalMs: number, tokens: 
  * ```
  */
 export async function createDecisionService(options: DecisionServiceOptions): Promise<DecisionService> {
-  checkOptions(options);
+  usageChecked(optionsShape, options);
   const host = options.host ?? '127.0.0.1';
   const allowAnonymous = options.allowAnonymous ?? false;
   const logger: ServiceLogger = options.logger ?? console;
   const limits = resolveServiceLimits(options.limits);
-  const pollIntervalMs = durationOption('createDecisionService(options): tokensFilePollIntervalMs', options.tokensFilePollIntervalMs, 1000, 10);
+  const pollIntervalMs = options.tokensFilePollIntervalMs ?? 1000;
   const tokens = await initialTokens(options);
   checkAccess(tokens, allowAnonymous, host);
 

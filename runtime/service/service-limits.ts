@@ -2,8 +2,8 @@
  * The limits of the decision service — request size, batch size, roles per user, rate per token, time per
  * request — with their defaults, and the check that refuses a limit that cannot work when the service is made.
  */
-import { PermissionsUsageError } from '../core/errors.js';
-import { MAX_TIMER_MS } from '../live/duration-option.js';
+import { MAX_TIMER_MS } from '../core/shape/option-shapes.js';
+import { integer, object, usageChecked, type Shape } from '../core/shape/shape-check.js';
 
 /** The limits of a decision service; every one has a default (see {@link DEFAULT_SERVICE_LIMITS}). */
 export interface DecisionServiceLimits {
@@ -56,6 +56,27 @@ const RANGES: { readonly [K in keyof ResolvedServiceLimits]: readonly [min: numb
   requestTimeoutMs: [1, MAX_TIMER_MS],
 };
 
+/** The shape of {@link DecisionServiceLimits}: each a whole number within its range. */
+export const serviceLimitsShape = object(
+  Object.fromEntries(
+    Object.entries(RANGES).map(([name, [min, max]]) => {
+      const within = integer(
+        min,
+        max,
+        (value) => `createDecisionService(options): limits.${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value) ?? typeof value}.`,
+      );
+      // A limit given as null takes its default, as an undefined one does.
+      const limit: Shape<number | null | undefined> = (value, path, issues) => value === null || value === undefined || within(value, path, issues);
+      return [name, limit];
+    }),
+  ),
+  {
+    notObject: 'createDecisionService(options): limits must be an object.',
+    unknownKey: (key, known) => `createDecisionService(options): unknown limit ${JSON.stringify(key)}; the limits are ${known.join(', ')}.`,
+    firstUnknownOnly: true,
+  },
+);
+
 /**
  * The limits with their defaults filled in; a PermissionsUsageError for an unknown limit or a value outside its
  * range (each a whole number).
@@ -68,19 +89,9 @@ const RANGES: { readonly [K in keyof ResolvedServiceLimits]: readonly [min: numb
  */
 export function resolveServiceLimits(limits: DecisionServiceLimits | undefined): ResolvedServiceLimits {
   if (limits === undefined) return DEFAULT_SERVICE_LIMITS;
-  if (typeof limits !== 'object' || limits === null) throw new PermissionsUsageError('createDecisionService(options): limits must be an object.');
-  const names = Object.keys(RANGES);
-  for (const name of Object.keys(limits))
-    if (!names.includes(name))
-      throw new PermissionsUsageError(`createDecisionService(options): unknown limit ${JSON.stringify(name)}; the limits are ${names.join(', ')}.`);
-  const resolved: Record<string, number> = {};
-  for (const [name, [min, max]] of Object.entries(RANGES)) {
-    const value = (limits as Record<string, unknown>)[name] ?? DEFAULT_SERVICE_LIMITS[name as keyof ResolvedServiceLimits];
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max)
-      throw new PermissionsUsageError(
-        `createDecisionService(options): limits.${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value) ?? typeof value}.`,
-      );
-    resolved[name] = value;
-  }
-  return Object.freeze(resolved as ResolvedServiceLimits);
+  usageChecked(serviceLimitsShape, limits);
+  return Object.freeze({
+    ...DEFAULT_SERVICE_LIMITS,
+    ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined && value !== null)),
+  });
 }

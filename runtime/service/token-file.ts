@@ -3,10 +3,8 @@
  * watched on its folder (a rename or a swapped symbolic link, as mounted secrets change, is an event there) and
  * polled, because a watch can end without a word. Each read replaces the accepted tokens with the file's.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
 import { PermissionsUsageError } from '../core/errors.js';
+import { followFile } from '../live/file-follower.js';
 import { regularFileText } from '../live/regular-file-text.js';
 import { tokenProblem } from './bearer-tokens.js';
 
@@ -66,17 +64,6 @@ export async function readTokensFile(path: string): Promise<TokensFileContent> {
   return parseTokensFile(text);
 }
 
-/** What tells one state of the file from another: a rename or swap changes the real path or the inode, a write the size or time. */
-async function identityOf(path: string): Promise<string | undefined> {
-  try {
-    const real = await realpath(path);
-    const info = await stat(real);
-    return `${real}\u0000${info.ino}\u0000${info.size}\u0000${info.mtimeMs}`;
-  } catch {
-    return undefined;
-  }
-}
-
 /** What a followed tokens file reports. */
 export interface TokensFileEvents {
   /** The file was read again: its tokens (and the lines that are not). */
@@ -98,80 +85,5 @@ export interface TokensFileEvents {
  * ```
  */
 export function followTokensFile(path: string, pollIntervalMs: number, events: TokensFileEvents): () => void {
-  // A listener that throws must not stop following, nor become an unhandled rejection.
-  const tell = (event: () => void): void => {
-    try {
-      event();
-    } catch {
-      // Nothing more can be told: the listener itself failed.
-    }
-  };
-  const file = resolve(path);
-  let watcher: FSWatcher | undefined;
-  let last: string | undefined;
-  let reading = false;
-  let again = false;
-  let stopped = false;
-  // A change is often seen twice (the watch and the poll): the same failure is told once, until a read succeeds.
-  let lastFailure: string | undefined;
-  const reread = async (): Promise<void> => {
-    if (reading) {
-      again = true;
-      return;
-    }
-    reading = true;
-    try {
-      do {
-        again = false;
-        let content: TokensFileContent;
-        try {
-          content = await readTokensFile(file);
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          if (!stopped && message !== lastFailure) tell(() => events.onError(error));
-          lastFailure = message;
-          continue;
-        }
-        lastFailure = undefined;
-        if (!stopped) tell(() => events.onRead(content));
-      } while (again && !stopped);
-    } finally {
-      reading = false;
-    }
-  };
-  const startWatch = (): void => {
-    try {
-      watcher = watch(dirname(file), (_event, name) => {
-        if (name === null || name === basename(file) || name.startsWith('..')) void reread();
-      });
-      watcher.on('error', () => {
-        watcher?.close();
-        watcher = undefined;
-      });
-    } catch {
-      watcher = undefined;
-    }
-  };
-  startWatch();
-  // Read once more after taking the file's identity: a change between the caller's first read and now is not missed.
-  void identityOf(file).then((identity) => {
-    last = identity;
-    void reread();
-  });
-  const poll = setInterval(() => {
-    void identityOf(file).then((identity) => {
-      if (stopped) return;
-      if (watcher === undefined) startWatch();
-      if (identity !== last) {
-        last = identity;
-        void reread();
-      }
-    });
-  }, pollIntervalMs);
-  poll.unref();
-  return () => {
-    stopped = true;
-    clearInterval(poll);
-    watcher?.close();
-  };
+  return followFile(path, { pollIntervalMs, read: readTokensFile, onRead: events.onRead, onError: events.onError });
 }

@@ -5,7 +5,7 @@
  * groups as opaque numbers, so that the per-group attributes (a role's own attributes only for the records its group owns)
  * hold in the browser too.
  */
-import { planToJson, type AttributePlan, type AttributePlanJson } from '../projection/attribute-plan.js';
+import { planFromJson, planToJson, type AttributePlan, type AttributePlanJson } from '../projection/attribute-plan.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { Combination } from '../tables/table-loader.js';
 
@@ -81,6 +81,44 @@ export function cutSlice(tables: GrantTables, version: string, lookup: Combinati
     if (actions.length > 0) grants.push([resource, actions]);
   }
   return { format: 1, version, plans, grants };
+}
+
+/** One granted action of a slice, read back: what the client, the decision service and remote permissions answer from. */
+export interface SliceEntry {
+  /** The attributes granted as any; undefined when the action is not granted as any. */
+  readonly any: AttributePlan | undefined;
+  readonly ownGranted: boolean;
+  /** The attributes each ownership group adds for records it owns, by group, in the slice's order. */
+  readonly own: ReadonlyMap<number, AttributePlan>;
+  /** The groups whose answer decides whether a record is owned. */
+  readonly owners: readonly number[];
+}
+
+/** A slice read back: resource → action → entry (only granted actions). */
+export type SliceEntries = ReadonlyMap<string, ReadonlyMap<string, SliceEntry>>;
+
+/**
+ * Reads a slice back into its entries: the one reader of the format {@link cutSlice} writes. The slice must be
+ * well formed — one from the network is checked first (`sliceProblem` of the client).
+ *
+ * @example
+ * ```ts
+ * readSlice(permissions.sliceFor(user)).get('document')?.get('read')?.ownGranted; // true
+ * ```
+ */
+export function readSlice(slice: PermissionSlice): SliceEntries {
+  const plans = slice.plans.map(planFromJson);
+  const entries = new Map<string, Map<string, SliceEntry>>();
+  for (const [resource, actions] of slice.grants) {
+    const byAction = new Map<string, SliceEntry>();
+    entries.set(resource, byAction);
+    for (const [action, anyPlan, ownGranted, own, owners] of actions) {
+      const ownPlans = new Map<number, AttributePlan>();
+      for (let i = 0; i < own.length; i += 2) ownPlans.set(own[i] as number, plans[own[i + 1] as number] as AttributePlan);
+      byAction.set(action, { any: anyPlan === -1 ? undefined : plans[anyPlan], ownGranted: ownGranted === 1, own: ownPlans, owners });
+    }
+  }
+  return entries;
 }
 
 /** Estimated bytes of a JSON value made of arrays, small numbers and shared strings (what a slice is). */

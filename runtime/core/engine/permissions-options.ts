@@ -6,10 +6,11 @@
 import { describeValue } from '../describe-value.js';
 import type { LimitOwnReducer, OwnedAmongHook } from '../definition/definition-types.js';
 import { hookNameProblem, quoteForMessage } from '../definition/names.js';
-import { PermissionsUsageError } from '../errors.js';
+import { both, integer, object, oneOf, optional, record, report, usageChecked, valid, type Shape } from '../shape/shape-check.js';
+import { flagOption, functionOption, MAX_TIMER_MS } from '../shape/option-shapes.js';
 import type { HookValue } from '../build/table-builder.js';
 import type { ResourceIdType } from './resource-id.js';
-import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionEvent, type DecisionLogOptions, type DecisionSink } from './decision-log.js';
+import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionEvent, type DecisionLogOptions } from './decision-log.js';
 
 /** Where warnings go (unknown roles, duplicate grants). `console` fits. */
 export interface PermissionsLogger {
@@ -123,73 +124,109 @@ export function defaultResourceId({ item }: { item: object }): unknown {
   return (item as { id?: unknown }).id;
 }
 
-function fail(message: string): never {
-  throw new PermissionsUsageError(message);
-}
-
-function checkOwnedAmong(ownedAmong: unknown): ReadonlyMap<string, HookValue> {
-  if (ownedAmong === undefined) return new Map();
-  if (typeof ownedAmong !== 'object' || ownedAmong === null)
-    fail('Permissions option ownedAmong must be an object: resource name → executor (a method name or a function).');
-  for (const [resource, executor] of Object.entries(ownedAmong)) {
-    const problem =
-      typeof executor === 'string' ? hookNameProblem(executor) : typeof executor === 'function' ? undefined : 'is neither a method name nor a function';
-    if (problem !== undefined) fail(`Permissions option ownedAmong.${resource}: the executor ${problem}.`);
-  }
-  return new Map(Object.entries(ownedAmong) as [string, HookValue][]);
-}
-
-function checkIdTypes(idTypes: unknown): ReadonlyMap<string, ResourceIdType> {
-  if (idTypes === undefined) return new Map();
-  if (typeof idTypes !== 'object' || idTypes === null) fail('Permissions option resourceIdTypes must be an object: resource name → "number" or "string".');
-  for (const [resource, idType] of Object.entries(idTypes)) {
-    if (idType !== 'number' && idType !== 'string')
-      fail(`Permissions option resourceIdTypes.${resource} must be "number" or "string", got ${describeValue(idType)}.`);
-  }
-  return new Map(Object.entries(idTypes) as [string, ResourceIdType][]);
-}
-
-const DECISION_LOG_OPTION_KEYS = ['sampleRate', 'logGranted', 'maxPending', 'sinkTimeoutMs'] as const satisfies readonly (keyof DecisionLogOptions)[];
-
 /** A value as a message shows it: numbers as they are (1.5, NaN), anything else described. */
 function shownValue(value: unknown): string {
   return typeof value === 'number' ? String(value) : describeValue(value);
 }
 
-function isWholeNumber(value: unknown, min: number, max: number): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
-}
+const ownedAmongShape = record((executor, path, issues) => {
+  const problem =
+    typeof executor === 'string' ? hookNameProblem(executor) : typeof executor === 'function' ? undefined : 'is neither a method name nor a function';
+  return problem === undefined || report(issues, path, executor, `Permissions option ownedAmong.${String(path[1])}: the executor ${problem}.`);
+}, 'Permissions option ownedAmong must be an object: resource name → executor (a method name or a function).');
 
-function checkDecisionLog(onDecision: unknown, options: unknown, logger: PermissionsLogger): DecisionLog | undefined {
-  if (onDecision !== undefined && typeof onDecision !== 'function') fail('Permissions option onDecision must be a function (event) => void.');
-  if (options === undefined) return onDecision === undefined ? undefined : new DecisionLog(onDecision as DecisionSink, {}, logger);
-  if (onDecision === undefined)
-    fail('Permissions option decisionLog configures onDecision, which is not given: add onDecision: (event) => …, or remove decisionLog.');
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    fail('Permissions option decisionLog must be an object { sampleRate, logGranted, maxPending, sinkTimeoutMs }.');
-  const unknown = Object.keys(options).find((key) => !(DECISION_LOG_OPTION_KEYS as readonly string[]).includes(key));
-  if (unknown !== undefined)
-    fail(`Permissions option decisionLog.${quoteForMessage(unknown)} does not exist; its options are ${DECISION_LOG_OPTION_KEYS.join(', ')}.`);
-  const { sampleRate, logGranted, maxPending, sinkTimeoutMs } = options as DecisionLogOptions;
-  if (sampleRate !== undefined && !(typeof sampleRate === 'number' && sampleRate >= 0 && sampleRate <= 1))
-    fail(`Permissions option decisionLog.sampleRate must be a number from 0 to 1, got ${shownValue(sampleRate)}.`);
-  if (logGranted !== undefined && typeof logGranted !== 'boolean') fail('Permissions option decisionLog.logGranted must be true or false.');
-  if (maxPending !== undefined && !isWholeNumber(maxPending, 1, MAX_PENDING_DECISIONS_LIMIT))
-    fail(`Permissions option decisionLog.maxPending must be a whole number from 1 to ${MAX_PENDING_DECISIONS_LIMIT}, got ${shownValue(maxPending)}.`);
-  if (sinkTimeoutMs !== undefined && !isWholeNumber(sinkTimeoutMs, 1, 2_147_483_647))
-    fail(`Permissions option decisionLog.sinkTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got ${shownValue(sinkTimeoutMs)}.`);
-  return new DecisionLog(onDecision as DecisionSink, options, logger);
-}
+const idTypesShape = record(
+  oneOf(
+    ['number', 'string'],
+    (idType, path) => `Permissions option resourceIdTypes.${String(path[1])} must be "number" or "string", got ${describeValue(idType)}.`,
+  ),
+  'Permissions option resourceIdTypes must be an object: resource name → "number" or "string".',
+);
 
-function checkTelemetry(telemetry: unknown): EngineSettings['telemetry'] {
-  if (telemetry === undefined) return { userId: false };
-  if (telemetry === false) return false;
-  if (typeof telemetry !== 'object' || telemetry === null) fail('Permissions option telemetry must be false or { userId?: boolean }.');
-  const unknown = Object.keys(telemetry).find((key) => key !== 'userId');
-  if (unknown !== undefined) fail(`Permissions option telemetry.${quoteForMessage(unknown)} does not exist; its only option is userId.`);
-  const { userId } = telemetry as { userId?: unknown };
-  if (userId !== undefined && typeof userId !== 'boolean') fail('Permissions option telemetry.userId must be true or false.');
-  return { userId: userId === true };
+const decisionLogShape = object(
+  {
+    sampleRate: optional(
+      valid(
+        (rate) => typeof rate === 'number' && rate >= 0 && rate <= 1,
+        (rate) => `Permissions option decisionLog.sampleRate must be a number from 0 to 1, got ${shownValue(rate)}.`,
+      ),
+    ),
+    logGranted: flagOption('Permissions option decisionLog.logGranted must be true or false.'),
+    maxPending: optional(
+      integer(
+        1,
+        MAX_PENDING_DECISIONS_LIMIT,
+        (pending) => `Permissions option decisionLog.maxPending must be a whole number from 1 to ${MAX_PENDING_DECISIONS_LIMIT}, got ${shownValue(pending)}.`,
+      ),
+    ),
+    sinkTimeoutMs: optional(
+      integer(
+        1,
+        MAX_TIMER_MS,
+        (ms) => `Permissions option decisionLog.sinkTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${shownValue(ms)}.`,
+      ),
+    ),
+  } satisfies Record<keyof DecisionLogOptions, Shape<unknown>>,
+  {
+    notObject: 'Permissions option decisionLog must be an object { sampleRate, logGranted, maxPending, sinkTimeoutMs }.',
+    unknownKey: (key, known) => `Permissions option decisionLog.${quoteForMessage(key)} does not exist; its options are ${known.join(', ')}.`,
+    firstUnknownOnly: true,
+  },
+);
+
+const telemetryShape = object(
+  { userId: flagOption('Permissions option telemetry.userId must be true or false.') },
+  {
+    notObject: 'Permissions option telemetry must be false or { userId?: boolean }.',
+    unknownKey: (key) => `Permissions option telemetry.${quoteForMessage(key)} does not exist; its only option is userId.`,
+    firstUnknownOnly: true,
+  },
+);
+
+/** The shape of {@link PermissionsOptions}; the fields in the order their problems are told. */
+const optionsShape = object(
+  {
+    ownership: optional(valid(isObjectLike, 'Permissions option ownership must be an object whose methods the hook strings name.')),
+    limitOwnReduce: functionOption('Permissions option limitOwnReduce must be a function ({ user, limitOwneds }) => filter.'),
+    getResourceId: functionOption('Permissions option getResourceId must be a function ({ resource, item }) => id.'),
+    hookTimeoutMs: optional(
+      valid((ms) => typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS, 'Permissions option hookTimeoutMs must be a positive number of milliseconds.'),
+    ),
+    logger: optional(
+      valid(
+        (logger) => typeof (logger as Partial<PermissionsLogger> | null)?.warn === 'function',
+        'Permissions option logger must have a warn(message) method.',
+      ),
+    ),
+    compileProjections: flagOption('Permissions option compileProjections must be true or false.'),
+    ownedAmong: optional(ownedAmongShape),
+    resourceIdTypes: optional(idTypesShape),
+    onDecision: functionOption('Permissions option onDecision must be a function (event) => void.'),
+    decisionLog: optional(
+      both(
+        (log, path, issues, options) =>
+          options?.['onDecision'] !== undefined ||
+          report(
+            issues,
+            path,
+            log,
+            'Permissions option decisionLog configures onDecision, which is not given: add onDecision: (event) => …, or remove decisionLog.',
+          ),
+        decisionLogShape,
+      ),
+    ),
+    telemetry: (value, path, issues) => value === undefined || value === false || telemetryShape(value, path, issues),
+    strict: () => true,
+  } satisfies Record<(typeof PERMISSIONS_OPTION_KEYS)[number], Shape<unknown>>,
+  {
+    notObject: 'new Permissions(options): options must be an object.',
+    unknownKey: (key) => `Permissions option ${quoteForMessage(key)} does not exist; the options are ${PERMISSIONS_OPTION_KEYS.join(', ')}.`,
+    firstUnknownOnly: true,
+  },
+);
+
+function isObjectLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 /**
@@ -202,10 +239,7 @@ function checkTelemetry(telemetry: unknown): EngineSettings['telemetry'] {
  * ```
  */
 export function checkPermissionsOptions(options: unknown): EngineSettings {
-  if (typeof options !== 'object' || options === null) fail('new Permissions(options): options must be an object.');
-  const unknownOption = Object.keys(options).find((key) => !(PERMISSIONS_OPTION_KEYS as readonly string[]).includes(key));
-  if (unknownOption !== undefined)
-    fail(`Permissions option ${quoteForMessage(unknownOption)} does not exist; the options are ${PERMISSIONS_OPTION_KEYS.join(', ')}.`);
+  usageChecked(optionsShape, options);
   const {
     ownership,
     limitOwnReduce,
@@ -220,17 +254,6 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     decisionLog,
     telemetry,
   } = options as PermissionsOptions;
-  if (ownership !== undefined && (typeof ownership !== 'object' || ownership === null))
-    fail('Permissions option ownership must be an object whose methods the hook strings name.');
-  if (limitOwnReduce !== undefined && typeof limitOwnReduce !== 'function')
-    fail('Permissions option limitOwnReduce must be a function ({ user, limitOwneds }) => filter.');
-  if (getResourceId !== undefined && typeof getResourceId !== 'function')
-    fail('Permissions option getResourceId must be a function ({ resource, item }) => id.');
-  if (hookTimeoutMs !== undefined && !(typeof hookTimeoutMs === 'number' && hookTimeoutMs > 0 && hookTimeoutMs <= 2_147_483_647))
-    fail('Permissions option hookTimeoutMs must be a positive number of milliseconds.');
-  if (logger !== undefined && typeof (logger as Partial<PermissionsLogger> | null)?.warn !== 'function')
-    fail('Permissions option logger must have a warn(message) method.');
-  if (compileProjections !== undefined && typeof compileProjections !== 'boolean') fail('Permissions option compileProjections must be true or false.');
   const checkedLogger = logger ?? console;
   return {
     ownership,
@@ -239,10 +262,10 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     logger: checkedLogger,
     getResourceId: getResourceId ?? defaultResourceId,
     hookTimeoutMs: hookTimeoutMs ?? 5000,
-    ownedAmong: checkOwnedAmong(ownedAmong),
-    idTypes: checkIdTypes(resourceIdTypes),
+    ownedAmong: new Map(Object.entries(ownedAmong ?? {}) as [string, HookValue][]),
+    idTypes: new Map(Object.entries(resourceIdTypes ?? {})),
     compileProjections: compileProjections !== false,
-    decisionLog: checkDecisionLog(onDecision, decisionLog, checkedLogger),
-    telemetry: checkTelemetry(telemetry),
+    decisionLog: onDecision === undefined ? undefined : new DecisionLog(onDecision, decisionLog ?? {}, checkedLogger),
+    telemetry: telemetry === false ? false : { userId: telemetry?.userId === true },
   };
 }
