@@ -61,13 +61,14 @@ describe('the packed tarballs, installed outside the repository', () => {
         ),
       ].map((match) => match[1] ?? match[2]),
     );
-    expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'fastify', 'prom-client', 'zod']);
+    expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'fastify', 'hono', 'prom-client', 'zod']);
     const runtimeFiles = (packed.find((pack) => pack.name === 'typed-permissions') as Packed).files.map((file) => file.path);
     for (const entry of [
       'dist/core/index.js',
       'dist/core/precompiled.js',
       'dist/nest/index.js',
       'dist/express/index.js',
+      'dist/hono/index.js',
       'dist/client/index.js',
       'dist/live/index.js',
       'dist/remote/index.js',
