@@ -7,7 +7,9 @@
  */
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { PermissionsUsageError, type Permissions, type PermissionsSchema, type Permit, type TypedPermissions, type User } from '../core/index.js';
+import type { Permissions, PermissionsSchema, Permit, TypedPermissions, User } from '../core/index.js';
+// The engine's entry for precompiled tables (typed-permissions/precompiled): it loads no definition builder.
+import { PermissionsUsageError } from '../core/precompiled.js';
 import {
   decideRequest,
   permissionsEngineOf,
@@ -159,7 +161,9 @@ export function createPermitMiddleware<
   TResource extends string = string,
   TAction extends string = string,
   E extends Env = any,
->(options: PermitMiddlewareOptions<TUser, TFilter, TResource, E> & { readonly permissions: Permissions<TUser, TFilter> }): PermitRoute<TUser, TFilter, TResource, TAction>;
+>(
+  options: PermitMiddlewareOptions<TUser, TFilter, TResource, E> & { readonly permissions: Permissions<TUser, TFilter> },
+): PermitRoute<TUser, TFilter, TResource, TAction>;
 export function createPermitMiddleware<TUser extends User<unknown>, TFilter, E extends Env>(
   options: PermitMiddlewareOptions<TUser, TFilter, string, E>,
 ): PermitRoute<TUser, TFilter> {

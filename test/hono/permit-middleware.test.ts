@@ -125,7 +125,8 @@ describe('permit({ action }) in a route of a Hono app served on loopback', () =>
         {
           statusCode: 400,
           error: 'Bad Request',
-          message: `${shown} is not an id of "document": its ids are an integer written in decimal without leading zeros, within ±9007199254740991 (such as 42).`,
+          message:
+            `${shown} is not an id of "document": its ids are an integer written in decimal without leading zeros, ` + 'within ±9007199254740991 (such as 42).',
         },
       ]);
       expect([answer.headers.get('x-permissions-version'), answer.headers.get('x-permissions-call-id')]).toEqual([null, null]);
@@ -215,8 +216,7 @@ describe('routes that do not say which parameter is the record id are refused (5
     const served = await start((app, permit) => {
       app.use('/wild/*', permit({ action: 'read' }));
       app.get('/wild/:id', (c) => c.json({ ran: true }));
-      app.use('/listed/*', permit({ action: 'list', resourceIdParam: null }));
-      app.get('/listed/all', (c) => c.json({ list: c.var.permit.resourceId ?? null }));
+      app.use('/listed/*', permit({ action: 'list', resourceIdParam: null })).get('/listed/all', (c) => c.json({ list: c.var.permit.resourceId ?? null }));
       app.get('/pattern/:id{[0-9]+}', permit({ action: 'read' }), (c) => c.json({ read: c.var.permit.resourceId }));
     });
     expect((await ask(served.server.baseUrl, '/wild/3', as('1'))).status).toBe(500);
