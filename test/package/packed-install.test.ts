@@ -167,6 +167,15 @@ describe('the packed tarballs, installed outside the repository', () => {
       'The PostgreSQL policy store needs node-postgres, which is not installed: run `npm install pg`.',
     ]);
 
+    // The hono entry is the only one that loads hono: the kit it is built on loads without it.
+    writeFileSync(
+      join(project, 'hono-without-hono.mjs'),
+      `await import('typed-permissions/integration');\n` +
+        `const failed = await import('typed-permissions/hono').then(() => 'loaded', (error) => [error.code, /'hono'/.test(error.message)]);\n` +
+        `console.log(JSON.stringify(failed));\n`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['hono-without-hono.mjs'], project)))).toEqual(['ERR_MODULE_NOT_FOUND', true]);
+
     const withoutCompiler = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile'], project);
     expect(withoutCompiler.status).toBe(2);
     expect(withoutCompiler.stderr).toContain('typed-permissions: the compiler is in the package typed-permissions-cli, which is not installed here.');
