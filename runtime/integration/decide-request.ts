@@ -3,7 +3,10 @@
  * granted, with the decision headers, or refused, with its 403 answer. An integration maps its framework's
  * request to the query and sends what comes back; every integration answers alike.
  */
-import { PermissionsInvalidIdError, PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../core/index.js';
+import type { GrantQuery, Permissions, Permit, User } from '../core/index.js';
+// The errors from their own file: the package's main entry would also load the run-time definition builder, which
+// a bundle for a browser or a worker does not want.
+import { PermissionsInvalidIdError, PermissionsUsageError } from '../core/errors.js';
 import { requestResourceId, type ProjectResourceId } from '../core/engine/resource-id.js';
 import type { PermissionsSchema, TypedPermissions } from '../core/engine/typed-permissions.js';
 import { decisionHeaders, type DecisionHeaders } from './decision-headers.js';

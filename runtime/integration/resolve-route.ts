@@ -1,8 +1,15 @@
 /**
- * Where a route's record id comes from, for a router whose route paths are strings in the syntax of Express 5
- * (path-to-regexp 8: `/documents/:id`, `/files{/:id}`); Fastify's and Hono's `:id` paths read the same.
+ * Where a route's record id comes from, for a router whose route paths are strings: in the syntax of Express 5
+ * (path-to-regexp 8: `/documents/:id`, `/files{/:id}`) by default, or in a router's own syntax that its
+ * integration reads (`pathParams`: Hono's `/documents/:id{[0-9]+}`, `/documents/:id?`, `/files/*`).
  */
-import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem, type ResourceIdParamSetting } from './resource-id-param.js';
+import {
+  resolveResourceIdParam,
+  type DeclaredParam,
+  type ResolvedResourceIdParam,
+  type ResourceIdParamProblem,
+  type ResourceIdParamSetting,
+} from './resource-id-param.js';
 import type { ResourceIdRoute } from './request-resource-id.js';
 import { routePathParams } from './route-path-params.js';
 
@@ -27,6 +34,11 @@ export interface RouteToResolve {
    * must name the one it means, or `null`.
    */
   readonly inheritedParams?: readonly string[] | undefined;
+  /**
+   * Reads the parameters one of the route's paths declares, in order, for a router whose path syntax is not
+   * Express's (Hono's `:id?` is optional, `:id{[0-9]+}` is `id`). Default: `routePathParams`.
+   */
+  readonly pathParams?: ((path: string) => readonly DeclaredParam[]) | undefined;
 }
 
 /**
@@ -42,7 +54,7 @@ export interface RouteToResolve {
  * ```
  */
 export function resolveRoute(route: RouteToResolve): ResourceIdRoute {
-  const { label, path, resourceIdParam: setting, inheritedParams = [] } = route;
+  const { label, path, resourceIdParam: setting, inheritedParams = [], pathParams = routePathParams } = route;
   const paths = typeof path === 'string' ? [path] : Array.isArray(path) && path.every((one) => typeof one === 'string') ? path : undefined;
   if (paths === undefined) {
     const resourceId: ResolvedResourceIdParam | ResourceIdParamProblem =
@@ -54,7 +66,7 @@ export function resolveRoute(route: RouteToResolve): ResourceIdRoute {
           };
     return { label, paths: [String(path)], resourceId, declaredParams: new Set(inheritedParams) };
   }
-  const variants = paths.map(routePathParams);
+  const variants = paths.map((one) => pathParams(one));
   const own = new Set(variants.flat().map((param) => param.name));
   const fromParents = inheritedParams.filter((name) => !own.has(name));
   let resourceId: ResolvedResourceIdParam | ResourceIdParamProblem;

@@ -44,6 +44,8 @@ const PEERS = [
   'graphql',
   'express',
   '@types/express',
+  'hono',
+  '@hono/node-server',
   'kysely',
   'pg',
   'fastify',

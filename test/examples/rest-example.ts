@@ -1,6 +1,6 @@
 /**
- * What the two REST examples (examples/nestjs and examples/express) must both do — the same API over the same
- * in-memory documents, so the same answers — checked on each as a user gets it: copied out of the repository,
+ * What the REST examples (examples/nestjs, examples/express and examples/hono) must all do — the same API over the
+ * same in-memory documents, so the same answers — checked on each as a user gets it: copied out of the repository,
  * installed from the packed tarballs, built, started with `npm start`, and asked over HTTP.
  */
 import { readFileSync } from 'node:fs';

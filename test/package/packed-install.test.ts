@@ -61,13 +61,14 @@ describe('the packed tarballs, installed outside the repository', () => {
         ),
       ].map((match) => match[1] ?? match[2]),
     );
-    expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'fastify', 'prom-client', 'zod']);
+    expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'fastify', 'hono', 'prom-client', 'zod']);
     const runtimeFiles = (packed.find((pack) => pack.name === 'typed-permissions') as Packed).files.map((file) => file.path);
     for (const entry of [
       'dist/core/index.js',
       'dist/core/precompiled.js',
       'dist/nest/index.js',
       'dist/express/index.js',
+      'dist/hono/index.js',
       'dist/client/index.js',
       'dist/live/index.js',
       'dist/remote/index.js',
@@ -165,6 +166,15 @@ describe('the packed tarballs, installed outside the repository', () => {
     expect(JSON.parse(ok(run(process.execPath, ['live-without-pg.mjs'], project)))).toEqual([
       'The PostgreSQL policy store needs node-postgres, which is not installed: run `npm install pg`.',
     ]);
+
+    // The hono entry is the only one that loads hono: the kit it is built on loads without it.
+    writeFileSync(
+      join(project, 'hono-without-hono.mjs'),
+      `await import('typed-permissions/integration');\n` +
+        `const failed = await import('typed-permissions/hono').then(() => 'loaded', (error) => [error.code, /'hono'/.test(error.message)]);\n` +
+        `console.log(JSON.stringify(failed));\n`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['hono-without-hono.mjs'], project)))).toEqual(['ERR_MODULE_NOT_FOUND', true]);
 
     const withoutCompiler = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile'], project);
     expect(withoutCompiler.status).toBe(2);
