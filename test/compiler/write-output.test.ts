@@ -256,7 +256,7 @@ describe('compiler killed mid-write: the output folder is the old or the new ver
     // Schemas come from the runtime's schema alone and are the same in both).
     const differing = [...newVersion].filter(([name, bytes]) => !bytes.equals(oldVersion.get(name) ?? Buffer.alloc(0))).map(([name]) => name);
     expect(differing).toEqual(expect.arrayContaining(['PERMISSIONS.md', 'ownership.ts', 'tables.ts', 'types.ts']));
-  }, 90_000);
+  }, 240_000);
 
   afterAll(async () => {
     for (const { compiler } of compilers.values()) compiler.kill(); // any a failed test did not use
