@@ -170,7 +170,7 @@ describeInBrowser('the example page’s buttons call the guarded endpoints (chro
     pageDir = await buildPageDir();
     ({ app, origin } = await listenExampleApp({ pageDir }));
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -189,7 +189,7 @@ describeInBrowser('the example page’s buttons call the guarded endpoints (chro
     await screenshot(page, 'page-user-1.png');
     expect(pageErrors).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 180_000);
 
   it('EMPLOYEE_MANAGER (2) reviews their document 20, deletes document 40 of a user they manage; the server holds both; update calls nothing', async () => {
     const { page, context, sent, pageErrors } = await openAs('2', WIDE);
@@ -209,7 +209,7 @@ describeInBrowser('the example page’s buttons call the guarded endpoints (chro
     await screenshot(page, 'page-user-2.png');
     expect(pageErrors).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 180_000);
 
   it('COMPANY_ADMIN (4) renames document 50 in the form; a blank title is refused (400, with the reason); a document deleted meanwhile, 403', async () => {
     const { page, context, sent, pageErrors } = await openAs('4', WIDE);
@@ -245,7 +245,7 @@ describeInBrowser('the example page’s buttons call the guarded endpoints (chro
     expect(await shownMessage(page)).toEqual(refused('Could not review document 60: the server answered 403 (review on document is not granted).'));
     expect(pageErrors).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 180_000);
 
   it('SUPER_ADMIN (5): reading a document deleted meanwhile is refused (404); an unreachable server is said so, and nothing is deleted', async () => {
     const { page, context, sent, pageErrors } = await openAs('5', WIDE);
@@ -264,7 +264,7 @@ describeInBrowser('the example page’s buttons call the guarded endpoints (chro
     expect((await repository().findById(300))?.id).toBe(300);
     expect(pageErrors).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 180_000);
 
   it('at 420 px the page never scrolls sideways (documents as cards, buttons wrapping) with the record, the editor and a refusal open', async () => {
     const { page, context, sent, pageErrors } = await openAs('4', NARROW);
@@ -288,5 +288,5 @@ describeInBrowser('the example page’s buttons call the guarded endpoints (chro
     await screenshot(page, 'page-420px.png');
     expect(pageErrors).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 180_000);
 });

@@ -30,7 +30,7 @@ describeInBrowser('the example page under a live policy', () => {
     pageDir = await buildPageDir();
     listening = await listenExampleApp({ pageDir, policySource: filePolicySource(policyFile, { pollIntervalMs: 50 }) });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -58,5 +58,5 @@ describeInBrowser('the example page under a live policy', () => {
     // For a person to look at when this fails; never one of the committed screenshots.
     await page.screenshot({ path: join(TEMPORARY_SCREENSHOTS, 'page-after-policy-change.png'), fullPage: true });
     await page.close();
-  }, 60_000);
+  }, 180_000);
 });

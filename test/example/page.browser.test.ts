@@ -171,7 +171,7 @@ describeInBrowser('the example page in chromium (users 1, 2, 4, 5)', () => {
     pageDir = await buildPageDir();
     ({ app, origin } = await listenExampleApp({ pageDir }));
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
