@@ -3,7 +3,7 @@
  * a permit, refuses with 403 when nothing is granted, and otherwise puts the Permit on the request.
  */
 import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
-import { PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../core/index.js';
+import { PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../permissions/index.js';
 import { answerGrantQuery } from './grant-answer.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   type ResourceIdParamProblem,
   routePathParams,
 } from '../integration/index.js';
-import type { PermissionDefinition } from '../core/index.js';
+import type { PermissionDefinition } from '../permissions/index.js';
 import { classMethodsOf } from './class-methods.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
 import { isPermissionsSkipped, readPermissionOverride } from './permission.decorator.js';

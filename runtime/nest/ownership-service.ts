@@ -5,7 +5,7 @@
 import type { ModuleRef } from '@nestjs/core';
 import { UnknownElementException } from '@nestjs/core/errors/exceptions/unknown-element.exception.js';
 import { describeValue } from '../integration/index.js';
-import { PermissionsUsageError } from '../core/index.js';
+import { PermissionsUsageError } from '../permissions/index.js';
 import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from './permissions.constants.js';
 
 /**

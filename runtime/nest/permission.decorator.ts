@@ -2,7 +2,7 @@
  * Per-handler overrides of the permissions guard: `@Permission()` and `@SkipPermissions()`.
  */
 import { Reflector } from '@nestjs/core';
-import { PermissionsUsageError } from '../core/index.js';
+import { PermissionsUsageError } from '../permissions/index.js';
 import type { RouteHandler } from './nest-targets.js';
 
 /** What `@Permission()` may override for one handler. Unset fields keep the guard's defaults. */

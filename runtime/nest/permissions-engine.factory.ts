@@ -2,7 +2,7 @@
  * The one `Permissions` engine of a NestJS application, made at start from every definition the application
  * gives (or from precompiled tables), with its errors' fixes said the NestJS way.
  */
-import { PermissionDefinitionError, Permissions, PermissionsUsageError, type User } from '../core/index.js';
+import { PermissionDefinitionError, Permissions, PermissionsUsageError, type User } from '../permissions/index.js';
 import type { DefinitionSource } from './definition-sources.js';
 import { engineOptionsOf } from './permissions-module-options.check.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';

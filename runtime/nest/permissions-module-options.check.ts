@@ -3,7 +3,7 @@
  * the engine's (one options type for both, so that an application configures everything in one place).
  */
 import { describeValue, PERMISSIONS_OPTION_KEYS } from '../integration/index.js';
-import { PermissionsUsageError, type PermissionsOptions, type User } from '../core/index.js';
+import { PermissionsUsageError, type PermissionsOptions, type User } from '../permissions/index.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
 
 /** The module's own options; every other option is the engine's (`PermissionsOptions`), checked by it. */

@@ -3,7 +3,7 @@
  * `PermissionsOptions` as `new Permissions()` and express's `initPermissions`), plus what only the
  * integration needs.
  */
-import type { GrantTables, PermissionDefinition, PermissionsOptions, User } from '../core/index.js';
+import type { GrantTables, PermissionDefinition, PermissionsOptions, User } from '../permissions/index.js';
 import type { FollowOptions, PolicyBundle, PolicySource } from '../live/index.js';
 import type { ProjectResourceId } from '../integration/index.js';
 

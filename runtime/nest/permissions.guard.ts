@@ -2,7 +2,7 @@
  * `createPermissionsGuard()`: the guard that asks for a permit before a handler runs.
  */
 import { BadRequestException, ForbiddenException, HttpException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
-import { PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../core/index.js';
+import { PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../permissions/index.js';
 import { decideRequest, projectRequestId, rawResourceIdOf, type DecisionHeaders, type ErrorAnswer } from '../integration/index.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
 import { PERMIT_REQUEST_KEY } from './permissions.constants.js';

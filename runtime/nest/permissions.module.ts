@@ -4,7 +4,7 @@
  */
 import { Module, type ConfigurableModuleAsyncOptions, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { PermissionsUsageError, type PermissionDefinition, type User } from '../core/index.js';
+import { PermissionsUsageError, type PermissionDefinition, type User } from '../permissions/index.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
 import { PermissionsFeatureDefinitions } from './permissions-feature.js';
 import { ConfigurablePermissionsModule } from './permissions.module-definition.js';

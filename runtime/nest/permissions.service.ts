@@ -6,7 +6,7 @@
  */
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ModuleRef, ModulesContainer, type ApplicationConfig } from '@nestjs/core';
-import { PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../core/index.js';
+import { PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../permissions/index.js';
 import type { LivePolicy } from '../live/index.js';
 import { definitionSources } from './definition-sources.js';
 import { checkPermitConsumers } from './get-permit-consumers.js';

@@ -3,7 +3,7 @@
  * and actions the compiler emitted, so that a misspelt resource or action fails to compile.
  */
 import type { CanActivate, Type } from '@nestjs/common';
-import type { PermissionDefinition } from '../core/index.js';
+import type { PermissionDefinition } from '../permissions/index.js';
 import type { ResourceActionsOf } from '../integration/index.js';
 import { Permission } from './permission.decorator.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';

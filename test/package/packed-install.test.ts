@@ -64,8 +64,9 @@ describe('the packed tarballs, installed outside the repository', () => {
     expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'fastify', 'prom-client', 'zod']);
     const runtimeFiles = (packed.find((pack) => pack.name === 'typed-permissions') as Packed).files.map((file) => file.path);
     for (const entry of [
-      'dist/core/index.js',
-      'dist/core/precompiled.js',
+      'dist/permissions/index.js',
+      'dist/permissions/precompiled.js',
+      'dist/integration/index.js',
       'dist/nest/index.js',
       'dist/express/index.js',
       'dist/client/index.js',

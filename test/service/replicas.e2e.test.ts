@@ -13,8 +13,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { compileModel } from '../../compiler/compile-model.js';
-import type { PermissionDefinition } from '../../runtime/core/index.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import type { PermissionDefinition } from '../../runtime/permissions/index.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { TOKEN, fixtureDefinitions, until } from './service-fixture.js';
 
 const databaseUrl = process.env['TEST_DATABASE_URL'];
