@@ -96,7 +96,7 @@ async function startService(): Promise<{ readonly base: string; stop(): Promise<
     [
       '--import',
       'tsx',
-      'runtime/cli/typed-permissions.ts',
+      'runtime/cli/command.ts',
       'serve',
       '--policy',
       'generated/policy.json',

@@ -67,7 +67,7 @@ describeWithServer('two replicas following one PostgreSQL store', () => {
   }
 
   function startReplica(how: 'flag' | 'environment'): Replica {
-    const args = ['--import', 'tsx', 'runtime/cli/typed-permissions.ts', 'serve', '--port', '0', '--schema', schema, '--channel', channel];
+    const args = ['--import', 'tsx', 'runtime/cli/command.ts', 'serve', '--port', '0', '--schema', schema, '--channel', channel];
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', TYPED_PERMISSIONS_TOKENS: TOKEN, DATABASE_URL: '' };
     if (how === 'flag') args.push('--database-url', databaseUrl as string);
     else env['DATABASE_URL'] = databaseUrl;

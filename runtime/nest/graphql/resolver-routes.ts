@@ -4,7 +4,7 @@
  */
 import { PermissionsUsageError } from '../../permissions/index.js';
 import { resolvePermissionsResolverRoute, type PermissionsGuardConfig, type PermissionsRoute } from '../guarded-routes.js';
-import type { ProjectResourceId } from '../permissions-module-options.interface.js';
+import type { ProjectResourceId } from '../permissions-module-options.js';
 import type { NestClass, RouteHandler } from '../nest-targets.js';
 import { fieldArguments, schemaFieldOf, type GraphQLSchemaReader } from './graphql-schema.js';
 import { resolverMethodsOf, rootFieldOf } from './resolver-methods.js';

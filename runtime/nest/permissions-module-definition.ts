@@ -2,7 +2,7 @@
  * The configurable-module definition behind `PermissionsModule.forRoot()` and `forRootAsync()`.
  */
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
+import type { PermissionsModuleOptions } from './permissions-module-options.js';
 
 /**
  * The injection token of the resolved module options (also for `forRootAsync`).

@@ -5,10 +5,10 @@
 import { Module, type ConfigurableModuleAsyncOptions, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { PermissionsUsageError, type PermissionDefinition, type User } from '../permissions/index.js';
-import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
+import type { PermissionsModuleOptions } from './permissions-module-options.js';
 import { PermissionsFeatureDefinitions } from './permissions-feature.js';
-import { ConfigurablePermissionsModule } from './permissions.module-definition.js';
-import { PermissionsService } from './permissions.service.js';
+import { ConfigurablePermissionsModule } from './permissions-module-definition.js';
+import { PermissionsService } from './permissions-service.js';
 
 /**
  * @internal The module a `forFeature()` call creates; each call is a module of its own.

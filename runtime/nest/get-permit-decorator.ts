@@ -4,7 +4,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { PermissionsUsageError } from '../permissions/index.js';
-import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
+import { PERMIT_REQUEST_KEY } from './permissions-constants.js';
 import { resolverCallOf, resolverPermitOf } from './graphql/resolver-call.js';
 
 /**

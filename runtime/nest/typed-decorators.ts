@@ -5,9 +5,9 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import type { PermissionDefinition } from '../permissions/index.js';
 import type { ResourceActionsOf } from '../integration/index.js';
-import { Permission } from './permission.decorator.js';
-import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
-import { createPermissionsGuard } from './permissions.guard.js';
+import { Permission } from './permission-decorator.js';
+import type { PermissionsGuardOptions } from './permissions-guard-options.js';
+import { createPermissionsGuard } from './permissions-guard.js';
 
 /** The resource names of the generated `Schema` (or of a resource → action union map). */
 export type ResourceNameOf<TSchema> = Extract<keyof ResourceActionsOf<TSchema>, string>;

@@ -1,7 +1,7 @@
 /**
  * The options of a guard made by `createPermissionsGuard()`.
  */
-import type { ProjectResourceId } from './permissions-module-options.interface.js';
+import type { ProjectResourceId } from './permissions-module-options.js';
 
 /**
  * What a permissions guard checks by default for every handler it guards.

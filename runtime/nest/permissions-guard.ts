@@ -4,14 +4,14 @@
 import { BadRequestException, ForbiddenException, HttpException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
 import { PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../permissions/index.js';
 import { decideRequest, projectRequestId, rawResourceIdOf, type DecisionHeaders, type ErrorAnswer } from '../integration/index.js';
-import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
-import { PERMIT_REQUEST_KEY } from './permissions.constants.js';
+import type { PermissionsGuardOptions } from './permissions-guard-options.js';
+import { PERMIT_REQUEST_KEY } from './permissions-constants.js';
 import { registerPermissionsGuard, type PermissionsGuardConfig, type PermissionsRoute } from './guarded-routes.js';
-import { isPermissionsSkipped } from './permission.decorator.js';
+import { isPermissionsSkipped } from './permission-decorator.js';
 import { isFieldResolver } from './graphql/resolver-methods.js';
 import { rawResolverIdOf, requestOfResolverCall, resolverCallOf, storeResolverPermit } from './graphql/resolver-call.js';
 import type { RouteHandler } from './nest-targets.js';
-import { PermissionsService } from './permissions.service.js';
+import { PermissionsService } from './permissions-service.js';
 
 /** The request as the guard reads and writes it. */
 interface GuardedRequest {

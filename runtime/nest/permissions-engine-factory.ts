@@ -4,8 +4,8 @@
  */
 import { PermissionDefinitionError, Permissions, PermissionsUsageError, type User } from '../permissions/index.js';
 import type { DefinitionSource } from './definition-sources.js';
-import { engineOptionsOf } from './permissions-module-options.check.js';
-import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
+import { engineOptionsOf } from './module-options-check.js';
+import type { PermissionsModuleOptions } from './permissions-module-options.js';
 
 /** How a NestJS application gives the engine its ownership service, for the fix of a missing-method problem. */
 const NEST_OWNERSHIP_FIX = (method: string): string =>

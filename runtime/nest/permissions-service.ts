@@ -18,10 +18,10 @@ import { discoverHandlers, type HandlerRecord, type ResolverHandlerRecord, type 
 import { nestRoutePaths, type NestMount } from './nest-route-paths.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
 import { ownershipServiceOf } from './ownership-service.js';
-import { buildPermissionsEngine } from './permissions-engine.factory.js';
-import { checkModuleOptions } from './permissions-module-options.check.js';
-import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
-import { PERMISSIONS_MODULE_OPTIONS } from './permissions.module-definition.js';
+import { buildPermissionsEngine } from './permissions-engine-factory.js';
+import { checkModuleOptions } from './module-options-check.js';
+import type { PermissionsModuleOptions } from './permissions-module-options.js';
+import { PERMISSIONS_MODULE_OPTIONS } from './permissions-module-definition.js';
 import { RouteCache } from './route-cache.js';
 import { checkGuardedRoutes } from './route-checks.js';
 

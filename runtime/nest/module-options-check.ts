@@ -4,7 +4,7 @@
  */
 import { describeValue, PERMISSIONS_OPTION_KEYS } from '../integration/index.js';
 import { PermissionsUsageError, type PermissionsOptions, type User } from '../permissions/index.js';
-import type { PermissionsModuleOptions } from './permissions-module-options.interface.js';
+import type { PermissionsModuleOptions } from './permissions-module-options.js';
 
 /** The module's own options; every other option is the engine's (`PermissionsOptions`), checked by it. */
 const MODULE_OPTION_KEYS: readonly string[] = ['extractUserFromRequest', 'projectResourceId', 'definitions', 'tables', 'source', 'follow'];
