@@ -18,7 +18,7 @@
 import { createMongoAbility, subject, type MongoAbility } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import { isDeepStrictEqual } from 'node:util';
-import { Permissions, type PermissionDefinition, type Permit } from '../../runtime/core/index.js';
+import { Permissions, type PermissionDefinition, type Permit } from '../../runtime/permissions/index.js';
 import type { Benchmark, BenchContext } from '../harness/benchmark.js';
 import { formatCalls, formatNs, formatRatio, roundTimesCells, table } from '../harness/format.js';
 import type { BenchUser } from '../harness/peers/peer.js';

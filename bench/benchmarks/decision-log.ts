@@ -12,7 +12,7 @@
  * Targets: the no-op sink at most 1.1× without, the guarded decision without an SDK at most 1.03× telemetry off.
  * Alone: `node --expose-gc --import tsx bench/run.ts --only decisionLog [--smoke]`.
  */
-import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import type { Benchmark, BenchContext } from '../harness/benchmark.js';
 import { formatNs, formatRatio, roundTimesCells, table } from '../harness/format.js';
 import type { BenchUser } from '../harness/peers/peer.js';

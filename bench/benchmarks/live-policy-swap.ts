@@ -4,9 +4,9 @@
  * the hooks, indexing the tables and replacing the snapshot — through `permissions.follow` and an in-memory source.
  * It has no target of its own: the requests served during swaps are what a swap must not slow down.
  */
-import { permissionsFromTables } from '../../runtime/core/index.js';
-import type { PolicySource } from '../../runtime/core/engine/policy-source.js';
-import { policyBundleOf } from '../../runtime/core/tables/policy-bundle.js';
+import { permissionsFromTables } from '../../runtime/permissions/index.js';
+import type { PolicySource } from '../../runtime/live/policy-source.js';
+import { policyBundleOf } from '../../runtime/live/policy-bundle.js';
 import type { Benchmark, BenchContext } from '../harness/benchmark.js';
 import { formatBytes, formatDelayMs } from '../harness/format.js';
 import { buildPermissions } from '../harness/peers/typed-permissions.js';

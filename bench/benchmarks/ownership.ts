@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
 import type { DocumentRow, ExampleDatabase } from '../../examples/documents/example-database.js';
-import { Permissions, type PermissionDefinition, type PermissionDefinitionJson } from '../../runtime/core/index.js';
+import { Permissions, type PermissionDefinition, type PermissionDefinitionJson } from '../../runtime/permissions/index.js';
 import type { Benchmark, BenchContext } from '../harness/benchmark.js';
 import { addDocuments, ObservedOwnershipService } from '../harness/example-database.js';
 import { readExampleDefinitions, readExampleOwnedAmong } from '../harness/example-definitions.js';

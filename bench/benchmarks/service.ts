@@ -9,11 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { permissionsFromTables } from '../../runtime/core/engine/permissions-engine.js';
-import { vocabularyOf } from '../../runtime/core/engine/policy-candidate.js';
-import type { PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { permissionsFromTables } from '../../runtime/permissions/precompiled-permissions.js';
+import { vocabularyOf } from '../../runtime/core/tables/vocabulary.js';
+import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { answerChecks, type CheckQuery } from '../../runtime/service/check-answers.js';
-import { ownershipStandIn } from '../../runtime/core/engine/ownership-stand-in.js';
+import { ownershipStandIn } from '../../runtime/live/ownership-stand-in.js';
 import type { Benchmark, BenchContext, Skipped } from '../harness/benchmark.js';
 import { formatNs, formatRatio, table } from '../harness/format.js';
 import { loadEndpoint, type LoadRound } from '../harness/load.js';

@@ -3,7 +3,7 @@
  * compiler reads — so that every benchmark models the same policy the example app runs.
  */
 import { readFileSync } from 'node:fs';
-import type { PermissionDefinitionJson } from '../../runtime/core/index.js';
+import type { PermissionDefinitionJson } from '../../runtime/permissions/index.js';
 
 const EXAMPLE_FILE = new URL('../../definitions/document.permissions.json', import.meta.url);
 

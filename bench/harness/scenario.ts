@@ -4,7 +4,7 @@
  * 500 resources, same density per role). Every library in the bench is modelled from these
  * definitions, so they all answer the same questions.
  */
-import type { PermissionDefinitionJson } from '../../runtime/core/index.js';
+import type { PermissionDefinitionJson } from '../../runtime/permissions/index.js';
 import { readExampleDefinitions, readExampleOwnedAmong } from './example-definitions.js';
 import { Random } from './random.js';
 

@@ -5,7 +5,7 @@
  * id — by the rules the middleware applies per request — so that an ambiguous route stops the start instead of
  * failing its first request.
  */
-import { PermissionsUsageError } from '../core/precompiled.js';
+import { PermissionsUsageError } from '../permissions/precompiled.js';
 import { describePaths, isResourceIdParamProblem } from '../integration/index.js';
 import { resolveHonoRoute, type HonoRoute } from './hono-route.js';
 import { permitRouteOf } from './permit-middleware.js';

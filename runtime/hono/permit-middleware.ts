@@ -7,9 +7,9 @@
  */
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { Permissions, PermissionsSchema, Permit, TypedPermissions, User } from '../core/index.js';
+import type { Permissions, PermissionsSchema, Permit, TypedPermissions, User } from '../permissions/index.js';
 // The engine's entry for precompiled tables (typed-permissions/precompiled): it loads no definition builder.
-import { PermissionsUsageError } from '../core/precompiled.js';
+import { PermissionsUsageError } from '../permissions/precompiled.js';
 import {
   decideRequest,
   permissionsEngineOf,

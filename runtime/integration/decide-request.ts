@@ -3,12 +3,13 @@
  * granted, with the decision headers, or refused, with its 403 answer. An integration maps its framework's
  * request to the query and sends what comes back; every integration answers alike.
  */
-import type { GrantQuery, Permissions, Permit, User } from '../core/index.js';
+import type { GrantQuery, Permissions, Permit, User } from '../permissions/index.js';
 // The errors from their own file: the package's main entry would also load the run-time definition builder, which
 // a bundle for a browser or a worker does not want.
-import { PermissionsInvalidIdError, PermissionsUsageError } from '../core/errors.js';
-import { requestResourceId, type ProjectResourceId } from '../core/engine/resource-id.js';
-import type { PermissionsSchema, TypedPermissions } from '../core/engine/typed-permissions.js';
+import { PermissionsInvalidIdError, PermissionsUsageError } from '../core/common/errors.js';
+import { requestResourceId, type ProjectResourceId } from '../core/decision/resource-id.js';
+import type { PermissionsSchema } from '../permissions/schema-types.js';
+import type { TypedPermissions } from '../permissions/precompiled-permissions.js';
 import { decisionHeaders, type DecisionHeaders } from './decision-headers.js';
 import { errorAnswer, type ErrorAnswer, type PermissionsErrorBody, type PermissionsForbiddenBody } from './error-answers.js';
 

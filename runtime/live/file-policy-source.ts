@@ -6,9 +6,9 @@
  * not hash to its version: it is not loaded, and the next event or poll reads it again.
  */
 import { resolve } from 'node:path';
-import { PermissionsUsageError } from '../core/errors.js';
-import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
-import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
+import type { PolicySource, SourcedPolicy } from './policy-source.js';
+import { MAX_POLICY_BUNDLE_LENGTH } from './policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
 import { integer, usageChecked } from '../core/shape/shape-check.js';
 import { durationOption } from './duration-option.js';

@@ -3,7 +3,7 @@
  * can hold is an error when the application starts, not on its first request.
  */
 import type { LimitOwnReducer, User } from '../core/definition/definition-types.js';
-import type { PermissionsLogger } from '../core/engine/permissions-options.js';
+import type { PermissionsLogger } from '../core/decision/engine-settings.js';
 import { durationShape, positiveCountShape } from '../core/shape/option-shapes.js';
 import { object, optional, report, usageChecked, valid, type Shape } from '../core/shape/shape-check.js';
 import type { RemotePermitSettings } from './role-set-policy.js';

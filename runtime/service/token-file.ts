@@ -3,7 +3,7 @@
  * watched on its folder (a rename or a swapped symbolic link, as mounted secrets change, is an event there) and
  * polled, because a watch can end without a word. Each read replaces the accepted tokens with the file's.
  */
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 import { followFile } from '../live/file-follower.js';
 import { regularFileText } from '../live/regular-file-text.js';
 import { tokenProblem } from './bearer-tokens.js';

@@ -4,7 +4,7 @@
  * it without reading the rest; hostile values (null prototypes, `__proto__` keys, huge arrays) are data.
  */
 import { describe, expect, it } from '@jest/globals';
-import { PermissionsUsageError } from '../../runtime/core/errors.js';
+import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import { durationShape, positiveCountShape } from '../../runtime/core/shape/option-shapes.js';
 import {
   both,

@@ -10,7 +10,7 @@ import { AggregationTemporality, MeterProvider, MetricReader } from '@openteleme
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import express from 'express';
 import request from 'supertest';
-import { Permissions, type DecisionEvent, type User } from '../../runtime/core/index.js';
+import { Permissions, type DecisionEvent, type User } from '../../runtime/permissions/index.js';
 import { createPermitMiddleware, permitOf } from '../../runtime/express/index.js';
 import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule, PermissionsService, createPermissionsGuard } from '../../runtime/nest/index.js';
 import {

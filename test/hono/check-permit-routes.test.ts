@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Hono } from 'hono';
-import { permissionsFromDefinitions, PermissionsUsageError, type User } from '../../runtime/core/index.js';
+import { permissionsFromDefinitions, PermissionsUsageError, type User } from '../../runtime/permissions/index.js';
 import { checkPermitRoutes, createPermitMiddleware } from '../../runtime/hono/index.js';
 
 type AppUser = User<number>;

@@ -59,7 +59,7 @@ describeInBrowser('a Hono application with typed-permissions/hono, bundled for t
       expect.arrayContaining([
         'runtime/hono/permit-middleware.ts',
         'runtime/integration/decide-request.ts',
-        'runtime/core/precompiled.ts',
+        'runtime/permissions/precompiled.ts',
         'generated/tables.ts',
       ]),
     );

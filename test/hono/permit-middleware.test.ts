@@ -8,7 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { permissionsFromDefinitions, PermissionsUsageError, type DecisionEvent, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import {
+  permissionsFromDefinitions,
+  PermissionsUsageError,
+  type DecisionEvent,
+  type PermissionDefinition,
+  type User,
+} from '../../runtime/permissions/index.js';
 import { createPermitMiddleware, permissionsErrorHandler, type PermitRoute } from '../../runtime/hono/index.js';
 import { ask, serveOnLoopback, type HonoServer } from './hono-server.js';
 

@@ -181,6 +181,19 @@ describe('resolveRoute and rawResourceIdOf', () => {
       ),
     );
   });
+
+  it("a router's own path syntax is read by the reader its integration passes (pathParams), not as Express's", () => {
+    // Hono's optional parameter: Express's reader cannot parse '/documents/:id?' and would count "id" as required.
+    const optional = (path: string) => (path === '/documents/:id?' ? [{ name: 'id', optional: true, wildcard: false }] : []);
+    const byDefault = resolveRoute({ label: 'GET /documents/:id?', path: '/documents/:id?', resourceIdParam: undefined });
+    const read = resolveRoute({ label: 'GET /documents/:id?', path: '/documents/:id?', resourceIdParam: undefined, pathParams: optional });
+    expect([byDefault.resourceId, read.resourceId]).toEqual([
+      { kind: 'param', name: 'id', optional: false },
+      { kind: 'param', name: 'id', optional: true },
+    ]);
+    expect([rawResourceIdOf(read, { id: '10' }), rawResourceIdOf(read, {})]).toEqual(['10', undefined]);
+    expect(() => rawResourceIdOf(byDefault, {})).toThrow('takes the resource id from path parameter "id", but the request has none');
+  });
 });
 
 describe('permissionsEngineOf', () => {

@@ -6,7 +6,7 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { createPermissions, type PermissionsOwnershipService } from '../../generated/index.js';
-import { permissionsFromDefinitions, type Permit, type User } from '../../runtime/core/index.js';
+import { permissionsFromDefinitions, type Permit, type User } from '../../runtime/permissions/index.js';
 import { createPermitMiddleware, type PermitEnv } from '../../runtime/hono/index.js';
 import type { Equal, Expect } from './type-assert.js';
 

@@ -8,7 +8,7 @@
  * than double the runtime-only install, and this file has to stay small enough for the browser client too: no
  * Node import, no code compiled at run time.
  */
-import { PermissionsUsageError } from '../errors.js';
+import { PermissionsUsageError } from '../common/errors.js';
 
 /** Where in the checked value a problem is: keys and indexes from its root. */
 export type ShapePath = readonly (string | number)[];
