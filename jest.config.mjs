@@ -21,7 +21,7 @@ export default {
     // The packages' own names resolve to their sources here, as tsconfig.json's paths do for tsc and tsx.
     '^typed-permissions$': '<rootDir>/runtime/core/index.ts',
     '^typed-permissions/(precompiled|internal)$': '<rootDir>/runtime/core/$1.ts',
-    '^typed-permissions/(integration|nest|express|client|live|service|remote)$': '<rootDir>/runtime/$1/index.ts',
+    '^typed-permissions/(integration|nest|express|fastify|client|live|service|remote)$': '<rootDir>/runtime/$1/index.ts',
     '^typed-permissions-cli$': '<rootDir>/compiler/index.ts',
   },
   transform: {

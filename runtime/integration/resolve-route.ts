@@ -1,8 +1,15 @@
 /**
- * Where a route's record id comes from, for a router whose route paths are strings in the syntax of Express 5
- * (path-to-regexp 8: `/documents/:id`, `/files{/:id}`); Fastify's and Hono's `:id` paths read the same.
+ * Where a route's record id comes from, for a router whose route paths are strings: by default in the syntax of
+ * Express 5 (path-to-regexp 8: `/documents/:id`, `/files{/:id}`); a router with a syntax of its own (Fastify's
+ * `/files/:id?` and `/files/*`) passes the reader of its paths.
  */
-import { resolveResourceIdParam, type ResolvedResourceIdParam, type ResourceIdParamProblem, type ResourceIdParamSetting } from './resource-id-param.js';
+import {
+  resolveResourceIdParam,
+  type DeclaredParam,
+  type ResolvedResourceIdParam,
+  type ResourceIdParamProblem,
+  type ResourceIdParamSetting,
+} from './resource-id-param.js';
 import type { ResourceIdRoute } from './request-resource-id.js';
 import { routePathParams } from './route-path-params.js';
 
@@ -27,6 +34,11 @@ export interface RouteToResolve {
    * must name the one it means, or `null`.
    */
   readonly inheritedParams?: readonly string[] | undefined;
+  /**
+   * Reads the parameters of one path, in order, in the router's own syntax. Default: {@link routePathParams}
+   * (Express 5's syntax).
+   */
+  readonly pathParams?: ((path: string) => readonly DeclaredParam[]) | undefined;
 }
 
 /**
@@ -42,7 +54,7 @@ export interface RouteToResolve {
  * ```
  */
 export function resolveRoute(route: RouteToResolve): ResourceIdRoute {
-  const { label, path, resourceIdParam: setting, inheritedParams = [] } = route;
+  const { label, path, resourceIdParam: setting, inheritedParams = [], pathParams = routePathParams } = route;
   const paths = typeof path === 'string' ? [path] : Array.isArray(path) && path.every((one) => typeof one === 'string') ? path : undefined;
   if (paths === undefined) {
     const resourceId: ResolvedResourceIdParam | ResourceIdParamProblem =
@@ -54,7 +66,7 @@ export function resolveRoute(route: RouteToResolve): ResourceIdRoute {
           };
     return { label, paths: [String(path)], resourceId, declaredParams: new Set(inheritedParams) };
   }
-  const variants = paths.map(routePathParams);
+  const variants = paths.map((one) => pathParams(one));
   const own = new Set(variants.flat().map((param) => param.name));
   const fromParents = inheritedParams.filter((name) => !own.has(name));
   let resourceId: ResolvedResourceIdParam | ResourceIdParamProblem;
