@@ -1,5 +1,5 @@
 /**
- * What the two REST examples (examples/nestjs and examples/express) must both do — the same API over the same
+ * What the REST examples (examples/nestjs, examples/express and examples/fastify) must all do — the same API over the same
  * in-memory documents, so the same answers — checked on each as a user gets it: copied out of the repository,
  * installed from the packed tarballs, built, started with `npm start`, and asked over HTTP.
  */
