@@ -3,8 +3,8 @@
  * the way a release would (`npm pack --workspaces`: prepack builds them), checks what the tarballs
  * hold, lints them with publint and arethetypeswrong, and installs them into a throwaway project
  * outside the repository, as a newcomer would: first the runtime alone (small, no toolchain, a
- * grant from ESM and from `require`; the decision service with fastify and without the compiler; the fastify
- * entry, which loads fastify-plugin only when imported), then the
+ * grant from ESM and from `require`, the fastify entry needing fastify-plugin which no other entry loads; the
+ * decision service with fastify and without the compiler; a route guarded by the fastify entry), then the
  * compiler as a dev dependency (its own definitions
  * compiled with the installed command, a strict type-check that accepts a usage file and rejects a
  * wrong action — with TypeScript 6 and with TypeScript 7 —, and the compiled usage run with node).
@@ -168,6 +168,15 @@ describe('the packed tarballs, installed outside the repository', () => {
       'The PostgreSQL policy store needs node-postgres, which is not installed: run `npm install pg`.',
     ]);
 
+    // The fastify entry needs fastify-plugin, which nothing else loads: the other entries load without it.
+    writeFileSync(
+      join(project, 'fastify-without-plugin.mjs'),
+      `import 'typed-permissions';\nimport 'typed-permissions/express';\nimport 'typed-permissions/integration';\n` +
+        `try { await import('typed-permissions/fastify'); console.log('"loaded"'); } ` +
+        `catch (error) { console.log(JSON.stringify([error.code, error.message.includes("'fastify-plugin'")])); }\n`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['fastify-without-plugin.mjs'], project)))).toEqual(['ERR_MODULE_NOT_FOUND', true]);
+
     const withoutCompiler = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile'], project);
     expect(withoutCompiler.status).toBe(2);
     expect(withoutCompiler.stderr).toContain('typed-permissions: the compiler is in the package typed-permissions-cli, which is not installed here.');
@@ -261,15 +270,8 @@ console.log(JSON.stringify({ status: granted.status, granted: answer.granted, an
     });
   });
 
-  it('the fastify entry from the tarball: loads fastify-plugin only when imported, then guards a route on a real server', () => {
-    // fastify is installed (the decision service above), fastify-plugin not yet: only this entry needs it.
-    writeFileSync(
-      join(project, 'fastify-without-plugin.mjs'),
-      `import 'typed-permissions';\nimport 'typed-permissions/express';\n` +
-        `try { await import('typed-permissions/fastify'); console.log('loaded'); } ` +
-        `catch (error) { console.log(JSON.stringify([error.code, error.message.includes("'fastify-plugin'")])); }\n`,
-    );
-    expect(JSON.parse(ok(run(process.execPath, ['fastify-without-plugin.mjs'], project)))).toEqual(['ERR_MODULE_NOT_FOUND', true]);
+  it('the fastify entry from the tarball guards a route on a real server, and refuses an ambiguous route at start', () => {
+    // fastify is installed (the decision service above), and fastify-plugin with its plugins: as a user's direct dependency now.
     ok(run(NPM, ['install', 'fastify-plugin@^6'], project));
     writeFileSync(
       join(project, 'fastify-guarded.mjs'),
