@@ -10,7 +10,8 @@ import { quoteForMessage } from '../core/common/printable-text.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
 import type { HookValue } from '../core/table-building/table-builder.js';
 import type { ResourceIdType } from '../core/decision/resource-id.js';
-import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionEvent, type DecisionLogOptions, type DecisionSink } from '../core/decision-log/decision-log.js';
+import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionLogOptions, type DecisionSink } from '../core/decision-log/decision-log.js';
+import { type DecisionEvent } from '../core/decision-log/decision-event.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, defaultResourceId, engineSettings, type EngineSettings, type PermissionsLogger } from '../core/decision/engine-settings.js';
 
 /** Options of {@link Permissions}. */
