@@ -19,8 +19,9 @@ export default {
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     // The packages' own names resolve to their sources here, as tsconfig.json's paths do for tsc and tsx.
-    '^typed-permissions$': '<rootDir>/runtime/core/index.ts',
-    '^typed-permissions/(precompiled|internal)$': '<rootDir>/runtime/core/$1.ts',
+    '^typed-permissions$': '<rootDir>/runtime/permissions/index.ts',
+    '^typed-permissions/precompiled$': '<rootDir>/runtime/permissions/precompiled.ts',
+    '^typed-permissions/internal$': '<rootDir>/runtime/internal/index.ts',
     '^typed-permissions/(integration|nest|express|fastify|client|live|service|remote)$': '<rootDir>/runtime/$1/index.ts',
     '^typed-permissions-cli$': '<rootDir>/compiler/index.ts',
   },

@@ -18,7 +18,7 @@ import { createMongoAbility, subject, type MongoAbility } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { Permissions, type PermissionDefinition, type Permit } from '../runtime/core/index.js';
+import { Permissions, type PermissionDefinition, type Permit } from '../runtime/permissions/index.js';
 import { awaitedPickSections, awaitedPickTargets } from './awaited-pick.report.js';
 import { benchSettings, interleavedRounds, median, type InterleavedSettings, type RoundTimes, type TimedSide } from './measure.js';
 import { getGc } from './memory.bench.js';

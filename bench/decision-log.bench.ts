@@ -12,7 +12,7 @@
  * Alone: `node --expose-gc --import tsx bench/decision-log.bench.ts [--smoke]`.
  */
 import { pathToFileURL } from 'node:url';
-import { Permissions, type PermissionDefinition } from '../runtime/core/index.js';
+import { Permissions, type PermissionDefinition } from '../runtime/permissions/index.js';
 import { decisionLogSections, decisionLogTargets } from './decision-log.report.js';
 import { benchSettings, interleavedRounds, type InterleavedSettings, type RoundTimes } from './measure.js';
 import { getGc } from './memory.bench.js';

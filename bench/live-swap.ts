@@ -3,9 +3,9 @@
  * active — parsing the bundle text, checking that its tables hash to its version, checking the vocabulary and
  * the hooks, indexing the tables and replacing the snapshot — through `permissions.follow` and an in-memory source.
  */
-import { permissionsFromTables } from '../runtime/core/index.js';
-import type { PolicySource } from '../runtime/core/engine/policy-source.js';
-import { policyBundleOf } from '../runtime/core/tables/policy-bundle.js';
+import { permissionsFromTables } from '../runtime/permissions/index.js';
+import type { PolicySource } from '../runtime/live/policy-source.js';
+import { policyBundleOf } from '../runtime/live/policy-bundle.js';
 import { quantile, median } from './measure.js';
 import type { BenchSubjects } from './subjects.js';
 import { buildPermissions } from './peers/typed-permissions.js';

@@ -15,7 +15,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
-import { Permissions, type PermissionDefinition, type PermissionDefinitionJson } from '../runtime/core/index.js';
+import { Permissions, type PermissionDefinition, type PermissionDefinitionJson } from '../runtime/permissions/index.js';
 import type { AppUser } from '../examples/documents/app-user.js';
 import { closeDatabase, createSeededDatabase } from '../examples/documents/database.js';
 import type { DocumentFilter } from '../examples/documents/document-filter.js';

@@ -5,7 +5,7 @@
  * definitions, so they all answer the same questions.
  */
 import { readFileSync } from 'node:fs';
-import type { PermissionDefinitionJson } from '../runtime/core/index.js';
+import type { PermissionDefinitionJson } from '../runtime/permissions/index.js';
 
 /** 1× or 10× the filler. */
 export type Scale = 1 | 10;

@@ -10,11 +10,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isDeepStrictEqual } from 'node:util';
-import { permissionsFromTables } from '../runtime/core/engine/permissions-engine.js';
-import { vocabularyOf } from '../runtime/core/engine/policy-candidate.js';
-import type { PolicyBundle } from '../runtime/core/tables/policy-bundle.js';
+import { permissionsFromTables } from '../runtime/permissions/precompiled-permissions.js';
+import { vocabularyOf } from '../runtime/core/tables/vocabulary.js';
+import type { PolicyBundle } from '../runtime/live/policy-bundle.js';
 import { answerChecks, type CheckQuery } from '../runtime/service/check-answers.js';
-import { ownershipStandIn } from '../runtime/core/engine/ownership-stand-in.js';
+import { ownershipStandIn } from '../runtime/live/ownership-stand-in.js';
 import { REPO_ROOT } from './build.bench.js';
 import type { BenchSettings } from './measure.js';
 
@@ -96,7 +96,7 @@ async function startService(): Promise<{ readonly base: string; stop(): Promise<
     [
       '--import',
       'tsx',
-      'runtime/cli/typed-permissions.ts',
+      'runtime/cli/command.ts',
       'serve',
       '--policy',
       'generated/policy.json',

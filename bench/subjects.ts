@@ -2,7 +2,7 @@
  * Everything built from one scenario that the benchmarks measure: this library (built and loaded
  * from tables), the peers' models and the nested-object baseline, sharing one ownership service.
  */
-import type { Permissions, TypedPermissions } from '../runtime/core/index.js';
+import type { Permissions, TypedPermissions } from '../runtime/permissions/index.js';
 import { createAccessControl2, createAccessControl3 } from './peers/accesscontrol.js';
 import { CountingOwnership } from './peers/counting-ownership.js';
 import { nestedTable, type NestedTable } from './peers/nested-object.js';

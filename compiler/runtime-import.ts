@@ -10,7 +10,7 @@ function findSourceRepository(start: string): string | undefined {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
     try {
       const runtime = JSON.parse(readFileSync(join(dir, 'runtime', 'package.json'), 'utf8')) as { name?: string };
-      if (runtime.name === 'typed-permissions' && existsSync(join(dir, 'runtime', 'core', 'precompiled.ts'))) return dir;
+      if (runtime.name === 'typed-permissions' && existsSync(join(dir, 'runtime', 'permissions', 'precompiled.ts'))) return dir;
     } catch {
       // No runtime workspace here: look further up.
     }
@@ -30,7 +30,7 @@ function findSourceRepository(start: string): string | undefined {
 export function defaultRuntimeImport(outDir: string): string {
   const root = findSourceRepository(outDir);
   if (root === undefined) return RUNTIME_IMPORT;
-  const path = relative(resolve(outDir), join(root, 'runtime', 'core', 'precompiled.js'))
+  const path = relative(resolve(outDir), join(root, 'runtime', 'permissions', 'precompiled.js'))
     .split(sep)
     .join('/');
   return path.startsWith('.') ? path : `./${path}`;

@@ -6,7 +6,7 @@ import {
   type TypedPermissions,
   type TypedPermissionsOptions,
   type User,
-} from '../runtime/core/precompiled.js';
+} from '../runtime/permissions/precompiled.js';
 import type { PermissionsOwnershipService } from './ownership.js';
 import { grantTables, policyVersion } from './tables.js';
 import type { Schema } from './types.js';

@@ -2,7 +2,7 @@
  * The scenario's definitions as flat rules (role, resource, action, possession, attributes), the
  * common input from which each peer library builds its own model.
  */
-import type { PermissionDefinitionJson } from '../../runtime/core/index.js';
+import type { PermissionDefinitionJson } from '../../runtime/permissions/index.js';
 import { CRUD_ACTIONS } from '../scenario.js';
 
 /** One grant of one role. `resource` and `action` may be `'*'` unless expanded. */

@@ -9,7 +9,7 @@ import {
   type PermissionDefinition,
   type PermissionsSchema,
   type TypedPermissions,
-} from '../../runtime/core/index.js';
+} from '../../runtime/permissions/index.js';
 import type { FillerRecord, Scenario } from '../scenario.js';
 import type { CountingOwnership } from './counting-ownership.js';
 import type { BenchUser, Decider, DecisionQuery, FilterPicker, Picker } from './peer.js';

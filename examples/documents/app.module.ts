@@ -19,7 +19,7 @@ import { parseDocumentId, userFromHeader } from './extract-user.js';
 import { limitOwnReduce } from './limit-own-reduce.js';
 import { UsersRepository } from './users.repository.js';
 import type { PolicySource } from '../../runtime/live/index.js';
-import type { FollowOptions } from '../../runtime/core/engine/policy-follower.js';
+import type { FollowOptions } from '../../runtime/live/policy-follower.js';
 
 /** What the example says about its live policy: each change, and each rejected version with its reasons. */
 const policyLog: FollowOptions = {

@@ -12,7 +12,7 @@
  */
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Kysely } from 'kysely';
-import type { DecisionEvent } from '../../runtime/core/index.js';
+import type { DecisionEvent } from '../../runtime/permissions/index.js';
 import type { DecisionLogBounds } from './decision-log-bounds.js';
 import { DECISION_LOG_BOUNDS, EXAMPLE_DATABASE } from './example.constants.js';
 import type { ExampleDatabase } from './example-database.js';

@@ -4,7 +4,7 @@
  * (definitions/decision.permissions.json); everyone else gets 403.
  */
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import type { Permit } from '../../runtime/core/index.js';
+import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';
 import type { AppUser } from './app-user.js';
 import { DecisionLogWriter, MAX_LISTED_DECISIONS } from './decision-log.writer.js';

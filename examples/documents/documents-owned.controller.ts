@@ -3,7 +3,7 @@
  * extra AND condition: the database returns only owned rows, nothing is filtered in memory.
  */
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import type { Permit } from '../../runtime/core/index.js';
+import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';
 import type { AppUser } from './app-user.js';
 import type { DocumentFilter } from './document-filter.js';

@@ -5,7 +5,7 @@
  * rest of the app; a user who may not list (COMPANY_ADMIN) still gets the documents they may read.
  */
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import type { Permit } from '../../runtime/core/index.js';
+import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';
 import type { AppUser } from './app-user.js';
 import type { DocumentFilter } from './document-filter.js';

@@ -4,7 +4,7 @@
  * deleting and reviewing one document all go through it, so the example page's buttons act through it too.
  */
 import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, NotFoundException, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import type { Permit } from '../../runtime/core/index.js';
+import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';
 import type { AppUser } from './app-user.js';
 import type { DocumentFilter } from './document-filter.js';

@@ -5,7 +5,7 @@
  */
 import { NotFoundException, UseGuards } from '@nestjs/common';
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
-import type { Permit } from '../../runtime/core/index.js';
+import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';
 import type { AppUser } from './app-user.js';
 import { DocumentModel } from './document.model.js';

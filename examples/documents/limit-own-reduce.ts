@@ -1,7 +1,7 @@
 /**
  * The example app's `limitOwnReduce` option: how the filters of several limitOwned hooks combine.
  */
-import type { LimitOwnedHook } from '../../runtime/core/index.js';
+import type { LimitOwnedHook } from '../../runtime/permissions/index.js';
 import type { AppUser } from './app-user.js';
 import type { DocumentFilter } from './document-filter.js';
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Controller, Get, Header, Req, Res } from '@nestjs/common';
-import type { PermissionSlice } from '../../runtime/core/index.js';
+import type { PermissionSlice } from '../../runtime/permissions/index.js';
 import { PermissionsService } from '../../runtime/nest/index.js';
 import { userFromHeader } from './extract-user.js';
 import { UsersRepository } from './users.repository.js';

@@ -5,5 +5,5 @@
  * compiled at run time).
  */
 export { createClient, type ClientAction, type ClientResource, type Owned, type OwnedOption, type PermissionsClient } from './permissions-client.js';
-export type { PermissionSlice, SliceAction, SliceResource } from '../core/engine/permission-slice.js';
-export { PermissionsError, PermissionsUsageError } from '../core/errors.js';
+export type { PermissionSlice, SliceAction, SliceResource } from '../core/decision/permission-slice.js';
+export { PermissionsError, PermissionsUsageError } from '../core/common/errors.js';

@@ -4,11 +4,11 @@
  * ownership group. No hook runs here: the application says which groups own a record (the server's
  * `permit.owningGroups(ids)`), or just whether the user owns it.
  */
-import type { ResourceActionsOf } from '../core/engine/typed-permissions.js';
+import type { ResourceActionsOf } from '../permissions/schema-types.js';
 import { NOTHING, planFromJson, planToPatterns, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
 import { interpretPicker, type Picker } from '../core/projection/attribute-projection.js';
-import { PermissionsUsageError } from '../core/errors.js';
-import type { PermissionSlice } from '../core/engine/permission-slice.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
+import type { PermissionSlice } from '../core/decision/permission-slice.js';
 import { sliceProblem } from './slice-shape.js';
 
 /**

@@ -4,7 +4,7 @@
  * rather than half understood.
  */
 import type { AttributePlanJson } from '../core/projection/attribute-plan.js';
-import type { PermissionSlice } from '../core/engine/permission-slice.js';
+import type { PermissionSlice } from '../core/decision/permission-slice.js';
 
 /** How deep attribute plans may nest: attribute paths have at most 32 segments. */
 const MAX_PLAN_DEPTH = 32;

@@ -4,7 +4,7 @@
  * is the record's id — by the rules the middleware applies per request — so that an ambiguous route stops
  * the boot instead of failing its first request.
  */
-import { PermissionsUsageError } from '../core/index.js';
+import { PermissionsUsageError } from '../permissions/index.js';
 import { describePaths, isResourceIdParamProblem, resolveRoute, routePathParams } from '../integration/index.js';
 import { permitRouteOf } from './permit-middleware.js';
 

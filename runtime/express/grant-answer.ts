@@ -4,7 +4,7 @@
  * per-route middleware and the query-on-request middleware end here.
  */
 import type { ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
-import type { GrantQuery, Permissions, Permit, User } from '../core/index.js';
+import type { GrantQuery, Permissions, Permit, User } from '../permissions/index.js';
 import { decideRequest, type ErrorAnswer } from '../integration/index.js';
 
 /**

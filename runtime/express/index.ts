@@ -12,4 +12,4 @@ export { permissionsErrorHandler, type PermissionsErrorHandlerOptions } from './
 export { initPermissions } from './init-permissions.js';
 export { createPermitMiddleware, type PermitMiddlewareOptions, type PermitRoute, type PermitRouteOptions, type TypedPermitRoute } from './permit-middleware.js';
 export { permitOf } from './permit-of.js';
-export { createPermissionsMiddleware, type PermissionsMiddlewareOptions, type RequestWithPermit } from './permissions.middleware.js';
+export { createPermissionsMiddleware, type PermissionsMiddlewareOptions, type RequestWithPermit } from './permissions-middleware.js';

@@ -5,7 +5,7 @@
  * 400 (malformed id), 403 (not granted) or puts the Permit on the request.
  */
 import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
-import { PermissionsUsageError, type Permissions, type PermissionsSchema, type TypedPermissions, type User } from '../core/index.js';
+import { PermissionsUsageError, type Permissions, type PermissionsSchema, type TypedPermissions, type User } from '../permissions/index.js';
 import {
   permissionsEngineOf,
   projectRequestId,

@@ -1,7 +1,7 @@
 /**
  * `permitOf(req)`: the Permit the permissions middleware put on a request, for the route's handler.
  */
-import { PermissionsUsageError, type Permit, type User } from '../core/index.js';
+import { PermissionsUsageError, type Permit, type User } from '../permissions/index.js';
 import type { ExpressRequest } from './express-types.js';
 
 /**

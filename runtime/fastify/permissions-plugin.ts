@@ -8,7 +8,7 @@
  */
 import type { FastifyPluginCallback, RouteOptions } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { PermissionsUsageError } from '../core/index.js';
+import { PermissionsUsageError } from '../permissions/index.js';
 import { describePaths, isResourceIdParamProblem, resolveRoute } from '../integration/index.js';
 import { fastifyPathParams } from './fastify-path-params.js';
 import { permitHookRouteOf, type PermitHookRoute } from './permit-hook.js';

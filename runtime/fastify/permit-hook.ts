@@ -5,7 +5,7 @@
  * through the integration kit, and answers 400, 401, 403 or 500 itself — or puts the Permit on the request.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PermissionsUsageError, type Permissions, type PermissionsSchema, type TypedPermissions, type User } from '../core/index.js';
+import { PermissionsUsageError, type Permissions, type PermissionsSchema, type TypedPermissions, type User } from '../permissions/index.js';
 import {
   answerOfError,
   decideRequest,

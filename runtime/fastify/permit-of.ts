@@ -3,7 +3,7 @@
  * The permit sits on a request decoration under a symbol, so that it can collide with no other plugin's
  * decoration and is read through one typed accessor.
  */
-import { PermissionsUsageError, type Permit, type User } from '../core/index.js';
+import { PermissionsUsageError, type Permit, type User } from '../permissions/index.js';
 
 /**
  * The request decoration holding the permit: a registered symbol, so that two copies of this package in one

@@ -3,9 +3,10 @@
  * granted, with the decision headers, or refused, with its 403 answer. An integration maps its framework's
  * request to the query and sends what comes back; every integration answers alike.
  */
-import { PermissionsInvalidIdError, PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../core/index.js';
-import { requestResourceId, type ProjectResourceId } from '../core/engine/resource-id.js';
-import type { PermissionsSchema, TypedPermissions } from '../core/engine/typed-permissions.js';
+import { PermissionsInvalidIdError, PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../permissions/index.js';
+import { requestResourceId, type ProjectResourceId } from '../core/decision/resource-id.js';
+import type { PermissionsSchema } from '../permissions/schema-types.js';
+import type { TypedPermissions } from '../permissions/precompiled-permissions.js';
 import { decisionHeaders, type DecisionHeaders } from './decision-headers.js';
 import { errorAnswer, type ErrorAnswer, type PermissionsErrorBody, type PermissionsForbiddenBody } from './error-answers.js';
 

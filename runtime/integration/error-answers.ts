@@ -4,7 +4,7 @@
  * the application's own code throws for an unknown caller, 403 when nothing is granted, and 500 for anything
  * else, with nothing of the original error in it.
  */
-import { PermissionsInvalidIdError } from '../core/errors.js';
+import { PermissionsInvalidIdError } from '../core/common/errors.js';
 
 /**
  * The JSON body of an error answer.

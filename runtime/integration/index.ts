@@ -39,8 +39,8 @@ export {
   type PermissionsForbiddenBody,
 } from './error-answers.js';
 export { CALL_ID_HEADER, decisionHeaders, POLICY_VERSION_HEADER, type DecisionHeaders } from './decision-headers.js';
-export { DECISION_LABEL_PATTERN, MAX_DECISION_LABELS } from '../core/engine/decision-labels.js';
-export { PERMISSIONS_OPTION_KEYS } from '../core/engine/permissions-options.js';
-export type { ProjectResourceId } from '../core/engine/resource-id.js';
-export type { ResourceActionsOf } from '../core/engine/typed-permissions.js';
-export { describeValue } from '../core/describe-value.js';
+export { DECISION_LABEL_PATTERN, MAX_DECISION_LABELS } from '../core/decision/decision-labels.js';
+export { PERMISSIONS_OPTION_KEYS } from '../permissions/permissions-options.js';
+export type { ProjectResourceId } from '../core/decision/resource-id.js';
+export type { ResourceActionsOf } from '../permissions/schema-types.js';
+export { describeValue } from '../core/common/describe-value.js';

@@ -3,7 +3,7 @@
  * at start) says — and refuses, rather than guesses, whenever the request does not look like the
  * route that was resolved.
  */
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 import { isResourceIdParamProblem, type ResolvedResourceIdParam, type ResourceIdParamProblem } from './resource-id-param.js';
 
 /**

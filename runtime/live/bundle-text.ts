@@ -2,8 +2,8 @@
  * Reading a policy bundle from text (a file, an HTTP body, a store's column): bounded in size, parsed as JSON.
  * The engine checks what it is; here it only has to be JSON.
  */
-import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
-import { PermissionsUsageError } from '../core/errors.js';
+import { MAX_POLICY_BUNDLE_LENGTH } from './policy-bundle.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 
 /**
  * The JSON value of a bundle's text from `where`, or a PermissionsUsageError saying why it cannot be read

@@ -3,7 +3,7 @@
  * number of milliseconds a timer can hold. Past 2³¹−1 ms Node fires a timer at once, which would turn a long
  * poll into a busy one.
  */
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 
 /** The longest delay a Node timer holds (about 24.8 days). */
 export const MAX_TIMER_MS = 2_147_483_647;

@@ -8,9 +8,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { PermissionsUsageError } from '../core/errors.js';
-import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
-import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
+import type { PolicySource, SourcedPolicy } from './policy-source.js';
+import { MAX_POLICY_BUNDLE_LENGTH } from './policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
 import { durationOption } from './duration-option.js';
 import { regularFileText } from './regular-file-text.js';

@@ -2,10 +2,10 @@
  * `httpPolicySource(url)`: a policy bundle served over HTTP, polled with `If-None-Match`, so an unchanged
  * bundle costs a 304 and no parsing.
  */
-import { PermissionsUsageError } from '../core/errors.js';
-import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
-import { MAX_POLICY_BUNDLE_LENGTH } from '../core/tables/policy-bundle.js';
-import { boundedText } from '../core/bounded-text.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
+import type { PolicySource, SourcedPolicy } from './policy-source.js';
+import { MAX_POLICY_BUNDLE_LENGTH } from './policy-bundle.js';
+import { boundedText } from '../core/common/bounded-text.js';
 import { parseBundleText } from './bundle-text.js';
 import { durationOption } from './duration-option.js';
 

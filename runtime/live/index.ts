@@ -14,6 +14,6 @@ export type {
   PolicySource,
   RegisteredVocabulary,
   SourcedPolicy,
-} from '../core/engine/policy-source.js';
-export type { FollowOptions, LivePolicy, PolicyChange, PolicyRejection } from '../core/engine/policy-follower.js';
-export type { PolicyBundle } from '../core/tables/policy-bundle.js';
+} from './policy-source.js';
+export type { FollowOptions, LivePolicy, PolicyChange, PolicyRejection } from './policy-follower.js';
+export type { PolicyBundle } from './policy-bundle.js';

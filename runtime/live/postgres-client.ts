@@ -2,7 +2,7 @@
  * node-postgres (`pg`), an optional peer dependency loaded only by the PostgreSQL policy store, and the few
  * parts of it the store uses — declared here so that the package's types need no `@types/pg`.
  */
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 
 /** A query result, as far as the store reads it. */
 export interface QueryResult<TRow> {

@@ -7,7 +7,7 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { FollowerRegistration, FollowerStatus } from '../core/engine/policy-source.js';
+import type { FollowerRegistration, FollowerStatus } from './policy-source.js';
 import { FOLLOWER_REFRESH_MS } from './follower-timing.js';
 import type { PgPool } from './postgres-client.js';
 import { forgetFollower, writeFollower, type FollowerIdentity } from './postgres-follower-registry.js';

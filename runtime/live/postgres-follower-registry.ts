@@ -4,7 +4,7 @@
  * forgotten a minute after it stops; `typed-permissions policy publish` reads them to refuse a version a running
  * follower would reject, and `policy followers` lists them.
  */
-import type { FollowerStatus } from '../core/engine/policy-source.js';
+import type { FollowerStatus } from './policy-source.js';
 import { FOLLOWER_FORGET_MS } from './follower-timing.js';
 import type { Queryable } from './postgres-client.js';
 import { isMissingStore, type PolicyStoreNames } from './postgres-policy-store.js';

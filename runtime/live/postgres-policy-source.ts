@@ -6,8 +6,8 @@
  * the listener was disconnected costs at most one poll interval. Behind a connection pooler in transaction mode
  * LISTEN does not work at all; the poll still converges (point the source at the server, or a session-mode pool).
  */
-import { PermissionsUsageError } from '../core/errors.js';
-import type { PolicySource, SourcedPolicy } from '../core/engine/policy-source.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
+import type { PolicySource, SourcedPolicy } from './policy-source.js';
 import { durationOption } from './duration-option.js';
 import { loadPg, type PgClient, type PgPool } from './postgres-client.js';
 import { followerRegistration } from './postgres-follower-registration.js';

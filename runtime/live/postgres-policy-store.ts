@@ -7,8 +7,8 @@
  * every follower in one transaction; a rollback publishes an earlier version again, under a new sequence.
  */
 import { randomUUID } from 'node:crypto';
-import { PermissionsUsageError } from '../core/errors.js';
-import { policyBundleProblem, type PolicyBundle } from '../core/tables/policy-bundle.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
+import { policyBundleProblem, type PolicyBundle } from './policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
 import { FOLLOWER_FORGET_MS } from './follower-timing.js';
 import type { PgClient, Queryable } from './postgres-client.js';

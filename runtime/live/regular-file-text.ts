@@ -8,7 +8,7 @@
  */
 import { constants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 
 /** What {@link regularFileText} says about the file it reads, and how much of it. */
 export interface RegularFileRead {

@@ -6,7 +6,7 @@ import type { DiscoveryService, ModulesContainer } from '@nestjs/core';
 
 /** A provider or controller as Nest's discovery lists it (its wrapper type is not exported by @nestjs/core). */
 type InstanceWrapper = ReturnType<DiscoveryService['getProviders']>[number];
-import type { PermissionDefinition } from '../core/index.js';
+import type { PermissionDefinition } from '../permissions/index.js';
 import type { PermissionsGuardConfig } from './guarded-routes.js';
 import type { DiscoveredHandlers } from './handler-hosts.js';
 import { PermissionsFeatureDefinitions } from './permissions-feature.js';

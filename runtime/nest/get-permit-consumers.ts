@@ -2,10 +2,10 @@
  * The start-time check of `@GetPermit()`: a handler that injects a permit no permissions guard makes would fail
  * on every request, so the application does not start.
  */
-import { PermissionsUsageError } from '../core/index.js';
-import { injectsPermit } from './get-permit.decorator.js';
+import { PermissionsUsageError } from '../permissions/index.js';
+import { injectsPermit } from './get-permit-decorator.js';
 import type { HandlerRecord } from './handler-hosts.js';
-import { isPermissionsSkipped } from './permission.decorator.js';
+import { isPermissionsSkipped } from './permission-decorator.js';
 
 /** Why the handler of `record` cannot have the permit it injects with `@GetPermit()`; nothing when it can or injects none. */
 function permitConsumerProblems({ host, handler, methodName, guards }: HandlerRecord): string[] {

@@ -9,12 +9,12 @@ import {
   type ResourceIdParamProblem,
   routePathParams,
 } from '../integration/index.js';
-import type { PermissionDefinition } from '../core/index.js';
+import type { PermissionDefinition } from '../permissions/index.js';
 import { classMethodsOf } from './class-methods.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
-import { isPermissionsSkipped, readPermissionOverride } from './permission.decorator.js';
-import type { PermissionsGuardOptions } from './permissions-guard-options.interface.js';
-import type { ProjectResourceId } from './permissions-module-options.interface.js';
+import { isPermissionsSkipped, readPermissionOverride } from './permission-decorator.js';
+import type { PermissionsGuardOptions } from './permissions-guard-options.js';
+import type { ProjectResourceId } from './permissions-module-options.js';
 
 /** @internal What `createPermissionsGuard()` was called with, kept per guard class. */
 export interface PermissionsGuardConfig {

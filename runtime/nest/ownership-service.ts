@@ -5,8 +5,8 @@
 import type { ModuleRef } from '@nestjs/core';
 import { UnknownElementException } from '@nestjs/core/errors/exceptions/unknown-element.exception.js';
 import { describeValue } from '../integration/index.js';
-import { PermissionsUsageError } from '../core/index.js';
-import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from './permissions.constants.js';
+import { PermissionsUsageError } from '../permissions/index.js';
+import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from './permissions-constants.js';
 
 /**
  * The ownership service: the provider under `PERMISSIONS_OWNERSHIP_SERVICE_TOKEN` anywhere in the application,

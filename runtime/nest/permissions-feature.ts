@@ -1,7 +1,7 @@
 /**
  * The value a `PermissionsModule.forFeature()` module provides: its definitions, found at start.
  */
-import type { PermissionDefinition } from '../core/index.js';
+import type { PermissionDefinition } from '../permissions/index.js';
 
 /**
  * @internal The definitions of one `forFeature()` call; the permissions service discovers every instance at start.

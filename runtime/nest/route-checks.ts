@@ -1,7 +1,7 @@
 /**
  * The start-time check of every guarded controller handler: each is resolved once, before the first request.
  */
-import type { Permissions, PermissionsOptions } from '../core/index.js';
+import type { Permissions, PermissionsOptions } from '../permissions/index.js';
 import { describePaths, isResourceIdParamProblem } from '../integration/index.js';
 import type { PermissionsGuardConfig, PermissionsRoute } from './guarded-routes.js';
 import type { RouteHandlerRecord } from './handler-hosts.js';

@@ -2,7 +2,7 @@
  * What the start says about guarded handlers: handlers that can never be granted (warnings, errors in strict
  * mode), and the one way problems found at start are reported for routes and resolvers alike.
  */
-import { PermissionsUsageError, type Permissions, type PermissionsOptions } from '../core/index.js';
+import { PermissionsUsageError, type Permissions, type PermissionsOptions } from '../permissions/index.js';
 import type { PermissionsRoute } from './guarded-routes.js';
 
 /** The `resource\u0000action` pairs some role is granted, per engine (computed once: the tables may hold many cells). */

@@ -5,4 +5,4 @@
 export { createRemotePermissions, RemotePermissions } from './remote-permissions.js';
 export type { RemotePermissionsOptions } from './remote-options.js';
 export { PermissionsServiceError } from './service-error.js';
-export type { Permit } from '../core/engine/permit.js';
+export type { Permit } from '../core/decision/permit.js';

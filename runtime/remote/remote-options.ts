@@ -3,8 +3,8 @@
  * can hold is an error when the application starts, not on its first request.
  */
 import type { LimitOwnReducer, User } from '../core/definition/definition-types.js';
-import type { PermissionsLogger } from '../core/engine/permissions-options.js';
-import { PermissionsUsageError } from '../core/errors.js';
+import type { PermissionsLogger } from '../core/decision/engine-settings.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 import { durationOption } from '../live/duration-option.js';
 import type { RemotePermitSettings } from './role-set-policy.js';
 import type { ServiceConnection } from './service-client.js';

@@ -5,17 +5,17 @@
  * the application, with the same Permit class the embedded engine returns.
  */
 import type { User } from '../core/definition/definition-types.js';
-import { decideOwnership, decideWithoutHooks, queriedResourceId } from '../core/engine/decide-permit.js';
-import { checkGrantQuery, rolesKey, type GrantQuery } from '../core/engine/grant-query.js';
-import { OnceWarnings } from '../core/engine/once-warnings.js';
-import { Permit } from '../core/engine/permit.js';
-import type { PermissionsSchema, TypedGrantQuery } from '../core/engine/typed-permissions.js';
-import { PermissionsUsageError } from '../core/errors.js';
+import { decideOwnership, decideWithoutHooks, queriedResourceId } from '../core/decision/decide-permit.js';
+import { checkGrantQuery, rolesKey, type GrantQuery } from '../core/decision/grant-query.js';
+import { OnceWarnings } from '../core/decision/once-warnings.js';
+import { Permit } from '../core/decision/permit.js';
+import type { PermissionsSchema, TypedGrantQuery } from '../permissions/schema-types.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 import type { ResourceIdType } from '../core/tables/grant-tables.js';
 import { NO_GRANT } from '../core/tables/table-loader.js';
-import { describeValue } from '../core/describe-value.js';
-import { didYouMean } from '../core/nearest-name.js';
-import { resolveMethod } from '../core/build/ownership-methods.js';
+import { describeValue } from '../core/common/describe-value.js';
+import { didYouMean } from '../core/common/nearest-name.js';
+import { resolveMethod } from '../core/table-building/ownership-methods.js';
 import { checkRemoteOptions, type RemotePermissionsOptions, type RemoteSettings } from './remote-options.js';
 import { actionsWithGroups, RoleSetPolicy } from './role-set-policy.js';
 import { fetchGroupMethods, fetchPolicy, fetchSlice, type ServicePolicy } from './service-client.js';

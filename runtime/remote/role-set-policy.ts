@@ -5,14 +5,13 @@
  * Permit made from it is the engine's own Permit class, so every method behaves as it does embedded.
  */
 import type { LimitOwnReducer } from '../core/definition/definition-types.js';
-import type { PermissionSlice } from '../core/engine/permission-slice.js';
-import type { PermitContext } from '../core/engine/permit.js';
-import { resolveMethod } from '../core/build/ownership-methods.js';
-import type { BoundHook } from '../core/engine/hook-call.js';
-import { PermissionsUsageError } from '../core/errors.js';
+import type { PermissionSlice } from '../core/decision/permission-slice.js';
+import type { PermitContext } from '../core/decision/permit.js';
+import { resolveMethod } from '../core/table-building/ownership-methods.js';
+import { type BoundHook, NO_GRANT, type Combination, type LoadedOwner, type OwnGrant } from '../core/tables/table-loader.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 import { planFromJson, type AttributePlan } from '../core/projection/attribute-plan.js';
 import { ownershipLabel } from '../core/tables/grant-tables.js';
-import { NO_GRANT, type Combination, type LoadedOwner, type OwnGrant } from '../core/tables/table-loader.js';
 import type { GroupMethods } from './service-client.js';
 
 /** What remote permits take from the remote permissions' options. */

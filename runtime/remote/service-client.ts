@@ -4,10 +4,10 @@
  * (`POST /v1/check`) — each with the bearer token, a deadline and a bounded body, and each answer checked
  * before it is read. Anything else is a {@link PermissionsServiceError}: nothing is granted on it.
  */
-import type { PermissionSlice } from '../core/engine/permission-slice.js';
-import { describeValue } from '../core/describe-value.js';
+import type { PermissionSlice } from '../core/decision/permission-slice.js';
+import { describeValue } from '../core/common/describe-value.js';
 import { sliceProblem } from '../client/slice-shape.js';
-import { boundedText } from '../core/bounded-text.js';
+import { boundedText } from '../core/common/bounded-text.js';
 import { PermissionsServiceError } from './service-error.js';
 
 /** What `GET /v1/policy` answers, as remote permissions read it. */

@@ -2,7 +2,7 @@
  * The error of remote permissions when the decision service cannot answer: unreachable, too slow, refusing the
  * token, answering something that is not a decision service's answer. Remote permissions never grant on one.
  */
-import { PermissionsError } from '../core/errors.js';
+import { PermissionsError } from '../core/common/errors.js';
 
 /**
  * Thrown (as a rejection of `grantPermit`, or of `createRemotePermissions`) when the decision service did not

@@ -5,7 +5,7 @@
  * how close a guess was.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 
 /** The shortest token accepted: shorter ones can be guessed. */
 export const MIN_TOKEN_LENGTH = 16;

@@ -6,12 +6,12 @@
  * the answer applies the engine's rule to that: granted as any, or as own and owned; the any attributes plus
  * those of the groups that own it.
  */
-import { quoteForMessage } from '../core/definition/names.js';
-import type { LoggedDecision } from '../core/engine/decision-log.js';
-import type { PermissionSlice } from '../core/engine/permission-slice.js';
-import type { Vocabulary } from '../core/engine/policy-candidate.js';
-import { resourceIdOfType } from '../core/engine/resource-id.js';
-import { PermissionsInvalidIdError } from '../core/errors.js';
+import { quoteForMessage } from '../core/common/printable-text.js';
+import type { LoggedDecision } from '../core/decision/engine-settings.js';
+import type { PermissionSlice } from '../core/decision/permission-slice.js';
+import type { Vocabulary } from '../core/tables/vocabulary.js';
+import { resourceIdOfType } from '../core/decision/resource-id.js';
+import { PermissionsInvalidIdError } from '../core/common/errors.js';
 import { NOTHING, planFromJson, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
 import type { GrantTables, ResourceIdType } from '../core/tables/grant-tables.js';
 import { canonicalPatterns } from '../core/tables/table-loader.js';

@@ -6,18 +6,18 @@
  * tokens, unless it listens on loopback and is told to allow anonymous requests.
  */
 import type { FastifyInstance } from 'fastify';
-import type { PermissionsEngine } from '../core/engine/permissions-engine.js';
-import type { PolicySource } from '../core/engine/policy-source.js';
-import { PermissionsUsageError } from '../core/errors.js';
+import type { PrecompiledPermissions } from '../permissions/precompiled-permissions.js';
+import type { PolicySource } from '../live/policy-source.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
-import type { PolicyBundle } from '../core/tables/policy-bundle.js';
+import type { PolicyBundle } from '../live/policy-bundle.js';
 import { durationOption } from '../live/duration-option.js';
 import { BearerTokens } from './bearer-tokens.js';
 import { createDecisionServer } from './decision-server.js';
 import { followPolicy } from './followed-policy.js';
 import type { ServiceLogger } from './service-logger.js';
 import { resolveServiceLimits, type DecisionServiceLimits } from './service-limits.js';
-import type { PermissionsOptions } from '../core/engine/permissions-options.js';
+import type { PermissionsOptions } from '../permissions/permissions-options.js';
 import { ServiceMetrics } from './service-metrics.js';
 import { followTokensFile, readTokensFile } from './token-file.js';
 
@@ -68,7 +68,7 @@ export interface DecisionService {
   /** The Fastify server: `server.inject()` in tests, `server.addresses()` once listening. */
   readonly server: FastifyInstance;
   /** The engine the answers come from (it follows the source). */
-  readonly permissions: PermissionsEngine;
+  readonly permissions: PrecompiledPermissions;
   /** The active policy version, or undefined while none is loaded. */
   readonly policyVersion: string | undefined;
   /** Listens on the configured host and port; resolves with the address (`http://127.0.0.1:8080`). */

@@ -4,15 +4,15 @@
  * through the logger and counted — and the vocabulary checks are validated against: the first policy's, which
  * every later version keeps.
  */
-import { PermissionsEngine, permissionsFromTables } from '../core/engine/permissions-engine.js';
-import type { PermissionsOptions } from '../core/engine/permissions-options.js';
+import { PrecompiledPermissions, permissionsFromTables } from '../permissions/precompiled-permissions.js';
+import type { PermissionsOptions } from '../permissions/permissions-options.js';
 import type { User } from '../core/definition/definition-types.js';
-import { vocabularyOf, type Vocabulary } from '../core/engine/policy-candidate.js';
-import type { LivePolicy } from '../core/engine/policy-follower.js';
-import type { PolicySource } from '../core/engine/policy-source.js';
-import { ownershipStandIn } from '../core/engine/ownership-stand-in.js';
+import { type Vocabulary, vocabularyOf } from '../core/tables/vocabulary.js';
+import type { LivePolicy } from '../live/policy-follower.js';
+import type { PolicySource } from '../live/policy-source.js';
+import { ownershipStandIn } from '../live/ownership-stand-in.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
-import type { PolicyBundle } from '../core/tables/policy-bundle.js';
+import type { PolicyBundle } from '../live/policy-bundle.js';
 import type { ServedPolicy } from './server-context.js';
 import type { ServiceLogger } from './service-logger.js';
 import type { ServiceMetrics } from './service-metrics.js';
@@ -29,7 +29,7 @@ export interface PolicyOrigin {
 
 /** The policy a service answers from, followed. */
 export interface FollowedPolicy {
-  readonly engine: PermissionsEngine;
+  readonly engine: PrecompiledPermissions;
   /** The engine and vocabulary, or undefined while no version is loaded. */
   served(): ServedPolicy | undefined;
   /** Stops following (the active version stays). */
@@ -56,9 +56,9 @@ export async function followPolicy(origin: PolicyOrigin, metrics: ServiceMetrics
     ...(origin.onDecision === undefined ? {} : { onDecision: origin.onDecision }),
     ...(origin.decisionLog === undefined ? {} : { decisionLog: origin.decisionLog }),
   };
-  const engine: PermissionsEngine =
+  const engine: PrecompiledPermissions =
     origin.tables === undefined
-      ? new PermissionsEngine<User<unknown>, unknown>(engineOptions)
+      ? new PrecompiledPermissions<User<unknown>, unknown>(engineOptions)
       : permissionsFromTables<User<unknown>, unknown>(origin.tables, engineOptions);
   let vocabulary: Vocabulary | undefined = engine.built ? vocabularyOf(engine.tables) : undefined;
   if (engine.built) metrics.activePolicy(engine.policyVersion);

@@ -3,7 +3,7 @@
  * resources with their id types, actions — and the names of the ownership methods the active version uses.
  * Nothing about roles or what they are granted.
  */
-import type { Vocabulary } from '../core/engine/policy-candidate.js';
+import type { Vocabulary } from '../core/tables/vocabulary.js';
 import type { GrantTables, HookKind } from '../core/tables/grant-tables.js';
 
 /** What `GET /v1/policy` answers. */

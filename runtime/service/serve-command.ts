@@ -5,8 +5,8 @@
  * usage error.
  */
 import { parseArgs } from 'node:util';
-import { PermissionsUsageError } from '../core/errors.js';
-import { MAX_POLICY_BUNDLE_LENGTH, type PolicyBundle } from '../core/tables/policy-bundle.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
+import { MAX_POLICY_BUNDLE_LENGTH, type PolicyBundle } from '../live/policy-bundle.js';
 import { filePolicySource } from '../live/file-policy-source.js';
 import { httpPolicySource } from '../live/http-policy-source.js';
 import { loadPg } from '../live/postgres-client.js';

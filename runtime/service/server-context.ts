@@ -3,8 +3,8 @@
  * tokens, metrics and logger, and the conventions of every answer (the policy-version header, documented schemas).
  */
 import type { FastifySchema } from 'fastify';
-import type { PermissionsEngine } from '../core/engine/permissions-engine.js';
-import type { Vocabulary } from '../core/engine/policy-candidate.js';
+import type { PrecompiledPermissions } from '../permissions/precompiled-permissions.js';
+import type { Vocabulary } from '../core/tables/vocabulary.js';
 import type { BearerTokens } from './bearer-tokens.js';
 import type { RouteDocumentation } from './openapi-from-routes.js';
 import { ServiceProblem } from './problem-details.js';
@@ -14,7 +14,7 @@ import type { ServiceMetrics } from './service-metrics.js';
 
 /** The policy the routes answer from: the engine and the vocabulary checks are validated against, once one is loaded. */
 export interface ServedPolicy {
-  readonly engine: PermissionsEngine;
+  readonly engine: PrecompiledPermissions;
   readonly vocabulary: Vocabulary;
 }
 

@@ -2,7 +2,7 @@
  * The limits of the decision service — request size, batch size, roles per user, rate per token, time per
  * request — with their defaults, and the check that refuses a limit that cannot work when the service is made.
  */
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 import { MAX_TIMER_MS } from '../live/duration-option.js';
 
 /** The limits of a decision service; every one has a default (see {@link DEFAULT_SERVICE_LIMITS}). */

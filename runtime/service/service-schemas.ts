@@ -6,7 +6,7 @@
  * refuses properties it does not list; every string, array and number is bounded (by the limits).
  */
 import { MAX_NAME_LENGTH } from '../core/definition/names.js';
-import { MAX_STRING_ID_LENGTH } from '../core/engine/resource-id.js';
+import { MAX_STRING_ID_LENGTH } from '../core/decision/resource-id.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-details.js';
 import { POLICY_VERSION_HEADER } from './server-context.js';
 import type { ResolvedServiceLimits } from './service-limits.js';

@@ -6,7 +6,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { PermissionsUsageError } from '../core/errors.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
 import { regularFileText } from '../live/regular-file-text.js';
 import { tokenProblem } from './bearer-tokens.js';
 

@@ -2,7 +2,7 @@
  * The detail of a request the JSON Schema refused, in words that name the field and index
  * (`checks[3].user.roles must have at most 64 items`), from the first error the validator found.
  */
-import { quoteForMessage } from '../core/definition/names.js';
+import { quoteForMessage } from '../core/common/printable-text.js';
 
 /** What the service reads of one validator error (ajv's shape, as Fastify hands it over). */
 export interface ValidationIssue {

@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { createClient, type PermissionSlice, type PermissionsClient } from '../../runtime/client/index.js';
-import { PermissionDefinitionError, Permissions, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import { definitionFieldArbs, grantsOwn, userArb, withOwnProtoKeyArb } from '../core/arbitraries.js';
 
 const NUM_RUNS = 500;

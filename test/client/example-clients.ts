@@ -5,7 +5,7 @@
  */
 import { createPermissions, type PermissionsOwnershipService } from '../../generated/index.js';
 import { createClient, type Owned, type PermissionSlice, type PermissionsClient } from '../../runtime/client/index.js';
-import type { User } from '../../runtime/core/index.js';
+import type { User } from '../../runtime/permissions/index.js';
 import { exampleCompanies, exampleDocuments, exampleManagers, exampleUsers, type ExampleDocument } from '../../examples/documents/example-data.js';
 
 export type DocumentPredicate = (document: ExampleDocument) => boolean;

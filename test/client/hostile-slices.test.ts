@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { createClient, PermissionsUsageError, type PermissionSlice } from '../../runtime/client/index.js';
-import { Permissions } from '../../runtime/core/index.js';
+import { Permissions } from '../../runtime/permissions/index.js';
 import { examplePermissions, exampleUser, quiet } from './example-clients.js';
 
 /** The slice of user 7, as plain mutable JSON to break in one place. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { createClient, PermissionsUsageError, type Owned, type PermissionSlice } from '../../runtime/client/index.js';
-import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { exampleAnonymousUser } from '../../examples/documents/example-data.js';
 import { ACTIONS, answers, clientOf, documentById, examplePermissions, exampleUser, quiet, superAdmin } from './example-clients.js';
 

@@ -43,7 +43,7 @@ export const EMITTED_FILES = [
 
 /**
  * Creates a fresh folder `test/.tmp-<label>-<random>`. Inside the repository, so that generated
- * code resolves `../../../runtime/core/precompiled.js`; a dot folder, so that neither `tsc -p .` nor jest
+ * code resolves `../../../runtime/permissions/precompiled.js`; a dot folder, so that neither `tsc -p .` nor jest
  * ever picks it up. Remove it with {@link removeTempDir}.
  */
 export function makeTempDir(label: string): string {

@@ -57,7 +57,7 @@ const HOSTILE: readonly { name: string; definitions: () => unknown[]; outcome: '
 
 const RUN_BUILD = `
 import { readFileSync } from 'node:fs';
-import { parseDefinitionsJson, Permissions, PermissionDefinitionError } from './runtime/core/index.ts';
+import { parseDefinitionsJson, Permissions, PermissionDefinitionError } from './runtime/permissions/index.ts';
 const isHookName = (name) => typeof name === 'string' && /^(is|list)/.test(name);
 const ownership = new Proxy({}, {
   get: (_target, name) => (isHookName(name) ? () => false : undefined),

@@ -11,8 +11,7 @@ import { compileModel, type CompiledModel } from '../../compiler/compile-model.j
 import { emitMatrix } from '../../compiler/emit/emit-matrix.js';
 import { markdownCode, markdownName, markdownProse } from '../../compiler/emit/markdown-text.js';
 import { planFromJson, planToPatterns } from '../../runtime/core/projection/attribute-plan.js';
-import type { GrantCell, GrantTables } from '../../runtime/core/tables/grant-tables.js';
-import { groupOwnershipLabel } from '../../runtime/core/tables/grant-tables.js';
+import { type GrantCell, type GrantTables, groupOwnershipLabel } from '../../runtime/core/tables/grant-tables.js';
 import { makeTempDir, removeTempDir } from './helpers.js';
 import { allNodes, inlineTokens, parseGfm, plainText, tableCells } from './markdown-tree.js';
 

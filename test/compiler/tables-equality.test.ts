@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile } from '../../compiler/compile.js';
 import { readDefinitionsFolder } from '../../compiler/read-definitions.js';
-import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { fixture, goodFixtureNames, makeTempDir, removeTempDir, repoRoot, tablesFromGenerated } from './helpers.js';
 
 const DEFINITION_FILE = /\.permissions\.(json|ts)$/;

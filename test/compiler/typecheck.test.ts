@@ -136,7 +136,7 @@ export const permissions = createPermissions<AppUser, CommentFilter>({
     file: 'fail-only-is-owner.ts',
     why: 'a hand-written definition with isOwner only',
     source: `
-import type { PermissionDefinition } from '../../runtime/core/index.js';
+import type { PermissionDefinition } from '../../runtime/permissions/index.js';
 export const definition: PermissionDefinition = { roles: ['EMPLOYEE'], resource: 'document', grant: ['read:own'], isOwner: 'isCreator' };
 `,
     expected: ["Property 'limitOwned' is missing", "but required in type 'PermissionDefinitionExactlyOneOfLimitOwned"],
@@ -154,7 +154,7 @@ export const definition: KnownPermissionDefinition = { roles: 'AUTHOR', resource
     file: 'fail-list-and-limit.ts',
     why: 'a hand-written definition with both listOwned and limitOwned',
     source: `
-import type { PermissionDefinition } from '../../runtime/core/index.js';
+import type { PermissionDefinition } from '../../runtime/permissions/index.js';
 export const definitions: PermissionDefinition[] = [
   { roles: 'EMPLOYEE', resource: 'document', grant: ['read:own'], isOwner: 'isCreator', listOwned: 'listCreated', limitOwned: 'limitToCreator' },
 ];

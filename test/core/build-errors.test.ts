@@ -3,7 +3,7 @@
  * each with its code, the definition's index and source, a path, a message and a fix.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, PermissionDefinitionError, PermissionsError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, PermissionDefinitionError, PermissionsError, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { buildError, collectingLogger, problemSummary } from './helpers.js';
 
 const isOwner = () => true;

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { MAX_COMPILED_PATTERNS_BYTES, MAX_MEMOISED_UNIONS_BYTES } from '../../runtime/core/projection/attribute-plan.js';
-import { BoundedCache, CacheBudget } from '../../runtime/core/bounded-cache.js';
-import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
-import { MAX_CACHED_SLICES, MAX_RESOURCE_OWNERS_CACHE_BYTES, MAX_SLICE_CACHE_BYTES } from '../../runtime/core/engine/policy-snapshot.js';
+import { BoundedCache, CacheBudget } from '../../runtime/core/common/bounded-cache.js';
+import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
+import { MAX_CACHED_SLICES, MAX_RESOURCE_OWNERS_CACHE_BYTES, MAX_SLICE_CACHE_BYTES } from '../../runtime/core/decision/policy-snapshot.js';
 import { MAX_CACHED_COMBINATIONS, MAX_COMBINATION_CACHE_BYTES } from '../../runtime/core/tables/table-loader.js';
 
 const MiB = 2 ** 20;

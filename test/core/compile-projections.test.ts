@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/permissions/index.js';
 
 const NativeFunction = Function;
 let constructed = 0;

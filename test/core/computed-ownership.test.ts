@@ -5,7 +5,7 @@
  * with nothing but isOwner ask per item, at most 32 at a time. Known answers need no waiting.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { MAX_HOOK_CALLS_IN_FLIGHT } from '../../runtime/core/engine/concurrency-limit.js';
+import { MAX_HOOK_CALLS_IN_FLIGHT } from '../../runtime/core/decision/concurrency-limit.js';
 import {
   Permissions,
   PermissionsHookError,
@@ -13,7 +13,7 @@ import {
   type PermissionDefinition,
   type PermissionsOptions,
   type User,
-} from '../../runtime/core/index.js';
+} from '../../runtime/permissions/index.js';
 import { buildError, collectingLogger, problemSummary } from './helpers.js';
 
 type Doc = { readonly id: number; readonly creatorId: number; readonly title: string; readonly secret: string; readonly notes: string };

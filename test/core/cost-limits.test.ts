@@ -12,9 +12,9 @@ import { compileModel } from '../../compiler/compile-model.js';
 import { MAX_MEMOISED_UNIONS } from '../../runtime/core/projection/attribute-plan.js';
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../../runtime/core/definition/grant-syntax.js';
 import { MAX_DEFINITIONS_FILE_LENGTH } from '../../runtime/core/definition/definitions-file.js';
-import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { MAX_CACHED_COMBINATIONS } from '../../runtime/core/tables/table-loader.js';
-import { MAX_GRANT_CELLS, MAX_GRANT_EXPANSIONS } from '../../runtime/core/build/table-builder.js';
+import { MAX_GRANT_CELLS, MAX_GRANT_EXPANSIONS } from '../../runtime/core/table-building/table-builder.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 
 const quiet = { warn: () => undefined };

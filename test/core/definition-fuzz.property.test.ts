@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { PermissionDefinitionError, Permissions } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions } from '../../runtime/permissions/index.js';
 import { DEFINITION_FIELDS } from './arbitraries.js';
 
 const SPECIAL_KEYS = ['__proto__', 'constructor', 'toString', 'prototype', 'hasOwnProperty', 'valueOf'];

@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileModel } from '../../compiler/compile-model.js';
 import { formatCompileProblem } from '../../compiler/compile-problem.js';
-import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 
 const D = '{ "roles": ["READER"], "resource": "note", "grant": ["read"] }';
 

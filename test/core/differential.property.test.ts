@@ -6,8 +6,8 @@
 import { describe, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { PermissionDefinition, User } from '../../runtime/core/definition/definition-types.js';
-import { PermissionDefinitionError, PermissionsUsageError } from '../../runtime/core/errors.js';
-import { Permissions } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, PermissionsUsageError } from '../../runtime/core/common/errors.js';
+import { Permissions } from '../../runtime/permissions/index.js';
 import { definitionFieldArbs, grantsOwn, userArb, withOwnProtoKeyArb } from './arbitraries.js';
 import {
   UNMENTIONED_ATTRIBUTE,

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, PermissionsUsageError, type Permit, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import { Permissions, PermissionsUsageError, type Permit, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import {
   exampleAnonymousUser,
   exampleCompanies,

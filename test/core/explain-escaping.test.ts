@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../compiler/cli.js';
-import { explainGrant } from '../../runtime/core/engine/explain.js';
-import { formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
-import { printableJson, printableText } from '../../runtime/core/printable-text.js';
+import { explainGrant } from '../../runtime/core/decision/explain.js';
+import { formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
+import { printableJson, printableText } from '../../runtime/core/common/printable-text.js';
 import { collectIo, makeTempDir, removeTempDir } from '../compiler/helpers.js';
 
 /** Any character a terminal may act on rather than show (the line feeds between lines excepted by the callers). */

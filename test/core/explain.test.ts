@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { explainGrant } from '../../runtime/core/engine/explain.js';
-import { formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { explainGrant } from '../../runtime/core/decision/explain.js';
+import { formatExplanation, Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { collectingLogger } from './helpers.js';
 
 const definitions: PermissionDefinition[] = [

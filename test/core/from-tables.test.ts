@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { collectingLogger } from './helpers.js';
 
 const definitions: PermissionDefinition[] = [
@@ -93,13 +93,13 @@ describe('precompiled tables are shape-checked by hand, and the precompiled entr
     });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((path) => /zod|table-builder|definition-schema|definitions-file/.test(path))).toEqual([]);
-    expect(inputs).toContain('runtime/core/precompiled.ts');
+    expect(inputs).toContain('runtime/permissions/precompiled.ts');
   });
 
   it('build() through the precompiled entry alone says what to import instead', async () => {
     const { spawnSync } = await import('node:child_process');
     const script = `
-      import { Permissions } from './runtime/core/precompiled.ts';
+      import { Permissions } from './runtime/permissions/precompiled.ts';
       try { new Permissions().addPermissions([]).build(); } catch (error) { console.log(error.message); }
     `;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {

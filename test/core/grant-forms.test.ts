@@ -3,7 +3,7 @@
  * of '*' for roles, resources and actions.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, type Permit } from '../../runtime/core/index.js';
+import { Permissions, type Permit } from '../../runtime/permissions/index.js';
 import { buildQuietly, testDoc } from './helpers.js';
 
 const setup = buildQuietly;

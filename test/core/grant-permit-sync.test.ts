@@ -1,5 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { collectingLogger } from './helpers.js';
 
 const isOwner = jest.fn(({ resourceId }: { resourceId: number }) => resourceId === 1);

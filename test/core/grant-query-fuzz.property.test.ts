@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { referenceGrant } from './reference-interpreter.js';
 
 const owned = new Set([1, 10]);

@@ -3,7 +3,7 @@
  * quiet and can count them), and a way to read the problems of a failed build().
  */
 import { jest } from '@jest/globals';
-import { PermissionDefinitionError, Permissions, type PermissionDefinition, type PermissionsOptions, type User } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions, type PermissionDefinition, type PermissionsOptions, type User } from '../../runtime/permissions/index.js';
 
 /** A logger whose warnings land in `warnings` instead of the console. */
 export interface CollectingLogger {

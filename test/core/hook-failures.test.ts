@@ -3,7 +3,7 @@
  * settle in hookTimeoutMs makes the call reject with a PermissionsHookError.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, PermissionsError, PermissionsHookError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, PermissionsError, PermissionsHookError, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { collectingLogger, testDoc } from './helpers.js';
 
 const user = { id: 1, roles: ['OWNER'] };

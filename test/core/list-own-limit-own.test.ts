@@ -4,7 +4,7 @@
  * (hooks given as functions or as method names of the ownership service).
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { PermissionsUsageError, type User } from '../../runtime/core/index.js';
+import { PermissionsUsageError, type User } from '../../runtime/permissions/index.js';
 import { buildQuietly, isOwnerOf, type UserArgs } from './helpers.js';
 
 const setup = buildQuietly;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileModel } from '../../compiler/compile-model.js';
-import { PermissionDefinitionError, Permissions, PermissionsHookError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions, PermissionsHookError, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import { MAX_NAME_LENGTH } from '../../runtime/core/definition/names.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 

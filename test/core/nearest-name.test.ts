@@ -2,7 +2,7 @@
  * "Did you mean": the nearest known name to a misspelt one, within a bound that keeps far-fetched guesses out.
  */
 import { describe, expect, it } from '@jest/globals';
-import { didYouMean, nearestName } from '../../runtime/core/nearest-name.js';
+import { didYouMean, nearestName } from '../../runtime/core/common/nearest-name.js';
 
 const roles = ['AUTHOR', 'EDITOR', 'EMPLOYEE', 'EMPLOYEE_MANAGER', 'COMPANY_ADMIN', 'SUPER_ADMIN'];
 

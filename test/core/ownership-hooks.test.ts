@@ -5,7 +5,7 @@
  * limitOwnReduce: list-own-limit-own.test.ts.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { buildError, buildQuietly, collectingLogger, isOwnerOf, problemSummary, testDoc, type IsOwnerArgs, type UserArgs } from './helpers.js';
 
 const setup = buildQuietly;

@@ -7,7 +7,7 @@
  * Hooks are methods of an in-memory service that counts its calls; filters are plain objects.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, PermissionsUsageError, type LimitOwnReducer, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import { Permissions, PermissionsUsageError, type LimitOwnReducer, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import { collectingLogger } from './helpers.js';
 
 /** The filter every limitOwned hook of these tests configures: plain data, so results compare exactly. */

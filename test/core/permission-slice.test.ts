@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { createPermissions, grantTables, type PermissionsOwnershipService } from '../../generated/index.js';
-import { MAX_CACHED_SLICES } from '../../runtime/core/engine/policy-snapshot.js';
-import { policyVersionOf } from '../../runtime/core/tables/policy-bundle.js';
-import { Permissions, PermissionsUsageError, type PermissionDefinition, type PermissionSlice, type User } from '../../runtime/core/index.js';
+import { MAX_CACHED_SLICES } from '../../runtime/core/decision/policy-snapshot.js';
+import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
+import { Permissions, PermissionsUsageError, type PermissionDefinition, type PermissionSlice, type User } from '../../runtime/permissions/index.js';
 import { exampleAnonymousUser, exampleUsers, type ExampleUser } from '../../examples/documents/example-data.js';
 import { collectingLogger } from './helpers.js';
 

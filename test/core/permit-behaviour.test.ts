@@ -3,7 +3,7 @@
  * decides granted / anyGranted / ownGranted, and `own` falling back to `any` per role.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import type { Permit, PermissionDefinition, User } from '../../runtime/core/index.js';
+import type { Permit, PermissionDefinition, User } from '../../runtime/permissions/index.js';
 import { buildQuietly, testDoc } from './helpers.js';
 
 const setup = buildQuietly;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { Permissions, PermissionsUsageError } from '../../runtime/core/index.js';
+import { Permissions, PermissionsUsageError } from '../../runtime/permissions/index.js';
 
 const permissions = new Permissions({ logger: { warn() {} } })
   .addPermissions([

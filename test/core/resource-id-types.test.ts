@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { MAX_STRING_ID_LENGTH } from '../../runtime/core/engine/resource-id.js';
-import { PermissionsInvalidIdError, Permissions, PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import { projectResourceIdOfType } from '../../runtime/core/engine/resource-id.js';
+import { MAX_STRING_ID_LENGTH, projectResourceIdOfType } from '../../runtime/core/decision/resource-id.js';
+import { PermissionsInvalidIdError, Permissions, PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import { buildQuietly } from './helpers.js';
 
 const definitions: PermissionDefinition[] = [

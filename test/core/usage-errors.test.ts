@@ -4,7 +4,7 @@
  * actions are not granted and warned about once; `strict: true` turns them into usage errors.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, PermissionsError, PermissionsUsageError, type GrantQuery, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, PermissionsError, PermissionsUsageError, type GrantQuery, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { collectingLogger, testDoc } from './helpers.js';
 
 const definitions: PermissionDefinition[] = [

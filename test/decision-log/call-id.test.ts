@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
-import { callIdOf, nextCallSequence } from '../../runtime/core/engine/call-id.js';
+import { callIdOf, nextCallSequence } from '../../runtime/core/decision/call-id.js';
 
 const UUID_V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -31,7 +31,7 @@ describe('call ids', () => {
   });
 
   it('differ between processes: the random part is drawn per process', () => {
-    const script = "import { callIdOf } from './runtime/core/engine/call-id.ts'; process.stdout.write(callIdOf(1));";
+    const script = "import { callIdOf } from './runtime/core/decision/call-id.ts'; process.stdout.write(callIdOf(1));";
     const ids = [0, 1].map(
       () => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 }).stdout,
     );

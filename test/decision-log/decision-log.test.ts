@@ -4,8 +4,8 @@
  * bounded and what it drops, skips or fails is counted; sampling and refusals-only; options checked at start.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import type { DecisionEvent } from '../../runtime/core/engine/decision-log.js';
+import { Permissions, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
+import type { DecisionEvent } from '../../runtime/core/decision-log/decision-event.js';
 import { stableEvent } from './stable-event.js';
 
 type AppUser = User<number>;

@@ -3,9 +3,9 @@
  * and lets go of what it held when a decision is taken out.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { DecidingPolicy, LoggedDecision } from '../../runtime/core/engine/decision-log.js';
-import { DecisionQueue } from '../../runtime/core/engine/decision-queue.js';
-import { buildGrantTables } from '../../runtime/core/internal.js';
+import type { DecidingPolicy, LoggedDecision } from '../../runtime/core/decision/engine-settings.js';
+import { DecisionQueue } from '../../runtime/core/decision-log/decision-queue.js';
+import { buildGrantTables } from '../../runtime/internal/index.js';
 
 const policy: DecidingPolicy = { tables: buildGrantTables([]).tables, version: 'v1' };
 

@@ -11,7 +11,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import express from 'express';
 import Fastify from 'fastify';
 import request from 'supertest';
-import { Permissions, type DecisionEvent, type User } from '../../runtime/core/index.js';
+import { Permissions, type DecisionEvent, type User } from '../../runtime/permissions/index.js';
 import { createPermitMiddleware, permitOf } from '../../runtime/express/index.js';
 import { createPermitHook, fastifyPermissions, permitOf as fastifyPermitOf } from '../../runtime/fastify/index.js';
 import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule, PermissionsService, createPermissionsGuard } from '../../runtime/nest/index.js';

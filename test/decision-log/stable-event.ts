@@ -1,5 +1,5 @@
 /** What of a decision event a test can know in advance: all of it but the random call id and the time. */
-import type { DecisionEvent } from '../../runtime/core/index.js';
+import type { DecisionEvent } from '../../runtime/permissions/index.js';
 
 /**
  * The event without `callId` and `time`.

@@ -20,7 +20,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { PermissionsHookError } from '../../runtime/core/index.js';
+import { PermissionsHookError } from '../../runtime/permissions/index.js';
 import { startExampleApp } from './example-app.fixture.js';
 import { createLinkedDatabase, DatabaseLink } from './database-link.js';
 import { exampleDocuments, type ExampleDocument } from '../../examples/documents/example-data.js';

@@ -16,7 +16,7 @@ import {
   type LimitOwnReducer,
   type ListOwnedHook,
   type PermissionDefinition,
-} from '../../runtime/core/index.js';
+} from '../../runtime/permissions/index.js';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import { closeDatabase, createDatabase, migrate, seed } from '../../examples/documents/database.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';

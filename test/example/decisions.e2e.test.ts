@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { policyVersion } from '../../generated/index.js';
-import type { DecisionEvent } from '../../runtime/core/index.js';
+import type { DecisionEvent } from '../../runtime/permissions/index.js';
 import { DecisionLogWriter } from '../../examples/documents/decision-log.writer.js';
 import type { TestApp } from '../nest/fixtures/documents.fixture.js';
 import { stableEvent, timelessEvent } from '../decision-log/stable-event.js';

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { grantTables } from '../../generated/index.js';
-import { policyVersionOf } from '../../runtime/core/tables/policy-bundle.js';
+import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
 import { filePolicySource } from '../../runtime/live/index.js';
 import { compileChangedExample } from '../live/fixtures/example-policy.js';
 import { startExampleApp } from './example-app.fixture.js';

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
-import { Permissions, parseDefinitionsJson, type PermissionDefinition } from '../../runtime/core/index.js';
+import { Permissions, parseDefinitionsJson, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';

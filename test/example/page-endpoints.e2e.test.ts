@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { grantTables } from '../../generated/index.js';
-import { policyVersionOf } from '../../runtime/core/tables/policy-bundle.js';
+import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
 import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { exampleDocuments } from '../../examples/documents/example-data.js';
 import { buildPageDir, removePageDir, startExampleApp } from './example-app.fixture.js';

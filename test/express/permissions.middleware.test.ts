@@ -14,7 +14,7 @@ import {
   Permit,
   type PermissionDefinition,
   type User,
-} from '../../runtime/core/index.js';
+} from '../../runtime/permissions/index.js';
 import { createPermissionsMiddleware, initPermissions, type RequestWithPermit } from '../../runtime/express/index.js';
 
 type AppUser = User<number>;

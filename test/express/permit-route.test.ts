@@ -8,7 +8,7 @@
 import { describe, expect, it } from '@jest/globals';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
-import { PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/core/index.js';
+import { PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import { resolveResourceIdParam } from '../../runtime/integration/resource-id-param.js';
 import { checkPermitRoutes, createPermitMiddleware, initPermissions, type PermitRoute, type RequestWithPermit } from '../../runtime/express/index.js';
 import { rawResourceIdOf } from '../../runtime/integration/request-resource-id.js';

@@ -11,9 +11,8 @@ import { Args, Field, ID, Int, ObjectType, Query, Resolver } from '@nestjs/graph
 import express, { type Express, type Request } from 'express';
 import request from 'supertest';
 import { initPermissions, permissionsErrorHandler, createPermitMiddleware, permitOf } from '../../runtime/express/index.js';
-import type { PermissionDefinition, Permit, User } from '../../runtime/core/index.js';
-import type { ProjectResourceId } from '../../runtime/nest/index.js';
-import { createPermissionsGuard, GetPermit, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
+import type { PermissionDefinition, Permit, User } from '../../runtime/permissions/index.js';
+import { type ProjectResourceId, createPermissionsGuard, GetPermit, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
 import { startApp } from '../nest/fixtures/documents.fixture.js';
 import { fixtureGraphQLModule, postGraphQL } from '../nest/fixtures/graphql/graphql-app.fixture.js';
 

@@ -6,8 +6,8 @@
 import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import request from 'supertest';
-import { Permissions, permissionsFromTables, type User } from '../../runtime/core/index.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { Permissions, permissionsFromTables, type User } from '../../runtime/permissions/index.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { createPermitMiddleware, permitOf } from '../../runtime/express/index.js';
 import { memorySource } from './memory-source.js';
 

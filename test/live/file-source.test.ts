@@ -11,8 +11,8 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { Permissions, type User } from '../../runtime/core/index.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { Permissions, type User } from '../../runtime/permissions/index.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { filePolicySource, type FilePolicySourceOptions, type LivePolicy, type PolicyChange } from '../../runtime/live/index.js';
 import { makeSpecialFiles } from './fixtures/special-files.js';
 

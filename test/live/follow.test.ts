@@ -6,11 +6,11 @@
  * the last good version stays.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import type { PolicySource } from '../../runtime/core/engine/policy-source.js';
+import { Permissions, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
+import type { PolicySource } from '../../runtime/live/policy-source.js';
 import { memorySource } from './memory-source.js';
-import type { PolicyChange, PolicyRejection } from '../../runtime/core/engine/policy-follower.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import type { PolicyChange, PolicyRejection } from '../../runtime/live/policy-follower.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 
 type Doc = { id: number; creatorId: number; title: string; secret: string };
 const docs: Doc[] = [1, 2, 3].map((id) => ({ id, creatorId: id, title: `t${id}`, secret: `s${id}` }));

@@ -5,8 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Permissions, type User } from '../../runtime/core/index.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { Permissions, type User } from '../../runtime/permissions/index.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { httpPolicySource } from '../../runtime/live/index.js';
 
 function bundle(attributes: readonly string[]): PolicyBundle {

@@ -2,7 +2,7 @@
  * A policy source in memory for the live-policy tests: the test sets its current version and tells the follower
  * it changed; whether the follower stopped watching is recorded.
  */
-import type { PolicySource, SourcedPolicy } from '../../runtime/core/engine/policy-source.js';
+import type { PolicySource, SourcedPolicy } from '../../runtime/live/policy-source.js';
 
 /** What {@link memorySource} returns. */
 export interface MemorySource {

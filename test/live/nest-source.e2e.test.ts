@@ -9,10 +9,10 @@ import { describe, expect, it } from '@jest/globals';
 import { Controller, Get, Module, UseGuards, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { Permissions, type Permit, type User } from '../../runtime/core/index.js';
-import type { PolicySource } from '../../runtime/core/engine/policy-source.js';
+import { Permissions, type Permit, type User } from '../../runtime/permissions/index.js';
+import type { PolicySource } from '../../runtime/live/policy-source.js';
 import { memorySource } from './memory-source.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { createPermissionsGuard, GetPermit, PermissionsModule } from '../../runtime/nest/index.js';
 
 function bundle(attributes: readonly string[]): PolicyBundle {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { main } from '../../compiler/cli.js';
 import { compileModel } from '../../compiler/compile-model.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { collectIo } from '../compiler/helpers.js';
 import { isReady, lastChange, until, useFollowerProcesses, type Follower } from './fixtures/follower-processes.js';
 

@@ -5,9 +5,9 @@
  * through the logger even when `onChange` is given. In one process, with an in-memory source.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, type User } from '../../runtime/core/index.js';
-import type { PolicyChange } from '../../runtime/core/engine/policy-follower.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { Permissions, type User } from '../../runtime/permissions/index.js';
+import type { PolicyChange } from '../../runtime/live/policy-follower.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { memorySource } from './memory-source.js';
 
 const reader: User<number> = { id: 1, roles: ['READER'] };

@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import express from 'express';
-import { Permissions, type PermissionDefinition, type User } from '../../runtime/core/index.js';
-import type { PolicySource, SourcedPolicy } from '../../runtime/core/engine/policy-source.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { Permissions, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
+import type { PolicySource, SourcedPolicy } from '../../runtime/live/policy-source.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { createPermitMiddleware, permissionsErrorHandler, permitOf } from '../../runtime/express/index.js';
 
 type AppUser = User<number>;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Controller, Get, Inject, Injectable, Module, UseGuards } from '@nestjs/common';
 import request from 'supertest';
-import { PermissionDefinitionError, Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { PermissionDefinitionError, Permissions, PermissionsUsageError, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import {
   createPermissionsGuard,
   GetPermit,

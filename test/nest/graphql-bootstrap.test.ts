@@ -6,8 +6,7 @@
  */
 import { describe, expect, it, jest } from '@jest/globals';
 import { type ModuleMetadata } from '@nestjs/common';
-import type { PermissionDefinition } from '../../runtime/core/index.js';
-import { PermissionsUsageError } from '../../runtime/core/index.js';
+import { type PermissionDefinition, PermissionsUsageError } from '../../runtime/permissions/index.js';
 import { PermissionsModule, type PermissionsModuleOptions } from '../../runtime/nest/index.js';
 import { createApp, type TestApp } from './fixtures/documents.fixture.js';
 import { fixtureGraphQLModule, postGraphQL } from './fixtures/graphql/graphql-app.fixture.js';

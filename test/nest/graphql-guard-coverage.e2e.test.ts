@@ -4,7 +4,7 @@
  * guard covers stops the start, naming the resolver method and the fix.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PermissionsUsageError } from '../../runtime/core/index.js';
+import { PermissionsUsageError } from '../../runtime/permissions/index.js';
 import { createApp, startApp, type TestApp } from './fixtures/documents.fixture.js';
 import { gqlDocumentsModule, postGraphQL } from './fixtures/graphql/graphql-app.fixture.js';
 import { GqlHandlerLog } from './fixtures/graphql/graphql-documents.data.js';

@@ -9,7 +9,7 @@ import { Module, UnauthorizedException, UseGuards, type INestApplication } from 
 import { Args, Field, Int, ObjectType, Query, Resolver } from '@nestjs/graphql';
 import type { Server } from 'node:http';
 import request from 'supertest';
-import type { Permit } from '../../runtime/core/index.js';
+import type { Permit } from '../../runtime/permissions/index.js';
 import { createPermissionsGuard, GetPermit, PermissionsModule } from '../../runtime/nest/index.js';
 import { startApp } from './fixtures/documents.fixture.js';
 import { fixtureGraphQLModule } from './fixtures/graphql/graphql-app.fixture.js';

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Param, UseGuards, type Type } from '@nestjs/common';
 import request from 'supertest';
-import { PermissionsUsageError, type PermissionDefinition, type Permit } from '../../runtime/core/index.js';
+import { PermissionsUsageError, type PermissionDefinition, type Permit } from '../../runtime/permissions/index.js';
 import { createPermissionsGuard, GetPermit, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
 import { createApp, DOCUMENTS, InMemoryOwnership, userFromHeader, type TestApp, type TestUser } from './fixtures/documents.fixture.js';
 

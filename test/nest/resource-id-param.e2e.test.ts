@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { Controller, Delete, Get, Module, UseGuards, type Type } from '@nestjs/common';
 import { APP_GUARD, RouterModule } from '@nestjs/core';
 import request from 'supertest';
-import { PermissionsUsageError, type PermissionDefinition } from '../../runtime/core/index.js';
+import { PermissionsUsageError, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { createPermissionsGuard, GetPermit, Permission, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
 import { collectingLogger, createApp, InMemoryOwnership, integerId, userFromHeader, type TestApp } from './fixtures/documents.fixture.js';
 

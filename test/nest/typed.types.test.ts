@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import request from 'supertest';
-import type { Permit } from '../../runtime/core/index.js';
+import type { Permit } from '../../runtime/permissions/index.js';
 import {
   GetPermit,
   PERMISSIONS_OWNERSHIP_SERVICE_TOKEN,

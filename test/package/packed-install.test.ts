@@ -65,8 +65,9 @@ describe('the packed tarballs, installed outside the repository', () => {
     expect([...new Set(typeImports)].sort()).toEqual(['@nestjs/common', '@nestjs/core', 'fastify', 'prom-client', 'zod']);
     const runtimeFiles = (packed.find((pack) => pack.name === 'typed-permissions') as Packed).files.map((file) => file.path);
     for (const entry of [
-      'dist/core/index.js',
-      'dist/core/precompiled.js',
+      'dist/permissions/index.js',
+      'dist/permissions/precompiled.js',
+      'dist/integration/index.js',
       'dist/nest/index.js',
       'dist/express/index.js',
       'dist/fastify/index.js',
@@ -74,7 +75,7 @@ describe('the packed tarballs, installed outside the repository', () => {
       'dist/live/index.js',
       'dist/remote/index.js',
       'dist/service/index.js',
-      'dist/cli/typed-permissions.js',
+      'dist/cli/command.js',
     ]) {
       expect(runtimeFiles).toContain(entry);
     }
@@ -235,7 +236,7 @@ writeFileSync('policy.json', JSON.stringify(policyBundleOf(permissions.tables)))
       join(project, 'serve.mjs'),
       `import { spawn } from 'node:child_process';
 const token = 'packed-install-token-0123456789';
-const command = ['node_modules/typed-permissions/dist/cli/typed-permissions.js', 'serve', '--policy', 'policy.json', '--port', '0'];
+const command = ['node_modules/typed-permissions/dist/cli/command.js', 'serve', '--policy', 'policy.json', '--port', '0'];
 const child = spawn(process.execPath, command, { env: { ...process.env, TYPED_PERMISSIONS_TOKENS: token }, stdio: ['ignore', 'pipe', 'inherit'] });
 let out = '';
 const address = await new Promise((resolve, reject) => {

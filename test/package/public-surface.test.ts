@@ -12,8 +12,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The runtime package's public entries (package export → source file). */
 const ENTRIES = {
-  'typed-permissions': 'runtime/core/index.ts',
-  'typed-permissions/precompiled': 'runtime/core/precompiled.ts',
+  'typed-permissions': 'runtime/permissions/index.ts',
+  'typed-permissions/precompiled': 'runtime/permissions/precompiled.ts',
   'typed-permissions/integration': 'runtime/integration/index.ts',
   'typed-permissions/nest': 'runtime/nest/index.ts',
   'typed-permissions/express': 'runtime/express/index.ts',

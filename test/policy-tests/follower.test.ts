@@ -7,11 +7,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
-import type { PolicyChange, PolicyRejection } from '../../runtime/core/engine/policy-follower.js';
+import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
+import type { PolicyChange, PolicyRejection } from '../../runtime/live/policy-follower.js';
 import { MAX_POLICY_TESTS_PER_FILE } from '../../runtime/core/policy-test/policy-test-limits.js';
 import type { PolicyTestCase, PolicyTestFile, PolicyTests } from '../../runtime/core/policy-test/policy-test-types.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { memorySource } from '../live/memory-source.js';
 import { ARTICLES } from './policy-test-folders.js';
 

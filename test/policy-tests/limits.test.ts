@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { compileModel } from '../../compiler/compile-model.js';
 import { formatCompileProblem } from '../../compiler/compile-problem.js';
-import { MAX_DEFINITIONS_FILE_LENGTH } from '../../runtime/core/internal.js';
+import { MAX_DEFINITIONS_FILE_LENGTH } from '../../runtime/internal/index.js';
 import {
   MAX_POLICY_TEST_ATTRIBUTES,
   MAX_POLICY_TEST_FILES,

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { compileModel } from '../../compiler/compile-model.js';
-import { permissionsFromDefinitions } from '../../runtime/core/index.js';
+import { permissionsFromDefinitions } from '../../runtime/permissions/index.js';
 import { POLICY_TESTS_PER_TURN, runPolicyTests } from '../../runtime/core/policy-test/run-policy-tests.js';
 import type { PolicyTestCase, PolicyTestFile, PolicyTests } from '../../runtime/core/policy-test/policy-test-types.js';
 import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
-import type { Permit } from '../../runtime/core/index.js';
+import type { Permit } from '../../runtime/permissions/index.js';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';
@@ -21,7 +21,7 @@ import { exampleAnonymousUser, exampleDocuments, exampleUsers, type ExampleDocum
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 import { limitOwnReduce } from '../../examples/documents/limit-own-reduce.js';
 import { createPermissions, type Schema } from '../../generated/index.js';
-import type { PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { createRemotePermissions, type RemotePermissions } from '../../runtime/remote/index.js';
 import { createDecisionService, type DecisionService } from '../../runtime/service/index.js';
 import { recordingLogger, TOKEN } from '../service/service-fixture.js';

@@ -9,11 +9,11 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { PermissionsUsageError } from '../../runtime/core/index.js';
+import { PermissionsUsageError } from '../../runtime/permissions/index.js';
 import { filePolicySource } from '../../runtime/live/index.js';
 import { createRemotePermissions, PermissionsServiceError, type RemotePermissions } from '../../runtime/remote/index.js';
 import type { DecisionService } from '../../runtime/service/index.js';
-import type { PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { fixtureBundle, fixtureDefinitions, fixtureOwnership, fixtureService, recordingLogger, TOKEN, until } from '../service/service-fixture.js';
 
 const author = { id: 1, roles: ['AUTHOR'] };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { filePolicySource } from '../../runtime/live/index.js';
 import { createDecisionService, type DecisionService } from '../../runtime/service/index.js';
-import type { PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { ask, fixtureBundle, fixtureDefinitions, recordingLogger, TOKEN, until } from './service-fixture.js';
 
 const v1 = fixtureBundle();

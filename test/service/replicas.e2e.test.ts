@@ -13,8 +13,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { compileModel } from '../../compiler/compile-model.js';
-import type { PermissionDefinition } from '../../runtime/core/index.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import type { PermissionDefinition } from '../../runtime/permissions/index.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { TOKEN, fixtureDefinitions, until } from './service-fixture.js';
 
 const databaseUrl = process.env['TEST_DATABASE_URL'];
@@ -67,7 +67,7 @@ describeWithServer('two replicas following one PostgreSQL store', () => {
   }
 
   function startReplica(how: 'flag' | 'environment'): Replica {
-    const args = ['--import', 'tsx', 'runtime/cli/typed-permissions.ts', 'serve', '--port', '0', '--schema', schema, '--channel', channel];
+    const args = ['--import', 'tsx', 'runtime/cli/command.ts', 'serve', '--port', '0', '--schema', schema, '--channel', channel];
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', TYPED_PERMISSIONS_TOKENS: TOKEN, DATABASE_URL: '' };
     if (how === 'flag') args.push('--database-url', databaseUrl as string);
     else env['DATABASE_URL'] = databaseUrl;

@@ -127,7 +127,7 @@ describe('typed-permissions serve, in process', () => {
 
 describe('typed-permissions serve, as a process', () => {
   it('serves a compiled policy.json with the tokens of TYPED_PERMISSIONS_TOKENS, and stops on SIGTERM with exit 0', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/cli/typed-permissions.ts', 'serve', '--policy', policyFile, '--port', '0'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/cli/command.ts', 'serve', '--policy', policyFile, '--port', '0'], {
       cwd: root,
       env: { ...process.env, NODE_OPTIONS: '', TYPED_PERMISSIONS_TOKENS: `${TOKEN},another-token-0123456789` },
       stdio: ['ignore', 'pipe', 'pipe'],

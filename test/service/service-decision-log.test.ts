@@ -3,7 +3,7 @@
  * of its event; an answer that still needs the application's ownership is not a decision, and is not logged.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DecisionEvent } from '../../runtime/core/index.js';
+import type { DecisionEvent } from '../../runtime/permissions/index.js';
 import type { DecisionService } from '../../runtime/service/index.js';
 import { ask, fixtureBundle, fixtureService } from './service-fixture.js';
 

@@ -3,8 +3,8 @@
  * group (isOwner with listOwned; limitOwned run by an ownedAmong executor), built the way the compiler builds
  * tables, a service over it, and a helper that asks it over HTTP (a real server on loopback) and reads the answer.
  */
-import { Permissions, type PermissionDefinition } from '../../runtime/core/index.js';
-import { policyBundleOf, type PolicyBundle } from '../../runtime/core/tables/policy-bundle.js';
+import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { createDecisionService, type CheckAnswer, type DecisionService, type DecisionServiceOptions } from '../../runtime/service/index.js';
 
 /** The tokens the fixture services accept. */

@@ -2,7 +2,13 @@
  * Type tests of the hand-written definition types: checked by `tsc --noEmit` (npm test), never run.
  * Each @ts-expect-error line must fail to compile for the reason it states.
  */
-import type { Permit, PermissionDefinition, PermissionDefinitionNoOwnership, PermissionDefinitionWithOwnership, User } from '../../runtime/core/index.js';
+import type {
+  Permit,
+  PermissionDefinition,
+  PermissionDefinitionNoOwnership,
+  PermissionDefinitionWithOwnership,
+  User,
+} from '../../runtime/permissions/index.js';
 import type { Equal, Expect } from './type-assert.js';
 
 type DocUser = { id: number; roles: string[] };

@@ -5,7 +5,7 @@
  */
 import type { Request } from 'express';
 import { createPermissions, type PermissionsOwnershipService } from '../../generated/index.js';
-import type { Permit, User } from '../../runtime/core/index.js';
+import type { Permit, User } from '../../runtime/permissions/index.js';
 import { createPermitMiddleware, initPermissions, permitOf, type ExpressHandler } from '../../runtime/express/index.js';
 import type { Equal, Expect } from './type-assert.js';
 

@@ -6,7 +6,7 @@
  */
 import Fastify, { type FastifyRequest } from 'fastify';
 import { createPermissions, type PermissionsOwnershipService } from '../../generated/index.js';
-import { permissionsFromDefinitions, type Permit, type User } from '../../runtime/core/index.js';
+import { permissionsFromDefinitions, type Permit, type User } from '../../runtime/permissions/index.js';
 import { createPermitHook, fastifyPermissions, permitOf, type PermitHook } from '../../runtime/fastify/index.js';
 import type { Equal, Expect } from './type-assert.js';
 

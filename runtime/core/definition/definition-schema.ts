@@ -4,11 +4,12 @@
  * (`loadZod`): nothing here loads zod at import.
  */
 import type { core as ZodCore } from 'zod';
-import type { DefinitionProblemCode } from '../errors.js';
+import type { DefinitionProblemCode } from '../common/errors.js';
 import { loadZod, type ZodModule } from './zod-loader.js';
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '../common/describe-value.js';
 import { isSyntaxProblem, parseAttributePattern, parseGrantKey } from './grant-syntax.js';
-import { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage, RESERVED_HOOK_NAMES } from './names.js';
+import { hookNameProblem, MAX_NAME_LENGTH, nameProblem, RESERVED_HOOK_NAMES } from './names.js';
+import { quoteForMessage } from '../common/printable-text.js';
 
 const PRINTABLE_NAME_RULE = 'no control, format or line-break characters, no surrounding whitespace.';
 

@@ -5,7 +5,7 @@
  * array of definitions or `{ "$schema"?: string, "definitions": [...] }` (definitions-file-schema.ts).
  * Whether each definition is valid is decided later, by `Permissions.build()` (or the compiler), not here.
  */
-import { PermissionDefinitionError, type DefinitionProblem } from '../errors.js';
+import { PermissionDefinitionError, type DefinitionProblem } from '../common/errors.js';
 import { definitionsOfFileValue } from './definitions-file-schema.js';
 import { scanJson, topLevelFieldPositions } from './json-syntax-scanner.js';
 import type { JsonMistake } from './json-tokens.js';

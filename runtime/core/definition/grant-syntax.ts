@@ -4,7 +4,8 @@
  * builder and the compiler alike.
  */
 import type { Possession } from './definition-types.js';
-import { MAX_NAME_LENGTH, nameProblem, quoteForMessage } from './names.js';
+import { MAX_NAME_LENGTH, nameProblem } from './names.js';
+import { quoteForMessage } from '../common/printable-text.js';
 
 /** The deepest attribute path (`a.b.c` has 3 segments): nested objects deeper than this cannot be named, so plans and picks stay shallow. */
 export const MAX_ATTRIBUTE_PATH_DEPTH = 32;

@@ -3,8 +3,6 @@
  * this one check, in `build()` and in the compiler alike. A name ends up in generated TypeScript,
  * in PERMISSIONS.md, in a terminal and in log lines, so it must be printable text of bounded length.
  */
-import { printableText } from '../printable-text.js';
-
 /** The longest name, in UTF-16 code units. Long enough for any real name; short enough that the generated files and messages stay bounded. */
 export const MAX_NAME_LENGTH = 128;
 
@@ -36,21 +34,6 @@ export function nameProblem(name: string): string | undefined {
   if (unprintable !== null) return `contains the unprintable character ${codePointLabel(unprintable[0])}`;
   if (name.trim() !== name) return 'starts or ends with whitespace';
   return undefined;
-}
-
-/**
- * A name or value quoted for a message: JSON string syntax with every control and format character
- * as a visible escape (a message reaches logs and terminals), cut after `max` characters, so that a
- * hostile input cannot make a message huge.
- *
- * @example
- * ```ts
- * quoteForMessage('a\nb');          // '"a\\nb"'
- * quoteForMessage('x'.repeat(500)); // '"xxx…xxx…"' (60 characters and an ellipsis)
- * ```
- */
-export function quoteForMessage(text: string, max = 60): string {
-  return text.length > max ? `${printableText(JSON.stringify(text.slice(0, max)))}…` : printableText(JSON.stringify(text));
 }
 
 /**

@@ -7,7 +7,8 @@
 import type { core as ZodCore } from 'zod';
 import { kindOf } from './definitions-file-schema.js';
 import { isSyntaxProblem, parseAttributePattern } from './grant-syntax.js';
-import { hookNameProblem, MAX_NAME_LENGTH, nameProblem, quoteForMessage } from './names.js';
+import { hookNameProblem, MAX_NAME_LENGTH, nameProblem } from './names.js';
+import { quoteForMessage } from '../common/printable-text.js';
 import { loadZod, type ZodModule } from './zod-loader.js';
 
 /** A problem of a metadata file: where in it, what, and how to fix it. */

@@ -5,7 +5,7 @@
  * synchronously, through Node's own `require` of this module's location, when the first definition is validated.
  */
 import type * as Zod from 'zod';
-import { PermissionsUsageError } from '../errors.js';
+import { PermissionsUsageError } from '../common/errors.js';
 
 /** The zod module (its namespace: `z`). */
 export type ZodModule = typeof Zod;

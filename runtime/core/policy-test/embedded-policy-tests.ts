@@ -4,7 +4,7 @@
  * tables, are reasons to reject it. Bounded: at most `MAX_POLICY_TESTS` tests, checked before any runs.
  */
 import type { GrantTables } from '../tables/grant-tables.js';
-import { formatProblemLocation } from '../errors.js';
+import { formatProblemLocation } from '../common/errors.js';
 import { describeFailure, describePolicyTest, policyTestLocation } from './policy-test-report.js';
 import type { PolicyTests } from './policy-test-types.js';
 import { checkPolicyTests, runPolicyTests } from './run-policy-tests.js';

@@ -5,7 +5,7 @@
  * type; every record a test picks from is there. Run on tests whose shape is already checked
  * (policy-test-shape.ts).
  */
-import { quoteForMessage } from '../definition/names.js';
+import { quoteForMessage } from '../common/printable-text.js';
 import type { GrantTables, HookKind, ResourceIdType } from '../tables/grant-tables.js';
 import { isObject } from './policy-test-shape.js';
 import type { PolicyTestFile, PolicyTestId, PolicyTestProblem, PolicyTestProblemCode, PolicyTests } from './policy-test-types.js';

@@ -3,7 +3,7 @@
  * reasons a follower gives for refusing a bundle. Names are input: shown with control and format characters as
  * visible escapes.
  */
-import { printableText } from '../printable-text.js';
+import { printableText } from '../common/printable-text.js';
 import type { PolicyTestCase, PolicyTestOutcome } from './policy-test-types.js';
 
 /**

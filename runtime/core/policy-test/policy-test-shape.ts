@@ -5,9 +5,10 @@
  * a crash or a wrong answer. Written by hand rather than with zod, so that checking a bundle's tests needs no zod;
  * linear in the size of the tests, and it stops reading a collection that is over its limit.
  */
-import { nameProblem, quoteForMessage } from '../definition/names.js';
-import { describeValue } from '../describe-value.js';
-import { MAX_STRING_ID_LENGTH } from '../engine/resource-id.js';
+import { nameProblem } from '../definition/names.js';
+import { quoteForMessage } from '../common/printable-text.js';
+import { describeValue } from '../common/describe-value.js';
+import { MAX_STRING_ID_LENGTH } from '../decision/resource-id.js';
 import {
   MAX_POLICY_TEST_ATTRIBUTES,
   MAX_POLICY_TEST_FILES,

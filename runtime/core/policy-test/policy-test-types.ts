@@ -4,7 +4,7 @@
  * runner decides against compiled tables. Plain JSON, so a bundle carries it as it is. The maps are JSON objects
  * keyed by name (a user may be called `__proto__`): read them with own-property checks only, never by `obj[name]`.
  */
-import type { Explanation } from '../engine/explain.js';
+import type { Explanation } from '../decision/explain.js';
 
 /** A resource id as a test names it: a number (an integer within ±2⁵³−1) or a non-empty string, as the resource declares its ids. */
 export type PolicyTestId = number | string;

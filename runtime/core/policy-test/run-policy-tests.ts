@@ -6,11 +6,11 @@
  * own and owned; without one, the decision on the resource: granted as any or as own), and the keys `pick` keeps
  * of the record. The runner also records which grants the tests exercised.
  */
-import { PermissionsUsageError } from '../errors.js';
-import { loadCompiledTables } from '../engine/bind-hooks.js';
-import { OnceWarnings } from '../engine/once-warnings.js';
-import { checkPermissionsOptions } from '../engine/permissions-options.js';
-import { PolicySnapshot } from '../engine/policy-snapshot.js';
+import { PermissionsUsageError } from '../common/errors.js';
+import { loadCompiledTables } from '../decision/bind-hooks.js';
+import { OnceWarnings } from '../decision/once-warnings.js';
+import { engineSettings } from '../decision/engine-settings.js';
+import { PolicySnapshot } from '../decision/policy-snapshot.js';
 import type { GrantCell, GrantTables } from '../tables/grant-tables.js';
 import { policyTestReferenceProblems } from './policy-test-references.js';
 import { policyTestsShapeProblems } from './policy-test-shape.js';
@@ -153,7 +153,7 @@ export async function runPolicyTests(tables: GrantTables, tests: PolicyTests): P
   for (const file of tests.files) {
     const ownership = new TestOwnership(file);
     const service = ownership.service(tables);
-    const settings = checkPermissionsOptions({ ownership: service, logger: SILENT, compileProjections: false });
+    const settings = engineSettings({ ownership: service, logger: SILENT, compileProjections: false });
     const snapshot = new PolicySnapshot(loadCompiledTables(tables, service), settings, new OnceWarnings(false, SILENT));
     for (const test of file.tests) {
       const outcome = await decide(snapshot, file, test, ownership);

@@ -2,7 +2,7 @@
  * Attribute plans: attribute patterns compiled once (at build) into a trie that says, for every key
  * of an object, keep it, drop it, or descend into it. `pick` walks the plan, never the patterns.
  */
-import { BoundedCache, CacheBudget } from '../bounded-cache.js';
+import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
 import { isSyntaxProblem, parseAttributePattern } from '../definition/grant-syntax.js';
 
 /**

@@ -4,10 +4,15 @@
  * of the tables and expands nothing: that happened in the table builder.
  */
 import { NOTHING, planBytes, planFromJson, planToPatterns, unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
-import { BoundedCache, CacheBudget } from '../bounded-cache.js';
-import type { BoundHook } from '../engine/hook-call.js';
+import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
 import { ownershipLabel, type GrantTables, type HookRef } from './grant-tables.js';
 import type { ResourceIdType } from '../tables/grant-tables.js';
+
+/** A hook bound to the ownership service it came from, with the name used in error messages. */
+export interface BoundHook {
+  readonly name: string;
+  readonly call: (args: object) => unknown;
+}
 
 /**
  * An ownership group's hooks, bound to functions, for one resource: how a permit on that resource

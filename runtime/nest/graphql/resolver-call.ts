@@ -4,7 +4,7 @@
  * it resolves. One HTTP request runs many resolvers, concurrently, so a resolver's permit is kept per
  * `info`, never on the shared request.
  */
-import { PermissionsUsageError } from '../../core/index.js';
+import { PermissionsUsageError } from '../../permissions/index.js';
 import { isResourceIdParamProblem } from '../../integration/index.js';
 import type { PermissionsRoute } from '../guarded-routes.js';
 

@@ -2,7 +2,7 @@
  * The bootstrap check of every guarded GraphQL resolver method, against the schema the application serves
  * (built by the GraphQL module during module initialisation, so it is read only at bootstrap).
  */
-import type { Permissions, PermissionsOptions } from '../../core/index.js';
+import type { Permissions, PermissionsOptions } from '../../permissions/index.js';
 import { isResourceIdParamProblem } from '../../integration/index.js';
 import type { PermissionsGuardConfig, PermissionsRoute } from '../guarded-routes.js';
 import type { ResolverHandlerRecord } from '../handler-hosts.js';

@@ -2,9 +2,9 @@
  * What a permissions guard checks for a GraphQL resolver method: its root field as the served schema declares
  * it, so that the record id is looked for among the arguments a call can really carry.
  */
-import { PermissionsUsageError } from '../../core/index.js';
+import { PermissionsUsageError } from '../../permissions/index.js';
 import { resolvePermissionsResolverRoute, type PermissionsGuardConfig, type PermissionsRoute } from '../guarded-routes.js';
-import type { ProjectResourceId } from '../permissions-module-options.interface.js';
+import type { ProjectResourceId } from '../permissions-module-options.js';
 import type { NestClass, RouteHandler } from '../nest-targets.js';
 import { fieldArguments, schemaFieldOf, type GraphQLSchemaReader } from './graphql-schema.js';
 import { resolverMethodsOf, rootFieldOf } from './resolver-methods.js';

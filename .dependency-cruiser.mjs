@@ -1,0 +1,85 @@
+/**
+ * The dependency rules of the repository, checked by `npm run lint` (dependency-cruiser): no import cycle (type-only
+ * imports count: a circle of types is still a circle a reader must untangle), and the runtime's layers, lowest
+ * first. A file may import its own folder and the folders of lower layers, never a folder of its own layer or of
+ * a higher one. The framework integrations import only the package's public entries. CONTRIBUTING.md shows the
+ * same map (test/repository/layer-map.test.ts compares the two, and both with the folders).
+ */
+
+/** The runtime's layers, lowest first; each is a list of folders. */
+const LAYERS = [
+  { name: 'common', folders: ['runtime/core/common'] },
+  { name: 'definition', folders: ['runtime/core/definition'] },
+  { name: 'projection', folders: ['runtime/core/projection'] },
+  { name: 'tables', folders: ['runtime/core/tables'] },
+  { name: 'table building', folders: ['runtime/core/table-building'] },
+  { name: 'decision', folders: ['runtime/core/decision'] },
+  { name: 'decision log', folders: ['runtime/core/decision-log'] },
+  { name: 'policy test', folders: ['runtime/core/policy-test'] },
+  { name: 'live policy', folders: ['runtime/live'] },
+  { name: 'front door', folders: ['runtime/permissions'] },
+  { name: 'integration kit and browser client', folders: ['runtime/integration', 'runtime/client'] },
+  { name: 'integrations and remote permissions', folders: ['runtime/nest', 'runtime/express', 'runtime/fastify', 'runtime/remote'] },
+  { name: 'decision service', folders: ['runtime/service'] },
+  { name: 'commands and the compiler entry', folders: ['runtime/cli', 'runtime/internal'] },
+];
+
+/** The framework integrations: they import the package's public entries only, never the files inside them. */
+const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/fastify'];
+
+/** The public entries an integration may import. */
+const PUBLIC_ENTRIES = ['runtime/permissions/index.ts', 'runtime/permissions/precompiled.ts', 'runtime/integration/index.ts', 'runtime/live/index.ts'];
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const under = (folders) => `^(${folders.map(escape).join('|')})/`;
+
+/** One rule per layer: what it must not import (its own layer's other folders, and every higher layer). */
+const layerRules = LAYERS.map((layer, index) => ({
+  name: `layer: ${layer.name}`,
+  comment: `${layer.folders.join(', ')} may import ${
+    index === 0
+      ? 'only itself'
+      : LAYERS.slice(0, index)
+          .map((lower) => lower.name)
+          .join(', ')
+  } (and itself).`,
+  severity: 'error',
+  from: { path: under(layer.folders) },
+  to: {
+    path: under(LAYERS.slice(index).flatMap((other) => other.folders)),
+    pathNot: `^$1/`,
+  },
+}));
+
+const config = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type-only imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: 'integrations use public entries',
+      comment: `An integration imports ${PUBLIC_ENTRIES.join(', ')} and its own folder only.`,
+      severity: 'error',
+      from: { path: under(INTEGRATIONS) },
+      to: { path: '^runtime/', pathNot: ['^$1/', `^(${PUBLIC_ENTRIES.map(escape).join('|')})$`] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports are dependencies too.
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
+
+// For the map's test; not enumerable, so that dependency-cruiser's own check of the configuration does not see it.
+Object.defineProperty(config, 'layers', { value: { LAYERS, INTEGRATIONS, PUBLIC_ENTRIES }, enumerable: false });
+
+export default config;

@@ -1,0 +1,72 @@
+/**
+ * A grant query and its checks: what `grantPermit` and `sliceFor` refuse before looking anything up.
+ */
+import { describeValue } from '../common/describe-value.js';
+import type { User } from '../definition/definition-types.js';
+import { PermissionsUsageError } from '../common/errors.js';
+
+/** A grant query: can `user` perform `action` on `resource` (and the record `resourceId`)? */
+export interface GrantQuery<TUser extends User<unknown> = User<unknown>, TId = unknown> {
+  readonly user: TUser;
+  readonly resource: string;
+  readonly action: string;
+  readonly resourceId?: TId | null | undefined;
+}
+
+function isUserId(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * The roles of a user given to `what`, checked: an object whose `roles` is an array of strings.
+ *
+ * @example
+ * ```ts
+ * checkRoles({ id: 1, roles: ['EMPLOYEE'] }, 'sliceFor'); // ['EMPLOYEE']
+ * checkRoles({ id: 1 }, 'sliceFor'); // throws: sliceFor: user.roles must be an array of role names, got undefined.
+ * ```
+ */
+export function checkRoles(user: unknown, what: string): readonly string[] {
+  if (typeof user !== 'object' || user === null) throw new PermissionsUsageError(`${what}: user must be an object { id, roles }, got ${describeValue(user)}.`);
+  const roles: unknown = (user as { roles?: unknown }).roles;
+  if (!Array.isArray(roles)) throw new PermissionsUsageError(`${what}: user.roles must be an array of role names, got ${describeValue(roles)}.`);
+  for (let i = 0; i < roles.length; i++) {
+    if (typeof roles[i] !== 'string')
+      throw new PermissionsUsageError(`${what}: user.roles[${i}] must be a role name (string), got ${describeValue(roles[i])}.`);
+  }
+  return roles as readonly string[];
+}
+
+/**
+ * Checks a grant query's shape (the resource id is checked against the resource's id type later, by the
+ * snapshot that knows it). Throws a PermissionsUsageError naming the field.
+ *
+ * @example
+ * ```ts
+ * checkGrantQuery({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read' });
+ * ```
+ */
+export function checkGrantQuery(query: unknown): asserts query is GrantQuery {
+  if (typeof query !== 'object' || query === null)
+    throw new PermissionsUsageError(`grantPermit(query) expects an object { user, resource, action, resourceId? }, got ${describeValue(query)}.`);
+  const { user, resource, action } = query as Partial<GrantQuery>;
+  if (typeof user !== 'object' || user === null)
+    throw new PermissionsUsageError(`grantPermit: user must be an object { id, roles }, got ${describeValue(user)}.`);
+  if (!isUserId(user.id)) throw new PermissionsUsageError(`grantPermit: user.id must be a string, a finite number or a bigint, got ${describeValue(user.id)}.`);
+  checkRoles(user, 'grantPermit');
+  if (typeof resource !== 'string') throw new PermissionsUsageError(`grantPermit: resource must be a string, got ${describeValue(resource)}.`);
+  if (typeof action !== 'string') throw new PermissionsUsageError(`grantPermit: action must be a string, got ${describeValue(action)}.`);
+}
+
+/**
+ * A cache key for a set of roles: order and repetitions do not matter, and no two sets share one (role names
+ * of users are any strings, separators included, so the names are JSON-encoded rather than joined).
+ *
+ * @example
+ * ```ts
+ * rolesKey(['B', 'A', 'A']) === rolesKey(['A', 'B']); // true
+ * ```
+ */
+export function rolesKey(roles: readonly string[]): string {
+  return JSON.stringify([...new Set(roles)].sort());
+}

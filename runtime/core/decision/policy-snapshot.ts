@@ -1,0 +1,146 @@
+/**
+ * One immutable policy, loaded and bound: everything a decision reads — the tables, their hooks bound to the
+ * ownership service, the per-role combinations, and the caches keyed by sets of roles. An engine holds one
+ * snapshot at a time and replaces it as a whole; a Permit keeps the snapshot it was decided on, so one
+ * request never sees two policies.
+ */
+import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
+import type { User } from '../definition/definition-types.js';
+import { PermissionsUsageError } from '../common/errors.js';
+import type { GrantTables } from '../tables/grant-tables.js';
+import type { Combination, GrantIndex, LoadedOwner } from '../tables/table-loader.js';
+import { checkGrantQuery, checkRoles, rolesKey, type GrantQuery } from './grant-query.js';
+import type { OnceWarnings } from './once-warnings.js';
+import { cutSlice, sliceBytes, type PermissionSlice } from './permission-slice.js';
+import { policyVersionOf } from '../tables/policy-version.js';
+import { defaultResourceId, type DecisionRecorder, type EngineSettings } from './engine-settings.js';
+import { decideOwnership, decideWithoutHooks, queriedResourceId, type Decision } from './decide-permit.js';
+import { Permit, type PermitContext } from './permit.js';
+import { lookupCombination } from './role-lookup.js';
+
+/** Slices (and per-resource ownership groups) kept per distinct set of roles; the oldest is forgotten first. */
+export const MAX_CACHED_SLICES = 1024;
+/** The estimated bytes of every slice one snapshot keeps (a slice of a large policy is large). */
+export const MAX_SLICE_CACHE_BYTES = 16 * 1024 * 1024;
+/** The estimated bytes of the ownership groups per resource and set of roles one snapshot keeps. */
+export const MAX_RESOURCE_OWNERS_CACHE_BYTES = 4 * 1024 * 1024;
+
+/** Freezes a JSON value and everything in it (a cached slice is shared by every caller). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * A loaded policy. Made by an engine (`Permissions`) from built or compiled tables; every query of the
+ * engine is answered by its current snapshot.
+ *
+ * @example
+ * ```ts
+ * const snapshot = new PolicySnapshot(loadCompiledTables(grantTables, ownership), settings, warnings);
+ * const permit = await snapshot.grantPermit({ user, resource: 'document', action: 'read', resourceId: 10 });
+ * ```
+ */
+export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter = any> implements PermitContext {
+  readonly tables: GrantTables;
+  readonly limitOwnReduce: EngineSettings['limitOwnReduce'];
+  readonly getResourceId: EngineSettings['getResourceId'] | undefined;
+  readonly hookTimeoutMs: number;
+  readonly compileProjections: boolean;
+  private readonly log: DecisionRecorder | undefined;
+  private fingerprint: string | undefined;
+  /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only. */
+  private readonly slices = new BoundedCache<string, PermissionSlice>(MAX_CACHED_SLICES, new CacheBudget(MAX_SLICE_CACHE_BYTES));
+  /** The ownership groups of a set of roles on a resource, over every action, by `[resource, rolesKey]`. */
+  private readonly resourceOwners = new BoundedCache<string, readonly LoadedOwner[]>(MAX_CACHED_SLICES, new CacheBudget(MAX_RESOURCE_OWNERS_CACHE_BYTES));
+
+  constructor(
+    private readonly index: GrantIndex,
+    settings: EngineSettings,
+    private readonly warnings: OnceWarnings,
+    version?: string,
+  ) {
+    this.tables = index.tables;
+    this.limitOwnReduce = settings.limitOwnReduce;
+    this.getResourceId = settings.getResourceId === defaultResourceId ? undefined : settings.getResourceId;
+    this.hookTimeoutMs = settings.hookTimeoutMs;
+    this.compileProjections = settings.compileProjections;
+    this.log = settings.decisionLog;
+    this.fingerprint = version;
+  }
+
+  /** The version of the policy: the one it was published with, else the SHA-256 of its tables (computed once). */
+  get version(): string {
+    return (this.fingerprint ??= policyVersionOf(this.tables));
+  }
+
+  /** What `roles` may do with `action` on `resource`. */
+  lookup(roles: readonly string[], resource: string, action: string): Combination {
+    return lookupCombination(this.index, roles, resource, action, this.warnings);
+  }
+
+  /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */
+  decide<TId>(query: GrantQuery<TUser, TId>): Decision<TUser, TId, TFilter> {
+    checkGrantQuery(query);
+    const { user, resource, action } = query;
+    // The id in the resource's declared type ('10' → 10 for numeric ids); anything else is refused here, before any hook.
+    const resourceId = queriedResourceId<TId>(query, this.index.idTypes.get(resource));
+    return decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, this.lookup(user.roles, resource, action), this);
+  }
+
+  /** See `Permissions.grantPermit`; `via` names who asked, for the decision log. */
+  async grantPermit<TId>(query: GrantQuery<TUser, TId>, via = 'direct'): Promise<Permit<TUser, TId, TFilter>> {
+    const decided = this.decide(query);
+    if (decided instanceof Permit) {
+      this.log?.record(decided, this, via, false);
+      return decided;
+    }
+    const permit = await decideOwnership<TUser, TId, TFilter>(query.user, query.resource, query.action, decided, this);
+    this.log?.record(permit, this, via, true);
+    return permit;
+  }
+
+  /** See `Permissions.grantPermitSync`. */
+  grantPermitSync<TId>(query: GrantQuery<TUser, TId>): Permit<TUser, TId, TFilter> {
+    const decided = this.decide(query);
+    if (decided instanceof Permit) {
+      this.log?.record(decided, this, 'direct', false);
+      return decided;
+    }
+    throw new PermissionsUsageError(
+      `grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); ` +
+        'use await grantPermit(query).',
+    );
+  }
+
+  /** See `Permissions.sliceFor`. */
+  sliceFor(user: TUser): PermissionSlice {
+    const roles = checkRoles(user, 'sliceFor');
+    const key = rolesKey(roles);
+    let slice = this.slices.get(key);
+    if (slice === undefined) {
+      const cut = cutSlice(this.tables, this.version, (resource, action) => this.lookup(roles, resource, action));
+      slice = deepFreeze(cut);
+      this.slices.set(key, slice, sliceBytes(cut) + 2 * key.length);
+    }
+    return slice;
+  }
+
+  /** The ownership groups of `roles` on `resource`, over every action (the groups a slice names for that resource). */
+  ownersOnResource(roles: readonly string[], resource: string): readonly LoadedOwner[] {
+    const key = JSON.stringify([resource, rolesKey(roles)]);
+    let owners = this.resourceOwners.get(key);
+    if (owners === undefined) {
+      const found = new Map<number, LoadedOwner>();
+      for (const action of this.index.resources.get(resource)?.keys() ?? []) {
+        for (const owner of this.lookup(roles, resource, action).owners) found.set(owner.id, owner);
+      }
+      owners = Object.freeze([...found.values()].sort((a, b) => a.id - b.id));
+      this.resourceOwners.set(key, owners, 96 + 2 * key.length + 8 * owners.length);
+    }
+    return owners;
+  }
+}

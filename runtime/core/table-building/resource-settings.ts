@@ -1,0 +1,83 @@
+/**
+ * What each resource declares besides its definitions: its ownedAmong executor and its id type — and the
+ * check that every definition deciding ownership with limitOwned alone can decide it for one record.
+ */
+import { quoteForMessage } from '../common/printable-text.js';
+import type { DefinitionProblem } from '../common/errors.js';
+import type { ResourceIdType } from '../tables/grant-tables.js';
+import type { HookValue, LocatedDefinition } from './definition-parts.js';
+import type { HookRegistry } from './hook-registry.js';
+import type { KnownNames } from './known-names.js';
+
+/** Per known resource (in the order of `names.resources`): its executor (a hook index, or -1) and its id type (or null). */
+export interface ResourceSettings {
+  readonly ownedAmong: readonly number[];
+  readonly idTypes: readonly (ResourceIdType | null)[];
+}
+
+/**
+ * The executors (interned as hooks, before any definition's) and id types of the known resources; a setting
+ * for a resource no definition names is a warning.
+ *
+ * @example
+ * ```ts
+ * const settings = resourceSettings(names, registry, new Map([['document', 'ownedDocumentsAmong']]), new Map(), warnings);
+ * ```
+ */
+export function resourceSettings(
+  names: KnownNames,
+  registry: HookRegistry,
+  ownedAmong: ReadonlyMap<string, HookValue> | undefined,
+  idTypes: ReadonlyMap<string, ResourceIdType> | undefined,
+  warnings: string[],
+): ResourceSettings {
+  const executors = names.resources.map((resource) => {
+    const executor = ownedAmong?.get(resource);
+    return executor === undefined ? -1 : registry.hook('ownedAmong', executor);
+  });
+  for (const resource of ownedAmong?.keys() ?? []) {
+    if (!names.resourceIndex.has(resource))
+      warnings.push(`ownedAmong is given for resource ${quoteForMessage(resource)}, which no definition names; it is not used.`);
+  }
+  const types = names.resources.map((resource) => idTypes?.get(resource) ?? null);
+  for (const resource of idTypes?.keys() ?? []) {
+    if (!names.resourceIndex.has(resource))
+      warnings.push(`An id type is given for resource ${quoteForMessage(resource)}, which no definition names; it is not used.`);
+  }
+  return { ownedAmong: executors, idTypes: types };
+}
+
+/**
+ * The problems of definitions that decide ownership with limitOwned and no isOwner on a resource without an
+ * ownedAmong executor: whether one record is owned could not be computed there.
+ *
+ * @example
+ * ```ts
+ * problems.push(...uncomputableOwnership(located, names, settings.ownedAmong));
+ * ```
+ */
+export function uncomputableOwnership(located: readonly LocatedDefinition[], names: KnownNames, ownedAmong: readonly number[]): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  for (const { definition, location } of located) {
+    if (definition.limitOwned === undefined || definition.isOwner !== undefined) continue;
+    const covered = definition.resource === '*' ? names.resources : [definition.resource];
+    const missing = covered.filter((resource) => ownedAmong[names.resourceIndex.get(resource) as number] === -1);
+    if (missing.length === 0) continue;
+    const named = `${missing
+      .slice(0, 5)
+      .map((resource) => quoteForMessage(resource))
+      .join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`;
+    problems.push({
+      code: 'own-without-is-owner',
+      ...location,
+      path: ['limitOwned'],
+      message:
+        `The definition decides ownership with limitOwned and has no isOwner, but resource${missing.length === 1 ? '' : 's'} ${named} ` +
+        `declare${missing.length === 1 ? 's' : ''} no ownedAmong executor, so whether one record is owned cannot be computed.`,
+      fix:
+        `Declare an ownedAmong executor for ${quoteForMessage(missing[0] as string)} ("ownedAmong": "<method>" in its *.resource.json, ` +
+        `or new Permissions({ ownedAmong: { ... } })), or add isOwner.`,
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,110 @@
+/**
+ * The one table builder: validated definitions in, grant tables out. `build()` loads its result directly;
+ * the compiler serialises it into generated code. Every `'*'` (role, resource, action) is expanded here,
+ * once, so that a query is a few array and map look-ups. The phases: the known names, the resources'
+ * settings, the bound on expansion, the cells, their rows.
+ */
+import type { DefinitionProblem } from '../common/errors.js';
+import type { DefinitionSummary, GrantTables, ResourceIdType } from '../tables/grant-tables.js';
+import { cellRows } from './cell-rows.js';
+import type { HookValue, LocatedDefinition } from './definition-parts.js';
+import { expansionProblem } from './expansion-limit.js';
+import { GrantCells } from './grant-cells.js';
+import { HookRegistry } from './hook-registry.js';
+import { knownNames } from './known-names.js';
+import { resourceSettings, uncomputableOwnership } from './resource-settings.js';
+
+export type { HookValue, LocatedDefinition, ValidDefinition } from './definition-parts.js';
+export { MAX_GRANT_EXPANSIONS } from './expansion-limit.js';
+export { MAX_GRANT_CELLS } from './grant-cells.js';
+
+/** What {@link buildGrantTables} returns: the tables, plus the problems and warnings it found across definitions. */
+export interface TableBuildResult {
+  readonly tables: GrantTables;
+  /** The hook given for each entry of `tables.hooks` (a name or a function), in the same order. */
+  readonly hookValues: readonly HookValue[];
+  readonly problems: readonly DefinitionProblem[];
+  readonly warnings: readonly string[];
+}
+
+/** What the table builder needs besides the definitions. */
+export interface TableBuildOptions {
+  /**
+   * The ownedAmong executor of each resource that has one (a method name or a function): it runs a
+   * limitOwned filter over given ids, so that definitions with limitOwned need no isOwner there.
+   */
+  readonly ownedAmong?: ReadonlyMap<string, HookValue> | undefined;
+  /** The declared id type of each resource that has one: ids entering a check are projected to it. */
+  readonly idTypes?: ReadonlyMap<string, ResourceIdType> | undefined;
+}
+
+function summaryOf({ definition, location }: LocatedDefinition): DefinitionSummary {
+  return {
+    index: location.index,
+    ...(location.source === undefined ? {} : { source: location.source }),
+    ...(definition.descr === undefined ? {} : { descr: definition.descr }),
+  };
+}
+
+/**
+ * Builds the grant tables of a set of valid definitions. Cross-definition problems (conflicting
+ * explicit redefinitions, grants that keep no attribute, ownership that cannot be computed, limits) are
+ * returned, not thrown, so the caller can report them together with its own.
+ *
+ * @example
+ * ```ts
+ * const { tables, problems } = buildGrantTables([{ definition: { roles: 'ADMIN', resource: 'document', grant: ['*:any'] }, location: { index: 0 } }]);
+ * tables.actions; // ['create', 'delete', 'read', 'update']
+ * ```
+ */
+export function buildGrantTables(located: readonly LocatedDefinition[], options: TableBuildOptions = {}): TableBuildResult {
+  const problems: DefinitionProblem[] = [];
+  const warnings: string[] = [];
+  const names = knownNames(located);
+  const { roles, resources, actions } = names;
+  const empty = (): TableBuildResult => ({
+    tables: { format: 1, roles, resources, actions, plans: [], hooks: [], owners: [], cells: [], definitions: [] },
+    hookValues: [],
+    problems,
+    warnings,
+  });
+
+  const registry = new HookRegistry();
+  const settings = resourceSettings(names, registry, options.ownedAmong, options.idTypes, warnings);
+  problems.push(...uncomputableOwnership(located, names, settings.ownedAmong));
+  const tooLarge = expansionProblem(located, names);
+  if (tooLarge !== undefined) {
+    problems.push(tooLarge);
+    return empty();
+  }
+
+  const cells = new GrantCells(names, problems, warnings);
+  const definitions: DefinitionSummary[] = [];
+  for (let number = 0; number < located.length; number++) {
+    const entry = located[number] as LocatedDefinition;
+    definitions.push(summaryOf(entry));
+    if (!cells.expand(entry, number, registry.ownerOf(entry.definition, number))) return empty();
+  }
+  cells.finish();
+
+  const { plans, rows } = cellRows(cells.cells, names);
+  const { ownedAmong, idTypes } = settings;
+  return {
+    tables: {
+      format: 1,
+      roles,
+      resources,
+      actions,
+      plans,
+      hooks: registry.hooks,
+      owners: registry.owners,
+      ...(ownedAmong.some((hook) => hook !== -1) ? { ownedAmong } : {}),
+      ...(idTypes.some((type) => type !== null) ? { idTypes } : {}),
+      cells: rows,
+      definitions,
+    },
+    hookValues: registry.values,
+    problems,
+    warnings,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * typed-permissions/internal — exactly what the compiler (typed-permissions-cli) shares with the runtime,
+ * so that both validate, build and print alike. Not a public API: it follows the compiler of the same
+ * version and may change in any release.
+ */
+export { buildGrantTables, type LocatedDefinition, type ValidDefinition } from '../core/table-building/table-builder.js';
+export { definitionSchema, validateDefinition } from '../core/definition/definition-schema.js';
+export { MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from '../core/definition/definitions-file.js';
+export { definitionsFileSchema, definitionsOfFileValue } from '../core/definition/definitions-file-schema.js';
+export { parseAttributePattern } from '../core/definition/grant-syntax.js';
+export { quoteForMessage } from '../core/common/printable-text.js';
+export { resourceMetadataSchema, validateResourceMetadata } from '../core/definition/resource-metadata-schema.js';
+export { loadZod } from '../core/definition/zod-loader.js';
+export { explainGrant, formatExplanation } from '../core/decision/explain.js';
+export { planFromJson, planToPatterns } from '../core/projection/attribute-plan.js';
+export { printableText } from '../core/common/printable-text.js';
+export { groupOwnershipLabel, type GrantCell, type GrantTables } from '../core/tables/grant-tables.js';
+export { policyBundleOf, type PolicyBundle } from '../live/policy-bundle.js';
+export { policyVersionOf } from '../core/tables/policy-version.js';
+export { MAX_POLICY_TEST_FILES, MAX_POLICY_TESTS, MAX_POLICY_TESTS_PER_FILE } from '../core/policy-test/policy-test-limits.js';
+export { describeFailure, describePolicyTest, policyTestLocation } from '../core/policy-test/policy-test-report.js';
+export { policyTestReferenceProblems } from '../core/policy-test/policy-test-references.js';
+export { isPolicyTestId, POLICY_TEST_ID_RULE, policyTestsShapeProblems } from '../core/policy-test/policy-test-shape.js';
+export type {
+  GrantCellName,
+  PolicyTestCase,
+  PolicyTestFile,
+  PolicyTestId,
+  PolicyTestOutcome,
+  PolicyTestProblem,
+  PolicyTestRun,
+  PolicyTests,
+  PolicyTestUser,
+} from '../core/policy-test/policy-test-types.js';
+export { checkPolicyTests, runPolicyTests } from '../core/policy-test/run-policy-tests.js';
+export { capabilityProblems } from '../live/policy-candidate.js';
+export type { FollowerCapabilities } from '../live/policy-source.js';
+export { loadPg, type PgClient } from '../live/postgres-client.js';
+export { FOLLOWER_FORGET_MS, FOLLOWER_REFRESH_MS } from '../live/follower-timing.js';
+export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../live/postgres-follower-registry.js';
+export { listPolicies, publishPolicy, readStoredVersion, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
+export { PermissionsUsageError } from '../core/common/errors.js';
