@@ -157,7 +157,11 @@ export function createPermitHook<TUser extends User<unknown>, TFilter>(options: 
   /** Answers what went wrong: a 4xx the error carries, else 500 with nothing of the error (which goes to onServerError). */
   const fail = (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     const { status, body, serverError } = answerOfError(error);
-    if (serverError) onServerError(error, request);
+    try {
+      if (serverError) onServerError(error, request);
+    } catch {
+      // A failing logger changes nothing of the answer, which holds nothing of the error either way.
+    }
     send(reply, { status, body });
   };
 

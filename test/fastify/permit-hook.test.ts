@@ -149,6 +149,21 @@ describe('fastify permit({ action }) per route, on a real server', () => {
     expect(ran).toBe(0);
   });
 
+  it('an onServerError that throws changes nothing of the 500 answer', async () => {
+    const server = await serve(
+      async (app, permit) => {
+        await app.register(fastifyPermissions);
+        app.get('/documents/:id', { preHandler: permit({ action: 'read' }) }, (_request, reply) => reply.send({ ran: true }));
+      },
+      {
+        onServerError: () => {
+          throw new Error('the log shipper is down');
+        },
+      },
+    );
+    expect(await ask(server, '/documents/1', { userId: 'boom' })).toEqual({ status: 500, body: INTERNAL, version: null, callId: null });
+  });
+
   it("hooks of the application that throw before the check: Fastify's error answer, no decision, no handler", async () => {
     let ran = 0;
     const server = await serve(async (app, permit) => {
