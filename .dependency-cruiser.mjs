@@ -20,13 +20,13 @@ const LAYERS = [
   { name: 'live policy', folders: ['runtime/live'] },
   { name: 'front door', folders: ['runtime/permissions'] },
   { name: 'integration kit and browser client', folders: ['runtime/integration', 'runtime/client'] },
-  { name: 'integrations and remote permissions', folders: ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/remote'] },
+  { name: 'integrations and remote permissions', folders: ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/remote'] },
   { name: 'decision service', folders: ['runtime/service'] },
   { name: 'commands and the compiler entry', folders: ['runtime/cli', 'runtime/internal'] },
 ];
 
 /** The framework integrations: they import the package's public entries only, never the files inside them. */
-const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/hono'];
+const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify'];
 
 /** The public entries an integration may import. */
 const PUBLIC_ENTRIES = ['runtime/permissions/index.ts', 'runtime/permissions/precompiled.ts', 'runtime/integration/index.ts', 'runtime/live/index.ts'];

@@ -1,7 +1,8 @@
 /**
  * Where a route's record id comes from, for a router whose route paths are strings: in the syntax of Express 5
  * (path-to-regexp 8: `/documents/:id`, `/files{/:id}`) by default, or in a router's own syntax that its
- * integration reads (`pathParams`: Hono's `/documents/:id{[0-9]+}`, `/documents/:id?`, `/files/*`).
+ * integration reads (`pathParams`: Hono's `/documents/:id{[0-9]+}` and `/documents/:id?`, Fastify's `/files/:id?`
+ * and `/files/*`).
  */
 import {
   resolveResourceIdParam,

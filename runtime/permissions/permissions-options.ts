@@ -11,7 +11,8 @@ import { both, integer, object, oneOf, optional, record, report, usageChecked, v
 import { flagOption, functionOption, MAX_TIMER_MS } from '../core/shape/option-shapes.js';
 import type { HookValue } from '../core/table-building/table-builder.js';
 import type { ResourceIdType } from '../core/decision/resource-id.js';
-import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionEvent, type DecisionLogOptions } from '../core/decision-log/decision-log.js';
+import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionLogOptions } from '../core/decision-log/decision-log.js';
+import type { DecisionEvent } from '../core/decision-log/decision-event.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, defaultResourceId, engineSettings, type EngineSettings, type PermissionsLogger } from '../core/decision/engine-settings.js';
 
 /** Options of {@link Permissions}. */

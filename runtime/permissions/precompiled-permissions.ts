@@ -14,7 +14,7 @@ import { loadCompiledTables } from '../core/decision/bind-hooks.js';
 import { callIdOf, nextCallSequence } from '../core/decision/call-id.js';
 import { type LoggedDecision, type EngineSettings } from '../core/decision/engine-settings.js';
 import { decisionLabelNumber, decisionLabelRefusal } from '../core/decision/decision-labels.js';
-import { DecisionTracing } from '../core/decision-log/decision-tracing.js';
+import type { DecisionTracing } from '../core/decision-log/decision-tracing.js';
 import type { GrantQuery } from '../core/decision/grant-query.js';
 import { OnceWarnings } from '../core/decision/once-warnings.js';
 import type { PermissionSlice } from '../core/decision/permission-slice.js';
@@ -26,6 +26,16 @@ import type { FollowedEngine, FollowOptions, LivePolicy } from '../live/policy-f
 import type { PolicySource } from '../live/policy-source.js';
 import type { PolicyBundle } from '../live/policy-bundle.js';
 import type { PermissionsSchema, TypedGrantQuery } from './schema-types.js';
+
+/** A guarded decision of `snapshot`, inside a span where tracing is active. */
+function decideTraced<TUser extends User<unknown>, TId, TFilter>(
+  snapshot: PolicySnapshot<TUser, TFilter>,
+  query: GrantQuery<TUser, TId>,
+  via: string,
+  tracing: DecisionTracing | undefined,
+): Promise<Permit<TUser, TId, TFilter>> {
+  return tracing?.active() === true ? tracing.trace(query, via, () => snapshot.grantPermit(query, via)) : snapshot.grantPermit(query, via);
+}
 
 /** The tables of `tables` (or of a bundle, with the version it carries, as generated code passes it). */
 function tablesOfBundle(tables: GrantTables | PolicyBundle): { grantTables: GrantTables; version: string | undefined } {
@@ -73,10 +83,10 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
   private readonly warnings: OnceWarnings;
   /**
    * The tracing of guarded decisions, where `@opentelemetry/api` is installed and telemetry is on: loaded by the
-   * first guarded decision (null until then), so that an application that never guards, or starts and exits, does
-   * not pay for loading the API at start.
+   * first guarded decision (null until then; a promise while it loads), so that an application that never guards,
+   * or starts and exits, does not pay for loading the API at start, and a page does not carry the tracing code.
    */
-  private tracing: DecisionTracing | undefined | null = null;
+  private tracing: DecisionTracing | undefined | null | Promise<DecisionTracing | undefined> = null;
   private current: PolicySnapshot<TUser, TFilter> | undefined;
   /**
    * What the running code is written against: the vocabulary of the first policy installed (the compiled tables,
@@ -257,12 +267,20 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
     const refused = decisionLabelRefusal(via);
     if (refused !== undefined) return Promise.reject(refused);
     const tracing = this.tracing === null ? (this.tracing = this.loadTracing()) : this.tracing;
-    return tracing?.active() === true ? tracing.trace(query, via, () => snapshot.grantPermit(query, via)) : snapshot.grantPermit(query, via);
+    if (tracing instanceof Promise)
+      return tracing.then((loaded) => {
+        this.tracing = loaded;
+        return decideTraced(snapshot, query, via, loaded);
+      });
+    return decideTraced(snapshot, query, via, tracing);
   }
 
-  private loadTracing(): DecisionTracing | undefined {
+  /** The tracing, where telemetry is on and Node.js can load `@opentelemetry/api` (never in a browser). */
+  private loadTracing(): Promise<DecisionTracing | undefined> | undefined {
     const { telemetry } = this.settings;
-    return telemetry === false ? undefined : DecisionTracing.load(telemetry);
+    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: unknown } }).process?.getBuiltinModule;
+    if (telemetry === false || typeof getBuiltinModule !== 'function') return undefined;
+    return import('../core/decision-log/decision-tracing.js').then(({ DecisionTracing }) => DecisionTracing.load(telemetry));
   }
 
   /**

@@ -15,7 +15,7 @@ export {
   type DefinitionProblem,
   type PermissionsErrorCode,
 } from '../core/common/errors.js';
-export type { DecisionEvent } from '../core/decision-log/decision-log.js';
+export type { DecisionEvent } from '../core/decision-log/decision-event.js';
 export type { GrantQuery } from '../core/decision/grant-query.js';
 export type { PermissionsOptions } from './permissions-options.js';
 export type { PermissionsLogger } from '../core/decision/engine-settings.js';

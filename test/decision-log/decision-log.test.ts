@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Permissions, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
-import type { DecisionEvent } from '../../runtime/core/decision-log/decision-log.js';
+import type { DecisionEvent } from '../../runtime/core/decision-log/decision-event.js';
 import { stableEvent } from './stable-event.js';
 
 type AppUser = User<number>;

@@ -1,5 +1,5 @@
 /**
- * The decision log and OpenTelemetry through the integrations: NestJS (REST and GraphQL) and express log every
+ * The decision log and OpenTelemetry through the integrations: NestJS (REST and GraphQL), express and Fastify log every
  * guarded decision with `via`, send its call id as `x-permissions-call-id` (the same as the event's, so an
  * application's logs can be joined to it), and each guarded decision is a span `typed_permissions.decide` with a
  * counter of decisions by result, when an OpenTelemetry SDK is registered.
@@ -9,9 +9,11 @@ import { metrics, trace } from '@opentelemetry/api';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import express from 'express';
+import Fastify from 'fastify';
 import request from 'supertest';
 import { Permissions, type DecisionEvent, type User } from '../../runtime/permissions/index.js';
 import { createPermitMiddleware, permitOf } from '../../runtime/express/index.js';
+import { createPermitHook, fastifyPermissions, permitOf as fastifyPermitOf } from '../../runtime/fastify/index.js';
 import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule, PermissionsService, createPermissionsGuard } from '../../runtime/nest/index.js';
 import {
   DOCUMENT_DEFINITIONS,
@@ -228,5 +230,49 @@ describe('express', () => {
     expect(decideSpans()).toEqual([]);
     await request(expressApp(withUser, { id: 5, roles: ['READER'] })).get('/docs/7');
     expect(decideSpans().map((span) => span.attributes['typed_permissions.user.id'])).toEqual([5]);
+  });
+});
+
+describe('fastify', () => {
+  it('logs via fastify and sends the call id; a failing hook is a span with an error status and an error count', async () => {
+    spans.reset();
+    const events: DecisionEvent[] = [];
+    const permissions = new Permissions<AppUser>({
+      ownership: failingOwnership,
+      resourceIdTypes: { doc: 'number' },
+      logger: { warn: () => undefined },
+      onDecision: (event) => void events.push(event),
+    })
+      .addPermissions(EXPRESS_DEFINITIONS, { source: 'doc rules' })
+      .build();
+    const permit = createPermitHook({
+      permissions,
+      resource: 'doc',
+      getUser: (request): AppUser => (request.headers['x-role'] === 'OWNER' ? { id: 5, roles: ['OWNER'] } : { id: 5, roles: ['READER'] }),
+      onServerError: () => undefined,
+    });
+    const app = Fastify();
+    await app.register(fastifyPermissions);
+    app.get('/docs/:id', { preHandler: permit({ action: 'read' }) }, (request, reply) => reply.send({ id: fastifyPermitOf(request).resourceId }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const before = await decisionCounts();
+      const read = await request(app.server).get('/docs/7').set('connection', 'close');
+      const failed = await request(app.server).get('/docs/7').set('x-role', 'OWNER').set('connection', 'close');
+      await permissions.decisionLog?.flush();
+      expect([read.status, read.body, failed.status]).toEqual([200, { id: 7 }, 500]);
+      expect(events.map((event) => [event.via, event.granted, event.definitions])).toEqual([['fastify', true, [{ source: 'doc rules', index: 0 }]]]);
+      expect([read.headers['x-permissions-call-id'], failed.headers['x-permissions-call-id']]).toEqual([events[0]?.callId, undefined]);
+      expect(decideSpans().map((span) => [span.attributes['typed_permissions.via'], span.attributes['typed_permissions.granted'], span.status])).toEqual([
+        ['fastify', true, 0],
+        ['fastify', undefined, 2],
+      ]);
+      const after = await decisionCounts();
+      const key = (result: string) =>
+        JSON.stringify({ 'typed_permissions.result': result, 'typed_permissions.via': 'fastify', 'typed_permissions.resource': 'doc' });
+      expect([(after[key('granted')] ?? 0) - (before[key('granted')] ?? 0), (after[key('error')] ?? 0) - (before[key('error')] ?? 0)]).toEqual([1, 1]);
+    } finally {
+      await app.close();
+    }
   });
 });

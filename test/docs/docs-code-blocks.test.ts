@@ -49,6 +49,7 @@ const PEERS = [
   'kysely',
   'pg',
   'fastify',
+  'fastify-plugin',
   '@fastify/rate-limit',
   '@fastify/swagger',
   'prom-client',

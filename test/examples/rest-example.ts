@@ -1,5 +1,5 @@
 /**
- * What the REST examples (examples/nestjs, examples/express and examples/hono) must all do — the same API over the
+ * What the REST examples (examples/nestjs, examples/express, examples/fastify and examples/hono) must all do — the same API over the
  * same in-memory documents, so the same answers — checked on each as a user gets it: copied out of the repository,
  * installed from the packed tarballs, built, started with `npm start`, and asked over HTTP.
  */

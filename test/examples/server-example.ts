@@ -1,5 +1,5 @@
 /**
- * The server examples (examples/nestjs, examples/express, examples/graphql) as their guides present them: built and
+ * The server examples (examples/nestjs, examples/express, examples/fastify, examples/graphql) as their guides present them: built and
  * started the way their README says, asked over HTTP, and compared with what the guide shows — its `console`
  * blocks that need the running server, and its install lines against the project's package.json.
  */

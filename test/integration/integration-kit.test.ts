@@ -194,6 +194,23 @@ describe('resolveRoute and rawResourceIdOf', () => {
     expect([rawResourceIdOf(read, { id: '10' }), rawResourceIdOf(read, {})]).toEqual(['10', undefined]);
     expect(() => rawResourceIdOf(byDefault, {})).toThrow('takes the resource id from path parameter "id", but the request has none');
   });
+
+  it("a router with a path syntax of its own passes its reader; the default reader is Express's", () => {
+    // A reader of a syntax where a trailing '?' makes the last parameter optional.
+    const optionalLast = (path: string) =>
+      [...path.matchAll(/:(\w+)(\?)?/g)].map((match) => ({ name: match[1] as string, optional: match[2] === '?', wildcard: false }));
+    const own = resolveRoute({ label: 'GET /files/:id?', path: '/files/:id?', resourceIdParam: undefined, pathParams: optionalLast });
+    expect(own.resourceId).toEqual({ kind: 'param', name: 'id', optional: true });
+    expect([rawResourceIdOf(own, {}), rawResourceIdOf(own, { id: '7' })]).toEqual([undefined, '7']);
+    const prefixed = resolveRoute({ label: 'GET /users/:userId', path: '', resourceIdParam: undefined, inheritedParams: ['userId'], pathParams: optionalLast });
+    expect(prefixed.resourceId).toHaveProperty('problem');
+    // Read as Express's syntax, the same path has no optional parameter.
+    expect(resolveRoute({ label: 'GET /files/:id?', path: '/files/:id?', resourceIdParam: undefined }).resourceId).toEqual({
+      kind: 'param',
+      name: 'id',
+      optional: false,
+    });
+  });
 });
 
 describe('permissionsEngineOf', () => {

@@ -3,7 +3,8 @@
  * the way a release would (`npm pack --workspaces`: prepack builds them), checks what the tarballs
  * hold, lints them with publint and arethetypeswrong, and installs them into a throwaway project
  * outside the repository, as a newcomer would: first the runtime alone (small, no toolchain, a
- * grant from ESM and from `require`; the decision service with fastify and without the compiler), then the
+ * grant from ESM and from `require`, the fastify entry needing fastify-plugin which no other entry loads; the
+ * decision service with fastify and without the compiler; a route guarded by the fastify entry), then the
  * compiler as a dev dependency (its own definitions
  * compiled with the installed command, a strict type-check that accepts a usage file and rejects a
  * wrong action — with TypeScript 6 and with TypeScript 7 —, and the compiled usage run with node).
@@ -69,6 +70,7 @@ describe('the packed tarballs, installed outside the repository', () => {
       'dist/integration/index.js',
       'dist/nest/index.js',
       'dist/express/index.js',
+      'dist/fastify/index.js',
       'dist/hono/index.js',
       'dist/client/index.js',
       'dist/live/index.js',
@@ -176,6 +178,14 @@ describe('the packed tarballs, installed outside the repository', () => {
         `console.log(JSON.stringify(failed));\n`,
     );
     expect(JSON.parse(ok(run(process.execPath, ['hono-without-hono.mjs'], project)))).toEqual(['ERR_MODULE_NOT_FOUND', true]);
+    // The fastify entry needs fastify-plugin, which nothing else loads: the other entries load without it.
+    writeFileSync(
+      join(project, 'fastify-without-plugin.mjs'),
+      `import 'typed-permissions';\nimport 'typed-permissions/express';\nimport 'typed-permissions/integration';\n` +
+        `try { await import('typed-permissions/fastify'); console.log('"loaded"'); } ` +
+        `catch (error) { console.log(JSON.stringify([error.code, error.message.includes("'fastify-plugin'")])); }\n`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['fastify-without-plugin.mjs'], project)))).toEqual(['ERR_MODULE_NOT_FOUND', true]);
 
     const withoutCompiler = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile'], project);
     expect(withoutCompiler.status).toBe(2);
@@ -267,6 +277,54 @@ console.log(JSON.stringify({ status: granted.status, granted: answer.granted, an
       anyAttributes: ['id', 'title'],
       refused: 401,
       exit: 0,
+    });
+  });
+
+  it('the fastify entry from the tarball guards a route on a real server, and refuses an ambiguous route at start', () => {
+    // fastify is installed (the decision service above), and fastify-plugin with its plugins: as a user's direct dependency now.
+    ok(run(NPM, ['install', 'fastify-plugin@^6'], project));
+    writeFileSync(
+      join(project, 'fastify-guarded.mjs'),
+      `import Fastify from 'fastify';
+import { Permissions } from 'typed-permissions';
+import { createPermitHook, fastifyPermissions, permitOf } from 'typed-permissions/fastify';
+const permissions = new Permissions({ resourceIdTypes: { article: 'number' } })
+  .addPermissions([{ roles: ['READER'], resource: 'article', grant: { 'read:any': ['id', 'title'] } }])
+  .build();
+const permit = createPermitHook({ permissions, resource: 'article', getUser: (request) => ({ id: 1, roles: [String(request.headers['x-role'])] }) });
+const app = Fastify();
+await app.register(fastifyPermissions);
+app.get('/articles/:id', { preHandler: permit({ action: 'read' }) }, (request, reply) =>
+  reply.send(permitOf(request).pickSync({ id: permitOf(request).resourceId, title: 't', body: 'b' })));
+const url = await app.listen({ port: 0, host: '127.0.0.1' });
+const ask = async (path, role) => {
+  const response = await fetch(url + path, { headers: { 'x-role': role, connection: 'close' } });
+  return [response.status, await response.json()];
+};
+const answers = [await ask('/articles/7', 'READER'), await ask('/articles/7', 'NOBODY'), await ask('/articles/x', 'READER')];
+await app.close();
+const ambiguous = Fastify();
+await ambiguous.register(fastifyPermissions);
+ambiguous.get('/users/:id/articles/:articleId', { preHandler: permit({ action: 'read' }) }, (request, reply) => reply.send('never'));
+const refusal = await ambiguous.ready().then(() => 'started', (error) => error.name);
+await ambiguous.close();
+console.log(JSON.stringify({ answers, refusal }));
+`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['fastify-guarded.mjs'], project)))).toEqual({
+      answers: [
+        [200, { id: 7, title: 't' }],
+        [403, { statusCode: 403, error: 'Forbidden', message: 'read on article is not granted' }],
+        [
+          400,
+          {
+            statusCode: 400,
+            error: 'Bad Request',
+            message: '"x" is not an id of "article": its ids are an integer written in decimal without leading zeros, within ±9007199254740991 (such as 42).',
+          },
+        ],
+      ],
+      refusal: 'PermissionsUsageError',
     });
   });
 

@@ -17,6 +17,7 @@ const ENTRIES = {
   'typed-permissions/integration': 'runtime/integration/index.ts',
   'typed-permissions/nest': 'runtime/nest/index.ts',
   'typed-permissions/express': 'runtime/express/index.ts',
+  'typed-permissions/fastify': 'runtime/fastify/index.ts',
   'typed-permissions/hono': 'runtime/hono/index.ts',
   'typed-permissions/client': 'runtime/client/index.ts',
   'typed-permissions/live': 'runtime/live/index.ts',

@@ -1,0 +1,99 @@
+/**
+ * The event of a queued decision: what the decision log gives the sink, made when the queue is drained — the
+ * definitions that decided it included (read from the policy's tables, cached per policy).
+ */
+import { callIdOf } from '../decision/call-id.js';
+import { decisionLabelOf } from '../decision/decision-labels.js';
+import { explainGrant } from '../decision/explain.js';
+import type { GrantTables } from '../tables/grant-tables.js';
+import type { QueuedDecision } from './decision-queue.js';
+
+/** One decision, as the decision log delivers it. */
+export interface DecisionEvent {
+  /** The id of this decision (`permit.callId`, a UUID); the NestJS and express integrations send it as `x-permissions-call-id`. */
+  readonly callId: string;
+  /** When it was decided (ISO 8601, to the millisecond of the event-loop turn). */
+  readonly time: string;
+  readonly user: { readonly id: unknown; readonly roles: readonly string[] };
+  readonly resource: string;
+  readonly action: string;
+  /** The record asked about, in the resource's id type (absent when none was asked about). */
+  readonly resourceId?: unknown;
+  readonly granted: boolean;
+  readonly anyGranted: boolean;
+  /** How it was granted: on any record, on the user's own (the record was owned, or none was asked about), or not at all. */
+  readonly possession: 'any' | 'own' | null;
+  /** Whether deciding asked the ownership hooks whether the user owns `resourceId`. */
+  readonly ownershipChecked: boolean;
+  /**
+   * The definitions that granted it in that possession (for a refusal: those that grant it on owned records, if
+   * any), each by its source (the file, or the `addPermissions` label) and its index there.
+   */
+  readonly definitions: readonly { readonly source: string; readonly index: number }[];
+  readonly policyVersion: string;
+  /**
+   * Who asked: `'direct'` for the application itself (`grantPermit`), else the label the integration chose
+   * (`'nest'`, `'graphql'`, `'express'`, `'service'`, or another integration's own, such as `'fastify'`).
+   */
+  readonly via: string;
+}
+
+/** A definition that decided. */
+type DecisionDefinition = DecisionEvent['definitions'][number];
+
+/** The most role sets × resources × actions whose deciding definitions are kept per policy. */
+const MAX_CACHED_DEFINITIONS = 4096;
+/** The deciding definitions per policy (its tables), by roles, resource, action and possession. */
+const definitionsCache = new WeakMap<GrantTables, Map<string, readonly DecisionDefinition[]>>();
+
+/** The definitions of a decision, unique and sorted by source and index (frozen, shared by the events that ask again). */
+function decidingDefinitions(decision: QueuedDecision): readonly DecisionDefinition[] {
+  const { tables } = decision.policy;
+  let cache = definitionsCache.get(tables);
+  if (cache === undefined) definitionsCache.set(tables, (cache = new Map<string, readonly DecisionDefinition[]>()));
+  const key = JSON.stringify([decision.user.roles, decision.resource, decision.action]);
+  let found = cache.get(key);
+  if (found === undefined) {
+    const explanation = explainGrant(tables, decision.user.roles, decision.resource, decision.action);
+    const possession = explanation.anyGranted ? 'any' : 'own';
+    const unique = new Map<string, DecisionDefinition>();
+    for (const role of explanation.byRole) {
+      for (const definition of role.definitions) {
+        if (definition.possession !== possession) continue;
+        const source = definition.source ?? 'definitions';
+        unique.set(JSON.stringify([source, definition.index]), Object.freeze({ source, index: definition.index }));
+      }
+    }
+    found = Object.freeze([...unique.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.index - b.index)));
+    if (cache.size >= MAX_CACHED_DEFINITIONS) cache.clear();
+    cache.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * The event of a queued decision.
+ *
+ * @example
+ * ```ts
+ * const event = decisionEvent(queue.shift());
+ * ```
+ */
+export function decisionEvent(decision: QueuedDecision): DecisionEvent {
+  const { user, resource, action, resourceId, granted, anyGranted, code, policy } = decision;
+  return {
+    callId: callIdOf(decision.callSequence),
+    time: new Date(decision.time).toISOString(),
+    user: { id: user.id, roles: [...user.roles] },
+    resource,
+    action,
+    ...(resourceId === undefined ? {} : { resourceId }),
+    granted,
+    anyGranted,
+    possession: anyGranted ? 'any' : granted ? 'own' : null,
+    ownershipChecked: (code & 1) === 1,
+    definitions: decision.ownGranted || anyGranted || resourceId !== undefined ? decidingDefinitions(decision) : [],
+    policyVersion: policy.version,
+    via: decisionLabelOf(code >> 1),
+  };
+}
