@@ -25,6 +25,22 @@ const LAYERS = [
   { name: 'commands and the compiler entry', folders: ['runtime/cli', 'runtime/internal'] },
 ];
 
+/**
+ * The compiler's layers, lowest first: the command line calls the pipeline, the pipeline calls the output folder,
+ * the emitters and the model, the model calls the policy-test format and the readers; problems import nothing.
+ */
+const COMPILER_LAYERS = [
+  { name: 'problems', folders: ['compiler/problems'] },
+  { name: 'reading', folders: ['compiler/reading'] },
+  { name: 'policy tests', folders: ['compiler/policy-tests'] },
+  { name: 'model', folders: ['compiler/model'] },
+  { name: 'emit', folders: ['compiler/emit'] },
+  { name: 'output', folders: ['compiler/output'] },
+  { name: 'pipeline', folders: ['compiler/compile.ts'] },
+  { name: 'commands', folders: ['compiler/commands'] },
+  { name: 'entries', folders: ['compiler/index.ts', 'compiler/bin.ts'] },
+];
+
 /** The framework integrations: they import the package's public entries only, never the files inside them. */
 const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify'];
 
@@ -32,25 +48,28 @@ const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtim
 const PUBLIC_ENTRIES = ['runtime/permissions/index.ts', 'runtime/permissions/precompiled.ts', 'runtime/integration/index.ts', 'runtime/live/index.ts'];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const under = (folders) => `^(${folders.map(escape).join('|')})/`;
+/** Matches a path inside one of `paths` (a folder, or a single file such as `compiler/compile.ts`); group 1 is which. */
+const under = (paths) => `^(${paths.map(escape).join('|')})(/|$)`;
 
-/** One rule per layer: what it must not import (its own layer's other folders, and every higher layer). */
-const layerRules = LAYERS.map((layer, index) => ({
-  name: `layer: ${layer.name}`,
-  comment: `${layer.folders.join(', ')} may import ${
-    index === 0
-      ? 'only itself'
-      : LAYERS.slice(0, index)
-          .map((lower) => lower.name)
-          .join(', ')
-  } (and itself).`,
-  severity: 'error',
-  from: { path: under(layer.folders) },
-  to: {
-    path: under(LAYERS.slice(index).flatMap((other) => other.folders)),
-    pathNot: `^$1/`,
-  },
-}));
+/** One rule per layer of `layers`: what it must not import (its own layer's other folders, and every higher layer). */
+const rulesOf = (layers, prefix) =>
+  layers.map((layer, index) => ({
+    name: `${prefix}: ${layer.name}`,
+    comment: `${layer.folders.join(', ')} may import ${
+      index === 0
+        ? 'only itself'
+        : layers
+            .slice(0, index)
+            .map((lower) => lower.name)
+            .join(', ')
+    } (and itself).`,
+    severity: 'error',
+    from: { path: under(layer.folders) },
+    to: {
+      path: under(layers.slice(index).flatMap((other) => other.folders)),
+      pathNot: `^$1/`,
+    },
+  }));
 
 const config = {
   forbidden: [
@@ -61,7 +80,15 @@ const config = {
       from: {},
       to: { circular: true },
     },
-    ...layerRules,
+    ...rulesOf(LAYERS, 'layer'),
+    ...rulesOf(COMPILER_LAYERS, 'compiler layer'),
+    {
+      name: 'the compiler uses the runtime through typed-permissions/internal',
+      comment: 'The compiler shares exactly what runtime/internal/index.ts exports, never an inner file of the runtime.',
+      severity: 'error',
+      from: { path: '^compiler/' },
+      to: { path: '^runtime/', pathNot: '^runtime/internal/index\\.ts$' },
+    },
     {
       name: 'integrations use public entries',
       comment: `An integration imports ${PUBLIC_ENTRIES.join(', ')} and its own folder only.`,
@@ -81,6 +108,6 @@ const config = {
 };
 
 // For the map's test; not enumerable, so that dependency-cruiser's own check of the configuration does not see it.
-Object.defineProperty(config, 'layers', { value: { LAYERS, INTEGRATIONS, PUBLIC_ENTRIES }, enumerable: false });
+Object.defineProperty(config, 'layers', { value: { LAYERS, COMPILER_LAYERS, INTEGRATIONS, PUBLIC_ENTRIES }, enumerable: false });
 
 export default config;

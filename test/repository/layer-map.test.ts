@@ -59,4 +59,19 @@ describe("the map of the runtime's layers", () => {
     expect(listed.filter((folder) => !folders.includes(folder))).toEqual([]);
     expect(new Set(listed).size).toBe(listed.length);
   });
+
+  it("every folder and root file of the compiler is in exactly one of the compiler's layers, and CONTRIBUTING.md lists each", async () => {
+    const config = ((await import(pathToFileURL(join(root, '.dependency-cruiser.mjs')).href)) as { default: { layers: { COMPILER_LAYERS: Layer[] } } }).default;
+    const listed = config.layers.COMPILER_LAYERS.flatMap((layer) => layer.folders);
+    const compiler = readdirSync(join(root, 'compiler'), { withFileTypes: true })
+      .filter((entry) => (entry.isDirectory() && !['dist', 'node_modules'].includes(entry.name)) || entry.name.endsWith('.ts'))
+      .map((entry) => `compiler/${entry.name}`)
+      .sort();
+    expect([...listed].sort()).toEqual(compiler);
+    // The map's compiler block: from its line `compiler/` to the next top-level line; a folder is written `name/`.
+    const contributing = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8');
+    const block = contributing.slice(contributing.indexOf('\ncompiler/ '), contributing.indexOf('\nruntime/ '));
+    const shown = (path: string) => new RegExp(`[ ,]${path.slice('compiler/'.length).replace('.', '\\.')}${path.endsWith('.ts') ? '' : '/'}[ ,]`).test(block);
+    expect(listed.filter((path) => !shown(path))).toEqual([]);
+  });
 });
