@@ -2,7 +2,7 @@
  * The browser client, `createClient(slice)`: its answers for the example users
  * (can, canAny, canOwn, pick, attributes, with and without `owned`), pick's guarantees (a new plain
  * object, no prototype data, `__proto__` as data, nested attributes), a JSON round trip that changes
- * nothing, and resource and action names such as `__proto__`. Hostile slices: hostile-slices.test.ts.
+ * nothing, and resource and action names such as `__proto__`. Hostile slices: slice-reading.test.ts.
  */
 import { describe, expect, it } from '@jest/globals';
 import { createClient, PermissionsUsageError, type Owned, type PermissionSlice } from '../../runtime/client/index.js';

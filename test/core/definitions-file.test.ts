@@ -75,7 +75,7 @@ const runtimeAccepts = (text: string): boolean => {
 
 describe('compiler and runtime accept exactly the same inputs', () => {
   beforeAll(() => {
-    folder = mkdtempSync(join(process.cwd(), 'test', '.tmp-definitions-file-parity-'));
+    folder = mkdtempSync(join(process.cwd(), 'test', '.tmp-definitions-file-'));
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -204,7 +204,7 @@ function reportedProblemsAndResourceFiles(): void {
 describe('a *.permissions.ts file exports its definitions once, in a form the reader follows', () => {
   let folder: string;
   beforeAll(() => {
-    folder = mkdtempSync(join(process.cwd(), 'test', '.tmp-definitions-file-parity-ts-'));
+    folder = mkdtempSync(join(process.cwd(), 'test', '.tmp-definitions-file-ts-'));
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
