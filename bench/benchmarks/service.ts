@@ -94,7 +94,7 @@ const START_TIMEOUT_MS = 60_000;
 async function startService(): Promise<{ readonly base: string; readonly process: NodeProcess }> {
   let base: string | undefined;
   const serve = ['serve', '--policy', 'generated/policy.json', '--port', '0', '--token', TOKEN, '--rate-limit-max', '100000000'];
-  const service = startNode(['--import', 'tsx', 'runtime/cli/typed-permissions.ts', ...serve], {
+  const service = startNode(['--import', 'tsx', 'runtime/cli/command.ts', ...serve], {
     onLine: (line) => (base ??= /listening on (http:\/\/\S+)/.exec(line)?.[1]),
   });
   try {
