@@ -117,13 +117,20 @@ export interface TypeCheckResult {
 }
 
 /**
- * Type-checks `rootNames` (and what they import) in one program with the repository's options.
+ * Type-checks `rootNames` in one program with the repository's options: the diagnostics of those files, and the
+ * program's global and option diagnostics. What they import is read and used to check them, but its own
+ * diagnostics are `npm run typecheck`'s business (the runtime's sources are checked there, once).
  * Pass the previous program as `reuse` to share its parsed files (lib files, generated code).
  */
 export function typeCheck(rootNames: readonly string[], reuse?: ts.Program): TypeCheckResult {
   const program = ts.createProgram({ rootNames, options: repoCompilerOptions(), ...(reuse === undefined ? {} : { oldProgram: reuse }) });
   const byFile = new Map<string, string[]>();
-  const diagnostics = ts.getPreEmitDiagnostics(program);
+  const diagnostics: ts.Diagnostic[] = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
+  for (const name of rootNames) {
+    const source = program.getSourceFile(name);
+    if (source === undefined) throw new Error(`${name} is not in the program`);
+    diagnostics.push(...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source));
+  }
   for (const diagnostic of diagnostics) {
     const file = diagnostic.file?.fileName ?? '<global>';
     const list = byFile.get(file) ?? [];

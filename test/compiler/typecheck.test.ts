@@ -80,7 +80,7 @@ const FAILING_CONSUMERS: readonly { readonly file: string; readonly why: string;
 declare const permissions: ReturnType<typeof createPermissions<AppUser, CommentFilter>>;
 export const permit = permissions.grantPermit({ user, resource: 'comment', action: 'publish' });
 `,
-    expected: [`Type '"publish"' is not assignable to type '"create" | "read" | "update" | "delete" | "export" | "flag"'`],
+    expected: [`Type '"publish"' is not assignable to type '"create" | "delete" | "export" | "flag" | "read" | "update"'`],
   },
   {
     file: 'fail-misspelt-resource.ts',
