@@ -40,15 +40,16 @@ const ignore = (): void => undefined;
  * ```
  */
 export function serverErrorReporter<TContext extends readonly unknown[]>(
-  onServerError: unknown,
+  onServerError: ((error: unknown, ...context: TContext) => unknown) | undefined,
   fallback: ServerErrorReporter<TContext>,
   factory: Pick<IntegrationFactory, 'name' | 'receives'>,
 ): ServerErrorReporter<TContext> {
-  const report =
-    (usageChecked(
-      functionOption(`${factory.name}(): options.onServerError must be a function (error, ${factory.receives}) => void.`),
-      onServerError,
-    ) as ((error: unknown, ...context: TContext) => unknown) | undefined) ?? fallback;
+  // Checked all the same: an application in JavaScript passes anything.
+  const given = usageChecked(
+    functionOption(`${factory.name}(): options.onServerError must be a function (error, ${factory.receives}) => void.`),
+    onServerError,
+  ) as typeof onServerError;
+  const report = given ?? fallback;
   return (error, ...context) => {
     try {
       const result = report(error, ...context);
@@ -56,7 +57,7 @@ export function serverErrorReporter<TContext extends readonly unknown[]>(
       if (typeof result === 'object' && result !== null && typeof (result as PromiseLike<unknown>).then === 'function')
         (result as PromiseLike<unknown>).then(undefined, ignore);
     } catch {
-      // Dropped: see above.
+      // Dropped, so that the answer stays the 500 that holds nothing of the error.
     }
   };
 }
