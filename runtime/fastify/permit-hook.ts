@@ -31,8 +31,12 @@ const VIA = 'fastify';
 const FACTORY = { name: 'createPermitHook', receives: 'request', extraOptions: ['onServerError?'] } as const;
 
 /** Options of {@link createPermitHook}: what every route it guards shares (the integration kit's `PermitOptions`), and `onServerError`. */
-export interface PermitHookOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TResource extends string = string>
-  extends PermitOptions<TUser, TFilter, TResource, FastifyRequest> {
+export interface PermitHookOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TResource extends string = string> extends PermitOptions<
+  TUser,
+  TFilter,
+  TResource,
+  FastifyRequest
+> {
   /**
    * The user of a request (id and roles): where the application's authentication left it. May be async. What it
    * throws is answered: an error carrying a 4xx `statusCode` or `status` (401 for an unknown caller) with that

@@ -47,8 +47,12 @@ export interface PermitEnv<TUser extends User<unknown> = User<unknown>, TId = un
 }
 
 /** Options of {@link createPermitMiddleware}: what every route it protects shares (the integration kit's `PermitOptions`). */
-export interface PermitMiddlewareOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TResource extends string = string, E extends Env = any>
-  extends PermitOptions<TUser, TFilter, TResource, Context<E>> {
+export interface PermitMiddlewareOptions<
+  TUser extends User<unknown> = User<unknown>,
+  TFilter = any,
+  TResource extends string = string,
+  E extends Env = any,
+> extends PermitOptions<TUser, TFilter, TResource, Context<E>> {
   /**
    * The user of a request (id and roles), from where the application's authentication left it. May be async;
    * what it throws goes to the application's error handler (`app.onError(permissionsErrorHandler())`), where an

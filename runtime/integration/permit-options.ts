@@ -27,7 +27,10 @@ export interface IntegrationFactory {
   readonly name: string;
   /** What it hands the application's callbacks (`getUser`, `onServerError`), as messages write it: `'req'`, `'c'`, `'request'`. */
   readonly receives: string;
-  /** Its options beyond `permissions`, `getUser`, `resource` and `projectResourceId`, listed in the message for options that are no object; optional ones end in `?`. */
+  /**
+   * Its options beyond `permissions`, `getUser`, `resource` and `projectResourceId`, listed in the message for
+   * options that are no object; optional ones end in `?`.
+   */
   readonly extraOptions?: readonly string[] | undefined;
 }
 
@@ -174,13 +177,18 @@ function asJson(value: unknown): string {
  * @example
  * ```ts
  * checkPermitRoute({ action: 'read' }, 'document', 'createPermitHook'); // { action: 'read', resource: 'document', resourceIdParam: undefined }
- * checkPermitRoute({ action: 'read', resourceIdParam: 'docId' }, undefined, 'createPermitHook'); // throws: … no resource; pass resource here or to createPermitHook.
+ * checkPermitRoute({ action: 'read', resourceIdParam: 'docId' }, undefined, 'createPermitHook');
+ * // throws: permit({ action: "read" }): no resource; pass resource here or to createPermitHook.
  * ```
  */
 export function checkPermitRoute(route: unknown, defaultResource: unknown, factory: string): CheckedPermitRoute {
   const given = usageChecked(
     valid<{ readonly action: string; readonly resource?: unknown; readonly resourceIdParam?: unknown }>(
-      (value) => typeof value === 'object' && value !== null && typeof (value as { action?: unknown }).action === 'string' && (value as { action: string }).action !== '',
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as { action?: unknown }).action === 'string' &&
+        (value as { action: string }).action !== '',
       'permit(route): route must be an object { action, resource?, resourceIdParam? } with a non-empty action.',
     ),
     route,

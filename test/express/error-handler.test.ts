@@ -36,7 +36,11 @@ async function serve(env: string, options: PermissionsErrorHandlerOptions): Prom
     },
     listCreated: ({ user }: { user: AppUser }) => [user.id],
   };
-  const permissions = permissionsFromDefinitions<AppUser>(definitions, { ownership, resourceIdTypes: { document: 'number' }, logger: { warn: () => undefined } });
+  const permissions = permissionsFromDefinitions<AppUser>(definitions, {
+    ownership,
+    resourceIdTypes: { document: 'number' },
+    logger: { warn: () => undefined },
+  });
   const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] }) });
   const app = express();
   // The environment Express's final handler reads: outside production it shows an error's stack.
@@ -94,7 +98,10 @@ describe('permissionsErrorHandler({ onServerError }) of express, on a real serve
   );
 
   it('an onServerError whose promise rejects: the same 500, and no unhandled rejection (which stops a Node.js process)', async () => {
-    const baseUrl = await serve('development', { onServerError: () => Promise.reject(new Error('the log shipper is down')) });
+    const baseUrl = await serve('development', {
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- an async reporter, as an application may write one
+      onServerError: () => Promise.reject(new Error('the log shipper is down')),
+    });
     const unhandled = await unhandledRejectionsDuring(async () => {
       expect(await ask(baseUrl, '/documents/666')).toEqual({ status: 500, type: 'application/json; charset=utf-8', body: INTERNAL });
     });

@@ -238,7 +238,10 @@ describe('checkPermitOptions: the options of a permit factory, in the words of t
   it('returns the engine (unwrapped from a typed one) and the options as given', () => {
     const permissions = engine();
     const projectResourceId = (raw: string) => Number(raw);
-    const checked = checkPermitOptions({ permissions: permissions.typed<{ resources: { document: { actions: 'read'; id: number } } }>(), getUser, projectResourceId }, koa);
+    const checked = checkPermitOptions(
+      { permissions: permissions.typed<{ resources: { document: { actions: 'read'; id: number } } }>(), getUser, projectResourceId },
+      koa,
+    );
     expect(checked).toEqual({ permissions, getUser, resource: undefined, projectResourceId });
     expect(checkPermitOptions({ permissions, getUser, resource: 'document' }, koa).resource).toBe('document');
   });
@@ -253,7 +256,10 @@ describe('checkPermitOptions: the options of a permit factory, in the words of t
       }
       return 'accepted';
     };
-    expect(refusal(null)).toEqual([PermissionsUsageError.name, 'createKoaPermit(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.']);
+    expect(refusal(null)).toEqual([
+      PermissionsUsageError.name,
+      'createKoaPermit(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.',
+    ]);
     expect(refusal('options', { ...koa, extraOptions: ['onServerError?', 'logLevel'] })).toEqual([
       PermissionsUsageError.name,
       'createKoaPermit(options): options must be an object { permissions, getUser, resource?, projectResourceId?, onServerError?, logLevel }.',
@@ -324,7 +330,11 @@ describe('serverErrorReporter: the error of a 500 to the application, guarded', 
 
   it("hands the error and the request to the application's reporter, else to the fallback", () => {
     const seen: unknown[] = [];
-    serverErrorReporter<[string]>((error, ctx) => void seen.push(['app', error, ctx]), () => void seen.push('fallback'), koa)('boom', 'GET /');
+    serverErrorReporter<[string]>(
+      (error, ctx) => void seen.push(['app', error, ctx]),
+      () => void seen.push('fallback'),
+      koa,
+    )('boom', 'GET /');
     serverErrorReporter<[string]>(undefined, (error, ctx) => void seen.push(['fallback', error, ctx]), koa)('boom', 'GET /');
     expect(seen).toEqual([
       ['app', 'boom', 'GET /'],
@@ -344,7 +354,11 @@ describe('serverErrorReporter: the error of a 500 to the application, guarded', 
     // A thenable that records whether a rejection handler was attached to it.
     let onRejected: unknown;
     const thenable = { then: (_onFulfilled: unknown, rejected: unknown) => void (onRejected = rejected) };
-    serverErrorReporter<[]>(() => thenable, () => undefined, koa)(new Error('boom'));
+    serverErrorReporter<[]>(
+      () => thenable,
+      () => undefined,
+      koa,
+    )(new Error('boom'));
     expect(typeof onRejected).toBe('function');
     // A thenable whose then throws, and a reporter returning one whose then is no function, are dropped too.
     const brokenThen = {
@@ -352,8 +366,20 @@ describe('serverErrorReporter: the error of a 500 to the application, guarded', 
         throw new Error('broken');
       },
     };
-    expect(() => serverErrorReporter<[]>(() => brokenThen, () => undefined, koa)(new Error('boom'))).not.toThrow();
-    expect(() => serverErrorReporter<[]>(() => ({ then: 1 }), () => undefined, koa)(new Error('boom'))).not.toThrow();
+    expect(() =>
+      serverErrorReporter<[]>(
+        () => brokenThen,
+        () => undefined,
+        koa,
+      )(new Error('boom')),
+    ).not.toThrow();
+    expect(() =>
+      serverErrorReporter<[]>(
+        () => ({ then: 1 }),
+        () => undefined,
+        koa,
+      )(new Error('boom')),
+    ).not.toThrow();
   });
 
   it('refuses a reporter that is not a function when the integration is made', () => {

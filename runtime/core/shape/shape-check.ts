@@ -219,7 +219,10 @@ export function record<T>(entry: Shape<T>, problem: Problem, limit?: Limit): Sha
  *
  * @example
  * ```ts
- * const problems: ObjectProblems = { notObject: 'options must be an object', unknownKey: (key, known) => `no option ${key}; the options are ${known.join(', ')}` };
+ * const problems: ObjectProblems = {
+ *   notObject: 'options must be an object',
+ *   unknownKey: (key, known) => `no option ${key}; the options are ${known.join(', ')}`,
+ * };
  * ```
  */
 export interface ObjectProblems {
