@@ -145,8 +145,8 @@ export interface PermitRouteOptions<TResource extends string = string, TAction e
 }
 
 /**
- * What one `permit(route)` checks once checked: the action, the resource (the route's own, else the factory's) and where its
- * record id comes from (`undefined`: the default, `id` as the path's last parameter; `null`: none).
+ * A route's `permit(route)` once checked: the action, the resource (the route's own, else the factory's) and where
+ * its record id comes from (`undefined`: the default, `id` as the path's last parameter; `null`: none).
  *
  * @example
  * ```ts
