@@ -46,7 +46,7 @@ function walk(stack: readonly Layer[], merged: readonly string[], mountedAt: str
         const permit = permitRouteOf(handler.handle);
         if (permit === undefined) continue;
         const label = `${methodsOf(route)} ${mountedAt}${String(route.path)}`;
-        const resolved = resolveRoute({ label, path: route.path, resourceIdParam: permit.setting, inheritedParams: merged });
+        const resolved = resolveRoute({ label, path: route.path, resourceIdParam: permit.resourceIdParam, inheritedParams: merged });
         if (isResourceIdParamProblem(resolved.resourceId))
           problems.push(
             `${label} (permit({ action: ${JSON.stringify(permit.action)} }) on ${describePaths(resolved.paths)}) ${resolved.resourceId.problem}. ` +

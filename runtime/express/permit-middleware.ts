@@ -7,54 +7,37 @@
 import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import { PermissionsUsageError, type Permissions, type PermissionsSchema, type TypedPermissions, type User } from '../permissions/index.js';
 import {
-  permissionsEngineOf,
+  checkPermitOptions,
+  checkPermitRoute,
   projectRequestId,
   rawResourceIdOf,
   resolveRoute,
-  type ProjectResourceId,
-  type ResourceIdParamSetting,
+  type CheckedPermitRoute,
+  type PermitOptions,
+  type PermitRouteOptions,
   type ResourceIdRoute,
 } from '../integration/index.js';
 import { answerGrantQuery, sendAnswer } from './grant-answer.js';
 
-/** Options of {@link createPermitMiddleware}: what every route it protects shares. */
+export type { PermitRouteOptions };
+
+/**
+ * Options of {@link createPermitMiddleware}: what every route it protects shares — the integration kit's
+ * `PermitOptions`, where `permissions` is what the generated `createPermissions()` returns or a `Permissions`
+ * that `initPermissions` built.
+ */
 export interface PermitMiddlewareOptions<
   TUser extends User<unknown> = User<unknown>,
   TFilter = any,
   TResource extends string = string,
   TRequest extends ExpressRequest = ExpressRequest,
-> {
-  /**
-   * The engine: what the generated `createPermissions()` returns (then every route's resource and action are
-   * checked at compile time), or a built `Permissions` (see `initPermissions`).
-   */
-  readonly permissions: Permissions<TUser, TFilter> | TypedPermissions<PermissionsSchema, TUser, TFilter>;
+> extends PermitOptions<TUser, TFilter, TResource, TRequest> {
   /**
    * The user of a request (id and roles): where the application's authentication left it. May be
    * async; a throw goes to `next(error)`. Requests without a real user should get a placeholder
    * user carrying a dedicated role.
    */
   readonly getUser: (req: TRequest) => TUser | Promise<TUser>;
-  /** The resource of the routes, unless a route names its own. */
-  readonly resource?: TResource | undefined;
-  /**
-   * Turns the id path parameter (text) into the resource's id; `undefined` or `null` answers 400 and the
-   * request is never checked. Default: the resource's declared id type projects it (`'10'` → `10` where ids
-   * are numbers; `'01'` or `'abc'` answers 400), and a resource without one keeps the text.
-   */
-  readonly projectResourceId?: ProjectResourceId | undefined;
-}
-
-/** What one route checks. */
-export interface PermitRouteOptions<TResource extends string = string, TAction extends string = string> {
-  readonly action: TAction;
-  /** The resource, when not the middleware's. */
-  readonly resource?: TResource | undefined;
-  /**
-   * The path parameter holding the record id. Default: `id` when it is the last parameter of the
-   * route's path. `null`: the route acts on no single record although its path has parameters.
-   */
-  readonly resourceIdParam?: ResourceIdParamSetting;
 }
 
 /** The function {@link createPermitMiddleware} returns for a plain `Permissions`: one middleware per route. */
@@ -72,29 +55,26 @@ export type TypedPermitRoute<S extends PermissionsSchema, TDefault extends strin
   route: PermitRouteOptions<R, S['resources'][R]['actions']>,
 ) => ExpressHandler<TRequest>;
 
+/** How the integration kit's messages name this factory and what `getUser` is given. */
+const FACTORY = { name: 'createPermitMiddleware', receives: 'req' } as const;
+
 /** The route object express puts on `req.route` while a route's handlers run. */
 interface MatchedRoute {
   readonly path: unknown;
 }
 
-/** What a `permit(route)` middleware checks, kept for the boot-time route check (`checkPermitRoutes`). */
-export interface PermitMiddlewareRoute {
-  readonly action: string;
-  readonly resource: string;
-  readonly setting: ResourceIdParamSetting;
-}
-
-const permitRoutes = new WeakMap<object, PermitMiddlewareRoute>();
+/** What each `permit(route)` middleware checks, kept for the boot-time route check (`checkPermitRoutes`). */
+const permitRoutes = new WeakMap<object, CheckedPermitRoute>();
 
 /**
  * @internal What `handler` checks, when it is a middleware `permit(route)` made.
  *
  * @example
  * ```ts
- * permitRouteOf(permit({ action: 'read' })); // { action: 'read', resource: 'document', setting: undefined }
+ * permitRouteOf(permit({ action: 'read' })); // { action: 'read', resource: 'document', resourceIdParam: undefined }
  * ```
  */
-export function permitRouteOf(handler: unknown): PermitMiddlewareRoute | undefined {
+export function permitRouteOf(handler: unknown): CheckedPermitRoute | undefined {
   return typeof handler === 'function' ? permitRoutes.get(handler) : undefined;
 }
 
@@ -144,24 +124,11 @@ export function createPermitMiddleware<
 export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRequest extends ExpressRequest>(
   options: PermitMiddlewareOptions<TUser, TFilter, string, TRequest>,
 ): PermitRoute<string, string, TRequest> {
-  if (typeof options !== 'object' || options === null)
-    throw new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.');
-  const { getUser, resource: defaultResource, projectResourceId } = options;
-  const permissions = permissionsEngineOf(options.permissions, 'createPermitMiddleware()');
-  if (typeof getUser !== 'function') throw new PermissionsUsageError('createPermitMiddleware(): options.getUser must be a function (req) => user.');
-  if (projectResourceId !== undefined && typeof projectResourceId !== 'function')
-    throw new PermissionsUsageError('createPermitMiddleware(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.');
+  const { permissions, getUser, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
 
   return (route) => {
-    if (typeof route !== 'object' || route === null || typeof route.action !== 'string' || route.action === '')
-      throw new PermissionsUsageError('permit(route): route must be an object { action, resource?, resourceIdParam? } with a non-empty action.');
-    const resource = route.resource ?? defaultResource;
-    if (typeof resource !== 'string' || resource === '')
-      throw new PermissionsUsageError(`permit({ action: ${JSON.stringify(route.action)} }): no resource; pass resource here or to createPermitMiddleware.`);
-    const setting = route.resourceIdParam;
-    if (setting !== undefined && setting !== null && (typeof setting !== 'string' || setting === ''))
-      throw new PermissionsUsageError(`permit(): resourceIdParam must be a parameter name or null, got ${JSON.stringify(setting)}.`);
-    const { action } = route;
+    const checked = checkPermitRoute(route, defaultResource, FACTORY.name);
+    const { action, resource, resourceIdParam: setting } = checked;
     // Resolved once per matched route (and set of merged parent parameters), not per request.
     const resolved = new WeakMap<object, Map<string, ResourceIdRoute>>();
 
@@ -210,7 +177,7 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRe
           (error: unknown) => next(error),
         );
     };
-    permitRoutes.set(middleware, { action, resource, setting });
+    permitRoutes.set(middleware, checked);
     return middleware;
   };
 }

@@ -67,7 +67,7 @@ function bindPermitHooks(route: RegisteredRoute, problems: Problems): void {
       const resolved = resolveRoute({
         label,
         path: route.routePath,
-        resourceIdParam: permit.setting,
+        resourceIdParam: permit.resourceIdParam,
         // A prefix's parameters (register(plugin, { prefix: '/users/:userId' })) come from outside the route's own path.
         inheritedParams: fastifyPathParams(route.prefix).map((param) => param.name),
         pathParams: fastifyPathParams,

@@ -8,27 +8,35 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PermissionsUsageError, type Permissions, type PermissionsSchema, type TypedPermissions, type User } from '../permissions/index.js';
 import {
   answerOfError,
+  checkPermitOptions,
+  checkPermitRoute,
   decideRequest,
-  permissionsEngineOf,
   projectRequestId,
   rawResourceIdOf,
+  serverErrorReporter,
+  type CheckedPermitRoute,
   type ErrorAnswer,
-  type ProjectResourceId,
-  type ResourceIdParamSetting,
+  type PermitOptions,
+  type PermitRouteOptions,
   type ResourceIdRoute,
 } from '../integration/index.js';
 import { PERMIT_DECORATION } from './permit-of.js';
 
+export type { PermitRouteOptions };
+
 /** The label of this integration's decisions in the decision log (`via`) and in spans. */
 const VIA = 'fastify';
 
-/** Options of {@link createPermitHook}: what every route it guards shares. */
-export interface PermitHookOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TResource extends string = string> {
-  /**
-   * The engine: what the generated `createPermissions()` returns (then every route's resource and action are
-   * checked at compile time), or a built `Permissions`.
-   */
-  readonly permissions: Permissions<TUser, TFilter> | TypedPermissions<PermissionsSchema, TUser, TFilter>;
+/** How the integration kit's messages name this factory, what `getUser` and `onServerError` are given, and its own option. */
+const FACTORY = { name: 'createPermitHook', receives: 'request', extraOptions: ['onServerError?'] } as const;
+
+/** Options of {@link createPermitHook}: what every route it guards shares (the integration kit's `PermitOptions`), and `onServerError`. */
+export interface PermitHookOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TResource extends string = string> extends PermitOptions<
+  TUser,
+  TFilter,
+  TResource,
+  FastifyRequest
+> {
   /**
    * The user of a request (id and roles): where the application's authentication left it. May be async. What it
    * throws is answered: an error carrying a 4xx `statusCode` or `status` (401 for an unknown caller) with that
@@ -36,31 +44,12 @@ export interface PermitHookOptions<TUser extends User<unknown> = User<unknown>, 
    * carrying a role of its own.
    */
   readonly getUser: (request: FastifyRequest) => TUser | Promise<TUser>;
-  /** The resource of the routes, unless a route names its own. */
-  readonly resource?: TResource | undefined;
-  /**
-   * Turns the id path parameter (text) into the resource's id; `undefined` or `null` answers 400 and the request
-   * is never checked. Default: the resource's declared id type projects it (`'10'` → `10` where ids are numbers;
-   * `'01'` or `'abc'` answers 400), and a resource without one keeps the text.
-   */
-  readonly projectResourceId?: ProjectResourceId | undefined;
   /**
    * Sees every error answered with 500 (a failing ownership method, a failing `getUser`, a wiring mistake), to
-   * log it; the answer holds nothing of it. Default: the request's logger (`request.log.error`).
+   * log it; the answer holds nothing of it, and what it throws changes nothing of the answer. Default: the
+   * request's logger (`request.log.error`).
    */
   readonly onServerError?: ((error: unknown, request: FastifyRequest) => void) | undefined;
-}
-
-/** What one route checks. */
-export interface PermitRouteOptions<TResource extends string = string, TAction extends string = string> {
-  readonly action: TAction;
-  /** The resource, when not the hook factory's. */
-  readonly resource?: TResource | undefined;
-  /**
-   * The path parameter holding the record id. Default: `id` when it is the last parameter of the route's own
-   * path. `null`: the route acts on no single record although its path has parameters.
-   */
-  readonly resourceIdParam?: ResourceIdParamSetting;
 }
 
 /** A route hook `permit()` made: for a route's `preHandler` option (or `onRequest`, `preValidation`). */
@@ -80,10 +69,7 @@ export type TypedPermitRoute<S extends PermissionsSchema, TDefault extends strin
 ) => PermitHook;
 
 /** What a hook `permit(route)` made checks, and how to bind it to a registered route. */
-export interface PermitHookRoute {
-  readonly action: string;
-  readonly resource: string;
-  readonly setting: ResourceIdParamSetting;
+export interface PermitHookRoute extends CheckedPermitRoute {
   /** The hook for one registered route, whose record id `route` resolves. */
   bind(route: ResourceIdRoute): PermitHook;
 }
@@ -95,7 +81,7 @@ const permitHookRoutes = new WeakMap<object, PermitHookRoute>();
  *
  * @example
  * ```ts
- * permitHookRouteOf(permit({ action: 'read' })); // { action: 'read', resource: 'document', setting: undefined, bind }
+ * permitHookRouteOf(permit({ action: 'read' })); // { action: 'read', resource: 'document', resourceIdParam: undefined, bind }
  * ```
  */
 export function permitHookRouteOf(hook: unknown): PermitHookRoute | undefined {
@@ -142,39 +128,19 @@ export function createPermitHook<
   TAction extends string = string,
 >(options: PermitHookOptions<TUser, TFilter, TResource> & { readonly permissions: Permissions<TUser, TFilter> }): PermitRoute<TResource, TAction>;
 export function createPermitHook<TUser extends User<unknown>, TFilter>(options: PermitHookOptions<TUser, TFilter, string>): PermitRoute {
-  if (typeof options !== 'object' || options === null)
-    throw new PermissionsUsageError(
-      'createPermitHook(options): options must be an object { permissions, getUser, resource?, projectResourceId?, onServerError? }.',
-    );
-  const { getUser, resource: defaultResource, projectResourceId, onServerError = (error, request) => request.log.error(error) } = options;
-  const permissions = permissionsEngineOf(options.permissions, 'createPermitHook()');
-  if (typeof getUser !== 'function') throw new PermissionsUsageError('createPermitHook(): options.getUser must be a function (request) => user.');
-  if (projectResourceId !== undefined && typeof projectResourceId !== 'function')
-    throw new PermissionsUsageError('createPermitHook(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.');
-  if (typeof onServerError !== 'function')
-    throw new PermissionsUsageError('createPermitHook(): options.onServerError must be a function (error, request) => void.');
+  const { permissions, getUser, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
+  const reportServerError = serverErrorReporter<[FastifyRequest]>(options.onServerError, (error, request) => request.log.error(error), FACTORY);
 
   /** Answers what went wrong: a 4xx the error carries, else 500 with nothing of the error (which goes to onServerError). */
   const fail = (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     const { status, body, serverError } = answerOfError(error);
-    try {
-      if (serverError) onServerError(error, request);
-    } catch {
-      // A failing logger changes nothing of the answer, which holds nothing of the error either way.
-    }
+    if (serverError) reportServerError(error, request);
     send(reply, { status, body });
   };
 
   return (route) => {
-    if (typeof route !== 'object' || route === null || typeof route.action !== 'string' || route.action === '')
-      throw new PermissionsUsageError('permit(route): route must be an object { action, resource?, resourceIdParam? } with a non-empty action.');
-    const resource = route.resource ?? defaultResource;
-    if (typeof resource !== 'string' || resource === '')
-      throw new PermissionsUsageError(`permit({ action: ${JSON.stringify(route.action)} }): no resource; pass resource here or to createPermitHook.`);
-    const setting = route.resourceIdParam;
-    if (setting !== undefined && setting !== null && (typeof setting !== 'string' || setting === ''))
-      throw new PermissionsUsageError(`permit(): resourceIdParam must be a parameter name or null, got ${JSON.stringify(setting)}.`);
-    const { action } = route;
+    const checked = checkPermitRoute(route, defaultResource, FACTORY.name);
+    const { action, resource } = checked;
 
     const bind = (resolved: ResourceIdRoute): PermitHook =>
       async function permitHook(request, reply) {
@@ -206,7 +172,7 @@ export function createPermitHook<TUser extends User<unknown>, TFilter>(options: 
       );
       return Promise.resolve();
     };
-    permitHookRoutes.set(unbound, { action, resource, setting, bind });
+    permitHookRoutes.set(unbound, { ...checked, bind });
     return unbound;
   };
 }

@@ -54,7 +54,7 @@ export function checkPermitRoutes(app: { readonly routes: readonly unknown[] }):
     if (!isRoute(route)) continue;
     const permit = permitRouteOf(unwrap(route.handler));
     if (permit === undefined) continue;
-    const resolved = resolveHonoRoute(route, permit.setting);
+    const resolved = resolveHonoRoute(route, permit.resourceIdParam);
     if (isResourceIdParamProblem(resolved.resourceId))
       problems.add(
         `${resolved.label} (permit({ action: ${JSON.stringify(permit.action)} }) on ${describePaths(resolved.paths)}) ${resolved.resourceId.problem}. ` +

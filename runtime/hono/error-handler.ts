@@ -4,11 +4,14 @@
  * not mean to show.
  */
 import type { Context, ErrorHandler } from 'hono';
-import { answerOfError } from '../integration/index.js';
+import { answerOfError, serverErrorReporter } from '../integration/index.js';
 
 /** Options of {@link permissionsErrorHandler}. */
 export interface PermissionsErrorHandlerOptions {
-  /** Sees every error answered with 500 (a failing ownership hook, a bug), to log it. Default: `console.error`. */
+  /**
+   * Sees every error answered with 500 (a failing ownership hook, a bug), to log it. Default: `console.error`.
+   * What it throws (or a promise it returns rejects with) changes nothing of the answer.
+   */
   readonly onServerError?: ((error: unknown, c: Context) => void) | undefined;
 }
 
@@ -23,8 +26,10 @@ function ownResponseOf(error: unknown): Response | undefined {
  * 400 for an id that is no id of its resource; the status and message of an error that carries a 4xx `status` or
  * `statusCode` (Hono's `HTTPException(401, { message })`, what `getUser` throws for an unknown caller); and 500
  * "Internal server error" for anything else — a failing ownership hook, a wiring mistake, a bug — with no message,
- * stack or cause of the original (those go to `onServerError`). An `HTTPException` made with a response of its own
- * (`{ res }`) answers with that response. Without it Hono answers 500 with the text "Internal Server Error".
+ * stack or cause of the original (those go to `onServerError`, whose own failure changes nothing of the answer). An
+ * `HTTPException` made with a response of its own (`{ res }`) answers with that response. Without it Hono answers
+ * 500 with the text "Internal Server Error". An `onServerError` that is not a function throws a
+ * PermissionsUsageError here.
  *
  * @example
  * ```ts
@@ -32,12 +37,15 @@ function ownResponseOf(error: unknown): Response | undefined {
  * ```
  */
 export function permissionsErrorHandler(options: PermissionsErrorHandlerOptions = {}): ErrorHandler {
-  const onServerError = options.onServerError ?? ((error: unknown) => console.error(error));
+  const reportServerError = serverErrorReporter<[Context]>(options.onServerError, (error) => console.error(error), {
+    name: 'permissionsErrorHandler',
+    receives: 'c',
+  });
   return (error, c) => {
     const own = ownResponseOf(error);
     if (own !== undefined) return own;
     const { status, body, serverError } = answerOfError(error);
-    if (serverError) onServerError(error, c);
+    if (serverError) reportServerError(error, c);
     return c.json(body, status as 400 | 401 | 403 | 500);
   };
 }

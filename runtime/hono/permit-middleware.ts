@@ -11,21 +11,28 @@ import type { Permissions, PermissionsSchema, Permit, TypedPermissions, User } f
 // The engine's entry for precompiled tables (typed-permissions/precompiled): it loads no definition builder.
 import { PermissionsUsageError } from '../permissions/precompiled.js';
 import {
+  checkPermitOptions,
+  checkPermitRoute,
   decideRequest,
-  permissionsEngineOf,
   POLICY_VERSION_HEADER,
   projectRequestId,
   rawResourceIdOf,
+  type CheckedPermitRoute,
   type DecisionHeaders,
   type ErrorAnswer,
-  type ProjectResourceId,
-  type ResourceIdParamSetting,
+  type PermitOptions,
+  type PermitRouteOptions,
   type ResourceIdRoute,
 } from '../integration/index.js';
 import { resolveHonoRoute, type HonoRoute } from './hono-route.js';
 
+export type { PermitRouteOptions };
+
 /** The label of this integration's decisions in the decision log (`via`) and in decision spans. */
 const VIA = 'hono';
+
+/** How the integration kit's messages name this factory and what `getUser` is given. */
+const FACTORY = { name: 'createPermitMiddleware', receives: 'c' } as const;
 
 /**
  * What `permit()` adds to a route's context: the permit, as `c.var.permit` or `c.get('permit')` in the handler.
@@ -39,13 +46,13 @@ export interface PermitEnv<TUser extends User<unknown> = User<unknown>, TId = un
   readonly Variables: { readonly permit: Permit<TUser, TId, TFilter> };
 }
 
-/** Options of {@link createPermitMiddleware}: what every route it protects shares. */
-export interface PermitMiddlewareOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TResource extends string = string, E extends Env = any> {
-  /**
-   * The engine: what the generated `createPermissions()` returns (then every route's resource and action are
-   * checked at compile time), or a built `Permissions`.
-   */
-  readonly permissions: Permissions<TUser, TFilter> | TypedPermissions<PermissionsSchema, TUser, TFilter>;
+/** Options of {@link createPermitMiddleware}: what every route it protects shares (the integration kit's `PermitOptions`). */
+export interface PermitMiddlewareOptions<
+  TUser extends User<unknown> = User<unknown>,
+  TFilter = any,
+  TResource extends string = string,
+  E extends Env = any,
+> extends PermitOptions<TUser, TFilter, TResource, Context<E>> {
   /**
    * The user of a request (id and roles), from where the application's authentication left it. May be async;
    * what it throws goes to the application's error handler (`app.onError(permissionsErrorHandler())`), where an
@@ -53,26 +60,6 @@ export interface PermitMiddlewareOptions<TUser extends User<unknown> = User<unkn
    * real user should get a placeholder user carrying a dedicated role.
    */
   readonly getUser: (c: Context<E>) => TUser | Promise<TUser>;
-  /** The resource of the routes, unless a route names its own. */
-  readonly resource?: TResource | undefined;
-  /**
-   * Turns the id path parameter (text) into the resource's id; `undefined` or `null` answers 400 and the request
-   * is never checked. Default: the resource's declared id type projects it (`'10'` → `10` where ids are numbers;
-   * `'01'` or `'abc'` answers 400), and a resource without one keeps the text.
-   */
-  readonly projectResourceId?: ProjectResourceId | undefined;
-}
-
-/** What one route checks. */
-export interface PermitRouteOptions<TResource extends string = string, TAction extends string = string> {
-  readonly action: TAction;
-  /** The resource, when not the middleware's. */
-  readonly resource?: TResource | undefined;
-  /**
-   * The path parameter holding the record id. Default: `id` when it is the last parameter of the route's own
-   * path. `null`: the route acts on no single record although its path has parameters.
-   */
-  readonly resourceIdParam?: ResourceIdParamSetting;
 }
 
 /** The function {@link createPermitMiddleware} returns for a plain `Permissions`: one middleware per route. */
@@ -91,24 +78,18 @@ export type TypedPermitRoute<S extends PermissionsSchema, TUser extends User<unk
   route: PermitRouteOptions<R, S['resources'][R]['actions']>,
 ) => MiddlewareHandler<PermitEnv<TUser, S['resources'][R]['id'], TFilter>>;
 
-/** What a `permit(route)` middleware checks, kept for the start-time check (`checkPermitRoutes`). */
-export interface PermitMiddlewareRoute {
-  readonly action: string;
-  readonly resource: string;
-  readonly setting: ResourceIdParamSetting;
-}
-
-const permitRoutes = new WeakMap<object, PermitMiddlewareRoute>();
+/** What each `permit(route)` middleware checks, kept for the start-time check (`checkPermitRoutes`). */
+const permitRoutes = new WeakMap<object, CheckedPermitRoute>();
 
 /**
  * @internal What `handler` checks, when it is a middleware `permit(route)` made.
  *
  * @example
  * ```ts
- * permitRouteOf(permit({ action: 'read' })); // { action: 'read', resource: 'document', setting: undefined }
+ * permitRouteOf(permit({ action: 'read' })); // { action: 'read', resource: 'document', resourceIdParam: undefined }
  * ```
  */
-export function permitRouteOf(handler: unknown): PermitMiddlewareRoute | undefined {
+export function permitRouteOf(handler: unknown): CheckedPermitRoute | undefined {
   return typeof handler === 'function' ? permitRoutes.get(handler) : undefined;
 }
 
@@ -167,24 +148,11 @@ export function createPermitMiddleware<
 export function createPermitMiddleware<TUser extends User<unknown>, TFilter, E extends Env>(
   options: PermitMiddlewareOptions<TUser, TFilter, string, E>,
 ): PermitRoute<TUser, TFilter> {
-  if (typeof options !== 'object' || options === null)
-    throw new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.');
-  const { getUser, resource: defaultResource, projectResourceId } = options;
-  const permissions = permissionsEngineOf(options.permissions, 'createPermitMiddleware()');
-  if (typeof getUser !== 'function') throw new PermissionsUsageError('createPermitMiddleware(): options.getUser must be a function (c) => user.');
-  if (projectResourceId !== undefined && typeof projectResourceId !== 'function')
-    throw new PermissionsUsageError('createPermitMiddleware(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.');
+  const { permissions, getUser, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
 
   return (route) => {
-    if (typeof route !== 'object' || route === null || typeof route.action !== 'string' || route.action === '')
-      throw new PermissionsUsageError('permit(route): route must be an object { action, resource?, resourceIdParam? } with a non-empty action.');
-    const resource = route.resource ?? defaultResource;
-    if (typeof resource !== 'string' || resource === '')
-      throw new PermissionsUsageError(`permit({ action: ${JSON.stringify(route.action)} }): no resource; pass resource here or to createPermitMiddleware.`);
-    const setting = route.resourceIdParam;
-    if (setting !== undefined && setting !== null && (typeof setting !== 'string' || setting === ''))
-      throw new PermissionsUsageError(`permit(): resourceIdParam must be a parameter name or null, got ${JSON.stringify(setting)}.`);
-    const { action } = route;
+    const checked = checkPermitRoute(route, defaultResource, FACTORY.name);
+    const { action, resource, resourceIdParam: setting } = checked;
     // Resolved once per route Hono matched (the same middleware may sit in several routes), not per request.
     const resolved = new WeakMap<HonoRoute, ResourceIdRoute>();
 
@@ -212,7 +180,7 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, E e
         setHeaders(c, decision.headers);
       }
     };
-    permitRoutes.set(middleware, { action, resource, setting });
+    permitRoutes.set(middleware, checked);
     return middleware;
   };
 }

@@ -2,9 +2,8 @@
  * The checks of `PermissionsModule.forRoot()`'s options, and their split into the module's own options and
  * the engine's (one options type for both, so that an application configures everything in one place).
  */
-import { describeValue, PERMISSIONS_OPTION_KEYS } from '../integration/index.js';
+import { describeValue, object, optional, PERMISSIONS_OPTION_KEYS, usageChecked, valid } from '../integration/index.js';
 import type { PolicySource } from '../live/index.js';
-import { object, optional, usageChecked, valid } from '../core/shape/shape-check.js';
 import type { PermissionsOptions, User } from '../permissions/index.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.js';
 

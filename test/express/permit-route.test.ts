@@ -256,3 +256,42 @@ describe('checkPermitRoutes(app) finds ambiguous routes at boot', () => {
     expect(() => checkPermitRoutes({})).toThrow(new PermissionsUsageError('checkPermitRoutes(app): app must be an express application or router.'));
   });
 });
+
+describe('createPermitMiddleware and permit() refuse wrong wiring at boot, naming createPermitMiddleware and req', () => {
+  const permissions = initPermissions<AppUser>(definitions, { ownership, logger: { warn: () => undefined } });
+  const getUser = (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] });
+
+  it('options that are no object, an engine that is not one, getUser and projectResourceId that are not functions', () => {
+    expect(() => createPermitMiddleware(null as never)).toThrow(
+      new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.'),
+    );
+    expect(() => createPermitMiddleware({ permissions: {} as never, getUser })).toThrow(
+      new PermissionsUsageError(
+        'createPermitMiddleware(): options.permissions must be what createPermissions() returns, or a Permissions instance (see initPermissions).',
+      ),
+    );
+    expect(() => createPermitMiddleware({ permissions, getUser: 'user' as never })).toThrow(
+      new PermissionsUsageError('createPermitMiddleware(): options.getUser must be a function (req) => user.'),
+    );
+    expect(() => createPermitMiddleware({ permissions, getUser, projectResourceId: 1 as never })).toThrow(
+      new PermissionsUsageError('createPermitMiddleware(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.'),
+    );
+  });
+
+  it('a route without an action or a resource, or with a resourceIdParam that is no name — one JSON cannot write too', () => {
+    const permit = createPermitMiddleware({ permissions, getUser });
+    expect(() => permit(undefined as never)).toThrow(
+      new PermissionsUsageError('permit(route): route must be an object { action, resource?, resourceIdParam? } with a non-empty action.'),
+    );
+    expect(() => permit({ action: 'read' })).toThrow(
+      new PermissionsUsageError('permit({ action: "read" }): no resource; pass resource here or to createPermitMiddleware.'),
+    );
+    expect(() => permit({ action: 'read', resource: 'document', resourceIdParam: 5 as never })).toThrow(
+      new PermissionsUsageError('permit(): resourceIdParam must be a parameter name or null, got 5.'),
+    );
+    // JSON.stringify throws on a BigInt: the refusal still is a PermissionsUsageError, not a TypeError.
+    expect(() => permit({ action: 'read', resource: 'document', resourceIdParam: 5n as never })).toThrow(
+      new PermissionsUsageError('permit(): resourceIdParam must be a parameter name or null, got bigint.'),
+    );
+  });
+});

@@ -164,6 +164,29 @@ describe('fastify permit({ action }) per route, on a real server', () => {
     expect(await ask(server, '/documents/1', { userId: 'boom' })).toEqual({ status: 500, body: INTERNAL, version: null, callId: null });
   });
 
+  it('an onServerError whose promise rejects: the same 500, and no unhandled rejection (which stops a Node.js process)', async () => {
+    const server = await serve(
+      async (app, permit) => {
+        await app.register(fastifyPermissions);
+        app.get('/documents/:id', { preHandler: permit({ action: 'read' }) }, (_request, reply) => reply.send({ ran: true }));
+      },
+      {
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- an async reporter, as an application may write one
+        onServerError: () => Promise.reject(new Error('the log shipper is down')),
+      },
+    );
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      expect(await ask(server, '/documents/1', { userId: 'boom' })).toEqual({ status: 500, body: INTERNAL, version: null, callId: null });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it("hooks of the application that throw before the check: Fastify's error answer, no decision, no handler", async () => {
     let ran = 0;
     const server = await serve(async (app, permit) => {

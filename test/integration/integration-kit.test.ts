@@ -15,6 +15,8 @@ import {
 } from 'typed-permissions';
 import {
   answerOfError,
+  checkPermitOptions,
+  checkPermitRoute,
   decideRequest,
   decisionHeaders,
   errorAnswer,
@@ -22,6 +24,8 @@ import {
   projectRequestId,
   rawResourceIdOf,
   resolveRoute,
+  serverErrorReporter,
+  type IntegrationFactory,
 } from 'typed-permissions/integration';
 
 type AppUser = { id: number; roles: string[] };
@@ -224,6 +228,165 @@ describe('permissionsEngineOf', () => {
     expect(() => permissionsEngineOf(new Permissions(), 'kit()')).toThrow(
       new PermissionsUsageError('kit(): options.permissions is not built; call permissions.build() at boot (or use initPermissions) first.'),
     );
+  });
+});
+
+describe('checkPermitOptions: the options of a permit factory, in the words of the integration that made it', () => {
+  const koa: IntegrationFactory = { name: 'createKoaPermit', receives: 'ctx' };
+  const getUser = (): AppUser => employee;
+
+  it('returns the engine (unwrapped from a typed one) and the options as given', () => {
+    const permissions = engine();
+    const projectResourceId = (raw: string) => Number(raw);
+    const checked = checkPermitOptions(
+      { permissions: permissions.typed<{ resources: { document: { actions: 'read'; id: number } } }>(), getUser, projectResourceId },
+      koa,
+    );
+    expect(checked).toEqual({ permissions, getUser, resource: undefined, projectResourceId });
+    expect(checkPermitOptions({ permissions, getUser, resource: 'document' }, koa).resource).toBe('document');
+  });
+
+  it('refuses one mistake at a time, in order: options, engine, getUser, projectResourceId; naming the factory and what getUser is given', () => {
+    const permissions = engine();
+    const refusal = (options: unknown, factory: IntegrationFactory = koa) => {
+      try {
+        checkPermitOptions(options as never, factory);
+      } catch (error) {
+        return [(error as Error).constructor.name, (error as Error).message];
+      }
+      return 'accepted';
+    };
+    expect(refusal(null)).toEqual([
+      PermissionsUsageError.name,
+      'createKoaPermit(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.',
+    ]);
+    expect(refusal('options', { ...koa, extraOptions: ['onServerError?', 'logLevel'] })).toEqual([
+      PermissionsUsageError.name,
+      'createKoaPermit(options): options must be an object { permissions, getUser, resource?, projectResourceId?, onServerError?, logLevel }.',
+    ]);
+    expect(refusal({ permissions: {}, getUser: 'user', projectResourceId: 1 })).toEqual([
+      PermissionsUsageError.name,
+      'createKoaPermit(): options.permissions must be what createPermissions() returns, or a Permissions instance (see initPermissions).',
+    ]);
+    expect(refusal({ permissions, getUser: 'user', projectResourceId: 1 })).toEqual([
+      PermissionsUsageError.name,
+      'createKoaPermit(): options.getUser must be a function (ctx) => user.',
+    ]);
+    expect(refusal({ permissions, getUser, projectResourceId: null })).toEqual([
+      PermissionsUsageError.name,
+      'createKoaPermit(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.',
+    ]);
+    // The default resource is the routes' to check: a route of its own resource does not need it.
+    expect(refusal({ permissions, getUser, resource: 42 })).toBe('accepted');
+  });
+});
+
+describe('checkPermitRoute: the argument of permit(route)', () => {
+  it("resolves the action, the route's resource or the factory's, and the id parameter setting", () => {
+    expect(checkPermitRoute({ action: 'read' }, 'document', 'createKoaPermit')).toEqual({ action: 'read', resource: 'document', resourceIdParam: undefined });
+    expect(checkPermitRoute({ action: 'delete', resource: 'note', resourceIdParam: 'noteId' }, 'document', 'createKoaPermit')).toEqual({
+      action: 'delete',
+      resource: 'note',
+      resourceIdParam: 'noteId',
+    });
+    expect(checkPermitRoute({ action: 'list', resourceIdParam: null }, 'document', 'createKoaPermit')).toEqual({
+      action: 'list',
+      resource: 'document',
+      resourceIdParam: null,
+    });
+  });
+
+  it('refuses a route without an action, without a resource anywhere, or with an id parameter that is no name — hostile values included', () => {
+    const ROUTE = 'permit(route): route must be an object { action, resource?, resourceIdParam? } with a non-empty action.';
+    for (const route of [undefined, null, 'read', [], {}, { action: '' }, { action: 7 }])
+      expect(() => checkPermitRoute(route, 'document', 'createKoaPermit')).toThrow(new PermissionsUsageError(ROUTE));
+    for (const [resource, fallback] of [
+      [undefined, undefined],
+      ['', 'document'],
+      [undefined, ''],
+      [undefined, 42],
+    ])
+      expect(() => checkPermitRoute({ action: 'read', resource }, fallback, 'createKoaPermit')).toThrow(
+        new PermissionsUsageError('permit({ action: "read" }): no resource; pass resource here or to createKoaPermit.'),
+      );
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    for (const [setting, got] of [
+      ['', '""'],
+      [7, '7'],
+      [{ name: 'id' }, '{"name":"id"}'],
+      // What JSON cannot write is described instead of failing with a TypeError.
+      [10n, 'bigint'],
+      [cycle, 'object'],
+    ] as const)
+      expect(() => checkPermitRoute({ action: 'read', resourceIdParam: setting }, 'document', 'createKoaPermit')).toThrow(
+        new PermissionsUsageError(`permit(): resourceIdParam must be a parameter name or null, got ${got}.`),
+      );
+  });
+});
+
+describe('serverErrorReporter: the error of a 500 to the application, guarded', () => {
+  const koa = { name: 'koaPermissions', receives: 'ctx' };
+
+  it("hands the error and the request to the application's reporter, else to the fallback", () => {
+    const seen: unknown[] = [];
+    serverErrorReporter<[string]>(
+      (error, ctx) => void seen.push(['app', error, ctx]),
+      () => void seen.push('fallback'),
+      koa,
+    )('boom', 'GET /');
+    serverErrorReporter<[string]>(undefined, (error, ctx) => void seen.push(['fallback', error, ctx]), koa)('boom', 'GET /');
+    expect(seen).toEqual([
+      ['app', 'boom', 'GET /'],
+      ['fallback', 'boom', 'GET /'],
+    ]);
+  });
+
+  it('a reporter that throws, or whose promise rejects, is never thrown on; a rejection is handled', () => {
+    const throwing = serverErrorReporter<[]>(
+      () => {
+        throw new Error('the log shipper is down');
+      },
+      () => undefined,
+      koa,
+    );
+    expect(() => throwing(new Error('boom'))).not.toThrow();
+    // A thenable that records whether a rejection handler was attached to it.
+    let onRejected: unknown;
+    const thenable = { then: (_onFulfilled: unknown, rejected: unknown) => void (onRejected = rejected) };
+    serverErrorReporter<[]>(
+      () => thenable,
+      () => undefined,
+      koa,
+    )(new Error('boom'));
+    expect(typeof onRejected).toBe('function');
+    // A thenable whose then throws, and a reporter returning one whose then is no function, are dropped too.
+    const brokenThen = {
+      then: () => {
+        throw new Error('broken');
+      },
+    };
+    expect(() =>
+      serverErrorReporter<[]>(
+        () => brokenThen,
+        () => undefined,
+        koa,
+      )(new Error('boom')),
+    ).not.toThrow();
+    expect(() =>
+      serverErrorReporter<[]>(
+        () => ({ then: 1 }),
+        () => undefined,
+        koa,
+      )(new Error('boom')),
+    ).not.toThrow();
+  });
+
+  it('refuses a reporter that is not a function when the integration is made', () => {
+    for (const onServerError of [null, 'log', {}])
+      expect(() => serverErrorReporter(onServerError as never, () => undefined, koa)).toThrow(
+        new PermissionsUsageError('koaPermissions(): options.onServerError must be a function (error, ctx) => void.'),
+      );
   });
 });
 

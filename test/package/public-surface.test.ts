@@ -120,6 +120,36 @@ describe('the public surface', () => {
       expect([plumbing, names.has(plumbing)]).toEqual([plumbing, false]);
   });
 
+  it("the integration kit exports a small set of the shape checker — what an integration's own options need — and the permit checks", () => {
+    const kit = exportsOf(ENTRIES['typed-permissions/integration']);
+    const from = (file: string) =>
+      kit
+        .filter((symbol) => (resolved(symbol).declarations ?? []).some((declaration) => declaration.getSourceFile().fileName === `${root}${file}`))
+        .map((symbol) => symbol.name)
+        .sort();
+    expect(from('runtime/core/shape/shape-check.ts')).toEqual([
+      'Fields',
+      'ObjectProblems',
+      'Problem',
+      'Shape',
+      'ShapeType',
+      'object',
+      'optional',
+      'usageChecked',
+      'valid',
+    ]);
+    expect(from('runtime/integration/permit-options.ts')).toEqual([
+      'CheckedPermitOptions',
+      'CheckedPermitRoute',
+      'IntegrationFactory',
+      'PermitOptions',
+      'PermitRouteOptions',
+      'checkPermitOptions',
+      'checkPermitRoute',
+    ]);
+    expect(from('runtime/integration/server-error-reporter.ts')).toEqual(['ServerErrorReporter', 'serverErrorReporter']);
+  });
+
   it('every type in a public signature is exported by one of the entries', () => {
     const missing: string[] = [];
     for (const [entry, file] of Object.entries(ENTRIES)) {

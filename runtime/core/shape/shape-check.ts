@@ -27,19 +27,38 @@ export interface ShapeIssue {
 /** A message, or how to write it from the refused value and its path. */
 export type Say = string | ((value: unknown, path: ShapePath) => string);
 
-/** What a failed shape reports: a message, or a message with its fix and code. */
+/**
+ * What a failed shape reports: a message, or a message with its fix and code.
+ *
+ * @example
+ * ```ts
+ * const problem: Problem = (value) => `port must be a whole number, got ${JSON.stringify(value)}.`;
+ * ```
+ */
 export type Problem = Say | { readonly message: Say; readonly fix?: Say | undefined; readonly code?: string | undefined };
 
 /**
  * A shape: appends the problems of `value` (at `path`) to `issues`, and says whether it found none. `T` is the
  * type a value has once it passed. A field of an {@link object} is also given the object it is in (`parent`), for
  * a rule between fields (an option that needs another).
+ *
+ * @example
+ * ```ts
+ * const port: Shape<number> = (value, path, issues) => Number.isInteger(value) || report(issues, path, value, 'port must be a whole number');
+ * ```
  */
 export type Shape<T = unknown> = ((value: unknown, path: ShapePath, issues: ShapeIssue[], parent?: Record<string, unknown>) => boolean) & {
   readonly checks?: T;
 };
 
-/** The type a shape's values have once checked. */
+/**
+ * The type a shape's values have once checked.
+ *
+ * @example
+ * ```ts
+ * type Port = ShapeType<typeof port>; // number
+ * ```
+ */
 export type ShapeType<S> = S extends Shape<infer T> ? T : never;
 
 const say = (text: Say | undefined, value: unknown, path: ShapePath): string | undefined => (typeof text === 'function' ? text(value, path) : text);
@@ -195,7 +214,17 @@ export function record<T>(entry: Shape<T>, problem: Problem, limit?: Limit): Sha
   };
 }
 
-/** How {@link object} reports a value that is not an object, and a key it does not know. */
+/**
+ * How {@link object} reports a value that is not an object, and a key it does not know.
+ *
+ * @example
+ * ```ts
+ * const problems: ObjectProblems = {
+ *   notObject: 'options must be an object',
+ *   unknownKey: (key, known) => `no option ${key}; the options are ${known.join(', ')}`,
+ * };
+ * ```
+ */
 export interface ObjectProblems {
   readonly notObject: Problem;
   /**
@@ -206,7 +235,14 @@ export interface ObjectProblems {
   readonly firstUnknownOnly?: boolean;
 }
 
-/** The fields of an object shape: one shape per known key. */
+/**
+ * The fields of an object shape: one shape per known key.
+ *
+ * @example
+ * ```ts
+ * const fields = { port: integer(1, 65535, 'port must be from 1 to 65535'), host: optional(text({ min: 1 }, 'host must be a name')) } satisfies Fields;
+ * ```
+ */
 export type Fields = { readonly [key: string]: Shape<any> };
 
 /**
