@@ -6,6 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Permissions, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import type { DecisionEvent } from '../../runtime/core/decision-log/decision-event.js';
+import { DecisionLog, type DeliveryLoader } from '../../runtime/core/decision-log/decision-log.js';
 import { stableEvent } from './stable-event.js';
 
 type AppUser = User<number>;
@@ -267,5 +268,102 @@ describe('the decision log', () => {
       () => new Permissions({ onDecision: () => undefined, decisionLog: { sampleRate: 0, maxPending: 1_000_000, sinkTimeoutMs: 2_147_483_647 } }),
     ).not.toThrow();
     expect(() => new Permissions({ onDecision: () => undefined, decisionLog: { sampleRate: 1, maxPending: 1, sinkTimeoutMs: 1 } })).not.toThrow();
+  });
+});
+
+describe('the decision log loads its delivery with the first decision it admits (a page without onDecision carries none of it)', () => {
+  const permissions = engine();
+  const policy = { tables: permissions.tables, version: permissions.policyVersion };
+  const employee = { id: 1, roles: ['EMPLOYEE'] };
+  const decide = (action: string) => permissions.grantPermitSync({ user: employee, resource: 'document', action });
+
+  /** A loader that loads the real delivery once released, counting its calls. */
+  function heldLoader(): { loader: DeliveryLoader; release: () => void; loads: () => number } {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let loads = 0;
+    const loader: DeliveryLoader = () => {
+      loads++;
+      return released.then(() => import('../../runtime/core/decision-log/decision-delivery.js'));
+    };
+    return { loader, release, loads: () => loads };
+  }
+
+  it('decisions admitted while it loads wait in order, count as pending (up to maxPending), and are delivered with the time they were decided', async () => {
+    const { events, sink } = collecting();
+    const held = heldLoader();
+    const log = new DecisionLog(sink, { maxPending: 2 }, quiet, held.loader);
+    expect(held.loads()).toBe(0);
+    const before = Date.now();
+    for (const action of ['list', 'approve', 'read']) log.record(decide(action), policy, 'direct', false);
+    const after = Date.now();
+    expect([held.loads(), log.stats]).toEqual([1, { delivered: 0, failed: 0, dropped: 1, skipped: 0, pending: 2 }]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual([]);
+
+    held.release();
+    await log.flush();
+    expect(events.map((event) => [event.action, event.granted])).toEqual([
+      ['list', true],
+      ['approve', false],
+    ]);
+    for (const event of events) {
+      expect(Date.parse(event.time)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(event.time)).toBeLessThanOrEqual(after);
+    }
+    // Loaded: a decision goes to the delivery at once, and nothing is loaded again.
+    log.record(decide('list'), policy, 'express', false);
+    await log.flush();
+    expect([events.map((event) => event.via), held.loads(), log.stats]).toEqual([
+      ['direct', 'direct', 'express'],
+      1,
+      { delivered: 3, failed: 0, dropped: 1, skipped: 0, pending: 0 },
+    ]);
+  });
+
+  it('a log that admits nothing (sampled out, refusals only and every decision granted) loads nothing', async () => {
+    const held = heldLoader();
+    const sampledOut = new DecisionLog(() => undefined, { sampleRate: 0 }, quiet, held.loader);
+    const refusalsOnly = new DecisionLog(() => undefined, { logGranted: false }, quiet, held.loader);
+    for (const log of [sampledOut, refusalsOnly]) {
+      log.record(decide('list'), policy, 'direct', false);
+      await log.flush();
+    }
+    expect([held.loads(), sampledOut.stats.skipped, refusalsOnly.stats.skipped]).toEqual([0, 1, 1]);
+  });
+
+  it('a delivery that cannot be loaded (a chunk the page cannot fetch): decisions are unaffected, their events count as failed, said once', async () => {
+    const warnings: string[] = [];
+    let loads = 0;
+    const log = new DecisionLog(
+      () => undefined,
+      {},
+      { warn: (message) => void warnings.push(message) },
+      () => {
+        loads++;
+        return Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/decision-delivery-4Q2B.js'));
+      },
+    );
+    const permits = ['list', 'approve'].map(decide);
+    for (const permit of permits) log.record(permit, policy, 'direct', false);
+    await log.flush();
+    log.record(decide('list'), policy, 'direct', false);
+    await log.flush();
+    expect([permits.map((permit) => permit.granted), loads, log.stats]).toEqual([
+      [true, false],
+      1,
+      { delivered: 0, failed: 3, dropped: 0, skipped: 0, pending: 0 },
+    ]);
+    expect(warnings).toEqual([
+      'typed-permissions: the decision log could not be loaded (Failed to fetch dynamically imported module: /assets/decision-delivery-4Q2B.js); ' +
+        'decisions are unaffected, the events are counted as failed in decisionLog.stats.',
+    ]);
+  });
+
+  it('still refuses a label grantPermitVia refuses, before it is admitted', () => {
+    const held = heldLoader();
+    const log = new DecisionLog(() => undefined, {}, quiet, held.loader);
+    expect(() => log.record(decide('list'), policy, 'user 42', false)).toThrow('The decision label "user 42" is not one');
+    expect([held.loads(), log.stats.pending]).toEqual([0, 0]);
   });
 });

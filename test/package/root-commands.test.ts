@@ -25,7 +25,7 @@ describe('the repository root after npm ci', () => {
     const links = ['typed-permissions', 'typed-permissions-cli'].map((name) =>
       existsSync(bin(name)) ? realpathSync(bin(name)) : `no ${bin(name)}: ${REPAIR}`,
     );
-    expect(links).toEqual([join(repoRoot, 'runtime', 'dist', 'cli', 'typed-permissions.js'), join(repoRoot, 'compiler', 'dist', 'bin.js')]);
+    expect(links).toEqual([join(repoRoot, 'runtime', 'dist', 'cli', 'command.js'), join(repoRoot, 'compiler', 'dist', 'bin.js')]);
   });
 
   it('npx typed-permissions explains a decision of the example policy', () => {

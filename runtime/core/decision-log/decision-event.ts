@@ -2,9 +2,9 @@
  * The event of a queued decision: what the decision log gives the sink, made when the queue is drained — the
  * definitions that decided it included (read from the policy's tables, cached per policy).
  */
-import { callIdOf } from '../decision/call-id.js';
-import { decisionLabelOf } from '../decision/decision-labels.js';
-import { explainGrant } from '../decision/explain.js';
+import type { callIdOf } from '../decision/call-id.js';
+import type { decisionLabelOf } from '../decision/decision-labels.js';
+import type { explainGrant } from '../decision/explain.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { QueuedDecision } from './decision-queue.js';
 
@@ -41,13 +41,26 @@ export interface DecisionEvent {
 /** A definition that decided. */
 type DecisionDefinition = DecisionEvent['definitions'][number];
 
+/**
+ * What an event is made with, of the engine's own code: its call ids, its labels, its explanations (for the
+ * definitions that decided). The decision log, which the engine loads at start, gives them to the delivery, which
+ * is loaded later: that way the delivery's chunk imports none of the engine's modules. A module that a page loads at
+ * start and that a later chunk imports too is split by bundlers into a chunk of its own, costing the page a file
+ * and some of its compression.
+ */
+export interface EventMakers {
+  readonly callIdOf: typeof callIdOf;
+  readonly decisionLabelOf: typeof decisionLabelOf;
+  readonly explainGrant: typeof explainGrant;
+}
+
 /** The most role sets × resources × actions whose deciding definitions are kept per policy. */
 const MAX_CACHED_DEFINITIONS = 4096;
 /** The deciding definitions per policy (its tables), by roles, resource, action and possession. */
 const definitionsCache = new WeakMap<GrantTables, Map<string, readonly DecisionDefinition[]>>();
 
 /** The definitions of a decision, unique and sorted by source and index (frozen, shared by the events that ask again). */
-function decidingDefinitions(decision: QueuedDecision): readonly DecisionDefinition[] {
+function decidingDefinitions(decision: QueuedDecision, { explainGrant }: EventMakers): readonly DecisionDefinition[] {
   const { tables } = decision.policy;
   let cache = definitionsCache.get(tables);
   if (cache === undefined) definitionsCache.set(tables, (cache = new Map<string, readonly DecisionDefinition[]>()));
@@ -76,13 +89,13 @@ function decidingDefinitions(decision: QueuedDecision): readonly DecisionDefinit
  *
  * @example
  * ```ts
- * const event = decisionEvent(queue.shift());
+ * const event = decisionEvent(queue.shift(), { callIdOf, decisionLabelOf, explainGrant });
  * ```
  */
-export function decisionEvent(decision: QueuedDecision): DecisionEvent {
+export function decisionEvent(decision: QueuedDecision, makers: EventMakers): DecisionEvent {
   const { user, resource, action, resourceId, granted, anyGranted, code, policy } = decision;
   return {
-    callId: callIdOf(decision.callSequence),
+    callId: makers.callIdOf(decision.callSequence),
     time: new Date(decision.time).toISOString(),
     user: { id: user.id, roles: [...user.roles] },
     resource,
@@ -92,8 +105,8 @@ export function decisionEvent(decision: QueuedDecision): DecisionEvent {
     anyGranted,
     possession: anyGranted ? 'any' : granted ? 'own' : null,
     ownershipChecked: (code & 1) === 1,
-    definitions: decision.ownGranted || anyGranted || resourceId !== undefined ? decidingDefinitions(decision) : [],
+    definitions: decision.ownGranted || anyGranted || resourceId !== undefined ? decidingDefinitions(decision, makers) : [],
     policyVersion: policy.version,
-    via: decisionLabelOf(code >> 1),
+    via: makers.decisionLabelOf(code >> 1),
   };
 }

@@ -1,17 +1,17 @@
 /**
  * The decision log: one event per decision, delivered to the application's sink after the decision, never
- * in its way. A decision only appends its Permit to a bounded queue (a few nanoseconds); the event — the
- * definitions that decided it included — is made when the queue is drained, on a later turn of the event
- * loop. A sink that throws, rejects, hangs or is slow cannot change or delay a decision: its failures are
- * counted, a full queue drops events and counts them.
+ * in its way. A decision is only admitted here — sampled, counted against the queue's bound, labelled — and
+ * handed to the delivery (`decision-delivery.ts`), which queues it; its event — the definitions that decided it
+ * included — is made when the queue is drained, on a later turn of the event loop. A sink that throws, rejects,
+ * hangs or is slow cannot change or delay a decision: its failures are counted, a full queue drops events and
+ * counts them. The delivery is loaded with the first decision admitted, so that a page whose engine logs no
+ * decisions does not load it; the decisions admitted while it loads wait here, in order, with their own time.
  */
-import { DecisionQueue, type QueuedDecision } from './decision-queue.js';
-import { decisionLabelNumber } from '../decision/decision-labels.js';
-import { decisionEvent, type DecisionEvent } from './decision-event.js';
+import { callIdOf } from '../decision/call-id.js';
+import { decisionLabelNumber, decisionLabelOf } from '../decision/decision-labels.js';
+import { explainGrant } from '../decision/explain.js';
+import type { DecisionDelivery, DecisionSink } from './decision-delivery.js';
 import type { DecidingPolicy, DecisionLogStats, DecisionRecorder, LoggedDecision, PermissionsLogger } from '../decision/engine-settings.js';
-
-/** Receives decision events. May return a promise: the next event waits for it (up to `sinkTimeoutMs`). */
-export type DecisionSink = (event: DecisionEvent) => void | PromiseLike<void>;
 
 /** How the decision log samples, filters and bounds its queue (the option `decisionLog` of an engine). */
 export interface DecisionLogOptions {
@@ -29,12 +29,21 @@ export const DEFAULT_MAX_PENDING_DECISIONS = 10_000;
 export const MAX_PENDING_DECISIONS_LIMIT = 1_000_000;
 export const DEFAULT_SINK_TIMEOUT_MS = 5000;
 
-function isThenable(value: unknown): value is PromiseLike<void> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+/** A decision admitted while the delivery loads, with the time it was decided. */
+interface WaitingDecision {
+  readonly decision: LoggedDecision;
+  readonly policy: DecidingPolicy;
+  readonly code: number;
+  readonly time: number;
 }
 
+/** Loads the delivery (a parameter of the log so that a test can make it fail, as a page's lost chunk would). */
+export type DeliveryLoader = () => Promise<{ readonly DecisionDelivery: typeof DecisionDelivery }>;
+
+const importDelivery: DeliveryLoader = () => import('./decision-delivery.js');
+
 /**
- * A decision log: `record` queues a decision, the queue is delivered to the sink in order on later turns.
+ * A decision log: `record` admits a decision, the delivery gives its event to the sink in order on later turns.
  *
  * @example
  * ```ts
@@ -44,21 +53,17 @@ function isThenable(value: unknown): value is PromiseLike<void> {
  * ```
  */
 export class DecisionLog implements DecisionRecorder {
-  private readonly queue = new DecisionQueue();
-  /** Events of the batch being delivered, not yet given to the sink. */
-  private inFlight = 0;
-  private draining: Promise<void> | undefined;
-  /**
-   * The time queued decisions are stamped with: read by the first decision after a batch was taken or an event
-   * delivered, shared by those queued after it until then — a clock read per decision would cost the decision
-   * more than queueing it. A stamp is at most one event-loop turn (or one sink call) old.
-   */
-  private stamp: number | undefined;
-  private delivered = 0;
-  private failed = 0;
+  private delivery: DecisionDelivery | undefined;
+  /** The decisions admitted before the delivery loaded, in order. */
+  private waiting: WaitingDecision[] = [];
+  /** Loading the delivery, from the first decision admitted until it is loaded (or could not be). */
+  private loading: Promise<void> | undefined;
+  /** The delivery could not be loaded: nothing is delivered, and every decision admitted counts as failed. */
+  private unavailable = false;
   private dropped = 0;
   private skipped = 0;
-  private warned = false;
+  /** Decisions that could not be delivered because the delivery could not be loaded. */
+  private undeliverable = 0;
   private readonly sampleRate: number;
   private readonly logGranted: boolean;
   private readonly maxPending: number;
@@ -68,6 +73,7 @@ export class DecisionLog implements DecisionRecorder {
     private readonly sink: DecisionSink,
     options: DecisionLogOptions,
     private readonly logger: PermissionsLogger,
+    private readonly load: DeliveryLoader = importDelivery,
   ) {
     this.sampleRate = options.sampleRate ?? 1;
     this.logGranted = options.logGranted ?? true;
@@ -81,69 +87,58 @@ export class DecisionLog implements DecisionRecorder {
       this.skipped++;
       return;
     }
-    if (this.queue.size + this.inFlight >= this.maxPending) {
+    if (this.pending >= this.maxPending) {
       this.dropped++;
       return;
     }
-    this.queue.push(decision, policy, decisionLabelNumber(via) * 2 + (ownershipChecked ? 1 : 0), (this.stamp ??= Date.now()));
-    this.draining ??= this.nextTurn();
+    const code = decisionLabelNumber(via) * 2 + (ownershipChecked ? 1 : 0);
+    if (this.delivery !== undefined) this.delivery.push(decision, policy, code);
+    else if (this.unavailable) this.undeliverable++;
+    else {
+      this.waiting.push({ decision, policy, code, time: Date.now() });
+      this.loading ??= this.loadDelivery();
+    }
   }
 
-  /** Delivers the queue on a later turn of the event loop, batch by batch, each batch on its own turn. */
-  private async nextTurn(): Promise<void> {
-    try {
-      while (this.queue.size > 0) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        await this.deliverBatch();
-      }
-    } finally {
-      this.draining = undefined;
-    }
+  /** The events waiting for the sink. */
+  private get pending(): number {
+    return this.waiting.length + (this.delivery?.pending ?? 0);
   }
 
   /** What the log did so far. */
   get stats(): DecisionLogStats {
-    return { delivered: this.delivered, failed: this.failed, dropped: this.dropped, skipped: this.skipped, pending: this.queue.size + this.inFlight };
+    return {
+      delivered: this.delivery?.delivered ?? 0,
+      failed: this.undeliverable + (this.delivery?.failed ?? 0),
+      dropped: this.dropped,
+      skipped: this.skipped,
+      pending: this.pending,
+    };
   }
 
   /** Resolves when every queued event was given to the sink (for shutdown and tests). */
   async flush(): Promise<void> {
-    while (this.draining !== undefined) await this.draining;
+    while (this.loading !== undefined) await this.loading;
+    await this.delivery?.flush();
   }
 
-  /** Delivers what is queued now; what a sink's own decisions queue meanwhile waits for the next turn. */
-  private async deliverBatch(): Promise<void> {
-    this.stamp = undefined;
-    for (let left = this.queue.size; left > 0; left--) {
-      const next = this.queue.shift() as QueuedDecision;
-      this.inFlight = 1;
-      await this.deliver(() => decisionEvent(next));
-      this.inFlight = 0;
-    }
-  }
-
-  /** Gives the event `made` makes to the sink (made here, so that a failure to make it counts as failed too). */
-  private async deliver(made: () => DecisionEvent): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Loads the delivery and hands it the decisions that waited; when it cannot be loaded, they count as failed. */
+  private async loadDelivery(): Promise<void> {
     try {
-      const result = this.sink(made());
-      if (isThenable(result)) {
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`the decision sink did not settle within ${this.sinkTimeoutMs} ms`)), this.sinkTimeoutMs);
-        });
-        await Promise.race([Promise.resolve(result), timeout]);
-      }
-      this.delivered++;
+      const { DecisionDelivery } = await this.load();
+      const delivery = new DecisionDelivery(this.sink, this.sinkTimeoutMs, this.logger, { callIdOf, decisionLabelOf, explainGrant });
+      for (const { decision, policy, code, time } of this.waiting) delivery.push(decision, policy, code, time);
+      this.delivery = delivery;
     } catch (error) {
-      this.failed++;
-      if (!this.warned) {
-        this.warned = true;
-        const reason = error instanceof Error ? error.message : String(error);
-        this.logger.warn(`typed-permissions: the decision sink failed (${reason}); decisions are unaffected, failures are counted in decisionLog.stats.`);
-      }
+      this.unavailable = true;
+      this.undeliverable += this.waiting.length;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(
+        `typed-permissions: the decision log could not be loaded (${reason}); decisions are unaffected, the events are counted as failed in decisionLog.stats.`,
+      );
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      this.stamp = undefined;
+      this.waiting = [];
+      this.loading = undefined;
     }
   }
 }
