@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { makeTempDir, removeTempDir, repoRoot } from './helpers.js';
+import { bundleForNode } from './node-bundle.js';
 
 const roles = (n: number) => Array.from({ length: n }, (_, i) => `R${i}`);
 
@@ -55,9 +57,10 @@ const HOSTILE: readonly { name: string; definitions: () => unknown[]; outcome: '
   },
 ];
 
-const RUN_BUILD = `
+/** The runtime's build() on the file named by the first argument; `runtime` is the runtime's entry module. */
+const runBuild = (runtime: string) => `
 import { readFileSync } from 'node:fs';
-import { parseDefinitionsJson, Permissions, PermissionDefinitionError } from './runtime/permissions/index.ts';
+import { parseDefinitionsJson, Permissions, PermissionDefinitionError } from '${pathToFileURL(runtime).href}';
 const isHookName = (name) => typeof name === 'string' && /^(is|list)/.test(name);
 const ownership = new Proxy({}, {
   get: (_target, name) => (isHookName(name) ? () => false : undefined),
@@ -77,13 +80,20 @@ try {
 
 describe('a hostile 100 KB definitions file compiles or fails clearly, within a 512 MB heap', () => {
   let temp: string | undefined;
-  beforeAll(() => {
+  // The compiler's command line and the runtime, each bundled once for the eight processes (see node-bundle.ts).
+  let cli: string;
+  let runtime: string;
+  beforeAll(async () => {
     temp = makeTempDir('hostile-file');
-  });
+    [cli, runtime] = await Promise.all([
+      bundleForNode('compiler/bin.ts', join(temp, 'cli.mjs')),
+      bundleForNode('runtime/permissions/index.ts', join(temp, 'permissions.mjs')),
+    ]);
+  }, 60_000);
   afterAll(() => removeTempDir(temp));
 
   const node = (args: readonly string[]) =>
-    spawnSync(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', ...args], {
+    spawnSync(process.execPath, ['--max-old-space-size=512', ...args], {
       cwd: repoRoot,
       encoding: 'utf8',
       env: { ...process.env, NODE_OPTIONS: '' },
@@ -100,7 +110,7 @@ describe('a hostile 100 KB definitions file compiles or fails clearly, within a 
       expect(text.length).toBeLessThanOrEqual(110_000);
       writeFileSync(file, text);
 
-      const compiled = node(['compiler/bin.ts', 'compile', join(dir, 'definitions'), '--out', join(dir, 'generated')]);
+      const compiled = node([cli, 'compile', join(dir, 'definitions'), '--out', join(dir, 'generated')]);
       expect(compiled.signal).toBeNull();
       expect(compiled.stderr).not.toMatch(/internal error|RangeError|heap out of memory|Allocation failed/);
       if (outcome === 'compiles') expect(compiled.status).toBe(0);
@@ -109,7 +119,7 @@ describe('a hostile 100 KB definitions file compiles or fails clearly, within a 
         expect(compiled.stderr).toContain('[too-large]');
       }
 
-      const builtOrRefused = node(['--input-type=module', '--eval', RUN_BUILD, file]);
+      const builtOrRefused = node(['--input-type=module', '--eval', runBuild(runtime), file]);
       expect(builtOrRefused.signal).toBeNull();
       expect(builtOrRefused.stderr).toBe('');
       expect(builtOrRefused.stdout.trim()).toMatch(outcome === 'compiles' ? /^built \d+$/ : /^refused too-large$/);

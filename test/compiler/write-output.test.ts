@@ -4,7 +4,7 @@
  * and no `.<out>.next` / `.<out>.previous` folder left behind.
  *
  * Every trial is a real compiler process (compiler/commands/main.ts's `main`, through
- * fixtures/compile-on-cue.ts so that it is already loaded when cued) compiling a generated
+ * fixtures/compile-on-cue.ts so that it is already loaded when cued, bundled once for all of them) compiling a generated
  * definitions folder into an output folder that holds the old version, killed:
  *
  * 1. at 10 delays spread evenly across the measured duration of an uninterrupted compile, and as soon
@@ -24,13 +24,17 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { bundleForNode } from './node-bundle.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const LAUNCHER = join(ROOT, 'test/compiler/fixtures/compile-on-cue.ts');
+const LAUNCHER = 'test/compiler/fixtures/compile-on-cue.ts';
 /** How long each file operation under the trial folder lasts in the slowed trials. */
 const SLOW_MS = 60;
 
 // ---- a compiler process, cued over stdin ------------------------------------------------------
+
+/** The launcher bundled once for all the processes of this file (bundleForNode), set in beforeAll. */
+let launcherBundle: string;
 
 /** A warm compiler process: loaded, waiting for a command line. */
 class CompilerProcess {
@@ -41,7 +45,7 @@ class CompilerProcess {
   private stderr = '';
 
   constructor(env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER], {
+    this.child = spawn(process.execPath, [launcherBundle], {
       cwd: ROOT,
       env: { ...process.env, NODE_OPTIONS: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -230,6 +234,7 @@ describe('compiler killed mid-write: the output folder is the old or the new ver
     definitionsNew = join(work, 'definitions-new');
     writeDefinitions(definitionsOld, 8, 10, 'old');
     writeDefinitions(definitionsNew, 10, 12, 'new');
+    launcherBundle = await bundleForNode(LAUNCHER, join(work, 'compile-on-cue.mjs'));
 
     recoverer = new CompilerProcess();
     for (const label of [...TIMED, 'when-next-appears']) compilers.set(label, { trial: trial(label), compiler: new CompilerProcess() });

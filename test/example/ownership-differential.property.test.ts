@@ -27,6 +27,7 @@ import { DocumentsRepository } from '../../examples/documents/documents.reposito
 import { exampleDocuments, type ExampleDocument } from '../../examples/documents/example-data.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 import { limitOwnReduce } from '../../examples/documents/limit-own-reduce.js';
+import { seededTestDatabase } from './seeded-database.js';
 
 /** Each case makes a few dozen real queries per engine; this keeps the file near 10 s on PGlite. */
 const NUM_RUNS = 1000;
@@ -214,7 +215,8 @@ describe.each(targets)('ownership via isOwner ≡ via ownedAmong, on $name', ({ 
   let ownership: DocumentOwnershipService;
 
   beforeAll(async () => {
-    db = await createSeededDatabase({ databaseUrl });
+    // The embedded database starts from the run's seeded dump (migrate and seed are database.test.ts's subject, not this file's).
+    db = databaseUrl === undefined ? await seededTestDatabase() : await createSeededDatabase({ databaseUrl });
     ownership = new DocumentOwnershipService(db);
     // The generators draw from example-data.ts; the database must hold exactly that.
     expect(await new DocumentsRepository(db).findAll()).toEqual([...exampleDocuments].sort((a, b) => a.id - b.id));

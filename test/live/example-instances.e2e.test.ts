@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { policyVersion } from '../../generated/index.js';
+import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
+import { bundleForNode } from '../compiler/node-bundle.js';
 import { compileChangedExample } from './fixtures/example-policy.js';
 import { buildExample, startExample, type ExampleInstance } from './fixtures/example-instances.js';
 
@@ -40,11 +42,19 @@ const compiled = { text: readFileSync(join(ROOT, 'generated', 'policy.json'), 'u
 // EMPLOYEE reads own documents with every attribute, confidential included.
 const changed = compileChangedExample(folder, '"read": ["*", "!confidential"],', '"read": ["*"],');
 
+/** The compiler's command line, bundled once for every `policy` process of this file (see node-bundle.ts). */
+let compilerCli: string;
+let bundles: string | undefined;
+
 beforeAll(async () => {
-  await buildExample();
+  bundles = makeTempDir('example-live');
+  [, compilerCli] = await Promise.all([buildExample(), bundleForNode('compiler/bin.ts', join(bundles, 'compiler-cli.mjs'))]);
 }, 60_000);
 
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+  removeTempDir(bundles);
+});
 
 describe('the example following its policy file (no DATABASE_URL)', () => {
   const policyFile = join(folder, 'policy.json');
@@ -102,7 +112,7 @@ describeWithServer('two example instances on one PostgreSQL server (DATABASE_URL
    * not see the instances close their idle keep-alive connections, and its next fetch would reuse a closed one.
    */
   async function cli(...args: string[]): Promise<{ status: number | null; output: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'compiler/bin.ts', 'policy', ...args, '--database-url', databaseUrl], {
+    const child = spawn(process.execPath, [compilerCli, 'policy', ...args, '--database-url', databaseUrl], {
       cwd: ROOT,
       env: { ...process.env, NODE_OPTIONS: '' },
       timeout: 60_000,

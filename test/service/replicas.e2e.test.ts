@@ -13,6 +13,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { compileModel } from '../../compiler/model/compile-model.js';
+import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
+import { bundleForNode } from '../compiler/node-bundle.js';
 import type { PermissionDefinition } from '../../runtime/permissions/index.js';
 import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { TOKEN, fixtureDefinitions, until } from './service-fixture.js';
@@ -54,12 +56,16 @@ describeWithServer('two replicas following one PostgreSQL store', () => {
   const channel = `service_${process.pid}`;
   const folder = mkdtempSync(join(tmpdir(), 'typed-permissions-replicas-'));
   const replicas: Replica[] = [];
+  // The compiler's command line and the runtime's, bundled once for every process of this file (see node-bundle.ts).
+  let bundles: string | undefined;
+  let compilerCli: string;
+  let runtimeCli: string;
 
   /** `typed-permissions policy …` as a process (the compiler's command, from source). */
   function policy(...args: string[]): string {
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'compiler/bin.ts', 'policy', ...args, '--database-url', databaseUrl as string, '--schema', schema, '--channel', channel],
+      [compilerCli, 'policy', ...args, '--database-url', databaseUrl as string, '--schema', schema, '--channel', channel],
       { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8', timeout: 60_000 },
     );
     if (result.status !== 0) throw new Error(`policy ${args.join(' ')}: exit ${result.status}\n${result.stdout}\n${result.stderr}`);
@@ -67,7 +73,7 @@ describeWithServer('two replicas following one PostgreSQL store', () => {
   }
 
   function startReplica(how: 'flag' | 'environment'): Replica {
-    const args = ['--import', 'tsx', 'runtime/cli/command.ts', 'serve', '--port', '0', '--schema', schema, '--channel', channel];
+    const args = [runtimeCli, 'serve', '--port', '0', '--schema', schema, '--channel', channel];
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', TYPED_PERMISSIONS_TOKENS: TOKEN, DATABASE_URL: '' };
     if (how === 'flag') args.push('--database-url', databaseUrl as string);
     else env['DATABASE_URL'] = databaseUrl;
@@ -103,6 +109,11 @@ describeWithServer('two replicas following one PostgreSQL store', () => {
   };
 
   beforeAll(async () => {
+    bundles = makeTempDir('replicas');
+    [compilerCli, runtimeCli] = await Promise.all([
+      bundleForNode('compiler/bin.ts', join(bundles, 'compiler-cli.mjs')),
+      bundleForNode('runtime/cli/command.ts', join(bundles, 'runtime-cli.mjs')),
+    ]);
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -123,6 +134,7 @@ describeWithServer('two replicas following one PostgreSQL store', () => {
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await client.end();
     rmSync(folder, { recursive: true, force: true });
+    removeTempDir(bundles);
   }, 30_000);
 
   it('before anything is published: alive, not ready, and decisions wait', async () => {
