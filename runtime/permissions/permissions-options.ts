@@ -6,6 +6,7 @@
 import { describeValue } from '../core/common/describe-value.js';
 import type { LimitOwnReducer, OwnedAmongHook } from '../core/definition/definition-types.js';
 import { hookNameProblem } from '../core/definition/names.js';
+import { declaredActionsProblems } from '../core/definition/declared-actions.js';
 import { quoteForMessage } from '../core/common/printable-text.js';
 import { both, integer, object, oneOf, optional, record, report, usageChecked, valid, type Shape } from '../core/shape/shape-check.js';
 import { flagOption, functionOption, MAX_TIMER_MS } from '../core/shape/option-shapes.js';
@@ -44,6 +45,14 @@ export interface PermissionsOptions<TUser = any, TFilter = any> {
    * PermissionsInvalidIdError (400 in the integrations). Used by `build()`; precompiled tables carry it.
    */
   readonly resourceIdTypes?: { readonly [resource: string]: ResourceIdType } | undefined;
+  /**
+   * The actions of each resource that declares them, as `"actions"` in its `*.resource.json` declares them for the
+   * compiler (`{ document: ['read', 'approve'] }`): a grant naming another action on it is a build error, `'*'` on
+   * it expands to these only, and asking it another action is a PermissionsUsageError. A resource not listed
+   * accepts any action (one no definition grants is simply not granted). Used by `build()`; precompiled tables
+   * carry it.
+   */
+  readonly resourceActions?: { readonly [resource: string]: readonly string[] } | undefined;
   /**
    * Whether `pick` may compile a hot attribute plan into a projection function (`new Function`), which is
    * faster. Default true (where the environment allows it: a Content-Security-Policy without 'unsafe-eval' is
@@ -84,6 +93,7 @@ export const PERMISSIONS_OPTION_KEYS = [
   'hookTimeoutMs',
   'ownedAmong',
   'resourceIdTypes',
+  'resourceActions',
   'compileProjections',
   'onDecision',
   'decisionLog',
@@ -108,6 +118,13 @@ const idTypesShape = record(
   ),
   'Permissions option resourceIdTypes must be an object: resource name → "number" or "string".',
 );
+
+const resourceActionsShape = record((declared, path, issues) => {
+  const [problem] = declaredActionsProblems(declared);
+  if (problem === undefined) return true;
+  const at = `resourceActions.${String(path[1])}${problem.path.map((i) => `[${i}]`).join('')}`;
+  return report(issues, path, declared, `Permissions option ${at}: ${problem.message} Fix: ${problem.fix}`);
+}, 'Permissions option resourceActions must be an object: resource name → the array of its action names.');
 
 const decisionLogShape = object(
   {
@@ -167,6 +184,7 @@ const optionsShape = object(
     compileProjections: flagOption('Permissions option compileProjections must be true or false.'),
     ownedAmong: optional(ownedAmongShape),
     resourceIdTypes: optional(idTypesShape),
+    resourceActions: optional(resourceActionsShape),
     onDecision: functionOption('Permissions option onDecision must be a function (event) => void.'),
     decisionLog: optional(
       both(
@@ -215,6 +233,7 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     hookTimeoutMs,
     ownedAmong,
     resourceIdTypes,
+    resourceActions,
     compileProjections,
     onDecision,
     decisionLog,
@@ -230,6 +249,8 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     hookTimeoutMs: hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
     ownedAmong: new Map(Object.entries(ownedAmong ?? {}) as [string, HookValue][]),
     idTypes: new Map(Object.entries(resourceIdTypes ?? {})),
+    // Copied: a list changed after the engine was made must not change what build() checks.
+    declaredActions: new Map(Object.entries(resourceActions ?? {}).map(([resource, actions]) => [resource, Object.freeze([...actions])])),
     compileProjections: compileProjections !== false,
     decisionLog: onDecision === undefined ? undefined : new DecisionLog(onDecision, decisionLog ?? {}, checkedLogger),
     telemetry: telemetry === false ? false : { userId: telemetry?.userId === true },

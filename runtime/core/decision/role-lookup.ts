@@ -3,7 +3,10 @@
  * several, the combination of their distinct cells, made once per set and kept (bounded) per resource and action.
  */
 import { describeValue } from '../common/describe-value.js';
+import { PermissionsUsageError } from '../common/errors.js';
 import { didYouMean } from '../common/nearest-name.js';
+import { quoteForMessage } from '../common/printable-text.js';
+import { actionsForMessage } from '../definition/declared-actions.js';
 import { combinationBytes, combineRoles, NO_GRANT, type Combination, type GrantIndex } from '../tables/table-loader.js';
 import type { OnceWarnings } from './once-warnings.js';
 
@@ -26,8 +29,26 @@ function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string
 }
 
 /**
+ * The refusal of an action a resource does not declare: asking it is a mistake in the code (the generated types
+ * do not allow it), not a question with an answer, so it is refused whatever `strict` says.
+ *
+ * @example
+ * ```ts
+ * throw undeclaredActionError('document', 'aprove', ['approve', 'read']);
+ * // grantPermit: "aprove" is not an action of "document"; its actions are "approve", "read". Did you mean "approve"?
+ * ```
+ */
+export function undeclaredActionError(resource: string, action: string, declared: readonly string[]): PermissionsUsageError {
+  return new PermissionsUsageError(
+    `grantPermit: ${quoteForMessage(action)} is not an action of ${quoteForMessage(resource)}; its actions are ${actionsForMessage(declared)}.` +
+      didYouMean(action, declared),
+  );
+}
+
+/**
  * What `roles` may do with `action` on `resource`. Unknown roles, resources and actions grant nothing (and are
- * warned about once each, or refused with `strict`).
+ * warned about once each, or refused with `strict`); an action the resource does not declare, on a resource that
+ * declares its actions, is refused with a PermissionsUsageError.
  *
  * @example
  * ```ts
@@ -46,6 +67,8 @@ export function lookupCombination(index: GrantIndex, roles: readonly string[], r
   }
   const entry = byAction.get(action);
   if (entry === undefined) {
+    const declared = index.declaredActions.get(resource);
+    if (declared !== undefined) throw undeclaredActionError(resource, action, declared);
     warnings.warn(`action\u0000${action}`, () => ({
       problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
       consequence: 'nothing is granted',

@@ -5,7 +5,7 @@
  */
 import { NOTHING, planBytes, planFromJson, planToPatterns, unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
-import { ownershipLabel, type GrantTables, type HookRef } from './grant-tables.js';
+import { ownershipLabel, resourceActionIndexes, type GrantTables, type HookRef } from './grant-tables.js';
 import type { ResourceIdType } from '../tables/grant-tables.js';
 
 /** A hook bound to the ownership service it came from, with the name used in error messages. */
@@ -69,6 +69,9 @@ export interface GrantIndex {
   readonly knownActions: ReadonlySet<string>;
   /** The declared id type of each resource that has one. */
   readonly idTypes: ReadonlyMap<string, ResourceIdType>;
+  /** The declared actions of each resource that declares them: any other action asked of it is a usage error. */
+  readonly declaredActions: ReadonlyMap<string, readonly string[]>;
+  /** Per resource, its actions (declared ones only, for a resource that declares them). */
   readonly resources: ReadonlyMap<string, ReadonlyMap<string, ActionEntry>>;
   /** How many distinct cell combinations were loaded (their ids are 0 to this, exclusive). */
   readonly combinationCount: number;
@@ -210,14 +213,17 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
 
   const resources = new Map<string, Map<string, ActionEntry>>();
   const combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
-  const entries: Map<string, Combination>[][] = tables.resources.map((resource) => {
+  // Indexed by action number; a resource that declares its actions has entries for those only (the shape check saw every cell names one).
+  const entries: Map<string, Combination>[][] = tables.resources.map((resource, r) => {
     const byAction = new Map<string, ActionEntry>();
     resources.set(resource, byAction);
-    return tables.actions.map((action) => {
+    const byIndex: Map<string, Combination>[] = [];
+    for (const action of resourceActionIndexes(tables, r)) {
       const byRole = new Map<string, Combination>();
-      byAction.set(action, { byRole, multiRole: new BoundedCache(MAX_CACHED_COMBINATIONS, combinationBudget) });
-      return byRole;
-    });
+      byAction.set(tables.actions[action] as string, { byRole, multiRole: new BoundedCache(MAX_CACHED_COMBINATIONS, combinationBudget) });
+      byIndex[action] = byRole;
+    }
+    return byIndex;
   });
 
   // A large policy has many cells and few distinct ones (a '*' grant repeats one cell everywhere):
@@ -248,6 +254,11 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
     roleIndex: new Map(tables.roles.map((name, i) => [name, i])),
     knownActions: new Set(tables.actions),
     idTypes: new Map((tables.idTypes ?? []).flatMap((type, i) => (type === null ? [] : [[tables.resources[i] as string, type] as const]))),
+    declaredActions: new Map(
+      (tables.declaredActions ?? []).flatMap((declared, i) =>
+        declared === null ? [] : [[tables.resources[i] as string, Object.freeze(declared.map((action) => tables.actions[action] as string))] as const],
+      ),
+    ),
     resources,
     combinationCount: combinations.size,
   };

@@ -108,6 +108,19 @@ export function grantTablesProblem(value: unknown): string | undefined {
     idTypes?.forEach((type, i) => {
       if (type !== null && type !== 'number' && type !== 'string') fail(`idTypes[${i}]`, 'is not "number", "string" or null');
     });
+    const declared = tables.declaredActions === undefined ? undefined : array(tables.declaredActions, 'declaredActions');
+    if (declared !== undefined && declared.length !== resources.length) fail('declaredActions', 'does not have one entry per resource');
+    const declaredSets = declared?.map((list, i) => {
+      if (list === null) return undefined;
+      const at = `declaredActions[${i}]`;
+      const indexes = array(list, at);
+      if (indexes.length === 0) fail(at, 'is empty (null stands for a resource that declares no actions)');
+      indexes.forEach((value, k) => {
+        index(value, actions.length, `${at}[${k}]`);
+        if (k > 0 && (value as number) <= (indexes[k - 1] as number)) fail(`${at}[${k}]`, 'is not greater than the index before it');
+      });
+      return new Set(indexes as readonly number[]);
+    });
     // A group without isOwner or listOwned decides one record only through the resource's executor.
     const decidable = (group: number, resource: number) => {
       const { isOwner, listOwned } = owners[group] as { isOwner?: unknown; listOwned?: unknown };
@@ -119,6 +132,7 @@ export function grantTablesProblem(value: unknown): string | undefined {
       const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
       index(resource, resources.length, `cells[${i}][0]`);
       index(action, actions.length, `cells[${i}][1]`);
+      if (declaredSets?.[resource as number]?.has(action as number) === false) fail(`cells[${i}][1]`, 'is not an action its resource declares');
       index(role, roles.length, `cells[${i}][2]`);
       if (anyPlan !== -1) index(anyPlan, plans.length, `cells[${i}][3]`);
       const ownList = array(own, `cells[${i}][4]`);
