@@ -80,8 +80,8 @@ function writeResourceTable(out: BoundedLines, model: CompiledModel, resourceInd
   out.push('');
   if ((tables.declaredActions?.[resourceIndex] ?? null) !== null) {
     out.push(
-      `Its actions are declared: ${actions.map((action) => markdownCode(action, 'text')).join(', ')}. ` +
-        'A grant of another action on it is an error, and `*` grants these.',
+      `Its actions, as its resource file declares them: ${actions.map((action) => markdownCode(action, 'text')).join(', ')}. ` +
+        '`*` grants these, and no other action can be granted or asked.',
     );
     out.push('');
   }

@@ -34,8 +34,8 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
       isExported: true,
       name: 'Schema',
       docs: [
-        'The schema of the definitions: per resource, its actions — those its `*.resource.json` declares, else those granted on it (to at ' +
-          'least one role) — (any other action is a compile error) and its id type (from its `*.resource.json`; `string | number` when ' +
+        'The schema of the definitions: per resource, its actions (those its `*.resource.json` declares, else those granted on it to at ' +
+          'least one role; any other action is a compile error) and its id type (from its `*.resource.json`; `string | number` when ' +
           'undeclared). It types `createPermissions`, the NestJS ' +
           "decorators (`typedPermissions<Schema>()`), express's `permit()` and the browser client (`createClient<Schema>(slice)`).",
       ],
