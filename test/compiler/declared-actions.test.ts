@@ -83,7 +83,8 @@ describe('"actions" of a *.resource.json', () => {
       'a possession',
       '["read:own"]',
       [
-        '1:58 $.actions[0] Action "read:own" holds a possession; an action is declared without one. Fix: Declare "read": each grant says whether it is \'any\' or \'own\'.',
+        '1:58 $.actions[0] Action "read:own" holds a possession; an action is declared without one. ' +
+          "Fix: Declare \"read\": each grant says whether it is 'any' or 'own'.",
       ],
     ],
     ['an empty name', '[""]', [`1:58 $.actions[0] An action name is empty. ${FIX}`]],
@@ -134,7 +135,8 @@ describe('the generated code of resources that declare their actions', () => {
   it('Schema gives ticket exactly its declared actions, and log (which declares none) every action granted there', () => {
     const types = files['types.ts']!.replace(/\s+/g, ' ');
     expect(types).toContain(
-      "readonly log: { readonly actions: 'close' | 'comment' | 'create' | 'delete' | 'escalate' | 'export' | 'open' | 'read' | 'update'; readonly id: string | number; };",
+      "readonly log: { readonly actions: 'close' | 'comment' | 'create' | 'delete' | 'escalate' | 'export' | 'open' | 'read' | 'update'; " +
+        'readonly id: string | number; };',
     );
     expect(types).toContain("readonly ticket: { readonly actions: 'close' | 'escalate' | 'open' | 'read'; readonly id: number };");
   });

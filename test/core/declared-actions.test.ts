@@ -9,14 +9,7 @@ import { describe, expect, it } from '@jest/globals';
 import { MAX_DECLARED_ACTIONS } from '../../runtime/core/definition/declared-actions.js';
 import { explainGrant, formatExplanation } from '../../runtime/core/decision/explain.js';
 import { answerOfError, decideRequest } from '../../runtime/integration/index.js';
-import {
-  Permissions,
-  PermissionDefinitionError,
-  PermissionsUsageError,
-  type GrantTables,
-  type PermissionDefinition,
-  type User,
-} from '../../runtime/permissions/index.js';
+import { Permissions, PermissionsUsageError, type GrantTables, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import { buildError, buildQuietly, collectingLogger } from './helpers.js';
 
 const admin: User<number> = { id: 1, roles: ['ADMIN'] };

@@ -306,7 +306,8 @@ describe('declared actions: the compiler and build() accept exactly the same', (
     [
       "a named action on '*' that another resource takes",
       '["read"]',
-      '[{ "roles": ["EDITOR"], "resource": "*", "grant": ["publish"] }, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }, { "roles": ["EDITOR"], "resource": "log", "grant": ["read"] }]',
+      '[{ "roles": ["EDITOR"], "resource": "*", "grant": ["publish"] }, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }, ' +
+        '{ "roles": ["EDITOR"], "resource": "log", "grant": ["read"] }]',
       true,
     ],
     [

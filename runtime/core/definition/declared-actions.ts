@@ -73,7 +73,8 @@ export function declaredActionsProblems(value: unknown): DeclaredActionsProblem[
     }
     const earlier = first.get(name);
     if (earlier === undefined) first.set(name, i);
-    else problems.push({ path: [i], message: `Action ${quoteForMessage(name)} is declared twice (also at index ${earlier}).`, fix: 'Declare each action once.' });
+    else
+      problems.push({ path: [i], message: `Action ${quoteForMessage(name)} is declared twice (also at index ${earlier}).`, fix: 'Declare each action once.' });
   });
   return problems;
 }

@@ -89,7 +89,8 @@ function actionsSchema(z: ZodModule) {
     })
     .meta({ minItems: 1, maxItems: MAX_DECLARED_ACTIONS, uniqueItems: true })
     .superRefine((value, ctx) => {
-      for (const { path, message, fix } of declaredActionsProblems(value)) ctx.addIssue({ code: 'custom', message, input: value, path: [...path], params: { fix } });
+      for (const { path, message, fix } of declaredActionsProblems(value))
+        ctx.addIssue({ code: 'custom', message, input: value, path: [...path], params: { fix } });
     });
 }
 

@@ -132,7 +132,9 @@ export class GrantCells {
       code: 'unknown-action',
       ...location,
       path,
-      message: `Action ${quoteForMessage(action)} is not an action of any resource: each one declares its actions, and none declares it.${didYouMean(action, everyDeclared)}`,
+      message:
+        `Action ${quoteForMessage(action)} is not an action of any resource: each one declares its actions, and none declares it.` +
+        didYouMean(action, everyDeclared),
       fix: `Correct the action, or declare it for the resources it applies to.`,
     };
   }

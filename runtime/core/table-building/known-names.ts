@@ -28,10 +28,7 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  * // ['approve', 'create', 'delete', 'read', 'update']
  * ```
  */
-export function knownNames(
-  located: readonly LocatedDefinition[],
-  declaredActions?: ReadonlyMap<string, { readonly actions: readonly string[] }>,
-): KnownNames {
+export function knownNames(located: readonly LocatedDefinition[], declaredActions?: ReadonlyMap<string, { readonly actions: readonly string[] }>): KnownNames {
   const roleSet = new Set<string>();
   const resourceSet = new Set<string>();
   const actionSet = new Set<string>(CRUD_ACTIONS);

@@ -42,7 +42,8 @@ export function declaredActionsOf(tables: GrantTables): ReadonlyMap<string, Read
  *
  * @example
  * ```ts
- * const vocabulary = vocabularyOf(grantTables); // { resources: Set { 'document' }, actions: Set { 'create', … }, idTypes: Map { 'document' => 'number' }, declaredActions: Map {} }
+ * const vocabulary = vocabularyOf(grantTables);
+ * // { resources: Set { 'document' }, actions: Set { 'create', … }, idTypes: Map { 'document' => 'number' }, declaredActions: Map {} }
  * ```
  */
 export function vocabularyOf(tables: GrantTables): Vocabulary {
