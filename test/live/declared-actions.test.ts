@@ -12,6 +12,7 @@ import { capabilitiesOf, type PolicyRejection } from '../../runtime/live/policy-
 import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import type { RegisteredFollower } from '../../runtime/live/postgres-follower-registry.js';
 import { vocabularyOf } from '../../runtime/core/tables/vocabulary.js';
+import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
 import { Permissions, PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import { memorySource } from './memory-source.js';
 
@@ -88,7 +89,7 @@ describe('a new version against the actions the running code declares', () => {
 });
 
 describe('followers registered with a store, checked by a publisher', () => {
-  const capabilities = capabilitiesOf(vocabularyOf(compiled.tables), undefined);
+  const capabilities = capabilitiesOf(vocabularyOf(compiled.tables as GrantTables), undefined);
 
   it('a follower registers the actions its code declares', () => {
     expect(capabilities.vocabulary).toEqual({

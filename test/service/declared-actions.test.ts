@@ -2,13 +2,16 @@
  * The decision service and a resource that declares its actions: a check naming another action on it is a 400
  * problem naming the field (`checks[i].action`) and the declared actions — never an answer,
  * so never a grant — while a resource that declares nothing answers any action of the policy as before (not
- * granted when no one is). `GET /v1/policy` lists the declared actions of the resources that have them.
+ * granted when no one is). `GET /v1/policy` lists the declared actions of the resources that have them, and remote
+ * permissions read them there: their `grantPermit` refuses another action as the embedded engine does.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { policyBundleOf } from '../../runtime/live/policy-bundle.js';
 import { Permissions } from '../../runtime/permissions/index.js';
 import { createDecisionService, type DecisionService } from '../../runtime/service/index.js';
-import { ask, fixtureDefinitions, fixtureOwnership, problem, recordingLogger, TOKEN } from './service-fixture.js';
+import { createRemotePermissions } from '../../runtime/remote/index.js';
+import { PermissionsUsageError } from '../../runtime/permissions/index.js';
+import { addressOf, ask, fixtureDefinitions, fixtureOwnership, problem, recordingLogger, TOKEN } from './service-fixture.js';
 
 const bundle = policyBundleOf(
   new Permissions({
@@ -70,5 +73,25 @@ describe('GET /v1/policy', () => {
       ],
       ['create', 'delete', 'list', 'publish', 'read', 'update'],
     ]);
+  });
+});
+
+describe('remote permissions over a resource that declares its actions', () => {
+  it('refuse another action with the usage error of the embedded engine; answer declared actions, and any on a resource declaring none', async () => {
+    const remote = await createRemotePermissions({
+      url: await addressOf(service),
+      token: TOKEN,
+      ownership: fixtureOwnership,
+      logger: { warn: () => undefined },
+    });
+    try {
+      await expect(remote.grantPermit({ user: editor, resource: 'article', action: 'delete' })).rejects.toThrow(
+        new PermissionsUsageError('grantPermit: "delete" is not an action of "article"; its actions are "list", "publish", "read", "update".'),
+      );
+      expect((await remote.grantPermit({ user: editor, resource: 'article', action: 'publish' })).granted).toBe(true);
+      expect((await remote.grantPermit({ user: member, resource: 'team', action: 'create' })).granted).toBe(false);
+    } finally {
+      remote.close();
+    }
   });
 });
