@@ -6,7 +6,6 @@
 import { describeValue } from '../core/common/describe-value.js';
 import type { LimitOwnReducer, OwnedAmongHook } from '../core/definition/definition-types.js';
 import { hookNameProblem } from '../core/definition/names.js';
-import { declaredActionsProblems } from '../core/definition/declared-actions.js';
 import { quoteForMessage } from '../core/common/printable-text.js';
 import { both, integer, object, oneOf, optional, record, report, usageChecked, valid, type Shape } from '../core/shape/shape-check.js';
 import { flagOption, functionOption, MAX_TIMER_MS } from '../core/shape/option-shapes.js';
@@ -119,12 +118,12 @@ const idTypesShape = record(
   'Permissions option resourceIdTypes must be an object: resource name → "number" or "string".',
 );
 
-const resourceActionsShape = record((declared, path, issues) => {
-  const [problem] = declaredActionsProblems(declared);
-  if (problem === undefined) return true;
-  const at = `resourceActions.${String(path[1])}${problem.path.map((i) => `[${i}]`).join('')}`;
-  return report(issues, path, declared, `Permissions option ${at}: ${problem.message} Fix: ${problem.fix}`);
-}, 'Permissions option resourceActions must be an object: resource name → the array of its action names.');
+// Only that each value is a list: the names in it are checked by the engine that builds definitions (declared-actions-option.ts),
+// with the same rule as the compiler, so that an engine of compiled tables, which refuses the option, does not carry that rule.
+const resourceActionsShape = record(
+  valid(Array.isArray, (_, path) => `Permissions option resourceActions.${String(path[1])} must be an array of action names, such as ["read", "approve"].`),
+  'Permissions option resourceActions must be an object: resource name → the array of its action names.',
+);
 
 const decisionLogShape = object(
   {
@@ -250,7 +249,7 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     ownedAmong: new Map(Object.entries(ownedAmong ?? {}) as [string, HookValue][]),
     idTypes: new Map(Object.entries(resourceIdTypes ?? {})),
     // Copied: a list changed after the engine was made must not change what build() checks.
-    declaredActions: new Map(Object.entries(resourceActions ?? {}).map(([resource, actions]) => [resource, Object.freeze([...actions])])),
+    declaredActions: new Map(Object.entries(resourceActions ?? {}).map(([resource, actions]) => [resource, [...actions]])),
     compileProjections: compileProjections !== false,
     decisionLog: onDecision === undefined ? undefined : new DecisionLog(onDecision, decisionLog ?? {}, checkedLogger),
     telemetry: telemetry === false ? false : { userId: telemetry?.userId === true },

@@ -10,7 +10,7 @@ import { quoteForMessage } from '../core/common/printable-text.js';
 import type { LoggedDecision } from '../core/decision/engine-settings.js';
 import { readSlice, type PermissionSlice, type SliceEntries, type SliceEntry } from '../core/decision/permission-slice.js';
 import { declaredActionsOf, type Vocabulary } from '../core/tables/vocabulary.js';
-import { actionsForMessage } from '../core/definition/declared-actions.js';
+import { undeclaredActionMessage } from '../core/definition/declared-actions.js';
 import { didYouMean } from '../core/common/nearest-name.js';
 import { resourceIdOfType } from '../core/decision/resource-id.js';
 import { PermissionsInvalidIdError } from '../core/common/errors.js';
@@ -228,8 +228,7 @@ function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary, 
     const names = [...actions].sort();
     throw new ServiceProblem(
       'invalid-request',
-      `${at}.action: ${quoteForMessage(check.action)} is not an action of ${quoteForMessage(check.resource)}; its actions are ` +
-        `${actionsForMessage(names)}.${didYouMean(check.action, names)}`,
+      `${at}.action: ${undeclaredActionMessage(check.resource, check.action, names)}${didYouMean(check.action, names)}`,
     );
   }
   if (check.resourceId === undefined) {

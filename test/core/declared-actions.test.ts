@@ -259,7 +259,6 @@ describe('the resourceActions option', () => {
   const refused = (declared: unknown): string => usageError(() => new Permissions({ resourceActions: { document: declared } as never })).message;
 
   it.each([
-    ['not an array', 'read', 'Permissions option resourceActions.document: The declared actions must be an array of action names.'],
     [
       'an empty list',
       [],
@@ -282,6 +281,13 @@ describe('the resourceActions option', () => {
     ],
   ])('refuses %s, naming the option and the place', (_what, declared, start) => {
     expect(refused(declared).startsWith(`${start} Fix: `)).toBe(true);
+  });
+
+  it('refuses a value that is not a list, with every other option, when any engine is made', () => {
+    expect(refused('read')).toBe('Permissions option resourceActions.document must be an array of action names, such as ["read", "approve"].');
+    expect(usageError(() => new Permissions({ resourceActions: ['read'] as never })).message).toBe(
+      'Permissions option resourceActions must be an object: resource name → the array of its action names.',
+    );
   });
 
   it(`takes ${MAX_DECLARED_ACTIONS} actions, and refuses one more before reading them`, () => {
@@ -339,9 +345,11 @@ describe('precompiled tables with declared actions, checked when loaded', () => 
 
   it.each([
     ['not one entry per resource', [[0, 4, 5]], 'declaredActions does not have one entry per resource'],
-    ['an empty list', [[], null], 'declaredActions[0] is empty (null stands for a resource that declares no actions)'],
+    ['an empty list', [[], null], 'declaredActions[0] is empty'],
     ['an index past the actions', [[0, 4, 9], null], 'declaredActions[0][2] is not an index below 7'],
-    ['indexes out of order', [[0, 5, 4], null], 'declaredActions[0][2] is not greater than the index before it'],
+    ['indexes out of order', [[0, 5, 4], null], 'declaredActions[0][2] is not ascending'],
+    ['an index twice', [[0, 4, 4], null], 'declaredActions[0][2] is not ascending'],
+    ['not a list', [7, null], 'declaredActions[0] is not an array'],
     ['a cell of an action its resource does not declare', [[0, 5], null], 'is not an action its resource declares'],
   ])('refuses %s', (_what, declared, problem) => {
     expect(loadProblem(withDeclared(declared))).toContain(problem);

@@ -4,7 +4,7 @@
  */
 import { NOTHING, planFromJson, planToPatterns, unionPlans } from '../projection/attribute-plan.js';
 import { groupOwnershipLabel, type GrantCell, type GrantTables } from '../tables/grant-tables.js';
-import { actionsForMessage } from '../definition/declared-actions.js';
+import { undeclaredActionMessage } from '../definition/declared-actions.js';
 import { nearestName } from '../common/nearest-name.js';
 import { printableText } from '../common/printable-text.js';
 
@@ -203,8 +203,7 @@ export function formatExplanation(explanation: Explanation): string {
     lines.push(`  - resource ${quoted(explanation.resource)} is not named by any definition.${hint('resource', explanation.resource)}`);
   if (explanation.unknownAction && explanation.declaredActions !== undefined)
     lines.push(
-      `  - action ${quoted(explanation.action)} is not an action of ${quoted(explanation.resource)}; its actions are ` +
-        `${shown(actionsForMessage(explanation.declaredActions))}.${hint('action', explanation.action)}`,
+      `  - action ${undeclaredActionMessage(explanation.resource, explanation.action, explanation.declaredActions)}${hint('action', explanation.action)}`,
     );
   else if (explanation.unknownAction)
     lines.push(`  - action ${quoted(explanation.action)} is not granted by any definition on any resource.${hint('action', explanation.action)}`);

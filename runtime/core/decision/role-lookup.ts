@@ -5,9 +5,9 @@
 import { describeValue } from '../common/describe-value.js';
 import { PermissionsUsageError } from '../common/errors.js';
 import { didYouMean } from '../common/nearest-name.js';
-import { quoteForMessage } from '../common/printable-text.js';
-import { actionsForMessage } from '../definition/declared-actions.js';
+import { undeclaredActionMessage } from '../definition/declared-actions.js';
 import { combinationBytes, combineRoles, NO_GRANT, type Combination, type GrantIndex } from '../tables/table-loader.js';
+import { declaredActionsOf } from '../tables/vocabulary.js';
 import type { OnceWarnings } from './once-warnings.js';
 
 /** A cache key for a set of combinations sorted by id: one number while it fits exactly, else a string. */
@@ -39,10 +39,7 @@ function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string
  * ```
  */
 export function undeclaredActionError(resource: string, action: string, declared: readonly string[]): PermissionsUsageError {
-  return new PermissionsUsageError(
-    `grantPermit: ${quoteForMessage(action)} is not an action of ${quoteForMessage(resource)}; its actions are ${actionsForMessage(declared)}.` +
-      didYouMean(action, declared),
-  );
+  return new PermissionsUsageError(`grantPermit: ${undeclaredActionMessage(resource, action, declared)}${didYouMean(action, declared)}`);
 }
 
 /**
@@ -67,8 +64,9 @@ export function lookupCombination(index: GrantIndex, roles: readonly string[], r
   }
   const entry = byAction.get(action);
   if (entry === undefined) {
-    const declared = index.declaredActions.get(resource);
-    if (declared !== undefined) throw undeclaredActionError(resource, action, declared);
+    // A resource that declares its actions has entries for those only: any other is asked in vain.
+    const declared = declaredActionsOf(index.tables).get(resource);
+    if (declared !== undefined) throw undeclaredActionError(resource, action, [...declared]);
     warnings.warn(`action\u0000${action}`, () => ({
       problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
       consequence: 'nothing is granted',

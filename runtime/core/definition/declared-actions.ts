@@ -97,3 +97,17 @@ export function actionsForMessage(actions: readonly string[]): string {
     .join(', ');
   return actions.length > MAX_NAMED_IN_MESSAGE ? `${named} and ${actions.length - MAX_NAMED_IN_MESSAGE} more` : named;
 }
+
+/**
+ * Why `action` is asked in vain of `resource`, which declares `declared` (what `grantPermit`, explanations and the
+ * decision service say of it).
+ *
+ * @example
+ * ```ts
+ * undeclaredActionMessage('document', 'aprove', ['approve', 'read']);
+ * // '"aprove" is not an action of "document"; its actions are "approve", "read".'
+ * ```
+ */
+export function undeclaredActionMessage(resource: string, action: string, declared: readonly string[]): string {
+  return `${quoteForMessage(action)} is not an action of ${quoteForMessage(resource)}; its actions are ${actionsForMessage(declared)}.`;
+}

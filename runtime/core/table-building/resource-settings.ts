@@ -26,7 +26,14 @@ export interface ResourceSettings {
   readonly actions: readonly (readonly number[] | null)[];
 }
 
-/** Whether resource number `resource` takes action number `action`: it declares it, or declares no actions. */
+/**
+ * Whether resource number `resource` takes action number `action`: it declares it, or declares no actions.
+ *
+ * @example
+ * ```ts
+ * const reached = resourceIds.filter((resource) => resourceTakes(settings, resource, action));
+ * ```
+ */
 export function resourceTakes(settings: ResourceSettings, resource: number, action: number): boolean {
   const declared = settings.actions[resource];
   return declared === null || declared === undefined || declared.includes(action);

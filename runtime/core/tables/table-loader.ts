@@ -69,8 +69,6 @@ export interface GrantIndex {
   readonly knownActions: ReadonlySet<string>;
   /** The declared id type of each resource that has one. */
   readonly idTypes: ReadonlyMap<string, ResourceIdType>;
-  /** The declared actions of each resource that declares them: any other action asked of it is a usage error. */
-  readonly declaredActions: ReadonlyMap<string, readonly string[]>;
   /** Per resource, its actions (declared ones only, for a resource that declares them). */
   readonly resources: ReadonlyMap<string, ReadonlyMap<string, ActionEntry>>;
   /** How many distinct cell combinations were loaded (their ids are 0 to this, exclusive). */
@@ -254,11 +252,6 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
     roleIndex: new Map(tables.roles.map((name, i) => [name, i])),
     knownActions: new Set(tables.actions),
     idTypes: new Map((tables.idTypes ?? []).flatMap((type, i) => (type === null ? [] : [[tables.resources[i] as string, type] as const]))),
-    declaredActions: new Map(
-      (tables.declaredActions ?? []).flatMap((declared, i) =>
-        declared === null ? [] : [[tables.resources[i] as string, Object.freeze(declared.map((action) => tables.actions[action] as string))] as const],
-      ),
-    ),
     resources,
     combinationCount: combinations.size,
   };

@@ -27,12 +27,11 @@ const declaredOfTables = new WeakMap<GrantTables, ReadonlyMap<string, ReadonlySe
 export function declaredActionsOf(tables: GrantTables): ReadonlyMap<string, ReadonlySet<string>> {
   let declared = declaredOfTables.get(tables);
   if (declared === undefined) {
-    declared = new Map(
-      (tables.declaredActions ?? []).flatMap((indexes, i) =>
-        indexes === null ? [] : [[tables.resources[i] as string, new Set(indexes.map((action) => tables.actions[action] as string))] as const],
-      ),
+    const made = new Map<string, ReadonlySet<string>>();
+    tables.declaredActions?.forEach(
+      (indexes, i) => indexes === null || made.set(tables.resources[i] as string, new Set(indexes.map((a) => tables.actions[a] as string))),
     );
-    declaredOfTables.set(tables, declared);
+    declaredOfTables.set(tables, (declared = made));
   }
   return declared;
 }
