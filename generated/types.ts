@@ -10,13 +10,10 @@ export type PolicyUser<TId = string | number> = User<TId, Role>;
 /** Every resource named in the definitions. */
 export type Resource = 'decision' | 'document' | 'session';
 
-/** The schema of the definitions: per resource, the actions granted on it (to at least one role; any other action is a compile error) and its id type (from its `*.resource.json`; `string | number` when undeclared). It types `createPermissions`, the NestJS decorators (`typedPermissions<Schema>()`), express's `permit()` and the browser client (`createClient<Schema>(slice)`). */
+/** The schema of the definitions: per resource, its actions (those its `*.resource.json` declares, else those granted on it to at least one role; any other action is a compile error) and its id type (from its `*.resource.json`; `string | number` when undeclared). It types `createPermissions`, the NestJS decorators (`typedPermissions<Schema>()`), express's `permit()` and the browser client (`createClient<Schema>(slice)`). */
 export interface Schema {
   readonly resources: {
-    readonly decision: {
-      readonly actions: 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
-      readonly id: string;
-    };
+    readonly decision: { readonly actions: 'list' | 'read'; readonly id: string };
     readonly document: {
       readonly actions: 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
       readonly id: number;
@@ -30,7 +27,7 @@ export interface Schema {
 
 /** The actions of one resource: `ActionOf<'document'>`. */
 export type ActionOf<R extends Resource> = Schema['resources'][R]['actions'];
-/** Every action granted on some resource. */
+/** Every action of some resource. */
 export type Action = 'create' | 'delete' | 'list' | 'read' | 'review' | 'update';
 /** The id type of one resource: `ResourceIdOf<'document'>`. */
 export type ResourceIdOf<R extends Resource> = Schema['resources'][R]['id'];

@@ -14,7 +14,13 @@ import {
 import { z } from 'zod';
 
 const capabilitiesSchema = z.object({
-  vocabulary: z.object({ resources: z.array(z.tuple([z.string(), z.string().nullable()])), actions: z.array(z.string()) }).optional(),
+  vocabulary: z
+    .object({
+      resources: z.array(z.tuple([z.string(), z.string().nullable()])),
+      actions: z.array(z.string()),
+      declaredActions: z.array(z.tuple([z.string(), z.array(z.string())])).optional(),
+    })
+    .optional(),
   ownershipMethods: z.union([z.literal('any'), z.array(z.string())]),
   ownershipService: z.string().optional(),
 });

@@ -49,9 +49,13 @@ function writeIntroduction(out: BoundedLines, definitionsLabel: string): void {
   }
 }
 
-/** One resource's role × action table, from its cells (sorted by action, then role); rows are sized against the budget as they grow. */
-function writeResourceTable(out: BoundedLines, model: CompiledModel, resource: string, cells: readonly GrantCell[], render: MatrixCells): void {
+/**
+ * One resource's role × action table, from its cells (sorted by action, then role); rows are sized against the budget as they
+ * grow. A resource that declares its actions has a column for each, granted or not, and says that they are declared.
+ */
+function writeResourceTable(out: BoundedLines, model: CompiledModel, resourceIndex: number, cells: readonly GrantCell[], render: MatrixCells): void {
   const { tables } = model;
+  const resource = tables.resources[resourceIndex]!;
   const actions = model.resourceActions.get(resource) ?? [];
   const column = new Map(actions.map((action, a) => [action, a + 1]));
   const rows = new Map<number, string[]>();
@@ -74,6 +78,13 @@ function writeResourceTable(out: BoundedLines, model: CompiledModel, resource: s
   const roleOrder = [...rows.keys()].sort((a, b) => a - b);
   out.push(`## ${markdownName(resource, 'text')}`);
   out.push('');
+  if ((tables.declaredActions?.[resourceIndex] ?? null) !== null) {
+    out.push(
+      `Its actions, as its resource file declares them: ${actions.map((action) => markdownCode(action, 'text')).join(', ')}. ` +
+        '`*` grants these, and no other action can be granted or asked.',
+    );
+    out.push('');
+  }
   writeTable(
     out,
     ['Role', ...actions.map((action) => markdownName(action, 'table'))],
@@ -149,7 +160,7 @@ export function emitMatrix(context: EmitContext, limits: MatrixLimits = { maxCha
   const cellsByResource: GrantCell[][] = tables.resources.map(() => []);
   for (const cell of tables.cells) cellsByResource[cell[0]]?.push(cell);
   const render = new MatrixCells(tables);
-  tables.resources.forEach((resource, r) => writeResourceTable(out, model, resource, cellsByResource[r]!, render));
+  tables.resources.forEach((_, r) => writeResourceTable(out, model, r, cellsByResource[r]!, render));
   writeAttributeSets(out, render.setNames);
   writeOwnershipChecks(out, model);
   writeDefinitions(out, model);

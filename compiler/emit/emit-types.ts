@@ -34,8 +34,9 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
       isExported: true,
       name: 'Schema',
       docs: [
-        'The schema of the definitions: per resource, the actions granted on it (to at least one role; any other action is a compile error) ' +
-          'and its id type (from its `*.resource.json`; `string | number` when undeclared). It types `createPermissions`, the NestJS ' +
+        'The schema of the definitions: per resource, its actions (those its `*.resource.json` declares, else those granted on it to at ' +
+          'least one role; any other action is a compile error) and its id type (from its `*.resource.json`; `string | number` when ' +
+          'undeclared). It types `createPermissions`, the NestJS ' +
           "decorators (`typedPermissions<Schema>()`), express's `permit()` and the browser client (`createClient<Schema>(slice)`).",
       ],
       properties: [{ name: 'resources', isReadonly: true, type: `{ ${schemaResources.join('; ')} }` }],
@@ -51,7 +52,7 @@ export function emitTypes(context: EmitContext): Promise<EmittedFile> {
       isExported: true,
       name: 'Action',
       type: literalUnion([...new Set(tables.resources.flatMap(actionsOf))].sort()),
-      docs: ['Every action granted on some resource.'],
+      docs: ['Every action of some resource.'],
     });
     file.addTypeAlias({
       isExported: true,

@@ -24,7 +24,7 @@ import { positionOf } from '../reading/static-value.js';
 /** Everything the emitters need. */
 export interface CompiledModel {
   readonly tables: GrantTables;
-  /** Actions granted on each resource (to some role), sorted. */
+  /** The actions of each resource, sorted: those its `*.resource.json` declares, else those granted on it (to some role). */
   readonly resourceActions: ReadonlyMap<string, readonly string[]>;
   /** TypeScript id type per resource. */
   readonly resourceIdTypes: ReadonlyMap<string, string>;
@@ -110,10 +110,13 @@ function unknownResourceProblems(metadata: ReadonlyMap<string, ResourceMetadata>
     }));
 }
 
-/** The actions granted on each resource, sorted. */
+/** The actions of each resource, sorted: the ones it declares, else the ones granted on it. */
 function actionsByResource(tables: GrantTables): Map<string, readonly string[]> {
   const actions = new Map<string, Set<string>>(tables.resources.map((resource) => [resource, new Set()]));
   for (const [resource, action] of tables.cells) actions.get(tables.resources[resource] as string)?.add(tables.actions[action] as string);
+  tables.declaredActions?.forEach((declared, resource) => {
+    if (declared !== null) actions.set(tables.resources[resource] as string, new Set(declared.map((action) => tables.actions[action] as string)));
+  });
   return new Map([...actions].map(([resource, names]) => [resource, [...names].sort()]));
 }
 
@@ -134,7 +137,12 @@ export function compileModel(directory: string): CompileModelResult {
 
   const executors = new Map([...metadata.values()].flatMap((meta) => (meta.ownedAmong === undefined ? [] : [[meta.resource, meta.ownedAmong] as const])));
   const idTypes = new Map([...metadata.values()].map((meta) => [meta.resource, meta.idType] as const));
-  const built = buildGrantTables(located, { ownedAmong: executors, idTypes });
+  const actions = new Map(
+    [...metadata.values()].flatMap((meta) =>
+      meta.actions === undefined ? [] : [[meta.resource, { actions: meta.actions, declaredIn: `"actions" in ${meta.file}` }] as const],
+    ),
+  );
+  const built = buildGrantTables(located, { ownedAmong: executors, idTypes, actions });
   for (const problem of built.problems)
     problems.push(problemAt(byLocation.get(locationKey(problem.source, problem.index)) as ReadDefinition, problem.path, problem));
   const { tables } = built;

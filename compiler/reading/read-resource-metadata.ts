@@ -11,6 +11,8 @@ export interface ResourceMetadata {
   readonly resource: string;
   readonly idType: 'number' | 'string';
   readonly attributes: readonly string[] | undefined;
+  /** The resource's actions, when it declares them: grants may name only these, and `'*'` expands to them. */
+  readonly actions: readonly string[] | undefined;
   /** The method of the ownership service that runs this resource's limitOwned filters over given ids. */
   readonly ownedAmong: string | undefined;
   readonly file: string;
@@ -32,6 +34,6 @@ export function readResourceMetadata(file: string, read: StaticValue, problems: 
       problems.push({ file, ...(positionOf(read.positions, path) ?? { line: 1, column: 1 }), path, code: 'invalid-metadata', message, fix });
     return undefined;
   }
-  const { resource, idType, attributes, ownedAmong } = checked.metadata;
-  return { resource, idType, attributes, ownedAmong, file, positions: read.positions };
+  const { resource, idType, attributes, actions, ownedAmong } = checked.metadata;
+  return { resource, idType, attributes, actions, ownedAmong, file, positions: read.positions };
 }

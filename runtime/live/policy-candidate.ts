@@ -1,7 +1,7 @@
 /**
  * Whether a policy version can be activated: a well-formed bundle whose tables hash to its version, within
- * the running code's vocabulary (its resources, their actions and id types — what the compiled code is
- * written against), whose hooks name methods the ownership service has, whose own policy tests (the
+ * the running code's vocabulary (its resources, their actions, id types and declared actions — what the compiled
+ * code is written against), whose hooks name methods the ownership service has, whose own policy tests (the
  * `"tests"` it carries) run and pass against its tables, and which passes any extra check. A version that
  * fails is rejected with every reason.
  */
@@ -13,7 +13,7 @@ import { embeddedTestReasons } from '../core/policy-test/embedded-policy-tests.j
 import { bindTables } from '../core/decision/bind-hooks.js';
 import { ownershipStandIn } from './ownership-stand-in.js';
 import type { FollowerCapabilities, RegisteredVocabulary, SourcedPolicy } from './policy-source.js';
-import type { Vocabulary } from '../core/tables/vocabulary.js';
+import { declaredActionsOf, type Vocabulary } from '../core/tables/vocabulary.js';
 
 /** A further check of a candidate's tables: the reasons it fails, none when it passes. */
 export type CandidateCheck = (bundle: PolicyBundle, tables: GrantTables) => readonly string[] | Promise<readonly string[]>;
@@ -32,7 +32,35 @@ export interface RejectedPolicy {
   readonly reasons: readonly string[];
 }
 
-/** Where `tables` leave the vocabulary: a resource or action the code does not know, an id type it does not expect. */
+/**
+ * Where `tables` change what the running code may ask of a resource: removing an action it declares (the compiled types
+ * allow asking it, and the version would refuse it), or declaring the actions of a resource the code declares none of (its
+ * types allow what was granted when it was compiled, which the version cannot know). Declaring more actions, or none, is
+ * within what the code asks.
+ */
+function declaredActionProblems(tables: GrantTables, vocabulary: Vocabulary): string[] {
+  const problems: string[] = [];
+  const candidate = declaredActionsOf(tables);
+  for (const [resource, actions] of candidate) {
+    if (!vocabulary.resources.has(resource)) continue;
+    const running = vocabulary.declaredActions.get(resource);
+    if (running === undefined) {
+      problems.push(
+        `it declares the actions of ${JSON.stringify(resource)}, which the running code does not declare (its compiled types allow every action ` +
+          'granted on it): deploy code compiled with the declaration first',
+      );
+      continue;
+    }
+    const removed = [...running].filter((action) => !actions.has(action)).sort();
+    if (removed.length > 0)
+      problems.push(
+        `it removes actions of ${JSON.stringify(resource)} that the running code may ask: ${removed.map((action) => JSON.stringify(action)).join(', ')}`,
+      );
+  }
+  return problems;
+}
+
+/** Where `tables` leave the vocabulary: a resource or action the code does not know, an id type it does not expect, a declared action removed. */
 function vocabularyProblems(tables: GrantTables, vocabulary: Vocabulary): string[] {
   const problems: string[] = [];
   const resources = tables.resources.filter((resource) => !vocabulary.resources.has(resource));
@@ -47,6 +75,7 @@ function vocabularyProblems(tables: GrantTables, vocabulary: Vocabulary): string
         `it declares the ids of ${JSON.stringify(resource)} as ${declared ?? 'undeclared'}, but the running code has them as ${expected ?? 'undeclared'}`,
       );
   });
+  problems.push(...declaredActionProblems(tables, vocabulary));
   return problems;
 }
 
@@ -56,6 +85,7 @@ function vocabularyOfRegistered(registered: RegisteredVocabulary): Vocabulary {
     resources: new Set(registered.resources.map(([resource]) => resource)),
     actions: new Set(registered.actions),
     idTypes: new Map(registered.resources),
+    declaredActions: new Map((registered.declaredActions ?? []).map(([resource, actions]) => [resource, new Set(actions)])),
   };
 }
 

@@ -139,6 +139,13 @@ export function capabilitiesOf(vocabulary: Vocabulary | undefined, ownership: ob
         : {
             resources: [...vocabulary.resources].sort().map((resource) => [resource, vocabulary.idTypes.get(resource) ?? null] as const),
             actions: [...vocabulary.actions].sort(),
+            ...(vocabulary.declaredActions.size === 0
+              ? {}
+              : {
+                  declaredActions: [...vocabulary.declaredActions]
+                    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+                    .map(([resource, actions]) => [resource, [...actions].sort()] as const),
+                }),
           },
     ownershipMethods: ownershipMethodsOf(ownership),
     ownershipService: ownershipServiceName(ownership),

@@ -26,6 +26,8 @@ export interface RegisteredVocabulary {
   /** Each resource with its id type (`'number'`, `'string'`, or null when undeclared). */
   readonly resources: readonly (readonly [resource: string, idType: string | null])[];
   readonly actions: readonly string[];
+  /** Each resource that declares its actions, with them (sorted); absent when none does. */
+  readonly declaredActions?: readonly (readonly [resource: string, actions: readonly string[]])[] | undefined;
 }
 
 /** What a follower can honour: a version outside it is rejected by that follower. */

@@ -9,7 +9,8 @@ import type { PermissionsRoute } from './guarded-routes.js';
 const grantedPairs = new WeakMap<object, ReadonlySet<string>>();
 
 /**
- * Warnings for a handler that can never be granted: its resource, or its action on it, is granted to no role.
+ * Warnings for a handler that can never be granted: its resource, or its action on it, is granted to no role, or
+ * its action is not one its resource declares (every request then fails).
  *
  * @example
  * ```ts
@@ -21,8 +22,16 @@ export function grantWarnings(engine: Permissions<any, any>, route: PermissionsR
   const { resources, actions, cells } = engine.tables;
   let granted = grantedPairs.get(engine);
   if (granted === undefined) grantedPairs.set(engine, (granted = new Set(cells.map(([resource, action]) => `${resources[resource]}\u0000${actions[action]}`))));
-  if (!resources.includes(route.resource))
+  const resource = resources.indexOf(route.resource);
+  if (resource === -1)
     return [`${route.label} checks resource ${JSON.stringify(route.resource)}, which no definition names, so every request is refused (403).`];
+  const declared = engine.tables.declaredActions?.[resource];
+  if (declared !== null && declared !== undefined && !declared.some((action) => actions[action] === route.action))
+    return [
+      `${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which declares only ` +
+        `${declared.map((action) => JSON.stringify(actions[action])).join(', ')}, so every request fails (500, a PermissionsUsageError). ` +
+        'Rename the method, set @Permission({ action }), or declare the action in the resource file.',
+    ];
   if (granted.has(`${route.resource}\u0000${route.action}`)) return [];
   return [
     `${route.label} checks action ${JSON.stringify(route.action)} on ${JSON.stringify(route.resource)}, which no ` +

@@ -45,6 +45,14 @@ export interface PermissionsOptions<TUser = any, TFilter = any> {
    */
   readonly resourceIdTypes?: { readonly [resource: string]: ResourceIdType } | undefined;
   /**
+   * The actions of each resource that declares them, as `"actions"` in its `*.resource.json` declares them for the
+   * compiler (`{ document: ['read', 'approve'] }`): a grant naming another action on it is a build error, `'*'` on
+   * it expands to these only, and asking it another action is a PermissionsUsageError. A resource not listed
+   * accepts any action (one no definition grants is simply not granted). Used by `build()`; precompiled tables
+   * carry it.
+   */
+  readonly resourceActions?: { readonly [resource: string]: readonly string[] } | undefined;
+  /**
    * Whether `pick` may compile a hot attribute plan into a projection function (`new Function`), which is
    * faster. Default true (where the environment allows it: a Content-Security-Policy without 'unsafe-eval' is
    * detected the first time a plan is hot). `false` never compiles, nor probes — for environments where even
@@ -84,6 +92,7 @@ export const PERMISSIONS_OPTION_KEYS = [
   'hookTimeoutMs',
   'ownedAmong',
   'resourceIdTypes',
+  'resourceActions',
   'compileProjections',
   'onDecision',
   'decisionLog',
@@ -107,6 +116,13 @@ const idTypesShape = record(
     (idType, path) => `Permissions option resourceIdTypes.${String(path[1])} must be "number" or "string", got ${describeValue(idType)}.`,
   ),
   'Permissions option resourceIdTypes must be an object: resource name → "number" or "string".',
+);
+
+// Only that each value is a list: the names in it are checked by the engine that builds definitions (declared-actions-option.ts),
+// with the same rule as the compiler, so that an engine of compiled tables, which refuses the option, does not carry that rule.
+const resourceActionsShape = record(
+  valid(Array.isArray, (_, path) => `Permissions option resourceActions.${String(path[1])} must be an array of action names, such as ["read", "approve"].`),
+  'Permissions option resourceActions must be an object: resource name → the array of its action names.',
 );
 
 const decisionLogShape = object(
@@ -167,6 +183,7 @@ const optionsShape = object(
     compileProjections: flagOption('Permissions option compileProjections must be true or false.'),
     ownedAmong: optional(ownedAmongShape),
     resourceIdTypes: optional(idTypesShape),
+    resourceActions: optional(resourceActionsShape),
     onDecision: functionOption('Permissions option onDecision must be a function (event) => void.'),
     decisionLog: optional(
       both(
@@ -215,6 +232,7 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     hookTimeoutMs,
     ownedAmong,
     resourceIdTypes,
+    resourceActions,
     compileProjections,
     onDecision,
     decisionLog,
@@ -230,6 +248,8 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
     hookTimeoutMs: hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
     ownedAmong: new Map(Object.entries(ownedAmong ?? {}) as [string, HookValue][]),
     idTypes: new Map(Object.entries(resourceIdTypes ?? {})),
+    // Copied: a list changed after the engine was made must not change what build() checks.
+    declaredActions: new Map(Object.entries(resourceActions ?? {}).map(([resource, actions]) => [resource, [...actions]])),
     compileProjections: compileProjections !== false,
     decisionLog: onDecision === undefined ? undefined : new DecisionLog(onDecision, decisionLog ?? {}, checkedLogger),
     telemetry: telemetry === false ? false : { userId: telemetry?.userId === true },

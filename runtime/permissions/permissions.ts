@@ -9,6 +9,7 @@ import { PermissionsUsageError } from '../core/common/errors.js';
 import { loadBuiltTables } from '../core/decision/bind-hooks.js';
 import { PrecompiledPermissions } from './precompiled-permissions.js';
 import type { PermissionsOptions } from './permissions-options.js';
+import { checkResourceActionsOption } from './declared-actions-option.js';
 
 /**
  * The permissions engine, built from definitions at run time (or loaded from compiled tables).
@@ -22,6 +23,20 @@ import type { PermissionsOptions } from './permissions-options.js';
  * ```
  */
 export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = any> extends PrecompiledPermissions<TUser, TFilter> {
+  /**
+   * Checks the options as every engine does, and the declared actions of `resourceActions` by the rule of the
+   * compiler's resource files. Throws a PermissionsUsageError naming the option.
+   *
+   * @example
+   * ```ts
+   * const permissions = new Permissions({ ownership, resourceActions: { document: ['read', 'approve'] } });
+   * ```
+   */
+  constructor(options: PermissionsOptions<TUser, TFilter> = {}) {
+    super(options);
+    checkResourceActionsOption(options.resourceActions);
+  }
+
   /**
    * Validates every definition and builds the grant tables, once, at application start. Throws a
    * single PermissionDefinitionError listing every problem. Validating needs zod (an optional peer

@@ -52,13 +52,14 @@ function unbuilt(what: string): PermissionsUsageError {
 
 /** Refuses the options that compiled tables carry themselves. */
 function refuseTableOptions(options: PermissionsOptions<any, any>): void {
-  for (const [key, what, declaration] of [
-    ['ownedAmong', 'ownedAmong executors', '"ownedAmong": "<method>"'],
-    ['resourceIdTypes', 'resource id types', '"idType": "number"'],
+  for (const [key, what, each, declaration] of [
+    ['ownedAmong', 'ownedAmong executors', 'each executor', '"ownedAmong": "<method>"'],
+    ['resourceIdTypes', 'resource id types', 'each id type', '"idType": "number"'],
+    ['resourceActions', 'declared actions', "each resource's actions", '"actions": ["read", "approve"]'],
   ] as const) {
     if (options[key] !== undefined) {
       throw new PermissionsUsageError(
-        `Precompiled tables carry the ${what}; remove the ${key} option and declare ${key === 'ownedAmong' ? 'each executor' : 'each id type'} ` +
+        `Precompiled tables carry the ${what}; remove the ${key} option and declare ${each} ` +
           `in its resource file (${declaration} in definitions/<resource>.resource.json), then compile again (npx typed-permissions compile).`,
       );
     }

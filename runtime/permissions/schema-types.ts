@@ -41,11 +41,11 @@ export interface TypedGrantQuery<S extends PermissionsSchema, TUser, R extends S
 
 /**
  * Options of the generated `createPermissions`: the ownership service is required and typed by the generated
- * interface; executors and id types come from the tables.
+ * interface; executors, id types and declared actions come from the tables.
  */
 export interface TypedPermissionsOptions<TOwnership extends object, TUser, TFilter> extends Omit<
   PermissionsOptions<TUser, TFilter>,
-  'ownership' | 'ownedAmong' | 'resourceIdTypes' | 'limitOwnReduce'
+  'ownership' | 'ownedAmong' | 'resourceIdTypes' | 'resourceActions' | 'limitOwnReduce'
 > {
   readonly ownership: TOwnership;
   readonly limitOwnReduce?: LimitOwnReducer<TUser, TFilter> | undefined;

@@ -8,6 +8,7 @@ import type { User } from '../core/definition/definition-types.js';
 import { decideOwnership, decideWithoutHooks, queriedResourceId } from '../core/decision/decide-permit.js';
 import { checkGrantQuery, rolesKey, type GrantQuery } from '../core/decision/grant-query.js';
 import { OnceWarnings } from '../core/decision/once-warnings.js';
+import { undeclaredActionError } from '../core/decision/role-lookup.js';
 import { Permit } from '../core/decision/permit.js';
 import type { PermissionsSchema, TypedGrantQuery } from '../permissions/schema-types.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
@@ -37,6 +38,8 @@ const VERSION_RACE_RETRIES = 3;
 export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, TUser extends User<unknown> = User, TFilter = unknown> {
   private readonly roleSets = new Map<string, Promise<RoleSetPolicy>>();
   private readonly idTypes: ReadonlyMap<string, ResourceIdType | undefined>;
+  /** The declared actions of the resources that declare them, in the service's active version (as last asked). */
+  private declaredActions: ReadonlyMap<string, readonly string[]>;
   private readonly warnings: OnceWarnings;
   private version: string;
   private refreshing: ReturnType<typeof setInterval> | undefined;
@@ -49,6 +52,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
   ) {
     this.version = policy.policyVersion;
     this.idTypes = new Map(policy.resources.map((resource) => [resource.name, resource.idType ?? undefined]));
+    this.declaredActions = declaredActionsOf(policy);
     this.warnings = new OnceWarnings(false, settings.logger);
     this.refreshing = setInterval(() => void this.refresh(), settings.refreshIntervalMs);
     // Asking for the version must not keep a process alive that has nothing else to do.
@@ -62,7 +66,8 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
 
   /**
    * Like the embedded `grantPermit`: the same typed query, the same Permit. Rejects with a
-   * PermissionsServiceError when the service cannot answer — nothing is granted then.
+   * PermissionsServiceError when the service cannot answer — nothing is granted then — and, as embedded, with a
+   * PermissionsUsageError for an action its resource does not declare.
    *
    * @example
    * ```ts
@@ -75,6 +80,8 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     const checked = query as unknown as GrantQuery<TUser, TId>;
     checkGrantQuery(checked);
     const { user, resource, action } = checked;
+    const declared = this.declaredActions.get(resource);
+    if (declared !== undefined && !declared.includes(action)) throw undeclaredActionError(resource, action, declared);
     const resourceId = queriedResourceId<TId>(checked, this.idTypes.get(resource));
     const policy = await this.roleSet(user.roles);
     const combination = policy.combination(resource, action);
@@ -141,6 +148,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     try {
       const policy = await fetchPolicy(this.settings.connection);
       this.refreshFailed = false;
+      this.declaredActions = declaredActionsOf(policy);
       this.adopt(policy.policyVersion);
     } catch (error) {
       if (this.refreshFailed) return;
@@ -149,6 +157,11 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
       this.settings.logger.warn(`typed-permissions remote: ${reason} Role sets already asked keep their answers until it answers again.`);
     }
   }
+}
+
+/** The declared actions of the resources of `policy` that declare them. */
+function declaredActionsOf(policy: ServicePolicy): ReadonlyMap<string, readonly string[]> {
+  return new Map(policy.resources.flatMap((resource) => (resource.actions === undefined ? [] : [[resource.name, resource.actions] as const])));
 }
 
 /** The methods of the policy's ownership methods that `ownership` lacks, as `kind name` lines. */

@@ -13,7 +13,8 @@ import { PermissionsServiceError } from './service-error.js';
 /** What `GET /v1/policy` answers, as remote permissions read it. */
 export interface ServicePolicy {
   readonly policyVersion: string;
-  readonly resources: readonly { readonly name: string; readonly idType: 'number' | 'string' | null }[];
+  /** Each resource with its id type, and its declared actions when it declares them. */
+  readonly resources: readonly { readonly name: string; readonly idType: 'number' | 'string' | null; readonly actions?: readonly string[] }[];
   readonly actions: readonly string[];
   readonly ownershipMethods: Readonly<Record<'isOwner' | 'listOwned' | 'limitOwned' | 'ownedAmong', readonly string[]>>;
 }
@@ -138,9 +139,15 @@ export async function fetchPolicy(connection: ServiceConnection): Promise<Servic
   const { resources, actions, ownershipMethods } = answer;
   if (
     !Array.isArray(resources) ||
-    !resources.every((r) => isObject(r) && typeof r['name'] === 'string' && [null, 'number', 'string'].includes(r['idType'] as string))
+    !resources.every(
+      (r) =>
+        isObject(r) &&
+        typeof r['name'] === 'string' &&
+        [null, 'number', 'string'].includes(r['idType'] as string) &&
+        (r['actions'] === undefined || isStringList(r['actions'])),
+    )
   )
-    throw malformed(what, 'resources is not a list of { name, idType }');
+    throw malformed(what, 'resources is not a list of { name, idType, actions? }');
   if (!isStringList(actions)) throw malformed(what, 'actions is not a list of names');
   if (!isObject(ownershipMethods) || !METHOD_KINDS.every((kind) => isStringList(ownershipMethods[kind])))
     throw malformed(what, 'ownershipMethods is not a list of names per kind');

@@ -9,7 +9,9 @@
 import { quoteForMessage } from '../core/common/printable-text.js';
 import type { LoggedDecision } from '../core/decision/engine-settings.js';
 import { readSlice, type PermissionSlice, type SliceEntries, type SliceEntry } from '../core/decision/permission-slice.js';
-import type { Vocabulary } from '../core/tables/vocabulary.js';
+import { declaredActionsOf, type Vocabulary } from '../core/tables/vocabulary.js';
+import { undeclaredActionMessage } from '../core/definition/declared-actions.js';
+import { didYouMean } from '../core/common/nearest-name.js';
 import { resourceIdOfType } from '../core/decision/resource-id.js';
 import { PermissionsInvalidIdError } from '../core/common/errors.js';
 import { NOTHING, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
@@ -208,8 +210,11 @@ function answerOne(entry: SliceEntry | undefined, check: CheckQuery, tables: Gra
   return answer(anyGranted || (entry.ownGranted && owned), anyGranted, false, parts, ownedAttributes(entry, parts, ownedBy), policyVersion);
 }
 
-/** Refuses a check naming what the policy's vocabulary does not have; returns the check with its id in the declared type. */
-function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary): CheckQuery {
+/**
+ * Refuses a check naming what the policy's vocabulary does not have, or an action its resource does not declare (in
+ * the active version, `declared`); returns the check with its id in the declared type.
+ */
+function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary, declared: ReadonlyMap<string, ReadonlySet<string>>): CheckQuery {
   const at = `checks[${index}]`;
   if (!vocabulary.resources.has(check.resource))
     throw new ServiceProblem(
@@ -218,6 +223,14 @@ function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary):
     );
   if (!vocabulary.actions.has(check.action))
     throw new ServiceProblem('invalid-request', `${at}.action: ${quoteForMessage(check.action)} is not an action of this policy (GET /v1/policy lists them).`);
+  const actions = declared.get(check.resource);
+  if (actions !== undefined && !actions.has(check.action)) {
+    const names = [...actions].sort();
+    throw new ServiceProblem(
+      'invalid-request',
+      `${at}.action: ${undeclaredActionMessage(check.resource, check.action, names)}${didYouMean(check.action, names)}`,
+    );
+  }
   if (check.resourceId === undefined) {
     if (check.ownedBy !== undefined)
       throw new ServiceProblem('invalid-request', `${at}.ownedBy needs ${at}.resourceId: it names the groups that own that record.`);
@@ -235,8 +248,8 @@ function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary):
 /**
  * The answers to a batch of checks, in order, all from the engine's current policy version (read in one go, so
  * no swap of the policy falls between two answers). A check naming a resource or action the vocabulary lacks, an
- * id not of the resource's id type, or `ownedBy` without `resourceId`, refuses the batch with a ServiceProblem
- * naming its index.
+ * action its resource does not declare, an id not of the resource's id type, or `ownedBy` without `resourceId`,
+ * refuses the batch with a ServiceProblem naming its index.
  *
  * @example
  * ```ts
@@ -247,8 +260,9 @@ function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary):
  * ```
  */
 export function answerChecks(engine: SliceEngine, vocabulary: Vocabulary, checks: readonly CheckQuery[]): CheckAnswer[] {
-  const queries = checks.map((check, i) => checkedQuery(check, i, vocabulary));
   const { tables, policyVersion } = engine;
+  const declared = declaredActionsOf(tables);
+  const queries = checks.map((check, i) => checkedQuery(check, i, vocabulary, declared));
   return queries.map((check) =>
     logged(engine, check, answerOne(entriesOf(engine.sliceFor(check.user)).get(check.resource)?.get(check.action), check, tables, policyVersion)),
   );

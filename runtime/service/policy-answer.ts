@@ -1,16 +1,19 @@
 /**
  * The answer of `GET /v1/policy`: the active version and the vocabulary checks are validated against —
- * resources with their id types, actions — and the names of the ownership methods the active version uses.
+ * resources with their id types (and declared actions), actions — and the names of the ownership methods the active version uses.
  * Nothing about roles or what they are granted.
  */
-import type { Vocabulary } from '../core/tables/vocabulary.js';
+import { declaredActionsOf, type Vocabulary } from '../core/tables/vocabulary.js';
 import type { GrantTables, HookKind } from '../core/tables/grant-tables.js';
 
 /** What `GET /v1/policy` answers. */
 export interface PolicyAnswer {
   readonly policyVersion: string;
-  /** The resources checks may name, with their id types (null: numbers or strings). */
-  readonly resources: readonly { readonly name: string; readonly idType: 'number' | 'string' | null }[];
+  /**
+   * The resources checks may name, with their id types (null: numbers or strings), and, for a resource that declares
+   * its actions in the active version, those actions: the only ones checks may name on it.
+   */
+  readonly resources: readonly { readonly name: string; readonly idType: 'number' | 'string' | null; readonly actions?: readonly string[] }[];
   /** The actions checks may name. */
   readonly actions: readonly string[];
   /** The methods of the ownership service the active version names, by kind, sorted. */
@@ -30,9 +33,17 @@ export function policyAnswer(tables: GrantTables, policyVersion: string, vocabul
   const methods: Record<HookKind, Set<string>> = { isOwner: new Set(), listOwned: new Set(), limitOwned: new Set(), ownedAmong: new Set() };
   for (const hook of tables.hooks) methods[hook.kind]?.add(hook.name);
   const sorted = (names: Iterable<string>) => [...names].sort();
+  const declared = declaredActionsOf(tables);
   return {
     policyVersion,
-    resources: sorted(vocabulary.resources).map((name) => ({ name, idType: (vocabulary.idTypes.get(name) ?? null) as 'number' | 'string' | null })),
+    resources: sorted(vocabulary.resources).map((name) => {
+      const actions = declared.get(name);
+      return {
+        name,
+        idType: (vocabulary.idTypes.get(name) ?? null) as 'number' | 'string' | null,
+        ...(actions === undefined ? {} : { actions: sorted(actions) }),
+      };
+    }),
     actions: sorted(vocabulary.actions),
     ownershipMethods: {
       isOwner: sorted(methods.isOwner),

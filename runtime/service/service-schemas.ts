@@ -227,12 +227,18 @@ const policyResponseSchema = {
     policyVersion: policyVersionSchema,
     resources: {
       type: 'array',
-      description: 'The resources checks may name, with their id types (null: ids are numbers or strings).',
+      description:
+        'The resources checks may name, with their id types (null: ids are numbers or strings) and, for a resource that declares its ' +
+        'actions, those actions: the only ones a check may name on it.',
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['name', 'idType'],
-        properties: { name: { type: 'string' }, idType: { type: ['string', 'null'], enum: ['number', 'string', null] } },
+        properties: {
+          name: { type: 'string' },
+          idType: { type: ['string', 'null'], enum: ['number', 'string', null] },
+          actions: { type: 'array', items: { type: 'string' }, description: 'The actions the resource declares; absent: it accepts any action.' },
+        },
       },
     },
     actions: { type: 'array', items: { type: 'string' }, description: 'The actions checks may name.' },

@@ -131,6 +131,23 @@ function answersOfOtherUsersAndRoundTrip(): void {
     expect(employee.version).toBe(examplePermissions.sliceFor(exampleUser(1)).version);
   });
 
+  it('an action the resource does not declare (decision declares list and read): never granted by the client, refused by the server', () => {
+    const client = clientOf(superAdmin);
+    expect(['list', 'read', 'delete', 'review', 'update'].map((action) => client.can(action, 'decision', { owned: true }))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect([client.canAny('delete', 'decision'), client.canOwn('delete', 'decision'), client.attributes('delete', 'decision')]).toEqual([false, false, []]);
+    expect(client.pick('delete', 'decision', { callId: 'c1' })).toEqual({});
+    // The slice holds what is granted only, so the client cannot tell an undeclared action from one not granted; the server can.
+    expect(() => examplePermissions.grantPermitSync({ user: superAdmin, resource: 'decision', action: 'delete' })).toThrow(
+      new PermissionsUsageError('grantPermit: "delete" is not an action of "decision"; its actions are "list", "read".'),
+    );
+  });
+
   it('a slice through JSON.parse(JSON.stringify(slice)) answers exactly like the frozen slice itself', () => {
     for (const user of [exampleUser(1), exampleUser(2), exampleUser(4), exampleUser(7), superAdmin, exampleAnonymousUser]) {
       const slice = examplePermissions.sliceFor(user);

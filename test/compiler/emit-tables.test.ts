@@ -53,6 +53,11 @@ function idTypesOf(dir: string): Record<string, 'number' | 'string'> {
   return Object.fromEntries(readDefinitionsFolder(dir).resources.map((meta) => [meta.resource, meta.idType]));
 }
 
+/** The actions the folder's `*.resource.json` files declare, as build() takes them. */
+function declaredActionsOf(dir: string): Record<string, readonly string[]> {
+  return Object.fromEntries(readDefinitionsFolder(dir).resources.flatMap((meta) => (meta.actions === undefined ? [] : [[meta.resource, meta.actions]])));
+}
+
 function runtimeTables(dir: string): { tables: unknown; warnings: string[] } {
   const files = definitionsByFile(dir);
   const warnings: string[] = [];
@@ -63,6 +68,7 @@ function runtimeTables(dir: string): { tables: unknown; warnings: string[] } {
     ownership,
     ownedAmong,
     resourceIdTypes: idTypesOf(dir),
+    resourceActions: declaredActionsOf(dir),
     logger: { warn: (message) => void warnings.push(message) },
   });
   for (const { file, definitions } of files) permissions.addPermissions(definitions as PermissionDefinition[], { source: file });

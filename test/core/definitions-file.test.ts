@@ -7,13 +7,23 @@
  * the same line and column by both. Keys written twice are the one difference: `JSON.parse` cannot
  * see them, the compiler refuses them. And a `*.permissions.ts` file that exports definitions twice,
  * or in a form the static reader does not follow, is a problem naming the line, never "the last one wins".
+ * The actions a resource declares (`"actions"` of its `*.resource.json`, the `resourceActions` option of
+ * `build()`) follow one rule too: the compiler accepts a declaration and the definitions granted under it
+ * exactly when `build()` does, and says the same of a grant naming another action.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileModel } from '../../compiler/model/compile-model.js';
 import { formatCompileProblem } from '../../compiler/problems/compile-problem.js';
-import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
+import {
+  parseDefinitionsJson,
+  PermissionDefinitionError,
+  Permissions,
+  PermissionsUsageError,
+  type PermissionDefinition,
+} from '../../runtime/permissions/index.js';
+import { MAX_DECLARED_ACTIONS } from '../../runtime/core/definition/declared-actions.js';
 
 const D = '{ "roles": ["READER"], "resource": "note", "grant": ["read"] }';
 
@@ -265,5 +275,127 @@ describe('a *.permissions.ts file exports its definitions once, in a form the re
         `export type * from './types.js';\nexport default ${A};\n`,
     );
     expect(compiled.ok ? 'ok' : compiled.problems).toBe('ok');
+  });
+});
+
+describe('declared actions: the compiler and build() accept exactly the same', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(process.cwd(), 'test', '.tmp-definitions-file-actions-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  const names = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => `a${i}`));
+  const SUPER = '{ "roles": ["ADMIN"], "resource": "*", "grant": ["*:any"] }';
+  /** [what, the declared list as JSON, the definitions, accepted by both]. */
+  const DECLARED: readonly (readonly [what: string, actions: string, definitions: string, accepted: boolean])[] = [
+    [
+      'grants within the declared actions',
+      '["read", "approve"]',
+      `[{ "roles": ["EDITOR"], "resource": "note", "grant": ["read", "approve:own"], "isOwner": "isMine", "listOwned": "listMine" }, ${SUPER}]`,
+      true,
+    ],
+    [
+      "only '*'",
+      '["read", "approve"]',
+      `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["*:own"], "isOwner": "isMine", "listOwned": "listMine" }]`,
+      true,
+    ],
+    ['a grant of another action', '["read", "approve"]', '[{ "roles": ["EDITOR"], "resource": "note", "grant": ["read", "publish"] }]', false],
+    ['a grant of a CRUD action not declared', '["read", "approve"]', '[{ "roles": ["EDITOR"], "resource": "note", "grant": { "update:any": ["*"] } }]', false],
+    [
+      "a named action on '*' that another resource takes",
+      '["read"]',
+      '[{ "roles": ["EDITOR"], "resource": "*", "grant": ["publish"] }, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }, ' +
+        '{ "roles": ["EDITOR"], "resource": "log", "grant": ["read"] }]',
+      true,
+    ],
+    [
+      "a named action on '*' that no resource takes",
+      '["read"]',
+      '[{ "roles": ["EDITOR"], "resource": "*", "grant": ["publish"] }, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]',
+      false,
+    ],
+    ['not an array', '"read"', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['an empty list', '[]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['a number among the names', '["read", 1]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['null among the names', '["read", null]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['a name twice', '["read", "read"]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ["'*'", '["*"]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['a possession', '["read:any"]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['an empty name', '[""]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['a name with a space', '["re ad"]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['a name with a control character', '["re\\u0007ad"]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    ['a name of 128 characters', `["${'a'.repeat(128)}"]`, `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["${'a'.repeat(128)}"] }]`, true],
+    ['a name of 129 characters', `["${'a'.repeat(129)}"]`, `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["read"] }]`, false],
+    [`${MAX_DECLARED_ACTIONS} names`, names(MAX_DECLARED_ACTIONS), `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["a0"] }]`, true],
+    [`${MAX_DECLARED_ACTIONS + 1} names`, names(MAX_DECLARED_ACTIONS + 1), `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["a0"] }]`, false],
+    ['__proto__ and constructor', '["__proto__", "constructor"]', `[${SUPER}, { "roles": ["EDITOR"], "resource": "note", "grant": ["__proto__"] }]`, true],
+  ];
+
+  /** Whether build() takes the declaration and the definitions (the options refuse a bad list, build() a bad grant). */
+  const runtimeAccepts = (actions: string, definitions: string): boolean => {
+    try {
+      new Permissions({
+        ownership: { isMine: () => true, listMine: () => [] },
+        resourceIdTypes: { note: 'number' },
+        resourceActions: { note: JSON.parse(actions) as string[] },
+        logger: { warn: () => undefined },
+      })
+        .addPermissions(JSON.parse(definitions) as PermissionDefinition[])
+        .build();
+      return true;
+    } catch (error) {
+      expect(error instanceof PermissionsUsageError || error instanceof PermissionDefinitionError).toBe(true);
+      return false;
+    }
+  };
+  const compileWith = (actions: string, definitions: string) => {
+    for (const name of readdirSync(folder)) rmSync(join(folder, name));
+    writeFileSync(join(folder, 'note.resource.json'), `{ "resource": "note", "idType": "number", "actions": ${actions} }`);
+    writeFileSync(join(folder, 'a.permissions.json'), definitions);
+    return compileModel(folder);
+  };
+
+  it.each(DECLARED)('%s — the compiler accepts it exactly when build() does', (_what, actions, definitions, accepted) => {
+    const compiled = compileWith(actions, definitions);
+    expect({ compiler: compiled.ok ? 'accepted' : compiled.problems.map((problem) => problem.code), runtime: runtimeAccepts(actions, definitions) }).toEqual(
+      accepted ? { compiler: 'accepted', runtime: true } : { compiler: [expect.stringMatching(/^(invalid-metadata|unknown-action)$/)], runtime: false },
+    );
+  });
+
+  it('a grant of another action: the same code, place and message from both; each fix names where its declaration is', () => {
+    const definitions = '[{ "roles": ["EDITOR"], "resource": "note", "grant": ["read", "aprove"] }]';
+    const compiled = compileWith('["read", "approve"]', definitions);
+    let thrown: unknown;
+    try {
+      new Permissions({ resourceActions: { note: ['read', 'approve'] } })
+        .addPermissions(JSON.parse(definitions) as PermissionDefinition[], { source: 'a.permissions.json' })
+        .build();
+    } catch (error) {
+      thrown = error;
+    }
+    const message = 'Action "aprove" is not an action of "note", which declares "read", "approve". Did you mean "approve"?';
+    expect(compiled.ok ? [] : compiled.problems).toEqual([
+      {
+        file: 'a.permissions.json',
+        line: 1,
+        column: 63,
+        path: [0, 'grant', 1],
+        code: 'unknown-action',
+        message,
+        fix: 'Correct the action, or add "aprove" to "actions" in note.resource.json.',
+      },
+    ]);
+    expect((thrown as PermissionDefinitionError).problems).toEqual([
+      {
+        index: 0,
+        source: 'a.permissions.json',
+        path: ['grant', 1],
+        code: 'unknown-action',
+        message,
+        fix: 'Correct the action, or add "aprove" to the actions of "note" in the resourceActions option.',
+      },
+    ]);
   });
 });

@@ -3,6 +3,10 @@
  * semantics brief alone. It precomputes nothing: every question scans the definitions again. It
  * shares no code with runtime/core (only types), so that the differential test compares two
  * independent readings of the rules. It handles flat attributes only (no dotted paths).
+ *
+ * Resources may declare their actions (`Declared`): there, a grant reaches only declared actions (`*` means
+ * those), a grant naming another one on that resource is a build error, a `*`-resource grant naming an action no
+ * resource takes is one too, and a query for another action is refused.
  */
 import type { PermissionDefinition, Possession, User } from '../../runtime/core/definition/definition-types.js';
 
@@ -11,6 +15,20 @@ const ALWAYS_KNOWN_ACTIONS = ['create', 'read', 'update', 'delete'];
 
 /** A name no pattern ever mentions: whether it is kept tells whether '*' is in effect. */
 export const UNMENTIONED_ATTRIBUTE = '\u0000unmentioned';
+
+/** The actions some resources declare, by resource; a resource not listed declares none. */
+export type Declared = Readonly<Record<string, readonly string[]>>;
+
+/** The actions `resource` declares, when it declares them (own keys only: a resource may be named `__proto__`). */
+function declaredOf(declared: Declared, resource: string): readonly string[] | undefined {
+  return Object.hasOwn(declared, resource) ? declared[resource] : undefined;
+}
+
+/** Whether `resource` takes `action`: it declares it, or declares none. */
+function takes(declared: Declared, resource: string, action: string): boolean {
+  const actions = declaredOf(declared, resource);
+  return actions === undefined || actions.includes(action);
+}
 
 /** Methods of an ownership service, looked up by the hook strings of definitions. */
 export type ReferenceOwnership = Readonly<Record<string, (args: never) => unknown>>;
@@ -74,13 +92,36 @@ export function knownResources(definitions: readonly PermissionDefinition[]): st
   return resources;
 }
 
-/** CRUD plus every action named in a grant key, except '*'. */
-export function knownActions(definitions: readonly PermissionDefinition[]): string[] {
+/** CRUD plus every action named in a grant key, except '*', plus every action a resource named anywhere declares. */
+export function knownActions(definitions: readonly PermissionDefinition[], declared: Declared = {}): string[] {
   const actions = [...ALWAYS_KNOWN_ACTIONS];
   for (const definition of definitions) {
     for (const entry of entriesOf(definition)) if (entry.action !== '*' && !actions.includes(entry.action)) actions.push(entry.action);
   }
+  for (const resource of knownResources(definitions)) {
+    for (const action of declaredOf(declared, resource) ?? []) if (!actions.includes(action)) actions.push(action);
+  }
   return actions;
+}
+
+/**
+ * Whether some grant names an action where it is not declared: on a resource that declares its actions, or on
+ * '*' when every resource declares its actions and none declares it (a build error).
+ */
+export function namesUndeclaredAction(definitions: readonly PermissionDefinition[], declared: Declared): boolean {
+  const resources = knownResources(definitions);
+  return definitions.some((definition) =>
+    entriesOf(definition).some((entry) => {
+      if (entry.action === '*') return false;
+      if (definition.resource !== '*') return !takes(declared, definition.resource, entry.action);
+      return resources.length > 0 && resources.every((resource) => !takes(declared, resource, entry.action));
+    }),
+  );
+}
+
+/** Whether a query is refused: its resource is known and declares its actions, and not this one. */
+export function refusesQuery(definitions: readonly PermissionDefinition[], declared: Declared, resource: string, action: string): boolean {
+  return knownResources(definitions).includes(resource) && !takes(declared, resource, action);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,12 +307,13 @@ export async function referenceGrant(
   definitions: readonly PermissionDefinition[],
   ownership: ReferenceOwnership | undefined,
   query: ReferenceQuery,
+  declared: Declared = {},
 ): Promise<ReferencePermit> {
   const { user, resource, action } = query;
   const roles = knownRoles(definitions);
   const userRoles = user.roles.filter((role) => roles.includes(role));
   const resourceKnown = knownResources(definitions).includes(resource);
-  const actionKnown = knownActions(definitions).includes(action);
+  const actionKnown = knownActions(definitions, declared).includes(action) && takes(declared, resource, action);
 
   const applies = (definition: PermissionDefinition): boolean => {
     if (!resourceKnown || !actionKnown) return false;

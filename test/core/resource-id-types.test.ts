@@ -176,7 +176,7 @@ describe('the options of new Permissions()', () => {
     expect(() => new Permissions({ limitOwnReduse: () => undefined } as never)).toThrow(
       new PermissionsUsageError(
         'Permissions option "limitOwnReduse" does not exist; the options are ownership, limitOwnReduce, strict, logger, getResourceId, ' +
-          'hookTimeoutMs, ownedAmong, resourceIdTypes, compileProjections, onDecision, decisionLog, telemetry.',
+          'hookTimeoutMs, ownedAmong, resourceIdTypes, resourceActions, compileProjections, onDecision, decisionLog, telemetry.',
       ),
     );
   });

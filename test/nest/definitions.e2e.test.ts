@@ -241,7 +241,7 @@ describe('start fails on bad definitions', () => {
     expect((error as Error).message).toBe(
       'PermissionsModule.forRoot(): option "limitOwnReduse" does not exist; the options are extractUserFromRequest, projectResourceId, definitions, ' +
         'tables, source, follow, ownership, limitOwnReduce, strict, logger, getResourceId, hookTimeoutMs, ownedAmong, resourceIdTypes, ' +
-        'compileProjections, onDecision, decisionLog, telemetry.',
+        'resourceActions, compileProjections, onDecision, decisionLog, telemetry.',
     );
   });
 });
@@ -399,6 +399,53 @@ describe('start-time checks of guarded handlers', () => {
         '"approve" on "document", which no role is granted, so every request is refused (403). Rename the method, ' +
         'set @Permission({ action }), or grant the action.',
     );
+  });
+});
+
+describe('a guarded handler asking an action its resource does not declare', () => {
+  const ran: string[] = [];
+
+  @Controller('reports')
+  @UseGuards(createPermissionsGuard({ resource: 'document' }))
+  class ReportsController {
+    @Get(':id')
+    approve(): string {
+      ran.push('approve');
+      return 'approved';
+    }
+
+    @Get()
+    list(): string {
+      return 'listed';
+    }
+  }
+
+  it('warns at start that every request fails, and each request is a 500 whose handler never runs, even for ADMIN', async () => {
+    const { warnings, logger } = collectingLogger();
+    const app = await startApp({
+      imports: [
+        PermissionsModule.forRoot({
+          extractUserFromRequest: userFromHeader(),
+          definitions: [...DOCUMENT_DEFINITIONS],
+          resourceActions: { document: ['read', 'list'] },
+          logger,
+        }),
+      ],
+      controllers: [ReportsController],
+      providers: [ownershipProvider],
+    });
+    try {
+      expect(warnings).toEqual([
+        'typed-permissions: ReportsController.approve checks action "approve" on "document", which declares only "list", "read", so every ' +
+          'request fails (500, a PermissionsUsageError). Rename the method, set @Permission({ action }), or declare the action in the resource file.',
+      ]);
+      const answer = await request(app.getHttpServer()).get('/reports/1').set('x-user-id', '3');
+      expect([answer.status, answer.body]).toEqual([500, { statusCode: 500, message: 'Internal server error' }]);
+      expect(ran).toEqual([]);
+      expect((await request(app.getHttpServer()).get('/reports').set('x-user-id', '3')).status).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -185,6 +185,15 @@ describe('remote permissions', () => {
       html: { status: 200, body: '<html>login</html>', type: 'text/html' },
       empty: { status: 200, body: '{}' },
       resources: { status: 200, body: JSON.stringify({ policyVersion: 'v', resources: 'all', actions: [], ownershipMethods: {} }) },
+      declared: {
+        status: 200,
+        body: JSON.stringify({
+          policyVersion: 'v',
+          resources: [{ name: 'article', idType: 'number', actions: 'all' }],
+          actions: [],
+          ownershipMethods: { isOwner: [], listOwned: [], limitOwned: [], ownedAmong: [] },
+        }),
+      },
       proto: { status: 200, body: '{"__proto__": {"policyVersion": "v"}}' },
       teapot: { status: 418, body: JSON.stringify({ detail: 'short and stout' }), type: 'application/problem+json' },
     };
@@ -197,7 +206,9 @@ describe('remote permissions', () => {
           ? /answered 200 with a body that is not JSON; is the URL the decision service's\?$/
           : name === 'teapot'
             ? /answered 418: short and stout\.$/
-            : /is not an answer of the decision service \(.+\); nothing is granted\. Is the URL the decision service's\?$/,
+            : name === 'declared'
+              ? /\(resources is not a list of \{ name, idType, actions\? \}\); nothing is granted\./
+              : /is not an answer of the decision service \(.+\); nothing is granted\. Is the URL the decision service's\?$/,
       );
     }
   });

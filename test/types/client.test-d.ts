@@ -28,6 +28,7 @@ export function valid(): void {
   const patterns: readonly string[] = client.attributes('read', 'document', { owned: false });
   const version: string = client.version;
   client.can('create', 'document', {});
+  client.canAny('list', 'decision');
   client.can('create', 'document', { owned: undefined });
   void [canRead, canOwned, canTrue, canAny, canOwn, patterns, version];
 }
@@ -39,6 +40,8 @@ export function invalid(): void {
   client.can('approve', 'document');
   // @ts-expect-error: 'approve' is not an action of 'document', for canAny either
   client.canAny('approve', 'document');
+  // @ts-expect-error: 'update' is an action of 'document', not of 'decision', which declares only 'list' and 'read'
+  client.can('update', 'decision');
   // @ts-expect-error: 'publish' is not an action of 'document', for pick either
   client.pick('publish', 'document', document);
   // @ts-expect-error: 'folder' is not a resource, for attributes either

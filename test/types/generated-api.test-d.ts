@@ -32,11 +32,18 @@ export async function valid(): Promise<void> {
   void filter;
   void ids;
   await permissions.grantPermit({ user, resource: 'document', action: 'list' });
+  // Every action decision.resource.json declares can be asked, whoever is granted it.
+  await permissions.grantPermit({ user, resource: 'decision', action: 'read', resourceId: '3f2c' });
+  permissions.grantPermitSync({ user, resource: 'decision', action: 'list' });
 }
 
 export async function invalid(): Promise<void> {
   // @ts-expect-error: 'approve' is not an action of 'document' (once a known missing feature, now a compile error)
   await permissions.grantPermit({ user, resource: 'document', action: 'approve' });
+  // @ts-expect-error: 'review' is an action of 'document', but 'decision' declares only 'list' and 'read'
+  await permissions.grantPermit({ user, resource: 'decision', action: 'review' });
+  // @ts-expect-error: 'delete' is not among the actions decision.resource.json declares, though SUPER_ADMIN is granted '*' there
+  permissions.grantPermitSync({ user, resource: 'decision', action: 'delete' });
   // @ts-expect-error: 'documents' is not a resource
   await permissions.grantPermit({ user, resource: 'documents', action: 'read' });
   // @ts-expect-error: document ids are numbers
@@ -66,10 +73,11 @@ export async function invalid(): Promise<void> {
 export type Checks = [
   Expect<Equal<Role, 'ANONYMOUS' | 'COMPANY_ADMIN' | 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'SUPER_ADMIN'>>,
   Expect<Equal<Resource, 'decision' | 'document' | 'session'>>,
-  // SUPER_ADMIN's '*' covers session too, so every action of the policy is declared there.
+  // session declares no actions: SUPER_ADMIN's '*' covers it with every action of the policy.
   Expect<Equal<ActionOf<'session'>, 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
   Expect<Equal<ActionOf<'document'>, 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
-  Expect<Equal<ActionOf<'decision'>, 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'>>,
+  // decision.resource.json declares "actions": ["list", "read"]: SUPER_ADMIN's '*' grants those there, and nothing else is an action of it.
+  Expect<Equal<ActionOf<'decision'>, 'list' | 'read'>>,
   Expect<Equal<ResourceIdOf<'document'>, number>>,
   Expect<Equal<ResourceIdOf<'decision'>, string>>,
   // No session.resource.json declares its id type.

@@ -21,7 +21,7 @@ export function valid(): void {
   const read: MiddlewareHandler<PermitEnv<AppUser, number, string>> = permit({ action: 'read' });
   permit({ action: 'review', resourceIdParam: 'documentId' });
   permit({ action: 'list', resourceIdParam: null });
-  withoutDefault({ resource: 'decision', action: 'delete' });
+  withoutDefault({ resource: 'decision', action: 'list', resourceIdParam: null });
   void read;
 }
 
@@ -68,6 +68,8 @@ export function invalid(): void {
   permit({ action: 'approve' });
   // @ts-expect-error: 'documents' is not a resource of the definitions
   permit({ resource: 'documents', action: 'read' });
+  // @ts-expect-error: 'delete' is not among the actions decision.resource.json declares ('list', 'read')
+  withoutDefault({ resource: 'decision', action: 'delete' });
   // @ts-expect-error: without a default resource, the route must name one
   withoutDefault({ action: 'read' });
   // @ts-expect-error: 'documnet' is not a resource of the definitions

@@ -50,6 +50,7 @@ export type DefinitionProblemCode =
   | 'unknown-hook-method'
   | 'conflicting-redefinition'
   | 'unknown-attribute'
+  | 'unknown-action'
   | 'unknown-resource'
   | 'syntax-error'
   | 'invalid-file'

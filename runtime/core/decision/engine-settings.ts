@@ -68,6 +68,8 @@ export interface EngineSettings {
   readonly hookTimeoutMs: number;
   readonly ownedAmong: ReadonlyMap<string, HookValue>;
   readonly idTypes: ReadonlyMap<string, ResourceIdType>;
+  /** The declared actions of each resource that declares them (the `resourceActions` option), for `build()`. */
+  readonly declaredActions: ReadonlyMap<string, readonly string[]>;
   readonly compileProjections: boolean;
   /** The decision log, where there is one. */
   readonly decisionLog: DecisionRecorder | undefined;
@@ -98,6 +100,7 @@ export function engineSettings(given: Partial<EngineSettings>): EngineSettings {
     hookTimeoutMs: DEFAULT_HOOK_TIMEOUT_MS,
     ownedAmong: new Map(),
     idTypes: new Map(),
+    declaredActions: new Map(),
     compileProjections: true,
     decisionLog: undefined,
     telemetry: { userId: false },

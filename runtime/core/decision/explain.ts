@@ -4,6 +4,7 @@
  */
 import { NOTHING, planFromJson, planToPatterns, unionPlans } from '../projection/attribute-plan.js';
 import { groupOwnershipLabel, type GrantCell, type GrantTables } from '../tables/grant-tables.js';
+import { undeclaredActionMessage } from '../definition/declared-actions.js';
 import { nearestName } from '../common/nearest-name.js';
 import { printableText } from '../common/printable-text.js';
 
@@ -50,6 +51,11 @@ export interface Explanation {
   readonly unknownRoles: readonly string[];
   readonly unknownResource: boolean;
   readonly unknownAction: boolean;
+  /**
+   * The actions the resource declares, when it declares them and the action asked is not one of them (`unknownAction`
+   * is then true: asking it is refused, not answered).
+   */
+  readonly declaredActions?: readonly string[];
   /** For each unknown role, resource or action that is near a known one: the known one ("Did you mean"). */
   readonly suggestions: readonly ExplainedSuggestion[];
   readonly byRole: readonly ExplainedRole[];
@@ -83,7 +89,11 @@ function findCell(tables: GrantTables, resource: number, action: number, role: n
  */
 export function explainGrant(tables: GrantTables, roles: readonly string[], resource: string, action: string): Explanation {
   const resourceIndex = tables.resources.indexOf(resource);
-  const actionIndex = tables.actions.indexOf(action);
+  const declaredIndexes = resourceIndex === -1 ? undefined : (tables.declaredActions?.[resourceIndex] ?? undefined);
+  const known = tables.actions.indexOf(action);
+  // On a resource that declares its actions, an action it does not declare is unknown there.
+  const actionIndex = declaredIndexes === undefined || declaredIndexes.includes(known) ? known : -1;
+  const declared = declaredIndexes?.map((i) => tables.actions[i] as string);
   const unknownRoles = roles.filter((role) => !tables.roles.includes(role));
   const byRole: ExplainedRole[] = [];
   let anyPlan = NOTHING;
@@ -119,16 +129,23 @@ export function explainGrant(tables: GrantTables, roles: readonly string[], reso
     unknownRoles,
     unknownResource: resourceIndex === -1,
     unknownAction: actionIndex === -1,
-    suggestions: suggestionsFor(tables, unknownRoles, resourceIndex === -1 ? resource : undefined, actionIndex === -1 ? action : undefined),
+    ...(declared !== undefined && actionIndex === -1 ? { declaredActions: declared } : {}),
+    suggestions: suggestionsFor(tables, unknownRoles, resourceIndex === -1 ? resource : undefined, actionIndex === -1 ? action : undefined, declared),
     byRole,
   };
 }
 
-function suggestionsFor(tables: GrantTables, roles: readonly string[], resource: string | undefined, action: string | undefined): ExplainedSuggestion[] {
+function suggestionsFor(
+  tables: GrantTables,
+  roles: readonly string[],
+  resource: string | undefined,
+  action: string | undefined,
+  declared: readonly string[] | undefined,
+): ExplainedSuggestion[] {
   const asked = [
     ...[...new Set(roles)].map((name) => ({ kind: 'role' as const, name, known: tables.roles })),
     ...(resource === undefined ? [] : [{ kind: 'resource' as const, name: resource, known: tables.resources }]),
-    ...(action === undefined ? [] : [{ kind: 'action' as const, name: action, known: tables.actions }]),
+    ...(action === undefined ? [] : [{ kind: 'action' as const, name: action, known: declared ?? tables.actions }]),
   ];
   return asked.flatMap(({ kind, name, known }) => {
     const nearest = nearestName(name, known);
@@ -184,7 +201,11 @@ export function formatExplanation(explanation: Explanation): string {
   };
   if (explanation.unknownResource)
     lines.push(`  - resource ${quoted(explanation.resource)} is not named by any definition.${hint('resource', explanation.resource)}`);
-  if (explanation.unknownAction)
+  if (explanation.unknownAction && explanation.declaredActions !== undefined)
+    lines.push(
+      `  - action ${undeclaredActionMessage(explanation.resource, explanation.action, explanation.declaredActions)}${hint('action', explanation.action)}`,
+    );
+  else if (explanation.unknownAction)
     lines.push(`  - action ${quoted(explanation.action)} is not granted by any definition on any resource.${hint('action', explanation.action)}`);
   for (const role of explanation.unknownRoles) lines.push(`  - role ${quoted(role)} is not named by any definition; it is ignored.${hint('role', role)}`);
   for (const role of explanation.byRole) {

@@ -6,7 +6,7 @@
  * hold in the browser too.
  */
 import { planFromJson, planToJson, type AttributePlan, type AttributePlanJson } from '../projection/attribute-plan.js';
-import type { GrantTables } from '../tables/grant-tables.js';
+import { resourceActionIndexes, type GrantTables } from '../tables/grant-tables.js';
 import type { Combination } from '../tables/table-loader.js';
 
 /**
@@ -43,8 +43,8 @@ export interface PermissionSlice {
 export type CombinationLookup = (resource: string, action: string) => Combination;
 
 /**
- * Cuts the slice of one set of roles from the tables: one look-up per resource and action, the same
- * combinations `grantPermit` answers from.
+ * Cuts the slice of one set of roles from the tables: one look-up per resource and action (its declared actions,
+ * for a resource that declares them), the same combinations `grantPermit` answers from.
  *
  * @example
  * ```ts
@@ -63,9 +63,10 @@ export function cutSlice(tables: GrantTables, version: string, lookup: Combinati
     return at;
   };
   const grants: SliceResource[] = [];
-  for (const resource of tables.resources) {
+  tables.resources.forEach((resource, r) => {
     const actions: SliceAction[] = [];
-    for (const action of tables.actions) {
+    for (const actionIndex of resourceActionIndexes(tables, r)) {
+      const action = tables.actions[actionIndex] as string;
       const combination = lookup(resource, action);
       if (!combination.anyGranted && !combination.ownActionGranted) continue;
       const own: number[] = [];
@@ -79,7 +80,7 @@ export function cutSlice(tables: GrantTables, version: string, lookup: Combinati
       ]);
     }
     if (actions.length > 0) grants.push([resource, actions]);
-  }
+  });
   return { format: 1, version, plans, grants };
 }
 

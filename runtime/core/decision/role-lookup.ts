@@ -3,8 +3,11 @@
  * several, the combination of their distinct cells, made once per set and kept (bounded) per resource and action.
  */
 import { describeValue } from '../common/describe-value.js';
+import { PermissionsUsageError } from '../common/errors.js';
 import { didYouMean } from '../common/nearest-name.js';
+import { undeclaredActionMessage } from '../definition/declared-actions.js';
 import { combinationBytes, combineRoles, NO_GRANT, type Combination, type GrantIndex } from '../tables/table-loader.js';
+import { declaredActionsOf } from '../tables/vocabulary.js';
 import type { OnceWarnings } from './once-warnings.js';
 
 /** A cache key for a set of combinations sorted by id: one number while it fits exactly, else a string. */
@@ -26,8 +29,23 @@ function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string
 }
 
 /**
+ * The refusal of an action a resource does not declare: asking it is a mistake in the code (the generated types
+ * do not allow it), not a question with an answer, so it is refused whatever `strict` says.
+ *
+ * @example
+ * ```ts
+ * throw undeclaredActionError('document', 'aprove', ['approve', 'read']);
+ * // grantPermit: "aprove" is not an action of "document"; its actions are "approve", "read". Did you mean "approve"?
+ * ```
+ */
+export function undeclaredActionError(resource: string, action: string, declared: readonly string[]): PermissionsUsageError {
+  return new PermissionsUsageError(`grantPermit: ${undeclaredActionMessage(resource, action, declared)}${didYouMean(action, declared)}`);
+}
+
+/**
  * What `roles` may do with `action` on `resource`. Unknown roles, resources and actions grant nothing (and are
- * warned about once each, or refused with `strict`).
+ * warned about once each, or refused with `strict`); an action the resource does not declare, on a resource that
+ * declares its actions, is refused with a PermissionsUsageError.
  *
  * @example
  * ```ts
@@ -46,6 +64,9 @@ export function lookupCombination(index: GrantIndex, roles: readonly string[], r
   }
   const entry = byAction.get(action);
   if (entry === undefined) {
+    // A resource that declares its actions has entries for those only: any other is asked in vain.
+    const declared = declaredActionsOf(index.tables).get(resource);
+    if (declared !== undefined) throw undeclaredActionError(resource, action, [...declared]);
     warnings.warn(`action\u0000${action}`, () => ({
       problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
       consequence: 'nothing is granted',

@@ -1,11 +1,12 @@
 /**
- * The zod schema of a `*.resource.json` metadata file (a resource's id type, declared attributes and
- * ownedAmong executor) and the check of a parsed file against it. The compiler validates metadata
+ * The zod schema of a `*.resource.json` metadata file (a resource's id type, declared attributes, declared
+ * actions and ownedAmong executor) and the check of a parsed file against it. The compiler validates metadata
  * files and emits `resource.schema.json` from this one schema. Made from zod when first asked for
  * (`loadZod`): nothing here loads zod at import.
  */
 import type { core as ZodCore } from 'zod';
 import { kindOf } from './definitions-file-schema.js';
+import { DECLARED_ACTIONS_FIX, DECLARED_ACTIONS_MESSAGE, declaredActionsProblems, MAX_DECLARED_ACTIONS } from './declared-actions.js';
 import { isSyntaxProblem, parseAttributePattern } from './grant-syntax.js';
 import { hookNameProblem, MAX_NAME_LENGTH, nameProblem } from './names.js';
 import { quoteForMessage } from '../common/printable-text.js';
@@ -31,9 +32,10 @@ const FIXES: Readonly<Record<string, string>> = {
   resource: 'Write "resource": "document".',
   idType: 'Write "idType": "number" for numeric ids, "string" for uuids and slugs.',
   attributes: 'Write "attributes": ["id", "title", "address.city"], or leave it out.',
+  actions: DECLARED_ACTIONS_FIX,
   ownedAmong: 'Name the method of the ownership service that runs a limitOwned filter over given ids, for example "ownedDocumentsAmong".',
 };
-const UNKNOWN_FIELD_FIX = 'Use only "resource", "idType", "attributes" and "ownedAmong".';
+const UNKNOWN_FIELD_FIX = 'Use only "resource", "idType", "attributes", "actions" and "ownedAmong".';
 
 /** One resource, named as its definitions name it: printable and bounded, and not `*` (every resource, in a definition): metadata describe one. */
 function resourceSchema(z: ZodModule) {
@@ -76,6 +78,22 @@ function attributeSchema(z: ZodModule) {
     });
 }
 
+/**
+ * The declared actions: zod checks the types (with the message of the shared rule) and says to editors what it
+ * can (non-empty, bounded, unique, no `*` and no possession); the shared rule of `declared-actions.ts` says the rest.
+ */
+function actionsSchema(z: ZodModule) {
+  return z
+    .array(z.string({ error: DECLARED_ACTIONS_MESSAGE }).meta({ minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: '^(?!\\*$)[^:\\s]+$' }), {
+      error: DECLARED_ACTIONS_MESSAGE,
+    })
+    .meta({ minItems: 1, maxItems: MAX_DECLARED_ACTIONS, uniqueItems: true })
+    .superRefine((value, ctx) => {
+      for (const { path, message, fix } of declaredActionsProblems(value))
+        ctx.addIssue({ code: 'custom', message, input: value, path: [...path], params: { fix } });
+    });
+}
+
 /** The ownedAmong executor: a method name a hook could have (the regular expression is what editors see; hookNameProblem says why). */
 function ownedAmongSchema(z: ZodModule) {
   return z
@@ -100,6 +118,9 @@ function buildResourceMetadataSchema(z: ZodModule) {
         .array(attributeSchema(z), { error: ATTRIBUTES_MESSAGE })
         .optional()
         .describe('The attribute names (dotted for nested) that attribute patterns may name.'),
+      actions: actionsSchema(z)
+        .optional()
+        .describe("The resource's actions: grants may name only these, and '*' expands to them. Without it, any action is accepted."),
       ownedAmong: ownedAmongSchema(z)
         .optional()
         .describe('The ownership-service method that runs a limitOwned filter over given ids: with it, definitions need no isOwner with limitOwned.'),

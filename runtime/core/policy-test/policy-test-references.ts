@@ -156,7 +156,16 @@ class ReferenceCheck {
       const index = this.resources.get(test.resource);
       if (index === undefined)
         this.add([...path, 'resource'], 'unknown-resource', `Resource ${quoteForMessage(test.resource)} is not named by any definition.`, this.resourceFix());
-      if (!this.actions.has(test.action))
+      const declared = index === undefined ? undefined : (this.tables.declaredActions?.[index] ?? undefined);
+      const declaredNames = declared?.map((action) => this.tables.actions[action] as string);
+      if (declaredNames !== undefined && !declaredNames.includes(test.action))
+        this.add(
+          [...path, 'action'],
+          'unknown-action',
+          `Action ${quoteForMessage(test.action)} is not an action of ${quoteForMessage(test.resource)}, which declares ${someOf(declaredNames)}.`,
+          `Name one of the actions of ${quoteForMessage(test.resource)}.`,
+        );
+      else if (!this.actions.has(test.action))
         this.add(
           [...path, 'action'],
           'unknown-action',

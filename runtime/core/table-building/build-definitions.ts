@@ -4,6 +4,7 @@
  * order the definitions were added.
  */
 import { validateDefinition } from '../definition/definition-schema.js';
+import { quoteForMessage } from '../common/printable-text.js';
 import { PermissionDefinitionError, type DefinitionLocation, type DefinitionProblem } from '../common/errors.js';
 import type { GrantTables, ResourceIdType } from '../tables/grant-tables.js';
 import { missingExecutorProblem, missingMethodProblem, resolveMethod } from './ownership-methods.js';
@@ -20,6 +21,8 @@ export interface BuildSettings {
   readonly ownership: object | undefined;
   readonly ownedAmong: ReadonlyMap<string, HookValue>;
   readonly idTypes: ReadonlyMap<string, ResourceIdType>;
+  /** The declared actions of each resource that declares them (checked lists: the `resourceActions` option). */
+  readonly declaredActions: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The built tables, the hook given for each of their hooks, and the warnings to log. */
@@ -73,7 +76,13 @@ export function buildDefinitions(added: readonly AddedDefinition[], settings: Bu
   for (const [resource, executor] of settings.ownedAmong) {
     if (typeof executor === 'string' && !hasMethod(settings.ownership, executor)) problems.push(missingExecutorProblem(settings.ownership, executor, resource));
   }
-  const built = buildGrantTables(valid, { ownedAmong: settings.ownedAmong, idTypes: settings.idTypes });
+  const actions = new Map(
+    [...settings.declaredActions].map(([resource, declared]) => [
+      resource,
+      { actions: declared, declaredIn: `the actions of ${quoteForMessage(resource)} in the resourceActions option` },
+    ]),
+  );
+  const built = buildGrantTables(valid, { ownedAmong: settings.ownedAmong, idTypes: settings.idTypes, actions });
   problems.push(...built.problems);
   if (problems.length > 0) throw new PermissionDefinitionError(inAddedOrder(added, problems));
   return { tables: built.tables, hookValues: built.hookValues, warnings: built.warnings };

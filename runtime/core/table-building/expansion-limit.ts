@@ -6,6 +6,7 @@ import { isSyntaxProblem, parseGrantKey } from '../definition/grant-syntax.js';
 import type { DefinitionLocation, DefinitionProblem } from '../common/errors.js';
 import { formatCount, grantEntries, rolesOf, type LocatedDefinition } from './definition-parts.js';
 import type { KnownNames } from './known-names.js';
+import { resourceTakes, type ResourceSettings } from './resource-settings.js';
 
 /**
  * The most role × resource × action expansions, summed over every grant entry of every definition
@@ -20,22 +21,46 @@ export const MAX_GRANT_EXPANSIONS = 1_000_000;
  *
  * @example
  * ```ts
- * const tooLarge = expansionProblem(located, names);
+ * const tooLarge = expansionProblem(located, names, settings);
  * if (tooLarge !== undefined) return emptyTables([...problems, tooLarge]);
  * ```
  */
-export function expansionProblem(located: readonly LocatedDefinition[], names: KnownNames): DefinitionProblem | undefined {
+export function expansionProblem(located: readonly LocatedDefinition[], names: KnownNames, settings: ResourceSettings): DefinitionProblem | undefined {
   const { roles, resources, actions } = names;
+  // What '*' reaches on each resource (its declared actions, or every action), and on all of them; computed once.
+  const wildcardOn = resources.map((_, r) => settings.actions[r]?.length ?? actions.length);
+  const wildcardEverywhere = wildcardOn.reduce((sum, count) => sum + count, 0);
+  // A named action on every resource reaches those that declare nothing, and those that declare it.
+  let undeclared = 0;
+  const declaring = new Map<number, number>();
+  for (const declared of settings.actions) {
+    if (declared === null) undeclared++;
+    else for (const action of declared) declaring.set(action, (declaring.get(action) ?? 0) + 1);
+  }
+  const takers = (action: number): number => undeclared + (declaring.get(action) ?? 0);
   let expansions = 0;
   let largest = { expansions: -1, location: undefined as DefinitionLocation | undefined };
   for (const { definition, location } of located) {
     const roleNames = rolesOf(definition);
     const roleCount = roleNames.includes('*') ? roles.length : new Set(roleNames).size;
-    const resourceCount = definition.resource === '*' ? resources.length : 1;
+    const resource = definition.resource === '*' ? undefined : (names.resourceIndex.get(definition.resource) as number);
     let own = 0;
     for (const [key] of grantEntries(definition)) {
       const parsed = parseGrantKey(key);
-      if (!isSyntaxProblem(parsed)) own += roleCount * resourceCount * (parsed.action === '*' ? actions.length : 1);
+      if (isSyntaxProblem(parsed)) continue;
+      const action = parsed.action === '*' ? undefined : (names.actionIndex.get(parsed.action) as number);
+      // Resource × action pairs this entry reaches; a named action a resource does not take reaches nothing there.
+      const pairs =
+        resource === undefined
+          ? action === undefined
+            ? wildcardEverywhere
+            : takers(action)
+          : action === undefined
+            ? (wildcardOn[resource] as number)
+            : resourceTakes(settings, resource, action)
+              ? 1
+              : 0;
+      own += roleCount * pairs;
     }
     expansions += own;
     if (own > largest.expansions) largest = { expansions: own, location };

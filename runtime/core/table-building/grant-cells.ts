@@ -1,8 +1,9 @@
 /**
  * Expanding grants into cells: every `'*'` of a definition's roles, resource and actions becomes the
  * (role, resource, action) cells it reaches, each holding the union of the attribute plans granted there —
- * as `any`, or as `own` per ownership group — and the definitions that reached it. Explicit grants written
- * twice are checked here: the same attributes warn, different ones conflict.
+ * as `any`, or as `own` per ownership group — and the definitions that reached it. On a resource that
+ * declares its actions, `'*'` reaches those only, and a grant naming another action is an error. Explicit
+ * grants written twice are checked here: the same attributes warn, different ones conflict.
  */
 import { formatProblemLocation, type DefinitionLocation, type DefinitionProblem } from '../common/errors.js';
 import { isSyntaxProblem, parseGrantKey } from '../definition/grant-syntax.js';
@@ -10,6 +11,9 @@ import { quoteForMessage } from '../common/printable-text.js';
 import { compileAttributePatterns, EVERYTHING, planToJson, unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { formatCount, grantEntries, rolesOf, type LocatedDefinition } from './definition-parts.js';
 import type { KnownNames } from './known-names.js';
+import { resourceTakes, type DeclaredResourceActions, type ResourceSettings } from './resource-settings.js';
+import { actionsForMessage } from '../definition/declared-actions.js';
+import { didYouMean } from '../common/nearest-name.js';
 
 /** The most distinct grant cells (role × resource × action) a set of definitions may expand to. */
 export const MAX_GRANT_CELLS = 250_000;
@@ -36,7 +40,7 @@ interface ExplicitGrant {
  *
  * @example
  * ```ts
- * const cells = new GrantCells(names, problems, warnings);
+ * const cells = new GrantCells(names, settings, declared, problems, warnings);
  * for (const [i, { definition, location }] of located.entries()) if (!cells.expand(definition, location, i, registry.ownerOf(definition, i))) break;
  * ```
  */
@@ -47,19 +51,25 @@ export class GrantCells {
   /** A plan's text, once per plan: a grant to many roles would otherwise serialise it once per role. */
   private readonly planKeys = new Map<AttributePlan, string>();
   private duplicates = 0;
+  /** Every action's index: what `'*'` reaches on a resource that declares no actions. */
+  private readonly everyAction: readonly number[];
 
   constructor(
     private readonly names: KnownNames,
+    private readonly settings: ResourceSettings,
+    private readonly declared: ReadonlyMap<string, DeclaredResourceActions> | undefined,
     private readonly problems: DefinitionProblem[],
     private readonly warnings: string[],
-  ) {}
+  ) {
+    this.everyAction = names.actions.map((_, i) => i);
+  }
 
   /**
    * Expands definition number `definitionNumber` (whose ownership group is `owner`) into the cells. Returns false,
    * with a `too-large` problem, when the cells would pass {@link MAX_GRANT_CELLS}.
    */
   expand({ definition, location }: LocatedDefinition, definitionNumber: number, owner: number | undefined): boolean {
-    const { roles, resources, actions, roleIndex, resourceIndex, actionIndex } = this.names;
+    const { roles, resources, roleIndex, resourceIndex, actionIndex } = this.names;
     const roleNames = rolesOf(definition);
     const roleIds = roleNames.includes('*') ? roles.map((_, i) => i) : [...new Set(roleNames)].map((name) => roleIndex.get(name) as number);
     const resourceIds = definition.resource === '*' ? resources.map((_, i) => i) : [resourceIndex.get(definition.resource) as number];
@@ -72,8 +82,14 @@ export class GrantCells {
         continue;
       }
       const possession = parsed.possession ?? definition.possession ?? 'any';
-      const actionIds = parsed.action === '*' ? actions.map((_, i) => i) : [actionIndex.get(parsed.action) as number];
-      if (parsed.action !== '*' && definition.resource !== '*') {
+      const action = parsed.action === '*' ? undefined : (actionIndex.get(parsed.action) as number);
+      // A named action reaches the resources that take it; on a named resource that does not, it is a mistake.
+      const reached = action === undefined ? resourceIds : resourceIds.filter((resource) => resourceTakes(this.settings, resource, action));
+      if (action !== undefined && reached.length < resourceIds.length && (definition.resource !== '*' || reached.length === 0)) {
+        this.problems.push(this.undeclaredAction(parsed.action, definition.resource, location, path));
+        continue;
+      }
+      if (action !== undefined && definition.resource !== '*') {
         for (const role of new Set(roleNames)) {
           if (role === '*') continue;
           const what = `${role} ${parsed.action}:${possession} on ${definition.resource}`;
@@ -81,10 +97,11 @@ export class GrantCells {
         }
       }
       const source = definitionNumber * 2 + (possession === 'own' ? 1 : 0);
-      for (const resource of resourceIds) {
-        for (const action of actionIds) {
+      for (const resource of reached) {
+        const actionIds = action === undefined ? (this.settings.actions[resource] ?? this.everyAction) : [action];
+        for (const actionId of actionIds) {
           for (const role of roleIds) {
-            const cell = this.cellAt(resource, action, role);
+            const cell = this.cellAt(resource, actionId, role);
             if (cell === undefined) {
               this.problems.push(tooManyCells(location, path));
               return false;
@@ -95,6 +112,31 @@ export class GrantCells {
       }
     }
     return true;
+  }
+
+  /** The problem of a grant naming `action` on `resource` (a name, or `'*'` when no resource takes it), where it is not declared. */
+  private undeclaredAction(action: string, resource: string, location: DefinitionLocation, path: readonly (string | number)[]): DefinitionProblem {
+    const declared = resource === '*' ? undefined : this.declared?.get(resource);
+    if (declared !== undefined)
+      return {
+        code: 'unknown-action',
+        ...location,
+        path,
+        message:
+          `Action ${quoteForMessage(action)} is not an action of ${quoteForMessage(resource)}, which declares ${actionsForMessage(declared.actions)}.` +
+          didYouMean(action, declared.actions),
+        fix: `Correct the action, or add ${quoteForMessage(action)} to ${declared.declaredIn}.`,
+      };
+    const everyDeclared = new Set([...(this.declared?.values() ?? [])].flatMap((one) => one.actions));
+    return {
+      code: 'unknown-action',
+      ...location,
+      path,
+      message:
+        `Action ${quoteForMessage(action)} is not an action of any resource: each one declares its actions, and none declares it.` +
+        didYouMean(action, everyDeclared),
+      fix: `Correct the action, or declare it for the resources it applies to.`,
+    };
   }
 
   /** The last warning: how many more grants were given twice with the same attributes than were warned about. */

@@ -1,6 +1,7 @@
 /**
  * The known universe of a set of definitions: every role and resource a definition names (except `'*'`),
- * and the CRUD actions plus every action a grant names — sorted, and indexed, for the expansion of `'*'`.
+ * and the CRUD actions plus every action a grant names or a resource declares — sorted, and indexed, for the
+ * expansion of `'*'`.
  */
 import { CRUD_ACTIONS, isSyntaxProblem, parseGrantKey } from '../definition/grant-syntax.js';
 import { grantEntries, rolesOf, type LocatedDefinition } from './definition-parts.js';
@@ -18,7 +19,8 @@ export interface KnownNames {
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The known roles, resources and actions of `located`, sorted by code unit (stable across machines).
+ * The known roles, resources and actions of `located` (with the actions its resources declare), sorted by code
+ * unit (stable across machines).
  *
  * @example
  * ```ts
@@ -26,7 +28,7 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  * // ['approve', 'create', 'delete', 'read', 'update']
  * ```
  */
-export function knownNames(located: readonly LocatedDefinition[]): KnownNames {
+export function knownNames(located: readonly LocatedDefinition[], declaredActions?: ReadonlyMap<string, { readonly actions: readonly string[] }>): KnownNames {
   const roleSet = new Set<string>();
   const resourceSet = new Set<string>();
   const actionSet = new Set<string>(CRUD_ACTIONS);
@@ -38,6 +40,8 @@ export function knownNames(located: readonly LocatedDefinition[]): KnownNames {
       if (!isSyntaxProblem(parsed) && parsed.action !== '*') actionSet.add(parsed.action);
     }
   }
+  // What a resource no definition names declares is not used (the builder warns about it).
+  for (const [resource, declared] of declaredActions ?? []) if (resourceSet.has(resource)) for (const action of declared.actions) actionSet.add(action);
   const roles = [...roleSet].sort(byCodeUnit);
   const resources = [...resourceSet].sort(byCodeUnit);
   const actions = [...actionSet].sort(byCodeUnit);

@@ -1,6 +1,6 @@
 /**
- * What each resource declares besides its definitions: its ownedAmong executor and its id type — and the
- * check that every definition deciding ownership with limitOwned alone can decide it for one record.
+ * What each resource declares besides its definitions: its ownedAmong executor, its id type and its actions —
+ * and the check that every definition deciding ownership with limitOwned alone can decide it for one record.
  */
 import { quoteForMessage } from '../common/printable-text.js';
 import type { DefinitionProblem } from '../common/errors.js';
@@ -9,28 +9,56 @@ import type { HookValue, LocatedDefinition } from './definition-parts.js';
 import type { HookRegistry } from './hook-registry.js';
 import type { KnownNames } from './known-names.js';
 
-/** Per known resource (in the order of `names.resources`): its executor (a hook index, or -1) and its id type (or null). */
-export interface ResourceSettings {
-  readonly ownedAmong: readonly number[];
-  readonly idTypes: readonly (ResourceIdType | null)[];
+/** The actions one resource declares, and where they are declared (for the fix of a grant naming another). */
+export interface DeclaredResourceActions {
+  readonly actions: readonly string[];
+  /** Where the declaration is written, as a fix names it: `"actions" in document.resource.json`. */
+  readonly declaredIn: string;
 }
 
 /**
- * The executors (interned as hooks, before any definition's) and id types of the known resources; a setting
- * for a resource no definition names is a warning.
+ * Per known resource (in the order of `names.resources`): its executor (a hook index, or -1), its id type (or
+ * null) and its declared actions (indexes into `names.actions`, ascending; null when it declares none).
+ */
+export interface ResourceSettings {
+  readonly ownedAmong: readonly number[];
+  readonly idTypes: readonly (ResourceIdType | null)[];
+  readonly actions: readonly (readonly number[] | null)[];
+}
+
+/**
+ * Whether resource number `resource` takes action number `action`: it declares it, or declares no actions.
  *
  * @example
  * ```ts
- * const settings = resourceSettings(names, registry, new Map([['document', 'ownedDocumentsAmong']]), new Map(), warnings);
+ * const reached = resourceIds.filter((resource) => resourceTakes(settings, resource, action));
+ * ```
+ */
+export function resourceTakes(settings: ResourceSettings, resource: number, action: number): boolean {
+  const declared = settings.actions[resource];
+  return declared === null || declared === undefined || declared.includes(action);
+}
+
+/**
+ * The executors (interned as hooks, before any definition's), id types and declared actions of the known
+ * resources; a setting for a resource no definition names is a warning.
+ *
+ * @example
+ * ```ts
+ * const settings = resourceSettings(names, registry, { ownedAmong: new Map([['document', 'ownedDocumentsAmong']]) }, warnings);
  * ```
  */
 export function resourceSettings(
   names: KnownNames,
   registry: HookRegistry,
-  ownedAmong: ReadonlyMap<string, HookValue> | undefined,
-  idTypes: ReadonlyMap<string, ResourceIdType> | undefined,
+  given: {
+    readonly ownedAmong?: ReadonlyMap<string, HookValue> | undefined;
+    readonly idTypes?: ReadonlyMap<string, ResourceIdType> | undefined;
+    readonly actions?: ReadonlyMap<string, DeclaredResourceActions> | undefined;
+  },
   warnings: string[],
 ): ResourceSettings {
+  const { ownedAmong, idTypes, actions } = given;
   const executors = names.resources.map((resource) => {
     const executor = ownedAmong?.get(resource);
     return executor === undefined ? -1 : registry.hook('ownedAmong', executor);
@@ -44,7 +72,15 @@ export function resourceSettings(
     if (!names.resourceIndex.has(resource))
       warnings.push(`An id type is given for resource ${quoteForMessage(resource)}, which no definition names; it is not used.`);
   }
-  return { ownedAmong: executors, idTypes: types };
+  const declared = names.resources.map((resource) => {
+    const list = actions?.get(resource)?.actions;
+    return list === undefined ? null : list.map((action) => names.actionIndex.get(action) as number).sort((a, b) => a - b);
+  });
+  for (const resource of actions?.keys() ?? []) {
+    if (!names.resourceIndex.has(resource))
+      warnings.push(`Actions are declared for resource ${quoteForMessage(resource)}, which no definition names; they are not used.`);
+  }
+  return { ownedAmong: executors, idTypes: types, actions: declared };
 }
 
 /**

@@ -12,9 +12,10 @@ import { expansionProblem } from './expansion-limit.js';
 import { GrantCells } from './grant-cells.js';
 import { HookRegistry } from './hook-registry.js';
 import { knownNames } from './known-names.js';
-import { resourceSettings, uncomputableOwnership } from './resource-settings.js';
+import { resourceSettings, uncomputableOwnership, type DeclaredResourceActions } from './resource-settings.js';
 
 export type { HookValue, LocatedDefinition, ValidDefinition } from './definition-parts.js';
+export type { DeclaredResourceActions } from './resource-settings.js';
 export { MAX_GRANT_EXPANSIONS } from './expansion-limit.js';
 export { MAX_GRANT_CELLS } from './grant-cells.js';
 
@@ -36,6 +37,11 @@ export interface TableBuildOptions {
   readonly ownedAmong?: ReadonlyMap<string, HookValue> | undefined;
   /** The declared id type of each resource that has one: ids entering a check are projected to it. */
   readonly idTypes?: ReadonlyMap<string, ResourceIdType> | undefined;
+  /**
+   * The declared actions of each resource that declares them (valid lists: `declaredActionsProblems` found none):
+   * grants may name only those there, and `'*'` expands to them.
+   */
+  readonly actions?: ReadonlyMap<string, DeclaredResourceActions> | undefined;
 }
 
 function summaryOf({ definition, location }: LocatedDefinition): DefinitionSummary {
@@ -60,7 +66,7 @@ function summaryOf({ definition, location }: LocatedDefinition): DefinitionSumma
 export function buildGrantTables(located: readonly LocatedDefinition[], options: TableBuildOptions = {}): TableBuildResult {
   const problems: DefinitionProblem[] = [];
   const warnings: string[] = [];
-  const names = knownNames(located);
+  const names = knownNames(located, options.actions);
   const { roles, resources, actions } = names;
   const empty = (): TableBuildResult => ({
     tables: { format: 1, roles, resources, actions, plans: [], hooks: [], owners: [], cells: [], definitions: [] },
@@ -70,15 +76,15 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
   });
 
   const registry = new HookRegistry();
-  const settings = resourceSettings(names, registry, options.ownedAmong, options.idTypes, warnings);
+  const settings = resourceSettings(names, registry, options, warnings);
   problems.push(...uncomputableOwnership(located, names, settings.ownedAmong));
-  const tooLarge = expansionProblem(located, names);
+  const tooLarge = expansionProblem(located, names, settings);
   if (tooLarge !== undefined) {
     problems.push(tooLarge);
     return empty();
   }
 
-  const cells = new GrantCells(names, problems, warnings);
+  const cells = new GrantCells(names, settings, options.actions, problems, warnings);
   const definitions: DefinitionSummary[] = [];
   for (let number = 0; number < located.length; number++) {
     const entry = located[number] as LocatedDefinition;
@@ -88,7 +94,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
   cells.finish();
 
   const { plans, rows } = cellRows(cells.cells, names);
-  const { ownedAmong, idTypes } = settings;
+  const { ownedAmong, idTypes, actions: declaredActions } = settings;
   return {
     tables: {
       format: 1,
@@ -100,6 +106,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
       owners: registry.owners,
       ...(ownedAmong.some((hook) => hook !== -1) ? { ownedAmong } : {}),
       ...(idTypes.some((type) => type !== null) ? { idTypes } : {}),
+      ...(declaredActions.some((declared) => declared !== null) ? { declaredActions } : {}),
       cells: rows,
       definitions,
     },

@@ -68,6 +68,19 @@ export function groupOwnershipLabel(tables: GrantTables, group: number, resource
   });
 }
 
+/**
+ * The actions of resource number `resource` that grants may name and queries may ask: the ones it declares, or
+ * every action of the tables when it declares none.
+ *
+ * @example
+ * ```ts
+ * resourceActionIndexes(tables, 0); // [0, 3]: 'approve' and 'read', which the resource declares
+ * ```
+ */
+export function resourceActionIndexes(tables: GrantTables, resource: number): readonly number[] {
+  return tables.declaredActions?.[resource] ?? tables.actions.map((_, i) => i);
+}
+
 /** Where a definition came from and what it says it is for; `definition` in cells indexes this list. */
 export interface DefinitionSummary {
   readonly index: number;
@@ -106,6 +119,11 @@ export interface GrantTables {
   readonly ownedAmong?: readonly number[];
   /** Per resource (same order as `resources`), its declared id type, or null. Absent: none declares one. */
   readonly idTypes?: readonly (ResourceIdType | null)[];
+  /**
+   * Per resource (same order as `resources`), the indexes in `actions` of the actions it declares, ascending, or
+   * null when it declares none (any action may be asked of it). Absent: none declares its actions.
+   */
+  readonly declaredActions?: readonly (readonly number[] | null)[];
   readonly cells: readonly GrantCell[];
   readonly definitions: readonly DefinitionSummary[];
 }

@@ -5,7 +5,7 @@
  */
 import { NOTHING, planBytes, planFromJson, planToPatterns, unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
-import { ownershipLabel, type GrantTables, type HookRef } from './grant-tables.js';
+import { ownershipLabel, resourceActionIndexes, type GrantTables, type HookRef } from './grant-tables.js';
 import type { ResourceIdType } from '../tables/grant-tables.js';
 
 /** A hook bound to the ownership service it came from, with the name used in error messages. */
@@ -69,6 +69,7 @@ export interface GrantIndex {
   readonly knownActions: ReadonlySet<string>;
   /** The declared id type of each resource that has one. */
   readonly idTypes: ReadonlyMap<string, ResourceIdType>;
+  /** Per resource, its actions (declared ones only, for a resource that declares them). */
   readonly resources: ReadonlyMap<string, ReadonlyMap<string, ActionEntry>>;
   /** How many distinct cell combinations were loaded (their ids are 0 to this, exclusive). */
   readonly combinationCount: number;
@@ -210,14 +211,17 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
 
   const resources = new Map<string, Map<string, ActionEntry>>();
   const combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
-  const entries: Map<string, Combination>[][] = tables.resources.map((resource) => {
+  // Indexed by action number; a resource that declares its actions has entries for those only (the shape check saw every cell names one).
+  const entries: Map<string, Combination>[][] = tables.resources.map((resource, r) => {
     const byAction = new Map<string, ActionEntry>();
     resources.set(resource, byAction);
-    return tables.actions.map((action) => {
+    const byIndex: Map<string, Combination>[] = [];
+    for (const action of resourceActionIndexes(tables, r)) {
       const byRole = new Map<string, Combination>();
-      byAction.set(action, { byRole, multiRole: new BoundedCache(MAX_CACHED_COMBINATIONS, combinationBudget) });
-      return byRole;
-    });
+      byAction.set(tables.actions[action] as string, { byRole, multiRole: new BoundedCache(MAX_CACHED_COMBINATIONS, combinationBudget) });
+      byIndex[action] = byRole;
+    }
+    return byIndex;
   });
 
   // A large policy has many cells and few distinct ones (a '*' grant repeats one cell everywhere):

@@ -98,15 +98,31 @@ export function grantTablesProblem(value: unknown): string | undefined {
       if (group.limitOwned !== undefined) hookOfKind(group.limitOwned, 'limitOwned', `owners[${i}].limitOwned`);
       array(group.definitions, `owners[${i}].definitions`).forEach((definition, k) => index(definition, definitions.length, `owners[${i}].definitions[${k}]`));
     });
-    const executors = tables.ownedAmong === undefined ? undefined : array(tables.ownedAmong, 'ownedAmong');
-    if (executors !== undefined && executors.length !== resources.length) fail('ownedAmong', 'does not have one entry per resource');
+    // The optional lists of one entry per resource.
+    const perResource = (value: unknown, path: string): readonly unknown[] | undefined => {
+      if (value === undefined) return undefined;
+      const list = array(value, path);
+      if (list.length !== resources.length) fail(path, 'does not have one entry per resource');
+      return list;
+    };
+    const executors = perResource(tables.ownedAmong, 'ownedAmong');
     executors?.forEach((hook, i) => {
       if (hook !== -1) hookOfKind(hook, 'ownedAmong', `ownedAmong[${i}]`);
     });
-    const idTypes = tables.idTypes === undefined ? undefined : array(tables.idTypes, 'idTypes');
-    if (idTypes !== undefined && idTypes.length !== resources.length) fail('idTypes', 'does not have one entry per resource');
-    idTypes?.forEach((type, i) => {
+    perResource(tables.idTypes, 'idTypes')?.forEach((type, i) => {
       if (type !== null && type !== 'number' && type !== 'string') fail(`idTypes[${i}]`, 'is not "number", "string" or null');
+    });
+    // Each entry null (declares none) or its actions' indexes, ascending: each greater than the one before, -1 at first.
+    const declaredSets = perResource(tables.declaredActions, 'declaredActions')?.map((list, i) => {
+      if (list === null) return undefined;
+      const indexes = array(list, `declaredActions[${i}]`);
+      if (indexes.length === 0) fail(`declaredActions[${i}]`, 'is empty');
+      indexes.forEach(
+        (value, k) =>
+          index(value, actions.length, `declaredActions[${i}][${k}]`) > ((indexes[k - 1] as number | undefined) ?? -1) ||
+          fail(`declaredActions[${i}][${k}]`, 'is not ascending'),
+      );
+      return new Set(indexes as readonly number[]);
     });
     // A group without isOwner or listOwned decides one record only through the resource's executor.
     const decidable = (group: number, resource: number) => {
@@ -119,6 +135,7 @@ export function grantTablesProblem(value: unknown): string | undefined {
       const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
       index(resource, resources.length, `cells[${i}][0]`);
       index(action, actions.length, `cells[${i}][1]`);
+      if (declaredSets?.[resource as number]?.has(action as number) === false) fail(`cells[${i}][1]`, 'is not an action its resource declares');
       index(role, roles.length, `cells[${i}][2]`);
       if (anyPlan !== -1) index(anyPlan, plans.length, `cells[${i}][3]`);
       const ownList = array(own, `cells[${i}][4]`);
