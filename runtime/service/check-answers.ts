@@ -219,10 +219,13 @@ function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary, 
   if (!vocabulary.resources.has(check.resource))
     throw new ServiceProblem(
       'invalid-request',
-      `${at}.resource: ${quoteForMessage(check.resource)} is not a resource of this policy (GET /v1/policy lists them).`,
+      `${at}.resource: ${quoteForMessage(check.resource)} is not a resource of this policy (GET /v1/policy lists them).${didYouMean(check.resource, vocabulary.resources)}`,
     );
   if (!vocabulary.actions.has(check.action))
-    throw new ServiceProblem('invalid-request', `${at}.action: ${quoteForMessage(check.action)} is not an action of this policy (GET /v1/policy lists them).`);
+    throw new ServiceProblem(
+      'invalid-request',
+      `${at}.action: ${quoteForMessage(check.action)} is not an action of this policy (GET /v1/policy lists them).${didYouMean(check.action, vocabulary.actions)}`,
+    );
   const actions = declared.get(check.resource);
   if (actions !== undefined && !actions.has(check.action)) {
     const names = [...actions].sort();

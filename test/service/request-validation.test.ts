@@ -31,6 +31,8 @@ describe('names and ids the policy does not have', () => {
   it.each([
     [{ ...good, resource: 'documnet' }, 'checks[1].resource: "documnet" is not a resource of this policy (GET /v1/policy lists them).'],
     [{ ...good, action: 'approve' }, 'checks[1].action: "approve" is not an action of this policy (GET /v1/policy lists them).'],
+    [{ ...good, resource: 'artcle' }, 'checks[1].resource: "artcle" is not a resource of this policy (GET /v1/policy lists them). Did you mean "article"?'],
+    [{ ...good, action: 'raed' }, 'checks[1].action: "raed" is not an action of this policy (GET /v1/policy lists them). Did you mean "read"?'],
     [{ ...good, resource: '__proto__' }, 'checks[1].resource: "__proto__" is not a resource of this policy (GET /v1/policy lists them).'],
     [{ ...good, action: 'toString' }, 'checks[1].action: "toString" is not an action of this policy (GET /v1/policy lists them).'],
     [{ ...good, resource: 'a\u001b[31mred' }, 'checks[1].resource: "a\\u001b[31mred" is not a resource of this policy (GET /v1/policy lists them).'],
