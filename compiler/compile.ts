@@ -4,7 +4,6 @@
  * folder that holds nothing but generated files (see output/output-folder.ts and output/write-output.ts).
  */
 import { basename, resolve } from 'node:path';
-import { CompileLimitError } from './problems/compile-limit-error.js';
 import { compileModel, type CompiledModel } from './model/compile-model.js';
 import type { CompileProblem } from './problems/compile-problem.js';
 import { emitAll } from './emit/emit-all.js';
@@ -62,17 +61,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const result = compileModel(options.definitionsDir);
   if (!result.ok || output.problems.length > 0)
     return { ok: false, problems: [...output.problems, ...(result.ok ? [] : result.problems)], inputs: result.files };
-  let files: EmittedFile[];
-  try {
-    files = await emitAll(result.model, {
-      runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
-      definitionsLabel: basename(resolve(options.definitionsDir)),
-    });
-  } catch (error) {
-    // An output that would outgrow its limit is a problem of the policy, reported like the others.
-    if (!(error instanceof CompileLimitError)) throw error;
-    return { ok: false, problems: [{ file: '.', path: [], code: error.code, message: error.message, fix: error.fix }], inputs: result.files };
-  }
+  const files = await emitAll(result.model, {
+    runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
+    definitionsLabel: basename(resolve(options.definitionsDir)),
+  });
   const existing = readExisting(output.target);
   const stale = [
     ...files.filter((file) => existing.get(file.path) !== file.content).map((file) => file.path),
