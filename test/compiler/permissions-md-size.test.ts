@@ -178,7 +178,7 @@ const summaryStart = (maxChars: number) => [
 ];
 
 function sizeBudgetAndLimit(): void {
-  it('size: the budget is exact — a matrix of exactly maxChars is written; one character less writes the summary, which lists every resource, check and file', () => {
+  it('size: the budget is exact — a matrix of exactly maxChars is written; one less writes the summary, listing every resource, check and file', () => {
     const { content } = emitMatrix(context(model));
     expect(emitMatrix(context(model), { maxChars: content.length, summaryChars: MAX_SUMMARY_CHARS }).content).toBe(content);
     expect(emitMatrix(context(model), { maxChars: content.length - 1, summaryChars: MAX_SUMMARY_CHARS }).content).toBe(
@@ -254,7 +254,7 @@ function sizeBudgetAndLimit(): void {
     expect([MAX_MATRIX_CHARS, MAX_SUMMARY_CHARS]).toEqual([8 * 1024 * 1024, 1024 * 1024]);
   });
 
-  it('size: a matrix of about 6 G characters (longer than any string V8 can hold) stops at the budget and the summary is written, holding little memory', () => {
+  it('size: a matrix of about 6 G characters (past any V8 string) stops at the budget and the summary is written, holding little memory', () => {
     // 120,000 cells × 1,000 own grants of ~50 characters each: if the emitter built the file first, it would need a string longer than V8 allows.
     const huge = syntheticModel(120_000, 1_000);
     global.gc?.();
