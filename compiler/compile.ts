@@ -28,6 +28,17 @@ export interface CompileOptions {
    * or a relative path to its source inside the typed-permissions repository itself.
    */
   readonly runtimeImport?: string;
+  /** Told as each phase starts, with its count (the command line shows it on a terminal). */
+  readonly progress?: ((phase: CompilePhase) => void) | undefined;
+}
+
+/**
+ * A phase of a compile as it starts: reading the folder's files, checking the definitions, expanding them into
+ * grants (only once every limit is checked), generating the output from the grants, writing the output files.
+ */
+export interface CompilePhase {
+  readonly name: 'reading' | 'checking' | 'expanding' | 'emitting' | 'writing';
+  readonly count: number;
 }
 
 /** The result of {@link compile}. */
@@ -58,9 +69,10 @@ export type CompileResult =
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const output = inspectOutputFolder(options.outDir, options.definitionsDir);
   if (options.check !== true && output.problems.length === 0) recoverFolders(output);
-  const result = compileModel(options.definitionsDir);
+  const result = compileModel(options.definitionsDir, options.progress);
   if (!result.ok || output.problems.length > 0)
     return { ok: false, problems: [...output.problems, ...(result.ok ? [] : result.problems)], inputs: result.files };
+  options.progress?.({ name: 'emitting', count: result.model.tables.cells.length });
   const files = await emitAll(result.model, {
     runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
     definitionsLabel: basename(resolve(options.definitionsDir)),
@@ -72,6 +84,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   ].sort();
   if (options.check === true || stale.length === 0) return { ok: true, model: result.model, files, written: false, stale, inputs: result.files };
   try {
+    options.progress?.({ name: 'writing', count: files.length });
     writeAtomically(options.outDir, files);
   } catch (error) {
     // Something foreign appeared in the folder since it was inspected: still refuse, with the same problem lines.

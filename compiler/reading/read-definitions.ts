@@ -101,19 +101,21 @@ function listFolder(directory: string): { files: string[] } | { problem: Compile
 }
 
 /**
- * Reads every definition and metadata file of `directory` (sorted by name, so output is stable).
+ * Reads every definition and metadata file of `directory` (sorted by name, so output is stable); `onListed` is told
+ * how many there are before they are read.
  *
  * @example
  * ```ts
  * const { definitions, resources, problems } = readDefinitionsFolder('definitions');
  * ```
  */
-export function readDefinitionsFolder(directory: string): ReadResult {
+export function readDefinitionsFolder(directory: string, onListed?: (files: number) => void): ReadResult {
   const problems: CompileProblem[] = [];
   const definitions: ReadDefinition[] = [];
   const resources: ResourceMetadata[] = [];
   const listed = listFolder(directory);
   if ('problem' in listed) return { definitions, resources, files: [], problems: [listed.problem] };
+  onListed?.(listed.files.length);
   for (const file of listed.files) {
     const { read, problems: fileProblems } = readFile(directory, file);
     problems.push(...fileProblems);
