@@ -12,7 +12,7 @@ import { readJsonFile } from './read-json-file.js';
 import { readResourceMetadata, type ResourceMetadata } from './read-resource-metadata.js';
 import { unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { readTypeScriptFile } from './read-typescript-file.js';
-import { positionOf, type Position, type StaticValue } from './static-value.js';
+import { positionOf, type Positions, type StaticValue } from './static-value.js';
 
 /** One definition as read from a file, not validated yet. */
 export interface ReadDefinition {
@@ -23,7 +23,7 @@ export interface ReadDefinition {
   readonly index: number;
   /** Path of the definition inside the file's value (`[3]` or `['definitions', 3]`). */
   readonly path: ValuePath;
-  readonly positions: ReadonlyMap<string, Position>;
+  readonly positions: Positions;
 }
 
 /** Everything read from a definitions folder. */
