@@ -5,6 +5,9 @@
  */
 import { basename, resolve } from 'node:path';
 import { compileModel, type CompiledModel } from './model/compile-model.js';
+import type { CompilePhase } from './model/compile-phase.js';
+
+export type { CompilePhase } from './model/compile-phase.js';
 import type { CompileProblem } from './problems/compile-problem.js';
 import { emitAll } from './emit/emit-all.js';
 import type { EmittedFile } from './emit/emit-context.js';
@@ -30,15 +33,6 @@ export interface CompileOptions {
   readonly runtimeImport?: string;
   /** Told as each phase starts, with its count (the command line shows it on a terminal). */
   readonly progress?: ((phase: CompilePhase) => void) | undefined;
-}
-
-/**
- * A phase of a compile as it starts: reading the folder's files, checking the definitions, expanding them into
- * grants (only once every limit is checked), generating the output from the grants, writing the output files.
- */
-export interface CompilePhase {
-  readonly name: 'reading' | 'checking' | 'expanding' | 'emitting' | 'writing';
-  readonly count: number;
 }
 
 /** The result of {@link compile}. */

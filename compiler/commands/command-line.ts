@@ -4,7 +4,12 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printableText } from 'typed-permissions/internal';
-import type { ProgressStream } from './compile-progress.js';
+
+/** Where progress goes: `process.stderr`, or a test's stand-in. */
+export interface ProgressStream {
+  readonly isTTY?: boolean | undefined;
+  write(text: string): unknown;
+}
 
 /** Where a command writes: standard output and standard error, a line at a time. */
 export interface CommandOutput {

@@ -3,14 +3,10 @@
  * taken more than a second; nothing at all when the stream is not a terminal (a pipe, a file, CI), so that what
  * scripts and tests read does not change.
  */
-import type { CompilePhase } from '../compile.js';
-import { printableLines } from './command-line.js';
+import type { CompilePhase } from '../model/compile-phase.js';
+import { printableLines, type ProgressStream } from './command-line.js';
 
-/** Where progress goes: `process.stderr`, or a test's stand-in. */
-export interface ProgressStream {
-  readonly isTTY?: boolean | undefined;
-  write(text: string): unknown;
-}
+export type { ProgressStream } from './command-line.js';
 
 /** Counts as people read them: `3,001`. */
 const formatCount = (n: number): string => n.toLocaleString('en-US');

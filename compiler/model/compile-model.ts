@@ -12,7 +12,7 @@ import {
   type PolicyTests,
   type ValidDefinition,
 } from 'typed-permissions/internal';
-import type { CompilePhase } from '../compile.js';
+import type { CompilePhase } from './compile-phase.js';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { undeclaredAttributeProblems } from './declared-attributes.js';
 import { locationKey, problemAt, sortProblems } from './definition-problem.js';
