@@ -4,8 +4,10 @@
  * folder that holds nothing but generated files (see output/output-folder.ts and output/write-output.ts).
  */
 import { basename, resolve } from 'node:path';
-import { CompileLimitError } from './problems/compile-limit-error.js';
 import { compileModel, type CompiledModel } from './model/compile-model.js';
+import type { CompilePhase } from './model/compile-phase.js';
+
+export type { CompilePhase } from './model/compile-phase.js';
 import type { CompileProblem } from './problems/compile-problem.js';
 import { emitAll } from './emit/emit-all.js';
 import type { EmittedFile } from './emit/emit-context.js';
@@ -29,6 +31,8 @@ export interface CompileOptions {
    * or a relative path to its source inside the typed-permissions repository itself.
    */
   readonly runtimeImport?: string;
+  /** Told as each phase starts, with its count (the command line shows it on a terminal). */
+  readonly progress?: ((phase: CompilePhase) => void) | undefined;
 }
 
 /** The result of {@link compile}. */
@@ -59,20 +63,14 @@ export type CompileResult =
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const output = inspectOutputFolder(options.outDir, options.definitionsDir);
   if (options.check !== true && output.problems.length === 0) recoverFolders(output);
-  const result = compileModel(options.definitionsDir);
+  const result = compileModel(options.definitionsDir, options.progress);
   if (!result.ok || output.problems.length > 0)
     return { ok: false, problems: [...output.problems, ...(result.ok ? [] : result.problems)], inputs: result.files };
-  let files: EmittedFile[];
-  try {
-    files = await emitAll(result.model, {
-      runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
-      definitionsLabel: basename(resolve(options.definitionsDir)),
-    });
-  } catch (error) {
-    // An output that would outgrow its limit is a problem of the policy, reported like the others.
-    if (!(error instanceof CompileLimitError)) throw error;
-    return { ok: false, problems: [{ file: '.', path: [], code: error.code, message: error.message, fix: error.fix }], inputs: result.files };
-  }
+  options.progress?.({ name: 'emitting', count: result.model.tables.cells.length });
+  const files = await emitAll(result.model, {
+    runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
+    definitionsLabel: basename(resolve(options.definitionsDir)),
+  });
   const existing = readExisting(output.target);
   const stale = [
     ...files.filter((file) => existing.get(file.path) !== file.content).map((file) => file.path),
@@ -80,6 +78,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   ].sort();
   if (options.check === true || stale.length === 0) return { ok: true, model: result.model, files, written: false, stale, inputs: result.files };
   try {
+    options.progress?.({ name: 'writing', count: files.length });
     writeAtomically(options.outDir, files);
   } catch (error) {
     // Something foreign appeared in the folder since it was inspected: still refuse, with the same problem lines.

@@ -5,10 +5,18 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printableText } from 'typed-permissions/internal';
 
+/** Where progress goes: `process.stderr`, or a test's stand-in. */
+export interface ProgressStream {
+  readonly isTTY?: boolean | undefined;
+  write(text: string): unknown;
+}
+
 /** Where a command writes: standard output and standard error, a line at a time. */
 export interface CommandOutput {
   readonly log: (line: string) => void;
   readonly error: (line: string) => void;
+  /** Where a long compile shows its progress when it is a terminal (process.stderr), and after how long; none by default. */
+  readonly progress?: { readonly stream: ProgressStream; readonly afterMs?: number } | undefined;
 }
 
 /** A command's arguments are wrong: the command line prints the message and the usage, and exits 2. */

@@ -1,10 +1,11 @@
 /**
  * `typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]`: definitions in, typed code,
- * the policy bundle and the permission matrix out.
+ * the policy bundle and the permission matrix out; on a terminal, the phases of a compile longer than a second.
  */
 import { watch } from 'node:fs';
 import { formatCompileProblem } from '../problems/compile-problem.js';
 import { compile } from '../compile.js';
+import { compileProgress } from './compile-progress.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
 
 /** What one compile did, for the exit code and for `--watch`. */
@@ -32,7 +33,8 @@ function reportProblems(
 
 async function runOnce(definitionsDir: string, outDir: string, check: boolean, io: CommandOutput): Promise<CompileRun> {
   const started = performance.now();
-  const result = await compile({ definitionsDir, outDir, check });
+  const progress = io.progress === undefined ? undefined : compileProgress(io.progress.stream, io.progress.afterMs);
+  const result = await compile({ definitionsDir, outDir, check, progress });
   if (!result.ok) return reportProblems(result, definitionsDir, outDir, io);
   for (const warning of result.model.warnings) io.error(`typed-permissions: warning: ${warning}`);
   const { tables } = result.model;

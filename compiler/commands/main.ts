@@ -47,10 +47,18 @@ const COMMANDS: Readonly<Record<string, Command>> = { compile: compileCommand, e
  */
 export async function main(
   argv: readonly string[],
-  output = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) },
+  output: CommandOutput = {
+    log: (line: string) => console.log(line),
+    error: (line: string) => console.error(line),
+    progress: { stream: process.stderr },
+  },
 ): Promise<number> {
   // Every line may carry input (folder names, definitions, roles): no control character reaches the terminal.
-  const io: CommandOutput = { log: (text: string) => output.log(printableLines(text)), error: (text: string) => output.error(printableLines(text)) };
+  const io: CommandOutput = {
+    log: (text: string) => output.log(printableLines(text)),
+    error: (text: string) => output.error(printableLines(text)),
+    progress: output.progress,
+  };
   const [name, ...rest] = argv;
   if (argv.includes('--help') || argv.includes('-h')) {
     io.log(USAGE);

@@ -1,39 +1,43 @@
 /**
  * Writing generated Markdown within a size budget: lines kept with a running size, and tables with
- * aligned columns. A huge or hostile policy must fail with a {@link CompileLimitError} before the text
- * it would produce exhausts memory.
+ * aligned columns. A huge or hostile policy stops the writer ({@link OverBudgetError}) before the text it
+ * would produce exhausts memory, so that a shorter form can be written instead.
  */
-import type { CompileLimitError } from '../problems/compile-limit-error.js';
 
 /** Columns are aligned up to this width; a longer cell sticks out rather than widening every row of its table. */
 const ALIGN_MAX_WIDTH = 160;
+
+/** Thrown by {@link BoundedLines} when the text would pass its budget; the writer catches it and writes less. */
+export class OverBudgetError extends Error {
+  constructor(readonly maxChars: number) {
+    super(`The text would be longer than ${maxChars} characters.`);
+    this.name = 'OverBudgetError';
+  }
+}
 
 /**
  * The lines of a file, with a running size checked against the budget before anything is kept.
  *
  * @example
  * ```ts
- * const out = new BoundedLines(1024, () => new CompileLimitError('too long', 'Grant less.'));
- * out.push('# Permissions');
+ * const out = new BoundedLines(1024);
+ * out.push('# Permissions'); // throws OverBudgetError past 1,024 characters
  * ```
  */
 export class BoundedLines {
   readonly lines: string[] = [];
   private size = 0;
 
-  constructor(
-    private readonly maxChars: number,
-    private readonly tooLarge: () => CompileLimitError,
-  ) {}
+  constructor(private readonly maxChars: number) {}
 
   /** Throws when `chars` more characters (about to be built) would pass the budget. */
   reserve(chars: number): void {
-    if (this.size + chars > this.maxChars) throw this.tooLarge();
+    if (this.size + chars > this.maxChars) throw new OverBudgetError(this.maxChars);
   }
 
   push(line: string): void {
     this.size += line.length + 1;
-    if (this.size > this.maxChars) throw this.tooLarge();
+    if (this.size > this.maxChars) throw new OverBudgetError(this.maxChars);
     this.lines.push(line);
   }
 }

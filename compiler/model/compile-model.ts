@@ -12,6 +12,7 @@ import {
   type PolicyTests,
   type ValidDefinition,
 } from 'typed-permissions/internal';
+import type { CompilePhase } from './compile-phase.js';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { undeclaredAttributeProblems } from './declared-attributes.js';
 import { locationKey, problemAt, sortProblems } from './definition-problem.js';
@@ -121,7 +122,7 @@ function actionsByResource(tables: GrantTables): Map<string, readonly string[]> 
 }
 
 /**
- * Reads and validates a definitions folder and builds its tables.
+ * Reads and validates a definitions folder and builds its tables, telling `progress` as each phase starts.
  *
  * @example
  * ```ts
@@ -129,8 +130,9 @@ function actionsByResource(tables: GrantTables): Map<string, readonly string[]> 
  * if (!result.ok) for (const p of result.problems) console.error(formatCompileProblem(p, 'definitions'));
  * ```
  */
-export function compileModel(directory: string): CompileModelResult {
-  const read = readDefinitionsFolder(directory);
+export function compileModel(directory: string, progress?: (phase: CompilePhase) => void): CompileModelResult {
+  const read = readDefinitionsFolder(directory, (files) => progress?.({ name: 'reading', count: files }));
+  progress?.({ name: 'checking', count: read.definitions.length });
   const problems: CompileProblem[] = [...read.problems];
   const metadata = indexMetadata(read.resources, problems);
   const { located, byLocation, valid } = acceptDefinitions(read, metadata, problems);
@@ -142,7 +144,12 @@ export function compileModel(directory: string): CompileModelResult {
       meta.actions === undefined ? [] : [[meta.resource, { actions: meta.actions, declaredIn: `"actions" in ${meta.file}` }] as const],
     ),
   );
-  const built = buildGrantTables(located, { ownedAmong: executors, idTypes, actions });
+  const built = buildGrantTables(located, {
+    ownedAmong: executors,
+    idTypes,
+    actions,
+    progress: (name, count) => progress?.({ name, count }),
+  });
   for (const problem of built.problems)
     problems.push(problemAt(byLocation.get(locationKey(problem.source, problem.index)) as ReadDefinition, problem.path, problem));
   const { tables } = built;

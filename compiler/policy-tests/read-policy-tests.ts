@@ -18,7 +18,7 @@ import {
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { readJsonText } from '../reading/read-json-file.js';
 import { wholeFileProblem, type FileRead } from '../reading/read-file-result.js';
-import { positionOf, type Position } from '../reading/static-value.js';
+import { positionOf, type Positions } from '../reading/static-value.js';
 import { testFileProblems } from './test-file-schema.js';
 
 /** The name of a policy test file. */
@@ -27,7 +27,7 @@ export const TEST_FILE = /\.permissions\.test\.json$/;
 /** One test file read: its normalized tests and where every value of it stands. */
 export interface ReadTestFile {
   readonly tests: PolicyTestFile;
-  readonly positions: ReadonlyMap<string, Position>;
+  readonly positions: Positions;
 }
 
 /** The test files of a folder: those that could be read, every file's name, and the problems met. */
@@ -79,7 +79,7 @@ interface TestFileValue {
  * The normalized tests of a file: the maps as read (JSON.parse made them, so a user called "__proto__" is a plain key),
  * each test in one field order, with its place.
  */
-function normalize(file: string, value: TestFileValue, positions: ReadonlyMap<string, Position>): PolicyTestFile {
+function normalize(file: string, value: TestFileValue, positions: Positions): PolicyTestFile {
   const tests = value.tests.map(({ user, action, resource, resourceId, expect, attributes }, i): PolicyTestCase => {
     const { line, column } = positionOf(positions, ['tests', i]) ?? { line: 1, column: 1 };
     return {

@@ -12,7 +12,7 @@ import { readJsonFile } from './read-json-file.js';
 import { readResourceMetadata, type ResourceMetadata } from './read-resource-metadata.js';
 import { unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { readTypeScriptFile } from './read-typescript-file.js';
-import { positionOf, type Position, type StaticValue } from './static-value.js';
+import { positionOf, type Positions, type StaticValue } from './static-value.js';
 
 /** One definition as read from a file, not validated yet. */
 export interface ReadDefinition {
@@ -23,7 +23,7 @@ export interface ReadDefinition {
   readonly index: number;
   /** Path of the definition inside the file's value (`[3]` or `['definitions', 3]`). */
   readonly path: ValuePath;
-  readonly positions: ReadonlyMap<string, Position>;
+  readonly positions: Positions;
 }
 
 /** Everything read from a definitions folder. */
@@ -101,19 +101,21 @@ function listFolder(directory: string): { files: string[] } | { problem: Compile
 }
 
 /**
- * Reads every definition and metadata file of `directory` (sorted by name, so output is stable).
+ * Reads every definition and metadata file of `directory` (sorted by name, so output is stable); `onListed` is told
+ * how many there are before they are read.
  *
  * @example
  * ```ts
  * const { definitions, resources, problems } = readDefinitionsFolder('definitions');
  * ```
  */
-export function readDefinitionsFolder(directory: string): ReadResult {
+export function readDefinitionsFolder(directory: string, onListed?: (files: number) => void): ReadResult {
   const problems: CompileProblem[] = [];
   const definitions: ReadDefinition[] = [];
   const resources: ResourceMetadata[] = [];
   const listed = listFolder(directory);
   if ('problem' in listed) return { definitions, resources, files: [], problems: [listed.problem] };
+  onListed?.(listed.files.length);
   for (const file of listed.files) {
     const { read, problems: fileProblems } = readFile(directory, file);
     problems.push(...fileProblems);

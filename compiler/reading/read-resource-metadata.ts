@@ -4,7 +4,7 @@
  */
 import { validateResourceMetadata } from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
-import { positionOf, type Position, type StaticValue } from './static-value.js';
+import { positionOf, type Positions, type StaticValue } from './static-value.js';
 
 /** A resource's declared metadata. */
 export interface ResourceMetadata {
@@ -16,7 +16,7 @@ export interface ResourceMetadata {
   /** The method of the ownership service that runs this resource's limitOwned filters over given ids. */
   readonly ownedAmong: string | undefined;
   readonly file: string;
-  readonly positions: ReadonlyMap<string, Position>;
+  readonly positions: Positions;
 }
 
 /**

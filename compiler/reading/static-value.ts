@@ -21,10 +21,15 @@ export interface StaticValueProblem {
   readonly fix: string;
 }
 
+/** Where each path of a value stands, by {@link pathKey}. */
+export interface Positions {
+  get(key: string): Position | undefined;
+}
+
 /** A value read from source, with the position of every path in it. */
 export interface StaticValue {
   readonly value: unknown;
-  readonly positions: ReadonlyMap<string, Position>;
+  readonly positions: Positions;
   readonly problems: readonly StaticValueProblem[];
 }
 
@@ -48,7 +53,7 @@ export function pathKey(path: ValuePath): string {
  * positionOf(read.positions, [0, 'roles']); // where definition 0 stands, when it has no roles
  * ```
  */
-export function positionOf(positions: ReadonlyMap<string, Position>, path: ValuePath): Position | undefined {
+export function positionOf(positions: Positions, path: ValuePath): Position | undefined {
   for (let length = path.length; length >= 0; length--) {
     const found = positions.get(pathKey(path.slice(0, length)));
     if (found !== undefined) return found;
@@ -90,16 +95,45 @@ function scalarValue(node: ts.Node): unknown {
   return NOT_SCALAR;
 }
 
+/**
+ * The positions of a file's values, kept as offsets and turned into a line and column only when asked: a large folder
+ * has millions of values, and only those with a problem are ever placed.
+ */
+class SourcePositions implements Positions {
+  readonly starts = new Map<string, number>();
+  private readonly lineStarts: readonly number[];
+
+  constructor(sourceFile: ts.SourceFile) {
+    this.lineStarts = sourceFile.getLineStarts();
+  }
+
+  get(key: string): Position | undefined {
+    const start = this.starts.get(key);
+    if (start === undefined) return undefined;
+    // The last line that starts at or before the offset.
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.lineStarts[middle] as number) <= start) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: start - (this.lineStarts[low] as number) + 1 };
+  }
+}
+
 /** One read of a literal: the positions and problems it collects as it walks the tree. */
 class StaticReader {
-  readonly positions = new Map<string, Position>();
+  readonly positions: SourcePositions;
   readonly problems: StaticValueProblem[] = [];
 
-  constructor(private readonly sourceFile: ts.SourceFile) {}
+  constructor(private readonly sourceFile: ts.SourceFile) {
+    this.positions = new SourcePositions(sourceFile);
+  }
 
   read(raw: ts.Node, path: ValuePath): unknown {
     const node = unwrap(raw);
-    this.positions.set(pathKey(path), this.at(node));
+    this.positions.starts.set(pathKey(path), node.getStart(this.sourceFile));
     const scalar = scalarValue(node);
     if (scalar !== NOT_SCALAR) return scalar;
     if (ts.isArrayLiteralExpression(node)) return this.readArray(node, path);

@@ -26,9 +26,9 @@ const HOSTILE: readonly { name: string; definitions: () => unknown[]; outcome: '
     outcome: 'too-large',
   },
   {
-    name: 'the cell limit reached with 3,000 attribute patterns in every cell',
+    name: 'the cell limit (500,000) reached with 3,000 attribute patterns in every cell',
     definitions: () => [
-      { roles: roles(100), resource: 'r0', grant: Array.from({ length: 21 }, (_, i) => `a${i}:any`) },
+      { roles: roles(200), resource: 'r0', grant: Array.from({ length: 21 }, (_, i) => `a${i}:any`) },
       ...Array.from({ length: 99 }, (_, i) => ({ roles: 'R0', resource: `r${i + 1}`, grant: ['read'] })),
       {
         roles: '*',

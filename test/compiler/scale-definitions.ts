@@ -1,7 +1,8 @@
 /**
- * Writes a large, valid definitions folder for the scale test: `roles` roles, `resources`
- * resources (one definitions file and one metadata file each) and `actions` actions (CRUD plus
- * custom ones). Deterministic: the same sizes always give the same files.
+ * Writes large, valid definitions folders for the scale test and the compile measurement: `roles` roles,
+ * `resources` resources (one definitions file and one metadata file each) and `actions` actions (CRUD plus
+ * custom ones), or tenant-shaped ones (one file per tenant role). Deterministic: the same sizes always give
+ * the same files.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,11 @@ export interface ScaleSize {
   readonly resources: number;
   /** At least 6: the CRUD actions, `list`, and at least one custom action. */
   readonly actions: number;
+  /**
+   * The share of the roles that read each resource (default 0.1); half as many own records of it, a quarter as
+   * many manage it. The grants grow linearly with it: about `resources × roles × share × (5 + actions / 4)`.
+   */
+  readonly share?: number;
 }
 
 /** What was written, for assertions. */
@@ -48,9 +54,10 @@ export function writeScaleDefinitions(dir: string, size: ScaleSize): ScaleFolder
   const roles = Array.from({ length: size.roles }, (_, i) => `ROLE_${pad(i)}`);
   const resources = Array.from({ length: size.resources }, (_, i) => `resource_${pad(i)}`);
   const custom = Array.from({ length: size.actions - CRUD.length - 1 }, (_, i) => `action${i}`);
-  const readers = Math.max(1, Math.round(size.roles / 10));
-  const owners = Math.max(1, Math.round(size.roles / 20));
-  const managers = Math.max(1, Math.round(size.roles / 40));
+  const share = size.share ?? 0.1;
+  const readers = Math.max(1, Math.round(size.roles * share));
+  const owners = Math.max(1, Math.round((size.roles * share) / 2));
+  const managers = Math.max(1, Math.round((size.roles * share) / 4));
   let files = 0;
   let definitions = 0;
 
@@ -89,4 +96,60 @@ export function writeScaleDefinitions(dir: string, size: ScaleSize): ScaleFolder
     files += 2;
   });
   return { roles, resources, actions: [...CRUD, 'list', ...custom].sort(), files, definitions };
+}
+
+/** The sizes of a tenant-shaped folder. */
+export interface TenantSize {
+  /** Tenant roles, one definitions file each. */
+  readonly tenants: number;
+  readonly resources: number;
+  /** Resources each tenant role is granted on. */
+  readonly perTenant: number;
+}
+
+/**
+ * A SaaS whose tenants have custom roles: every tenant role has its own file, granting read and list as any on
+ * `perTenant` resources, and CRUD as own (with an ownership check) on a third of them; one administrator has
+ * `*:any` everywhere. Every resource has a metadata file.
+ *
+ * @example
+ * ```ts
+ * writeTenantDefinitions('/tmp/defs', { tenants: 5000, resources: 50, perTenant: 20 });
+ * ```
+ */
+export function writeTenantDefinitions(dir: string, size: TenantSize): ScaleFolder {
+  mkdirSync(dir, { recursive: true });
+  const roles = Array.from({ length: size.tenants }, (_, i) => `TENANT_${String(i).padStart(5, '0')}`);
+  const resources = Array.from({ length: size.resources }, (_, i) => `resource_${pad(i)}`);
+  let definitions = 0;
+  roles.forEach((role, t) => {
+    const granted = slice(resources, (t * 7) % resources.length, size.perTenant);
+    const list = granted.map((resource, i) =>
+      i % 3 === 0
+        ? {
+            roles: role,
+            resource,
+            descr: `What ${role} may do with its own ${resource}.`,
+            possession: 'own',
+            grant: { create: ['*'], read: ['*'], update: ['*', '!secret'], delete: ['*'] },
+            isOwner: `isOwnerOf${resource}`,
+            listOwned: `listOwnedOf${resource}`,
+          }
+        : { roles: role, resource, descr: `What ${role} reads of ${resource}.`, grant: { 'read:any': ['*', '!secret'], 'list:any': ['title', 'status'] } },
+    );
+    if (t === 0) list.push({ roles: 'ADMIN', resource: '*', descr: 'The administrator.', grant: ['*:any'] } as never);
+    definitions += list.length;
+    writeFileSync(join(dir, `${role.toLowerCase()}.permissions.json`), `${JSON.stringify({ definitions: list }, null, 2)}\n`);
+  });
+  for (const resource of resources) {
+    const resourceFile = { resource, idType: 'number', attributes: ['id', 'title', 'status', 'body', 'secret'] };
+    writeFileSync(join(dir, `${resource}.resource.json`), `${JSON.stringify(resourceFile, null, 2)}\n`);
+  }
+  return {
+    roles: ['ADMIN', ...roles],
+    resources,
+    actions: [...CRUD, 'list'].sort(),
+    files: roles.length + resources.length,
+    definitions,
+  };
 }

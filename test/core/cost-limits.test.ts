@@ -14,7 +14,13 @@ import { MAX_ATTRIBUTE_PATH_DEPTH } from '../../runtime/core/definition/grant-sy
 import { MAX_DEFINITIONS_FILE_LENGTH } from '../../runtime/core/definition/definitions-file.js';
 import { parseDefinitionsJson, PermissionDefinitionError, Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { MAX_CACHED_COMBINATIONS } from '../../runtime/core/tables/table-loader.js';
-import { MAX_GRANT_CELLS, MAX_GRANT_EXPANSIONS } from '../../runtime/core/table-building/table-builder.js';
+import {
+  buildGrantTables,
+  MAX_GRANT_CELLS,
+  MAX_GRANT_EXPANSIONS,
+  type LocatedDefinition,
+  type ValidDefinition,
+} from '../../runtime/core/table-building/table-builder.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 
 const quiet = { warn: () => undefined };
@@ -113,70 +119,86 @@ describe('building is near-linear in the number of attribute patterns', () => {
 });
 
 describe("'*' expansion has stated limits, with a clear error at them", () => {
-  const roles = Array.from({ length: 500 }, (_, i) => `ROLE_${i}`);
+  const roles = Array.from({ length: 1000 }, (_, i) => `ROLE_${i}`);
   const resources = Array.from({ length: 50 }, (_, i) => `res_${i}`);
   const customActions = Array.from({ length: 6 }, (_, i) => `act_${i}`);
-  /** 500 roles × 50 resources × 10 actions: exactly the cell limit. */
+  /** 1,000 roles × 50 resources × 10 actions: exactly the cell limit. */
   const universe: PermissionDefinition[] = [
     { roles, resource: resources[0] as string, grant: customActions.map((action) => `${action}:any`) },
     ...resources.slice(1).map((resource): PermissionDefinition => ({ roles: roles[0] as string, resource, grant: ['read:any'] })),
   ];
   const everything: PermissionDefinition = { roles, resource: '*', grant: ['*:any'] };
+  const extra: PermissionDefinition = { roles: 'EXTRA', resource: 'res_0', grant: ['read:any'] };
+  const located = (definitions: readonly PermissionDefinition[]): LocatedDefinition[] =>
+    definitions.map((definition, index) => ({ definition: definition as unknown as ValidDefinition, location: { index } }));
 
   it('the cell and expansion limits have the stated values, and the test universe is exactly at the cell limit', () => {
-    expect([MAX_GRANT_CELLS, MAX_GRANT_EXPANSIONS]).toEqual([250_000, 1_000_000]);
+    expect([MAX_GRANT_CELLS, MAX_GRANT_EXPANSIONS]).toEqual([500_000, 1_000_000]);
     expect(roles.length * resources.length * (4 + customActions.length)).toBe(MAX_GRANT_CELLS);
   });
 
   it('definitions that expand to exactly the cell limit build', () => {
     const permissions = built([...universe, everything]);
     expect(permissions.tables.cells.length).toBe(MAX_GRANT_CELLS);
-    expect(permissions.grantPermitSync({ user: { id: 1, roles: ['ROLE_499'] }, resource: 'res_49', action: 'act_5' }).granted).toBe(true);
+    expect(permissions.grantPermitSync({ user: { id: 1, roles: ['ROLE_999'] }, resource: 'res_49', action: 'act_5' }).granted).toBe(true);
   }, 60_000);
 
   it('one cell more is a clear error at the definition that crossed the limit', () => {
-    const error = buildError([...universe, everything, { roles: 'EXTRA', resource: 'res_0', grant: ['read:any'] }]);
+    const error = buildError([...universe, everything, extra]);
     expect(error.problems).toEqual([
       {
         code: 'too-large',
         index: 51,
         path: ['grant', 0],
-        message: "With this grant the definitions need more than 250,000 distinct grants of a role, resource and action (every '*' is expanded), the limit.",
+        message: "With this grant the definitions need more than 500,000 distinct grants of a role, resource and action (every '*' is expanded), the limit.",
         fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
       },
     ]);
+  }, 60_000);
+
+  it('one cell more is counted before any cell is built: the expanding phase never starts', () => {
+    const phases: string[] = [];
+    const progress = (phase: string, definitions: number) => phases.push(`${phase} ${definitions}`);
+    const refused = buildGrantTables(located([...universe, everything, extra]), { progress });
+    expect(refused.problems.map((problem) => problem.code)).toEqual(['too-large']);
+    expect([refused.tables.cells.length, phases]).toEqual([0, []]);
+    const accepted = buildGrantTables(located([...universe, extra]), { progress });
+    expect([accepted.problems, accepted.tables.cells.length, phases]).toEqual([[], 6050, ['expanding 51']]);
   }, 60_000);
 
   /** Definitions inside the universe that expand to exactly `count` grants (several may repeat a grant; that only warns). */
   function filler(count: number): PermissionDefinition[] {
     const definitions: PermissionDefinition[] = [];
     let left = count;
-    for (let i = 0; left >= 5_000; i++, left -= 5_000) definitions.push({ roles, resource: resources[i % resources.length] as string, grant: ['*:any'] });
-    for (; left >= 500; left -= 500) definitions.push({ roles, resource: 'res_0', grant: ['read:any'] });
+    for (let i = 0; left >= 10_000; i++, left -= 10_000) definitions.push({ roles, resource: resources[i % resources.length] as string, grant: ['*:any'] });
+    for (; left >= 1_000; left -= 1_000) definitions.push({ roles, resource: 'res_0', grant: ['read:any'] });
     if (left > 0) definitions.push({ roles: roles.slice(0, left), resource: 'res_0', grant: ['read:any'] });
     return definitions;
   }
-  const universeExpansions = 500 * customActions.length + (resources.length - 1);
+  const universeExpansions = 1000 * customActions.length + (resources.length - 1);
 
   it('definitions that expand to exactly the expansion limit build', () => {
-    const definitions = [...universe, everything, everything, everything, ...filler(MAX_GRANT_EXPANSIONS - universeExpansions - 3 * MAX_GRANT_CELLS)];
+    const definitions = [...universe, everything, ...filler(MAX_GRANT_EXPANSIONS - universeExpansions - MAX_GRANT_CELLS)];
     expect(built(definitions).tables.cells.length).toBe(MAX_GRANT_CELLS);
   }, 60_000);
 
   it('one expansion more is refused before anything is expanded, naming the largest definition', () => {
-    const definitions = [...universe, everything, everything, everything, ...filler(MAX_GRANT_EXPANSIONS - universeExpansions - 3 * MAX_GRANT_CELLS + 1)];
+    const definitions = [...universe, everything, ...filler(MAX_GRANT_EXPANSIONS - universeExpansions - MAX_GRANT_CELLS + 1)];
     expect(buildError(definitions).problems).toEqual([
       {
         code: 'too-large',
         index: 50,
         path: [],
         message:
-          "The definitions expand to 1,000,001 grants of a role, resource and action (every '*' is expanded), more " +
-          'than the limit of 1,000,000; this definition alone expands to 250,000 (500 roles, 50 resources, 10 actions ' +
-          'are known).',
+          "The grant entries reach 1,000,001 role × resource × action combinations in all, every '*' expanded and a combination " +
+          'counted once for each entry that reaches it: more than the limit of 1,000,000. This definition reaches the most, ' +
+          '500,000 (1000 roles, 50 resources, 10 actions are known).',
         fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
       },
     ]);
+    const phases: string[] = [];
+    buildGrantTables(located(definitions), { progress: (phase) => phases.push(phase) });
+    expect(phases).toEqual([]);
   }, 60_000);
 });
 

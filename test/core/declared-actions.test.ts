@@ -82,13 +82,15 @@ describe("'*' on a resource that declares its actions", () => {
       buildError(new Permissions({ resourceActions: declared, logger: collectingLogger().logger }).addPermissions(wide)).problems[0]?.message;
     // Each resource declares one action: 600 × 2,000 × 1 + 2,000.
     expect(expansions(Object.fromEntries(resources.map((resource) => [resource, ['a']])))).toBe(
-      "The definitions expand to 1,202,000 grants of a role, resource and action (every '*' is expanded), more than the limit of 1,000,000; " +
-        'this definition alone expands to 1,200,000 (600 roles, 2000 resources, 5 actions are known).',
+      "The grant entries reach 1,202,000 role × resource × action combinations in all, every '*' expanded and a combination counted " +
+        'once for each entry that reaches it: more than the limit of 1,000,000. This definition reaches the most, 1,200,000 ' +
+        '(600 roles, 2000 resources, 5 actions are known).',
     );
     // None declares: '*' reaches the five known actions (a and CRUD) everywhere: 600 × 2,000 × 5 + 2,000.
     expect(expansions({})).toBe(
-      "The definitions expand to 6,002,000 grants of a role, resource and action (every '*' is expanded), more than the limit of 1,000,000; " +
-        'this definition alone expands to 6,000,000 (600 roles, 2000 resources, 5 actions are known).',
+      "The grant entries reach 6,002,000 role × resource × action combinations in all, every '*' expanded and a combination counted " +
+        'once for each entry that reaches it: more than the limit of 1,000,000. This definition reaches the most, 6,000,000 ' +
+        '(600 roles, 2000 resources, 5 actions are known).',
     );
   });
 });

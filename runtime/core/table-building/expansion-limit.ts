@@ -9,23 +9,27 @@ import type { KnownNames } from './known-names.js';
 import { resourceTakes, type ResourceSettings } from './resource-settings.js';
 
 /**
- * The most role × resource × action expansions, summed over every grant entry of every definition
- * (a cell reached by several definitions counts once per definition). Bounds the build's time, as
- * MAX_GRANT_CELLS bounds its memory.
+ * The most role × resource × action combinations the grant entries may reach, summed over every entry of every
+ * definition, with every `'*'` expanded (a combination reached by several entries counts once for each; an
+ * explicit entry counts its roles). Bounds the build's time, as MAX_GRANT_CELLS bounds its memory.
  */
 export const MAX_GRANT_EXPANSIONS = 1_000_000;
 
 /**
- * The `too-large` problem when the definitions expand past {@link MAX_GRANT_EXPANSIONS}, naming the
- * definition that expands most; undefined within the limit.
+ * How many combinations the grant entries reach (see {@link MAX_GRANT_EXPANSIONS}), and the `too-large` problem
+ * when that passes the limit, naming the definition that reaches the most; no problem within the limit.
  *
  * @example
  * ```ts
- * const tooLarge = expansionProblem(located, names, settings);
- * if (tooLarge !== undefined) return emptyTables([...problems, tooLarge]);
+ * const { expansions, problem } = expansionProblem(located, names, settings);
+ * if (problem !== undefined) return emptyTables([...problems, problem]);
  * ```
  */
-export function expansionProblem(located: readonly LocatedDefinition[], names: KnownNames, settings: ResourceSettings): DefinitionProblem | undefined {
+export function expansionProblem(
+  located: readonly LocatedDefinition[],
+  names: KnownNames,
+  settings: ResourceSettings,
+): { readonly expansions: number; readonly problem: DefinitionProblem | undefined } {
   const { roles, resources, actions } = names;
   // What '*' reaches on each resource (its declared actions, or every action), and on all of them; computed once.
   const wildcardOn = resources.map((_, r) => settings.actions[r]?.length ?? actions.length);
@@ -65,15 +69,17 @@ export function expansionProblem(located: readonly LocatedDefinition[], names: K
     expansions += own;
     if (own > largest.expansions) largest = { expansions: own, location };
   }
-  if (expansions <= MAX_GRANT_EXPANSIONS) return undefined;
-  return {
+  if (expansions <= MAX_GRANT_EXPANSIONS) return { expansions, problem: undefined };
+  const problem: DefinitionProblem = {
     code: 'too-large',
     ...(largest.location as DefinitionLocation),
     path: [],
     message:
-      `The definitions expand to ${formatCount(expansions)} grants of a role, resource and action (every '*' is expanded), ` +
-      `more than the limit of ${formatCount(MAX_GRANT_EXPANSIONS)}; this definition alone expands to ${formatCount(largest.expansions)} ` +
+      `The grant entries reach ${formatCount(expansions)} role × resource × action combinations in all, every '*' expanded and a ` +
+      `combination counted once for each entry that reaches it: more than the limit of ${formatCount(MAX_GRANT_EXPANSIONS)}. ` +
+      `This definition reaches the most, ${formatCount(largest.expansions)} ` +
       `(${roles.length} roles, ${resources.length} resources, ${actions.length} actions are known).`,
     fix: "Use fewer '*' wildcards in roles, resource and grant (name the roles, resources and actions that are meant), or split the policy.",
   };
+  return { expansions, problem };
 }

@@ -9,14 +9,17 @@ import { formatProblemLocation, type DefinitionLocation, type DefinitionProblem 
 import { isSyntaxProblem, parseGrantKey } from '../definition/grant-syntax.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { compileAttributePatterns, EVERYTHING, planToJson, unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
-import { formatCount, grantEntries, rolesOf, type LocatedDefinition } from './definition-parts.js';
+import { formatCount, grantEntries, rolesOf, type LocatedDefinition, type ValidDefinition } from './definition-parts.js';
 import type { KnownNames } from './known-names.js';
 import { resourceTakes, type DeclaredResourceActions, type ResourceSettings } from './resource-settings.js';
 import { actionsForMessage } from '../definition/declared-actions.js';
 import { didYouMean } from '../common/nearest-name.js';
 
-/** The most distinct grant cells (role × resource × action) a set of definitions may expand to. */
-export const MAX_GRANT_CELLS = 250_000;
+/**
+ * The most distinct grant cells (role × resource × action) a set of definitions may expand to: counted before
+ * any cell is built, so that a policy past it is refused in time linear in its expansions, with little memory.
+ */
+export const MAX_GRANT_CELLS = 500_000;
 /** Warnings are for people: a policy that repeats itself thousands of times gets the first ones and a count. */
 const MAX_BUILD_WARNINGS = 100;
 
@@ -28,8 +31,8 @@ export interface CellBuild {
   readonly sources: number[];
 }
 
-/** An explicit grant (no `'*'` anywhere) as first met, to compare with the same grant written again. */
-interface ExplicitGrant {
+/** An explicit grant entry (no `'*'` anywhere), kept once per entry: its cells point at it by number. */
+interface ExplicitEntry {
   readonly planKey: string;
   readonly location: DefinitionLocation;
   readonly path: readonly (string | number)[];
@@ -41,13 +44,16 @@ interface ExplicitGrant {
  * @example
  * ```ts
  * const cells = new GrantCells(names, settings, declared, problems, warnings);
- * for (const [i, { definition, location }] of located.entries()) if (!cells.expand(definition, location, i, registry.ownerOf(definition, i))) break;
+ * if (cells.countProblem(located) === undefined)
+ *   for (const [i, entry] of located.entries()) cells.expand(entry, i, registry.ownerOf(entry.definition, i));
  * ```
  */
 export class GrantCells {
-  /** Cells by `(resource * actions + action) * roles + role`. */
+  /** Cells by {@link GrantCells.keyOf}: `(resource * actions + action) * roles + role`. */
   readonly cells = new Map<number, CellBuild>();
-  private readonly explicit = new Map<string, ExplicitGrant>();
+  /** The explicit entry that first granted each explicit cell and possession (`cell key * 2 + 1` for own), by number. */
+  private readonly explicit = new Map<number, number>();
+  private readonly explicitEntries: ExplicitEntry[] = [];
   /** A plan's text, once per plan: a grant to many roles would otherwise serialise it once per role. */
   private readonly planKeys = new Map<AttributePlan, string>();
   private duplicates = 0;
@@ -65,14 +71,36 @@ export class GrantCells {
   }
 
   /**
-   * Expands definition number `definitionNumber` (whose ownership group is `owner`) into the cells. Returns false,
-   * with a `too-large` problem, when the cells would pass {@link MAX_GRANT_CELLS}.
+   * The `too-large` problem, at the grant entry that crosses it, when the definitions reach more than
+   * {@link MAX_GRANT_CELLS} distinct cells; undefined within the limit. Walks exactly what {@link GrantCells.expand}
+   * will (entries that are mistakes for another reason are counted too: an upper bound), keeping only cell numbers.
    */
-  expand({ definition, location }: LocatedDefinition, definitionNumber: number, owner: number | undefined): boolean {
-    const { roles, resources, roleIndex, resourceIndex, actionIndex } = this.names;
+  countProblem(located: readonly LocatedDefinition[]): DefinitionProblem | undefined {
+    const seen = new Set<number>();
+    for (const { definition, location } of located) {
+      const roleIds = this.roleIdsOf(definition);
+      const resourceIds = this.resourceIdsOf(definition);
+      for (const [key, , path] of grantEntries(definition)) {
+        const parsed = parseGrantKey(key);
+        if (isSyntaxProblem(parsed)) continue;
+        const action = parsed.action === '*' ? undefined : (this.names.actionIndex.get(parsed.action) as number);
+        const reached = this.reachedResources(definition, resourceIds, action);
+        for (const resource of reached ?? []) {
+          for (const actionId of this.actionsOn(resource, action)) {
+            for (const role of roleIds) seen.add(this.keyOf(resource, actionId, role));
+            if (seen.size > MAX_GRANT_CELLS) return tooManyCells(location, path);
+          }
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Expands definition number `definitionNumber` (whose ownership group is `owner`) into the cells. */
+  expand({ definition, location }: LocatedDefinition, definitionNumber: number, owner: number | undefined): void {
     const roleNames = rolesOf(definition);
-    const roleIds = roleNames.includes('*') ? roles.map((_, i) => i) : [...new Set(roleNames)].map((name) => roleIndex.get(name) as number);
-    const resourceIds = definition.resource === '*' ? resources.map((_, i) => i) : [resourceIndex.get(definition.resource) as number];
+    const roleIds = this.roleIdsOf(definition);
+    const resourceIds = this.resourceIdsOf(definition);
     for (const [key, patterns, path] of grantEntries(definition)) {
       const parsed = parseGrantKey(key);
       if (isSyntaxProblem(parsed)) continue;
@@ -82,36 +110,64 @@ export class GrantCells {
         continue;
       }
       const possession = parsed.possession ?? definition.possession ?? 'any';
-      const action = parsed.action === '*' ? undefined : (actionIndex.get(parsed.action) as number);
-      // A named action reaches the resources that take it; on a named resource that does not, it is a mistake.
-      const reached = action === undefined ? resourceIds : resourceIds.filter((resource) => resourceTakes(this.settings, resource, action));
-      if (action !== undefined && reached.length < resourceIds.length && (definition.resource !== '*' || reached.length === 0)) {
+      const action = parsed.action === '*' ? undefined : (this.names.actionIndex.get(parsed.action) as number);
+      const reached = this.reachedResources(definition, resourceIds, action);
+      if (reached === undefined) {
         this.problems.push(this.undeclaredAction(parsed.action, definition.resource, location, path));
         continue;
       }
       if (action !== undefined && definition.resource !== '*') {
-        for (const role of new Set(roleNames)) {
-          if (role === '*') continue;
-          const what = `${role} ${parsed.action}:${possession} on ${definition.resource}`;
-          this.recordExplicit(`${role}\u0000${definition.resource}\u0000${parsed.action}\u0000${possession}`, plan, location, path, what);
-        }
+        const resource = resourceIds[0] as number;
+        const entry = this.explicitEntries.length;
+        this.explicitEntries.push({ planKey: this.planKeyOf(plan), location, path });
+        // The roles named besides a '*' are explicit too.
+        const named = roleNames.includes('*')
+          ? new Set(roleNames.filter((role) => role !== '*').map((role) => this.names.roleIndex.get(role) as number))
+          : roleIds;
+        for (const role of named) this.recordExplicit(this.keyOf(resource, action, role) * 2 + (possession === 'own' ? 1 : 0), entry, possession);
       }
       const source = definitionNumber * 2 + (possession === 'own' ? 1 : 0);
       for (const resource of reached) {
-        const actionIds = action === undefined ? (this.settings.actions[resource] ?? this.everyAction) : [action];
-        for (const actionId of actionIds) {
-          for (const role of roleIds) {
-            const cell = this.cellAt(resource, actionId, role);
-            if (cell === undefined) {
-              this.problems.push(tooManyCells(location, path));
-              return false;
-            }
-            grantInto(cell, possession === 'own' ? 'own' : 'any', plan, owner, source);
-          }
+        for (const actionId of this.actionsOn(resource, action)) {
+          for (const role of roleIds) grantInto(this.cellAt(this.keyOf(resource, actionId, role)), possession === 'own' ? 'own' : 'any', plan, owner, source);
         }
       }
     }
-    return true;
+  }
+
+  /** The roles a definition names, as indexes (every role for `'*'`), each once. */
+  private roleIdsOf(definition: ValidDefinition): readonly number[] {
+    const roleNames = rolesOf(definition);
+    return roleNames.includes('*') ? this.names.roles.map((_, i) => i) : [...new Set(roleNames)].map((name) => this.names.roleIndex.get(name) as number);
+  }
+
+  private resourceIdsOf(definition: ValidDefinition): readonly number[] {
+    return definition.resource === '*' ? this.names.resources.map((_, i) => i) : [this.names.resourceIndex.get(definition.resource) as number];
+  }
+
+  /**
+   * The resources an entry naming `action` (undefined for `'*'`) reaches: those that take it. Undefined when
+   * that is a mistake: a named resource that does not take it, or `'*'` when no resource does.
+   */
+  private reachedResources(definition: ValidDefinition, resourceIds: readonly number[], action: number | undefined): readonly number[] | undefined {
+    if (action === undefined) return resourceIds;
+    const reached = resourceIds.filter((resource) => resourceTakes(this.settings, resource, action));
+    return reached.length < resourceIds.length && (definition.resource !== '*' || reached.length === 0) ? undefined : reached;
+  }
+
+  /** The actions an entry naming `action` (undefined for `'*'`) reaches on `resource`. */
+  private actionsOn(resource: number, action: number | undefined): readonly number[] {
+    return action === undefined ? (this.settings.actions[resource] ?? this.everyAction) : [action];
+  }
+
+  private keyOf(resource: number, action: number, role: number): number {
+    return (resource * this.names.actions.length + action) * this.names.roles.length + role;
+  }
+
+  private planKeyOf(plan: AttributePlan): string {
+    let planKey = this.planKeys.get(plan);
+    if (planKey === undefined) this.planKeys.set(plan, (planKey = JSON.stringify(planToJson(plan))));
+    return planKey;
   }
 
   /** The problem of a grant naming `action` on `resource` (a name, or `'*'` when no resource takes it), where it is not declared. */
@@ -145,38 +201,47 @@ export class GrantCells {
       this.warnings.push(`… and ${formatCount(this.duplicates - this.warnings.length)} more grants given twice with the same attributes.`);
   }
 
-  private cellAt(resource: number, action: number, role: number): CellBuild | undefined {
-    const key = (resource * this.names.actions.length + action) * this.names.roles.length + role;
+  private cellAt(key: number): CellBuild {
     let cell = this.cells.get(key);
-    if (cell === undefined) {
-      if (this.cells.size >= MAX_GRANT_CELLS) return undefined;
-      this.cells.set(key, (cell = { any: undefined, own: undefined, owners: undefined, sources: [] }));
-    }
+    if (cell === undefined) this.cells.set(key, (cell = { any: undefined, own: undefined, owners: undefined, sources: [] }));
     return cell;
   }
 
-  private recordExplicit(key: string, plan: AttributePlan, location: DefinitionLocation, path: readonly (string | number)[], what: string): void {
-    let planKey = this.planKeys.get(plan);
-    if (planKey === undefined) this.planKeys.set(plan, (planKey = JSON.stringify(planToJson(plan))));
-    const earlier = this.explicit.get(key);
-    if (earlier === undefined) {
-      this.explicit.set(key, { planKey, location, path });
+  /** Remembers the explicit entry number `entry` as granting cell key `key` (with its possession); the same grant written again warns or conflicts. */
+  private recordExplicit(key: number, entry: number, possession: 'any' | 'own'): void {
+    const earlierEntry = this.explicit.get(key);
+    if (earlierEntry === undefined) {
+      this.explicit.set(key, entry);
       return;
     }
+    const earlier = this.explicitEntries[earlierEntry] as ExplicitEntry;
+    const later = this.explicitEntries[entry] as ExplicitEntry;
     const first = formatProblemLocation({ ...earlier.location, path: earlier.path });
-    const second = formatProblemLocation({ ...location, path });
-    if (earlier.planKey === planKey) {
+    const second = formatProblemLocation({ ...later.location, path: later.path });
+    if (earlier.planKey === later.planKey) {
       this.duplicates++;
-      if (this.warnings.length < MAX_BUILD_WARNINGS) this.warnings.push(`${what} is granted twice with the same attributes, at ${first} and ${second}.`);
+      if (this.warnings.length < MAX_BUILD_WARNINGS)
+        this.warnings.push(`${this.describe(key, possession)} is granted twice with the same attributes, at ${first} and ${second}.`);
       return;
     }
     this.problems.push({
       code: 'conflicting-redefinition',
-      ...location,
-      path,
-      message: `${what} is already granted at ${first} with different attributes.`,
+      ...later.location,
+      path: later.path,
+      message: `${this.describe(key, possession)} is already granted at ${first} with different attributes.`,
       fix: `Keep one of the two grants, or make their attributes identical.`,
     });
+  }
+
+  /** `ROLE action:possession on resource`, of an explicit key. */
+  private describe(key: number, possession: 'any' | 'own'): string {
+    const cell = (key - (key % 2)) / 2;
+    const { roles, actions, resources } = this.names;
+    const role = cell % roles.length;
+    const rest = (cell - role) / roles.length;
+    const action = rest % actions.length;
+    const resource = (rest - action) / actions.length;
+    return `${roles[role] as string} ${actions[action] as string}:${possession} on ${resources[resource] as string}`;
   }
 }
 

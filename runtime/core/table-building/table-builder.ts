@@ -2,14 +2,15 @@
  * The one table builder: validated definitions in, grant tables out. `build()` loads its result directly;
  * the compiler serialises it into generated code. Every `'*'` (role, resource, action) is expanded here,
  * once, so that a query is a few array and map look-ups. The phases: the known names, the resources'
- * settings, the bound on expansion, the cells, their rows.
+ * settings, the bounds on expansion and on distinct cells (both counted before anything is built), the cells,
+ * their rows.
  */
 import type { DefinitionProblem } from '../common/errors.js';
 import type { DefinitionSummary, GrantTables, ResourceIdType } from '../tables/grant-tables.js';
 import { cellRows } from './cell-rows.js';
 import type { HookValue, LocatedDefinition } from './definition-parts.js';
 import { expansionProblem } from './expansion-limit.js';
-import { GrantCells } from './grant-cells.js';
+import { GrantCells, MAX_GRANT_CELLS } from './grant-cells.js';
 import { HookRegistry } from './hook-registry.js';
 import { knownNames } from './known-names.js';
 import { resourceSettings, uncomputableOwnership, type DeclaredResourceActions } from './resource-settings.js';
@@ -42,6 +43,11 @@ export interface TableBuildOptions {
    * grants may name only those there, and `'*'` expands to them.
    */
   readonly actions?: ReadonlyMap<string, DeclaredResourceActions> | undefined;
+  /**
+   * Told when the costly phase starts — expanding `definitions` definitions into cells — once the limits are
+   * checked: a compiler shows it as progress, and a policy past a limit never reaches it.
+   */
+  readonly progress?: ((phase: 'expanding', definitions: number) => void) | undefined;
 }
 
 function summaryOf({ definition, location }: LocatedDefinition): DefinitionSummary {
@@ -78,18 +84,26 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
   const registry = new HookRegistry();
   const settings = resourceSettings(names, registry, options, warnings);
   problems.push(...uncomputableOwnership(located, names, settings.ownedAmong));
-  const tooLarge = expansionProblem(located, names, settings);
-  if (tooLarge !== undefined) {
-    problems.push(tooLarge);
+  const expansion = expansionProblem(located, names, settings);
+  if (expansion.problem !== undefined) {
+    problems.push(expansion.problem);
     return empty();
   }
 
   const cells = new GrantCells(names, settings, options.actions, problems, warnings);
+  // Distinct cells are at most the expansions: counting them is needed only past the cell limit.
+  const tooManyCells = expansion.expansions > MAX_GRANT_CELLS ? cells.countProblem(located) : undefined;
+  if (tooManyCells !== undefined) {
+    problems.push(tooManyCells);
+    return empty();
+  }
+
+  options.progress?.('expanding', located.length);
   const definitions: DefinitionSummary[] = [];
   for (let number = 0; number < located.length; number++) {
     const entry = located[number] as LocatedDefinition;
     definitions.push(summaryOf(entry));
-    if (!cells.expand(entry, number, registry.ownerOf(entry.definition, number))) return empty();
+    cells.expand(entry, number, registry.ownerOf(entry.definition, number));
   }
   cells.finish();
 
