@@ -59,8 +59,17 @@ export function documentsOfSuite(file: string): readonly string[] {
   return documents;
 }
 
-/** Where a block is, as `file:line`. */
-export const where = (block: DocBlock): string => `${block.file}:${block.line}`;
+/**
+ * Where a block is, as `file:line`.
+ *
+ * @example
+ * ```ts
+ * where(docBlocks(repoRoot, 'README.md')[0]); // 'README.md:35'
+ * ```
+ */
+export function where(block: DocBlock): string {
+  return `${block.file}:${block.line}`;
+}
 
 /** Whether a block's first line is `# needs: <reason>`: it needs what this check does not start, and is not run. */
 const needsMore = (block: DocBlock): boolean => /^# needs: /.test(block.code);
