@@ -3,11 +3,11 @@
  * environment (no jest NODE_OPTIONS, no npm_package_* of this repository, no npm noise), and the packed tarballs.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from '../compiler/helpers.js';
+import { oncePerRun } from './once-per-run.js';
 
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -94,10 +94,9 @@ export const PACKS_FOLDER_VARIABLE = 'TYPED_PERMISSIONS_TEST_PACKS';
 const PACK_WAIT_MS = 300_000;
 
 /**
- * The packed tarballs of this jest run, packed once for every test file that asks: packing rebuilds both
- * packages' `dist` folders, so two test files packing at once (two jest workers) would delete each other's
- * builds. The first caller takes the folder's lock and packs; the others wait for its `packed.json` (or its
- * `failed.txt`). Without the jest run's folder (a test run outside this configuration), packs into a new one.
+ * The packed tarballs of this jest run, packed once for every test file that asks ({@link oncePerRun}): packing
+ * rebuilds both packages' `dist` folders, so two test files packing at once (two jest workers) would delete each
+ * other's builds. Without the jest run's folder (a test run outside this configuration), packs into a new one.
  *
  * @example
  * ```ts
@@ -107,34 +106,7 @@ const PACK_WAIT_MS = 300_000;
  */
 export async function sharedPackedWorkspaces(): Promise<{ readonly folder: string; readonly packed: Packed[] }> {
   const folder = process.env[PACKS_FOLDER_VARIABLE] ?? mkdtempSync(join(tmpdir(), 'typed-permissions-packs-'));
-  const done = join(folder, 'packed.json');
-  const failed = join(folder, 'failed.txt');
-  if (takeLock(join(folder, 'lock'))) {
-    try {
-      // Written whole, then renamed: a waiting test file never reads half of it.
-      writeFileSync(`${done}.partial`, JSON.stringify(packWorkspaces(folder)));
-      renameSync(`${done}.partial`, done);
-    } catch (error) {
-      writeFileSync(failed, error instanceof Error ? error.message : String(error));
-      throw error;
-    }
-  }
-  for (const deadline = Date.now() + PACK_WAIT_MS; !existsSync(done); await sleep(250)) {
-    if (existsSync(failed)) throw new Error(`npm pack failed in another test file:\n${readFileSync(failed, 'utf8')}`);
-    if (Date.now() > deadline) throw new Error(`npm pack did not finish within ${PACK_WAIT_MS / 1000} s (${folder})`);
-  }
-  return { folder, packed: JSON.parse(readFileSync(done, 'utf8')) as Packed[] };
-}
-
-/** Whether this call created `lock` (mkdir is atomic: exactly one caller wins). */
-function takeLock(lock: string): boolean {
-  try {
-    mkdirSync(lock);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+  return { folder, packed: await oncePerRun(folder, 'npm-pack', () => packWorkspaces(folder), PACK_WAIT_MS) };
 }
 
 /** The path of `name`'s tarball among `packed`, in `destination`. */

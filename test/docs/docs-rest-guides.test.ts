@@ -1,0 +1,7 @@
+/**
+ * The sh and console blocks of the Express, Fastify and Hono guides run, as a reader pasting them would, against the
+ * packed tarballs in a throwaway project (test/docs/doc-checks.ts says how).
+ */
+import { describeDocumentBlocks, documentsOfSuite } from './doc-checks.js';
+
+describeDocumentBlocks(documentsOfSuite('docs-rest-guides.test.ts'));
