@@ -10,6 +10,8 @@ export default {
   // Jest's default is one worker per core minus one: a single worker on CI's two cores. Most suites wait on
   // servers, child processes and databases, so two workers take a third off the run (jest's part: 9 to 6 minutes).
   maxWorkers: 2,
+  // Longest suites first, from jest's cache or, on a fresh clone, from the durations recorded in the repository.
+  testSequencer: '<rootDir>/test/longest-first-sequencer.mjs',
   roots: ['<rootDir>/test'],
   // One folder of packed tarballs per run, shared by the package and documentation tests.
   globalSetup: '<rootDir>/test/global-setup.mjs',
