@@ -6,13 +6,14 @@ import { describeValue } from '../common/describe-value.js';
 import { PermissionsUsageError } from '../common/errors.js';
 import { didYouMean } from '../common/nearest-name.js';
 import { undeclaredActionMessage } from '../definition/declared-actions.js';
-import { combinationBytes, combineRoles, NO_GRANT, type Combination, type GrantIndex } from '../tables/table-loader.js';
+import { BoundedCache } from '../common/bounded-cache.js';
+import { combinationBytes, combineRoles, MAX_CACHED_COMBINATIONS, NO_GRANT, type Combination, type GrantIndex, type LoadedResource } from '../tables/table-loader.js';
 import { declaredActionsOf } from '../tables/vocabulary.js';
 import type { OnceWarnings } from './once-warnings.js';
 
-/** A cache key for a set of combinations sorted by id: one number while it fits exactly, else a string. */
-function combinationKey(sorted: readonly Combination[], count: number): number | string {
-  const base = count + 1;
+/** A cache key for a set of combinations sorted by id (each below `bound`): one number while it fits exactly, else a string. */
+function combinationKey(sorted: readonly Combination[], bound: number): number | string {
+  const base = bound + 1;
   if (base ** sorted.length >= Number.MAX_SAFE_INTEGER) return sorted.map((combination) => combination.id).join(',');
   let key = 0;
   for (const combination of sorted) key = key * base + combination.id + 1;
@@ -20,8 +21,7 @@ function combinationKey(sorted: readonly Combination[], count: number): number |
 }
 
 function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string): void {
-  if (!index.roleIndex.has(name))
-    warnings.warn(`role\u0000${name}`, () => ({
+  warnings.warn(`role\u0000${name}`, () => ({
       problem: `unknown role ${describeValue(name)}: no definition names it`,
       consequence: 'it is ignored',
       hint: didYouMean(name, index.roleIndex.keys()),
@@ -42,44 +42,54 @@ export function undeclaredActionError(resource: string, action: string, declared
   return new PermissionsUsageError(`grantPermit: ${undeclaredActionMessage(resource, action, declared)}${didYouMean(action, declared)}`);
 }
 
+/** A miss on the first look-up: an unknown resource, or an action the resource does not take. */
+function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | undefined, name: string, action: string, warnings: OnceWarnings): Combination {
+  if (resource === undefined) {
+    warnings.warn(`resource\u0000${name}`, () => ({
+      problem: `unknown resource ${describeValue(name)}: no definition names it`,
+      consequence: 'nothing is granted',
+      hint: didYouMean(name, index.resources.keys()),
+    }));
+    return NO_GRANT;
+  }
+  // A resource that declares its actions takes those only: any other is asked in vain.
+  const declared = declaredActionsOf(index.tables).get(name);
+  if (declared !== undefined) throw undeclaredActionError(name, action, [...declared]);
+  warnings.warn(`action\u0000${action}`, () => ({
+    problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
+    consequence: 'nothing is granted',
+    hint: didYouMean(action, index.actionIndex.keys()),
+  }));
+  return NO_GRANT;
+}
+
 /**
- * What `roles` may do with `action` on `resource`. Unknown roles, resources and actions grant nothing (and are
- * warned about once each, or refused with `strict`); an action the resource does not declare, on a resource that
- * declares its actions, is refused with a PermissionsUsageError.
+ * What `roles` may do with `action` on `resource` (the loaded resource named `name`, or undefined when none is).
+ * Unknown roles, resources and actions grant nothing (and are warned about once each, or refused with `strict`); an
+ * action the resource does not declare, on a resource that declares its actions, is refused with a
+ * PermissionsUsageError. A role without a cell costs what a role with one does: both are one look-up.
  *
  * @example
  * ```ts
- * lookupCombination(index, ['EMPLOYEE'], 'document', 'read', warnings).ownActionGranted; // true
+ * lookupCombination(index, ['EMPLOYEE'], index.resources.get('document'), 'document', 'read', warnings).ownActionGranted; // true
  * ```
  */
-export function lookupCombination(index: GrantIndex, roles: readonly string[], resource: string, action: string, warnings: OnceWarnings): Combination {
-  const byAction = index.resources.get(resource);
-  if (byAction === undefined) {
-    warnings.warn(`resource\u0000${resource}`, () => ({
-      problem: `unknown resource ${describeValue(resource)}: no definition names it`,
-      consequence: 'nothing is granted',
-      hint: didYouMean(resource, index.resources.keys()),
-    }));
-    return NO_GRANT;
-  }
-  const entry = byAction.get(action);
-  if (entry === undefined) {
-    // A resource that declares its actions has entries for those only: any other is asked in vain.
-    const declared = declaredActionsOf(index.tables).get(resource);
-    if (declared !== undefined) throw undeclaredActionError(resource, action, [...declared]);
-    warnings.warn(`action\u0000${action}`, () => ({
-      problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
-      consequence: 'nothing is granted',
-      hint: didYouMean(action, byAction.keys()),
-    }));
-    return NO_GRANT;
-  }
-  const { byRole } = entry;
+export function lookupCombination(
+  index: GrantIndex,
+  roles: readonly string[],
+  resource: LoadedResource | undefined,
+  name: string,
+  action: string,
+  warnings: OnceWarnings,
+): Combination {
+  const a = index.actionIndex.get(action);
+  if (resource === undefined || a === undefined || (resource.takes !== undefined && resource.takes[a] !== true))
+    return unknownResourceOrAction(index, resource, name, action, warnings);
+  const byRole = resource.byRole ?? index.combinationsOf(resource);
   if (roles.length === 1) {
-    const name = roles[0] as string;
-    const combination = byRole.get(name);
-    if (combination !== undefined) return combination;
-    warnUnknownRole(index, warnings, name);
+    const role = index.roleIndex.get(roles[0] as string);
+    if (role !== undefined) return (byRole[role] as readonly Combination[])[a] as Combination;
+    warnUnknownRole(index, warnings, roles[0] as string);
     return NO_GRANT;
   }
   // Most multi-role users have one role that matters for a given resource and action, and roles whose cells
@@ -87,26 +97,27 @@ export function lookupCombination(index: GrantIndex, roles: readonly string[], r
   let first: Combination = NO_GRANT;
   let others: Combination[] | undefined;
   for (let i = 0; i < roles.length; i++) {
-    const name = roles[i] as string;
-    const combination = byRole.get(name);
-    if (combination === undefined) {
-      warnUnknownRole(index, warnings, name);
+    const role = index.roleIndex.get(roles[i] as string);
+    if (role === undefined) {
+      warnUnknownRole(index, warnings, roles[i] as string);
       continue;
     }
-    if (combination === first) continue;
+    const combination = (byRole[role] as readonly Combination[])[a] as Combination;
+    if (combination === first || combination === NO_GRANT) continue;
     if (first === NO_GRANT) first = combination;
     else if (others === undefined) others = [combination];
     else if (!others.includes(combination)) others.push(combination);
   }
   if (others === undefined) return first;
   others.push(first);
-  others.sort((a, b) => a.id - b.id);
-  const key = combinationKey(others, index.combinationCount);
-  let combination = entry.multiRole.get(key);
+  others.sort((x, y) => x.id - y.id);
+  const key = combinationKey(others, index.combinationIdBound);
+  const cache = (resource.multiRole[a] ??= new BoundedCache(MAX_CACHED_COMBINATIONS, index.combinationBudget));
+  let combination = cache.get(key);
   if (combination === undefined) {
     combination = combineRoles(others);
     // Full: the oldest is forgotten, so a changing working set of role combinations stays cached.
-    entry.multiRole.set(key, combination, combinationBytes(combination));
+    cache.set(key, combination, combinationBytes(combination));
   }
   return combination;
 }
