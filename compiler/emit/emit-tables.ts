@@ -26,9 +26,7 @@ export async function emitTables(context: EmitContext): Promise<EmittedFile> {
     source.addVariableStatement({
       isExported: true,
       declarationKind: 'const' as never,
-      docs: [
-        "The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first needed.",
-      ],
+      docs: ["The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first needed."],
       declarations: [{ name: 'grantTables', type: 'GrantTables', initializer: `unpackGrantTables(${HEADER}, ${DEFINITIONS}, ${CELLS})` }],
     });
     source.addVariableStatement({

@@ -7,25 +7,40 @@ import { PermissionsUsageError } from '../common/errors.js';
 import { didYouMean } from '../common/nearest-name.js';
 import { undeclaredActionMessage } from '../definition/declared-actions.js';
 import { BoundedCache } from '../common/bounded-cache.js';
-import { combinationBytes, combineRoles, MAX_CACHED_COMBINATIONS, NO_GRANT, type Combination, type GrantIndex, type LoadedResource } from '../tables/table-loader.js';
+import {
+  combinationBytes,
+  combineRoles,
+  MAX_CACHED_COMBINATIONS,
+  NO_GRANT,
+  type Combination,
+  type GrantIndex,
+  type LoadedResource,
+} from '../tables/table-loader.js';
 import { declaredActionsOf } from '../tables/vocabulary.js';
 import type { OnceWarnings } from './once-warnings.js';
 
-/** A cache key for a set of combinations sorted by id (each below `bound`): one number while it fits exactly, else a string. */
-function combinationKey(sorted: readonly Combination[], bound: number): number | string {
+/** The distinct combinations of one multi-role look-up, sorted by id: reused by every look-up (they never nest). */
+const scratch: Combination[] = [];
+
+/** A cache key for the first `count` combinations of `sorted` (ids below `bound`): one number while it fits exactly, else a string. */
+function combinationKey(sorted: readonly Combination[], count: number, bound: number): number | string {
   const base = bound + 1;
-  if (base ** sorted.length >= Number.MAX_SAFE_INTEGER) return sorted.map((combination) => combination.id).join(',');
+  if (base ** count >= Number.MAX_SAFE_INTEGER)
+    return sorted
+      .slice(0, count)
+      .map((combination) => combination.id)
+      .join(',');
   let key = 0;
-  for (const combination of sorted) key = key * base + combination.id + 1;
+  for (let i = 0; i < count; i++) key = key * base + (sorted[i] as Combination).id + 1;
   return key;
 }
 
 function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string): void {
-  warnings.warn(`role\u0000${name}`, () => ({
-      problem: `unknown role ${describeValue(name)}: no definition names it`,
-      consequence: 'it is ignored',
-      hint: didYouMean(name, index.roleIndex.keys()),
-    }));
+  warnings.warn('role', name, () => ({
+    problem: `unknown role ${describeValue(name)}: no definition names it`,
+    consequence: 'it is ignored',
+    hint: didYouMean(name, index.roleIndex.keys()),
+  }));
 }
 
 /**
@@ -45,7 +60,7 @@ export function undeclaredActionError(resource: string, action: string, declared
 /** A miss on the first look-up: an unknown resource, or an action the resource does not take. */
 function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | undefined, name: string, action: string, warnings: OnceWarnings): Combination {
   if (resource === undefined) {
-    warnings.warn(`resource\u0000${name}`, () => ({
+    warnings.warn('resource', name, () => ({
       problem: `unknown resource ${describeValue(name)}: no definition names it`,
       consequence: 'nothing is granted',
       hint: didYouMean(name, index.resources.keys()),
@@ -55,7 +70,7 @@ function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | u
   // A resource that declares its actions takes those only: any other is asked in vain.
   const declared = declaredActionsOf(index.tables).get(name);
   if (declared !== undefined) throw undeclaredActionError(name, action, [...declared]);
-  warnings.warn(`action\u0000${action}`, () => ({
+  warnings.warn('action', action, () => ({
     problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
     consequence: 'nothing is granted',
     hint: didYouMean(action, index.actionIndex.keys()),
@@ -92,10 +107,10 @@ export function lookupCombination(
     warnUnknownRole(index, warnings, roles[0] as string);
     return NO_GRANT;
   }
-  // Most multi-role users have one role that matters for a given resource and action, and roles whose cells
-  // say the same share one combination: only build a cache key when two distinct combinations meet.
-  let first: Combination = NO_GRANT;
-  let others: Combination[] | undefined;
+  // Most multi-role users have one role that matters for a given resource and action, and roles whose cells say
+  // the same share one combination: only when distinct combinations meet is a key made, from their ids kept sorted
+  // in a scratch list (no allocation, no comparator sort on the hot path).
+  let count = 0;
   for (let i = 0; i < roles.length; i++) {
     const role = index.roleIndex.get(roles[i] as string);
     if (role === undefined) {
@@ -103,21 +118,28 @@ export function lookupCombination(
       continue;
     }
     const combination = (byRole[role] as readonly Combination[])[a] as Combination;
-    if (combination === first || combination === NO_GRANT) continue;
-    if (first === NO_GRANT) first = combination;
-    else if (others === undefined) others = [combination];
-    else if (!others.includes(combination)) others.push(combination);
+    if (combination === NO_GRANT) continue;
+    let at = count;
+    while (at > 0 && (scratch[at - 1] as Combination).id > combination.id) at--;
+    if (at > 0 && scratch[at - 1] === combination) continue;
+    for (let k = count; k > at; k--) scratch[k] = scratch[k - 1] as Combination;
+    scratch[at] = combination;
+    count++;
   }
-  if (others === undefined) return first;
-  others.push(first);
-  others.sort((x, y) => x.id - y.id);
-  const key = combinationKey(others, index.combinationIdBound);
+  if (count < 2) {
+    const only = count === 0 ? NO_GRANT : (scratch[0] as Combination);
+    scratch.fill(NO_GRANT, 0, count);
+    return only;
+  }
+  const key = combinationKey(scratch, count, index.combinationIdBound);
   const cache = (resource.multiRole[a] ??= new BoundedCache(MAX_CACHED_COMBINATIONS, index.combinationBudget));
   let combination = cache.get(key);
   if (combination === undefined) {
-    combination = combineRoles(others);
+    combination = combineRoles(scratch.slice(0, count));
     // Full: the oldest is forgotten, so a changing working set of role combinations stays cached.
     cache.set(key, combination, combinationBytes(combination));
   }
+  // The scratch list holds no combination between calls (nothing is kept alive by it).
+  scratch.fill(NO_GRANT, 0, count);
   return combination;
 }

@@ -54,7 +54,9 @@ const packedParts = new WeakMap<object, PackedParts>();
  * ```
  */
 export function notGrantTablesError(problem: string): PermissionsUsageError {
-  return new PermissionsUsageError(`These are not grant tables of this version of typed-permissions (${problem}); run \`npx typed-permissions compile\` again.`);
+  return new PermissionsUsageError(
+    `These are not grant tables of this version of typed-permissions (${problem}); run \`npx typed-permissions compile\` again.`,
+  );
 }
 
 /**
@@ -63,7 +65,9 @@ export function notGrantTablesError(problem: string): PermissionsUsageError {
  *
  * @example
  * ```ts
- * const packed = packGrantTables(tables); // { header: '{"format":1,…,"cells":925,"definitions":12}', definitions: '[…]', cells: ['[[0,2,4,0,[],[],[0,8]]…]', …] }
+ * const packed = packGrantTables(tables);
+ * packed.header; // '{"format":1,…,"cells":25,"definitions":12}'
+ * packed.cells[0]; // '[[[0,[],[],[0,8]],[0,[],[],[8]]],[2,4,0,3,4,1]]': the bodies, then (action, role, body) per cell
  * ```
  */
 export function packGrantTables(tables: GrantTables): PackedGrantTables {
@@ -113,61 +117,55 @@ export function unpackGrantTables(header: string, definitions: string, cells: re
         enumerable: true,
         get: () => (allCells ??= Object.freeze(cells.flatMap((_, r) => decodedCells(parts, r)))),
       });
-    else if (key === 'definitions')
-      Object.defineProperty(tables, key, { enumerable: true, get: () => (summaries ??= decodedDefinitions(parts, definitions)) });
+    else if (key === 'definitions') Object.defineProperty(tables, key, { enumerable: true, get: () => (summaries ??= decodedDefinitions(parts, definitions)) });
     else tables[key] = parsed[key];
   }
   packedParts.set(tables, parts);
   return tables as unknown as GrantTables;
 }
 
-/** A part's JSON, parsed; a PermissionsUsageError naming the part when it is not JSON. */
-function parsedPart(text: string | undefined, part: string): unknown {
-  if (text === undefined) throw notGrantTablesError(`${part} are missing`);
+/**
+ * A part's JSON parsed into `[list, list]` (what both kinds of part are), else a PermissionsUsageError naming the
+ * part; what the lists hold is checked by the caller, as a whole.
+ */
+function twoLists(text: string | undefined, part: string): [readonly unknown[], readonly unknown[]] {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text as string);
   } catch {
-    throw notGrantTablesError(`${part} are not JSON`);
+    // Not JSON, or missing (undefined is not JSON either).
   }
-}
-
-/** `value` as a list of `length` items (any length when undefined), else a PermissionsUsageError saying what `part` should be. */
-function listOf(value: unknown, part: string, shape: string, length?: number): readonly unknown[] {
-  if (!Array.isArray(value) || (length !== undefined && value.length !== length)) throw notGrantTablesError(`${part} are not ${shape}`);
-  return value;
+  const [first, second] = Array.isArray(value) ? (value as unknown[]) : [];
+  if (!Array.isArray(first) || !Array.isArray(second)) throw notGrantTablesError(`${part} are not two lists of JSON`);
+  return [first, second];
 }
 
 function decodedCells(parts: PackedParts, resource: number): readonly GrantCell[] {
-  const names = parts.header['resources'];
-  const name = `the cells of ${JSON.stringify(Array.isArray(names) ? names[resource] : resource)}`;
-  const [bodies, entries] = listOf(parsedPart(parts.cells[resource], name), name, '[bodies, entries]', 2);
-  const bodyList = listOf(bodies, name, 'a list of bodies [anyPlan, own, owners, sources]');
-  const entryList = listOf(entries, name, 'a list of (action, role, body) entries');
-  if (entryList.length % 3 !== 0) throw notGrantTablesError(`${name} are not a list of (action, role, body) entries`);
+  const name = String((parts.header['resources'] as unknown[])[resource]);
+  const [bodies, entries] = twoLists(parts.cells[resource], `the cells of ${JSON.stringify(name)}`);
   const cells: unknown[] = [];
-  for (let i = 0; i < entryList.length; i += 3) {
-    const body = bodyList[entryList[i + 2] as number];
-    // The cell is checked as a whole below: a body that is missing or not a list leaves it short.
-    cells.push([resource, entryList[i], entryList[i + 1], ...(Array.isArray(body) && body.length === 4 ? body : [])]);
+  for (let i = 0; i < entries.length; i += 3) {
+    const body = bodies[entries[i + 2] as number];
+    // A missing body, or one that is not a list, leaves the cell short: the check below says where.
+    cells.push([resource, entries[i], entries[i + 1], ...(Array.isArray(body) ? (body as unknown[]) : [])]);
   }
-  const problem = parts.check.cellsProblem(cells, resource, Array.isArray(names) ? String(names[resource]) : String(resource));
+  const problem = parts.check.cellsProblem(cells, name);
   if (problem !== undefined) throw notGrantTablesError(problem);
   return cells as readonly GrantCell[];
 }
 
 function decodedDefinitions(parts: PackedParts, text: string): readonly DefinitionSummary[] {
-  const part = 'the definitions';
-  const [sources, rows] = listOf(parsedPart(text, part), part, '[sources, rows]', 2);
-  const sourceList = listOf(sources, part, 'a list of sources and rows');
-  const rowList = listOf(rows, part, 'a list of (index, source, description) rows');
-  if (rowList.length % 3 !== 0) throw notGrantTablesError(`${part} are not a list of (index, source, description) rows`);
+  const [sources, rows] = twoLists(text, 'the definitions');
   const definitions: unknown[] = [];
-  for (let i = 0; i < rowList.length; i += 3) {
-    const [index, source, descr] = [rowList[i], rowList[i + 1], rowList[i + 2]];
-    if (source !== -1 && !(Number.isInteger(source) && (source as number) >= 0 && (source as number) < sourceList.length))
-      throw notGrantTablesError(`definitions[${i / 3}].source is not a source's number`);
+  for (let i = 0; i < rows.length; i += 3) {
+    const source = rows[i + 1] as number;
     // The keys in the order the table builder writes them: the tables' JSON, and so their version, stays the same.
-    definitions.push({ index, ...(source === -1 ? {} : { source: sourceList[source as number] }), ...(descr === null ? {} : { descr }) });
+    // A source number past the sources gives no string, which the check below refuses.
+    definitions.push({
+      index: rows[i],
+      ...(source === -1 ? {} : { source: Object.hasOwn(sources, source) ? sources[source] : null }),
+      ...(rows[i + 2] === null ? {} : { descr: rows[i + 2] }),
+    });
   }
   const problem = parts.check.definitionsProblem(definitions);
   if (problem !== undefined) throw notGrantTablesError(problem);

@@ -250,13 +250,16 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
       let combination = combinations.get(key);
       if (combination === undefined) {
         // Ids stay below the bound that multi-role cache keys count on; more distinct cells than cells means tampering.
-        if (combinations.size + 1 >= combinationIdBound) throw notGrantTablesError(`cells: more distinct cells than the ${combinationIdBound - 1} the tables count`);
+        if (combinations.size + 1 >= combinationIdBound)
+          throw notGrantTablesError(`cells: more distinct cells than the ${combinationIdBound - 1} the tables count`);
         const ownPlans = new Map<LoadedOwner, AttributePlan>();
         for (let i = 0; i < own.length; i += 2) ownPlans.set(ownerOf(own[i] as number, r), plans[own[i + 1] as number] as AttributePlan);
         let ownerList = ownerLists.get(ownersKey);
-        if (ownerList === undefined)
-          ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => ownerOf(id, r)).sort((a, b) => a.id - b.id))));
-        combinations.set(key, (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)));
+        if (ownerList === undefined) ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => ownerOf(id, r)).sort((a, b) => a.id - b.id))));
+        combinations.set(
+          key,
+          (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)),
+        );
       }
       let row = byRole[role] as Combination[];
       if (row === noRow) byRole[role] = row = noRow.slice();

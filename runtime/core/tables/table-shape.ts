@@ -198,12 +198,12 @@ export function grantTablesProblem(value: unknown): string | undefined {
  * ```ts
  * const parts = packedTablesCheck(JSON.parse(headerText)); // its cells and definitions are counts
  * parts.header; // undefined when the header is well formed
- * parts.cellsProblem(cells, 3, 'resource_0004'); // 'cells of "resource_0004"[2][2] is not an index below 4'
+ * parts.cellsProblem(cells, 'resource_0004'); // 'cells of "resource_0004"[2][2] is not an index below 4'
  * ```
  */
 export function packedTablesCheck(header: unknown): {
   readonly header: string | undefined;
-  cellsProblem(cells: unknown, resource: number, name: string): string | undefined;
+  cellsProblem(cells: unknown, name: string): string | undefined;
   definitionsProblem(definitions: unknown): string | undefined;
 } {
   let checkCell: CellCheck | undefined;
@@ -214,19 +214,16 @@ export function packedTablesCheck(header: unknown): {
     if (!isIndex(cells, Number.MAX_SAFE_INTEGER)) fail('cells', 'is not a count of cells');
     if (!isIndex(definitions, Number.MAX_SAFE_INTEGER)) fail('definitions', 'is not a count of definitions');
     definitionCount = definitions;
-    checkCell = checkedHeader(header as Partial<Record<keyof GrantTables, unknown>>, definitionCount);
+    checkCell = checkedHeader(header, definitionCount);
   });
   return {
     header: headerProblem,
-    cellsProblem: (cells, resource, name) =>
+    cellsProblem: (cells, name) =>
       headerProblem ??
       problemOf(() => {
         const at = `cells of ${JSON.stringify(name)}`;
         const list = array(cells, at);
-        list.forEach((entry, i) => {
-          (checkCell as CellCheck)(entry, `${at}[${i}]`);
-          if ((entry as number[])[0] !== resource) fail(`${at}[${i}][0]`, 'is not the resource these cells are of');
-        });
+        list.forEach((entry, i) => (checkCell as CellCheck)(entry, `${at}[${i}]`));
         checkOrder(list, (i) => `${at}[${i}]`);
       }),
     definitionsProblem: (definitions) =>
