@@ -14,6 +14,7 @@ import { livePolicySwapBenchmark } from './benchmarks/live-policy-swap.js';
 import { memoryBenchmark } from './benchmarks/memory.js';
 import { ownershipBenchmark } from './benchmarks/ownership.js';
 import { packageBenchmark } from './benchmarks/package.js';
+import { scaleBenchmark } from './benchmarks/scale.js';
 import { serviceBenchmark } from './benchmarks/service.js';
 import { benchmarkOfParts, type Benchmark, type BenchContext } from './harness/benchmark.js';
 import { describeMachine, type Machine } from './harness/machine.js';
@@ -38,6 +39,7 @@ export const BENCHMARKS = {
   }),
   decisionLog: decisionLogBenchmark,
   service: serviceBenchmark,
+  scale: scaleBenchmark,
 } as const;
 
 export type BenchmarkName = keyof typeof BENCHMARKS;
@@ -61,6 +63,7 @@ export const RUN_ORDER: readonly BenchmarkName[] = [
   'package',
   'service',
   'livePolicy',
+  'scale',
   'ownership',
 ];
 

@@ -157,11 +157,12 @@ function fillerOf(
   random: Random,
   fillerRoles: readonly string[],
   fillerResources: readonly string[],
+  perRole: number,
 ): { fillerByRole: Map<string, PermissionDefinitionJson[]>; pinnedResources: string[] } {
   const fillerByRole = new Map<string, PermissionDefinitionJson[]>();
   const pinnedResources: string[] = [];
   fillerRoles.forEach((role, r) => {
-    const count = 4 + random.below(3);
+    const count = Math.min(fillerResources.length, perRole + random.below(3));
     const resources = random.sample(fillerResources, count);
     const definitions = resources.map((resource, d) => {
       const pin = d === 0 ? PINS[r] : undefined;
@@ -178,12 +179,31 @@ function fillerOf(
 }
 
 /**
+ * The size of a generated policy: filler roles, filler resources, and the fewest definitions a role has (each has
+ * this many to two more, on distinct resources).
+ */
+export interface PolicySize {
+  readonly roles: number;
+  readonly resources: number;
+  readonly definitionsPerRole: number;
+}
+
+/**
+ * The size of a policy whose roles each have definitions on about `share` of the resources (at least one).
+ *
+ * @example
+ * ```ts
+ * policySize(500, 1000, 0.05); // { roles: 500, resources: 1000, definitionsPerRole: 49 }: 49–51 resources per role
+ * ```
+ */
+export function policySize(roles: number, resources: number, share: number): PolicySize {
+  return { roles, resources, definitionsPerRole: Math.max(1, Math.round(resources * share) - 1) };
+}
+
+/**
  * Makes the scenario: the example definitions plus filler. Filler: `20 × scale` roles and
- * `50 × scale` resources; each role has 4–6 definitions (about 5) on distinct random resources,
- * each granting 2–4 actions of CRUD + approve/publish/archive/assign: ~45% array form (`read:any`
- * or bare `read`), ~35% object form `:any` with attribute patterns, ~20% possession own with
- * isOwner plus listOwned or limitOwned. The first definitions of ROLE_0001…0003 are pinned to the
- * shapes the attribute benchmarks use (see {@link Showcase}).
+ * `50 × scale` resources; each role has 4–6 definitions (about 5) on distinct random resources (see
+ * {@link createSizedScenario} for what a definition holds).
  *
  * @example
  * ```ts
@@ -191,17 +211,35 @@ function fillerOf(
  * ```
  */
 export function createScenario(scale: Scale, seed = 20240605): Scenario {
-  const random = new Random(seed * scale);
+  return { ...createSizedScenario({ roles: 20 * scale, resources: 50 * scale, definitionsPerRole: 4 }, seed * scale), scale, seed };
+}
+
+/**
+ * A scenario of any size: the example definitions (with their `*:any` super role, SUPER_ADMIN) plus filler of
+ * `size.roles` roles and `size.resources` resources. Each role has `size.definitionsPerRole` to two more definitions
+ * on distinct random resources, each granting 2–4 actions of CRUD + approve/publish/archive/assign: ~45% array form
+ * (`read:any` or bare `read`), ~35% object form `:any` with attribute patterns, ~20% possession own with isOwner plus
+ * listOwned or limitOwned. The first definitions of ROLE_0001…0003 are pinned to the shapes the attribute
+ * benchmarks use (see {@link Showcase}). The same size and seed always give the same scenario.
+ *
+ * @example
+ * ```ts
+ * const scenario = createSizedScenario(policySize(500, 1000, 0.05), 20240605); // 500 roles × 1,000 resources
+ * ```
+ */
+export function createSizedScenario(size: PolicySize, seed: number): Scenario {
+  const random = new Random(seed);
   const exampleDefinitions = readExampleDefinitions();
-  const fillerRoles = Array.from({ length: 20 * scale }, (_, i) => `ROLE_${pad(i + 1, 4)}`);
-  const fillerResources = Array.from({ length: 50 * scale }, (_, i) => `resource_${pad(i + 1, 4)}`);
-  const { fillerByRole, pinnedResources } = fillerOf(random, fillerRoles, fillerResources);
+  const width = Math.max(4, String(Math.max(size.roles, size.resources)).length);
+  const fillerRoles = Array.from({ length: size.roles }, (_, i) => `ROLE_${pad(i + 1, width)}`);
+  const fillerResources = Array.from({ length: size.resources }, (_, i) => `resource_${pad(i + 1, width)}`);
+  const { fillerByRole, pinnedResources } = fillerOf(random, fillerRoles, fillerResources, size.definitionsPerRole);
   const roles = [
     ...new Set(exampleDefinitions.flatMap((definition) => (typeof definition.roles === 'string' ? [definition.roles] : [...definition.roles]))),
   ].filter((role) => role !== '*');
   const [exclude, include, owned] = pinnedResources as [string, string, string];
   return {
-    scale,
+    scale: 1,
     seed,
     exampleDefinitions,
     ownedAmong: readExampleOwnedAmong(),

@@ -86,7 +86,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     const policy = await this.roleSet(user.roles);
     const combination = policy.combination(resource, action);
     if (combination === NO_GRANT && !this.idTypes.has(resource))
-      this.warnings.warn(`resource\u0000${resource}`, () => ({
+      this.warnings.warn('resource', resource, () => ({
         problem: `unknown resource ${describeValue(resource)}: the service's policy does not name it`,
         consequence: 'nothing is granted',
         hint: didYouMean(resource, this.idTypes.keys()),

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { unpackGrantTables } from '../../runtime/permissions/index.js';
 
 /** The repository root (the folder of package.json). */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -151,22 +152,34 @@ export function formatDiagnostics(byFile: ReadonlyMap<string, readonly string[]>
 }
 
 /**
- * Reads the grant tables out of a generated `tables.ts` the way a reader would: parse the file,
- * find `JSON.parse('<literal>')`, and parse that literal. Nothing is imported or executed.
+ * The grant tables a generated `tables.ts` holds: the string arguments of its `unpackGrantTables(header,
+ * definitions, [cells…])` call, unpacked by the runtime as the generated code does, as plain JSON.
  */
 export function tablesFromGenerated(tablesFile: string): unknown {
   const source = ts.createSourceFile(tablesFile, readFileSync(tablesFile, 'utf8'), ts.ScriptTarget.Latest, true);
-  let literal: string | undefined;
+  let texts: { header: string; definitions: string; cells: string[] } | undefined;
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && node.expression.getText(source) === 'JSON.parse') {
-      const [argument] = node.arguments;
-      if (argument !== undefined && ts.isStringLiteral(argument)) literal = argument.text;
+    if (ts.isCallExpression(node) && node.expression.getText(source) === 'unpackGrantTables') {
+      const [header, definitions, cells] = node.arguments;
+      if (
+        header !== undefined &&
+        ts.isStringLiteral(header) &&
+        definitions !== undefined &&
+        ts.isStringLiteral(definitions) &&
+        cells !== undefined &&
+        ts.isArrayLiteralExpression(cells)
+      )
+        texts = {
+          header: header.text,
+          definitions: definitions.text,
+          cells: cells.elements.map((element) => (ts.isStringLiteral(element) ? element.text : '')),
+        };
     }
-    if (literal === undefined) ts.forEachChild(node, visit);
+    if (texts === undefined) ts.forEachChild(node, visit);
   };
   visit(source);
-  if (literal === undefined) throw new Error(`${tablesFile} holds no JSON.parse('…') of the tables`);
-  return JSON.parse(literal);
+  if (texts === undefined) throw new Error(`${tablesFile} holds no unpackGrantTables('…', '…', ['…']) of the tables`);
+  return JSON.parse(JSON.stringify(unpackGrantTables(texts.header, texts.definitions, texts.cells))) as unknown;
 }
 
 /** Waits until `condition` holds, polling every `intervalMs`; throws with `what` after `timeoutMs`. */

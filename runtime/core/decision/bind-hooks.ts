@@ -5,10 +5,11 @@
  */
 import { missingExecutorProblem, missingMethodProblem, resolveMethod } from '../table-building/ownership-methods.js';
 import type { BuiltDefinitions } from '../table-building/build-definitions.js';
-import { PermissionDefinitionError, PermissionsUsageError, type DefinitionProblem } from '../common/errors.js';
+import { PermissionDefinitionError, type DefinitionProblem } from '../common/errors.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import { loadGrantTables, type GrantIndex, type BoundHook } from '../tables/table-loader.js';
 import { grantTablesProblem } from '../tables/table-shape.js';
+import { isPacked, notGrantTablesError, packedHeaderProblem } from '../tables/packed-tables.js';
 
 /** A hook that is never called: what a missing method is bound to while its problem is reported. */
 const unbound = (): undefined => undefined;
@@ -45,7 +46,8 @@ function usersOfHook(tables: GrantTables, hookIndex: number): { index: number; s
 
 /**
  * Loads compiled tables (what the compiler emits), binding hook names to methods of `ownership`. Throws a
- * PermissionsUsageError for tables of another format or version, and a PermissionDefinitionError naming every
+ * PermissionsUsageError for tables of another format or version (for packed tables: a malformed header here, a
+ * resource's malformed cells when a decision first needs them), and a PermissionDefinitionError naming every
  * method the service lacks and the definitions (or resources) that use it.
  *
  * @example
@@ -54,10 +56,9 @@ function usersOfHook(tables: GrantTables, hookIndex: number): { index: number; s
  * ```
  */
 export function loadCompiledTables(tables: GrantTables, ownership: object | undefined): GrantIndex {
-  const shape = grantTablesProblem(tables);
-  if (shape !== undefined) {
-    throw new PermissionsUsageError(`These are not grant tables of this version of typed-permissions (${shape}); run \`npx typed-permissions compile\` again.`);
-  }
+  // Packed tables (the generated code's) are checked part by part: the header now, a resource's cells when first decoded.
+  const shape = isPacked(tables) ? packedHeaderProblem(tables) : grantTablesProblem(tables);
+  if (shape !== undefined) throw notGrantTablesError(shape);
   return bindTables(tables, ownership);
 }
 

@@ -2,6 +2,7 @@
  * Explanations: which definitions grant (or would grant) an action, in which possession, with which
  * attributes — read from the same tables the decision uses, so an explanation cannot disagree with it.
  */
+import { resourceCells, type CellRange } from '../tables/packed-tables.js';
 import { NOTHING, planFromJson, planToPatterns, unionPlans } from '../projection/attribute-plan.js';
 import { groupOwnershipLabel, type GrantCell, type GrantTables } from '../tables/grant-tables.js';
 import { undeclaredActionMessage } from '../definition/declared-actions.js';
@@ -62,14 +63,14 @@ export interface Explanation {
   readonly ownership?: ExplainedOwnership;
 }
 
-function findCell(tables: GrantTables, resource: number, action: number, role: number): GrantCell | undefined {
-  // Cells are sorted by (resource, action, role): binary search.
-  let low = 0;
-  let high = tables.cells.length - 1;
+function findCell({ cells, start, end }: CellRange, action: number, role: number): GrantCell | undefined {
+  // A resource's cells are sorted by (action, role): binary search.
+  let low = start;
+  let high = end - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    const cell = tables.cells[middle] as GrantCell;
-    const order = cell[0] - resource || cell[1] - action || cell[2] - role;
+    const cell = cells[middle] as GrantCell;
+    const order = cell[1] - action || cell[2] - role;
     if (order === 0) return cell;
     if (order < 0) low = middle + 1;
     else high = middle - 1;
@@ -99,9 +100,10 @@ export function explainGrant(tables: GrantTables, roles: readonly string[], reso
   let anyPlan = NOTHING;
   let ownGranted = false;
   if (resourceIndex !== -1 && actionIndex !== -1) {
+    const cells = resourceCells(tables, resourceIndex);
     for (const role of [...new Set(roles)]) {
       const roleIndex = tables.roles.indexOf(role);
-      const cell = roleIndex === -1 ? undefined : findCell(tables, resourceIndex, actionIndex, roleIndex);
+      const cell = roleIndex === -1 ? undefined : findCell(cells, actionIndex, roleIndex);
       if (cell === undefined) continue;
       const [, , , any, own, , sources] = cell;
       const rolePlan = any === -1 ? undefined : planFromJson(tables.plans[any]!);

@@ -25,12 +25,14 @@ export interface UnknownName {
  * @example
  * ```ts
  * const warnings = new OnceWarnings(false, console);
- * warnings.warn('role\u0000QA', () => ({ problem: 'unknown role "QA": no definition names it', consequence: 'it is ignored' }));
+ * warnings.warn('role', 'QA', () => ({ problem: 'unknown role "QA": no definition names it', consequence: 'it is ignored' }));
  * // typed-permissions: unknown role "QA": no definition names it; it is ignored.
  * ```
  */
 export class OnceWarnings {
-  private readonly said = new Set<string>();
+  /** The names said, by kind: looked up without building a key per call (an unknown role may come with every request). */
+  private readonly said = new Map<string, Set<string>>();
+  private count = 0;
 
   constructor(
     private readonly strict: boolean,
@@ -38,13 +40,16 @@ export class OnceWarnings {
   ) {}
 
   /** `describe` is only called when something is said: a suggestion is looked for once per name, not per request. */
-  warn(key: string, describe: () => UnknownName): void {
+  warn(kind: string, name: string, describe: () => UnknownName): void {
     if (this.strict) {
       const { problem, hint = '' } = describe();
       throw new PermissionsUsageError(`${problem}; strict mode refuses the query.${hint}`);
     }
-    if (this.said.has(key) || this.said.size >= MAX_WARNINGS) return;
-    this.said.add(key);
+    let names = this.said.get(kind);
+    if (names?.has(name) === true || this.count >= MAX_WARNINGS) return;
+    if (names === undefined) this.said.set(kind, (names = new Set()));
+    names.add(name);
+    this.count++;
     const { problem, consequence, hint = '' } = describe();
     this.logger.warn(`typed-permissions: ${problem}; ${consequence}.${hint}`);
   }

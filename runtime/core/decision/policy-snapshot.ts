@@ -7,7 +7,7 @@
 import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
 import type { User } from '../definition/definition-types.js';
 import { PermissionsUsageError } from '../common/errors.js';
-import type { GrantTables } from '../tables/grant-tables.js';
+import { resourceActionIndexes, type GrantTables } from '../tables/grant-tables.js';
 import type { Combination, GrantIndex, LoadedOwner } from '../tables/table-loader.js';
 import { checkGrantQuery, checkRoles, rolesKey, type GrantQuery } from './grant-query.js';
 import type { OnceWarnings } from './once-warnings.js';
@@ -79,16 +79,18 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
 
   /** What `roles` may do with `action` on `resource`. */
   lookup(roles: readonly string[], resource: string, action: string): Combination {
-    return lookupCombination(this.index, roles, resource, action, this.warnings);
+    return lookupCombination(this.index, roles, this.index.resources.get(resource), resource, action, this.warnings);
   }
 
   /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */
   decide<TId>(query: GrantQuery<TUser, TId>): Decision<TUser, TId, TFilter> {
     checkGrantQuery(query);
     const { user, resource, action } = query;
+    const loaded = this.index.resources.get(resource);
     // The id in the resource's declared type ('10' → 10 for numeric ids); anything else is refused here, before any hook.
-    const resourceId = queriedResourceId<TId>(query, this.index.idTypes.get(resource));
-    return decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, this.lookup(user.roles, resource, action), this);
+    const resourceId = queriedResourceId<TId>(query, loaded?.idType);
+    const combination = lookupCombination(this.index, user.roles, loaded, resource, action, this.warnings);
+    return decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, combination, this);
   }
 
   /** See `Permissions.grantPermit`; `via` names who asked, for the decision log. */
@@ -135,7 +137,8 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     let owners = this.resourceOwners.get(key);
     if (owners === undefined) {
       const found = new Map<number, LoadedOwner>();
-      for (const action of this.index.resources.get(resource)?.keys() ?? []) {
+      const loaded = this.index.resources.get(resource);
+      for (const action of loaded === undefined ? [] : resourceActionIndexes(this.tables, loaded.index).map((a) => this.tables.actions[a] as string)) {
         for (const owner of this.lookup(roles, resource, action).owners) found.set(owner.id, owner);
       }
       owners = Object.freeze([...found.values()].sort((a, b) => a.id - b.id));

@@ -6,26 +6,41 @@ import { describeValue } from '../common/describe-value.js';
 import { PermissionsUsageError } from '../common/errors.js';
 import { didYouMean } from '../common/nearest-name.js';
 import { undeclaredActionMessage } from '../definition/declared-actions.js';
-import { combinationBytes, combineRoles, NO_GRANT, type Combination, type GrantIndex } from '../tables/table-loader.js';
+import { BoundedCache } from '../common/bounded-cache.js';
+import {
+  combinationBytes,
+  combineRoles,
+  MAX_CACHED_COMBINATIONS,
+  NO_GRANT,
+  type Combination,
+  type GrantIndex,
+  type LoadedResource,
+} from '../tables/table-loader.js';
 import { declaredActionsOf } from '../tables/vocabulary.js';
 import type { OnceWarnings } from './once-warnings.js';
 
-/** A cache key for a set of combinations sorted by id: one number while it fits exactly, else a string. */
-function combinationKey(sorted: readonly Combination[], count: number): number | string {
-  const base = count + 1;
-  if (base ** sorted.length >= Number.MAX_SAFE_INTEGER) return sorted.map((combination) => combination.id).join(',');
+/** The distinct combinations of one multi-role look-up, sorted by id: reused by every look-up (they never nest). */
+const scratch: Combination[] = [];
+
+/** A cache key for the first `count` combinations of `sorted` (ids below `bound`): one number while it fits exactly, else a string. */
+function combinationKey(sorted: readonly Combination[], count: number, bound: number): number | string {
+  const base = bound + 1;
+  if (base ** count >= Number.MAX_SAFE_INTEGER)
+    return sorted
+      .slice(0, count)
+      .map((combination) => combination.id)
+      .join(',');
   let key = 0;
-  for (const combination of sorted) key = key * base + combination.id + 1;
+  for (let i = 0; i < count; i++) key = key * base + (sorted[i] as Combination).id + 1;
   return key;
 }
 
 function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string): void {
-  if (!index.roleIndex.has(name))
-    warnings.warn(`role\u0000${name}`, () => ({
-      problem: `unknown role ${describeValue(name)}: no definition names it`,
-      consequence: 'it is ignored',
-      hint: didYouMean(name, index.roleIndex.keys()),
-    }));
+  warnings.warn('role', name, () => ({
+    problem: `unknown role ${describeValue(name)}: no definition names it`,
+    consequence: 'it is ignored',
+    hint: didYouMean(name, index.roleIndex.keys()),
+  }));
 }
 
 /**
@@ -42,71 +57,89 @@ export function undeclaredActionError(resource: string, action: string, declared
   return new PermissionsUsageError(`grantPermit: ${undeclaredActionMessage(resource, action, declared)}${didYouMean(action, declared)}`);
 }
 
+/** A miss on the first look-up: an unknown resource, or an action the resource does not take. */
+function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | undefined, name: string, action: string, warnings: OnceWarnings): Combination {
+  if (resource === undefined) {
+    warnings.warn('resource', name, () => ({
+      problem: `unknown resource ${describeValue(name)}: no definition names it`,
+      consequence: 'nothing is granted',
+      hint: didYouMean(name, index.resources.keys()),
+    }));
+    return NO_GRANT;
+  }
+  // A resource that declares its actions takes those only: any other is asked in vain.
+  const declared = declaredActionsOf(index.tables).get(name);
+  if (declared !== undefined) throw undeclaredActionError(name, action, [...declared]);
+  warnings.warn('action', action, () => ({
+    problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
+    consequence: 'nothing is granted',
+    hint: didYouMean(action, index.actionIndex.keys()),
+  }));
+  return NO_GRANT;
+}
+
 /**
- * What `roles` may do with `action` on `resource`. Unknown roles, resources and actions grant nothing (and are
- * warned about once each, or refused with `strict`); an action the resource does not declare, on a resource that
- * declares its actions, is refused with a PermissionsUsageError.
+ * What `roles` may do with `action` on `resource` (the loaded resource named `name`, or undefined when none is).
+ * Unknown roles, resources and actions grant nothing (and are warned about once each, or refused with `strict`); an
+ * action the resource does not declare, on a resource that declares its actions, is refused with a
+ * PermissionsUsageError. A role without a cell costs what a role with one does: both are one look-up.
  *
  * @example
  * ```ts
- * lookupCombination(index, ['EMPLOYEE'], 'document', 'read', warnings).ownActionGranted; // true
+ * lookupCombination(index, ['EMPLOYEE'], index.resources.get('document'), 'document', 'read', warnings).ownActionGranted; // true
  * ```
  */
-export function lookupCombination(index: GrantIndex, roles: readonly string[], resource: string, action: string, warnings: OnceWarnings): Combination {
-  const byAction = index.resources.get(resource);
-  if (byAction === undefined) {
-    warnings.warn(`resource\u0000${resource}`, () => ({
-      problem: `unknown resource ${describeValue(resource)}: no definition names it`,
-      consequence: 'nothing is granted',
-      hint: didYouMean(resource, index.resources.keys()),
-    }));
-    return NO_GRANT;
-  }
-  const entry = byAction.get(action);
-  if (entry === undefined) {
-    // A resource that declares its actions has entries for those only: any other is asked in vain.
-    const declared = declaredActionsOf(index.tables).get(resource);
-    if (declared !== undefined) throw undeclaredActionError(resource, action, [...declared]);
-    warnings.warn(`action\u0000${action}`, () => ({
-      problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
-      consequence: 'nothing is granted',
-      hint: didYouMean(action, byAction.keys()),
-    }));
-    return NO_GRANT;
-  }
-  const { byRole } = entry;
+export function lookupCombination(
+  index: GrantIndex,
+  roles: readonly string[],
+  resource: LoadedResource | undefined,
+  name: string,
+  action: string,
+  warnings: OnceWarnings,
+): Combination {
+  const a = index.actionIndex.get(action);
+  if (resource === undefined || a === undefined || (resource.takes !== undefined && resource.takes[a] !== true))
+    return unknownResourceOrAction(index, resource, name, action, warnings);
+  const byRole = resource.byRole ?? index.combinationsOf(resource);
   if (roles.length === 1) {
-    const name = roles[0] as string;
-    const combination = byRole.get(name);
-    if (combination !== undefined) return combination;
-    warnUnknownRole(index, warnings, name);
+    const role = index.roleIndex.get(roles[0] as string);
+    if (role !== undefined) return (byRole[role] as readonly Combination[])[a] as Combination;
+    warnUnknownRole(index, warnings, roles[0] as string);
     return NO_GRANT;
   }
-  // Most multi-role users have one role that matters for a given resource and action, and roles whose cells
-  // say the same share one combination: only build a cache key when two distinct combinations meet.
-  let first: Combination = NO_GRANT;
-  let others: Combination[] | undefined;
+  // Most multi-role users have one role that matters for a given resource and action, and roles whose cells say
+  // the same share one combination: only when distinct combinations meet is a key made, from their ids kept sorted
+  // in a scratch list (no allocation, no comparator sort on the hot path).
+  let count = 0;
   for (let i = 0; i < roles.length; i++) {
-    const name = roles[i] as string;
-    const combination = byRole.get(name);
-    if (combination === undefined) {
-      warnUnknownRole(index, warnings, name);
+    const role = index.roleIndex.get(roles[i] as string);
+    if (role === undefined) {
+      warnUnknownRole(index, warnings, roles[i] as string);
       continue;
     }
-    if (combination === first) continue;
-    if (first === NO_GRANT) first = combination;
-    else if (others === undefined) others = [combination];
-    else if (!others.includes(combination)) others.push(combination);
+    const combination = (byRole[role] as readonly Combination[])[a] as Combination;
+    if (combination === NO_GRANT) continue;
+    let at = count;
+    while (at > 0 && (scratch[at - 1] as Combination).id > combination.id) at--;
+    if (at > 0 && scratch[at - 1] === combination) continue;
+    for (let k = count; k > at; k--) scratch[k] = scratch[k - 1] as Combination;
+    scratch[at] = combination;
+    count++;
   }
-  if (others === undefined) return first;
-  others.push(first);
-  others.sort((a, b) => a.id - b.id);
-  const key = combinationKey(others, index.combinationCount);
-  let combination = entry.multiRole.get(key);
+  if (count < 2) {
+    const only = count === 0 ? NO_GRANT : (scratch[0] as Combination);
+    scratch.fill(NO_GRANT, 0, count);
+    return only;
+  }
+  const key = combinationKey(scratch, count, index.combinationIdBound);
+  const cache = (resource.multiRole[a] ??= new BoundedCache(MAX_CACHED_COMBINATIONS, index.combinationBudget));
+  let combination = cache.get(key);
   if (combination === undefined) {
-    combination = combineRoles(others);
+    combination = combineRoles(scratch.slice(0, count));
     // Full: the oldest is forgotten, so a changing working set of role combinations stays cached.
-    entry.multiRole.set(key, combination, combinationBytes(combination));
+    cache.set(key, combination, combinationBytes(combination));
   }
+  // The scratch list holds no combination between calls (nothing is kept alive by it).
+  scratch.fill(NO_GRANT, 0, count);
   return combination;
 }

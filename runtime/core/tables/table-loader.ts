@@ -1,12 +1,15 @@
 /**
  * Loads {@link GrantTables} into the structures a query reads: maps from names to indexes and, per
- * resource and action, one precomputed {@link Combination} per role. Loading is linear in the size
- * of the tables and expands nothing: that happened in the table builder.
+ * resource, role and action, one precomputed {@link Combination}. Loading binds the hooks and indexes the
+ * names; a resource's cells are decoded the first time a decision asks about that resource, so loading does
+ * not grow with the policy and memory grows with the resources used. It expands nothing: that happened in the
+ * table builder.
  */
 import { NOTHING, planBytes, planFromJson, planToPatterns, unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
-import { ownershipLabel, resourceActionIndexes, type GrantTables, type HookRef } from './grant-tables.js';
+import { ownershipLabel, type GrantCell, type GrantTables, type HookRef } from './grant-tables.js';
 import type { ResourceIdType } from '../tables/grant-tables.js';
+import { cellCount, notGrantTablesError, resourceCells } from './packed-tables.js';
 
 /** A hook bound to the ownership service it came from, with the name used in error messages. */
 export interface BoundHook {
@@ -54,25 +57,43 @@ export interface Combination {
   readonly owners: readonly LoadedOwner[];
 }
 
-/** The combinations of one resource and action, by role index, plus a cache for multi-role users. */
-export interface ActionEntry {
-  /** Keyed by role name (one look-up per role); a Map because most roles have no cell here. Cells that say the same share one combination. */
-  readonly byRole: ReadonlyMap<string, Combination>;
-  /** Combinations of several roles, made on demand: bounded per entry by count, and per engine by bytes. */
-  readonly multiRole: BoundedCache<number | string, Combination>;
+/**
+ * One resource of the loaded tables. Its combinations are decoded from its cells when a decision first asks
+ * about it (`byRole` is null until then).
+ */
+export class LoadedResource {
+  /**
+   * Per role index, per action index, the role's combination; NO_GRANT where the role has no cell. Roles without
+   * any cell on the resource share one row, so that a refusal is a hit as cheap as a grant.
+   */
+  byRole: readonly (readonly Combination[])[] | null = null;
+  /** Per action index, the combinations of several roles, made on demand (bounded per entry by count, per engine by bytes). */
+  readonly multiRole: (BoundedCache<number | string, Combination> | undefined)[] = [];
+
+  constructor(
+    readonly name: string,
+    /** Its index in the tables' `resources`. */
+    readonly index: number,
+    /** Its declared id type, if any. */
+    readonly idType: ResourceIdType | undefined,
+    /** Per action index, whether the resource takes it; undefined when it declares no actions (it takes every one). */
+    readonly takes: readonly boolean[] | undefined,
+  ) {}
 }
 
 /** The loaded tables. */
 export interface GrantIndex {
   readonly tables: GrantTables;
   readonly roleIndex: ReadonlyMap<string, number>;
-  readonly knownActions: ReadonlySet<string>;
-  /** The declared id type of each resource that has one. */
-  readonly idTypes: ReadonlyMap<string, ResourceIdType>;
-  /** Per resource, its actions (declared ones only, for a resource that declares them). */
-  readonly resources: ReadonlyMap<string, ReadonlyMap<string, ActionEntry>>;
-  /** How many distinct cell combinations were loaded (their ids are 0 to this, exclusive). */
-  readonly combinationCount: number;
+  readonly actionIndex: ReadonlyMap<string, number>;
+  /** Every resource, by name. */
+  readonly resources: ReadonlyMap<string, LoadedResource>;
+  /** Above the id of every combination the tables can give (their cell count): the base of multi-role cache keys. */
+  readonly combinationIdBound: number;
+  /** The bytes every multi-role cache of the engine may hold together. */
+  readonly combinationBudget: CacheBudget;
+  /** The combinations of a resource by role and action, decoding its cells on first use (a PermissionsUsageError for malformed ones). */
+  combinationsOf(resource: LoadedResource): readonly (readonly Combination[])[];
 }
 
 /** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
@@ -208,51 +229,61 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
     return owner;
   };
   const plans = tables.plans.map(planFromJson);
-
-  const resources = new Map<string, Map<string, ActionEntry>>();
   const combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
-  // Indexed by action number; a resource that declares its actions has entries for those only (the shape check saw every cell names one).
-  const entries: Map<string, Combination>[][] = tables.resources.map((resource, r) => {
-    const byAction = new Map<string, ActionEntry>();
-    resources.set(resource, byAction);
-    const byIndex: Map<string, Combination>[] = [];
-    for (const action of resourceActionIndexes(tables, r)) {
-      const byRole = new Map<string, Combination>();
-      byAction.set(tables.actions[action] as string, { byRole, multiRole: new BoundedCache(MAX_CACHED_COMBINATIONS, combinationBudget) });
-      byIndex[action] = byRole;
-    }
-    return byIndex;
-  });
-
-  // A large policy has many cells and few distinct ones (a '*' grant repeats one cell everywhere):
-  // cells of one resource that say the same share one combination, and one list of ownership groups.
+  // A large policy has many cells and few distinct ones (a '*' grant repeats one cell everywhere): cells that say
+  // the same share one combination, and one list of ownership groups, across the resources decoded so far.
   const ownerLists = new Map<string, readonly LoadedOwner[]>();
   const combinations = new Map<string, Combination>();
-  for (const [resource, action, role, anyPlan, own, cellOwners] of tables.cells) {
-    // Groups bind per resource (their limitOwned executor is the resource's): only cells without any share across resources.
-    const ownersKey = cellOwners.length === 0 ? '' : `${resource}/${cellOwners.join(',')}`;
-    const key = `${anyPlan}/${own.join(',')}/${ownersKey}`;
-    let combination = combinations.get(key);
-    if (combination === undefined) {
-      const ownPlans = new Map<LoadedOwner, AttributePlan>();
-      for (let i = 0; i < own.length; i += 2) ownPlans.set(ownerOf(own[i] as number, resource), plans[own[i + 1] as number] as AttributePlan);
-      let ownerList = ownerLists.get(ownersKey);
-      if (ownerList === undefined)
-        ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => ownerOf(id, resource)).sort((a, b) => a.id - b.id))));
-      combinations.set(
-        key,
-        (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)),
-      );
+  // The row of a role without a cell on a resource: shared by every such role and resource.
+  const noRow: readonly Combination[] = Object.freeze(tables.actions.map(() => NO_GRANT));
+
+  const combinationIdBound = cellCount(tables) + 1;
+  const combinationsOf = (resource: LoadedResource): readonly (readonly Combination[])[] => {
+    if (resource.byRole !== null) return resource.byRole;
+    const { cells, start, end } = resourceCells(tables, resource.index);
+    const byRole: (readonly Combination[])[] = tables.roles.map(() => noRow);
+    for (let c = start; c < end; c++) {
+      const [r, action, role, anyPlan, own, cellOwners] = cells[c] as GrantCell;
+      // Groups bind per resource (their limitOwned executor is the resource's): only cells without any share across resources.
+      const ownersKey = cellOwners.length === 0 ? '' : `${r}/${cellOwners.join(',')}`;
+      const key = `${anyPlan}/${own.join(',')}/${ownersKey}`;
+      let combination = combinations.get(key);
+      if (combination === undefined) {
+        // Ids stay below the bound that multi-role cache keys count on; more distinct cells than cells means tampering.
+        if (combinations.size + 1 >= combinationIdBound)
+          throw notGrantTablesError(`cells: more distinct cells than the ${combinationIdBound - 1} the tables count`);
+        const ownPlans = new Map<LoadedOwner, AttributePlan>();
+        for (let i = 0; i < own.length; i += 2) ownPlans.set(ownerOf(own[i] as number, r), plans[own[i + 1] as number] as AttributePlan);
+        let ownerList = ownerLists.get(ownersKey);
+        if (ownerList === undefined) ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => ownerOf(id, r)).sort((a, b) => a.id - b.id))));
+        combinations.set(
+          key,
+          (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)),
+        );
+      }
+      let row = byRole[role] as Combination[];
+      if (row === noRow) byRole[role] = row = noRow.slice();
+      row[action] = combination;
     }
-    entries[resource]![action]!.set(tables.roles[role] as string, combination);
-  }
+    return (resource.byRole = byRole);
+  };
+
+  const declared = tables.declaredActions;
+  const resources = new Map(
+    tables.resources.map((name, r) => {
+      const indexes = declared?.[r] ?? null;
+      const takes = indexes === null ? undefined : tables.actions.map((_, a) => indexes.includes(a));
+      return [name, new LoadedResource(name, r, tables.idTypes?.[r] ?? undefined, takes)] as const;
+    }),
+  );
 
   return {
     tables,
     roleIndex: new Map(tables.roles.map((name, i) => [name, i])),
-    knownActions: new Set(tables.actions),
-    idTypes: new Map((tables.idTypes ?? []).flatMap((type, i) => (type === null ? [] : [[tables.resources[i] as string, type] as const]))),
+    actionIndex: new Map(tables.actions.map((name, i) => [name, i])),
     resources,
-    combinationCount: combinations.size,
+    combinationIdBound,
+    combinationBudget,
+    combinationsOf,
   };
 }

@@ -52,9 +52,126 @@ function plan(value: unknown, path: string): void {
   }
 }
 
+/** Checks one cell (its path given); throws a ShapeError at the first problem. */
+export type CellCheck = (cell: unknown, path: string) => void;
+
 /**
- * Checks that `value` has the shape of {@link GrantTables} (format 1) with every index in range, and
- * returns it typed; otherwise says where it is wrong.
+ * Checks everything of tables but their cells, and returns the check of one cell. The definitions are checked
+ * here too, unless only their count is known (`definitionCount`: packed tables decode them when first read).
+ */
+function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, definitionCount?: number): CellCheck {
+  if (tables.format !== 1) fail('format', 'is not 1');
+  const roles = names(tables.roles, 'roles');
+  const resources = names(tables.resources, 'resources');
+  const actions = names(tables.actions, 'actions');
+  const plans = array(tables.plans, 'plans');
+  plans.forEach((entry, i) => plan(entry, `plans[${i}]`));
+  const hooks = array(tables.hooks, 'hooks');
+  hooks.forEach((hook, i) => {
+    const { kind, name } = (hook ?? {}) as { kind?: unknown; name?: unknown };
+    if (typeof kind !== 'string' || !HOOK_KINDS.has(kind)) fail(`hooks[${i}].kind`, 'is not isOwner, listOwned, limitOwned or ownedAmong');
+    if (typeof name !== 'string' || name.length === 0) fail(`hooks[${i}].name`, 'is not a name');
+  });
+  const definitions = definitionCount ?? checkDefinitions(tables.definitions, 'definitions').length;
+  const hookOfKind = (value: unknown, kind: string, path: string) => {
+    const at = index(value, hooks.length, path);
+    if ((hooks[at] as { kind: string }).kind !== kind) fail(path, `is not a ${kind} hook`);
+  };
+  const owners = array(tables.owners, 'owners');
+  owners.forEach((owner, i) => {
+    const group = (owner ?? {}) as { isOwner?: unknown; listOwned?: unknown; limitOwned?: unknown; definitions?: unknown };
+    if (group.isOwner !== undefined) hookOfKind(group.isOwner, 'isOwner', `owners[${i}].isOwner`);
+    if (group.isOwner === undefined && group.listOwned === undefined && group.limitOwned === undefined) fail(`owners[${i}]`, 'has no ownership hook');
+    if (group.listOwned !== undefined) hookOfKind(group.listOwned, 'listOwned', `owners[${i}].listOwned`);
+    if (group.limitOwned !== undefined) hookOfKind(group.limitOwned, 'limitOwned', `owners[${i}].limitOwned`);
+    array(group.definitions, `owners[${i}].definitions`).forEach((definition, k) => index(definition, definitions, `owners[${i}].definitions[${k}]`));
+  });
+  // The optional lists of one entry per resource.
+  const perResource = (value: unknown, path: string): readonly unknown[] | undefined => {
+    if (value === undefined) return undefined;
+    const list = array(value, path);
+    if (list.length !== resources.length) fail(path, 'does not have one entry per resource');
+    return list;
+  };
+  const executors = perResource(tables.ownedAmong, 'ownedAmong');
+  executors?.forEach((hook, i) => {
+    if (hook !== -1) hookOfKind(hook, 'ownedAmong', `ownedAmong[${i}]`);
+  });
+  perResource(tables.idTypes, 'idTypes')?.forEach((type, i) => {
+    if (type !== null && type !== 'number' && type !== 'string') fail(`idTypes[${i}]`, 'is not "number", "string" or null');
+  });
+  // Each entry null (declares none) or its actions' indexes, ascending: each greater than the one before, -1 at first.
+  const declaredSets = perResource(tables.declaredActions, 'declaredActions')?.map((list, i) => {
+    if (list === null) return undefined;
+    const indexes = array(list, `declaredActions[${i}]`);
+    if (indexes.length === 0) fail(`declaredActions[${i}]`, 'is empty');
+    indexes.forEach(
+      (value, k) =>
+        index(value, actions.length, `declaredActions[${i}][${k}]`) > ((indexes[k - 1] as number | undefined) ?? -1) ||
+        fail(`declaredActions[${i}][${k}]`, 'is not ascending'),
+    );
+    return new Set(indexes as readonly number[]);
+  });
+  // A group without isOwner or listOwned decides one record only through the resource's executor.
+  const decidable = (group: number, resource: number) => {
+    const { isOwner, listOwned } = owners[group] as { isOwner?: unknown; listOwned?: unknown };
+    return isOwner !== undefined || listOwned !== undefined || (executors?.[resource] ?? -1) !== -1;
+  };
+  return (entry, at) => {
+    const cell = array(entry, at);
+    if (cell.length !== 7) fail(at, 'does not have 7 fields');
+    const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
+    index(resource, resources.length, `${at}[0]`);
+    index(action, actions.length, `${at}[1]`);
+    if (declaredSets?.[resource as number]?.has(action as number) === false) fail(`${at}[1]`, 'is not an action its resource declares');
+    index(role, roles.length, `${at}[2]`);
+    if (anyPlan !== -1) index(anyPlan, plans.length, `${at}[3]`);
+    const ownList = array(own, `${at}[4]`);
+    if (ownList.length % 2 !== 0) fail(`${at}[4]`, 'is not a list of (ownership group, plan) pairs');
+    ownList.forEach((value, k) => index(value, k % 2 === 0 ? owners.length : plans.length, `${at}[4][${k}]`));
+    array(cellOwners, `${at}[5]`).forEach((value, k) => {
+      const group = index(value, owners.length, `${at}[5][${k}]`);
+      if (!decidable(group, resource as number))
+        fail(`${at}[5][${k}]`, 'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong)');
+    });
+    array(sources, `${at}[6]`).forEach((value, k) => index(value, definitions * 2, `${at}[6][${k}]`));
+  };
+}
+
+function checkDefinitions(value: unknown, path: string): readonly unknown[] {
+  const definitions = array(value, path);
+  definitions.forEach((definition, i) => {
+    const { index: at, source, descr } = (definition ?? {}) as { index?: unknown; source?: unknown; descr?: unknown };
+    if (!Number.isInteger(at)) fail(`${path}[${i}].index`, 'is not an integer');
+    if (source !== undefined && typeof source !== 'string') fail(`${path}[${i}].source`, 'is not a string');
+    if (descr !== undefined && typeof descr !== 'string') fail(`${path}[${i}].descr`, 'is not a string');
+  });
+  return definitions;
+}
+
+/** Cells come sorted by (resource, action, role), each once: readers find a resource's cells by that order. */
+function checkOrder(cells: readonly unknown[], path: (i: number) => string): void {
+  for (let i = 1; i < cells.length; i++) {
+    const [a0, a1, a2] = cells[i - 1] as number[];
+    const [b0, b1, b2] = cells[i] as number[];
+    if (((b0 as number) - (a0 as number) || (b1 as number) - (a1 as number) || (b2 as number) - (a2 as number)) <= 0)
+      fail(path(i), 'does not come after the cell before it (cells are sorted by resource, action and role, each once)');
+  }
+}
+
+function problemOf(check: () => void): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof ShapeError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Checks that `value` has the shape of {@link GrantTables} (format 1) with every index in range and the cells in
+ * order, and returns it typed; otherwise says where it is wrong.
  *
  * @example
  * ```ts
@@ -63,94 +180,56 @@ function plan(value: unknown, path: string): void {
  * ```
  */
 export function grantTablesProblem(value: unknown): string | undefined {
-  try {
+  return problemOf(() => {
     if (typeof value !== 'object' || value === null) fail('the tables', 'are not an object');
     const tables = value as Partial<Record<keyof GrantTables, unknown>>;
-    if (tables.format !== 1) fail('format', 'is not 1');
-    const roles = names(tables.roles, 'roles');
-    const resources = names(tables.resources, 'resources');
-    const actions = names(tables.actions, 'actions');
-    const plans = array(tables.plans, 'plans');
-    plans.forEach((entry, i) => plan(entry, `plans[${i}]`));
-    const hooks = array(tables.hooks, 'hooks');
-    hooks.forEach((hook, i) => {
-      const { kind, name } = (hook ?? {}) as { kind?: unknown; name?: unknown };
-      if (typeof kind !== 'string' || !HOOK_KINDS.has(kind)) fail(`hooks[${i}].kind`, 'is not isOwner, listOwned, limitOwned or ownedAmong');
-      if (typeof name !== 'string' || name.length === 0) fail(`hooks[${i}].name`, 'is not a name');
-    });
-    const definitions = array(tables.definitions, 'definitions');
-    definitions.forEach((definition, i) => {
-      const { index: at, source, descr } = (definition ?? {}) as { index?: unknown; source?: unknown; descr?: unknown };
-      if (!Number.isInteger(at)) fail(`definitions[${i}].index`, 'is not an integer');
-      if (source !== undefined && typeof source !== 'string') fail(`definitions[${i}].source`, 'is not a string');
-      if (descr !== undefined && typeof descr !== 'string') fail(`definitions[${i}].descr`, 'is not a string');
-    });
-    const hookOfKind = (value: unknown, kind: string, path: string) => {
-      const at = index(value, hooks.length, path);
-      if ((hooks[at] as { kind: string }).kind !== kind) fail(path, `is not a ${kind} hook`);
-    };
-    const owners = array(tables.owners, 'owners');
-    owners.forEach((owner, i) => {
-      const group = (owner ?? {}) as { isOwner?: unknown; listOwned?: unknown; limitOwned?: unknown; definitions?: unknown };
-      if (group.isOwner !== undefined) hookOfKind(group.isOwner, 'isOwner', `owners[${i}].isOwner`);
-      if (group.isOwner === undefined && group.listOwned === undefined && group.limitOwned === undefined) fail(`owners[${i}]`, 'has no ownership hook');
-      if (group.listOwned !== undefined) hookOfKind(group.listOwned, 'listOwned', `owners[${i}].listOwned`);
-      if (group.limitOwned !== undefined) hookOfKind(group.limitOwned, 'limitOwned', `owners[${i}].limitOwned`);
-      array(group.definitions, `owners[${i}].definitions`).forEach((definition, k) => index(definition, definitions.length, `owners[${i}].definitions[${k}]`));
-    });
-    // The optional lists of one entry per resource.
-    const perResource = (value: unknown, path: string): readonly unknown[] | undefined => {
-      if (value === undefined) return undefined;
-      const list = array(value, path);
-      if (list.length !== resources.length) fail(path, 'does not have one entry per resource');
-      return list;
-    };
-    const executors = perResource(tables.ownedAmong, 'ownedAmong');
-    executors?.forEach((hook, i) => {
-      if (hook !== -1) hookOfKind(hook, 'ownedAmong', `ownedAmong[${i}]`);
-    });
-    perResource(tables.idTypes, 'idTypes')?.forEach((type, i) => {
-      if (type !== null && type !== 'number' && type !== 'string') fail(`idTypes[${i}]`, 'is not "number", "string" or null');
-    });
-    // Each entry null (declares none) or its actions' indexes, ascending: each greater than the one before, -1 at first.
-    const declaredSets = perResource(tables.declaredActions, 'declaredActions')?.map((list, i) => {
-      if (list === null) return undefined;
-      const indexes = array(list, `declaredActions[${i}]`);
-      if (indexes.length === 0) fail(`declaredActions[${i}]`, 'is empty');
-      indexes.forEach(
-        (value, k) =>
-          index(value, actions.length, `declaredActions[${i}][${k}]`) > ((indexes[k - 1] as number | undefined) ?? -1) ||
-          fail(`declaredActions[${i}][${k}]`, 'is not ascending'),
-      );
-      return new Set(indexes as readonly number[]);
-    });
-    // A group without isOwner or listOwned decides one record only through the resource's executor.
-    const decidable = (group: number, resource: number) => {
-      const { isOwner, listOwned } = owners[group] as { isOwner?: unknown; listOwned?: unknown };
-      return isOwner !== undefined || listOwned !== undefined || (executors?.[resource] ?? -1) !== -1;
-    };
-    array(tables.cells, 'cells').forEach((entry, i) => {
-      const cell = array(entry, `cells[${i}]`);
-      if (cell.length !== 7) fail(`cells[${i}]`, 'does not have 7 fields');
-      const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
-      index(resource, resources.length, `cells[${i}][0]`);
-      index(action, actions.length, `cells[${i}][1]`);
-      if (declaredSets?.[resource as number]?.has(action as number) === false) fail(`cells[${i}][1]`, 'is not an action its resource declares');
-      index(role, roles.length, `cells[${i}][2]`);
-      if (anyPlan !== -1) index(anyPlan, plans.length, `cells[${i}][3]`);
-      const ownList = array(own, `cells[${i}][4]`);
-      if (ownList.length % 2 !== 0) fail(`cells[${i}][4]`, 'is not a list of (ownership group, plan) pairs');
-      ownList.forEach((value, k) => index(value, k % 2 === 0 ? owners.length : plans.length, `cells[${i}][4][${k}]`));
-      array(cellOwners, `cells[${i}][5]`).forEach((value, k) => {
-        const group = index(value, owners.length, `cells[${i}][5][${k}]`);
-        if (!decidable(group, resource as number))
-          fail(`cells[${i}][5][${k}]`, 'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong)');
-      });
-      array(sources, `cells[${i}][6]`).forEach((value, k) => index(value, definitions.length * 2, `cells[${i}][6][${k}]`));
-    });
-    return undefined;
-  } catch (error) {
-    if (error instanceof ShapeError) return error.message;
-    throw error;
-  }
+    const checkCell = checkedHeader(tables);
+    const cells = array(tables.cells, 'cells');
+    cells.forEach((entry, i) => checkCell(entry, `cells[${i}]`));
+    checkOrder(cells, (i) => `cells[${i}]`);
+  });
+}
+
+/**
+ * The check of packed tables' parts (what generated code holds): their header at load, each resource's cells
+ * and the definitions when first decoded. Each says where the part is wrong, as {@link grantTablesProblem} does.
+ *
+ * @example
+ * ```ts
+ * const parts = packedTablesCheck(JSON.parse(headerText)); // its cells and definitions are counts
+ * parts.header; // undefined when the header is well formed
+ * parts.cellsProblem(cells, 'resource_0004'); // 'cells of "resource_0004"[2][2] is not an index below 4'
+ * ```
+ */
+export function packedTablesCheck(header: unknown): {
+  readonly header: string | undefined;
+  cellsProblem(cells: unknown, name: string): string | undefined;
+  definitionsProblem(definitions: unknown): string | undefined;
+} {
+  let checkCell: CellCheck | undefined;
+  let definitionCount = 0;
+  const headerProblem = problemOf(() => {
+    if (typeof header !== 'object' || header === null) fail('the tables', 'are not an object');
+    const { cells, definitions } = header as { cells?: unknown; definitions?: unknown };
+    if (!isIndex(cells, Number.MAX_SAFE_INTEGER)) fail('cells', 'is not a count of cells');
+    if (!isIndex(definitions, Number.MAX_SAFE_INTEGER)) fail('definitions', 'is not a count of definitions');
+    definitionCount = definitions;
+    checkCell = checkedHeader(header, definitionCount);
+  });
+  return {
+    header: headerProblem,
+    cellsProblem: (cells, name) =>
+      headerProblem ??
+      problemOf(() => {
+        const at = `cells of ${JSON.stringify(name)}`;
+        const list = array(cells, at);
+        list.forEach((entry, i) => (checkCell as CellCheck)(entry, `${at}[${i}]`));
+        checkOrder(list, (i) => `${at}[${i}]`);
+      }),
+    definitionsProblem: (definitions) =>
+      headerProblem ??
+      problemOf(() => {
+        if (checkDefinitions(definitions, 'definitions').length !== definitionCount) fail('definitions', `do not number ${definitionCount}`);
+      }),
+  };
 }

@@ -1,0 +1,125 @@
+/**
+ * Packed tables, the form the generated code holds: unpacking gives tables equal to the built ones (key for key,
+ * so the same policy version); an engine decodes a resource's cells only when a decision first asks about it, and
+ * a malformed part fails closed then — with the same typed error as loading, every time it is asked — while the
+ * other resources keep answering.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { packGrantTables, type PackedGrantTables } from '../../runtime/core/tables/packed-tables.js';
+import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
+import { Permissions, PermissionsUsageError, unpackGrantTables, type PermissionDefinition } from '../../runtime/permissions/index.js';
+import { collectingLogger } from './helpers.js';
+
+const definitions: PermissionDefinition[] = [
+  {
+    roles: ['EMPLOYEE'],
+    resource: 'document',
+    descr: 'Employees read their own.',
+    possession: 'own',
+    grant: ['read'],
+    isOwner: 'isCreator',
+    listOwned: 'listCreated',
+  },
+  { roles: ['AUDITOR'], resource: '*', grant: { 'read:any': ['*', '!secret'] } },
+  { roles: ['EDITOR'], resource: 'invoice', grant: ['update:any', 'read:any'] },
+];
+const ownership = { isCreator: ({ resourceId }: { resourceId: number }) => resourceId === 1, listCreated: () => [1] };
+
+function built() {
+  return new Permissions({ ownership, logger: collectingLogger().logger }).addPermissions(definitions, { source: 'app.permissions.json' }).build().tables;
+}
+
+/** Unpacked tables with one part replaced. */
+function tampered(change: (packed: { header: string; definitions: string; cells: string[] }) => void) {
+  const packed = packGrantTables(built());
+  const copy = { ...packed, cells: [...packed.cells] };
+  change(copy);
+  return unpackGrantTables(copy.header, copy.definitions, copy.cells);
+}
+
+const read = (roles: string[], resource: string) => ({ user: { id: 1, roles }, resource, action: 'read' });
+
+describe('packed grant tables', () => {
+  it('unpack to tables equal to the built ones, key for key, so their version is the same', () => {
+    const tables = built();
+    const packed: PackedGrantTables = packGrantTables(tables);
+    const unpacked = unpackGrantTables(packed.header, packed.definitions, packed.cells);
+    expect(JSON.parse(JSON.stringify(unpacked))).toEqual(JSON.parse(JSON.stringify(tables)));
+    expect(policyVersionOf(unpacked)).toBe(policyVersionOf(tables));
+    expect(JSON.parse(packed.header)).toMatchObject({ cells: tables.cells.length, definitions: 3 });
+    expect(packed.cells).toHaveLength(tables.resources.length);
+  });
+
+  it('an engine over them decides like the one that built them, for every role, resource and action', () => {
+    const source = new Permissions({ ownership, logger: collectingLogger().logger }).addPermissions(definitions).build();
+    const { header, definitions: summaries, cells } = packGrantTables(source.tables);
+    const loaded = Permissions.fromTables(unpackGrantTables(header, summaries, cells), { ownership, logger: collectingLogger().logger });
+    for (const roles of [['EMPLOYEE'], ['AUDITOR'], ['EDITOR'], ['EMPLOYEE', 'AUDITOR', 'EDITOR'], ['NOBODY']])
+      for (const resource of ['document', 'invoice'])
+        for (const action of ['read', 'update']) {
+          const [a, b] = [source, loaded].map((engine) => engine.grantPermitSync({ user: { id: 1, roles }, resource, action }));
+          expect([b?.granted, b?.anyGranted, b?.anyAttributes]).toEqual([a?.granted, a?.anyGranted, a?.anyAttributes]);
+        }
+  });
+
+  it("a resource's malformed cells fail closed on its first question, every time, with the loading error; other resources still answer", () => {
+    // Resources are sorted: document (0), invoice (1). The invoice's cells name a role index past the roles.
+    const tables = tampered((packed) => (packed.cells[1] = (packed.cells[1] as string).replace(/\],\[(\d+),(\d+),/, '],[$1,99,')));
+    const engine = Permissions.fromTables(tables, { ownership, logger: collectingLogger().logger });
+    expect(engine.grantPermitSync(read(['AUDITOR'], 'document')).granted).toBe(true);
+    const message =
+      'These are not grant tables of this version of typed-permissions (cells of "invoice"[0][2] is not an index below 3); ' +
+      'run `npx typed-permissions compile` again.';
+    for (let i = 0; i < 2; i++) {
+      expect(() => engine.grantPermitSync(read(['AUDITOR'], 'invoice'))).toThrow(new PermissionsUsageError(message));
+    }
+    expect(() => tables.cells).toThrow(message);
+  });
+
+  it.each<[string, (packed: { header: string; definitions: string; cells: string[] }) => void, string]>([
+    ['cells that are not JSON', (p) => (p.cells[0] = '[[0,[],[],[1]],[3,0'), '(the cells of "document" are not two lists of JSON)'],
+    ['cells that are not [bodies, entries]', (p) => (p.cells[0] = '[[0,2,0]]'), '(the cells of "document" are not two lists of JSON)'],
+    ['a lone number', (p) => (p.cells[0] = '7'), '(the cells of "document" are not two lists of JSON)'],
+    ['entries not in threes', (p) => (p.cells[0] = '[[[0,[],[],[2]]],[1,0]]'), '(cells of "document"[0] does not have 7 fields)'],
+    ['an entry naming a body that does not exist', (p) => (p.cells[0] = '[[[0,[],[],[2]]],[1,0,5]]'), 'cells of "document"[0] does not have 7 fields'],
+    ['cells out of order', (p) => (p.cells[0] = '[[[0,[],[],[2]]],[1,1,0,1,0,0]]'), 'cells of "document"[1] does not come after the cell before it'],
+    ['a body with a plan past the plans', (p) => (p.cells[0] = '[[[7,[],[],[2]]],[1,0,0]]'), 'cells of "document"[0][3] is not an index below 2'],
+    ['a missing resource part', (p) => p.cells.pop(), '(the cells of "invoice" are not two lists of JSON)'],
+  ])('%s: refused on first use with a usage error naming the place', (_what, change, says) => {
+    const engine = Permissions.fromTables(tampered(change), { ownership, logger: collectingLogger().logger });
+    const resource = says.includes('invoice') ? 'invoice' : 'document';
+    expect(() => engine.grantPermitSync(read(['AUDITOR', 'EDITOR'], resource))).toThrow(PermissionsUsageError);
+    expect(() => engine.grantPermitSync(read(['AUDITOR', 'EDITOR'], resource))).toThrow(says);
+  });
+
+  it('a malformed header is refused when the engine loads, as unpacked tables always were', () => {
+    const roleNotAName = tampered((p) => (p.header = p.header.replace('"roles":["AUDITOR"', '"roles":[7')));
+    expect(() => Permissions.fromTables(roleNotAName, { ownership })).toThrow(
+      new PermissionsUsageError(
+        'These are not grant tables of this version of typed-permissions (roles[0] is not a name); run `npx typed-permissions compile` again.',
+      ),
+    );
+    const noCount = tampered((p) => (p.header = p.header.replace(/"cells":\d+/, '"cells":"many"')));
+    expect(() => Permissions.fromTables(noCount, { ownership })).toThrow('(cells is not a count of cells)');
+  });
+
+  it('a header that counts fewer cells than the parts hold is refused, not trusted (multi-role cache keys count on it)', () => {
+    const engine = Permissions.fromTables(
+      tampered((p) => (p.header = p.header.replace(/"cells":\d+/, '"cells":1'))),
+      { ownership, logger: collectingLogger().logger },
+    );
+    expect(() => engine.grantPermitSync(read(['AUDITOR', 'EDITOR'], 'invoice'))).toThrow('cells: more distinct cells than the 1 the tables count');
+  });
+
+  it('definitions are decoded when first read, and malformed ones are refused then', () => {
+    const tables = tampered((p) => (p.definitions = '[["app.permissions.json"],[0,0,"x",1,4,null]]'));
+    Permissions.fromTables(tables, { ownership, logger: collectingLogger().logger });
+    expect(() => tables.definitions).toThrow(
+      new PermissionsUsageError(
+        'These are not grant tables of this version of typed-permissions (definitions[1].source is not a string); run `npx typed-permissions compile` again.',
+      ),
+    );
+    const short = tampered((p) => (p.definitions = '[[],[0,-1,null]]'));
+    expect(() => short.definitions).toThrow('(definitions do not number 3)');
+  });
+});
