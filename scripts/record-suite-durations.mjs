@@ -8,10 +8,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import process from 'node:process';
+import { URL } from 'node:url';
 
 const [reportPath] = process.argv.slice(2);
 if (reportPath === undefined) {
-  console.error('usage: node scripts/record-suite-durations.mjs <jest --json report>');
+  process.stderr.write('usage: node scripts/record-suite-durations.mjs <jest --json report>\n');
   process.exit(2);
 }
 const root = new URL('..', import.meta.url).pathname;
@@ -22,4 +23,4 @@ const durations = Object.fromEntries(
     .sort(([a], [b]) => (a < b ? -1 : 1)),
 );
 writeFileSync(new URL('../test/suite-durations.json', import.meta.url), `${JSON.stringify(durations, null, 2)}\n`);
-console.log(`test/suite-durations.json: ${Object.keys(durations).length} suites`);
+process.stdout.write(`test/suite-durations.json: ${Object.keys(durations).length} suites\n`);

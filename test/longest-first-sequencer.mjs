@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { URL } from 'node:url';
 import TestSequencer from '@jest/test-sequencer';
 
 const recorded = JSON.parse(readFileSync(new URL('./suite-durations.json', import.meta.url), 'utf8'));

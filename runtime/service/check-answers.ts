@@ -216,15 +216,16 @@ function answerOne(entry: SliceEntry | undefined, check: CheckQuery, tables: Gra
  */
 function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary, declared: ReadonlyMap<string, ReadonlySet<string>>): CheckQuery {
   const at = `checks[${index}]`;
+  const listed = '(GET /v1/policy lists them).';
   if (!vocabulary.resources.has(check.resource))
     throw new ServiceProblem(
       'invalid-request',
-      `${at}.resource: ${quoteForMessage(check.resource)} is not a resource of this policy (GET /v1/policy lists them).${didYouMean(check.resource, vocabulary.resources)}`,
+      `${at}.resource: ${quoteForMessage(check.resource)} is not a resource of this policy ${listed}${didYouMean(check.resource, vocabulary.resources)}`,
     );
   if (!vocabulary.actions.has(check.action))
     throw new ServiceProblem(
       'invalid-request',
-      `${at}.action: ${quoteForMessage(check.action)} is not an action of this policy (GET /v1/policy lists them).${didYouMean(check.action, vocabulary.actions)}`,
+      `${at}.action: ${quoteForMessage(check.action)} is not an action of this policy ${listed}${didYouMean(check.action, vocabulary.actions)}`,
     );
   const actions = declared.get(check.resource);
   if (actions !== undefined && !actions.has(check.action)) {
