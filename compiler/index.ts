@@ -10,5 +10,7 @@ export type { HookMethod } from './model/hook-methods.js';
 export type { EmittedFile } from './emit/emit-context.js';
 export { formatCompileProblem, formatJsonPath, type CompileProblem, type ValuePath } from './problems/compile-problem.js';
 export { main, runMain } from './commands/main.js';
+export type { CommandOutput, ProgressStream } from './commands/command-line.js';
+export type { CompilePhase } from './model/compile-phase.js';
 // The runtime's types a compiled model holds (its tables, valid definitions and policy tests).
 export type { GrantTables, PolicyTests, ValidDefinition } from 'typed-permissions/internal';

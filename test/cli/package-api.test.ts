@@ -1,9 +1,9 @@
 /**
- * The API of the typed-permissions-cli package (compiler/index.ts): compiling (`compile`, its options and
- * result, the problem type and its formatting) and the command line (`main`, `runMain`, which the runtime's
- * `typed-permissions` command starts) — nothing of how files are read, checked or written. Every type that an
- * export names, directly or through the compiler's own types it names, is exported too, so a user can name
- * whatever the API hands them.
+ * The API of the typed-permissions-cli package (compiler/index.ts): compiling (`compile`, its options, phases
+ * and result, the problem type and its formatting) and the command line (`main`, `runMain`, which the runtime's
+ * `typed-permissions` command starts, and where they write) — nothing of how files are read, checked or
+ * written. Every type that an export names, directly or through the compiler's own types it names, is exported
+ * too, so a user can name whatever the API hands them.
  */
 import { describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +62,9 @@ describe('the typed-permissions-cli package API', () => {
       .map((symbol) => symbol.name)
       .sort();
     expect(types).toEqual([
+      'CommandOutput',
       'CompileOptions',
+      'CompilePhase',
       'CompileProblem',
       'CompileResult',
       'CompiledModel',
@@ -70,6 +72,7 @@ describe('the typed-permissions-cli package API', () => {
       'GrantTables',
       'HookMethod',
       'PolicyTests',
+      'ProgressStream',
       'ValidDefinition',
       'ValuePath',
     ]);
