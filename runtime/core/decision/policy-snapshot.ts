@@ -79,14 +79,14 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
 
   /** What `roles` may do with `action` on `resource`. */
   lookup(roles: readonly string[], resource: string, action: string): Combination {
-    return lookupCombination(this.index, roles, this.index.resources.get(resource), resource, action, this.warnings);
+    return lookupCombination(this.index, roles, this.index.resourceByName[resource], resource, action, this.warnings);
   }
 
   /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */
   decide<TId>(query: GrantQuery<TUser, TId>): Decision<TUser, TId, TFilter> {
     checkGrantQuery(query);
     const { user, resource, action } = query;
-    const loaded = this.index.resources.get(resource);
+    const loaded = this.index.resourceByName[resource];
     // The id in the resource's declared type ('10' → 10 for numeric ids); anything else is refused here, before any hook.
     const resourceId = queriedResourceId<TId>(query, loaded?.idType);
     const combination = lookupCombination(this.index, user.roles, loaded, resource, action, this.warnings);

@@ -97,12 +97,12 @@ export function lookupCombination(
   action: string,
   warnings: OnceWarnings,
 ): Combination {
-  const a = index.actionIndex.get(action);
+  const a = index.actionIds[action];
   if (resource === undefined || a === undefined || (resource.takes !== undefined && resource.takes[a] !== true))
     return unknownResourceOrAction(index, resource, name, action, warnings);
   const byRole = resource.byRole ?? index.combinationsOf(resource);
   if (roles.length === 1) {
-    const role = index.roleIndex.get(roles[0] as string);
+    const role = index.roleIds[roles[0] as string];
     if (role !== undefined) return (byRole[role] as readonly Combination[])[a] as Combination;
     warnUnknownRole(index, warnings, roles[0] as string);
     return NO_GRANT;
@@ -112,7 +112,7 @@ export function lookupCombination(
   // in a scratch list (no allocation, no comparator sort on the hot path).
   let count = 0;
   for (let i = 0; i < roles.length; i++) {
-    const role = index.roleIndex.get(roles[i] as string);
+    const role = index.roleIds[roles[i] as string];
     if (role === undefined) {
       warnUnknownRole(index, warnings, roles[i] as string);
       continue;
@@ -126,9 +126,11 @@ export function lookupCombination(
     scratch[at] = combination;
     count++;
   }
-  if (count < 2) {
-    const only = count === 0 ? NO_GRANT : (scratch[0] as Combination);
-    scratch.fill(NO_GRANT, 0, count);
+  // Most often no role or one role grants: answered without touching the cache (and without a call to clear the scratch list).
+  if (count === 0) return NO_GRANT;
+  if (count === 1) {
+    const only = scratch[0] as Combination;
+    scratch[0] = NO_GRANT;
     return only;
   }
   const key = combinationKey(scratch, count, index.combinationIdBound);
@@ -140,6 +142,6 @@ export function lookupCombination(
     cache.set(key, combination, combinationBytes(combination));
   }
   // The scratch list holds no combination between calls (nothing is kept alive by it).
-  scratch.fill(NO_GRANT, 0, count);
+  for (let i = 0; i < count; i++) scratch[i] = NO_GRANT;
   return combination;
 }

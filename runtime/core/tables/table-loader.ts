@@ -88,12 +88,33 @@ export interface GrantIndex {
   readonly actionIndex: ReadonlyMap<string, number>;
   /** Every resource, by name. */
   readonly resources: ReadonlyMap<string, LoadedResource>;
+  /** The same three, as dictionaries without a prototype: the decision path's look-ups (a property look-up is cheaper than a Map's). */
+  readonly roleIds: NameDictionary<number>;
+  readonly actionIds: NameDictionary<number>;
+  readonly resourceByName: NameDictionary<LoadedResource>;
   /** Above the id of every combination the tables can give (their cell count): the base of multi-role cache keys. */
   readonly combinationIdBound: number;
   /** The bytes every multi-role cache of the engine may hold together. */
   readonly combinationBudget: CacheBudget;
   /** The combinations of a resource by role and action, decoding its cells on first use (a PermissionsUsageError for malformed ones). */
   combinationsOf(resource: LoadedResource): readonly (readonly Combination[])[];
+}
+
+/** Names to values, in an object without a prototype (so `__proto__`, `constructor` and the like are plain keys). */
+export type NameDictionary<T> = { readonly [name: string]: T | undefined };
+
+/**
+ * A dictionary of `entries` without a prototype: a name that is not a key reads undefined, whatever it is.
+ *
+ * @example
+ * ```ts
+ * nameDictionary([['EMPLOYEE', 0]])['toString']; // undefined
+ * ```
+ */
+export function nameDictionary<T>(entries: Iterable<readonly [string, T]>): NameDictionary<T> {
+  const dictionary = Object.create(null) as Record<string, T>;
+  for (const [name, value] of entries) Object.defineProperty(dictionary, name, { value, enumerable: true });
+  return dictionary;
 }
 
 /** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
@@ -279,6 +300,9 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
 
   return {
     tables,
+    roleIds: nameDictionary(tables.roles.map((name, i) => [name, i])),
+    actionIds: nameDictionary(tables.actions.map((name, i) => [name, i])),
+    resourceByName: nameDictionary([...resources]),
     roleIndex: new Map(tables.roles.map((name, i) => [name, i])),
     actionIndex: new Map(tables.actions.map((name, i) => [name, i])),
     resources,
