@@ -2,6 +2,9 @@
  * The benchmarks of `npm run bench`: the list in report order, the order they run in and why, and what one run
  * records (bench/results.json).
  */
+import type { Kysely } from 'kysely';
+import { createSeededDatabase } from '../examples/documents/database.js';
+import type { ExampleDatabase } from '../examples/documents/example-database.js';
 import { attributesBenchmark } from './benchmarks/attributes.js';
 import { awaitedPickBenchmark } from './benchmarks/awaited-pick.js';
 import { buildBenchmark } from './benchmarks/build.js';
@@ -104,17 +107,22 @@ export const BENCH_SCRIPT = 'node --expose-gc --import tsx bench/run.ts';
 export const BENCH_COMMAND = `npm run bench   # = ${BENCH_SCRIPT}`;
 
 /**
- * What every benchmark of a run is given: the settings, and the subjects of every scale it measures — 1× and 10×, or
- * 1× alone in the smoke run.
+ * What every benchmark of a run is given: the settings, the subjects of every scale it measures — 1× and 10×, or
+ * 1× alone in the smoke run —, and where a new seeded example database comes from (`createSeededDatabase`, unless
+ * the caller has a faster source of the same data).
  *
  * @example
  * ```ts
  * const context = createContext(benchSettings('full'), console.log);
  * ```
  */
-export function createContext(settings: BenchSettings, log: (line: string) => void): BenchContext {
+export function createContext(
+  settings: BenchSettings,
+  log: (line: string) => void,
+  seededDatabase: () => Promise<Kysely<ExampleDatabase>> = createSeededDatabase,
+): BenchContext {
   const scales: readonly Scale[] = settings.smoke ? [1] : [1, 10];
-  return { settings, subjects: scales.map((scale) => createSubjects(createScenario(scale))), log };
+  return { settings, subjects: scales.map((scale) => createSubjects(createScenario(scale))), log, seededDatabase };
 }
 
 function sizeOf({ scenario, universe, permissions }: BenchSubjects): ScenarioSize {
@@ -130,8 +138,9 @@ function sizeOf({ scenario, universe, permissions }: BenchSubjects): ScenarioSiz
 }
 
 /**
- * Runs `names` (every benchmark by default) in run order with `settings`, and returns what they measured; writes
- * nothing. Throws when a benchmark is not in the run order, so that none is left out of the report.
+ * Runs every benchmark in run order with `settings`, and returns what they measured; writes nothing. Throws when a
+ * benchmark is not in the run order, so that none is left out of the report. `seededDatabase` is as in
+ * {@link createContext}.
  *
  * @example
  * ```ts
@@ -139,12 +148,16 @@ function sizeOf({ scenario, universe, permissions }: BenchSubjects): ScenarioSiz
  * results.decision.disagreements; // []
  * ```
  */
-export async function runBenchmarks(settings: BenchSettings, log: (line: string) => void = () => undefined): Promise<BenchResults> {
+export async function runBenchmarks(
+  settings: BenchSettings,
+  log: (line: string) => void = () => undefined,
+  seededDatabase?: () => Promise<Kysely<ExampleDatabase>>,
+): Promise<BenchResults> {
   const missing = Object.keys(BENCHMARKS).filter((name) => !RUN_ORDER.includes(name as BenchmarkName));
   if (missing.length > 0) throw new Error(`benchmarks missing from the run order: ${missing.join(', ')}`);
   const started = new Date();
   const machine = describeMachine();
-  const context = createContext(settings, log);
+  const context = createContext(settings, log, seededDatabase);
   const measured = await runInOrder(RUN_ORDER, context);
   return {
     mode: settings.smoke ? 'smoke' : 'full',

@@ -1,6 +1,6 @@
 /**
  * Ownership without isOwner: ownership decided on the example's real data layer — kysely
- * over an embedded PGlite made by `createSeededDatabase`, plus extra documents — through the real
+ * over an embedded PGlite made by `createSeededDatabase` (the context's seededDatabase), plus extra documents — through the real
  * `DocumentOwnershipService`, for EMPLOYEE 1 reading documents.
  *
  * - "before": the definitions as they were before ownedAmong (`isOwner: 'isCreator'` on EMPLOYEE,
@@ -17,7 +17,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { AppUser } from '../../examples/documents/app-user.js';
-import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
+import { closeDatabase } from '../../examples/documents/database.js';
 import type { DocumentRow, ExampleDatabase } from '../../examples/documents/example-database.js';
 import { Permissions, type PermissionDefinition, type PermissionDefinitionJson } from '../../runtime/permissions/index.js';
 import type { Benchmark, BenchContext } from '../harness/benchmark.js';
@@ -226,7 +226,7 @@ async function measure(example: ObservedExample, context: BenchContext): Promise
 
 /** Runs on a fresh PGlite, closed at the end. */
 async function run(context: BenchContext): Promise<OwnershipResult> {
-  const database = await createSeededDatabase();
+  const database = await context.seededDatabase();
   try {
     await addDocuments(database, context.settings.ownership.documents);
     const counter = new StatementCounter();

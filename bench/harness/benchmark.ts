@@ -3,6 +3,8 @@
  * and turns what it measured into report sections and target verdicts. The suite only runs benchmarks and puts
  * their sections in order, so adding one touches its own file and the suite's list.
  */
+import type { Kysely } from 'kysely';
+import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 import type { TargetVerdict } from './report.js';
 import type { BenchSettings } from './settings.js';
 import type { BenchSubjects } from './subjects.js';
@@ -14,6 +16,11 @@ export interface BenchContext {
   readonly subjects: readonly BenchSubjects[];
   /** Progress lines for the console (not the report). */
   readonly log: (line: string) => void;
+  /**
+   * A new embedded example database, migrated and seeded: the example app's `createSeededDatabase`, or one of the
+   * same data started from a dump (the smoke test's, which skips PGlite's seconds of `initdb`).
+   */
+  readonly seededDatabase: () => Promise<Kysely<ExampleDatabase>>;
 }
 
 /** One benchmark: how it measures, and how its results read in the report. */

@@ -17,6 +17,7 @@ import { flattenRules } from '../../bench/harness/peers/rules.js';
 import { benchSettings } from '../../bench/harness/settings.js';
 import { evaluateTargets, renderConsole, renderMarkdown } from '../../bench/report.js';
 import { BENCHMARKS, runBenchmarks, type BenchResults } from '../../bench/suite.js';
+import { seededTestDatabase } from '../example/seeded-database.js';
 
 const IMPLEMENTATIONS = [
   'grantPermitSync',
@@ -34,7 +35,8 @@ describe('bench smoke run', () => {
   let results: BenchResults;
 
   beforeAll(async () => {
-    results = await runBenchmarks(benchSettings('smoke'));
+    // The example database from the run's seeded dump: the same data as createSeededDatabase, without its initdb.
+    results = await runBenchmarks(benchSettings('smoke'), undefined, seededTestDatabase);
   }, 240_000);
 
   it('runs every benchmark of the suite: each has results', () => {

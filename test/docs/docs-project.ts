@@ -5,7 +5,7 @@
  * own, so that what one guide installs or writes never reaches another and the documentation suites can run on both
  * workers at once.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../compiler/helpers.js';
@@ -96,8 +96,11 @@ export async function sharedDocsProject(): Promise<DocsProject> {
 }
 
 /**
- * A new folder holding a copy of the documentation's project (`cp -a`, which keeps node_modules/.bin's relative
- * links; it takes about 2 seconds where Node's cpSync takes 10). Remove it when done.
+ * A new folder holding a copy of the documentation's project: its own files copied (`cp -a`), and node_modules as
+ * hard links to the shared project's files (`cp -a --link`: a quarter of the time and none of the disk of a full
+ * copy). npm never writes into an installed package's files — it adds, renames and removes them, which only changes
+ * the copy's folders — but it rewrites its record of the tree, node_modules/.package-lock.json, in place: the copy
+ * gets a file of its own there. Remove the copy when done.
  *
  * @example
  * ```ts
@@ -106,6 +109,11 @@ export async function sharedDocsProject(): Promise<DocsProject> {
  */
 export function copyOfDocsProject({ folder }: DocsProject): string {
   const copy = mkdtempSync(join(tmpdir(), 'typed-permissions-docs-'));
-  ok(run('cp', ['-a', `${folder}/.`, copy], folder), 'cp -a');
+  const ownFiles = readdirSync(folder).filter((name) => name !== 'node_modules');
+  ok(run('cp', ['-a', ...ownFiles.map((name) => join(folder, name)), copy], folder), 'cp -a');
+  ok(run('cp', ['-a', '--link', join(folder, 'node_modules'), copy], folder), 'cp -a --link');
+  const treeRecord = join(copy, 'node_modules', '.package-lock.json');
+  rmSync(treeRecord);
+  copyFileSync(join(folder, 'node_modules', '.package-lock.json'), treeRecord);
   return copy;
 }

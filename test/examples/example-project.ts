@@ -22,7 +22,7 @@ interface PackageJson {
 /**
  * Copies `examples/<name>` into a new folder outside the repository, points its `typed-permissions` and
  * `typed-permissions-cli` dependencies at the packed tarballs, and runs `npm install` there (from npm's cache
- * where it can). Returns the folder; remove it with {@link removeExample}.
+ * where it can, as every install of these tests). Returns the folder; remove it with {@link removeExample}.
  *
  * @example
  * ```ts
@@ -45,7 +45,7 @@ export async function installExample(name: string): Promise<string> {
     }
   }
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  ok(run(NPM, ['install', '--prefer-offline'], dir), `npm install in the ${name} example`);
+  ok(run(NPM, ['install'], dir), `npm install in the ${name} example`);
   return dir;
 }
 

@@ -14,7 +14,9 @@ export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /**
  * The environment a user's shell would give a command: this process's, without jest's NODE_OPTIONS, without this
  * repository's npm_package_* and npm_lifecycle_* variables, and with npm's progress noise, funding and audit
- * messages and update notices off.
+ * messages and update notices off. npm prefers its cache: a package the run's `npm ci` or an earlier install
+ * already fetched is not asked of the registry again (it halves the time of every install here; what is installed
+ * is the same, and a package missing from the cache is still fetched).
  *
  * @example
  * ```ts
@@ -29,6 +31,7 @@ export function userEnvironment(): Record<string, string | undefined> {
     npm_config_fund: 'false',
     npm_config_audit: 'false',
     npm_config_update_notifier: 'false',
+    npm_config_prefer_offline: 'true',
   };
   for (const key of Object.keys(env)) if (key.startsWith('npm_package_') || key.startsWith('npm_lifecycle_')) delete env[key];
   return env;
