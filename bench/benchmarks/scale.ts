@@ -166,7 +166,7 @@ async function decide(scenario: Scenario, { settings }: BenchContext): Promise<P
   const ownership = new CountingOwnership();
   const built = buildPermissions(scenario, ownership);
   const packed = packGrantTables(built.tables);
-  const permissions = Permissions.fromTables<BenchUser>(unpackGrantTables(packed.header, packed.definitions, packed.cells), {
+  const permissions = Permissions.fromTables<BenchUser>(unpackGrantTables(packed.header, packed.definitions, packed.cells, packed.descriptions), {
     ownership,
     logger: { warn: () => undefined },
   });
