@@ -3,6 +3,8 @@
 
 import { unpackGrantTables, type GrantTables } from '../runtime/permissions/precompiled.js';
 
+/** The version of these tables: the SHA-256 of their canonical JSON, as `policy.json` carries it. */
+export const policyVersion: string = '40fa3b15027bbe883ede92e22c2c86251141e380c224a2640370fb0e22ba5a4e';
 /** The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first needed, the definitions' descriptions imported when an explanation first needs them. */
 export const grantTables: GrantTables = unpackGrantTables(
   "{\"format\":1,\"roles\":[\"ANONYMOUS\",\"COMPANY_ADMIN\",\"EMPLOYEE\",\"EMPLOYEE_MANAGER\",\"SUPER_ADMIN\"],\"resources\":[\"decision\",\"document\",\"session\"],\"actions\":[\"create\",\"delete\",\"list\",\"read\",\"review\",\"update\"],\"plans\":[[1,[]],[1,[[\"confidential\",null]]],[1,[[\"confidential\",null],[\"personal\",null]]],[0,[[\"date\",null],[\"title\",null]]],[0,[[\"date\",null],[\"status\",null],[\"title\",null]]]],\"hooks\":[{\"kind\":\"ownedAmong\",\"name\":\"ownedDocumentsAmong\"},{\"kind\":\"limitOwned\",\"name\":\"limitToCreator\"},{\"kind\":\"limitOwned\",\"name\":\"limitToCreatorOrManagedCreators\"},{\"kind\":\"isOwner\",\"name\":\"isCreatedInSameCompany\"},{\"kind\":\"listOwned\",\"name\":\"listCreatedInSameCompany\"}],\"owners\":[{\"limitOwned\":1,\"definitions\":[1]},{\"limitOwned\":2,\"definitions\":[2]},{\"isOwner\":3,\"listOwned\":4,\"definitions\":[3]}],\"ownedAmong\":[-1,0,-1],\"idTypes\":[\"string\",\"number\",null],\"declaredActions\":[[2,3],[0,1,2,3,4,5],null],\"cells\":25,\"definitions\":6}",
@@ -13,6 +15,5 @@ export const grantTables: GrantTables = unpackGrantTables(
     "[[[0,[],[],[10]],[0,[],[],[8]]],[0,0,0,0,4,1,1,4,1,2,4,1,3,4,1,4,4,1,5,4,1]]",
   ],
   () => import('./descriptions.js'),
+  policyVersion,
 );
-/** The version of these tables: the SHA-256 of their canonical JSON, as `policy.json` carries it. */
-export const policyVersion: string = '40fa3b15027bbe883ede92e22c2c86251141e380c224a2640370fb0e22ba5a4e';

@@ -36,12 +36,18 @@ function asciiLiteral(text: string): string {
  *
  * @example
  * ```ts
- * const [tables, descriptions] = await emitTables(context); // tables.ts: export const grantTables: GrantTables = unpackGrantTables('…', '…', ['…', …], () => import('./descriptions.js'));
+ * const [tables, descriptions] = await emitTables(context); // tables.ts: export const grantTables: GrantTables = unpackGrantTables('…', '…', ['…', …], () => import('./descriptions.js'), policyVersion);
  * ```
  */
 export async function emitTables(context: EmitContext): Promise<[tables: EmittedFile, descriptions: EmittedFile]> {
   const tablesFile = await emitTypeScript(context, 'tables.ts', (source) => {
     source.addImportDeclaration({ moduleSpecifier: context.runtimeImport, namedImports: ['unpackGrantTables', 'type GrantTables'] });
+    source.addVariableStatement({
+      isExported: true,
+      declarationKind: 'const' as never,
+      docs: ['The version of these tables: the SHA-256 of their canonical JSON, as `policy.json` carries it.'],
+      declarations: [{ name: 'policyVersion', type: 'string', initializer: JSON.stringify(policyVersionOf(context.model.tables)) }],
+    });
     source.addVariableStatement({
       isExported: true,
       declarationKind: 'const' as never,
@@ -52,15 +58,9 @@ export async function emitTables(context: EmitContext): Promise<[tables: Emitted
         {
           name: 'grantTables',
           type: 'GrantTables',
-          initializer: `unpackGrantTables(${HEADER}, ${DEFINITIONS}, ${CELLS}, () => import('./${DESCRIPTIONS_MODULE.replace(/\.ts$/, '.js')}'))`,
+          initializer: `unpackGrantTables(${HEADER}, ${DEFINITIONS}, ${CELLS}, () => import('./${DESCRIPTIONS_MODULE.replace(/\.ts$/, '.js')}'), policyVersion)`,
         },
       ],
-    });
-    source.addVariableStatement({
-      isExported: true,
-      declarationKind: 'const' as never,
-      docs: ['The version of these tables: the SHA-256 of their canonical JSON, as `policy.json` carries it.'],
-      declarations: [{ name: 'policyVersion', type: 'string', initializer: JSON.stringify(policyVersionOf(context.model.tables)) }],
     });
   });
   const descriptionsFile = await emitTypeScript(context, DESCRIPTIONS_MODULE, (source) => {

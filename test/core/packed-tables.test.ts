@@ -205,6 +205,20 @@ describe('descriptions imported on demand', () => {
     expect(calls.count).toBe(2);
   });
 
+  it('the version given with them is their version, and an engine made without one reads it from them', async () => {
+    const tables = built();
+    const packed = packGrantTables(tables);
+    const version = policyVersionOf(tables);
+    const unpacked = unpackGrantTables(packed.header, packed.definitions, packed.cells, () => Promise.resolve({ definitionDescriptions: packed.descriptions }), version);
+    expect(policyVersionOf(unpacked)).toBe(version);
+    expect(Permissions.fromTables(unpacked, { ownership }).policyVersion).toBe(version);
+    // Without a version, computing one needs the descriptions: refused until they are loaded, then the same.
+    const unversioned = importing(() => Promise.resolve({ definitionDescriptions: packed.descriptions })).tables;
+    expect(() => policyVersionOf(unversioned)).toThrow('loaded on demand');
+    await loadDefinitionDescriptions(unversioned);
+    expect(policyVersionOf(unversioned)).toBe(version);
+  });
+
   it('a module that exports no text is refused with the loading error', async () => {
     const { tables } = importing(() => Promise.resolve({ definitionDescriptions: 7 }));
     await expect(loadDefinitionDescriptions(tables)).rejects.toThrow(

@@ -52,6 +52,8 @@ interface PackedParts {
   readonly check: ReturnType<typeof packedTablesCheck>;
   readonly definitions: string;
   descriptions: PackedDescriptions;
+  /** The tables' version as the compiler computed it, when given: computing it would need the descriptions. */
+  readonly version: string | undefined;
   /** Decoded on first need: each definition's index and source, then (once loaded) with its description. */
   places?: readonly DefinitionSummary[];
   summaries?: readonly DefinitionSummary[];
@@ -125,17 +127,25 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
  * The tables the generated code exports: the header parsed now, the cells and definitions parsed (and checked)
  * only when read. An engine loading them decodes one resource's cells at a time (see {@link resourceCells}).
  * `descriptions` is their text, or a function that imports it: then `definitions` can be read only once
- * {@link loadDefinitionDescriptions} has loaded it (`permit.explain()` does; deciding never needs it).
+ * {@link loadDefinitionDescriptions} has loaded it (`permit.explain()` does; deciding never needs it). `version`
+ * is the tables' version as the compiler computed it (`policyVersion`), which `policyVersionOf` then gives
+ * without reading the descriptions.
  *
  * @example
  * ```ts
- * export const grantTables: GrantTables = unpackGrantTables('{"format":1,…}', '[…]', ['[[0,2,4,0,[],[],[0,8]]]', …], () => import('./descriptions.js'));
+ * export const grantTables: GrantTables = unpackGrantTables('{"format":1,…}', '[…]', ['[[0,2,4,0,[],[],[0,8]]]', …], () => import('./descriptions.js'), policyVersion);
  * ```
  */
-export function unpackGrantTables(header: string, definitions: string, cells: readonly string[], descriptions: PackedDescriptions): GrantTables {
+export function unpackGrantTables(
+  header: string,
+  definitions: string,
+  cells: readonly string[],
+  descriptions: PackedDescriptions,
+  version?: string,
+): GrantTables {
   const parsed = JSON.parse(header) as Record<string, unknown>;
   const check = packedTablesCheck(parsed);
-  const parts: PackedParts = { header: parsed, cells, check, definitions, descriptions };
+  const parts: PackedParts = { header: parsed, cells, check, definitions, descriptions, version };
   let allCells: readonly GrantCell[] | undefined;
   const tables: Record<string, unknown> = {};
   // Keys in the header's order: the tables' JSON, and so their version, is the same as before packing.
@@ -286,6 +296,18 @@ export function definitionSummary(tables: GrantTables, definition: number): Defi
  */
 export function packedHeaderProblem(tables: GrantTables): string | undefined {
   return packedParts.get(tables)?.check.header;
+}
+
+/**
+ * The version packed tables were made with (see {@link unpackGrantTables}), or undefined.
+ *
+ * @example
+ * ```ts
+ * packedVersion(grantTables); // '3f1c…', the generated policyVersion
+ * ```
+ */
+export function packedVersion(tables: object): string | undefined {
+  return packedParts.get(tables)?.version;
 }
 
 /**
