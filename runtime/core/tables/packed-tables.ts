@@ -42,9 +42,10 @@ export interface CellRange {
 
 /**
  * Where packed tables' descriptions come from: their text, or the generated code's import of the module that
- * holds it (so that importing the tables does not parse it).
+ * holds it (so that importing the tables does not parse it). Not exported: the one public signature that takes
+ * it spells it out.
  */
-export type PackedDescriptions = string | (() => Promise<{ readonly definitionDescriptions: unknown }>);
+type PackedDescriptions = string | (() => Promise<{ readonly definitionDescriptions: unknown }>);
 
 interface PackedParts {
   readonly header: Record<string, unknown>;
@@ -140,7 +141,7 @@ export function unpackGrantTables(
   header: string,
   definitions: string,
   cells: readonly string[],
-  descriptions: PackedDescriptions,
+  descriptions: string | (() => Promise<{ readonly definitionDescriptions: unknown }>),
   version?: string,
 ): GrantTables {
   const parsed = JSON.parse(header) as Record<string, unknown>;
