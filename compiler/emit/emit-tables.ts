@@ -36,7 +36,8 @@ function asciiLiteral(text: string): string {
  *
  * @example
  * ```ts
- * const [tables, descriptions] = await emitTables(context); // tables.ts: export const grantTables: GrantTables = unpackGrantTables('…', '…', ['…', …], () => import('./descriptions.js'), policyVersion);
+ * const [tables, descriptions] = await emitTables(context);
+ * // tables.ts: export const grantTables: GrantTables = unpackGrantTables('…', '…', ['…', …], () => import('./descriptions.js'), policyVersion);
  * ```
  */
 export async function emitTables(context: EmitContext): Promise<[tables: EmittedFile, descriptions: EmittedFile]> {
@@ -52,13 +53,15 @@ export async function emitTables(context: EmitContext): Promise<[tables: Emitted
       isExported: true,
       declarationKind: 'const' as never,
       docs: [
-        "The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first needed, the definitions' descriptions imported when an explanation first needs them.",
+        "The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first " +
+          "needed, the definitions' descriptions imported when an explanation first needs them.",
       ],
       declarations: [
         {
           name: 'grantTables',
           type: 'GrantTables',
-          initializer: `unpackGrantTables(${HEADER}, ${DEFINITIONS}, ${CELLS}, () => import('./${DESCRIPTIONS_MODULE.replace(/\.ts$/, '.js')}'), policyVersion)`,
+          initializer:
+            `unpackGrantTables(${HEADER}, ${DEFINITIONS}, ${CELLS}, () => import('./${DESCRIPTIONS_MODULE.replace(/\.ts$/, '.js')}'), ` + 'policyVersion)',
         },
       ],
     });

@@ -129,7 +129,8 @@ function measureFolder(directory: string, files: readonly string[], maxFolderByt
           'too-large',
           `The definition and resource files hold more than the limit of ${maxFolderBytes} bytes together: ` +
             `the ${sizes.length + 1} files up to this one (of ${files.length}, in name order) hold ${total} bytes. Nothing was read.`,
-          'Make the policy smaller: grant several roles, resources or actions in one definition (role lists, `*`) instead of one definition per grant, or split it into several compiled policies.',
+          'Make the policy smaller: grant several roles, resources or actions in one definition (role lists, `*`) ' +
+            'instead of one definition per grant, or split it into several compiled policies.',
         ),
       };
     }

@@ -60,7 +60,9 @@ describe('the definitions folder size limit', () => {
         message:
           `The definition and resource files hold more than the limit of ${bytes - 1} bytes together: ` +
           `the 3 files up to this one (of 3, in name order) hold ${bytes} bytes. Nothing was read.`,
-        fix: 'Make the policy smaller: grant several roles, resources or actions in one definition (role lists, `*`) instead of one definition per grant, or split it into several compiled policies.',
+        fix:
+          'Make the policy smaller: grant several roles, resources or actions in one definition (role lists, `*`) ' +
+          'instead of one definition per grant, or split it into several compiled policies.',
       },
     ]);
   });

@@ -176,7 +176,8 @@ describe('descriptions imported on demand', () => {
     expect(calls.count).toBe(0);
     expect(() => tables.definitions).toThrow(
       new PermissionsUsageError(
-        'The definitions of these compiled tables are read with their descriptions, which are loaded on demand: `await loadDefinitionDescriptions(grantTables)` first (permit.explain() does).',
+        'The definitions of these compiled tables are read with their descriptions, which are loaded on demand: ' +
+          '`await loadDefinitionDescriptions(grantTables)` first (permit.explain() does).',
       ),
     );
     const explanation = await permit.explain();
@@ -196,7 +197,9 @@ describe('descriptions imported on demand', () => {
   it('an import that fails rejects explain() and is tried again on the next', async () => {
     const packed = packGrantTables(built());
     let fail = true;
-    const { tables, calls } = importing(() => (fail ? Promise.reject(new Error('chunk not found')) : Promise.resolve({ definitionDescriptions: packed.descriptions })));
+    const { tables, calls } = importing(() =>
+      fail ? Promise.reject(new Error('chunk not found')) : Promise.resolve({ definitionDescriptions: packed.descriptions }),
+    );
     const engine = Permissions.fromTables(tables, { ownership, logger: collectingLogger().logger });
     const permit = engine.grantPermitSync(read(['EMPLOYEE'], 'document'));
     await expect(permit.explain()).rejects.toThrow('chunk not found');
@@ -209,7 +212,13 @@ describe('descriptions imported on demand', () => {
     const tables = built();
     const packed = packGrantTables(tables);
     const version = policyVersionOf(tables);
-    const unpacked = unpackGrantTables(packed.header, packed.definitions, packed.cells, () => Promise.resolve({ definitionDescriptions: packed.descriptions }), version);
+    const unpacked = unpackGrantTables(
+      packed.header,
+      packed.definitions,
+      packed.cells,
+      () => Promise.resolve({ definitionDescriptions: packed.descriptions }),
+      version,
+    );
     expect(policyVersionOf(unpacked)).toBe(version);
     expect(Permissions.fromTables(unpacked, { ownership }).policyVersion).toBe(version);
     // Without a version, computing one needs the descriptions: refused until they are loaded, then the same.

@@ -117,7 +117,10 @@ export function explainGrant(tables: GrantTables, roles: readonly string[], reso
         role,
         any: rolePlan === undefined ? undefined : planToPatterns(rolePlan),
         own: owned,
-        definitions: sources.map((source) => ({ ...definitionSummary(tables, source >> 1)!, possession: source % 2 === 1 ? ('own' as const) : ('any' as const) })),
+        definitions: sources.map((source) => ({
+          ...definitionSummary(tables, source >> 1)!,
+          possession: source % 2 === 1 ? ('own' as const) : ('any' as const),
+        })),
       });
     }
   }

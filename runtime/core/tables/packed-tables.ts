@@ -134,7 +134,8 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
  *
  * @example
  * ```ts
- * export const grantTables: GrantTables = unpackGrantTables('{"format":1,…}', '[…]', ['[[0,2,4,0,[],[],[0,8]]]', …], () => import('./descriptions.js'), policyVersion);
+ * export const grantTables: GrantTables = unpackGrantTables('{"format":1,…}', '[…]', ['[[0,2,4,0,[],[],[0,8]]]', …], () => import('./descriptions.js'),
+ *   policyVersion);
  * ```
  */
 export function unpackGrantTables(
@@ -223,7 +224,8 @@ function describedDefinitions(parts: PackedParts): readonly DefinitionSummary[] 
   if (parts.summaries !== undefined) return parts.summaries;
   if (typeof parts.descriptions !== 'string')
     throw new PermissionsUsageError(
-      "The definitions of these compiled tables are read with their descriptions, which are loaded on demand: `await loadDefinitionDescriptions(grantTables)` first (permit.explain() does).",
+      'The definitions of these compiled tables are read with their descriptions, which are loaded on demand: ' +
+        '`await loadDefinitionDescriptions(grantTables)` first (permit.explain() does).',
     );
   const places = definitionPlaces(parts);
   let descriptions: unknown;
