@@ -16,8 +16,8 @@ export const DESCRIPTIONS_MODULE = 'descriptions.ts';
 
 /**
  * A JSON text as a TypeScript string literal. JSON.stringify gives a valid one (U+2028/U+2029 included, since
- * ES2019); characters past ASCII are escaped too, so that the data never makes the JavaScript engine read the
- * whole module as two-byte text.
+ * ES2019); characters past ASCII are escaped too, so that no description or name makes the JavaScript engine read
+ * the whole module as two-byte text.
  */
 function asciiLiteral(text: string): string {
   return JSON.stringify(text).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
