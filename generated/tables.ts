@@ -3,15 +3,17 @@
 
 import { unpackGrantTables, type GrantTables } from '../runtime/permissions/precompiled.js';
 
-/** The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first needed. */
+/** The version of these tables: the SHA-256 of their canonical JSON, as `policy.json` carries it. */
+export const policyVersion: string = '40fa3b15027bbe883ede92e22c2c86251141e380c224a2640370fb0e22ba5a4e';
+/** The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first needed, the definitions' descriptions imported when an explanation first needs them. */
 export const grantTables: GrantTables = unpackGrantTables(
   "{\"format\":1,\"roles\":[\"ANONYMOUS\",\"COMPANY_ADMIN\",\"EMPLOYEE\",\"EMPLOYEE_MANAGER\",\"SUPER_ADMIN\"],\"resources\":[\"decision\",\"document\",\"session\"],\"actions\":[\"create\",\"delete\",\"list\",\"read\",\"review\",\"update\"],\"plans\":[[1,[]],[1,[[\"confidential\",null]]],[1,[[\"confidential\",null],[\"personal\",null]]],[0,[[\"date\",null],[\"title\",null]]],[0,[[\"date\",null],[\"status\",null],[\"title\",null]]]],\"hooks\":[{\"kind\":\"ownedAmong\",\"name\":\"ownedDocumentsAmong\"},{\"kind\":\"limitOwned\",\"name\":\"limitToCreator\"},{\"kind\":\"limitOwned\",\"name\":\"limitToCreatorOrManagedCreators\"},{\"kind\":\"isOwner\",\"name\":\"isCreatedInSameCompany\"},{\"kind\":\"listOwned\",\"name\":\"listCreatedInSameCompany\"}],\"owners\":[{\"limitOwned\":1,\"definitions\":[1]},{\"limitOwned\":2,\"definitions\":[2]},{\"isOwner\":3,\"listOwned\":4,\"definitions\":[3]}],\"ownedAmong\":[-1,0,-1],\"idTypes\":[\"string\",\"number\",null],\"declaredActions\":[[2,3],[0,1,2,3,4,5],null],\"cells\":25,\"definitions\":6}",
-  "[[\"decision.permissions.json\",\"document.permissions.json\",\"session.permissions.json\"],[0,0,\"The decision log (who was granted or refused what, and by which definitions) is for super admins only.\",0,1,\"An employee creates documents, and reads and lists the ones they created; other documents they list by title and date only.\",1,1,\"A manager reads, reviews, deletes and lists the documents of themselves and the users they manage, without confidential or personal data; other documents they list by title, date and status.\",2,1,\"A company admin reads, updates and reviews every document created in their company, with all attributes; they cannot list.\",3,1,\"A super admin does anything to any resource.\",0,2,\"A caller without a user (the anonymous placeholder) may only start a session, which no endpoint of the example offers yet: nothing on documents or on the decision log. The definition exists so that the role is known; it grants one action because a definition may not grant nothing.\"]]",
+  "[[\"decision.permissions.json\",\"document.permissions.json\",\"session.permissions.json\"],[0,0,1,1,0,4,2,0,1]]",
   [
     "[[[0,[],[],[0,8]],[0,[],[],[8]]],[2,4,0,3,4,1]]",
     "[[[-1,[0,1],[0],[3]],[0,[],[],[8]],[-1,[1,2],[1],[5]],[3,[0,1],[0],[2,3]],[4,[1,2],[1],[4,5]],[-1,[2,0],[2],[7]]],[0,2,0,0,4,1,1,3,2,1,4,1,2,2,3,2,3,4,2,4,1,3,1,5,3,2,0,3,3,2,3,4,1,4,1,5,4,3,2,4,4,1,5,1,5,5,4,1]]",
     "[[[0,[],[],[10]],[0,[],[],[8]]],[0,0,0,0,4,1,1,4,1,2,4,1,3,4,1,4,4,1,5,4,1]]",
   ],
+  () => import('./descriptions.js'),
+  policyVersion,
 );
-/** The version of these tables: the SHA-256 of their canonical JSON, as `policy.json` carries it. */
-export const policyVersion: string = '40fa3b15027bbe883ede92e22c2c86251141e380c224a2640370fb0e22ba5a4e';

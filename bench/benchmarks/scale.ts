@@ -6,7 +6,7 @@
  * 0.7× CASL at every size, a refusal no dearer than a grant; import + createPermissions at most 20 ms at 500 × 1,000.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { packGrantTables } from '../../runtime/core/tables/packed-tables.js';
@@ -50,6 +50,24 @@ export const SCALE_SIZES: readonly ScaleSize[] = [
   { name: '5,000 tenant roles × 50', roles: 5000, resources: 50, share: 0.05 },
 ];
 
+/**
+ * The step past the compiler's limits: 2,000 × 5,000 writes 500,000 definitions in about 200 MB of files, past the
+ * 64 MiB a definitions folder may hold. Only its refusal is measured: it must come within seconds.
+ */
+export const REFUSED_SIZE: ScaleSize = { name: '2,000 × 5,000', roles: 2000, resources: 5000, share: 0.05 };
+
+/** The most a refusal may take, from the compile's start in its process, to count as "within seconds". */
+const REFUSAL_TARGET_MS = 10_000;
+
+/** A compile's outcome for the report: its time and peak memory, or its refusal. */
+function compileCell(compile: ScaleRow['compile']): string {
+  if ('refused' in compile) {
+    const took = compile.ms === undefined ? '' : ` in ${formatMs(compile.ms)}`;
+    return `refused${took}${compile.peakBytes === undefined ? '' : `, ${formatBytes(compile.peakBytes)}`}: ${compile.refused}`;
+  }
+  return 'ms' in compile ? `${formatMs(compile.ms)}, ${formatBytes(compile.peakBytes)}` : 'not run (smoke)';
+}
+
 /** The decision kinds, as the decision benchmark names them. */
 const KINDS = [
   { name: '1 role, granted', roles: 1, granted: true },
@@ -72,7 +90,7 @@ export interface ScaleRow {
   readonly definitions: number;
   readonly cells: number;
   /** The compiler in a child process: wall time and peak resident memory; or why it did not run or refused. */
-  readonly compile: { readonly ms: number; readonly peakBytes: number } | { readonly refused: string } | { readonly skipped: string };
+  readonly compile: { readonly ms: number; readonly peakBytes: number } | Refusal | { readonly skipped: string };
   readonly outputBytes: Readonly<Record<string, number>>;
   readonly tscMs: number | undefined;
   /** Importing the generated code and createPermissions in a fresh process (median), and the heap after. */
@@ -81,8 +99,17 @@ export interface ScaleRow {
   readonly pick: { readonly oursNs: number; readonly caslNs: number };
 }
 
+/** A compile that refused (its first problem), how long it took and its peak memory; no time when the process failed. */
+export interface Refusal {
+  readonly refused: string;
+  readonly ms?: number;
+  readonly peakBytes?: number;
+}
+
 export interface ScaleResult {
   readonly rows: readonly ScaleRow[];
+  /** The size past the limits: its definitions, the bytes of its files and the compiler's refusal (not in a smoke run). */
+  readonly refusal?: { readonly size: ScaleSize; readonly definitions: number; readonly folderBytes: number; readonly compile: ScaleRow['compile'] };
 }
 
 /** The compiler of `definitionsDir` in a child process: its time and peak memory, or its refusal. */
@@ -103,7 +130,9 @@ function compileInChild(definitionsDir: string, outDir: string): ScaleRow['compi
   const line = child.stdout.trim().split('\n').at(-1) ?? '';
   if (child.status !== 0 || !line.startsWith('{')) return { refused: `the compiler exited with ${child.status}: ${child.stderr.slice(0, 500)}` };
   const outcome = JSON.parse(line) as { ok: boolean; ms: number; peakBytes: number; problem?: string };
-  return outcome.ok ? { ms: outcome.ms, peakBytes: outcome.peakBytes } : { refused: outcome.problem ?? 'refused' };
+  return outcome.ok
+    ? { ms: outcome.ms, peakBytes: outcome.peakBytes }
+    : { refused: outcome.problem ?? 'refused', ms: outcome.ms, peakBytes: outcome.peakBytes };
 }
 
 /** `tsc --noEmit` over a consumer of the generated code that decides once. */
@@ -131,10 +160,24 @@ function tscOverConsumer(outDir: string, runDir: string, name: string): number {
   return ms;
 }
 
-/** The generated code bundled into one ES module (as an application's build would load it), then imported by fresh processes. */
+/**
+ * The generated code bundled as an application's build would load it — ES modules, each dynamically imported module
+ * a chunk of its own (esbuild's code splitting; rollup, Vite and webpack split dynamic imports by default), so the
+ * definitions' descriptions are not read until an explanation needs them — then imported by fresh processes.
+ */
 async function loadInChild(outDir: string, runDir: string, name: string): Promise<{ ms: number; heapBytes: number }> {
-  const bundle = join(runDir, `${name}.mjs`);
-  await build({ entryPoints: [join(outDir, 'index.ts')], bundle: true, format: 'esm', platform: 'node', outfile: bundle, logLevel: 'silent' });
+  const bundleDir = join(runDir, `bundle-${name}`);
+  const bundle = join(bundleDir, 'app.mjs');
+  await build({
+    entryPoints: { app: join(outDir, 'index.ts') },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    outdir: bundleDir,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'silent',
+  });
   // An ownership service with every method the policy names (read before the clock starts).
   const { tables } = JSON.parse(readFileSync(join(outDir, 'policy.json'), 'utf8')) as { tables: { hooks: { name: string }[] } };
   const methods = [...new Set(tables.hooks.map((hook) => hook.name))];
@@ -166,7 +209,7 @@ async function decide(scenario: Scenario, { settings }: BenchContext): Promise<P
   const ownership = new CountingOwnership();
   const built = buildPermissions(scenario, ownership);
   const packed = packGrantTables(built.tables);
-  const permissions = Permissions.fromTables<BenchUser>(unpackGrantTables(packed.header, packed.definitions, packed.cells), {
+  const permissions = Permissions.fromTables<BenchUser>(unpackGrantTables(packed.header, packed.definitions, packed.cells, packed.descriptions), {
     ownership,
     logger: { warn: () => undefined },
   });
@@ -207,8 +250,8 @@ async function measureSize(size: ScaleSize, runDir: string, context: BenchContex
   let load: ScaleRow['load'];
   if (settings.spawnProcesses) {
     compile = compileInChild(definitionsDir, outDir);
-    log(`  scale ${size.name}: compile ${'ms' in compile ? `${compile.ms.toFixed(0)} ms, peak ${formatBytes(compile.peakBytes)}` : JSON.stringify(compile)}`);
-    if ('ms' in compile) {
+    log(`  scale ${size.name}: compile ${compileCell(compile)}`);
+    if (!('refused' in compile) && 'ms' in compile) {
       outputBytes = Object.fromEntries(readdirSync(outDir).map((file) => [file, statSync(join(outDir, file)).size]));
       const loaded = await loadInChild(outDir, runDir, name);
       tscMs = tscOverConsumer(outDir, runDir, name);
@@ -221,17 +264,28 @@ async function measureSize(size: ScaleSize, runDir: string, context: BenchContex
   return { size, definitions: scenario.definitions.length, compile, outputBytes, tscMs, load, ...decided };
 }
 
+/** The compiler over the size past its limits, in a child process; the folder is removed right after. */
+function measureRefusal(runDir: string, { log }: BenchContext): NonNullable<ScaleResult['refusal']> {
+  const size = REFUSED_SIZE;
+  const scenario = createSizedScenario(policySize(size.roles, size.resources, size.share), 20240605);
+  const definitionsDir = join(runDir, `definitions-${size.roles}x${size.resources}`);
+  writeDefinitionsFolder(scenario, definitionsDir);
+  const folderBytes = readdirSync(definitionsDir).reduce((sum, file) => sum + statSync(join(definitionsDir, file)).size, 0);
+  const compile = compileInChild(definitionsDir, join(runDir, `generated-${size.roles}x${size.resources}`));
+  rmSync(definitionsDir, { recursive: true, force: true });
+  log(`  scale ${size.name}: ${JSON.stringify(compile)}`);
+  return { size, definitions: scenario.definitions.length, folderBytes, compile };
+}
+
 async function run(context: BenchContext): Promise<ScaleResult> {
   const sizes = context.settings.smoke ? SCALE_SIZES.slice(0, 1) : SCALE_SIZES;
   return withRunFolder('scale', async (runDir) => {
     const rows: ScaleRow[] = [];
     for (const size of sizes) rows.push(await measureSize(size, runDir, context));
-    return { rows };
+    if (context.settings.smoke || !context.settings.spawnProcesses) return { rows };
+    return { rows, refusal: measureRefusal(runDir, context) };
   });
 }
-
-const compileCell = (compile: ScaleRow['compile']): string =>
-  'ms' in compile ? `${formatMs(compile.ms)}, ${formatBytes(compile.peakBytes)}` : 'refused' in compile ? `refused: ${compile.refused}` : 'not run (smoke)';
 
 /** Ours ÷ CASL, and ours at this size ÷ ours at the smallest. */
 function decisionCell(row: ScaleRow, first: ScaleRow, kind: string): string {
@@ -276,8 +330,14 @@ function sections(result: ScaleResult | undefined): string[] {
       `${formatNs(row.pick.oursNs)} (CASL ${formatNs(row.pick.caslNs)}, ${formatRatio(row.pick.oursNs / row.pick.caslNs)})`,
     ]),
   );
+  const { refusal } = result;
+  const past =
+    refusal === undefined
+      ? ''
+      : `\n\nPast the limits, ${refusal.size.name} (${refusal.definitions} definitions, ${formatBytes(refusal.folderBytes)} of files), ` +
+        `compiled in a child process: ${compileCell(refusal.compile)}`;
   return [
-    `Scale — every policy has the example's definitions (with the \`*:any\` super role) plus filler, each role on ~5% of the resources:\n\n${tooling}`,
+    `Scale — every policy has the example's definitions (with the \`*:any\` super role) plus filler, each role on ~5% of the resources:\n\n${tooling}${past}`,
     `Scale — grantPermitSync through packed tables (as the generated code loads them) beside CASL's \`can\`, median per call ` +
       `(ours ÷ CASL; ours ÷ ours at ${first.size.name}):\n\n${decisions}`,
   ];
@@ -311,6 +371,17 @@ function targets(result: ScaleResult | undefined): TargetVerdict[] {
         ...limitWhenMissed(met, LIMIT),
       });
     }
+  }
+  const refused = result.refusal?.compile;
+  if (refused !== undefined) {
+    const ms = 'refused' in refused ? refused.ms : undefined;
+    const met = ms !== undefined && ms <= REFUSAL_TARGET_MS;
+    verdicts.push({
+      target: `A policy past a limit (${REFUSED_SIZE.name}) refused within ${REFUSAL_TARGET_MS / 1000} s`,
+      measured: 'refused' in refused ? compileCell(refused) : 'compiled: it was not refused',
+      met,
+      ...limitWhenMissed(met, LIMIT),
+    });
   }
   for (const row of result.rows) {
     const ratios = row.decisions.map((d) => ({ kind: d.kind, ratio: d.oursNs / d.caslNs }));

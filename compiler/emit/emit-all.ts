@@ -20,11 +20,18 @@ import { emitTypes } from './emit-types.js';
  */
 export async function emitAll(model: CompiledModel, options: Omit<EmitContext, 'model'>): Promise<EmittedFile[]> {
   const context: EmitContext = { model, ...options };
-  const modules = await Promise.all([emitTypes(context), emitOwnership(context), emitTables(context), emitPermissions(context)]);
+  const [types, ownership, [tables, descriptions], permissions] = await Promise.all([
+    emitTypes(context),
+    emitOwnership(context),
+    emitTables(context),
+    emitPermissions(context),
+  ]);
+  const modules = [types, ownership, tables, permissions];
+  // The descriptions are not re-exported: the index would import them with everything else, which is what their module avoids.
   const index = await emitIndex(
     context,
     modules.map((file) => file.path),
   );
   const docs = [emitMatrix(context), emitPolicy(context), ...(await emitJsonSchemas(context))];
-  return [...modules, index, ...docs].sort((a, b) => (a.path < b.path ? -1 : 1));
+  return [...modules, descriptions, index, ...docs].sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -1,49 +1,89 @@
-/** Emits `tables.ts`: the grant tables the runtime's table builder made, serialised, and their version. */
+/**
+ * Emits `tables.ts`, the grant tables the runtime's table builder made, serialised, and their version; and
+ * `descriptions.ts`, the definitions' descriptions, which `tables.ts` imports only when they are first needed.
+ */
 import { packGrantTables, policyVersionOf } from 'typed-permissions/internal';
 import { emitTypeScript, type EmitContext, type EmittedFile } from './emit-context.js';
 
-/** Stand for the packed tables' JSON texts while the file is built and formatted; replaced afterwards. */
+/** Stand for the packed tables' JSON texts while the files are built and formatted; replaced afterwards. */
 const HEADER = '__TYPED_PERMISSIONS_TABLES_HEADER__';
 const DEFINITIONS = '__TYPED_PERMISSIONS_TABLES_DEFINITIONS__';
 const CELLS = '__TYPED_PERMISSIONS_TABLES_CELLS__';
+const DESCRIPTIONS = '__TYPED_PERMISSIONS_TABLES_DESCRIPTIONS__';
+
+/** The module of the descriptions, as `tables.ts` imports it. */
+export const DESCRIPTIONS_MODULE = 'descriptions.ts';
 
 /**
- * The tables are emitted packed: a header (names, plans, hooks, ownership groups), the definitions' summaries and
- * each resource's cells as JSON strings, which `unpackGrantTables` parses when they are first needed — importing
- * the file parses the header only, and an engine decodes a resource's cells on its first question about it. JSON
- * strings load faster than object literals of the same size, and the type checker does not have to infer the type
- * of a large literal. The strings are put in after formatting: they can be megabytes, which the formatter would
- * only copy.
+ * A JSON text as a TypeScript string literal. JSON.stringify gives a valid one (U+2028/U+2029 included, since
+ * ES2019); characters past ASCII are escaped too, so that no description or name makes the JavaScript engine read
+ * the whole module as two-byte text.
+ */
+function asciiLiteral(text: string): string {
+  return JSON.stringify(text).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The tables are emitted packed: a header (names, plans, hooks, ownership groups), where each definition comes
+ * from and each resource's cells as JSON strings, which `unpackGrantTables` parses when they are first needed —
+ * importing the file parses the header only, and an engine decodes a resource's cells on its first question about
+ * it. The definitions' descriptions, which only explanations show, are the largest part of a large policy's text:
+ * they are a module of their own, `descriptions.ts`, which `tables.ts` imports dynamically, so that the
+ * JavaScript engine does not even read them until an explanation asks (a bundler makes it a chunk of its own).
+ * JSON strings load faster than object literals of the same size, and the type checker does not have to infer the
+ * type of a large literal. The strings are put in after formatting: they can be megabytes, which the formatter
+ * would only copy.
  *
  * @example
  * ```ts
- * const file = await emitTables(context); // export const grantTables: GrantTables = unpackGrantTables('…', '…', ['…', …]);
+ * const [tables, descriptions] = await emitTables(context);
+ * // tables.ts: export const grantTables: GrantTables = unpackGrantTables('…', '…', ['…', …], () => import('./descriptions.js'), policyVersion);
  * ```
  */
-export async function emitTables(context: EmitContext): Promise<EmittedFile> {
-  const file = await emitTypeScript(context, 'tables.ts', (source) => {
+export async function emitTables(context: EmitContext): Promise<[tables: EmittedFile, descriptions: EmittedFile]> {
+  const tablesFile = await emitTypeScript(context, 'tables.ts', (source) => {
     source.addImportDeclaration({ moduleSpecifier: context.runtimeImport, namedImports: ['unpackGrantTables', 'type GrantTables'] });
-    source.addVariableStatement({
-      isExported: true,
-      declarationKind: 'const' as never,
-      docs: ["The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first needed."],
-      declarations: [{ name: 'grantTables', type: 'GrantTables', initializer: `unpackGrantTables(${HEADER}, ${DEFINITIONS}, ${CELLS})` }],
-    });
     source.addVariableStatement({
       isExported: true,
       declarationKind: 'const' as never,
       docs: ['The version of these tables: the SHA-256 of their canonical JSON, as `policy.json` carries it.'],
       declarations: [{ name: 'policyVersion', type: 'string', initializer: JSON.stringify(policyVersionOf(context.model.tables)) }],
     });
+    source.addVariableStatement({
+      isExported: true,
+      declarationKind: 'const' as never,
+      docs: [
+        "The precomputed grant tables (roles, resources and actions interned; every `*` expanded); a resource's cells are decoded when first " +
+          "needed, the definitions' descriptions imported when an explanation first needs them.",
+      ],
+      declarations: [
+        {
+          name: 'grantTables',
+          type: 'GrantTables',
+          initializer:
+            `unpackGrantTables(${HEADER}, ${DEFINITIONS}, ${CELLS}, () => import('./${DESCRIPTIONS_MODULE.replace(/\.ts$/, '.js')}'), ` + 'policyVersion)',
+        },
+      ],
+    });
+  });
+  const descriptionsFile = await emitTypeScript(context, DESCRIPTIONS_MODULE, (source) => {
+    source.addVariableStatement({
+      isExported: true,
+      declarationKind: 'const' as never,
+      docs: ["The definitions' descriptions, in the order of `grantTables.definitions` (null: none), as a JSON text; `tables.ts` imports it on demand."],
+      declarations: [{ name: 'definitionDescriptions', type: 'string', initializer: DESCRIPTIONS }],
+    });
   });
   const packed = packGrantTables(context.model.tables);
-  // A JSON string is a valid TypeScript string literal (U+2028/U+2029 included, since ES2019).
-  const cells = `[\n${packed.cells.map((text) => `    ${JSON.stringify(text)},\n`).join('')}  ]`;
-  return {
-    path: file.path,
-    content: file.content
-      .replace(HEADER, () => JSON.stringify(packed.header))
-      .replace(DEFINITIONS, () => JSON.stringify(packed.definitions))
-      .replace(CELLS, () => cells),
-  };
+  const cells = `[\n${packed.cells.map((text) => `    ${asciiLiteral(text)},\n`).join('')}  ]`;
+  return [
+    {
+      path: tablesFile.path,
+      content: tablesFile.content
+        .replace(HEADER, () => asciiLiteral(packed.header))
+        .replace(DEFINITIONS, () => asciiLiteral(packed.definitions))
+        .replace(CELLS, () => cells),
+    },
+    { path: descriptionsFile.path, content: descriptionsFile.content.replace(DESCRIPTIONS, () => asciiLiteral(packed.descriptions)) },
+  ];
 }

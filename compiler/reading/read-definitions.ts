@@ -36,12 +36,24 @@ export interface ReadResult {
 }
 
 const DEFINITION_FILE = /\.permissions\.(json|ts)$/;
+
+/**
+ * The most bytes the definition and resource files of one folder may hold together: 64 MiB. The folder is
+ * measured before any file is read, so a policy far past what the compiler can hold is refused in the time it
+ * takes to list it. 1,000 roles × 2,000 resources (about 320,000 grants, which compiles in under 1 GB) take 41 MB.
+ */
+export const MAX_DEFINITIONS_FOLDER_BYTES = 64 * 1024 * 1024;
+
+/** Limits of {@link readDefinitionsFolder}; tests pass small ones to reach them cheaply. */
+export interface ReadLimits {
+  /** The most bytes the definition and resource files may hold together ({@link MAX_DEFINITIONS_FOLDER_BYTES}). */
+  readonly maxFolderBytes: number;
+}
 const RESOURCE_FILE = /\.resource\.json$/;
 
-/** Reads one file of the folder by its kind, within the size limit; absurd nesting is a problem, not a crash. */
-function readFile(directory: string, file: string): FileRead {
+/** Reads one file of the folder (of `bytes` bytes) by its kind, within the size limit; absurd nesting is a problem, not a crash. */
+function readFile(directory: string, file: string, bytes: number): FileRead {
   // UTF-8 takes at most 4 bytes a character: a file larger than this is over the limit without reading it.
-  const bytes = statSync(join(directory, file)).size;
   if (bytes > MAX_DEFINITIONS_FILE_LENGTH * 4) {
     return unread(
       wholeFileProblem(
@@ -101,23 +113,57 @@ function listFolder(directory: string): { files: string[] } | { problem: Compile
 }
 
 /**
+ * The size of each listed file, or the problem of the file at which their running total (in name order) passes
+ * `maxFolderBytes`: only sizes are read, never contents.
+ */
+function measureFolder(directory: string, files: readonly string[], maxFolderBytes: number): { sizes: number[] } | { problem: CompileProblem } {
+  const sizes: number[] = [];
+  let total = 0;
+  for (const file of files) {
+    const bytes = statSync(join(directory, file)).size;
+    total += bytes;
+    if (total > maxFolderBytes) {
+      return {
+        problem: wholeFileProblem(
+          file,
+          'too-large',
+          `The definition and resource files hold more than the limit of ${maxFolderBytes} bytes together: ` +
+            `the ${sizes.length + 1} files up to this one (of ${files.length}, in name order) hold ${total} bytes. Nothing was read.`,
+          'Make the policy smaller: grant several roles, resources or actions in one definition (role lists, `*`) ' +
+            'instead of one definition per grant, or split it into several compiled policies.',
+        ),
+      };
+    }
+    sizes.push(bytes);
+  }
+  return { sizes };
+}
+
+/**
  * Reads every definition and metadata file of `directory` (sorted by name, so output is stable); `onListed` is told
- * how many there are before they are read.
+ * how many there are before they are read. Their sizes are measured first: a folder holding more than
+ * `limits.maxFolderBytes` is refused with one `too-large` problem at the file that crosses it, before any file is read.
  *
  * @example
  * ```ts
  * const { definitions, resources, problems } = readDefinitionsFolder('definitions');
  * ```
  */
-export function readDefinitionsFolder(directory: string, onListed?: (files: number) => void): ReadResult {
+export function readDefinitionsFolder(
+  directory: string,
+  onListed?: (files: number) => void,
+  limits: ReadLimits = { maxFolderBytes: MAX_DEFINITIONS_FOLDER_BYTES },
+): ReadResult {
   const problems: CompileProblem[] = [];
   const definitions: ReadDefinition[] = [];
   const resources: ResourceMetadata[] = [];
   const listed = listFolder(directory);
   if ('problem' in listed) return { definitions, resources, files: [], problems: [listed.problem] };
   onListed?.(listed.files.length);
-  for (const file of listed.files) {
-    const { read, problems: fileProblems } = readFile(directory, file);
+  const measured = measureFolder(directory, listed.files, limits.maxFolderBytes);
+  if ('problem' in measured) return { definitions, resources, files: listed.files, problems: [measured.problem] };
+  for (const [i, file] of listed.files.entries()) {
+    const { read, problems: fileProblems } = readFile(directory, file, measured.sizes[i] as number);
     problems.push(...fileProblems);
     if (read === undefined) continue;
     if (RESOURCE_FILE.test(file)) {

@@ -58,7 +58,7 @@ describe('typed-permissions CLI', () => {
     expect(logs).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^typed-permissions: wrote 10 files to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(5 roles, 2 resources, ` +
+          `^typed-permissions: wrote 11 files to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(5 roles, 2 resources, ` +
             `7 actions, \\d+ grants\\) in \\d+ ms\\.$`,
         ),
       ),
@@ -149,7 +149,7 @@ function defaultsAndWatch(): void {
     try {
       const { logs, io } = collectIo();
       expect(await main(['compile'], io)).toBe(0);
-      expect(logs).toEqual([expect.stringContaining('wrote 10 files to generated (')]);
+      expect(logs).toEqual([expect.stringContaining('wrote 11 files to generated (')]);
       expect(await main(['compile', '--check'], collectIo().io)).toBe(0);
     } finally {
       process.chdir(cwd);
@@ -177,7 +177,7 @@ function defaultsAndWatch(): void {
     const running = main(['compile', definitions, '--out', out, '--watch'], io);
     try {
       await waitFor('the first compile', () => logs.some((line) => line.startsWith(`typed-permissions: watching ${definitions}`)), 6000);
-      expect(logs[0]).toContain('wrote 10 files');
+      expect(logs[0]).toContain('wrote 11 files');
 
       writeFileSync(shared, original.replace('"roles": "ADMIN"', '"roles": ["ADMIN", "AUDITOR"]'));
       await waitFor('a recompile with the new role', typesSay("'AUDITOR'"), 4000);

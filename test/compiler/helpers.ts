@@ -5,7 +5,7 @@
  * the TypeScript compiler API under the repository's own compiler options.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { unpackGrantTables } from '../../runtime/permissions/index.js';
@@ -28,10 +28,11 @@ export function goodFixtureNames(): string[] {
     .sort();
 }
 
-/** The ten files every compile writes. */
+/** The eleven files every compile writes. */
 export const EMITTED_FILES = [
   'PERMISSIONS.md',
   'definitions.schema.json',
+  'descriptions.ts',
   'index.ts',
   'ownership.ts',
   'permissions-test.schema.json',
@@ -178,8 +179,19 @@ export function tablesFromGenerated(tablesFile: string): unknown {
     if (texts === undefined) ts.forEachChild(node, visit);
   };
   visit(source);
-  if (texts === undefined) throw new Error(`${tablesFile} holds no unpackGrantTables('…', '…', ['…']) of the tables`);
-  return JSON.parse(JSON.stringify(unpackGrantTables(texts.header, texts.definitions, texts.cells))) as unknown;
+  if (texts === undefined) throw new Error(`${tablesFile} holds no unpackGrantTables('…', '…', ['…'], …) of the tables`);
+  // The descriptions are the string that descriptions.ts, beside tables.ts, exports.
+  const descriptionsFile = join(dirname(tablesFile), 'descriptions.ts');
+  const descriptionsSource = ts.createSourceFile(descriptionsFile, readFileSync(descriptionsFile, 'utf8'), ts.ScriptTarget.Latest, true);
+  let descriptions: string | undefined;
+  const find = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && node.name.getText(descriptionsSource) === 'definitionDescriptions' && node.initializer !== undefined)
+      descriptions = ts.isStringLiteral(node.initializer) ? node.initializer.text : undefined;
+    if (descriptions === undefined) ts.forEachChild(node, find);
+  };
+  find(descriptionsSource);
+  if (descriptions === undefined) throw new Error(`${descriptionsFile} exports no definitionDescriptions string`);
+  return JSON.parse(JSON.stringify(unpackGrantTables(texts.header, texts.definitions, texts.cells, descriptions))) as unknown;
 }
 
 /** Waits until `condition` holds, polling every `intervalMs`; throws with `what` after `timeoutMs`. */

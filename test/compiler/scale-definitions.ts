@@ -1,8 +1,7 @@
 /**
- * Writes large, valid definitions folders for the scale test and the compile measurement: `roles` roles,
- * `resources` resources (one definitions file and one metadata file each) and `actions` actions (CRUD plus
- * custom ones), or tenant-shaped ones (one file per tenant role). Deterministic: the same sizes always give
- * the same files.
+ * Writes large, valid definitions folders for the scale test: `roles` roles, `resources` resources (one
+ * definitions file and one metadata file each) and `actions` actions (CRUD plus custom ones). Deterministic: the
+ * same sizes always give the same files.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,60 +95,4 @@ export function writeScaleDefinitions(dir: string, size: ScaleSize): ScaleFolder
     files += 2;
   });
   return { roles, resources, actions: [...CRUD, 'list', ...custom].sort(), files, definitions };
-}
-
-/** The sizes of a tenant-shaped folder. */
-export interface TenantSize {
-  /** Tenant roles, one definitions file each. */
-  readonly tenants: number;
-  readonly resources: number;
-  /** Resources each tenant role is granted on. */
-  readonly perTenant: number;
-}
-
-/**
- * A SaaS whose tenants have custom roles: every tenant role has its own file, granting read and list as any on
- * `perTenant` resources, and CRUD as own (with an ownership check) on a third of them; one administrator has
- * `*:any` everywhere. Every resource has a metadata file.
- *
- * @example
- * ```ts
- * writeTenantDefinitions('/tmp/defs', { tenants: 5000, resources: 50, perTenant: 20 });
- * ```
- */
-export function writeTenantDefinitions(dir: string, size: TenantSize): ScaleFolder {
-  mkdirSync(dir, { recursive: true });
-  const roles = Array.from({ length: size.tenants }, (_, i) => `TENANT_${String(i).padStart(5, '0')}`);
-  const resources = Array.from({ length: size.resources }, (_, i) => `resource_${pad(i)}`);
-  let definitions = 0;
-  roles.forEach((role, t) => {
-    const granted = slice(resources, (t * 7) % resources.length, size.perTenant);
-    const list = granted.map((resource, i) =>
-      i % 3 === 0
-        ? {
-            roles: role,
-            resource,
-            descr: `What ${role} may do with its own ${resource}.`,
-            possession: 'own',
-            grant: { create: ['*'], read: ['*'], update: ['*', '!secret'], delete: ['*'] },
-            isOwner: `isOwnerOf${resource}`,
-            listOwned: `listOwnedOf${resource}`,
-          }
-        : { roles: role, resource, descr: `What ${role} reads of ${resource}.`, grant: { 'read:any': ['*', '!secret'], 'list:any': ['title', 'status'] } },
-    );
-    if (t === 0) list.push({ roles: 'ADMIN', resource: '*', descr: 'The administrator.', grant: ['*:any'] } as never);
-    definitions += list.length;
-    writeFileSync(join(dir, `${role.toLowerCase()}.permissions.json`), `${JSON.stringify({ definitions: list }, null, 2)}\n`);
-  });
-  for (const resource of resources) {
-    const resourceFile = { resource, idType: 'number', attributes: ['id', 'title', 'status', 'body', 'secret'] };
-    writeFileSync(join(dir, `${resource}.resource.json`), `${JSON.stringify(resourceFile, null, 2)}\n`);
-  }
-  return {
-    roles: ['ADMIN', ...roles],
-    resources,
-    actions: [...CRUD, 'list'].sort(),
-    files: roles.length + resources.length,
-    definitions,
-  };
 }

@@ -34,7 +34,10 @@ let engine: Permissions<{ id: number; roles: string[] }, unknown>;
 beforeAll(() => {
   const built = new Permissions({ ownership, logger: { warn: () => undefined } }).addPermissions(all).build();
   const packed = packGrantTables(built.tables);
-  engine = Permissions.fromTables(unpackGrantTables(packed.header, packed.definitions, packed.cells), { ownership, logger: { warn: () => undefined } });
+  engine = Permissions.fromTables(unpackGrantTables(packed.header, packed.definitions, packed.cells, packed.descriptions), {
+    ownership,
+    logger: { warn: () => undefined },
+  });
 }, 120_000);
 
 describe('a large policy through packed tables', () => {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { packGrantTables, type PackedGrantTables } from '../../runtime/core/tables/packed-tables.js';
 import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
+import { loadDefinitionDescriptions } from '../../runtime/permissions/precompiled.js';
 import { Permissions, PermissionsUsageError, unpackGrantTables, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { collectingLogger } from './helpers.js';
 
@@ -29,12 +30,14 @@ function built() {
   return new Permissions({ ownership, logger: collectingLogger().logger }).addPermissions(definitions, { source: 'app.permissions.json' }).build().tables;
 }
 
+type Parts = { header: string; definitions: string; descriptions: string; cells: string[] };
+
 /** Unpacked tables with one part replaced. */
-function tampered(change: (packed: { header: string; definitions: string; cells: string[] }) => void) {
+function tampered(change: (packed: Parts) => void) {
   const packed = packGrantTables(built());
   const copy = { ...packed, cells: [...packed.cells] };
   change(copy);
-  return unpackGrantTables(copy.header, copy.definitions, copy.cells);
+  return unpackGrantTables(copy.header, copy.definitions, copy.cells, copy.descriptions);
 }
 
 const read = (roles: string[], resource: string) => ({ user: { id: 1, roles }, resource, action: 'read' });
@@ -43,17 +46,20 @@ describe('packed grant tables', () => {
   it('unpack to tables equal to the built ones, key for key, so their version is the same', () => {
     const tables = built();
     const packed: PackedGrantTables = packGrantTables(tables);
-    const unpacked = unpackGrantTables(packed.header, packed.definitions, packed.cells);
+    const unpacked = unpackGrantTables(packed.header, packed.definitions, packed.cells, packed.descriptions);
     expect(JSON.parse(JSON.stringify(unpacked))).toEqual(JSON.parse(JSON.stringify(tables)));
     expect(policyVersionOf(unpacked)).toBe(policyVersionOf(tables));
     expect(JSON.parse(packed.header)).toMatchObject({ cells: tables.cells.length, definitions: 3 });
     expect(packed.cells).toHaveLength(tables.resources.length);
+    // The three definitions of one file, indexes 0 to 2: one run.
+    expect(packed.definitions).toBe('[["app.permissions.json"],[0,0,3]]');
+    expect(packed.descriptions).toBe('["Employees read their own.",null,null]');
   });
 
   it('an engine over them decides like the one that built them, for every role, resource and action', () => {
     const source = new Permissions({ ownership, logger: collectingLogger().logger }).addPermissions(definitions).build();
-    const { header, definitions: summaries, cells } = packGrantTables(source.tables);
-    const loaded = Permissions.fromTables(unpackGrantTables(header, summaries, cells), { ownership, logger: collectingLogger().logger });
+    const { header, definitions: summaries, cells, descriptions } = packGrantTables(source.tables);
+    const loaded = Permissions.fromTables(unpackGrantTables(header, summaries, cells, descriptions), { ownership, logger: collectingLogger().logger });
     for (const roles of [['EMPLOYEE'], ['AUDITOR'], ['EDITOR'], ['EMPLOYEE', 'AUDITOR', 'EDITOR'], ['NOBODY']])
       for (const resource of ['document', 'invoice'])
         for (const action of ['read', 'update']) {
@@ -76,7 +82,7 @@ describe('packed grant tables', () => {
     expect(() => tables.cells).toThrow(message);
   });
 
-  it.each<[string, (packed: { header: string; definitions: string; cells: string[] }) => void, string]>([
+  it.each<[string, (packed: Parts) => void, string]>([
     ['cells that are not JSON', (p) => (p.cells[0] = '[[0,[],[],[1]],[3,0'), '(the cells of "document" are not two lists of JSON)'],
     ['cells that are not [bodies, entries]', (p) => (p.cells[0] = '[[0,2,0]]'), '(the cells of "document" are not two lists of JSON)'],
     ['a lone number', (p) => (p.cells[0] = '7'), '(the cells of "document" are not two lists of JSON)'],
@@ -112,14 +118,122 @@ describe('packed grant tables', () => {
   });
 
   it('definitions are decoded when first read, and malformed ones are refused then', () => {
-    const tables = tampered((p) => (p.definitions = '[["app.permissions.json"],[0,0,"x",1,4,null]]'));
+    const tables = tampered((p) => (p.definitions = '[["app.permissions.json"],[0,0,1,1,4,2]]'));
     Permissions.fromTables(tables, { ownership, logger: collectingLogger().logger });
     expect(() => tables.definitions).toThrow(
       new PermissionsUsageError(
         'These are not grant tables of this version of typed-permissions (definitions[1].source is not a string); run `npx typed-permissions compile` again.',
       ),
     );
-    const short = tampered((p) => (p.definitions = '[[],[0,-1,null]]'));
+    const short = tampered((p) => (p.definitions = '[[],[-1,0,2]]'));
     expect(() => short.definitions).toThrow('(definitions do not number 3)');
+    const notIndexes = tampered((p) => (p.definitions = '[[],[-1,"x",3]]'));
+    expect(() => notIndexes.definitions).toThrow('(definitions[0].index is not an integer)');
+  });
+
+  it.each([
+    ['a run counting more definitions than the header', '[[],[-1,0,1e9]]', "(the definitions' run 0 does not count between 1 and the 3 definitions)"],
+    ['a run of no definition', '[[],[-1,0,0,-1,0,3]]', "(the definitions' run 0 does not count between 1 and the 3 definitions)"],
+    ['a run whose count is not a number', '[[],[-1,0,"3"]]', "(the definitions' run 0 does not count between 1 and the 3 definitions)"],
+    ['a second run past the header', '[[],[-1,0,3,-1,3,1]]', "(the definitions' run 1 does not count between 1 and the 3 definitions)"],
+    ['not two lists', '{"runs":[]}', '(the definitions are not two lists of JSON)'],
+  ])('%s is refused before anything is made', (_what, text, says) => {
+    const tables = tampered((p) => (p.definitions = text));
+    expect(() => tables.definitions).toThrow(PermissionsUsageError);
+    expect(() => tables.definitions).toThrow(says);
+  });
+
+  it.each([
+    ['descriptions that are not JSON', '["a",', '(the descriptions are not a JSON list of 3)'],
+    ['fewer descriptions than definitions', '[null,null]', '(the descriptions are not a JSON list of 3)'],
+    ['a description that is not a string', '[null,7,null]', '(definitions[1].descr is not a string)'],
+  ])('%s are refused when first read', (_what, text, says) => {
+    const tables = tampered((p) => (p.descriptions = text));
+    expect(() => tables.definitions).toThrow(PermissionsUsageError);
+    expect(() => tables.definitions).toThrow(says);
+  });
+});
+
+describe('descriptions imported on demand', () => {
+  /** Tables whose descriptions come from an import, counted. */
+  function importing(module: () => Promise<{ definitionDescriptions: unknown }>) {
+    const packed = packGrantTables(built());
+    const calls = { count: 0 };
+    const tables = unpackGrantTables(packed.header, packed.definitions, packed.cells, () => {
+      calls.count++;
+      return module();
+    });
+    return { tables, calls, packed };
+  }
+
+  it('are not imported to load the tables, decide or explain a decision in the decision log; permit.explain() imports them once', async () => {
+    const packed = packGrantTables(built());
+    const { tables, calls } = importing(() => Promise.resolve({ definitionDescriptions: packed.descriptions }));
+    const events: unknown[] = [];
+    const engine = Permissions.fromTables(tables, { ownership, logger: collectingLogger().logger, onDecision: (event) => void events.push(event) });
+    const permit = engine.grantPermitSync(read(['EMPLOYEE'], 'document'));
+    expect(permit.granted).toBe(true);
+    expect(calls.count).toBe(0);
+    expect(() => tables.definitions).toThrow(
+      new PermissionsUsageError(
+        'The definitions of these compiled tables are read with their descriptions, which are loaded on demand: ' +
+          '`await loadDefinitionDescriptions(grantTables)` first (permit.explain() does).',
+      ),
+    );
+    const explanation = await permit.explain();
+    expect(explanation.byRole).toEqual([
+      {
+        role: 'EMPLOYEE',
+        any: undefined,
+        own: [{ isOwner: 'isCreator', attributes: ['*'] }],
+        definitions: [{ index: 0, source: 'app.permissions.json', descr: 'Employees read their own.', possession: 'own' }],
+      },
+    ]);
+    await permit.explain();
+    expect(calls.count).toBe(1);
+    expect(JSON.parse(JSON.stringify(tables))).toEqual(JSON.parse(JSON.stringify(built())));
+  });
+
+  it('an import that fails rejects explain() and is tried again on the next', async () => {
+    const packed = packGrantTables(built());
+    let fail = true;
+    const { tables, calls } = importing(() =>
+      fail ? Promise.reject(new Error('chunk not found')) : Promise.resolve({ definitionDescriptions: packed.descriptions }),
+    );
+    const engine = Permissions.fromTables(tables, { ownership, logger: collectingLogger().logger });
+    const permit = engine.grantPermitSync(read(['EMPLOYEE'], 'document'));
+    await expect(permit.explain()).rejects.toThrow('chunk not found');
+    fail = false;
+    expect((await permit.explain()).byRole[0]?.definitions[0]?.descr).toBe('Employees read their own.');
+    expect(calls.count).toBe(2);
+  });
+
+  it('the version given with them is their version, and an engine made without one reads it from them', async () => {
+    const tables = built();
+    const packed = packGrantTables(tables);
+    const version = policyVersionOf(tables);
+    const unpacked = unpackGrantTables(
+      packed.header,
+      packed.definitions,
+      packed.cells,
+      () => Promise.resolve({ definitionDescriptions: packed.descriptions }),
+      version,
+    );
+    expect(policyVersionOf(unpacked)).toBe(version);
+    expect(Permissions.fromTables(unpacked, { ownership }).policyVersion).toBe(version);
+    // Without a version, computing one needs the descriptions: refused until they are loaded, then the same.
+    const unversioned = importing(() => Promise.resolve({ definitionDescriptions: packed.descriptions })).tables;
+    expect(() => policyVersionOf(unversioned)).toThrow('loaded on demand');
+    await loadDefinitionDescriptions(unversioned);
+    expect(policyVersionOf(unversioned)).toBe(version);
+  });
+
+  it('a module that exports no text is refused with the loading error', async () => {
+    const { tables } = importing(() => Promise.resolve({ definitionDescriptions: 7 }));
+    await expect(loadDefinitionDescriptions(tables)).rejects.toThrow(
+      new PermissionsUsageError(
+        'These are not grant tables of this version of typed-permissions (the descriptions module exports no text); run `npx typed-permissions compile` again.',
+      ),
+    );
   });
 });

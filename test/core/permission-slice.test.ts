@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { createPermissions, grantTables, type PermissionsOwnershipService } from '../../generated/index.js';
 import { MAX_CACHED_SLICES } from '../../runtime/core/decision/policy-snapshot.js';
+import { loadDefinitionDescriptions } from '../../runtime/core/tables/packed-tables.js';
 import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
 import { Permissions, PermissionsUsageError, type PermissionDefinition, type PermissionSlice, type User } from '../../runtime/permissions/index.js';
 import { exampleAnonymousUser, exampleUsers, type ExampleUser } from '../../examples/documents/example-data.js';
@@ -232,7 +233,8 @@ describe('the slice of the example users', () => {
     expect(Buffer.byteLength(JSON.stringify(examplePermissions().sliceFor(exampleUser(1))), 'utf8')).toBe(261);
   });
 
-  it('no slice contains a hook name, a role name, or definition text (descr, source)', () => {
+  it('no slice contains a hook name, a role name, or definition text (descr, source)', async () => {
+    await loadDefinitionDescriptions(grantTables);
     const permissions = examplePermissions();
     const forbidden = [
       ...grantTables.hooks.map((hook) => hook.name),

@@ -288,7 +288,7 @@ console.log(JSON.stringify({ answers, refusal }));
         JSON.stringify({ resource: 'article', idType: 'number', attributes: ['id', 'title', 'body', 'authorId'] }),
       );
       expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile', 'definitions', '--out', 'generated'], project))).toMatch(
-        /^typed-permissions: wrote 10 files to generated \(2 roles, 1 resource, 6 actions, 5 grants\)/,
+        /^typed-permissions: wrote 11 files to generated \(2 roles, 1 resource, 6 actions, 5 grants\)/,
       );
 
       mkdirSync(join(project, 'src'));

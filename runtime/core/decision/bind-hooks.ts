@@ -9,7 +9,7 @@ import { PermissionDefinitionError, type DefinitionProblem } from '../common/err
 import type { GrantTables } from '../tables/grant-tables.js';
 import { loadGrantTables, type GrantIndex, type BoundHook } from '../tables/table-loader.js';
 import { grantTablesProblem } from '../tables/table-shape.js';
-import { isPacked, notGrantTablesError, packedHeaderProblem } from '../tables/packed-tables.js';
+import { definitionSummary, isPacked, notGrantTablesError, packedHeaderProblem } from '../tables/packed-tables.js';
 
 /** A hook that is never called: what a missing method is bound to while its problem is reported. */
 const unbound = (): undefined => undefined;
@@ -39,7 +39,7 @@ function usersOfHook(tables: GrantTables, hookIndex: number): { index: number; s
   return [...new Set(definitions)]
     .sort((a, b) => a - b)
     .map((definition) => {
-      const { index, source } = tables.definitions[definition] ?? { index: definition };
+      const { index, source } = definitionSummary(tables, definition) ?? { index: definition };
       return source === undefined ? { index } : { index, source };
     });
 }

@@ -2,7 +2,7 @@
  * Explanations: which definitions grant (or would grant) an action, in which possession, with which
  * attributes — read from the same tables the decision uses, so an explanation cannot disagree with it.
  */
-import { resourceCells, type CellRange } from '../tables/packed-tables.js';
+import { definitionSummary, resourceCells, type CellRange } from '../tables/packed-tables.js';
 import { NOTHING, planFromJson, planToPatterns, unionPlans } from '../projection/attribute-plan.js';
 import { groupOwnershipLabel, type GrantCell, type GrantTables } from '../tables/grant-tables.js';
 import { undeclaredActionMessage } from '../definition/declared-actions.js';
@@ -117,7 +117,10 @@ export function explainGrant(tables: GrantTables, roles: readonly string[], reso
         role,
         any: rolePlan === undefined ? undefined : planToPatterns(rolePlan),
         own: owned,
-        definitions: sources.map((source) => ({ ...tables.definitions[source >> 1]!, possession: source % 2 === 1 ? ('own' as const) : ('any' as const) })),
+        definitions: sources.map((source) => ({
+          ...definitionSummary(tables, source >> 1)!,
+          possession: source % 2 === 1 ? ('own' as const) : ('any' as const),
+        })),
       });
     }
   }

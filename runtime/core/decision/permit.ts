@@ -9,6 +9,7 @@ import { pickWithPlan } from '../projection/attribute-picker.js';
 import { explainGrant, type Explanation } from './explain.js';
 import { callIdOf, nextCallSequence } from './call-id.js';
 import type { GrantTables } from '../tables/grant-tables.js';
+import { loadDefinitionDescriptions } from '../tables/packed-tables.js';
 import type { LimitOwnReducer, User } from '../definition/definition-types.js';
 import { describeValue } from '../common/describe-value.js';
 import { PermissionsUsageError } from '../common/errors.js';
@@ -316,6 +317,8 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
         'explain() is not available on a permit of remote permissions: the decision service never sends definitions. ' +
           'Run `npx typed-permissions explain` against the definitions instead.',
       );
+    // Compiled tables keep the definitions' descriptions in a module of their own, imported on this first need.
+    await loadDefinitionDescriptions(tables);
     const base = explainGrant(tables, this.user.roles, this.resource, this.action);
     if (resourceId === undefined || resourceId === null) return base;
     const memo = this.ownership();

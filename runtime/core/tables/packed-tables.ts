@@ -1,8 +1,10 @@
 /**
  * Grant tables packed for loading on demand, the form the generated code holds: a small header (names, plans,
- * hooks, ownership groups), each resource's cells as their own JSON text, and the definitions' summaries as
- * another. Importing the generated code parses the header only; an engine decodes a resource's cells the first
- * time a decision needs them, and checks them then, so loading does not grow with the policy.
+ * hooks, ownership groups), each resource's cells as their own JSON text, where each definition comes from as
+ * another, and the definitions' descriptions as a last one, which the generated code keeps in a module of its own,
+ * imported only when an explanation first needs them. Importing the generated code parses the header only; an
+ * engine decodes a resource's cells the first time a decision needs them, and checks them then, so loading does
+ * not grow with the policy.
  */
 import { PermissionsUsageError } from '../common/errors.js';
 import type { DefinitionSummary, GrantCell, GrantTables } from './grant-tables.js';
@@ -16,10 +18,13 @@ export interface PackedGrantTables {
   /** The tables' JSON with `cells` and `definitions` replaced by their counts (in the same place, so key order is kept). */
   readonly header: string;
   /**
-   * The definitions' summaries: `[sources, rows]`, the distinct source names and, per definition, three entries:
-   * its index, the number of its source in `sources` (-1: none) and its description (null: none).
+   * Where each definition comes from: `[sources, runs]`, the distinct source names and the definitions in runs of
+   * three entries: the number of their source in `sources` (-1: none), the index of the first, and how many
+   * follow it with consecutive indexes from the same source.
    */
   readonly definitions: string;
+  /** Per definition, in the same order, its description or null: a JSON list. */
+  readonly descriptions: string;
   /**
    * Per resource (same order as `resources`), its cells: `[bodies, entries]`, the distinct
    * `[anyPlan, own, owners, sources]` of its cells and, per cell in the tables' order, three entries: its action,
@@ -35,10 +40,25 @@ export interface CellRange {
   readonly end: number;
 }
 
+/**
+ * Where packed tables' descriptions come from: their text, or the generated code's import of the module that
+ * holds it (so that importing the tables does not parse it). Not exported: the one public signature that takes
+ * it spells it out.
+ */
+type PackedDescriptions = string | (() => Promise<{ readonly definitionDescriptions: unknown }>);
+
 interface PackedParts {
   readonly header: Record<string, unknown>;
   readonly cells: readonly string[];
   readonly check: ReturnType<typeof packedTablesCheck>;
+  readonly definitions: string;
+  descriptions: PackedDescriptions;
+  /** The tables' version as the compiler computed it, when given: computing it would need the descriptions. */
+  readonly version: string | undefined;
+  /** Decoded on first need: each definition's index and source, then (once loaded) with its description. */
+  places?: readonly DefinitionSummary[];
+  summaries?: readonly DefinitionSummary[];
+  loading?: Promise<void>;
 }
 
 /** Tables made by unpackGrantTables, and their packed parts; a WeakMap, so the tables' type stays GrantTables. */
@@ -68,6 +88,8 @@ export function notGrantTablesError(problem: string): PermissionsUsageError {
  * const packed = packGrantTables(tables);
  * packed.header; // '{"format":1,…,"cells":25,"definitions":12}'
  * packed.cells[0]; // '[[[0,[],[],[0,8]],[0,[],[],[8]]],[2,4,0,3,4,1]]': the bodies, then (action, role, body) per cell
+ * packed.definitions; // '[["a.permissions.json"],[0,0,12]]': 12 definitions of a.permissions.json, indexes 0 to 11
+ * packed.descriptions; // '["Employees read their own documents.",null,…]'
  * ```
  */
 export function packGrantTables(tables: GrantTables): PackedGrantTables {
@@ -83,13 +105,21 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
     Object.entries(tables).map(([key, value]) => [key, key === 'cells' || key === 'definitions' ? (value as readonly unknown[]).length : value]),
   );
   const sources = new Map<string, number>();
-  const rows = tables.definitions.flatMap(({ index, source, descr }) => {
+  const runs: number[] = [];
+  let previous: DefinitionSummary | undefined;
+  for (const definition of tables.definitions) {
+    const { index, source } = definition;
     if (source !== undefined && !sources.has(source)) sources.set(source, sources.size);
-    return [index, source === undefined ? -1 : (sources.get(source) as number), descr ?? null];
-  });
+    const number = source === undefined ? -1 : (sources.get(source) as number);
+    // A definition that follows the previous one in its file extends its run: a folder of files is a run per file.
+    if (previous !== undefined && previous.source === source && previous.index + 1 === index) runs[runs.length - 1] = (runs[runs.length - 1] as number) + 1;
+    else runs.push(number, index, 1);
+    previous = definition;
+  }
   return {
     header: JSON.stringify(header),
-    definitions: JSON.stringify([[...sources.keys()], rows]),
+    definitions: JSON.stringify([[...sources.keys()], runs]),
+    descriptions: JSON.stringify(tables.definitions.map(({ descr }) => descr ?? null)),
     cells: byResource.map(({ bodies, entries }) => `[[${[...bodies.keys()].join(',')}],${JSON.stringify(entries)}]`),
   };
 }
@@ -97,18 +127,28 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
 /**
  * The tables the generated code exports: the header parsed now, the cells and definitions parsed (and checked)
  * only when read. An engine loading them decodes one resource's cells at a time (see {@link resourceCells}).
+ * `descriptions` is their text, or a function that imports it: then `definitions` can be read only once
+ * {@link loadDefinitionDescriptions} has loaded it (`permit.explain()` does; deciding never needs it). `version`
+ * is the tables' version as the compiler computed it (`policyVersion`), which `policyVersionOf` then gives
+ * without reading the descriptions.
  *
  * @example
  * ```ts
- * export const grantTables: GrantTables = unpackGrantTables('{"format":1,…}', '[…]', ['[[0,2,4,0,[],[],[0,8]]]', …]);
+ * export const grantTables: GrantTables = unpackGrantTables('{"format":1,…}', '[…]', ['[[0,2,4,0,[],[],[0,8]]]', …], () => import('./descriptions.js'),
+ *   policyVersion);
  * ```
  */
-export function unpackGrantTables(header: string, definitions: string, cells: readonly string[]): GrantTables {
+export function unpackGrantTables(
+  header: string,
+  definitions: string,
+  cells: readonly string[],
+  descriptions: string | (() => Promise<{ readonly definitionDescriptions: unknown }>),
+  version?: string,
+): GrantTables {
   const parsed = JSON.parse(header) as Record<string, unknown>;
   const check = packedTablesCheck(parsed);
-  const parts: PackedParts = { header: parsed, cells, check };
+  const parts: PackedParts = { header: parsed, cells, check, definitions, descriptions, version };
   let allCells: readonly GrantCell[] | undefined;
-  let summaries: readonly DefinitionSummary[] | undefined;
   const tables: Record<string, unknown> = {};
   // Keys in the header's order: the tables' JSON, and so their version, is the same as before packing.
   for (const key of Object.keys(parsed)) {
@@ -117,7 +157,7 @@ export function unpackGrantTables(header: string, definitions: string, cells: re
         enumerable: true,
         get: () => (allCells ??= Object.freeze(cells.flatMap((_, r) => decodedCells(parts, r)))),
       });
-    else if (key === 'definitions') Object.defineProperty(tables, key, { enumerable: true, get: () => (summaries ??= decodedDefinitions(parts, definitions)) });
+    else if (key === 'definitions') Object.defineProperty(tables, key, { enumerable: true, get: () => describedDefinitions(parts) });
     else tables[key] = parsed[key];
   }
   packedParts.set(tables, parts);
@@ -154,22 +194,98 @@ function decodedCells(parts: PackedParts, resource: number): readonly GrantCell[
   return cells as readonly GrantCell[];
 }
 
-function decodedDefinitions(parts: PackedParts, text: string): readonly DefinitionSummary[] {
-  const [sources, rows] = twoLists(text, 'the definitions');
+/** Each definition's index and source, decoded from its runs and checked; the descriptions are not needed. */
+function definitionPlaces(parts: PackedParts): readonly DefinitionSummary[] {
+  if (parts.places !== undefined) return parts.places;
+  const [sources, runs] = twoLists(parts.definitions, 'the definitions');
+  const expected = parts.header['definitions'];
   const definitions: unknown[] = [];
-  for (let i = 0; i < rows.length; i += 3) {
-    const source = rows[i + 1] as number;
-    // The keys in the order the table builder writes them: the tables' JSON, and so their version, stays the same.
-    // A source number past the sources gives no string, which the check below refuses.
-    definitions.push({
-      index: rows[i],
-      ...(source === -1 ? {} : { source: Object.hasOwn(sources, source) ? sources[source] : null }),
-      ...(rows[i + 2] === null ? {} : { descr: rows[i + 2] }),
-    });
+  for (let i = 0; i < runs.length; i += 3) {
+    const [source, first, count] = [runs[i], runs[i + 1], runs[i + 2]];
+    // The count is bounded by the header's before anything is made, so a hostile count costs nothing.
+    if (!Number.isInteger(count) || (count as number) < 1 || definitions.length + (count as number) > Number(expected))
+      throw notGrantTablesError(`the definitions' run ${i / 3} does not count between 1 and the ${String(expected)} definitions`);
+    for (let k = 0; k < (count as number); k++) {
+      // The keys in the order the table builder writes them: the tables' JSON, and so their version, stays the same.
+      // A source number past the sources gives no string, which the check below refuses.
+      definitions.push({
+        index: typeof first === 'number' ? first + k : first,
+        ...(source === -1 ? {} : { source: Object.hasOwn(sources, source as number) ? sources[source as number] : null }),
+      });
+    }
   }
   const problem = parts.check.definitionsProblem(definitions);
   if (problem !== undefined) throw notGrantTablesError(problem);
-  return definitions as readonly DefinitionSummary[];
+  return (parts.places = definitions as readonly DefinitionSummary[]);
+}
+
+/** The definitions with their descriptions: the places, and the descriptions' text once it is at hand. */
+function describedDefinitions(parts: PackedParts): readonly DefinitionSummary[] {
+  if (parts.summaries !== undefined) return parts.summaries;
+  if (typeof parts.descriptions !== 'string')
+    throw new PermissionsUsageError(
+      'The definitions of these compiled tables are read with their descriptions, which are loaded on demand: ' +
+        '`await loadDefinitionDescriptions(grantTables)` first (permit.explain() does).',
+    );
+  const places = definitionPlaces(parts);
+  let descriptions: unknown;
+  try {
+    descriptions = JSON.parse(parts.descriptions);
+  } catch {
+    // Not JSON: refused below.
+  }
+  if (!Array.isArray(descriptions) || descriptions.length !== places.length)
+    throw notGrantTablesError(`the descriptions are not a JSON list of ${places.length}`);
+  const definitions = places.map((place, i) => (descriptions[i] === null ? place : { ...place, descr: descriptions[i] as unknown }));
+  const problem = parts.check.definitionsProblem(definitions);
+  if (problem !== undefined) throw notGrantTablesError(problem);
+  return (parts.summaries = definitions as readonly DefinitionSummary[]);
+}
+
+/**
+ * Loads the definitions' descriptions of tables made by {@link unpackGrantTables} with an import of them (once;
+ * again after a failed import), so that their `definitions` can be read; resolves at once for any other tables.
+ * Rejects with a PermissionsUsageError when what the import gives is not a text of descriptions.
+ *
+ * @example
+ * ```ts
+ * await loadDefinitionDescriptions(grantTables);
+ * grantTables.definitions[0]?.descr; // 'Employees read their own documents.'
+ * ```
+ */
+export function loadDefinitionDescriptions(tables: GrantTables): Promise<void> {
+  const parts = packedParts.get(tables);
+  if (parts === undefined) return Promise.resolve();
+  const load = parts.descriptions;
+  if (typeof load === 'string') return Promise.resolve();
+  parts.loading ??= load().then(
+    (module) => {
+      const text = (module as { definitionDescriptions?: unknown } | null | undefined)?.definitionDescriptions;
+      if (typeof text !== 'string') throw notGrantTablesError('the descriptions module exports no text');
+      parts.descriptions = text;
+    },
+    (error: unknown) => {
+      delete parts.loading;
+      throw error;
+    },
+  );
+  return parts.loading;
+}
+
+/**
+ * Where definition number `definition` of `tables` comes from (its index and source), and its description when
+ * the tables have it at hand — without loading the descriptions of packed tables.
+ *
+ * @example
+ * ```ts
+ * definitionSummary(grantTables, 3); // { index: 0, source: 'document.permissions.json' }
+ * ```
+ */
+export function definitionSummary(tables: GrantTables, definition: number): DefinitionSummary | undefined {
+  const parts = packedParts.get(tables);
+  if (parts === undefined) return tables.definitions[definition];
+  if (typeof parts.descriptions === 'string') return describedDefinitions(parts)[definition];
+  return definitionPlaces(parts)[definition];
 }
 
 /**
@@ -183,6 +299,18 @@ function decodedDefinitions(parts: PackedParts, text: string): readonly Definiti
  */
 export function packedHeaderProblem(tables: GrantTables): string | undefined {
   return packedParts.get(tables)?.check.header;
+}
+
+/**
+ * The version packed tables were made with (see {@link unpackGrantTables}), or undefined.
+ *
+ * @example
+ * ```ts
+ * packedVersion(grantTables); // '3f1c…', the generated policyVersion
+ * ```
+ */
+export function packedVersion(tables: object): string | undefined {
+  return packedParts.get(tables)?.version;
 }
 
 /**

@@ -3,6 +3,7 @@
  * equal tables have equal versions on every machine and any change gives another.
  */
 import { PermissionsUsageError } from '../common/errors.js';
+import { packedVersion } from './packed-tables.js';
 
 /** Node's SHA-256, reached without a `node:` import (which would break browser bundles). */
 function sha256Hex(text: string): string {
@@ -21,7 +22,8 @@ function sha256Hex(text: string): string {
 }
 
 /**
- * The version of compiled tables: the SHA-256 (hex) of their canonical JSON.
+ * The version of compiled tables: the SHA-256 (hex) of their canonical JSON — for the generated code's tables,
+ * the one the compiler computed and packed with them (their JSON includes descriptions loaded on demand).
  *
  * @example
  * ```ts
@@ -29,5 +31,5 @@ function sha256Hex(text: string): string {
  * ```
  */
 export function policyVersionOf(tables: object): string {
-  return sha256Hex(JSON.stringify(tables));
+  return packedVersion(tables) ?? sha256Hex(JSON.stringify(tables));
 }
