@@ -43,16 +43,19 @@ export function formatRatio(ratio: number): string {
 }
 
 /**
- * A size in B, KiB or MiB.
+ * A size in B, KiB, MiB or GiB, with three significant digits and never an exponent.
  *
  * @example
  * ```ts
  * formatBytes(12_288); // '12.0 KiB'
+ * formatBytes(1_247_805_440); // '1.16 GiB'
  * ```
  */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${Math.round(bytes)} B`;
-  return bytes < 2 ** 20 ? `${(bytes / 1024).toPrecision(3)} KiB` : `${(bytes / 2 ** 20).toPrecision(3)} MiB`;
+  // toPrecision(3) of 999.5 or more would print an exponent (1.19e+3): from there the next unit is used.
+  if (bytes < 999.5 * 1024) return `${(bytes / 1024).toPrecision(3)} KiB`;
+  return bytes < 999.5 * 2 ** 20 ? `${(bytes / 2 ** 20).toPrecision(3)} MiB` : `${(bytes / 2 ** 30).toPrecision(3)} GiB`;
 }
 
 /**
