@@ -137,7 +137,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     let owners = this.resourceOwners.get(key);
     if (owners === undefined) {
       const found = new Map<number, LoadedOwner>();
-      const loaded = this.index.resources.get(resource);
+      const loaded = this.index.resourceByName[resource];
       for (const action of loaded === undefined ? [] : resourceActionIndexes(this.tables, loaded.index).map((a) => this.tables.actions[a] as string)) {
         for (const owner of this.lookup(roles, resource, action).owners) found.set(owner.id, owner);
       }

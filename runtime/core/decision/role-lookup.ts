@@ -39,7 +39,7 @@ function warnUnknownRole(index: GrantIndex, warnings: OnceWarnings, name: string
   warnings.warn('role', name, () => ({
     problem: `unknown role ${describeValue(name)}: no definition names it`,
     consequence: 'it is ignored',
-    hint: didYouMean(name, index.roleIndex.keys()),
+    hint: didYouMean(name, index.tables.roles),
   }));
 }
 
@@ -63,7 +63,7 @@ function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | u
     warnings.warn('resource', name, () => ({
       problem: `unknown resource ${describeValue(name)}: no definition names it`,
       consequence: 'nothing is granted',
-      hint: didYouMean(name, index.resources.keys()),
+      hint: didYouMean(name, index.tables.resources),
     }));
     return NO_GRANT;
   }
@@ -73,7 +73,7 @@ function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | u
   warnings.warn('action', action, () => ({
     problem: `unknown action ${describeValue(action)}: no definition grants it on any resource`,
     consequence: 'nothing is granted',
-    hint: didYouMean(action, index.actionIndex.keys()),
+    hint: didYouMean(action, index.tables.actions),
   }));
   return NO_GRANT;
 }
@@ -86,7 +86,7 @@ function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | u
  *
  * @example
  * ```ts
- * lookupCombination(index, ['EMPLOYEE'], index.resources.get('document'), 'document', 'read', warnings).ownActionGranted; // true
+ * lookupCombination(index, ['EMPLOYEE'], index.resourceByName['document'], 'document', 'read', warnings).ownActionGranted; // true
  * ```
  */
 export function lookupCombination(

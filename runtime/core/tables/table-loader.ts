@@ -84,11 +84,10 @@ export class LoadedResource {
 /** The loaded tables. */
 export interface GrantIndex {
   readonly tables: GrantTables;
-  readonly roleIndex: ReadonlyMap<string, number>;
-  readonly actionIndex: ReadonlyMap<string, number>;
-  /** Every resource, by name. */
-  readonly resources: ReadonlyMap<string, LoadedResource>;
-  /** The same three, as dictionaries without a prototype: the decision path's look-ups (a property look-up is cheaper than a Map's). */
+  /**
+   * The number of each role and action, and every resource, by name: dictionaries without a prototype, which the
+   * decision path reads (a property read is cheaper than a Map's `get`).
+   */
   readonly roleIds: NameDictionary<number>;
   readonly actionIds: NameDictionary<number>;
   readonly resourceByName: NameDictionary<LoadedResource>;
@@ -290,22 +289,17 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
   };
 
   const declared = tables.declaredActions;
-  const resources = new Map(
-    tables.resources.map((name, r) => {
-      const indexes = declared?.[r] ?? null;
-      const takes = indexes === null ? undefined : tables.actions.map((_, a) => indexes.includes(a));
-      return [name, new LoadedResource(name, r, tables.idTypes?.[r] ?? undefined, takes)] as const;
-    }),
-  );
+  const resources = tables.resources.map((name, r) => {
+    const indexes = declared?.[r] ?? null;
+    const takes = indexes === null ? undefined : tables.actions.map((_, a) => indexes.includes(a));
+    return [name, new LoadedResource(name, r, tables.idTypes?.[r] ?? undefined, takes)] as const;
+  });
 
   return {
     tables,
     roleIds: nameDictionary(tables.roles.map((name, i) => [name, i])),
     actionIds: nameDictionary(tables.actions.map((name, i) => [name, i])),
-    resourceByName: nameDictionary([...resources]),
-    roleIndex: new Map(tables.roles.map((name, i) => [name, i])),
-    actionIndex: new Map(tables.actions.map((name, i) => [name, i])),
-    resources,
+    resourceByName: nameDictionary(resources),
     combinationIdBound,
     combinationBudget,
     combinationsOf,
