@@ -10,6 +10,7 @@
 const LAYERS = [
   { name: 'common', folders: ['runtime/core/common'] },
   { name: 'shape', folders: ['runtime/core/shape'] },
+  { name: 'ownership rules', folders: ['runtime/core/ownership-rules'] },
   { name: 'definition', folders: ['runtime/core/definition'] },
   { name: 'projection', folders: ['runtime/core/projection'] },
   { name: 'tables', folders: ['runtime/core/tables'] },

@@ -16,6 +16,7 @@ import type { CompilePhase } from './compile-phase.js';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { undeclaredAttributeProblems } from './declared-attributes.js';
 import { locationKey, problemAt, sortProblems } from './definition-problem.js';
+import { ownershipRuleProblems } from './ownership-rules.js';
 import { collectHookMethods, DEFAULT_ID_TYPE, type HookMethod } from './hook-methods.js';
 import { readDefinitionsFolder, type ReadDefinition, type ReadResult } from '../reading/read-definitions.js';
 import type { ResourceMetadata } from '../reading/read-resource-metadata.js';
@@ -135,6 +136,7 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
   progress?.({ name: 'checking', count: read.definitions.length });
   const problems: CompileProblem[] = [...read.problems];
   const metadata = indexMetadata(read.resources, problems);
+  problems.push(...ownershipRuleProblems(metadata));
   const { located, byLocation, valid } = acceptDefinitions(read, metadata, problems);
 
   const executors = new Map([...metadata.values()].flatMap((meta) => (meta.ownedAmong === undefined ? [] : [[meta.resource, meta.ownedAmong] as const])));

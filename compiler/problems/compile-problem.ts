@@ -13,7 +13,7 @@ export interface CompileProblem {
   readonly path: ValuePath;
   /**
    * A definition problem code of the runtime, or one of the compiler's own: syntax-error, not-static, duplicate-key, invalid-file,
-   * duplicate-export, unsupported-export, invalid-metadata, hook-kind-conflict, unsafe-output.
+   * duplicate-export, unsupported-export, invalid-metadata, invalid-ownership-rule, hook-kind-conflict, unsafe-output.
    */
   readonly code: string;
   /** `'output'` for a problem of the output folder rather than of a definitions file (code `unsafe-output`). */

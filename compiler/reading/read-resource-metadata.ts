@@ -2,7 +2,7 @@
  * Reads the metadata of a `*.resource.json` file, checked against the runtime's zod schema of
  * metadata files (the one `resource.schema.json` is emitted from).
  */
-import { validateResourceMetadata } from 'typed-permissions/internal';
+import { validateResourceMetadata, type OwnershipCondition, type RelationDeclaration, type UserAttributeType } from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { positionOf, type Positions, type StaticValue } from './static-value.js';
 
@@ -15,6 +15,12 @@ export interface ResourceMetadata {
   readonly actions: readonly string[] | undefined;
   /** The method of the ownership service that runs this resource's limitOwned filters over given ids. */
   readonly ownedAmong: string | undefined;
+  /** To-one relations by name: the record's attribute `on` holds the id of a record of `resource`. */
+  readonly relations: Readonly<Record<string, RelationDeclaration>> | undefined;
+  /** The user attributes the ownership rules read, with their types. */
+  readonly userAttributes: Readonly<Record<string, UserAttributeType>> | undefined;
+  /** Named ownership rules. */
+  readonly ownership: Readonly<Record<string, OwnershipCondition>> | undefined;
   readonly file: string;
   readonly positions: Positions;
 }
@@ -34,6 +40,6 @@ export function readResourceMetadata(file: string, read: StaticValue, problems: 
       problems.push({ file, ...(positionOf(read.positions, path) ?? { line: 1, column: 1 }), path, code: 'invalid-metadata', message, fix });
     return undefined;
   }
-  const { resource, idType, attributes, actions, ownedAmong } = checked.metadata;
-  return { resource, idType, attributes, actions, ownedAmong, file, positions: read.positions };
+  const { resource, idType, attributes, actions, ownedAmong, relations, userAttributes, ownership } = checked.metadata;
+  return { resource, idType, attributes, actions, ownedAmong, relations, userAttributes, ownership, file, positions: read.positions };
 }

@@ -16,7 +16,7 @@ const FIELD_FIXES = {
   idType: 'Write "idType": "number" for numeric ids, "string" for uuids and slugs.',
   attributes: 'Write "attributes": ["id", "title", "address.city"], or leave it out.',
   ownedAmong: 'Name the method of the ownership service that runs a limitOwned filter over given ids, for example "ownedDocumentsAmong".',
-  unknown: 'Use only "resource", "idType", "attributes", "actions" and "ownedAmong".',
+  unknown: 'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes" and "ownership".',
   pattern: 'List attribute names, dotted for nested ones ("address.city"), without "*" or "!".',
 };
 

@@ -1,6 +1,6 @@
 /**
  * The zod schema of a `*.resource.json` metadata file (a resource's id type, declared attributes, declared
- * actions and ownedAmong executor) and the check of a parsed file against it. The compiler validates metadata
+ * actions, ownedAmong executor, and its ownership declarations: relations, user attributes and rules) and the check of a parsed file against it. The compiler validates metadata
  * files and emits `resource.schema.json` from this one schema. Made from zod when first asked for
  * (`loadZod`): nothing here loads zod at import.
  */
@@ -11,6 +11,7 @@ import { isSyntaxProblem, parseAttributePattern } from './grant-syntax.js';
 import { hookNameProblem, MAX_NAME_LENGTH, nameProblem } from './names.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { loadZod, type ZodModule } from './zod-loader.js';
+import { OWNERSHIP_FIELD_FIXES, ownershipSchema, relationsSchema, userAttributesSchema } from '../ownership-rules/ownership-metadata-schema.js';
 
 /** A problem of a metadata file: where in it, what, and how to fix it. */
 export interface ResourceMetadataProblem {
@@ -34,8 +35,9 @@ const FIXES: Readonly<Record<string, string>> = {
   attributes: 'Write "attributes": ["id", "title", "address.city"], or leave it out.',
   actions: DECLARED_ACTIONS_FIX,
   ownedAmong: 'Name the method of the ownership service that runs a limitOwned filter over given ids, for example "ownedDocumentsAmong".',
+  ...OWNERSHIP_FIELD_FIXES,
 };
-const UNKNOWN_FIELD_FIX = 'Use only "resource", "idType", "attributes", "actions" and "ownedAmong".';
+const UNKNOWN_FIELD_FIX = 'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes" and "ownership".';
 
 /** One resource, named as its definitions name it: printable and bounded, and not `*` (every resource, in a definition): metadata describe one. */
 function resourceSchema(z: ZodModule) {
@@ -124,6 +126,9 @@ function buildResourceMetadataSchema(z: ZodModule) {
       ownedAmong: ownedAmongSchema(z)
         .optional()
         .describe('The ownership-service method that runs a limitOwned filter over given ids: with it, definitions need no isOwner with limitOwned.'),
+      relations: relationsSchema(z).optional(),
+      userAttributes: userAttributesSchema(z).optional(),
+      ownership: ownershipSchema(z).optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'Resource metadata must be an object.' : undefined) },
   );

@@ -1,0 +1,137 @@
+/**
+ * The zod schemas of the three ownership fields of a `*.resource.json` file — "relations", "userAttributes" and
+ * "ownership" — which the resource metadata schema (`definition/resource-metadata-schema.ts`) includes. They take
+ * the zod module as an argument, so that nothing here loads zod. A rule's shape is checked by the hand-written
+ * parser (bounded, with exact messages); zod's recursive union after it is what editors see in the JSON Schema.
+ */
+import type * as Zod from 'zod';
+import { quoteForMessage } from '../common/printable-text.js';
+import {
+  OWNERSHIP_LIMITS,
+  USER_ATTRIBUTE_TYPES,
+  type OwnershipCondition,
+  type RelationDeclaration,
+  type UserAttributeType,
+} from './ownership-rule.js';
+import { CONDITION_FIX, ownershipConditionProblems, ownershipNameProblem } from './ownership-rule-parser.js';
+
+type ZodModule = typeof Zod;
+
+/** The fixes of the three fields, for problems that bring none of their own. */
+export const OWNERSHIP_FIELD_FIXES = {
+  relations: 'Write "relations": { "creator": { "resource": "user", "on": "creatorId" } }, or leave it out.',
+  userAttributes: 'Write "userAttributes": { "id": "number", "managedUserIds": "number[]" }, or leave it out.',
+  ownership: 'Write "ownership": { "creator": { "attribute": "creatorId", "equals": { "user": "id" } } }, or leave it out.',
+} as const;
+
+/** A map of names (checked with {@link ownershipNameProblem}) to values, with at most 64 entries. */
+function namedMap<Value extends Zod.ZodType>(z: ZodModule, field: keyof typeof OWNERSHIP_FIELD_FIXES, what: string, value: Value) {
+  return z
+    .record(z.string(), value, { error: `Field "${field}" must be an object of ${what}s by name.` })
+    .meta({ maxProperties: OWNERSHIP_LIMITS.maxDeclarations, propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' } })
+    .superRefine((map, ctx) => {
+      const names = Object.keys(map);
+      if (names.length > OWNERSHIP_LIMITS.maxDeclarations)
+        ctx.addIssue({
+          code: 'custom',
+          message: `Field "${field}" declares ${names.length} ${what}s; at most ${OWNERSHIP_LIMITS.maxDeclarations} are allowed.`,
+          input: map,
+          params: { fix: `Keep at most ${OWNERSHIP_LIMITS.maxDeclarations} ${what}s in one resource file.` },
+        });
+      for (const name of names) {
+        const problem = ownershipNameProblem(name);
+        if (problem !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            message: `The ${what} name ${quoteForMessage(name)} ${problem}.`,
+            input: name,
+            path: [name],
+            params: { fix: `Name the ${what} with letters, digits and "_", starting with a letter.` },
+          });
+      }
+    });
+}
+
+/**
+ * "relations": to-one relations by name.
+ *
+ * @example
+ * ```ts
+ * relationsSchema(z).parse({ creator: { resource: 'user', on: 'creatorId' } });
+ * ```
+ */
+export function relationsSchema(z: ZodModule) {
+  const relation = z.strictObject(
+    {
+      resource: z.string({ error: 'Field "resource" of a relation must name a resource.' }).min(1, { error: 'Field "resource" of a relation must name a resource.' }),
+      on: z
+        .string({ error: 'Field "on" of a relation must name an attribute of this resource.' })
+        .min(1, { error: 'Field "on" of a relation must name an attribute of this resource.' }),
+    },
+    { error: 'A relation is written { "resource": "<resource>", "on": "<attribute holding its id>" }.' },
+  );
+  return namedMap(z, 'relations', 'relation', relation).describe(
+    "To-one relations: the record's attribute \"on\" holds the id of one record of \"resource\", whose *.resource.json declares its attributes.",
+  );
+}
+
+/**
+ * "userAttributes": the user attributes the rules read, with their types.
+ *
+ * @example
+ * ```ts
+ * userAttributesSchema(z).parse({ id: 'number', managedUserIds: 'number[]' });
+ * ```
+ */
+export function userAttributesSchema(z: ZodModule) {
+  const type = z.enum(USER_ATTRIBUTE_TYPES as [UserAttributeType, ...UserAttributeType[]], {
+    error: `A user attribute's type must be one of ${USER_ATTRIBUTE_TYPES.map((one) => `"${one}"`).join(', ')}.`,
+  });
+  return namedMap(z, 'userAttributes', 'user attribute', type).describe(
+    'The attributes of the user that ownership rules read, with their types: a scalar may be null at run time (it then equals nothing), a list is a list of values.',
+  );
+}
+
+/** The recursive union editors see; the parser before it has already refused anything it would not accept. */
+function conditionShape(z: ZodModule): Zod.ZodType<OwnershipCondition> {
+  const user = z.strictObject({ user: z.string() });
+  const literal = z.union([z.string(), z.number(), z.boolean()]);
+  const condition: Zod.ZodType<OwnershipCondition> = z.lazy(() =>
+    z.union([
+      z.strictObject({ attribute: z.string(), equals: user }),
+      z.strictObject({ attribute: z.string(), in: z.union([z.array(literal).max(OWNERSHIP_LIMITS.maxInLiterals), user]) }),
+      z.strictObject({ all: z.array(condition).min(1) }),
+      z.strictObject({ any: z.array(condition).min(1) }),
+    ]),
+  );
+  return condition;
+}
+
+/**
+ * "ownership": named rules, each a condition.
+ *
+ * @example
+ * ```ts
+ * ownershipSchema(z).parse({ creator: { attribute: 'creatorId', equals: { user: 'id' } } });
+ * ```
+ */
+export function ownershipSchema(z: ZodModule) {
+  const rule = z
+    .unknown()
+    .superRefine((value, ctx) => {
+      for (const { path, message, fix } of ownershipConditionProblems(value, []))
+        ctx.addIssue({ code: 'custom', message, input: value, path: [...path], params: { fix } });
+    })
+    .pipe(conditionShape(z))
+    .meta({ description: CONDITION_FIX });
+  return namedMap(z, 'ownership', 'ownership rule', rule).describe(
+    'Named ownership rules: who owns a record, as a condition over its attributes, its relations and the user\'s attributes. A definition names one with "owner".',
+  );
+}
+
+/** The three fields as a valid file holds them. */
+export interface OwnershipDeclarations {
+  readonly relations?: Readonly<Record<string, RelationDeclaration>> | undefined;
+  readonly userAttributes?: Readonly<Record<string, UserAttributeType>> | undefined;
+  readonly ownership?: Readonly<Record<string, OwnershipCondition>> | undefined;
+}

@@ -1,0 +1,168 @@
+/**
+ * The shape check of a rule as written in JSON: every node one of the four condition forms with exactly its keys,
+ * names and literals of the right kinds, and the rule within its limits (depth, nodes, list size, path steps). It
+ * walks the value without trusting it: a rule nested 100,000 levels deep is refused at level 9, never recursed into.
+ * Whether the names exist is the semantic check's question (`ownership-rule-checks.ts`).
+ */
+import { quoteForMessage } from '../common/printable-text.js';
+import { OWNERSHIP_LIMITS } from './ownership-rule.js';
+
+/** A problem of a rule: where inside the value that holds it, what is wrong, and how to fix it. */
+export interface OwnershipProblem {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+  readonly fix: string;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NAME_MAX_LENGTH = 64;
+
+/** The fix of a node that is none of the four forms. */
+export const CONDITION_FIX =
+  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "status", "in": ["draft"] }, ' +
+  '{ "attribute": "creatorId", "in": { "user": "managedUserIds" } }, { "all": [ … ] } or { "any": [ … ] }.';
+
+/**
+ * Why `name` cannot name an attribute, relation, rule or user attribute, or undefined when it can: a letter or `_`,
+ * then letters, digits and `_`, at most 64 characters — a name that is also a plain SQL identifier and a property.
+ *
+ * @example
+ * ```ts
+ * ownershipNameProblem('creatorId'); // undefined
+ * ownershipNameProblem('creator id'); // 'must start with a letter or "_" and hold only letters, digits and "_"'
+ * ```
+ */
+export function ownershipNameProblem(name: string): string | undefined {
+  if (name.length > NAME_MAX_LENGTH) return `is longer than ${NAME_MAX_LENGTH} characters`;
+  if (!NAME.test(name)) return 'must start with a letter or "_" and hold only letters, digits and "_"';
+  // Assigning it to a plain object replaces the object's prototype: no name may be it.
+  if (name === '__proto__') return 'is reserved: it is the prototype of every JavaScript object';
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The keys of a node as a sorted list, for comparing with a form's. */
+function keysOf(value: Record<string, unknown>): string {
+  return Object.keys(value).sort().join(',');
+}
+
+/** Problems of an attribute path: one to four names joined by dots, at most three of them relations. */
+function attributePathProblems(value: unknown, path: readonly (string | number)[]): OwnershipProblem[] {
+  const fix = 'Name a declared attribute ("creatorId"), or a path through declared relations ("creator.companyId").';
+  if (typeof value !== 'string') return [{ path, message: 'Field "attribute" must be a string.', fix }];
+  const parts = value.split('.');
+  if (parts.length - 1 > OWNERSHIP_LIMITS.maxPathSteps)
+    return [
+      {
+        path,
+        message: `Attribute path ${quoteForMessage(value)} goes through ${parts.length - 1} relations; at most ${OWNERSHIP_LIMITS.maxPathSteps} are allowed.`,
+        fix: 'Shorten the path, or declare a relation that reaches the record in fewer steps.',
+      },
+    ];
+  for (const part of parts) {
+    const problem = ownershipNameProblem(part);
+    if (problem !== undefined) return [{ path, message: `Attribute path ${quoteForMessage(value)}: ${quoteForMessage(part)} ${problem}.`, fix }];
+  }
+  return [];
+}
+
+/** Problems of a `{ "user": "<name>" }` reference. */
+function userReferenceProblems(value: unknown, path: readonly (string | number)[]): OwnershipProblem[] {
+  const fix = 'Write { "user": "id" }, naming a user attribute declared in "userAttributes".';
+  if (!isPlainObject(value) || keysOf(value) !== 'user' || typeof value['user'] !== 'string')
+    return [{ path, message: 'A user attribute is written { "user": "<name>" }.', fix }];
+  const problem = ownershipNameProblem(value['user']);
+  return problem === undefined ? [] : [{ path: [...path, 'user'], message: `User attribute ${quoteForMessage(value['user'])} ${problem}.`, fix }];
+}
+
+/** Problems of an `in` list of literals: at most 100 strings, finite numbers or booleans, all of one kind. */
+function literalListProblems(list: readonly unknown[], path: readonly (string | number)[]): OwnershipProblem[] {
+  const fix = 'List strings, finite numbers or booleans, all of one kind: ["draft", "review"].';
+  if (list.length > OWNERSHIP_LIMITS.maxInLiterals)
+    return [
+      {
+        path,
+        message: `The "in" list holds ${list.length} values; at most ${OWNERSHIP_LIMITS.maxInLiterals} are allowed.`,
+        fix: 'Shorten the list, or keep the values in a list user attribute: { "user": "allowedIds" }.',
+      },
+    ];
+  const problems: OwnershipProblem[] = [];
+  let kind: string | undefined;
+  list.forEach((literal, i) => {
+    const ok = typeof literal === 'string' || typeof literal === 'boolean' || (typeof literal === 'number' && Number.isFinite(literal));
+    if (!ok) problems.push({ path: [...path, i], message: 'An "in" list holds only strings, finite numbers and booleans.', fix });
+    else if (kind === undefined) kind = typeof literal;
+    else if (typeof literal !== kind)
+      problems.push({ path: [...path, i], message: `An "in" list holds values of one kind: this ${typeof literal} follows a ${kind}.`, fix });
+  });
+  return problems;
+}
+
+/**
+ * The problems of one rule's value, each at its path below `path`; none when it is a well-formed rule within the
+ * limits. Depth and node counts stop the walk as soon as they pass their limit.
+ *
+ * @example
+ * ```ts
+ * ownershipConditionProblems({ attribute: 'creatorId', equals: { user: 'id' } }, ['ownership', 'creator']); // []
+ * ownershipConditionProblems({ attribute: 'creatorId' }, ['ownership', 'creator']);
+ * // [{ path: ['ownership', 'creator'], message: 'A condition must be one of: …', fix: … }]
+ * ```
+ */
+export function ownershipConditionProblems(value: unknown, path: readonly (string | number)[]): OwnershipProblem[] {
+  const problems: OwnershipProblem[] = [];
+  let nodes = 0;
+  // Depth-first with an explicit stack, so that a hostile nesting cannot exhaust the call stack.
+  const stack: { value: unknown; path: readonly (string | number)[]; depth: number }[] = [{ value, path, depth: 0 }];
+  while (stack.length > 0) {
+    const node = stack.pop() as (typeof stack)[number];
+    nodes += 1;
+    if (nodes > OWNERSHIP_LIMITS.maxNodes) {
+      problems.push({
+        path,
+        message: `The rule has more than ${OWNERSHIP_LIMITS.maxNodes} conditions; at most ${OWNERSHIP_LIMITS.maxNodes} are allowed.`,
+        fix: 'Split the rule, or use an "in" list instead of many "any" branches.',
+      });
+      break;
+    }
+    const form = isPlainObject(node.value) ? keysOf(node.value) : '';
+    if (form === 'attribute,equals') {
+      const object = node.value as Record<string, unknown>;
+      problems.push(...attributePathProblems(object['attribute'], [...node.path, 'attribute']));
+      problems.push(...userReferenceProblems(object['equals'], [...node.path, 'equals']));
+    } else if (form === 'attribute,in') {
+      const object = node.value as Record<string, unknown>;
+      problems.push(...attributePathProblems(object['attribute'], [...node.path, 'attribute']));
+      const list = object['in'];
+      if (Array.isArray(list)) problems.push(...literalListProblems(list, [...node.path, 'in']));
+      else problems.push(...userReferenceProblems(list, [...node.path, 'in']));
+    } else if (form === 'all' || form === 'any') {
+      const children = (node.value as Record<string, unknown>)[form];
+      if (!Array.isArray(children) || children.length === 0) {
+        problems.push({
+          path: [...node.path, form],
+          message: `Field ${quoteForMessage(form)} must be a non-empty array of conditions.`,
+          fix: `Write { "${form}": [ { "attribute": "creatorId", "equals": { "user": "id" } }, … ] }.`,
+        });
+      } else if (node.depth + 1 > OWNERSHIP_LIMITS.maxDepth) {
+        problems.push({
+          path: node.path,
+          message: `The rule nests "all" and "any" more than ${OWNERSHIP_LIMITS.maxDepth} levels deep.`,
+          fix: 'Flatten the rule: an "all" inside an "all" (or an "any" inside an "any") can be one list.',
+        });
+      } else {
+        for (let i = children.length - 1; i >= 0; i -= 1) stack.push({ value: children[i], path: [...node.path, form, i], depth: node.depth + 1 });
+      }
+    } else {
+      problems.push({
+        path: node.path,
+        message: 'A condition must be one of: { "attribute", "equals" }, { "attribute", "in" }, { "all" } or { "any" }, with no other field.',
+        fix: CONDITION_FIX,
+      });
+    }
+  }
+  return problems;
+}
