@@ -11,7 +11,13 @@ import { isSyntaxProblem, parseAttributePattern } from './grant-syntax.js';
 import { hookNameProblem, MAX_NAME_LENGTH, nameProblem } from './names.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { loadZod, type ZodModule } from './zod-loader.js';
-import { OWNERSHIP_FIELD_FIXES, ownershipSchema, relationsSchema, userAttributesSchema } from '../ownership-rules/ownership-metadata-schema.js';
+import {
+  OWNERSHIP_FIELD_FIXES,
+  ownershipNamesProblems,
+  ownershipSchema,
+  relationsSchema,
+  userAttributesSchema,
+} from '../ownership-rules/ownership-metadata-schema.js';
 
 /** A problem of a metadata file: where in it, what, and how to fix it. */
 export interface ResourceMetadataProblem {
@@ -171,9 +177,13 @@ function problemsOf(issues: readonly ZodCore.$ZodIssue[]): ResourceMetadataProbl
     if (issue.code === 'custom') {
       const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
       fields.push({ path, message: issue.message, fix: typeof issue.params?.['fix'] === 'string' ? issue.params['fix'] : fix });
-    } else if (!typeProblemAt.has(field)) {
-      typeProblemAt.add(field);
-      fields.push({ path: field === '' ? [] : [field], message: issue.message, fix });
+    } else {
+      // Inside the ownership fields a wrong type is one entry's (a relation, a user attribute), not the field's.
+      const path = field in OWNERSHIP_FIELD_FIXES ? issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol') : [field];
+      const key = JSON.stringify(path);
+      if (typeProblemAt.has(key)) continue;
+      typeProblemAt.add(key);
+      fields.push({ path: field === '' ? [] : path, message: issue.message, fix });
     }
   }
   return [...unknown, ...fields];
@@ -192,5 +202,7 @@ export function validateResourceMetadata(
   value: unknown,
 ): { readonly ok: true; readonly metadata: ResourceMetadataFile } | { readonly ok: false; readonly problems: readonly ResourceMetadataProblem[] } {
   const result = resourceMetadataSchema().safeParse(value);
-  return result.success ? { ok: true, metadata: result.data } : { ok: false, problems: problemsOf(result.error.issues) };
+  const names = ownershipNamesProblems(value);
+  if (result.success && names.length === 0) return { ok: true, metadata: result.data };
+  return { ok: false, problems: [...(result.success ? [] : problemsOf(result.error.issues)), ...names] };
 }

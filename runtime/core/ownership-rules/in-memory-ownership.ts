@@ -57,7 +57,9 @@ function compile(condition: OwnershipCondition, context: OwnershipContext, user:
     const expected = userScalar(user, condition.equals.user, context.userAttributes);
     return alongPath(condition.attribute, context, related, (value) => expected !== null && value === expected);
   }
-  const values = new Set<unknown>(Array.isArray(condition.in) ? condition.in : userList(user, (condition.in as { readonly user: string }).user, context.userAttributes));
+  const values = new Set<unknown>(
+    Array.isArray(condition.in) ? condition.in : userList(user, (condition.in as { readonly user: string }).user, context.userAttributes),
+  );
   return alongPath(condition.attribute, context, related, (value) => value !== null && values.has(value));
 }
 

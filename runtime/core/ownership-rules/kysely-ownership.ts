@@ -73,7 +73,13 @@ function build(
   if (Array.isArray(condition.in)) {
     const literals = condition.in;
     if (literals.length === 0) return eb.lit(false);
-    return alongPath(eb, condition.attribute, context, options, aliases, (sub, column) => sub(column, 'in', literals.map((literal) => sub.val(literal))));
+    return alongPath(eb, condition.attribute, context, options, aliases, (sub, column) =>
+      sub(
+        column,
+        'in',
+        literals.map((literal) => sub.val(literal)),
+      ),
+    );
   }
   const list = userList(user, (condition.in as { readonly user: string }).user, context.userAttributes);
   return alongPath(eb, condition.attribute, context, options, aliases, (sub, column) => sub(column, '=', sub.fn.any(sub.val([...list]))));

@@ -6,14 +6,8 @@
  */
 import type * as Zod from 'zod';
 import { quoteForMessage } from '../common/printable-text.js';
-import {
-  OWNERSHIP_LIMITS,
-  USER_ATTRIBUTE_TYPES,
-  type OwnershipCondition,
-  type RelationDeclaration,
-  type UserAttributeType,
-} from './ownership-rule.js';
-import { CONDITION_FIX, ownershipConditionProblems, ownershipNameProblem } from './ownership-rule-parser.js';
+import { OWNERSHIP_LIMITS, USER_ATTRIBUTE_TYPES, type OwnershipCondition, type RelationDeclaration, type UserAttributeType } from './ownership-rule.js';
+import { CONDITION_FIX, ownershipConditionProblems, ownershipNameProblem, type OwnershipProblem } from './ownership-rule-parser.js';
 
 type ZodModule = typeof Zod;
 
@@ -24,32 +18,57 @@ export const OWNERSHIP_FIELD_FIXES = {
   ownership: 'Write "ownership": { "creator": { "attribute": "creatorId", "equals": { "user": "id" } } }, or leave it out.',
 } as const;
 
-/** A map of names (checked with {@link ownershipNameProblem}) to values, with at most 64 entries. */
-function namedMap<Value extends Zod.ZodType>(z: ZodModule, field: keyof typeof OWNERSHIP_FIELD_FIXES, what: string, value: Value) {
+/** The singular of what each field declares, for messages. */
+const DECLARED: Readonly<Record<keyof typeof OWNERSHIP_FIELD_FIXES, string>> = {
+  relations: 'relation',
+  userAttributes: 'user attribute',
+  ownership: 'ownership rule',
+};
+
+/** A map of names to values: its names and size are checked on the raw value by {@link ownershipNamesProblems}. */
+function namedMap<Value extends Zod.ZodType>(z: ZodModule, field: keyof typeof OWNERSHIP_FIELD_FIXES, value: Value) {
   return z
-    .record(z.string(), value, { error: `Field "${field}" must be an object of ${what}s by name.` })
-    .meta({ maxProperties: OWNERSHIP_LIMITS.maxDeclarations, propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' } })
-    .superRefine((map, ctx) => {
-      const names = Object.keys(map);
-      if (names.length > OWNERSHIP_LIMITS.maxDeclarations)
-        ctx.addIssue({
-          code: 'custom',
-          message: `Field "${field}" declares ${names.length} ${what}s; at most ${OWNERSHIP_LIMITS.maxDeclarations} are allowed.`,
-          input: map,
-          params: { fix: `Keep at most ${OWNERSHIP_LIMITS.maxDeclarations} ${what}s in one resource file.` },
+    .record(z.string(), value, { error: `Field "${field}" must be an object of ${DECLARED[field]}s by name.` })
+    .meta({ maxProperties: OWNERSHIP_LIMITS.maxDeclarations, propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' } });
+}
+
+/**
+ * The problems of the names the three fields declare, and of their number (at most 64 each), read from the raw
+ * value: zod drops a `"__proto__"` key without a word, and a wrong entry would hide a wrong name from a refinement.
+ *
+ * @example
+ * ```ts
+ * ownershipNamesProblems({ relations: { 'bad name': { resource: 'user', on: 'creatorId' } } });
+ * // [{ path: ['relations', 'bad name'], message: 'The relation name "bad name" must start with a letter or "_" …', fix: … }]
+ * ```
+ */
+export function ownershipNamesProblems(value: unknown): OwnershipProblem[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const problems: OwnershipProblem[] = [];
+  for (const field of Object.keys(OWNERSHIP_FIELD_FIXES) as (keyof typeof OWNERSHIP_FIELD_FIXES)[]) {
+    const map: unknown = Object.hasOwn(value, field) ? (value as Record<string, unknown>)[field] : undefined;
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
+    const what = DECLARED[field];
+    const names = Object.keys(map);
+    if (names.length > OWNERSHIP_LIMITS.maxDeclarations) {
+      problems.push({
+        path: [field],
+        message: `Field "${field}" declares ${names.length} ${what}s; at most ${OWNERSHIP_LIMITS.maxDeclarations} are allowed.`,
+        fix: `Keep at most ${OWNERSHIP_LIMITS.maxDeclarations} ${what}s in one resource file.`,
+      });
+      continue;
+    }
+    for (const name of names) {
+      const problem = ownershipNameProblem(name);
+      if (problem !== undefined)
+        problems.push({
+          path: [field, name],
+          message: `The ${what} name ${quoteForMessage(name)} ${problem}.`,
+          fix: `Name the ${what} with letters, digits and "_", starting with a letter.`,
         });
-      for (const name of names) {
-        const problem = ownershipNameProblem(name);
-        if (problem !== undefined)
-          ctx.addIssue({
-            code: 'custom',
-            message: `The ${what} name ${quoteForMessage(name)} ${problem}.`,
-            input: name,
-            path: [name],
-            params: { fix: `Name the ${what} with letters, digits and "_", starting with a letter.` },
-          });
-      }
-    });
+    }
+  }
+  return problems;
 }
 
 /**
@@ -63,15 +82,17 @@ function namedMap<Value extends Zod.ZodType>(z: ZodModule, field: keyof typeof O
 export function relationsSchema(z: ZodModule) {
   const relation = z.strictObject(
     {
-      resource: z.string({ error: 'Field "resource" of a relation must name a resource.' }).min(1, { error: 'Field "resource" of a relation must name a resource.' }),
+      resource: z
+        .string({ error: 'Field "resource" of a relation must name a resource.' })
+        .min(1, { error: 'Field "resource" of a relation must name a resource.' }),
       on: z
         .string({ error: 'Field "on" of a relation must name an attribute of this resource.' })
         .min(1, { error: 'Field "on" of a relation must name an attribute of this resource.' }),
     },
     { error: 'A relation is written { "resource": "<resource>", "on": "<attribute holding its id>" }.' },
   );
-  return namedMap(z, 'relations', 'relation', relation).describe(
-    "To-one relations: the record's attribute \"on\" holds the id of one record of \"resource\", whose *.resource.json declares its attributes.",
+  return namedMap(z, 'relations', relation).describe(
+    'To-one relations: the record\'s attribute "on" holds the id of one record of "resource", whose *.resource.json declares its attributes.',
   );
 }
 
@@ -87,7 +108,7 @@ export function userAttributesSchema(z: ZodModule) {
   const type = z.enum(USER_ATTRIBUTE_TYPES as [UserAttributeType, ...UserAttributeType[]], {
     error: `A user attribute's type must be one of ${USER_ATTRIBUTE_TYPES.map((one) => `"${one}"`).join(', ')}.`,
   });
-  return namedMap(z, 'userAttributes', 'user attribute', type).describe(
+  return namedMap(z, 'userAttributes', type).describe(
     'The attributes of the user that ownership rules read, with their types: a scalar may be null at run time (it then equals nothing), a list is a list of values.',
   );
 }
@@ -124,7 +145,7 @@ export function ownershipSchema(z: ZodModule) {
     })
     .pipe(conditionShape(z))
     .meta({ description: CONDITION_FIX });
-  return namedMap(z, 'ownership', 'ownership rule', rule).describe(
+  return namedMap(z, 'ownership', rule).describe(
     'Named ownership rules: who owns a record, as a condition over its attributes, its relations and the user\'s attributes. A definition names one with "owner".',
   );
 }

@@ -27,7 +27,11 @@ function own<T>(record: Readonly<Record<string, T>> | undefined, name: string): 
 }
 
 /** Problems of the relations of `resource`: `on` is one of its attributes, and the related resource declares `id`. */
-function relationProblems(resource: string, declared: OwnershipResourceDeclarations, all: ReadonlyMap<string, OwnershipResourceDeclarations>): OwnershipProblem[] {
+function relationProblems(
+  resource: string,
+  declared: OwnershipResourceDeclarations,
+  all: ReadonlyMap<string, OwnershipResourceDeclarations>,
+): OwnershipProblem[] {
   const problems: OwnershipProblem[] = [];
   for (const [name, relation] of Object.entries(declared.relations ?? {})) {
     const attributes = declared.attributes ?? [];
@@ -119,7 +123,12 @@ function userProblems(name: string, need: 'scalar' | 'list', at: Path, declared:
 }
 
 /** Problems of every node of one rule, walked with a stack (the rule's size is already bounded). */
-function ruleProblems(resource: string, rule: string, condition: OwnershipCondition, all: ReadonlyMap<string, OwnershipResourceDeclarations>): OwnershipProblem[] {
+function ruleProblems(
+  resource: string,
+  rule: string,
+  condition: OwnershipCondition,
+  all: ReadonlyMap<string, OwnershipResourceDeclarations>,
+): OwnershipProblem[] {
   const declared = all.get(resource) as OwnershipResourceDeclarations;
   const problems: OwnershipProblem[] = [];
   const stack: { condition: OwnershipCondition; path: Path }[] = [{ condition, path: ['ownership', rule] }];

@@ -18,7 +18,8 @@ function fitsScalar(value: unknown, type: string): value is OwnershipLiteral {
 
 function declaredType(types: Readonly<Record<string, UserAttributeType>>, name: string): UserAttributeType {
   const type = Object.hasOwn(types, name) ? types[name] : undefined;
-  if (type === undefined) throw new PermissionsUsageError(`Ownership rule reads user attribute ${quoteForMessage(name)}, which is not declared in "userAttributes".`);
+  if (type === undefined)
+    throw new PermissionsUsageError(`Ownership rule reads user attribute ${quoteForMessage(name)}, which is not declared in "userAttributes".`);
   return type;
 }
 
@@ -66,7 +67,8 @@ export function userList(user: object, name: string, types: Readonly<Record<stri
   const value = present(user, name);
   if (value === null) return [];
   const entryType = type.slice(0, -2);
-  if (!Array.isArray(value)) throw new PermissionsUsageError(`User attribute ${quoteForMessage(name)} must be a list of ${entryType}s or null, got ${describeValue(value)}.`);
+  if (!Array.isArray(value))
+    throw new PermissionsUsageError(`User attribute ${quoteForMessage(name)} must be a list of ${entryType}s or null, got ${describeValue(value)}.`);
   if (value.length > OWNERSHIP_LIMITS.maxUserListLength)
     throw new PermissionsUsageError(
       `User attribute ${quoteForMessage(name)} holds ${value.length} values; an ownership rule reads at most ${OWNERSHIP_LIMITS.maxUserListLength}.`,

@@ -115,8 +115,7 @@ export function sqlOwnershipCondition(scope: OwnershipScope, context: OwnershipC
   if (scope === 'everything') return { text: 'TRUE', values: [] };
   if (scope === 'nothing') return { text: 'FALSE', values: [] };
   const first = options.firstPlaceholder ?? 1;
-  if (!Number.isSafeInteger(first) || first < 1)
-    throw new PermissionsUsageError(`Option "firstPlaceholder" must be a positive integer, got ${String(first)}.`);
+  if (!Number.isSafeInteger(first) || first < 1) throw new PermissionsUsageError(`Option "firstPlaceholder" must be a positive integer, got ${String(first)}.`);
   const writer = new SqlWriter(options, first);
   const text = write(scope, context, user, writer);
   return { text, values: writer.values };
