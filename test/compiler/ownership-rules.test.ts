@@ -59,7 +59,12 @@ describe('ownership rules in resource metadata', () => {
       userAttributes: USER_ATTRIBUTES,
       ownership: {
         creator: { attribute: 'creatorId', equals: { user: 'id' } },
-        creatorOrManaged: { any: [{ attribute: 'creatorId', equals: { user: 'id' } }, { attribute: 'creatorId', in: { user: 'managedUserIds' } }] },
+        creatorOrManaged: {
+          any: [
+            { attribute: 'creatorId', equals: { user: 'id' } },
+            { attribute: 'creatorId', in: { user: 'managedUserIds' } },
+          ],
+        },
         sameCompany: { attribute: 'creator.companyId', equals: { user: 'companyId' } },
       },
     });
@@ -74,7 +79,12 @@ describe('ownership rules in resource metadata', () => {
         a: { attribute: 'creatorid', equals: { user: 'id' } },
         b: { attribute: 'craetor.companyId', equals: { user: 'companyId' } },
         c: { attribute: 'creator.companyID', equals: { user: 'companyId' } },
-        d: { all: [{ attribute: 'status', in: ['draft'] }, { attribute: 'creatorId', in: { user: 'managedUserId' } }] },
+        d: {
+          all: [
+            { attribute: 'status', in: ['draft'] },
+            { attribute: 'creatorId', in: { user: 'managedUserId' } },
+          ],
+        },
         e: { attribute: 'creatorId', in: { user: 'id' } },
         f: { attribute: 'creatorId', equals: { user: 'managedUserIds' } },
       },

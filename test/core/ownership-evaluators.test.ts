@@ -97,7 +97,9 @@ describe('SQL text of a rule', () => {
         firstPlaceholder: 4,
       }),
     ).toEqual({
-      text: 'EXISTS (SELECT 1 FROM "people" AS "ownership_1" WHERE "ownership_1"."user_id" = "my ""docs"""."document_creator_id" AND "ownership_1"."user_company_id" = $4)',
+      text:
+        'EXISTS (SELECT 1 FROM "people" AS "ownership_1" WHERE "ownership_1"."user_id" = "my ""docs"""."document_creator_id" AND ' +
+        '"ownership_1"."user_company_id" = $4)',
       values: [1],
     });
   });

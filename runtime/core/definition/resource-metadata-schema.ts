@@ -1,6 +1,7 @@
 /**
  * The zod schema of a `*.resource.json` metadata file (a resource's id type, declared attributes, declared
- * actions, ownedAmong executor, and its ownership declarations: relations, user attributes and rules) and the check of a parsed file against it. The compiler validates metadata
+ * actions, ownedAmong executor, and its ownership declarations: relations, user attributes and rules) and the check
+ * of a parsed file against it. The compiler validates metadata
  * files and emits `resource.schema.json` from this one schema. Made from zod when first asked for
  * (`loadZod`): nothing here loads zod at import.
  */

@@ -47,9 +47,7 @@ function alongPath(
       builder
         .selectFrom(`${tableOf(options, step.relation.resource)} as ${alias}`)
         .select((sub) => sub.lit(1).as('found'))
-        .where((sub) =>
-          sub.and([sub(`${alias}.${RELATED_ID_ATTRIBUTE}`, '=', sub.ref(`${qualifier}.${step.relation.on}`)), from(sub as OpenBuilder, alias, index + 1)]),
-        ),
+        .where((sub) => sub.and([sub(`${alias}.${RELATED_ID_ATTRIBUTE}`, '=', sub.ref(`${qualifier}.${step.relation.on}`)), from(sub, alias, index + 1)])),
     );
   };
   return from(eb, tableOf(options, context.resource), 0);

@@ -7,7 +7,7 @@
 import type * as Zod from 'zod';
 import { quoteForMessage } from '../common/printable-text.js';
 import { OWNERSHIP_LIMITS, USER_ATTRIBUTE_TYPES, type OwnershipCondition, type RelationDeclaration, type UserAttributeType } from './ownership-rule.js';
-import { CONDITION_FIX, ownershipConditionProblems, ownershipNameProblem, type OwnershipProblem } from './ownership-rule-parser.js';
+import { ownershipConditionProblems, ownershipNameProblem, type OwnershipProblem } from './ownership-rule-parser.js';
 
 type ZodModule = typeof Zod;
 
@@ -109,7 +109,8 @@ export function userAttributesSchema(z: ZodModule) {
     error: `A user attribute's type must be one of ${USER_ATTRIBUTE_TYPES.map((one) => `"${one}"`).join(', ')}.`,
   });
   return namedMap(z, 'userAttributes', type).describe(
-    'The attributes of the user that ownership rules read, with their types: a scalar may be null at run time (it then equals nothing), a list is a list of values.',
+    'The attributes of the user that ownership rules read, with their types: a scalar may be null at run time (it then equals nothing), ' +
+      'a list is a list of values.',
   );
 }
 
@@ -144,11 +145,16 @@ export function ownershipSchema(z: ZodModule) {
         ctx.addIssue({ code: 'custom', message, input: value, path: [...path], params: { fix } });
     })
     .pipe(conditionShape(z))
-    .meta({ description: CONDITION_FIX });
+    .meta({ description: RULE_DESCRIPTION });
   return namedMap(z, 'ownership', rule).describe(
-    'Named ownership rules: who owns a record, as a condition over its attributes, its relations and the user\'s attributes. A definition names one with "owner".',
+    "Named ownership rules: who owns a record, as a condition over its attributes, its relations' attributes and the user's attributes.",
   );
 }
+
+/** What editors show of a rule. */
+const RULE_DESCRIPTION =
+  'A condition: { "attribute", "equals": { "user" } }, { "attribute", "in": [literals] or { "user" } }, { "all": [conditions] } or { "any": [conditions] }. ' +
+  '"attribute" names an attribute of the record, or a path through its relations ("creator.companyId").';
 
 /** The three fields as a valid file holds them. */
 export interface OwnershipDeclarations {

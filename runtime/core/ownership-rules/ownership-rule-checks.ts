@@ -38,20 +38,26 @@ function relationProblems(
     if (!attributes.includes(relation.on))
       problems.push({
         path: ['relations', name, 'on'],
-        message: `Relation ${quoteForMessage(name)} is on ${quoteForMessage(relation.on)}, which is not an attribute of ${resource}.${didYouMean(relation.on, attributes)}`,
+        message:
+          `Relation ${quoteForMessage(name)} is on ${quoteForMessage(relation.on)}, which is not an attribute of ${resource}.` +
+          didYouMean(relation.on, attributes),
         fix: `Name the attribute that holds the related record's id, or add it to "attributes" in ${declared.file}.`,
       });
     const target = all.get(relation.resource);
     if (target === undefined)
       problems.push({
         path: ['relations', name, 'resource'],
-        message: `Relation ${quoteForMessage(name)} reaches resource ${quoteForMessage(relation.resource)}, which no *.resource.json describes.${didYouMean(relation.resource, all.keys())}`,
+        message:
+          `Relation ${quoteForMessage(name)} reaches resource ${quoteForMessage(relation.resource)}, which no *.resource.json describes.` +
+          didYouMean(relation.resource, all.keys()),
         fix: `Correct the resource name, or add ${relation.resource}.resource.json with its "attributes".`,
       });
     else if (!(target.attributes ?? []).includes(RELATED_ID_ATTRIBUTE))
       problems.push({
         path: ['relations', name, 'resource'],
-        message: `Relation ${quoteForMessage(name)} reaches resource ${quoteForMessage(relation.resource)}, whose attributes do not include "${RELATED_ID_ATTRIBUTE}".`,
+        message:
+          `Relation ${quoteForMessage(name)} reaches resource ${quoteForMessage(relation.resource)}, ` +
+          `whose attributes do not include "${RELATED_ID_ATTRIBUTE}".`,
         fix: `Add "${RELATED_ID_ATTRIBUTE}" (the attribute "on" holds the value of) to "attributes" in ${target.file}.`,
       });
   }
@@ -69,7 +75,9 @@ function pathProblems(resource: string, attributePath: string, at: Path, all: Re
       return [
         {
           path: at,
-          message: `Attribute path ${quoteForMessage(attributePath)}: ${current} has no relation ${quoteForMessage(name)}.${didYouMean(name, Object.keys(declared?.relations ?? {}))}`,
+          message:
+            `Attribute path ${quoteForMessage(attributePath)}: ${current} has no relation ${quoteForMessage(name)}.` +
+            didYouMean(name, Object.keys(declared?.relations ?? {})),
           fix: `Correct the relation's name, or declare it in "relations" in ${declared?.file ?? `${current}.resource.json`}.`,
         },
       ];

@@ -76,7 +76,8 @@ export function userList(user: object, name: string, types: Readonly<Record<stri
   value.forEach((entry: unknown, i) => {
     if (!fitsScalar(entry, entryType))
       throw new PermissionsUsageError(
-        `User attribute ${quoteForMessage(name)} must hold only ${entryType === 'number' ? 'finite numbers' : `${entryType}s`}, got ${describeValue(entry)} at entry ${i}.`,
+        `User attribute ${quoteForMessage(name)} must hold only ${entryType === 'number' ? 'finite numbers' : `${entryType}s`}, ` +
+          `got ${describeValue(entry)} at entry ${i}.`,
       );
   });
   return value as readonly OwnershipLiteral[];

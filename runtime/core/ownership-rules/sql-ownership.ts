@@ -73,9 +73,8 @@ function alongPath(attributePath: string, context: OwnershipContext, writer: Sql
   const opened: string[] = [];
   for (const { from, relation } of steps) {
     const alias = writer.alias();
-    opened.push(
-      `EXISTS (SELECT 1 FROM ${writer.table(relation.resource)} AS ${alias} WHERE ${writer.column(alias, relation.resource, RELATED_ID_ATTRIBUTE)} = ${writer.column(qualifier, from, relation.on)} AND `,
-    );
+    const joined = `${writer.column(alias, relation.resource, RELATED_ID_ATTRIBUTE)} = ${writer.column(qualifier, from, relation.on)}`;
+    opened.push(`EXISTS (SELECT 1 FROM ${writer.table(relation.resource)} AS ${alias} WHERE ${joined} AND `);
     qualifier = alias;
   }
   const resourceAtEnd = steps.length === 0 ? context.resource : (steps[steps.length - 1]?.relation.resource as string);
