@@ -98,10 +98,15 @@ function acceptDefinitions(read: ReadResult, metadata: ReadonlyMap<string, Resou
   return accepted;
 }
 
-/** A problem for each metadata file whose resource no definition names. */
+/**
+ * A problem for each metadata file whose resource no definition names — unless a relation of an ownership rule
+ * reaches it: such a file describes the records a rule reads (the users of "the creator's company"), not a
+ * resource anyone is granted.
+ */
 function unknownResourceProblems(metadata: ReadonlyMap<string, ResourceMetadata>, tables: GrantTables): CompileProblem[] {
+  const related = new Set([...metadata.values()].flatMap((meta) => Object.values(meta.relations ?? {}).map((relation) => relation.resource)));
   return [...metadata.values()]
-    .filter((meta) => !tables.resources.includes(meta.resource))
+    .filter((meta) => !tables.resources.includes(meta.resource) && !related.has(meta.resource))
     .map((meta) => ({
       file: meta.file,
       ...(positionOf(meta.positions, ['resource']) ?? {}),

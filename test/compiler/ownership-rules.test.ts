@@ -111,6 +111,21 @@ describe('ownership rules in resource metadata', () => {
     ]);
   });
 
+  it('accepts the file of a resource that no definition names when a relation reaches it, and still refuses one that none reaches', () => {
+    const dir = folder as string;
+    for (const name of readdirSync(dir)) rmSync(join(dir, name));
+    writeFileSync(join(dir, 'document.permissions.json'), JSON.stringify([{ roles: ['EMPLOYEE'], resource: 'document', grant: { 'read:any': ['*'] } }]));
+    writeFileSync(join(dir, 'user.resource.json'), USER);
+    writeFileSync(join(dir, 'document.resource.json'), documentFile({ relations: RELATIONS, userAttributes: USER_ATTRIBUTES, ownership: {} }));
+    expect(compileModel(dir).ok).toBe(true);
+    writeFileSync(join(dir, 'document.resource.json'), documentFile({ relations: {}, userAttributes: USER_ATTRIBUTES, ownership: {} }));
+    const compiled = compileModel(dir);
+    expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
+      'definitions/user.resource.json:1:13 $.resource [unknown-resource] No definition names resource "user". ' +
+        'Fix: Correct the resource name, or remove the metadata file.',
+    ]);
+  });
+
   it('refuses a relation to a resource whose attributes do not include "id", at the relation', () => {
     const text = documentFile({ relations: RELATIONS, userAttributes: USER_ATTRIBUTES, ownership: {} });
     expect(problemsOf(text, JSON.stringify({ resource: 'user', idType: 'number', attributes: ['userId', 'companyId'] }))).toEqual([
