@@ -71,5 +71,19 @@ export function emitOwnership(context: EmitContext): Promise<EmittedFile> {
         return { name: method.name, parameters: [{ name: 'args', type: argsType }], returnType, docs: [doc] };
       }),
     });
+    if (context.model.ruleUserAttributes.length > 0)
+      file.addInterface({
+        isExported: true,
+        name: 'PermissionsRuleUser',
+        docs: [
+          "The user's attributes that the ownership rules read (declared in `userAttributes` of the resource files): " +
+            'every user the application asks about must carry them; null where it has no value.',
+        ],
+        properties: context.model.ruleUserAttributes.map(([name, type]) => ({
+          name,
+          isReadonly: true,
+          type: type.endsWith('[]') ? `readonly ${type.slice(0, -2)}[] | null` : `${type} | null`,
+        })),
+      });
   });
 }

@@ -10,13 +10,14 @@ import {
   type GrantTables,
   type LocatedDefinition,
   type PolicyTests,
+  type UserAttributeType,
   type ValidDefinition,
 } from 'typed-permissions/internal';
 import type { CompilePhase } from './compile-phase.js';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { undeclaredAttributeProblems } from './declared-attributes.js';
 import { locationKey, problemAt, sortProblems } from './definition-problem.js';
-import { ownershipRuleProblems } from './ownership-rules.js';
+import { ownershipRuleProblems, ruleUserAttributes } from './ownership-rules.js';
 import { collectHookMethods, DEFAULT_ID_TYPE, type HookMethod } from './hook-methods.js';
 import { readDefinitionsFolder, type ReadDefinition, type ReadResult } from '../reading/read-definitions.js';
 import type { ResourceMetadata } from '../reading/read-resource-metadata.js';
@@ -31,6 +32,8 @@ export interface CompiledModel {
   /** TypeScript id type per resource. */
   readonly resourceIdTypes: ReadonlyMap<string, string>;
   readonly hookMethods: readonly HookMethod[];
+  /** The user attributes the named ownership rules read, sorted by name; empty when no definition names a rule. */
+  readonly ruleUserAttributes: readonly (readonly [name: string, type: UserAttributeType])[];
   /** Resources whose `*.resource.json` declares an ownedAmong executor: there, limitOwned needs no isOwner. Sorted. */
   readonly computableResources: readonly string[];
   readonly definitions: readonly { readonly file: string; readonly index: number; readonly definition: ValidDefinition }[];
@@ -145,16 +148,27 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
   const { located, byLocation, valid } = acceptDefinitions(read, metadata, problems);
 
   const executors = new Map([...metadata.values()].flatMap((meta) => (meta.ownedAmong === undefined ? [] : [[meta.resource, meta.ownedAmong] as const])));
-  const idTypes = new Map([...metadata.values()].map((meta) => [meta.resource, meta.idType] as const));
+  // A resource only ownership rules reach (through a relation) describes records rules read: no setting of it is a grant's.
+  const named = new Set(located.map(({ definition }) => definition.resource));
+  const related = new Set([...metadata.values()].flatMap((meta) => Object.values(meta.relations ?? {}).map((relation) => relation.resource)));
+  const idTypes = new Map(
+    [...metadata.values()].filter((meta) => named.has(meta.resource) || !related.has(meta.resource)).map((meta) => [meta.resource, meta.idType] as const),
+  );
   const actions = new Map(
     [...metadata.values()].flatMap((meta) =>
       meta.actions === undefined ? [] : [[meta.resource, { actions: meta.actions, declaredIn: `"actions" in ${meta.file}` }] as const],
+    ),
+  );
+  const ownershipRules = new Map(
+    [...metadata.values()].map(
+      (meta) => [meta.resource, { rules: meta.ownership ?? {}, userAttributes: meta.userAttributes ?? {}, relations: meta.relations ?? {} }] as const,
     ),
   );
   const built = buildGrantTables(located, {
     ownedAmong: executors,
     idTypes,
     actions,
+    ownershipRules,
     progress: (name, count) => progress?.({ name, count }),
   });
   for (const problem of built.problems)
@@ -164,6 +178,7 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
 
   const resourceIdTypes = new Map(tables.resources.map((resource) => [resource, metadata.get(resource)?.idType ?? DEFAULT_ID_TYPE]));
   const hookMethods = collectHookMethods({ metadata, located, byLocation, resources: tables.resources, resourceIdTypes }, problems);
+  const userAttributes = ruleUserAttributes(tables, metadata, problems);
 
   // What tests name is checked against the tables only when the definitions are valid: partial tables would make every name look unknown.
   const tests = readPolicyTestFiles(directory);
@@ -180,6 +195,7 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
       resourceActions: actionsByResource(tables),
       resourceIdTypes,
       hookMethods,
+      ruleUserAttributes: userAttributes,
       computableResources: [...executors.keys()].filter((resource) => tables.resources.includes(resource)).sort(),
       definitions: valid,
       warnings: built.warnings,

@@ -10,7 +10,8 @@ import type { GrantTables } from '../core/tables/grant-tables.js';
 import { policyBundleProblem, type PolicyBundle } from './policy-bundle.js';
 import type { GrantIndex } from '../core/tables/table-loader.js';
 import { embeddedTestReasons } from '../core/policy-test/embedded-policy-tests.js';
-import { bindTables } from '../core/decision/bind-hooks.js';
+import { bindTables, type OwnershipSources } from '../core/decision/bind-hooks.js';
+import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
 import { ownershipStandIn } from './ownership-stand-in.js';
 import type { FollowerCapabilities, RegisteredVocabulary, SourcedPolicy } from './policy-source.js';
 import { declaredActionsOf, type Vocabulary } from '../core/tables/vocabulary.js';
@@ -93,7 +94,7 @@ const registeredVocabularyOf = (capabilities: FollowerCapabilities): Vocabulary 
   capabilities.vocabulary === undefined ? undefined : vocabularyOfRegistered(capabilities.vocabulary);
 
 /** Loads `tables` against a vocabulary and an ownership service: the loaded index, or every reason it cannot be. */
-function loadAgainst(tables: GrantTables, vocabulary: Vocabulary | undefined, ownership: object | undefined): { index?: GrantIndex; problems: string[] } {
+function loadAgainst(tables: GrantTables, vocabulary: Vocabulary | undefined, ownership: OwnershipSources): { index?: GrantIndex; problems: string[] } {
   const problems = vocabulary === undefined ? [] : vocabularyProblems(tables, vocabulary);
   try {
     return { index: bindTables(tables, ownership), problems };
@@ -119,7 +120,7 @@ function loadAgainst(tables: GrantTables, vocabulary: Vocabulary | undefined, ow
 export async function checkCandidate(
   sourced: SourcedPolicy,
   vocabulary: Vocabulary | undefined,
-  ownership: object | undefined,
+  ownership: OwnershipSources,
   extraCheck?: CandidateCheck,
 ): Promise<AcceptedPolicy | RejectedPolicy> {
   const bundle = sourced.bundle as Partial<PolicyBundle> | null;
@@ -135,6 +136,13 @@ export async function checkCandidate(
   if (problems.length > 0 || index === undefined) return reject(problems);
   return { index, version: valid.version, sequence: sourced.sequence };
 }
+
+/** A follower's rule source, as a check of a policy version stands it in: bound, never asked. */
+const ruleSourceStandIn: OwnershipRuleSource = {
+  filter: () => undefined,
+  ownedAmong: () => Promise.resolve([]),
+  listOwned: () => Promise.resolve([]),
+};
 
 /**
  * Why a follower that registered `capabilities` would reject `bundle` — its vocabulary and ownership methods,
@@ -156,5 +164,6 @@ export function capabilityProblems(bundle: PolicyBundle, capabilities: FollowerC
     methods !== 'any' && ownershipService === undefined
       ? undefined
       : ownershipStandIn(methods === 'any' ? undefined : methods, (name) => `${name} is not run by a check of a policy version.`, ownershipService);
-  return loadAgainst(bundle.tables as GrantTables, registeredVocabularyOf(capabilities), ownership).problems;
+  const ownershipRules = capabilities.ownershipRules === true ? ruleSourceStandIn : undefined;
+  return loadAgainst(bundle.tables as GrantTables, registeredVocabularyOf(capabilities), { ownership, ownershipRules }).problems;
 }

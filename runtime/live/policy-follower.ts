@@ -8,6 +8,7 @@
  * version its store no longer has active. A version that cannot be activated is reported once and the last
  * good one stays. Where the source keeps a list of followers, the follower registers what it runs and can honour.
  */
+import type { OwnershipSources } from '../core/decision/bind-hooks.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { ownershipMethodsOf, ownershipServiceName } from './ownership-stand-in.js';
 import { checkCandidate, type AcceptedPolicy, type CandidateCheck, type RejectedPolicy } from './policy-candidate.js';
@@ -83,6 +84,8 @@ export interface FollowedEngine {
   /** The vocabulary a new version must stay within (undefined: the engine has no policy yet, the first one sets it). */
   vocabulary(): Vocabulary | undefined;
   readonly ownership: object | undefined;
+  /** The records behind ownership rules: a new version's rules are bound to it (and refused without it). */
+  readonly ownershipRules: OwnershipSources['ownershipRules'];
   /** A further check of candidates (their policy tests). */
   readonly check: CandidateCheck | undefined;
   /** Activates an accepted version. */
@@ -131,7 +134,7 @@ type Place = 'not-newer' | 'newer' | 'replaced' | 'rewound';
  * // { vocabulary: { resources: [['document', 'number']], actions: ['create', …] }, ownershipMethods: ['isCreator', …] }
  * ```
  */
-export function capabilitiesOf(vocabulary: Vocabulary | undefined, ownership: object | undefined): FollowerCapabilities {
+export function capabilitiesOf(vocabulary: Vocabulary | undefined, ownership: object | undefined, ownershipRules = false): FollowerCapabilities {
   return {
     vocabulary:
       vocabulary === undefined
@@ -149,6 +152,7 @@ export function capabilitiesOf(vocabulary: Vocabulary | undefined, ownership: ob
           },
     ownershipMethods: ownershipMethodsOf(ownership),
     ownershipService: ownershipServiceName(ownership),
+    ...(ownershipRules ? { ownershipRules } : {}),
   };
 }
 
@@ -213,7 +217,7 @@ export class PolicyFollower implements LivePolicy {
       version: this.engine.activeVersion,
       sequence: this.sequence,
       store: this.store,
-      capabilities: capabilitiesOf(this.engine.vocabulary(), this.engine.ownership),
+      capabilities: capabilitiesOf(this.engine.vocabulary(), this.engine.ownership, this.engine.ownershipRules !== undefined),
       lastRejection: this.lastRejection,
     };
   }
@@ -259,7 +263,7 @@ export class PolicyFollower implements LivePolicy {
     }
     let outcome: AcceptedPolicy | RejectedPolicy;
     try {
-      outcome = await checkCandidate(sourced, this.engine.vocabulary(), this.engine.ownership, this.engine.check);
+      outcome = await checkCandidate(sourced, this.engine.vocabulary(), this.engine, this.engine.check);
     } catch (error) {
       // A check that throws rejects the version; it never stops the follower.
       outcome = { version: undefined, sequence: sourced.sequence, reasons: [`checking it failed: ${error instanceof Error ? error.message : String(error)}`] };

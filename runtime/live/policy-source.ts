@@ -38,6 +38,8 @@ export interface FollowerCapabilities {
   readonly ownershipMethods: readonly string[] | 'any';
   /** The class name of its ownership service, as its messages give it; undefined without a service. */
   readonly ownershipService?: string | undefined;
+  /** Whether it has a source of the records behind ownership rules (without one, a version naming a rule is refused). */
+  readonly ownershipRules?: boolean | undefined;
 }
 
 /** The last version a follower rejected, and why. */

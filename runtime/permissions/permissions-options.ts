@@ -13,12 +13,18 @@ import type { HookValue } from '../core/table-building/table-builder.js';
 import type { ResourceIdType } from '../core/decision/resource-id.js';
 import { DecisionLog, MAX_PENDING_DECISIONS_LIMIT, type DecisionLogOptions } from '../core/decision-log/decision-log.js';
 import type { DecisionEvent } from '../core/decision-log/decision-event.js';
+import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, defaultResourceId, engineSettings, type EngineSettings, type PermissionsLogger } from '../core/decision/engine-settings.js';
 
 /** Options of {@link Permissions}. */
 export interface PermissionsOptions<TUser = any, TFilter = any> {
   /** The ownership service: hook strings in definitions name its methods. */
   readonly ownership?: object | undefined;
+  /**
+   * The records behind the ownership rules definitions name (`"owner": "creator"`): an adapter such as
+   * `kyselyOwnership(db, { tables })` from typed-permissions/kysely, or `memoryOwnership(records)`.
+   */
+  readonly ownershipRules?: OwnershipRuleSource<TFilter> | undefined;
   /** Combines the filters of several limitOwned hooks for `permit.limitOwn()`, typically with OR. */
   readonly limitOwnReduce?: LimitOwnReducer<TUser, TFilter> | undefined;
   /** Throw instead of warning on unknown roles, resources and actions. Default false. */
@@ -85,6 +91,7 @@ export interface PermissionsOptions<TUser = any, TFilter = any> {
  */
 export const PERMISSIONS_OPTION_KEYS = [
   'ownership',
+  'ownershipRules',
   'limitOwnReduce',
   'strict',
   'logger',
@@ -169,6 +176,12 @@ const telemetryShape = object(
 const optionsShape = object(
   {
     ownership: optional(valid(isObjectLike, 'Permissions option ownership must be an object whose methods the hook strings name.')),
+    ownershipRules: optional(
+      valid(
+        isRuleSource,
+        "Permissions option ownershipRules must be a source of the rules' records: an object with filter, ownedAmong and listOwned methods (kyselyOwnership(db, { tables }), memoryOwnership(records)).",
+      ),
+    ),
     limitOwnReduce: functionOption('Permissions option limitOwnReduce must be a function ({ user, limitOwneds }) => filter.'),
     getResourceId: functionOption('Permissions option getResourceId must be a function ({ resource, item }) => id.'),
     hookTimeoutMs: optional(
@@ -212,6 +225,12 @@ function isObjectLike(value: unknown): boolean {
   return typeof value === 'object' && value !== null;
 }
 
+function isRuleSource(value: unknown): boolean {
+  if (!isObjectLike(value)) return false;
+  const source = value as Partial<Record<keyof OwnershipRuleSource, unknown>>;
+  return typeof source.filter === 'function' && typeof source.ownedAmong === 'function' && typeof source.listOwned === 'function';
+}
+
 /**
  * Checks the options of an engine and fills in the defaults. Throws a PermissionsUsageError naming the
  * option and what it must be.
@@ -225,6 +244,7 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
   usageChecked(optionsShape, options);
   const {
     ownership,
+    ownershipRules,
     limitOwnReduce,
     strict,
     logger,
@@ -241,6 +261,7 @@ export function checkPermissionsOptions(options: unknown): EngineSettings {
   const checkedLogger = logger ?? console;
   return engineSettings({
     ownership,
+    ownershipRules,
     limitOwnReduce,
     strict: strict === true,
     logger: checkedLogger,

@@ -51,7 +51,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
     if (this.built) throw new PermissionsUsageError('build() was already called; a Permissions instance is built once.');
     const built = buildDefinitions(this.added, this.settings);
     for (const warning of built.warnings) this.settings.logger.warn(`typed-permissions: ${warning}`);
-    return this.install(loadBuiltTables(built, this.settings.ownership));
+    return this.install(loadBuiltTables(built, this.settings));
   }
 }
 

@@ -119,7 +119,7 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
     // `this`: called as Permissions.fromTables (of typed-permissions), the engine is a Permissions.
     const engine = new this(options);
     const { grantTables, version } = tablesOfBundle(tables);
-    return engine.install(loadCompiledTables(grantTables, engine.settings.ownership), version);
+    return engine.install(loadCompiledTables(grantTables, engine.settings), version);
   }
 
   /**
@@ -370,6 +370,7 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
       },
       vocabulary: () => this.vocabulary,
       ownership: settings.ownership,
+      ownershipRules: settings.ownershipRules,
       check: undefined,
       install: ({ index, version }) => void this.install(index, version),
       warn: (message) => settings.logger.warn(`typed-permissions: ${message}`),

@@ -122,7 +122,7 @@ export class RoleSetPolicy implements PermitContext {
         const limitOwned = bound(ownership, group.limitOwned, 'limitOwned');
         const ownedAmong = bound(ownership, group.ownedAmong, 'ownedAmong');
         const label = ownershipLabel({ isOwner: group.isOwner, listOwned: group.listOwned, limitOwned: group.limitOwned, ownedAmong: group.ownedAmong });
-        loaded.set(key, Object.freeze({ id: group.group, isOwner, listOwned, limitOwned, ownedAmong, label }));
+        loaded.set(key, Object.freeze({ id: group.group, isOwner, listOwned, limitOwned, ownedAmong, label, rule: undefined }));
       }
     });
     return loaded;

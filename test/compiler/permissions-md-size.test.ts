@@ -52,6 +52,7 @@ function syntheticModel(roles: number, ownersPerCell: number): CompiledModel {
     resourceActions: new Map([['document', ['read']]]),
     resourceIdTypes: new Map([['document', 'number']]),
     hookMethods: [],
+    ruleUserAttributes: [],
     computableResources: [],
     definitions: [{ file: 'synthetic.permissions.json', index: 0, definition: { roles: '*', resource: 'document', grant: ['read'] } }],
     warnings: [],

@@ -3,6 +3,7 @@
  * decision sees it — something that records a decision, whatever it then does with it.
  */
 import type { LimitOwnReducer } from '../definition/definition-types.js';
+import type { OwnershipRuleSource } from '../ownership-rules/ownership-rule-source.js';
 import type { HookValue } from '../table-building/table-builder.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { ResourceIdType } from './resource-id.js';
@@ -61,6 +62,8 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
 /** The checked options, with their defaults: what every snapshot of one engine shares. */
 export interface EngineSettings {
   readonly ownership: object | undefined;
+  /** The records behind the ownership rules definitions name. */
+  readonly ownershipRules: OwnershipRuleSource | undefined;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
   readonly strict: boolean;
   readonly logger: PermissionsLogger;
@@ -93,6 +96,7 @@ export function defaultResourceId({ item }: { item: object }): unknown {
 export function engineSettings(given: Partial<EngineSettings>): EngineSettings {
   return {
     ownership: undefined,
+    ownershipRules: undefined,
     limitOwnReduce: undefined,
     strict: false,
     logger: console,

@@ -78,7 +78,8 @@ export class OwnershipMemo {
   private async runOwnedAmong(owner: LoadedOwner, ownedAmong: BoundHook, limitOwned: BoundHook, ids: readonly unknown[]): Promise<void> {
     const asked = [...new Set(ids)].filter((id) => this.known(owner, id) === undefined);
     if (asked.length === 0) return;
-    const filter = this.filterOf(owner, limitOwned);
+    // A rule's executor asks the rule itself: no filter to configure first.
+    const filter = owner.rule === undefined ? this.filterOf(owner, limitOwned) : undefined;
     // The executor gets its own frozen copy: chunking it with splice, or keeping it, cannot touch `asked`.
     const resourceIds = Object.freeze(asked.slice());
     const owned = await callHook(ownedAmong, { user: this.user, filter, resourceIds }, this.settings.hookTimeoutMs, toIdSet);
@@ -126,19 +127,20 @@ export class OwnershipMemo {
   }
 
   /**
-   * Answers, for `owner`, every id of `ids` at once: membership in listOwned, or one ownedAmong call
-   * for the ids not answered yet; only a group with neither asks isOwner per id, at most
+   * Answers, for `owner`, every id of `ids` at once: one ownedAmong call for the ids not answered yet, or
+   * membership in listOwned; only a group with neither asks isOwner per id, at most
    * {@link MAX_HOOK_CALLS_IN_FLIGHT} at a time (through `limit`, shared by one operation). Afterwards
    * {@link OwnershipMemo.known} answers each of them.
    */
   async answerAll(owner: LoadedOwner, ids: readonly unknown[], limit: ConcurrencyLimit): Promise<void> {
     const { listOwned, limitOwned, ownedAmong } = owner;
-    if (listOwned !== undefined) {
-      await this.listedBy(owner, listOwned);
-      return;
-    }
+    // The executor first: a rule's group has both, and asking about the ids at hand beats listing every owned record.
     if (limitOwned !== undefined && ownedAmong !== undefined) {
       await this.runOwnedAmong(owner, ownedAmong, limitOwned, ids);
+      return;
+    }
+    if (listOwned !== undefined) {
+      await this.listedBy(owner, listOwned);
       return;
     }
     const unknown = [...new Set(ids)].filter((id) => this.known(owner, id) === undefined);

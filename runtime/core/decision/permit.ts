@@ -15,7 +15,10 @@ import { describeValue } from '../common/describe-value.js';
 import { PermissionsUsageError } from '../common/errors.js';
 import { OwnershipMemo, operationLimit } from './ownership-memo.js';
 import { limitOwnedFilters, listedOrLimitedFilters, reduceFilters, type OwnedQuery } from './owned-filters.js';
-import { canonicalPatterns, type Combination, type LoadedOwner, type OwnGrant } from '../tables/table-loader.js';
+import { anyOfRules, rulesOf } from './bind-rules.js';
+import { callHookSync } from './hook-call.js';
+import type { OwnershipQuestion } from '../ownership-rules/ownership-rule-source.js';
+import { canonicalPatterns, type BoundRule, type Combination, type LoadedOwner, type OwnGrant } from '../tables/table-loader.js';
 
 /** What a Permit reads from the policy snapshot it was decided on (and keeps for its whole life). */
 export interface PermitContext {
@@ -340,7 +343,40 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    */
   limitOwn(): TFilter {
     const query = this.ownedQuery();
+    const rules = rulesOf(query.owners);
+    // Groups that are all rules need no reducer: the rule source writes their OR as one filter.
+    if (rules !== undefined && rules.length > 1 && query.limitOwnReduce === undefined) {
+      const asked = anyOfRules(rules, this.resource, this.user, false);
+      return callHookSync({ name: (query.owners[0] as LoadedOwner).label, call: () => (rules[0] as BoundRule).filter(asked) }, {}) as TFilter;
+    }
     return reduceFilters(query, limitOwnedFilters(query), 'limitOwn()') as TFilter;
+  }
+
+  /**
+   * The records of the resource this permit may list, as a question for an ownership rules adapter: every
+   * record when the action is granted as `any`, none when it is not granted, else the records the rules of the
+   * user's roles select (their OR). Ownership decided by hooks cannot be a question: a PermissionsUsageError
+   * naming them (use limitOwn() for those roles). An adapter makes it a filter of its own form.
+   *
+   * @example
+   * ```ts
+   * const rules = kyselyOwnership(db, { tables: { document: 'documents', user: 'users' } });
+   * const page = await db.selectFrom('documents').selectAll().where((eb) => rules.where(permit)(eb)).limit(50).execute();
+   * ```
+   */
+  ownershipScope(): OwnershipQuestion {
+    const { combination, resource, user } = this;
+    if (combination.anyGranted || !combination.ownActionGranted) return anyOfRules([], resource, user, combination.anyGranted);
+    const rules = rulesOf(combination.owners);
+    if (rules === undefined)
+      throw new PermissionsUsageError(
+        `ownershipScope(): the ownership of ${this.action} on ${resource} for roles ${JSON.stringify(user.roles)} is decided by hooks ` +
+          `(${combination.owners
+            .filter((owner) => owner.rule === undefined)
+            .map((owner) => owner.label)
+            .join(', ')}), not only by ownership rules; use limitOwn() for these roles.`,
+      );
+    return anyOfRules(rules, resource, user, false);
   }
 
   /**

@@ -44,6 +44,13 @@ const hookFunctionSchema = (z: ZodModule) =>
     error: 'a hook must be a method name (string) or a function',
   });
 
+/** The name of an ownership rule of the definition's resource (its `*.resource.json` declares the rule). */
+const ruleNameSchema = (z: ZodModule) =>
+  z
+    .string({ error: 'owner must be the name of an ownership rule of the resource (a string)' })
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: 'owner must name an ownership rule: letters, digits and _, at most 64 characters, for example "creator"' })
+    .refine((value) => value !== '__proto__', { error: 'owner must not be "__proto__"' });
+
 /** Whether hooks may be functions (in-process) or only method names (the neutral JSON form). */
 export type HookForm = 'functions-or-names' | 'names';
 
@@ -70,6 +77,7 @@ function shapeSchema(z: ZodModule, hooks: HookForm) {
     isOwner: hook.optional(),
     listOwned: hook.optional(),
     limitOwned: hook.optional(),
+    owner: ruleNameSchema(z).optional(),
   });
 }
 
@@ -141,6 +149,10 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
   }
 
   const has = (hook: HookName) => definition[hook] !== undefined;
+  if (definition.owner !== undefined) {
+    checkRuleOwner(definition, (['isOwner', 'listOwned', 'limitOwned'] as const).filter(has), report);
+    return;
+  }
   if (has('listOwned') && has('limitOwned')) {
     report(
       'both-list-and-limit',
@@ -168,6 +180,24 @@ function checkDefinition(input: unknown, report: ProblemSink): void {
       );
     }
   }
+}
+
+/** A definition whose ownership is a rule: no hook beside it, and one resource (a rule belongs to a resource). */
+function checkRuleOwner(definition: Partial<Record<keyof ParsedDefinition, unknown>>, hooks: readonly HookName[], report: ProblemSink): void {
+  for (const hook of hooks)
+    report(
+      'owner-with-hooks',
+      [hook],
+      `The definition names the ownership rule ${JSON.stringify(definition.owner)} and the hook ${hook}; ownership is decided by one of them.`,
+      `Keep "owner" (the rule decides isOwn, listOwn, limitOwn and filterPick) or the hooks, not both.`,
+    );
+  if (definition.resource === '*')
+    report(
+      'owner-on-every-resource',
+      ['owner'],
+      `The definition names the ownership rule ${JSON.stringify(definition.owner)} for resource "*"; a rule belongs to one resource.`,
+      'Write one definition per resource, each naming a rule its *.resource.json declares.',
+    );
 }
 
 /**
@@ -239,7 +269,7 @@ function shapeMessage(issue: ZodCore.$ZodIssue, path: readonly (string | number)
 
 function shapeFix(issue: ZodCore.$ZodIssue, path: readonly (string | number)[]): string {
   if (issue.code === 'unrecognized_keys')
-    return 'Remove fields other than roles, resource, descr, possession, grant, isOwner, listOwned and limitOwned (check their spelling).';
+    return 'Remove fields other than roles, resource, descr, possession, grant, isOwner, listOwned, limitOwned and owner (check their spelling).';
   switch (path[0]) {
     case undefined:
       return 'Write the definition as an object with roles, resource and grant.';
@@ -262,6 +292,8 @@ function shapeFix(issue: ZodCore.$ZodIssue, path: readonly (string | number)[]):
     case 'limitOwned':
       if (issue.code === 'custom') return 'Rename the method of the ownership service (and the hook string) to another identifier, for example "isCreator".';
       return 'Name a method of the ownership service (an identifier such as "isCreator") or give a function.';
+    case 'owner':
+      return `Name an ownership rule that the resource's *.resource.json declares under "ownership", for example "creator".`;
     default:
       return 'Check the field against the PermissionDefinition format.';
   }

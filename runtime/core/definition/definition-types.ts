@@ -165,4 +165,6 @@ export type PermissionDefinitionJson = PermissionDefinitionBase & {
   readonly isOwner?: string;
   readonly listOwned?: string;
   readonly limitOwned?: string;
+  /** An ownership rule of the resource (declared in its `*.resource.json`), in place of the hooks. */
+  readonly owner?: string;
 };

@@ -154,7 +154,7 @@ export async function runPolicyTests(tables: GrantTables, tests: PolicyTests): P
     const ownership = new TestOwnership(file);
     const service = ownership.service(tables);
     const settings = engineSettings({ ownership: service, logger: SILENT, compileProjections: false });
-    const snapshot = new PolicySnapshot(loadCompiledTables(tables, service), settings, new OnceWarnings(false, SILENT));
+    const snapshot = new PolicySnapshot(loadCompiledTables(tables, settings), settings, new OnceWarnings(false, SILENT));
     for (const test of file.tests) {
       const outcome = await decide(snapshot, file, test, ownership);
       outcomes.push(outcome);

@@ -17,6 +17,8 @@ export interface ValidDefinition {
   readonly isOwner?: HookValue | undefined;
   readonly listOwned?: HookValue | undefined;
   readonly limitOwned?: HookValue | undefined;
+  /** The ownership rule of the resource that decides ownership, in place of hooks. */
+  readonly owner?: string | undefined;
 }
 
 /** A definition with where it came from. */

@@ -19,8 +19,11 @@ export class HookRegistry {
   /** The hook given for each entry of `hooks` (a name or a function), in the same order. */
   readonly values: HookValue[] = [];
   readonly owners: (OwnerGroup & { definitions: number[] })[] = [];
+  /** The ownership rules definitions name, as `[resource, rule]`, in the order met (`rule` of a group indexes it). */
+  readonly rules: (readonly [resource: string, name: string])[] = [];
   private readonly hookIndex = new Map<HookKind, Map<HookValue, number>>();
   private readonly ownerIndex = new Map<string, number>();
+  private readonly ruleIndex = new Map<string, number>();
 
   /** The index of a hook, added when new. Functions are named by their name (or a placeholder for anonymous ones). */
   hook(kind: HookKind, value: HookValue): number {
@@ -38,6 +41,7 @@ export class HookRegistry {
 
   /** The ownership group of a definition (its hooks), recording that definition `definitionNumber` uses it; undefined without hooks. */
   ownerOf(definition: ValidDefinition, definitionNumber: number): number | undefined {
+    if (definition.owner !== undefined) return this.group({ rule: this.rule(definition.resource, definition.owner), definitions: [] }, definitionNumber);
     if (definition.isOwner === undefined && definition.listOwned === undefined && definition.limitOwned === undefined) return undefined;
     const group: { isOwner?: number; listOwned?: number; limitOwned?: number; definitions: number[] } = {
       ...(definition.isOwner === undefined ? {} : { isOwner: this.hook('isOwner', definition.isOwner) }),
@@ -45,7 +49,23 @@ export class HookRegistry {
       ...(definition.limitOwned === undefined ? {} : { limitOwned: this.hook('limitOwned', definition.limitOwned) }),
       definitions: [],
     };
-    const key = `${group.isOwner ?? ''}/${group.listOwned ?? ''}/${group.limitOwned ?? ''}`;
+    return this.group(group, definitionNumber);
+  }
+
+  /** The index of rule `name` of `resource` in `rules`, added when new. */
+  private rule(resource: string, name: string): number {
+    const key = `${resource}\u0000${name}`;
+    let index = this.ruleIndex.get(key);
+    if (index === undefined) {
+      this.ruleIndex.set(key, (index = this.rules.length));
+      this.rules.push([resource, name]);
+    }
+    return index;
+  }
+
+  /** The index of the group with the hooks (or rule) of `group`, added when new, recording that definition `definitionNumber` uses it. */
+  private group(group: OwnerGroup & { definitions: number[] }, definitionNumber: number): number {
+    const key = group.rule === undefined ? `${group.isOwner ?? ''}/${group.listOwned ?? ''}/${group.limitOwned ?? ''}` : `rule ${group.rule}`;
     let index = this.ownerIndex.get(key);
     if (index === undefined) {
       index = this.owners.length;

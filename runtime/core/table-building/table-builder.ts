@@ -14,9 +14,11 @@ import { GrantCells, MAX_GRANT_CELLS } from './grant-cells.js';
 import { HookRegistry } from './hook-registry.js';
 import { knownNames } from './known-names.js';
 import { resourceSettings, uncomputableOwnership, type DeclaredResourceActions } from './resource-settings.js';
+import { ownershipRulesTable, unknownRuleProblems, type ResourceRules } from './rule-owners.js';
 
 export type { HookValue, LocatedDefinition, ValidDefinition } from './definition-parts.js';
 export type { DeclaredResourceActions } from './resource-settings.js';
+export type { ResourceRules } from './rule-owners.js';
 export { MAX_GRANT_EXPANSIONS } from './expansion-limit.js';
 export { MAX_GRANT_CELLS } from './grant-cells.js';
 
@@ -43,6 +45,8 @@ export interface TableBuildOptions {
    * grants may name only those there, and `'*'` expands to them.
    */
   readonly actions?: ReadonlyMap<string, DeclaredResourceActions> | undefined;
+  /** The ownership rules, user attributes and relations each resource's `*.resource.json` declares: what `"owner"` may name. */
+  readonly ownershipRules?: ReadonlyMap<string, ResourceRules> | undefined;
   /**
    * Told when the costly phase starts — expanding `definitions` definitions into cells — once the limits are
    * checked: a compiler shows it as progress, and a policy past a limit never reaches it.
@@ -84,6 +88,8 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
   const registry = new HookRegistry();
   const settings = resourceSettings(names, registry, options, warnings);
   problems.push(...uncomputableOwnership(located, names, settings.ownedAmong));
+  const declaredRules = options.ownershipRules ?? new Map<string, ResourceRules>();
+  problems.push(...unknownRuleProblems(located, declaredRules));
   const expansion = expansionProblem(located, names, settings);
   if (expansion.problem !== undefined) {
     problems.push(expansion.problem);
@@ -109,6 +115,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
 
   const { plans, rows } = cellRows(cells.cells, names);
   const { ownedAmong, idTypes, actions: declaredActions } = settings;
+  const ownershipRules = problems.length === 0 ? ownershipRulesTable(registry.rules, declaredRules) : undefined;
   return {
     tables: {
       format: 1,
@@ -121,6 +128,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
       ...(ownedAmong.some((hook) => hook !== -1) ? { ownedAmong } : {}),
       ...(idTypes.some((type) => type !== null) ? { idTypes } : {}),
       ...(declaredActions.some((declared) => declared !== null) ? { declaredActions } : {}),
+      ...(ownershipRules === undefined ? {} : { ownershipRules }),
       cells: rows,
       definitions,
     },

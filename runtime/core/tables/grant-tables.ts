@@ -3,6 +3,7 @@
  * definitions and that both `Permissions.build()` and the compiler's generated code load.
  */
 import type { AttributePlanJson } from '../projection/attribute-plan.js';
+import type { OwnershipCondition, RelationDeclaration, UserAttributeType } from '../ownership-rules/ownership-rule.js';
 
 /** The id types a resource may declare (`"idType"` in its `*.resource.json`, or the `resourceIdTypes` option). */
 export type ResourceIdType = 'number' | 'string';
@@ -19,13 +20,34 @@ export interface HookRef {
   readonly name: string;
 }
 
-/** An ownership group: the hooks of one definition (identical triples are shared). Indexes into `hooks`; `definitions` indexes the definitions that use it. */
+/**
+ * An ownership group: the hooks of one definition (identical triples are shared), or the ownership rule it names.
+ * Indexes into `hooks` (or `ownershipRules.rules`); `definitions` indexes the definitions that use it.
+ */
 export interface OwnerGroup {
   /** Absent when ownership is computed: membership in listOwned, or limitOwned run by the resource's ownedAmong. */
   readonly isOwner?: number;
   readonly listOwned?: number;
   readonly limitOwned?: number;
+  /** The ownership rule that decides, in place of hooks: an index into `ownershipRules.rules`. */
+  readonly rule?: number;
   readonly definitions: readonly number[];
+}
+
+/** One ownership rule a definition names: its resource, its name, its condition and the user attributes it may read. */
+export interface RuleTable {
+  readonly resource: string;
+  readonly name: string;
+  readonly condition: OwnershipCondition;
+  /** The user attributes declared beside the rule (in its resource's file), with their types. */
+  readonly userAttributes: Readonly<Record<string, UserAttributeType>>;
+}
+
+/** The ownership rules definitions name, and the relations of every resource they may walk through. */
+export interface OwnershipRulesTable {
+  readonly rules: readonly RuleTable[];
+  /** Per resource, its to-one relations by name. */
+  readonly relations: Readonly<Record<string, Readonly<Record<string, RelationDeclaration>>>>;
 }
 
 /**
@@ -36,14 +58,17 @@ export interface OwnerGroup {
  * @example
  * ```ts
  * ownershipLabel({ limitOwned: 'limitToCreator', ownedAmong: 'ownedDocumentsAmong' }); // 'limitToCreator via ownedDocumentsAmong'
+ * ownershipLabel({ rule: 'creator' }); // 'rule creator'
  * ```
  */
 export function ownershipLabel(names: {
+  readonly rule?: string | undefined;
   readonly isOwner?: string | undefined;
   readonly listOwned?: string | undefined;
   readonly limitOwned?: string | undefined;
   readonly ownedAmong?: string | undefined;
 }): string {
+  if (names.rule !== undefined) return `rule ${names.rule}`;
   if (names.isOwner !== undefined) return names.isOwner;
   if (names.listOwned !== undefined) return names.listOwned;
   return names.ownedAmong === undefined ? (names.limitOwned ?? '') : `${names.limitOwned ?? ''} via ${names.ownedAmong}`;
@@ -61,6 +86,7 @@ export function groupOwnershipLabel(tables: GrantTables, group: number, resource
   const owner = tables.owners[group];
   const name = (hook: number | undefined) => (hook === undefined || hook === -1 ? undefined : tables.hooks[hook]?.name);
   return ownershipLabel({
+    rule: owner?.rule === undefined ? undefined : tables.ownershipRules?.rules[owner.rule]?.name,
     isOwner: name(owner?.isOwner),
     listOwned: name(owner?.listOwned),
     limitOwned: name(owner?.limitOwned),
@@ -124,6 +150,8 @@ export interface GrantTables {
    * null when it declares none (any action may be asked of it). Absent: none declares its actions.
    */
   readonly declaredActions?: readonly (readonly number[] | null)[];
+  /** The ownership rules that ownership groups name. Absent: no definition names a rule. */
+  readonly ownershipRules?: OwnershipRulesTable;
   readonly cells: readonly GrantCell[];
   readonly definitions: readonly DefinitionSummary[];
 }

@@ -7,7 +7,9 @@
  */
 import { NOTHING, planBytes, planFromJson, planToPatterns, unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
-import { ownershipLabel, type GrantCell, type GrantTables, type HookRef } from './grant-tables.js';
+import type { OwnershipContext } from '../ownership-rules/ownership-context.js';
+import type { OwnershipQuestion } from '../ownership-rules/ownership-rule-source.js';
+import { ownershipLabel, type GrantCell, type GrantTables, type HookRef, type RuleTable } from './grant-tables.js';
 import type { ResourceIdType } from '../tables/grant-tables.js';
 import { cellCount, notGrantTablesError, resourceCells } from './packed-tables.js';
 
@@ -15,6 +17,22 @@ import { cellCount, notGrantTablesError, resourceCells } from './packed-tables.j
 export interface BoundHook {
   readonly name: string;
   readonly call: (args: object) => unknown;
+}
+
+/**
+ * The hooks an ownership rule decides through, made from the application's rule source: one record
+ * (`isOwner`), every owned record (`listOwned`), a filter (`limitOwned`) and many records at once (`ownedAmong`).
+ */
+export interface BoundRule {
+  readonly rule: RuleTable;
+  /** What the rule is evaluated with: its resource, the relations, its user attributes. */
+  readonly context: OwnershipContext;
+  readonly isOwner: BoundHook;
+  readonly listOwned: BoundHook;
+  readonly limitOwned: BoundHook;
+  readonly ownedAmong: BoundHook;
+  /** The source's filter for any question about the rule's resource: several rules' OR in one filter. */
+  readonly filter: (question: OwnershipQuestion) => unknown;
 }
 
 /**
@@ -33,6 +51,8 @@ export interface LoadedOwner {
   readonly ownedAmong: BoundHook | undefined;
   /** The hook that decides ownership of one record, as explanations name it. */
   readonly label: string;
+  /** The ownership rule the hooks are made from, when the group names one. */
+  readonly rule: BoundRule | undefined;
 }
 
 /** The own attributes one ownership group adds, for items that group owns. */
@@ -229,8 +249,16 @@ export function combineRoles(parts: readonly Combination[]): Combination {
  * const index = loadGrantTables(tables, (ref) => ({ name: ref.name, call: resolveMethod(service, ref.name)! }));
  * ```
  */
-export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, index: number) => BoundHook): GrantIndex {
+export function loadGrantTables(
+  tables: GrantTables,
+  bindHook: (ref: HookRef, index: number) => BoundHook,
+  bindRule?: (rule: RuleTable, index: number) => BoundRule,
+): GrantIndex {
   const hooks = tables.hooks.map((ref, i) => bindHook(ref, i));
+  const rules = (tables.ownershipRules?.rules ?? []).map((rule, i) => {
+    if (bindRule === undefined) throw notGrantTablesError('ownershipRules: the tables name ownership rules, and no rule source binds them');
+    return bindRule(rule, i);
+  });
   const hookOf = (index: number | undefined): BoundHook | undefined => (index === undefined || index === -1 ? undefined : hooks[index]);
   // One LoadedOwner per ownership group and resource: the executor of limitOwned depends on the resource.
   const loadedOwners = new Map<string, LoadedOwner>();
@@ -239,12 +267,21 @@ export function loadGrantTables(tables: GrantTables, bindHook: (ref: HookRef, in
     let owner = loadedOwners.get(key);
     if (owner === undefined) {
       const group = tables.owners[id] as GrantTables['owners'][number];
+      const rule = group.rule === undefined ? undefined : rules[group.rule];
+      if (rule !== undefined) {
+        const { isOwner, listOwned, limitOwned, ownedAmong } = rule;
+        loadedOwners.set(
+          key,
+          (owner = Object.freeze({ id, isOwner, listOwned, limitOwned, ownedAmong, label: ownershipLabel({ rule: rule.rule.name }), rule })),
+        );
+        return owner;
+      }
       const isOwner = hookOf(group.isOwner);
       const listOwned = hookOf(group.listOwned);
       const limitOwned = hookOf(group.limitOwned);
       const ownedAmong = limitOwned === undefined ? undefined : hookOf(tables.ownedAmong?.[resource]);
       const label = ownershipLabel({ isOwner: isOwner?.name, listOwned: listOwned?.name, limitOwned: limitOwned?.name, ownedAmong: ownedAmong?.name });
-      loadedOwners.set(key, (owner = Object.freeze({ id, isOwner, listOwned, limitOwned, ownedAmong, label })));
+      loadedOwners.set(key, (owner = Object.freeze({ id, isOwner, listOwned, limitOwned, ownedAmong, label, rule: undefined })));
     }
     return owner;
   };

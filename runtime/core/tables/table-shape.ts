@@ -7,6 +7,8 @@
  */
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../definition/grant-syntax.js';
 import type { GrantTables } from './grant-tables.js';
+import { ownershipConditionProblems, ownershipNameProblem } from '../ownership-rules/ownership-rule-parser.js';
+import { USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
 
 const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned', 'ownedAmong']);
 
@@ -52,6 +54,48 @@ function plan(value: unknown, path: string): void {
   }
 }
 
+/** A record of names to values, each checked by `check`; its keys rule names unless `anyKeys` (resource names). */
+function record(value: unknown, path: string, check: (entry: unknown, path: string) => void, anyKeys = false): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'is not an object');
+  for (const [name, entry] of Object.entries(value)) {
+    const problem = anyKeys ? undefined : ownershipNameProblem(name);
+    if (problem !== undefined) fail(`${path}.${JSON.stringify(name)}`, problem);
+    check(entry, `${path}.${name}`);
+  }
+}
+
+/**
+ * The ownership rules of the tables: each with a resource of the tables, a name, a condition of the rules' own
+ * shape and typed user attributes; relations `{ resource, on }` by name. Returns each rule's resource (an index).
+ */
+function ownershipRules(value: unknown, resources: readonly string[]): readonly number[] {
+  if (value === undefined) return [];
+  const { rules, relations } = value as { rules?: unknown; relations?: unknown };
+  record(
+    relations,
+    'ownershipRules.relations',
+    (byName, path) =>
+      record(byName, path, (relation, at) => {
+        const { resource, on } = (relation ?? {}) as { resource?: unknown; on?: unknown };
+        if (typeof resource !== 'string' || typeof on !== 'string') fail(at, 'is not a relation { resource, on }');
+      }),
+    true,
+  );
+  return array(rules, 'ownershipRules.rules').map((rule, i) => {
+    const at = `ownershipRules.rules[${i}]`;
+    const { resource, name, condition, userAttributes } = (rule ?? {}) as Record<string, unknown>;
+    const resourceIndex = resources.indexOf(resource as string);
+    if (resourceIndex === -1) fail(`${at}.resource`, 'is not a resource of the tables');
+    if (typeof name !== 'string' || ownershipNameProblem(name) !== undefined) fail(`${at}.name`, 'is not a rule name');
+    const [problem] = ownershipConditionProblems(condition, []);
+    if (problem !== undefined) fail(`${at}.condition`, `is not a rule: ${problem.message}`);
+    record(userAttributes, `${at}.userAttributes`, (type, path) => {
+      if (!(USER_ATTRIBUTE_TYPES as readonly unknown[]).includes(type)) fail(path, `is not one of ${USER_ATTRIBUTE_TYPES.join(', ')}`);
+    });
+    return resourceIndex;
+  });
+}
+
 /** Checks one cell (its path given); throws a ShapeError at the first problem. */
 export type CellCheck = (cell: unknown, path: string) => void;
 
@@ -77,11 +121,15 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
     const at = index(value, hooks.length, path);
     if ((hooks[at] as { kind: string }).kind !== kind) fail(path, `is not a ${kind} hook`);
   };
+  const ruleResources = ownershipRules(tables.ownershipRules, resources);
   const owners = array(tables.owners, 'owners');
   owners.forEach((owner, i) => {
-    const group = (owner ?? {}) as { isOwner?: unknown; listOwned?: unknown; limitOwned?: unknown; definitions?: unknown };
+    const group = (owner ?? {}) as { isOwner?: unknown; listOwned?: unknown; limitOwned?: unknown; rule?: unknown; definitions?: unknown };
+    if (group.rule !== undefined) {
+      index(group.rule, ruleResources.length, `owners[${i}].rule`);
+      if (group.isOwner !== undefined || group.listOwned !== undefined || group.limitOwned !== undefined) fail(`owners[${i}]`, 'has both a rule and hooks');
+    } else if (group.isOwner === undefined && group.listOwned === undefined && group.limitOwned === undefined) fail(`owners[${i}]`, 'has no ownership hook');
     if (group.isOwner !== undefined) hookOfKind(group.isOwner, 'isOwner', `owners[${i}].isOwner`);
-    if (group.isOwner === undefined && group.listOwned === undefined && group.limitOwned === undefined) fail(`owners[${i}]`, 'has no ownership hook');
     if (group.listOwned !== undefined) hookOfKind(group.listOwned, 'listOwned', `owners[${i}].listOwned`);
     if (group.limitOwned !== undefined) hookOfKind(group.limitOwned, 'limitOwned', `owners[${i}].limitOwned`);
     array(group.definitions, `owners[${i}].definitions`).forEach((definition, k) => index(definition, definitions, `owners[${i}].definitions[${k}]`));
@@ -113,8 +161,10 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
     return new Set(indexes as readonly number[]);
   });
   // A group without isOwner or listOwned decides one record only through the resource's executor.
+  // A rule decides on its own resource only (its conditions name that resource's attributes).
   const decidable = (group: number, resource: number) => {
-    const { isOwner, listOwned } = owners[group] as { isOwner?: unknown; listOwned?: unknown };
+    const { isOwner, listOwned, rule } = owners[group] as { isOwner?: unknown; listOwned?: unknown; rule?: number };
+    if (rule !== undefined) return ruleResources[rule] === resource;
     return isOwner !== undefined || listOwned !== undefined || (executors?.[resource] ?? -1) !== -1;
   };
   return (entry, at) => {
@@ -132,7 +182,10 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
     array(cellOwners, `${at}[5]`).forEach((value, k) => {
       const group = index(value, owners.length, `${at}[5][${k}]`);
       if (!decidable(group, resource as number))
-        fail(`${at}[5][${k}]`, 'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong)');
+        fail(
+          `${at}[5][${k}]`,
+          'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong, no rule of it)',
+        );
     });
     array(sources, `${at}[6]`).forEach((value, k) => index(value, definitions * 2, `${at}[6][${k}]`));
   };

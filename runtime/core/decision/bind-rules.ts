@@ -1,0 +1,93 @@
+/**
+ * An ownership rule bound to the application's rule source: the hooks the engine calls for one record, many
+ * records, every owned record and a filter, each a question to the source about the rule. So a group decided by a
+ * rule goes through the very machinery (time-outs, answer checks, batching, memo) hooks go through.
+ */
+import type { OwnershipContext } from '../ownership-rules/ownership-context.js';
+import type { OwnershipRuleSource, OwnershipQuestion } from '../ownership-rules/ownership-rule-source.js';
+import type { OwnershipScope } from '../ownership-rules/ownership-rule.js';
+import type { GrantTables, RuleTable } from '../tables/grant-tables.js';
+import type { BoundRule, LoadedOwner } from '../tables/table-loader.js';
+
+/**
+ * What a rule of `tables` is evaluated with: its resource, the relations of every resource, its user attributes.
+ *
+ * @example
+ * ```ts
+ * ruleContext(tables, tables.ownershipRules.rules[0]); // { resource: 'document', relations: Map { … }, userAttributes: { id: 'number' } }
+ * ```
+ */
+export function ruleContext(tables: GrantTables, rule: RuleTable): OwnershipContext {
+  return { resource: rule.resource, relations: new Map(Object.entries(tables.ownershipRules?.relations ?? {})), userAttributes: rule.userAttributes };
+}
+
+/** The user of a hook's arguments. */
+const userOf = (args: object): object => (args as { readonly user: object }).user;
+
+/**
+ * The hooks of `rule`, asking `source`: isOwner is `ownedAmong` of one id, ownedAmong ignores the filter it is
+ * handed (the rule is the filter).
+ *
+ * @example
+ * ```ts
+ * const bound = bindRule(source, rule, ruleContext(tables, rule));
+ * await bound.isOwner.call({ user, resourceId: 3 }); // true when the rule holds for record 3
+ * ```
+ */
+export function bindRule(source: OwnershipRuleSource, rule: RuleTable, context: OwnershipContext): BoundRule {
+  const name = `rule ${rule.name}`;
+  const question = (args: object): OwnershipQuestion => ({ scope: rule.condition, context, user: userOf(args) });
+  return {
+    rule,
+    context,
+    isOwner: {
+      name,
+      call: (args) => {
+        const id = (args as { readonly resourceId: unknown }).resourceId;
+        return source.ownedAmong(question(args), [id]).then((ids) => ids.includes(id));
+      },
+    },
+    listOwned: { name, call: (args) => source.listOwned(question(args)) },
+    limitOwned: { name, call: (args) => source.filter(question(args)) },
+    ownedAmong: { name, call: (args) => source.ownedAmong(question(args), (args as { readonly resourceIds: readonly unknown[] }).resourceIds) },
+    filter: (asked) => source.filter(asked),
+  };
+}
+
+/**
+ * The question for the records of `resource` that `rules` select together for `user`: every record when
+ * `everything`, else their OR (one rule as itself; none: nothing).
+ *
+ * @example
+ * ```ts
+ * anyOfRules([creator, sameCompany], 'document', user, false); // { scope: { any: [creator.condition, sameCompany.condition] }, context, user }
+ * ```
+ */
+export function anyOfRules(rules: readonly BoundRule[], resource: string, user: object, everything: boolean): OwnershipQuestion {
+  const first = rules[0];
+  const context: OwnershipContext = first?.context ?? { resource, relations: new Map(), userAttributes: {} };
+  let scope: OwnershipScope;
+  if (everything) scope = 'everything';
+  else if (first === undefined) scope = 'nothing';
+  else if (rules.length === 1) scope = first.rule.condition;
+  else scope = { any: rules.map((bound) => bound.rule.condition) };
+  // The rules of one resource are declared in one file, beside the user attributes they read: one context serves all.
+  return { scope, context, user };
+}
+
+/**
+ * The rules of ownership groups `owners`, or undefined when some group is decided by hooks.
+ *
+ * @example
+ * ```ts
+ * rulesOf(combination.owners); // [creatorRule] — or undefined beside an isOwner hook
+ * ```
+ */
+export function rulesOf(owners: readonly LoadedOwner[]): BoundRule[] | undefined {
+  const rules: BoundRule[] = [];
+  for (const owner of owners) {
+    if (owner.rule === undefined) return undefined;
+    rules.push(owner.rule);
+  }
+  return rules;
+}

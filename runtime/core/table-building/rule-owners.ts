@@ -1,0 +1,79 @@
+/**
+ * Definitions that name an ownership rule (`"owner": "creator"`): the rule must be one its resource declares, and
+ * the tables carry every rule named, with the user attributes beside it and the relations rules walk through.
+ */
+import type { DefinitionProblem } from '../common/errors.js';
+import { didYouMean } from '../common/nearest-name.js';
+import type { OwnershipCondition, RelationDeclaration, UserAttributeType } from '../ownership-rules/ownership-rule.js';
+import type { OwnershipRulesTable } from '../tables/grant-tables.js';
+import type { LocatedDefinition } from './definition-parts.js';
+
+/** What one resource's `*.resource.json` declares for ownership rules. */
+export interface ResourceRules {
+  readonly rules: Readonly<Record<string, OwnershipCondition>>;
+  readonly userAttributes: Readonly<Record<string, UserAttributeType>>;
+  readonly relations: Readonly<Record<string, RelationDeclaration>>;
+}
+
+/**
+ * A problem for each definition whose `owner` names no rule its resource declares.
+ *
+ * @example
+ * ```ts
+ * unknownRuleProblems(located, new Map([['document', { rules: { creator }, userAttributes, relations }]]));
+ * // [{ code: 'unknown-ownership-rule', path: ['owner'], message: 'Resource "document" declares no ownership rule "creater". Did you mean "creator"?', … }]
+ * ```
+ */
+export function unknownRuleProblems(located: readonly LocatedDefinition[], declared: ReadonlyMap<string, ResourceRules>): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  for (const { definition, location } of located) {
+    const { owner, resource } = definition;
+    if (owner === undefined || resource === '*') continue;
+    const rules = declared.get(resource)?.rules;
+    if (rules !== undefined && Object.hasOwn(rules, owner)) continue;
+    const known = rules === undefined ? [] : Object.keys(rules);
+    problems.push({
+      code: 'unknown-ownership-rule',
+      ...location,
+      path: ['owner'],
+      message:
+        known.length === 0
+          ? `Resource ${JSON.stringify(resource)} declares no ownership rules, so "owner": ${JSON.stringify(owner)} names nothing.`
+          : `Resource ${JSON.stringify(resource)} declares no ownership rule ${JSON.stringify(owner)}.${didYouMean(owner, known)}`,
+      fix:
+        known.length === 0
+          ? `Declare the rule under "ownership" in ${resource}.resource.json (rules need the compiler), or decide ownership with hooks.`
+          : `Name one of the rules ${known.map((name) => JSON.stringify(name)).join(', ')}, or declare it under "ownership" in ${resource}.resource.json.`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * The tables' part for the rules definitions name (`named`, as the hook registry met them): each rule's condition
+ * and user attributes, and the relations of every resource that declares any. Undefined when no rule is named.
+ *
+ * @example
+ * ```ts
+ * ownershipRulesTable([['document', 'creator']], declared);
+ * // { rules: [{ resource: 'document', name: 'creator', condition, userAttributes }], relations: { document: { creator: … } } }
+ * ```
+ */
+export function ownershipRulesTable(
+  named: readonly (readonly [resource: string, name: string])[],
+  declared: ReadonlyMap<string, ResourceRules>,
+): OwnershipRulesTable | undefined {
+  if (named.length === 0) return undefined;
+  const rules = named.map(([resource, name]) => {
+    const declaration = declared.get(resource) as ResourceRules;
+    return { resource, name, condition: declaration.rules[name] as OwnershipCondition, userAttributes: declaration.userAttributes };
+  });
+  // fromEntries defines own properties, so no resource name can reach a prototype.
+  const relations = Object.fromEntries(
+    [...declared]
+      .filter(([, declaration]) => Object.keys(declaration.relations).length > 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([resource, declaration]) => [resource, declaration.relations]),
+  );
+  return { rules, relations };
+}

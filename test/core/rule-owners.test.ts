@@ -1,0 +1,178 @@
+/**
+ * Definitions that name an ownership rule (`"owner": "creator"`), compiled and loaded: every ownership answer —
+ * isOwn, filterPick (one ownedAmong per group), listOwn, limitOwn, ownershipScope, explain — follows from the rule
+ * and the records of the rule source, beside a role whose ownership is hooks; a policy naming rules without a
+ * source is refused when the engine is made; tampered rule tables are refused when loaded.
+ */
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { compileModel } from '../../compiler/model/compile-model.js';
+import { PermissionDefinitionError, PermissionsHookError, PermissionsUsageError } from '../../runtime/core/common/errors.js';
+import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
+import type { OwnershipQuestion } from '../../runtime/core/ownership-rules/ownership-rule-source.js';
+import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
+import { permissionsFromTables } from '../../runtime/permissions/precompiled-permissions.js';
+import { fixture } from '../compiler/helpers.js';
+
+const USERS = [
+  { id: 1, companyId: 10 },
+  { id: 2, companyId: 10 },
+  { id: 3, companyId: 20 },
+];
+const DOCUMENTS = [
+  { id: 100, title: 'a', confidential: 'x', creatorId: 1 },
+  { id: 101, title: 'b', confidential: 'y', creatorId: 2 },
+  { id: 102, title: 'c', confidential: 'z', creatorId: 3 },
+  { id: 103, title: 'd', confidential: 'w', creatorId: null },
+];
+const employee = { id: 1, roles: ['EMPLOYEE'], companyId: 10, managedUserIds: [] };
+const manager = { id: 2, roles: ['MANAGER'], companyId: 10, managedUserIds: [3] };
+const admin = { id: 9, roles: ['COMPANY_ADMIN'], companyId: 10, managedUserIds: null };
+const auditor = { id: 7, roles: ['AUDITOR', 'EMPLOYEE'], companyId: 20, managedUserIds: [] };
+
+let tables: GrantTables;
+beforeAll(() => {
+  const compiled = compileModel(fixture('ownership-rules'));
+  if (!compiled.ok) throw new Error(`the ownership-rules fixture does not compile: ${JSON.stringify(compiled.problems)}`);
+  tables = compiled.model.tables;
+}, 30_000);
+
+/** A memory source that counts the questions it is asked. */
+function countingSource() {
+  const source = memoryOwnership({ document: DOCUMENTS, user: USERS });
+  const asked: string[] = [];
+  return {
+    asked,
+    source: {
+      filter: (question: OwnershipQuestion) => (asked.push('filter'), source.filter(question)),
+      ownedAmong: (question: OwnershipQuestion, ids: readonly unknown[]) => (asked.push(`ownedAmong ${JSON.stringify(ids)}`), source.ownedAmong(question, ids)),
+      listOwned: (question: OwnershipQuestion) => (asked.push('listOwned'), source.listOwned(question)),
+    },
+  };
+}
+
+const hooks = { isAudited: ({ resourceId }: { resourceId: unknown }) => resourceId === 101, listAudited: () => [101] };
+const engine = (source = countingSource().source) => permissionsFromTables({ format: 1, version: 'v', tables }, { ownershipRules: source, ownership: hooks });
+
+describe('the tables of definitions that name rules', () => {
+  it('carry each named rule with its user attributes, and the relations; a group names its rule', () => {
+    expect(tables.ownershipRules).toEqual({
+      rules: [
+        { resource: 'document', name: 'creator', condition: { attribute: 'creatorId', equals: { user: 'id' } }, userAttributes: expect.any(Object) },
+        { resource: 'document', name: 'creatorOrManaged', condition: expect.objectContaining({ any: expect.any(Array) }), userAttributes: expect.any(Object) },
+        {
+          resource: 'document',
+          name: 'sameCompany',
+          condition: { attribute: 'creator.companyId', equals: { user: 'companyId' } },
+          userAttributes: expect.any(Object),
+        },
+      ],
+      relations: { document: { creator: { resource: 'user', on: 'creatorId' } } },
+    });
+    expect(tables.owners.map((group) => group.rule)).toEqual([0, 1, 2, undefined]);
+    expect(tables.hooks.map((hook) => hook.name)).toEqual(['isAudited', 'listAudited']);
+  });
+});
+
+describe('ownership decided by a rule', () => {
+  it('isOwn and the permit of one record follow the rule, through a relation too', async () => {
+    const permissions = engine();
+    const own = async (user: object, id: number) =>
+      (await permissions.grantPermit({ user: user as typeof employee, resource: 'document', action: 'read', resourceId: id })).granted;
+    expect(await Promise.all([100, 101, 102, 103].map((id) => own(employee, id)))).toEqual([true, false, false, false]);
+    expect(await Promise.all([100, 101, 102, 103].map((id) => own(manager, id)))).toEqual([false, true, true, false]);
+    // Same company: the creators of 100 and 101 are in company 10; 103 has no creator.
+    expect(await Promise.all([100, 101, 102, 103].map((id) => own(admin, id)))).toEqual([true, true, false, false]);
+    // Hooks and a rule in one user's roles: either owns.
+    expect(await Promise.all([100, 101, 102, 103].map((id) => own(auditor, id)))).toEqual([false, true, false, false]);
+  });
+
+  it('filterPick asks the source once per rule group for every record, and picks what each grant shows', async () => {
+    const { source, asked } = countingSource();
+    const permit = await engine(source).grantPermit({ user: manager, resource: 'document', action: 'read' });
+    expect(await permit.filterPick(DOCUMENTS)).toEqual([DOCUMENTS[1], DOCUMENTS[2]]);
+    expect(asked).toEqual(['ownedAmong [100,101,102,103]']);
+    const employeeList = await engine().grantPermit({ user: employee, resource: 'document', action: 'list' });
+    expect(await employeeList.filterPick(DOCUMENTS)).toEqual([{ id: 100, title: 'a', creatorId: 1 }, { title: 'b' }, { title: 'c' }, { title: 'd' }]);
+  });
+
+  it('listOwn lists what the rule owns; limitOwn is the source filter, one filter for several rules', async () => {
+    const permissions = engine();
+    const permit = await permissions.grantPermit({ user: manager, resource: 'document', action: 'read' });
+    expect(await permit.listOwn()).toEqual([101, 102]);
+    const filter = permit.limitOwn() as (record: object) => boolean;
+    expect(DOCUMENTS.filter(filter).map((d) => d.id)).toEqual([101, 102]);
+    const both = await permissions.grantPermit({ user: { ...manager, roles: ['MANAGER', 'COMPANY_ADMIN'] }, resource: 'document', action: 'read' });
+    expect(DOCUMENTS.filter(both.limitOwn() as (record: object) => boolean).map((d) => d.id)).toEqual([100, 101, 102]);
+  });
+
+  it('ownershipScope: everything when granted as any, nothing when not granted, the OR of the rules, refused beside hooks', async () => {
+    const permissions = engine();
+    const scopeOf = async (user: object, action: 'read' | 'update' | 'review') =>
+      (await permissions.grantPermit({ user: user as typeof employee, resource: 'document', action })).ownershipScope().scope;
+    expect(await scopeOf({ ...employee, roles: ['SUPER_ADMIN'] }, 'read')).toBe('everything');
+    expect(await scopeOf(employee, 'update')).toBe('nothing');
+    expect(await scopeOf(employee, 'read')).toEqual({ attribute: 'creatorId', equals: { user: 'id' } });
+    expect(await scopeOf({ ...employee, roles: ['EMPLOYEE', 'COMPANY_ADMIN'] }, 'read')).toEqual({
+      any: [
+        { attribute: 'creatorId', equals: { user: 'id' } },
+        { attribute: 'creator.companyId', equals: { user: 'companyId' } },
+      ],
+    });
+    const mixed = await permissions.grantPermit({ user: auditor, resource: 'document', action: 'read' });
+    expect(() => mixed.ownershipScope()).toThrow(
+      new PermissionsUsageError(
+        'ownershipScope(): the ownership of read on document for roles ["AUDITOR","EMPLOYEE"] is decided by hooks (isAudited), not only by ownership rules; use limitOwn() for these roles.',
+      ),
+    );
+  });
+
+  it('explain names the rule that owns', async () => {
+    const permit = await engine().grantPermit({ user: employee, resource: 'document', action: 'read', resourceId: 100 });
+    expect((await permit.explain()).ownership).toEqual({ resourceId: 100, checks: [{ isOwner: 'rule creator', owned: true }] });
+  });
+
+  it('a user without an attribute the rule reads is refused, never answered', async () => {
+    const permit = await engine().grantPermit({ user: { id: 1, roles: ['COMPANY_ADMIN'] } as unknown as typeof admin, resource: 'document', action: 'read' });
+    const error = await permit.isOwn(100).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PermissionsHookError);
+    expect(error).toMatchObject({
+      hook: 'rule sameCompany',
+      message:
+        'Ownership hook rule sameCompany threw: The user has no attribute "companyId", which an ownership rule reads. Give the user object "companyId" (null when it has no value).',
+      cause: expect.any(PermissionsUsageError),
+    });
+  });
+});
+
+describe('a policy naming rules', () => {
+  it('without a rule source is refused when the engine is made, naming each definition that needs it', () => {
+    const make = () => permissionsFromTables({ format: 1, version: 'v', tables }, { ownership: hooks });
+    expect(make).toThrow(PermissionDefinitionError);
+    expect(() => make()).toThrow(
+      /definitions\[0\]\.owner \(document\.permissions\.json\): The definition's ownership rule "creator" of "document" needs the records it reads, and no ownershipRules source is given\./,
+    );
+  });
+
+  it('with tampered rules is not loaded', () => {
+    const tampered = (change: (rules: Record<string, unknown>) => void): GrantTables => {
+      const copy = JSON.parse(JSON.stringify(tables)) as GrantTables & { ownershipRules: Record<string, unknown> };
+      change(copy.ownershipRules);
+      return copy;
+    };
+    const load = (bad: GrantTables) => () =>
+      permissionsFromTables({ format: 1, version: 'v', tables: bad }, { ownershipRules: countingSource().source, ownership: hooks });
+    expect(load(tampered((rules) => ((rules['rules'] as { condition: unknown }[])[0]!.condition = { attribute: 'x' })))).toThrow(
+      /ownershipRules\.rules\[0\]\.condition is not a rule/,
+    );
+    expect(load(tampered((rules) => ((rules['rules'] as { resource: unknown }[])[0]!.resource = 'user')))).toThrow(
+      /ownershipRules\.rules\[0\]\.resource is not a resource of the tables/,
+    );
+    expect(load(tampered((rules) => (rules['relations'] = [])))).toThrow(/ownershipRules\.relations is not an object/);
+  });
+
+  it('an ownershipRules option that is no source is refused', () => {
+    expect(() => permissionsFromTables({ format: 1, version: 'v', tables }, { ownershipRules: {} as never, ownership: hooks })).toThrow(
+      /Permissions option ownershipRules must be a source of the rules' records/,
+    );
+  });
+});
