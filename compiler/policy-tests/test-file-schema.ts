@@ -5,7 +5,14 @@
  * actions, records — is checked afterwards, against the compiled policy (the runtime's reference check).
  */
 import type { core as ZodCore } from 'zod';
-import { loadZod, MAX_STRING_ID_LENGTH, POLICY_TEST_EXPECTATIONS, POLICY_TEST_ID_RULE, quoteForMessage } from 'typed-permissions/internal';
+import {
+  loadZod,
+  MAX_POLICY_TEST_USER_LIST,
+  MAX_STRING_ID_LENGTH,
+  POLICY_TEST_EXPECTATIONS,
+  POLICY_TEST_ID_RULE,
+  quoteForMessage,
+} from 'typed-permissions/internal';
 
 type ZodModule = ReturnType<typeof loadZod>;
 
@@ -21,6 +28,15 @@ const ID_MESSAGE = `an id must be ${POLICY_TEST_ID_RULE}`;
 function idSchema(z: ZodModule) {
   const error = { error: ID_MESSAGE };
   return z.union([z.int(error), z.string(error).min(1, error).max(MAX_STRING_ID_LENGTH, error)], error);
+}
+
+/** A value an ownership rule may read of a user: a string, finite number, boolean or null, or a list of strings or numbers. */
+function userAttributeSchema(z: ZodModule) {
+  const error = { error: 'a user attribute must be a string, a number, true, false, null, or a list of strings or numbers' };
+  return z.union(
+    [z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]), error).max(MAX_POLICY_TEST_USER_LIST, error)],
+    error,
+  );
 }
 
 function testSchema(z: ZodModule) {
@@ -47,8 +63,17 @@ function buildTestFileSchema(z: ZodModule) {
       roles: z
         .array(z.string({ error: 'a role must be a name (a string)' }), { error: '"roles" must be an array of role names' })
         .describe("The user's roles."),
+      attributes: z
+        .record(z.string(), userAttributeSchema(z), { error: '"attributes" must be an object: attribute name → value' })
+        .superRefine((attributes, ctx) => {
+          for (const own of ['id', 'roles'])
+            if (Object.hasOwn(attributes, own))
+              ctx.addIssue({ code: 'custom', path: [own], message: `"${own}" is the user's own field: write it beside "attributes", not in it` });
+        })
+        .optional()
+        .describe('What ownership rules read of the user besides its id, such as its company or the users it manages.'),
     })
-    .describe('A user: id and roles.');
+    .describe('A user: id, roles, and the attributes ownership rules read.');
   return z.strictObject(
     {
       $schema: z.string({ error: '"$schema" must be a string (the path or URL of the JSON Schema)' }).optional(),

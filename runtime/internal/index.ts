@@ -20,7 +20,7 @@ export { groupOwnershipLabel, type GrantCell, type GrantTables } from '../core/t
 export { policyBundleOf, type PolicyBundle } from '../live/policy-bundle.js';
 export { policyVersionOf } from '../core/tables/policy-version.js';
 export { packGrantTables } from '../core/tables/packed-tables.js';
-export { MAX_POLICY_TEST_FILES, MAX_POLICY_TESTS, MAX_POLICY_TESTS_PER_FILE } from '../core/policy-test/policy-test-limits.js';
+export { MAX_POLICY_TEST_FILES, MAX_POLICY_TEST_USER_LIST, MAX_POLICY_TESTS, MAX_POLICY_TESTS_PER_FILE } from '../core/policy-test/policy-test-limits.js';
 export { describeFailure, describePolicyTest, policyTestLocation } from '../core/policy-test/policy-test-report.js';
 export { policyTestReferenceProblems } from '../core/policy-test/policy-test-references.js';
 export { isPolicyTestId, POLICY_TEST_EXPECTATIONS, POLICY_TEST_ID_RULE, policyTestsShapeProblems } from '../core/policy-test/policy-test-shape.js';

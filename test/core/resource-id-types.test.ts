@@ -175,7 +175,7 @@ describe('the options of new Permissions()', () => {
   it('a misspelt option is refused, naming every option', () => {
     expect(() => new Permissions({ limitOwnReduse: () => undefined } as never)).toThrow(
       new PermissionsUsageError(
-        'Permissions option "limitOwnReduse" does not exist; the options are ownership, limitOwnReduce, strict, logger, getResourceId, ' +
+        'Permissions option "limitOwnReduse" does not exist; the options are ownership, ownershipRules, limitOwnReduce, strict, logger, getResourceId, ' +
           'hookTimeoutMs, ownedAmong, resourceIdTypes, resourceActions, compileProjections, onDecision, decisionLog, telemetry.',
       ),
     );

@@ -15,6 +15,10 @@ export const MAX_POLICY_TEST_FILES = 100;
 export const MAX_POLICY_TEST_USERS = 1_000;
 /** Roles of one user. */
 export const MAX_POLICY_TEST_ROLES = 100;
+/** Attributes of one user (what ownership rules read). */
+export const MAX_POLICY_TEST_USER_ATTRIBUTES = 64;
+/** Values of one list attribute of a user: the rules' own limit. */
+export const MAX_POLICY_TEST_USER_LIST = 10_000;
 /** Ids one ownership method owns for one user. */
 export const MAX_POLICY_TEST_OWNED_IDS = 10_000;
 /** Records in one file, over every resource. */

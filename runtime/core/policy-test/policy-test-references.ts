@@ -65,6 +65,8 @@ function inType(id: PolicyTestId, idType: ResourceIdType): string {
 class ReferenceCheck {
   readonly problems: PolicyTestProblem[] = [];
   private readonly resources: ReadonlyMap<string, number>;
+  /** The resources the relations of ownership rules reach. */
+  private readonly related: ReadonlySet<string>;
   private readonly actions: ReadonlySet<string>;
   private readonly methods: ReadonlyMap<string, TestedMethod>;
 
@@ -74,6 +76,9 @@ class ReferenceCheck {
     methods: ReadonlyMap<string, TestedMethod>,
   ) {
     this.resources = new Map(tables.resources.map((resource, i) => [resource, i]));
+    this.related = new Set(
+      Object.values(tables.ownershipRules?.relations ?? {}).flatMap((byName) => Object.values(byName).map((relation) => relation.resource)),
+    );
     this.actions = new Set(tables.actions);
     this.methods = methods;
   }
@@ -135,6 +140,8 @@ class ReferenceCheck {
   records(): void {
     for (const [resource, byId] of Object.entries(this.file.records)) {
       const index = this.resources.get(resource);
+      // The records of a resource that only ownership rules reach (through a relation): what the rules read.
+      if (index === undefined && this.related.has(resource)) continue;
       if (index === undefined) {
         this.add(['records', resource], 'unknown-resource', `Resource ${quoteForMessage(resource)} is not named by any definition.`, this.resourceFix());
         continue;

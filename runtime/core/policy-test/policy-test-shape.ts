@@ -16,6 +16,8 @@ import {
   MAX_POLICY_TEST_OWNED_IDS,
   MAX_POLICY_TEST_RECORDS,
   MAX_POLICY_TEST_ROLES,
+  MAX_POLICY_TEST_USER_ATTRIBUTES,
+  MAX_POLICY_TEST_USER_LIST,
   MAX_POLICY_TEST_USERS,
   MAX_POLICY_TESTS,
   MAX_POLICY_TESTS_PER_FILE,
@@ -111,6 +113,45 @@ const printableName =
     );
   };
 
+/** A value an ownership rule may read of a user: a string, finite number, boolean or null, or a list of strings or numbers. */
+function isUserAttributeValue(value: unknown): boolean {
+  const scalar = (item: unknown) => typeof item === 'string' || typeof item === 'boolean' || (typeof item === 'number' && Number.isFinite(item));
+  if (value === null || scalar(value)) return true;
+  return (
+    Array.isArray(value) &&
+    value.length <= MAX_POLICY_TEST_USER_LIST &&
+    value.every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)))
+  );
+}
+
+/** The attributes of a test user that ownership rules read; `id` and `roles` are the user's own fields. */
+const userAttributesShape = record(
+  (value, path, issues) => {
+    const name = String(path.at(-1));
+    if (name === 'id' || name === 'roles')
+      return report(
+        issues,
+        path,
+        value,
+        problem(() => `User attribute ${quoteForMessage(name)} is the user's own field.`, `Write "${name}" beside "attributes", not in it.`),
+      );
+    return (
+      isUserAttributeValue(value) ||
+      report(
+        issues,
+        path,
+        value,
+        problem(
+          (given) => `User attribute ${keyAt(path)} is ${shown(given)}, not a value an ownership rule reads.`,
+          `Give a string, a finite number, true, false, null, or a list of at most ${MAX_POLICY_TEST_USER_LIST} strings or numbers.`,
+        ),
+      )
+    );
+  },
+  notObject(() => 'Field "attributes"', 'Write "attributes": { "companyId": 1 }.'),
+  limit(MAX_POLICY_TEST_USER_ATTRIBUTES, (path) => `Attributes of user ${keyAt(path, 2)}`, 'Give the user fewer attributes.'),
+);
+
 const userShape = fieldsOf(
   {
     id: id((path) => `The id of user ${keyAt(path, 2)}`),
@@ -127,10 +168,11 @@ const userShape = fieldsOf(
       problem((value, path) => `The roles of user ${keyAt(path, 2)} are ${shown(value)}, not an array.`, 'Write "roles": ["EMPLOYEE"].'),
       limit(MAX_POLICY_TEST_ROLES, (path) => `Roles of user ${keyAt(path, 2)}`, 'Give the user fewer roles.'),
     ),
+    attributes: (value, path, issues) => value === undefined || userAttributesShape(value, path, issues),
   },
   notObject((path) => `User ${keyAt(path)}`, 'Write { "id": 1, "roles": ["EMPLOYEE"] }.'),
   (path) => `user ${keyAt(path)}`,
-  ['id', 'roles'],
+  ['id', 'roles', 'attributes'],
 );
 
 const usersShape = record(

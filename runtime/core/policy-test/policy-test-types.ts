@@ -13,7 +13,12 @@ export type PolicyTestId = number | string;
 export interface PolicyTestUser {
   readonly id: PolicyTestId;
   readonly roles: readonly string[];
+  /** What ownership rules read of the user, besides its id: `{ "companyId": 1, "managedUserIds": [2] }`. */
+  readonly attributes?: { readonly [name: string]: PolicyTestUserAttribute };
 }
+
+/** A user attribute of a test: a scalar, null, or a list. */
+export type PolicyTestUserAttribute = string | number | boolean | null | readonly (string | number)[];
 
 /** What a test expects of the decision. */
 export type PolicyTestExpectation = 'granted' | 'denied';

@@ -153,7 +153,7 @@ export async function runPolicyTests(tables: GrantTables, tests: PolicyTests): P
   for (const file of tests.files) {
     const ownership = new TestOwnership(file);
     const service = ownership.service(tables);
-    const settings = engineSettings({ ownership: service, logger: SILENT, compileProjections: false });
+    const settings = engineSettings({ ownership: service, ownershipRules: ownership.ruleSource(), logger: SILENT, compileProjections: false });
     const snapshot = new PolicySnapshot(loadCompiledTables(tables, settings), settings, new OnceWarnings(false, SILENT));
     for (const test of file.tests) {
       const outcome = await decide(snapshot, file, test, ownership);

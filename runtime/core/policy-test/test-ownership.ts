@@ -11,8 +11,12 @@
  * are listed under the executor's own name (an executor listed in the file owns those ids through any filter).
  */
 import type { User } from '../definition/definition-types.js';
-import type { GrantTables } from '../tables/grant-tables.js';
-import type { PolicyTestFile, PolicyTestId } from './policy-test-types.js';
+import type { GrantTables, RuleTable } from '../tables/grant-tables.js';
+import { ruleContext } from '../decision/bind-rules.js';
+import { ownershipPredicate } from '../ownership-rules/in-memory-ownership.js';
+import { memoryOwnership } from '../ownership-rules/memory-ownership.js';
+import type { OwnershipRuleSource } from '../ownership-rules/ownership-rule-source.js';
+import type { PolicyTestFile, PolicyTestId, PolicyTestRecords } from './policy-test-types.js';
 
 const NOTHING: ReadonlySet<PolicyTestId> = new Set();
 
@@ -37,9 +41,14 @@ export class TestOwnership {
   /** The name of each user object handed out: the engine gives hooks the user of the query. */
   private readonly names = new WeakMap<object, string>();
 
+  /** The test file's records, per resource and id. */
+  private readonly records: PolicyTestRecords;
+
   constructor(file: PolicyTestFile) {
-    for (const [name, { id, roles }] of Object.entries(file.users)) {
-      const user = Object.freeze({ id, roles: Object.freeze([...roles]) });
+    this.records = file.records;
+    for (const [name, { id, roles, attributes = {} }] of Object.entries(file.users)) {
+      // fromEntries defines own properties: no attribute name reaches a prototype; id and roles are the user's own.
+      const user = Object.freeze({ ...Object.fromEntries(Object.entries(attributes)), id, roles: Object.freeze([...roles]) });
       this.users.set(name, user);
       this.names.set(user, name);
     }
@@ -115,10 +124,43 @@ export class TestOwnership {
     const owner = tables.owners[group];
     const nameOf = (hook: number) => tables.hooks[hook]?.name ?? '';
     if (owner === undefined) return false;
+    const rule = owner.rule === undefined ? undefined : tables.ownershipRules?.rules[owner.rule];
+    if (rule !== undefined) return this.ruleOwns(tables, rule, user, id);
     if (owner.isOwner !== undefined) return this.ids(nameOf(owner.isOwner), user).has(id);
     if (owner.listOwned !== undefined) return this.ids(nameOf(owner.listOwned), user).has(id);
     const executor = tables.ownedAmong?.[resource] ?? -1;
     if (owner.limitOwned === undefined || executor === -1) return false;
     return this.ids(nameOf(owner.limitOwned), user).has(id) || this.ids(nameOf(executor), user).has(id);
+  }
+
+  /**
+   * The source of the records ownership rules read: the test file's records, each resource's as a list.
+   *
+   * @example
+   * ```ts
+   * const engine = permissionsFromTables(grantTables, { ownershipRules: ownership.ruleSource() });
+   * ```
+   */
+  ruleSource(): OwnershipRuleSource {
+    return memoryOwnership(Object.fromEntries(Object.entries(this.records).map(([resource, byId]) => [resource, Object.values(byId)])));
+  }
+
+  /** Whether `rule` holds for record `id` of its resource for the user called `user`: a record the file does not hold is not owned. */
+  private ruleOwns(tables: GrantTables, rule: RuleTable, user: string, id: PolicyTestId): boolean {
+    const record =
+      Object.hasOwn(this.records, rule.resource) && Object.hasOwn(this.records[rule.resource] as object, String(id))
+        ? this.records[rule.resource]?.[String(id)]
+        : undefined;
+    if (record === undefined) return false;
+    const lookup = (resource: string, related: unknown) =>
+      Object.hasOwn(this.records, resource) && Object.hasOwn(this.records[resource] as object, String(related))
+        ? this.records[resource]?.[String(related)]
+        : undefined;
+    try {
+      return ownershipPredicate(rule.condition, ruleContext(tables, rule), this.user(user), lookup)(record);
+    } catch {
+      // A record or user without what the rule reads: the test's own decision reports it; here it owns nothing.
+      return false;
+    }
   }
 }

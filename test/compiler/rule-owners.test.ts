@@ -1,0 +1,165 @@
+/**
+ * Definitions that name an ownership rule, through the compiler: a rule the resource does not declare, hooks beside
+ * a rule, a rule for every resource and one user attribute of two types are problems with file, line, column and
+ * "Did you mean"; the generated code requires the rule source and the user attributes the rules read, so an
+ * application that supplies neither does not compile.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compile } from '../../compiler/compile.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
+import { formatCompileProblem } from '../../compiler/problems/compile-problem.js';
+import { runPolicyTests } from '../../runtime/core/policy-test/run-policy-tests.js';
+import type { PolicyTests } from '../../runtime/core/policy-test/policy-test-types.js';
+import { fixture, makeTempDir, removeTempDir, typeCheck } from './helpers.js';
+
+const DOCUMENT = readFileSync(join(fixture('ownership-rules'), 'document.resource.json'), 'utf8');
+const USER = readFileSync(join(fixture('ownership-rules'), 'user.resource.json'), 'utf8');
+
+describe('definitions naming ownership rules', () => {
+  let folder: string | undefined;
+  beforeAll(() => {
+    folder = makeTempDir('rule-owners');
+  });
+  afterAll(() => removeTempDir(folder));
+
+  const problemsOf = (definitions: string, files: Record<string, string> = {}): readonly string[] => {
+    const dir = folder as string;
+    for (const name of readdirSync(dir)) rmSync(join(dir, name));
+    writeFileSync(join(dir, 'document.permissions.json'), definitions);
+    writeFileSync(join(dir, 'document.resource.json'), DOCUMENT);
+    writeFileSync(join(dir, 'user.resource.json'), USER);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const compiled = compileModel(dir);
+    return compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'));
+  };
+
+  it('a rule the resource does not declare: at "owner", with Did you mean and the rules it declares', () => {
+    expect(problemsOf('[{ "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read:own"], "owner": "creater" }]')).toEqual([
+      'definitions/document.permissions.json:1:83 $[0].owner [unknown-ownership-rule] Resource "document" declares no ownership rule "creater". ' +
+        'Did you mean "creator"? Fix: Name one of the rules "creator", "creatorOrManaged", "sameCompany", or declare it under "ownership" in document.resource.json.',
+    ]);
+  });
+
+  it('a rule of a resource that declares none', () => {
+    expect(
+      problemsOf(
+        '[{ "roles": ["EMPLOYEE"], "resource": "user", "grant": ["read:own"], "owner": "self" },\n { "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read"] }]',
+      ),
+    ).toEqual([
+      'definitions/document.permissions.json:1:79 $[0].owner [unknown-ownership-rule] Resource "user" declares no ownership rules, so "owner": "self" names nothing. ' +
+        'Fix: Declare the rule under "ownership" in user.resource.json (rules need the compiler), or decide ownership with hooks.',
+    ]);
+  });
+
+  it('hooks beside a rule, and a rule for every resource', () => {
+    expect(
+      problemsOf(
+        '[{ "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read:own"], "owner": "creator", "isOwner": "isCreator" },\n' +
+          ' { "roles": ["ADMIN"], "resource": "*", "grant": ["read:own"], "owner": "creator" },\n { "roles": ["ADMIN"], "resource": "document", "grant": ["read"] }]',
+      ),
+    ).toEqual([
+      'definitions/document.permissions.json:1:105 $[0].isOwner [owner-with-hooks] The definition names the ownership rule "creator" and the hook isOwner; ' +
+        'ownership is decided by one of them. Fix: Keep "owner" (the rule decides isOwn, listOwn, limitOwn and filterPick) or the hooks, not both.',
+      'definitions/document.permissions.json:2:73 $[1].owner [owner-on-every-resource] The definition names the ownership rule "creator" for resource "*"; ' +
+        'a rule belongs to one resource. Fix: Write one definition per resource, each naming a rule its *.resource.json declares.',
+    ]);
+  });
+
+  it('one user attribute with two types in two resource files', () => {
+    const note = JSON.stringify({
+      resource: 'note',
+      idType: 'number',
+      attributes: ['id', 'authorId'],
+      userAttributes: { id: 'string' },
+      ownership: { author: { attribute: 'authorId', equals: { user: 'id' } } },
+    });
+    expect(
+      problemsOf(
+        '[{ "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read:own"], "owner": "creator" },' +
+          ' { "roles": ["EMPLOYEE"], "resource": "note", "grant": ["read:own"], "owner": "author" }]',
+        { 'note.resource.json': note },
+      ),
+    ).toEqual([
+      'definitions/note.resource.json:1:92 $.userAttributes.id [invalid-ownership-rule] User attribute "id" is declared "string" here and "number" in ' +
+        "document.resource.json; the application's user has one type for it. Fix: Give the user attribute the same type in every *.resource.json that declares it.",
+    ]);
+  });
+});
+
+describe('the generated code of a policy naming rules', () => {
+  let temp: string | undefined;
+  beforeAll(async () => {
+    temp = makeTempDir('rule-owners-out');
+    cpSync(fixture('ownership-rules'), join(temp, 'definitions'), { recursive: true });
+    const result = await compile({ definitionsDir: join(temp, 'definitions'), outDir: join(temp, 'generated') });
+    if (!result.ok) throw new Error(`the ownership-rules fixture does not compile: ${JSON.stringify(result.problems)}`);
+  }, 60_000);
+  afterAll(() => removeTempDir(temp));
+
+  it('types the user attributes the rules read and requires the rule source', () => {
+    const dir = temp as string;
+    writeFileSync(
+      join(dir, 'consumer.ts'),
+      `import { memoryOwnership } from 'typed-permissions/precompiled';
+import { createPermissions, type PermissionsRuleUser } from './generated/index.js';
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Expect<T extends true> = T;
+export type Checks = [
+  Expect<Equal<PermissionsRuleUser, { readonly companyId: number | null; readonly id: number | null; readonly managedUserIds: readonly number[] | null }>>,
+];
+const ownership = { isAudited: () => true, listAudited: () => [1] };
+const ownershipRules = memoryOwnership({ document: [], user: [] });
+export const permissions = createPermissions({ ownership, ownershipRules });
+const user = { id: 1, roles: ['EMPLOYEE'], companyId: 2, managedUserIds: [] };
+export const granted = permissions.grantPermitSync({ user, resource: 'document', action: 'read' });
+// @ts-expect-error: the user does not carry companyId and managedUserIds, which the rules read
+export const refused = permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read' });
+// @ts-expect-error: a policy naming rules needs the source of their records
+export const withoutRules = createPermissions({ ownership });
+`,
+    );
+    const checked = typeCheck([join(dir, 'consumer.ts')]);
+    expect(checked.byFile.get(join(dir, 'consumer.ts')) ?? []).toEqual([]);
+  });
+});
+
+describe('policy tests of a policy naming rules', () => {
+  it('evaluate the rules on the test file records and users: no ownership methods to simulate', async () => {
+    const compiled = compileModel(fixture('ownership-rules'));
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    const run = await runPolicyTests(compiled.model.tables, compiled.model.tests as PolicyTests);
+    expect(
+      run.outcomes.map((outcome) => `${outcome.test.user} ${outcome.test.action} ${outcome.test.resourceId} ${outcome.granted} ${outcome.passed}`),
+    ).toEqual([
+      'erin read 100 true true',
+      'erin read 101 false true',
+      'max review 101 true true',
+      'max review 102 true true',
+      'max review 100 false true',
+      'ada update 101 true true',
+      'ada update 102 false true',
+      'nobody update 100 false true',
+    ]);
+  }, 30_000);
+
+  it('user attributes that are the user own fields, or no value a rule reads, are problems of the test file', () => {
+    const dir = makeTempDir('rule-owners-tests');
+    try {
+      cpSync(fixture('ownership-rules'), dir, { recursive: true });
+      const file = JSON.parse(readFileSync(join(dir, 'documents.permissions.test.json'), 'utf8')) as { users: Record<string, { attributes: unknown }> };
+      file.users['erin']!.attributes = { companyId: { nested: true }, managedUserIds: Array.from({ length: 10_001 }, (_, i) => i) };
+      file.users['max']!.attributes = { id: 3, companyId: 10, managedUserIds: Array.from({ length: 10_000 }, (_, i) => i) };
+      writeFileSync(join(dir, 'documents.permissions.test.json'), JSON.stringify(file, null, 2));
+      const compiled = compileModel(dir);
+      expect(compiled.ok ? [] : compiled.problems.map((problem) => `${problem.path.join('.')}: ${problem.message}`)).toEqual([
+        'users.erin.attributes.companyId: A user attribute must be a string, a number, true, false, null, or a list of strings or numbers.',
+        'users.erin.attributes.managedUserIds: A user attribute must be a string, a number, true, false, null, or a list of strings or numbers.',
+        `users.max.attributes.id: "id" is the user's own field: write it beside "attributes", not in it.`,
+      ]);
+    } finally {
+      removeTempDir(dir);
+    }
+  });
+});
