@@ -5,7 +5,7 @@
  * whose tables would pass {@link MAX_MATRIX_CHARS} gets a summary instead (counts per resource, the
  * ownership checks, the definition files), itself bounded by {@link MAX_SUMMARY_CHARS}.
  */
-import type { GrantCell } from 'typed-permissions/internal';
+import { describeRule, type GrantCell } from 'typed-permissions/internal';
 import { plural } from './plural.js';
 import type { CompiledModel } from '../model/compile-model.js';
 import type { EmitContext, EmittedFile } from './emit-context.js';
@@ -104,7 +104,24 @@ function writeAttributeSets(out: BoundedLines, setNames: ReadonlyMap<string, str
   out.push('');
 }
 
+/** The ownership rules definitions name, each in words; nothing when none is named. */
+function writeOwnershipRules(out: BoundedLines, model: CompiledModel): void {
+  const rules = model.tables.ownershipRules?.rules ?? [];
+  if (rules.length === 0) return;
+  out.push('## Ownership rules');
+  out.push('');
+  out.push('A record is **own** through a rule when the rule holds for it, with the attributes of the user who asks.');
+  out.push('');
+  writeTable(
+    out,
+    ['Resource', 'Rule', 'Owns the records where'],
+    rules.map((rule) => [markdownName(rule.resource, 'table'), markdownCode(rule.name, 'table'), markdownProse(describeRule(rule.condition), 'table')]),
+  );
+  out.push('');
+}
+
 function writeOwnershipChecks(out: BoundedLines, model: CompiledModel): void {
+  writeOwnershipRules(out, model);
   out.push('## Ownership checks');
   out.push('');
   writeTable(

@@ -44,3 +44,4 @@ export { FOLLOWER_FORGET_MS, FOLLOWER_REFRESH_MS } from '../live/follower-timing
 export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../live/postgres-follower-registry.js';
 export { listPolicies, publishPolicy, readStoredVersion, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
 export { PermissionsUsageError } from '../core/common/errors.js';
+export { describeRule } from '../core/ownership-rules/describe-rule.js';

@@ -98,6 +98,22 @@ describe('the generated code of a policy naming rules', () => {
   }, 60_000);
   afterAll(() => removeTempDir(temp));
 
+  it('PERMISSIONS.md names the rule in each own cell and says each rule in words', () => {
+    const matrix = readFileSync(join(temp as string, 'generated', 'PERMISSIONS.md'), 'utf8');
+    expect(matrix).toContain('| COMPANY_ADMIN |                                                                 | **own** (rule sameCompany): `*`');
+    expect(matrix.split('## Ownership rules\n')[1]!.split('\n## ')[0]!.split('\n')).toEqual([
+      '',
+      'A record is **own** through a rule when the rule holds for it, with the attributes of the user who asks.',
+      '',
+      '| Resource | Rule               | Owns the records where                                                      |',
+      '| -------- | ------------------ | --------------------------------------------------------------------------- |',
+      "| document | `creator`          | creatorId is the user's id                                                  |",
+      "| document | `creatorOrManaged` | creatorId is the user's id or creatorId is one of the user's managedUserIds |",
+      "| document | `sameCompany`      | creator.companyId is the user's companyId                                   |",
+      '',
+    ]);
+  });
+
   it('types the user attributes the rules read and requires the rule source', () => {
     const dir = temp as string;
     writeFileSync(

@@ -12,6 +12,7 @@ import { kyselyOwnershipCondition } from '../../runtime/core/ownership-rules/kys
 import type { OwnershipContext } from '../../runtime/core/ownership-rules/ownership-context.js';
 import { OWNERSHIP_LIMITS, type OwnershipCondition, type OwnershipScope } from '../../runtime/core/ownership-rules/ownership-rule.js';
 import { sqlOwnershipCondition } from '../../runtime/core/ownership-rules/sql-ownership.js';
+import { describeRule } from '../../runtime/core/ownership-rules/describe-rule.js';
 import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
 import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { exampleCompanies, exampleDocuments, exampleManagers, exampleUsers } from '../../examples/documents/example-data.js';
@@ -266,4 +267,18 @@ describe("the example's three rules", () => {
     // Creators: 8 users × 3 documents; plus 6 managed users' 18 documents; companies: 4 users × 12 documents and 3 × 9.
     expect(owned).toEqual([24, 24 + 18, 48 + 27]);
   }, 60_000);
+});
+
+describe('a rule in words', () => {
+  it('says each condition as written, nesting in parentheses, literals quoted as JSON', () => {
+    expect(describeRule(CREATOR_OR_MANAGED)).toBe("creatorId is the user's id or creatorId is one of the user's managedUserIds");
+    expect(describeRule(SAME_COMPANY)).toBe("creator.companyId is the user's companyId");
+    expect(
+      describeRule({
+        all: [{ attribute: 'status', in: ['draft', 'a "quoted" | piped', 3, true] }, { any: [CREATOR, SAME_COMPANY] }, { attribute: 'x', in: [] }],
+      }),
+    ).toBe(
+      'status is one of "draft", "a \\"quoted\\" | piped", 3, true and (creatorId is the user\'s id or creator.companyId is the user\'s companyId) and x is one of nothing',
+    );
+  });
 });
