@@ -176,3 +176,58 @@ describe('a policy naming rules', () => {
     );
   });
 });
+
+describe('a rule source that misbehaves', () => {
+  const permitWith = (source: object, hookTimeoutMs = 5_000) =>
+    permissionsFromTables({ format: 1, version: 'v', tables }, { ownershipRules: source as never, ownership: hooks, hookTimeoutMs }).grantPermit({
+      user: manager,
+      resource: 'document',
+      action: 'read',
+    });
+  const good = memoryOwnership({ document: DOCUMENTS, user: USERS });
+
+  it('throwing, rejecting, answering no list or never answering refuses with a PermissionsHookError, never grants', async () => {
+    const cases: [string, object, string][] = [
+      [
+        'throws',
+        {
+          ...good,
+          ownedAmong: () => {
+            throw new Error('db down');
+          },
+        },
+        'Ownership hook rule creatorOrManaged threw: db down',
+      ],
+      ['rejects', { ...good, ownedAmong: () => Promise.reject(new Error('timeout')) }, 'Ownership hook rule creatorOrManaged rejected: timeout'],
+      [
+        'answers no list',
+        { ...good, ownedAmong: () => Promise.resolve('101') },
+        'Ownership hook rule creatorOrManaged rejected: ownedAmong did not answer an array of ids (it answered "101")',
+      ],
+    ];
+    for (const [, source, message] of cases) {
+      const permit = await permitWith(source);
+      const error = await permit.isOwn(101).catch((caught: unknown) => caught);
+      expect({ error: error instanceof PermissionsHookError, message: (error as Error).message }).toEqual({ error: true, message });
+    }
+    const listless = await permitWith({ ...good, ownedAmong: () => Promise.resolve({ length: 1, 0: 101 }) });
+    await expect(listless.filterPick(DOCUMENTS)).rejects.toThrow(
+      'listOwned hook rule creatorOrManaged returned object, not an array of ids; nothing is treated as owned. Return an array.',
+    );
+    const silent = await permitWith({ ...good, ownedAmong: () => new Promise(() => undefined) }, 50);
+    await expect(silent.isOwn(101)).rejects.toThrow(
+      'Ownership hook rule creatorOrManaged did not settle within 50 ms; access is refused. Make the hook answer faster, or raise hookTimeoutMs.',
+    );
+  });
+
+  it('ids it was not asked about own nothing', async () => {
+    const counted = countingSource();
+    const honest = await permitWith({
+      ...counted.source,
+      ownedAmong: (question: OwnershipQuestion, ids: readonly unknown[]) => counted.source.ownedAmong(question, ids),
+    });
+    expect(await honest.filterPick([DOCUMENTS[0]!])).toEqual([]);
+    expect(await honest.filterPick([DOCUMENTS[0]!, DOCUMENTS[1]!])).toEqual([DOCUMENTS[1]]);
+    expect(counted.asked).toEqual(['ownedAmong [100]', 'ownedAmong [101]']);
+  });
+});

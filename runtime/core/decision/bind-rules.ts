@@ -3,6 +3,7 @@
  * records, every owned record and a filter, each a question to the source about the rule. So a group decided by a
  * rule goes through the very machinery (time-outs, answer checks, batching, memo) hooks go through.
  */
+import { describeValue } from '../common/describe-value.js';
 import type { OwnershipContext } from '../ownership-rules/ownership-context.js';
 import type { OwnershipRuleSource, OwnershipQuestion } from '../ownership-rules/ownership-rule-source.js';
 import type { OwnershipScope } from '../ownership-rules/ownership-rule.js';
@@ -44,7 +45,11 @@ export function bindRule(source: OwnershipRuleSource, rule: RuleTable, context: 
       name,
       call: (args) => {
         const id = (args as { readonly resourceId: unknown }).resourceId;
-        return source.ownedAmong(question(args), [id]).then((ids) => ids.includes(id));
+        return source.ownedAmong(question(args), [id]).then((ids: unknown) => {
+          // Checked before use: a string answer would "include" the id.
+          if (!Array.isArray(ids)) throw new TypeError(`ownedAmong did not answer an array of ids (it answered ${describeValue(ids)})`);
+          return ids.includes(id);
+        });
       },
     },
     listOwned: { name, call: (args) => source.listOwned(question(args)) },
