@@ -32,7 +32,10 @@ export function checkedOwnershipIds(ids: readonly unknown[]): readonly Ownership
     );
   ids.forEach((id: unknown, index) => {
     const fits = typeof id === 'string' || typeof id === 'bigint' || (typeof id === 'number' && Number.isFinite(id));
-    if (!fits) throw new PermissionsUsageError(`Record id at index ${index} must be a string, a finite number or a bigint, got ${describeValue(id)}.`);
+    if (!fits)
+      throw new PermissionsUsageError(
+        `Record id at index ${index} must be a string, a finite number or a bigint, got ${typeof id === 'number' ? String(id) : describeValue(id)}.`,
+      );
   });
   return ids as readonly OwnershipRecordId[];
 }
