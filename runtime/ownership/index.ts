@@ -21,7 +21,12 @@ export type {
 } from '../core/ownership-rules/ownership-rule.js';
 export { OWNERSHIP_LIMITS } from '../core/ownership-rules/ownership-rule.js';
 export type { OwnershipQuestion, OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
-export { ownershipPredicate, type OwnershipRecord, type RelatedRecordLookup } from '../core/ownership-rules/in-memory-ownership.js';
+export {
+  ownershipPredicate,
+  type OwnershipRecord,
+  type RecordTest as OwnershipRecordTest,
+  type RelatedRecordLookup,
+} from '../core/ownership-rules/in-memory-ownership.js';
 export { sqlOwnershipCondition, type SqlCondition, type SqlOwnershipOptions } from '../core/ownership-rules/sql-ownership.js';
 export {
   writeOwnershipRule,

@@ -72,12 +72,16 @@ const STATEMENTS: Record<AdapterName, Record<'creator' | 'creatorOrManaged' | 's
       'SELECT "documents"."id" AS "id" FROM "documents" WHERE "documents"."creatorId" = $1',
     ],
     creatorOrManaged: [
-      'SELECT "documents"."id" AS "id" FROM "documents" WHERE "documents"."id" = ANY($1) AND (("documents"."creatorId" = $2 OR "documents"."creatorId" = ANY($3)))',
+      'SELECT "documents"."id" AS "id" FROM "documents" WHERE "documents"."id" = ANY($1) AND ' +
+        '(("documents"."creatorId" = $2 OR "documents"."creatorId" = ANY($3)))',
       'SELECT "documents"."id" AS "id" FROM "documents" WHERE ("documents"."creatorId" = $1 OR "documents"."creatorId" = ANY($2))',
     ],
     sameCompany: [
-      'SELECT "documents"."id" AS "id" FROM "documents" WHERE "documents"."id" = ANY($1) AND (EXISTS (SELECT 1 FROM "users" AS "ownership_1" WHERE "ownership_1"."id" = "documents"."creatorId" AND "ownership_1"."companyId" = $2))',
-      'SELECT "documents"."id" AS "id" FROM "documents" WHERE EXISTS (SELECT 1 FROM "users" AS "ownership_1" WHERE "ownership_1"."id" = "documents"."creatorId" AND "ownership_1"."companyId" = $1)',
+      'SELECT "documents"."id" AS "id" FROM "documents" WHERE "documents"."id" = ANY($1) AND (EXISTS (SELECT 1 FROM ' +
+        '"users" AS "ownership_1" WHERE "ownership_1"."id" = "documents"."creatorId" AND "ownership_1"."companyId" = ' +
+        '$2))',
+      'SELECT "documents"."id" AS "id" FROM "documents" WHERE EXISTS (SELECT 1 FROM "users" AS "ownership_1" WHERE ' +
+        '"ownership_1"."id" = "documents"."creatorId" AND "ownership_1"."companyId" = $1)',
     ],
   },
   kysely: {
@@ -86,12 +90,16 @@ const STATEMENTS: Record<AdapterName, Record<'creator' | 'creatorOrManaged' | 's
       'select "documents"."id" as "id" from "documents" where "documents"."creatorId" = $1',
     ],
     creatorOrManaged: [
-      'select "documents"."id" as "id" from "documents" where ("documents"."id" = any($1) and ("documents"."creatorId" = $2 or "documents"."creatorId" = any($3)))',
+      'select "documents"."id" as "id" from "documents" where ("documents"."id" = any($1) and ' +
+        '("documents"."creatorId" = $2 or "documents"."creatorId" = any($3)))',
       'select "documents"."id" as "id" from "documents" where ("documents"."creatorId" = $1 or "documents"."creatorId" = any($2))',
     ],
     sameCompany: [
-      'select "documents"."id" as "id" from "documents" where ("documents"."id" = any($1) and exists (select 1 as "found" from "users" as "ownership_1" where ("ownership_1"."id" = "documents"."creatorId" and "ownership_1"."companyId" = $2)))',
-      'select "documents"."id" as "id" from "documents" where exists (select 1 as "found" from "users" as "ownership_1" where ("ownership_1"."id" = "documents"."creatorId" and "ownership_1"."companyId" = $1))',
+      'select "documents"."id" as "id" from "documents" where ("documents"."id" = any($1) and exists (select 1 as ' +
+        '"found" from "users" as "ownership_1" where ("ownership_1"."id" = "documents"."creatorId" and ' +
+        '"ownership_1"."companyId" = $2)))',
+      'select "documents"."id" as "id" from "documents" where exists (select 1 as "found" from "users" as ' +
+        '"ownership_1" where ("ownership_1"."id" = "documents"."creatorId" and "ownership_1"."companyId" = $1))',
     ],
   },
   drizzle: {
@@ -104,8 +112,10 @@ const STATEMENTS: Record<AdapterName, Record<'creator' | 'creatorOrManaged' | 's
       'select "id" from "documents" where ("documents"."creatorId" = $1 or "documents"."creatorId" = ANY($2))',
     ],
     sameCompany: [
-      'select "id" from "documents" where ("documents"."id" = ANY($1) and exists (select 1 from "users" "ownership_1" where ("ownership_1"."id" = "documents"."creatorId" and "ownership_1"."companyId" = $2)))',
-      'select "id" from "documents" where exists (select 1 from "users" "ownership_1" where ("ownership_1"."id" = "documents"."creatorId" and "ownership_1"."companyId" = $1))',
+      'select "id" from "documents" where ("documents"."id" = ANY($1) and exists (select 1 from "users" ' +
+        '"ownership_1" where ("ownership_1"."id" = "documents"."creatorId" and "ownership_1"."companyId" = $2)))',
+      'select "id" from "documents" where exists (select 1 from "users" "ownership_1" where ("ownership_1"."id" = ' +
+        '"documents"."creatorId" and "ownership_1"."companyId" = $1))',
     ],
   },
 };
@@ -237,7 +247,9 @@ describe.each(ADAPTER_TARGETS)('ownership adapters on $name', (target) => {
       .where(and(eq(documentsTable.status, 'draft'), ownership.where(permit)))
       .orderBy(documentsTable.id);
     expect(query.toSQL()).toEqual({
-      sql: 'select "id" from "documents" where ("documents"."status" = $1 and ("documents"."creatorId" = $2 or "documents"."creatorId" = ANY($3))) order by "documents"."id"',
+      sql:
+        'select "id" from "documents" where ("documents"."status" = $1 and ("documents"."creatorId" = $2 or ' +
+        '"documents"."creatorId" = ANY($3))) order by "documents"."id"',
       params: ['draft', 3, [2, 5]],
     });
     expect(await query).toEqual([{ id: 3 }, { id: 5 }]);
@@ -257,11 +269,11 @@ describe.each(ADAPTER_TARGETS)('ownership adapters on $name', (target) => {
     await expect(wrong.listOwned(question(CREATOR))).rejects.toEqual(
       new PermissionsUsageError('The query must resolve to the statement\'s rows (an array of objects with "id"), got object.'),
     );
-    const noId = sqlOwnership({ tables: TABLES, query: async () => [{ identifier: 1 }] });
+    const noId = sqlOwnership({ tables: TABLES, query: () => Promise.resolve([{ identifier: 1 }]) });
     await expect(noId.listOwned(question(CREATOR))).rejects.toEqual(new PermissionsUsageError('Row 0 of the statement\'s rows holds no "id", got object.'));
   });
 
-  it('a resource without a table, or an attribute without a column, is a typed error naming it', async () => {
+  it('a resource without a table, or an attribute without a column, is a typed error naming it', () => {
     const error = new PermissionsUsageError('No table is given for resource "user": add it to "tables".');
     expect(() => sqlOwnership({ tables: { document: 'documents' }, query: db.query }).filter(question(SAME_COMPANY))).toThrow(error);
     expect(() =>
@@ -277,7 +289,8 @@ describe.each(ADAPTER_TARGETS)('ownership adapters on $name', (target) => {
       ),
     ).toThrow(
       new PermissionsUsageError(
-        'The table of resource "document" has no column "creatorId_" for attribute "creatorId": add it to the table, or map the attribute to its property with "column".',
+        'The table of resource "document" has no column "creatorId_" for attribute "creatorId": add it to the table, ' +
+          'or map the attribute to its property with "column".',
       ),
     );
   });
