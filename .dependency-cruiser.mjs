@@ -23,7 +23,7 @@ const LAYERS = [
   { name: 'integration kit, ownership seam and browser client', folders: ['runtime/integration', 'runtime/ownership', 'runtime/client'] },
   {
     name: 'integrations, ORM adapters and remote permissions',
-    folders: ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/kysely', 'runtime/drizzle', 'runtime/remote'],
+    folders: ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/kysely', 'runtime/drizzle', 'runtime/prisma', 'runtime/remote'],
   },
   { name: 'decision service', folders: ['runtime/service'] },
   { name: 'commands and the compiler entry', folders: ['runtime/cli', 'runtime/internal'] },
@@ -46,7 +46,7 @@ const COMPILER_LAYERS = [
 ];
 
 /** The framework integrations and the ORM adapters: they import the package's public entries only, never the files inside them. */
-const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/kysely', 'runtime/drizzle'];
+const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/kysely', 'runtime/drizzle', 'runtime/prisma'];
 
 /** The public entries an integration may import. */
 const PUBLIC_ENTRIES = [

@@ -2,15 +2,17 @@
  * The databases the ownership adapters are tested on: embedded PGlite always, and the PostgreSQL server of CI when
  * TEST_DATABASE_URL names one (in a schema of its own, dropped after). Each opens the same two tables — documents
  * whose creator is a user, users whose manager is a user — and hands the three ways in: SQL text, kysely, Drizzle,
- * each logging the statements it runs.
+ * each logging the statements it runs, and the driver adapter a Prisma client runs on.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
 import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { DrizzlePgDatabase } from '../../runtime/drizzle/index.js';
 
 /** The Drizzle table objects of the two tables. */
@@ -47,6 +49,8 @@ export interface AdapterDatabase {
   readonly query: (text: string, values: readonly unknown[]) => Promise<readonly object[]>;
   readonly kysely: Kysely<Record<string, Record<string, unknown>>>;
   readonly drizzle: DrizzlePgDatabase;
+  /** The driver adapter a generated PrismaClient runs on over this database. */
+  readonly prismaAdapter: PrismaPg | PrismaPGlite;
   /** Every statement the three ways in ran since the last `statements.length = 0`. */
   readonly statements: RanStatement[];
   /** Replaces the rows of a table, every value a parameter. */
@@ -89,6 +93,7 @@ const pglite: AdapterTarget = {
         log: (event) => void statements.push({ text: event.query.sql, values: event.query.parameters }),
       }),
       drizzle: drizzlePglite({ client: engine, logger: { logQuery: (text, values) => void statements.push({ text, values }) } }),
+      prismaAdapter: new PrismaPGlite(engine),
       fill: filler((text, values) => engine.query(text, [...values])),
       close: () => engine.close(),
     };
@@ -118,6 +123,7 @@ function server(url: string): AdapterTarget {
           log: (event) => void statements.push({ text: event.query.sql, values: event.query.parameters }),
         }),
         drizzle: drizzleNodePostgres({ client: pool, logger: { logQuery: (text, values) => void statements.push({ text, values }) } }),
+        prismaAdapter: new PrismaPg({ connectionString: url, max: 1 }, { schema }),
         fill: filler((text, values) => pool.query(text, [...values])),
         async close() {
           await pool.end();

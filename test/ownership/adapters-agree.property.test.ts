@@ -1,14 +1,14 @@
 /**
- * Every ownership adapter selects exactly the records the in-memory predicate holds for: for random rules (and
- * 'everything' / 'nothing'), tables and users, the rows each adapter's filter returns, its `ownedAmong` of random
- * ids (some of no record) and its `listOwned` are the ids `ownershipPredicate` selects — for SQL text, kysely and
- * Drizzle, on PGlite and on the PostgreSQL server when TEST_DATABASE_URL names one.
+ * Every ownership adapter selects exactly the records the in-memory predicate holds for: for random rules, tables
+ * and users ('everything' and 'nothing' are adapter-statements.test.ts's), the rows each adapter's filter returns,
+ * its `ownedAmong` of random ids (some of no record) and its `listOwned` are the ids `ownershipPredicate` selects —
+ * for SQL text, kysely and Drizzle, on PGlite and on the PostgreSQL server when TEST_DATABASE_URL names one.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { drizzleOwnership } from '../../runtime/drizzle/index.js';
 import { kyselyOwnership } from '../../runtime/kysely/index.js';
-import { ownershipPredicate, sqlOwnership, type OwnershipScope } from '../../runtime/ownership/index.js';
+import { ownershipPredicate, sqlOwnership } from '../../runtime/ownership/index.js';
 import { documentRowsArb, RULE_CONTEXT, ruleArb, ruleUserArb, userRowsArb } from '../core/ownership-rule-arbitraries.js';
 import { ADAPTER_TARGETS, documentsTable, usersTable, type AdapterDatabase } from './adapter-databases.js';
 
@@ -16,7 +16,6 @@ import { ADAPTER_TARGETS, documentsTable, usersTable, type AdapterDatabase } fro
 const NUM_RUNS = 50;
 const TABLES = { document: 'documents', user: 'users' };
 
-const scopeArb: fc.Arbitrary<OwnershipScope> = fc.oneof({ weight: 8, arbitrary: ruleArb }, fc.constant('everything'), fc.constant('nothing'));
 /** Ids to ask about: documents have ids 1 to 12 at most; 13 to 15 name no record. */
 const askedArb = fc.uniqueArray(fc.integer({ min: 1, max: 15 }), { maxLength: 8 });
 
@@ -41,7 +40,7 @@ describe.each(ADAPTER_TARGETS)('ownership adapters agree with the in-memory pred
     // Cases whose answer is neither every document nor none: the property says little without many of them.
     let mixed = 0;
     await fc.assert(
-      fc.asyncProperty(scopeArb, userRowsArb, documentRowsArb, ruleUserArb, askedArb, async (scope, users, documents, user, asked) => {
+      fc.asyncProperty(ruleArb, userRowsArb, documentRowsArb, ruleUserArb, askedArb, async (scope, users, documents, user, asked) => {
         await db.fill('users', users);
         await db.fill('documents', documents);
         const byId = new Map(users.map((row) => [row.id, row]));
@@ -64,6 +63,7 @@ describe.each(ADAPTER_TARGETS)('ownership adapters agree with the in-memory pred
       }),
       { numRuns: NUM_RUNS },
     );
-    expect(mixed).toBeGreaterThan(NUM_RUNS / 5);
+    // About a third of the cases are mixed: fewer than a tenth would say the generators drifted.
+    expect(mixed).toBeGreaterThan(NUM_RUNS / 10);
   }, 120_000);
 });

@@ -65,6 +65,7 @@ describe('the packed tarballs', () => {
       'dist/ownership/index.js',
       'dist/kysely/index.js',
       'dist/drizzle/index.js',
+      'dist/prisma/index.js',
       'dist/service/index.js',
       'dist/cli/command.js',
     ]) {

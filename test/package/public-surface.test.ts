@@ -28,6 +28,7 @@ const ENTRIES = {
   'typed-permissions/ownership': 'runtime/ownership/index.ts',
   'typed-permissions/kysely': 'runtime/kysely/index.ts',
   'typed-permissions/drizzle': 'runtime/drizzle/index.ts',
+  'typed-permissions/prisma': 'runtime/prisma/index.ts',
 } as const;
 
 const configFile = ts.readConfigFile(`${root}tsconfig.json`, (path) => ts.sys.readFile(path));
