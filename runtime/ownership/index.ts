@@ -3,7 +3,8 @@
  * `typed-permissions/integration` is for web frameworks: the rule's types, the interface an adapter implements
  * (`OwnershipRuleSource`), the evaluators every adapter builds on (in memory, SQL text, and `writeOwnershipRule`
  * for another query language), and `sqlOwnership`, the adapter for any PostgreSQL driver that runs parameterised
- * text. The kysely and Drizzle adapters are `typed-permissions/kysely` and `typed-permissions/drizzle`.
+ * text. The kysely, Drizzle and Prisma adapters are `typed-permissions/kysely`, `typed-permissions/drizzle` and
+ * `typed-permissions/prisma`.
  */
 export type { OwnershipContext } from '../core/ownership-rules/ownership-context.js';
 export type {
