@@ -20,8 +20,11 @@ const LAYERS = [
   { name: 'policy test', folders: ['runtime/core/policy-test'] },
   { name: 'live policy', folders: ['runtime/live'] },
   { name: 'front door', folders: ['runtime/permissions'] },
-  { name: 'integration kit and browser client', folders: ['runtime/integration', 'runtime/client'] },
-  { name: 'integrations and remote permissions', folders: ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/remote'] },
+  { name: 'integration kit, ownership seam and browser client', folders: ['runtime/integration', 'runtime/ownership', 'runtime/client'] },
+  {
+    name: 'integrations, ORM adapters and remote permissions',
+    folders: ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/kysely', 'runtime/drizzle', 'runtime/prisma', 'runtime/remote'],
+  },
   { name: 'decision service', folders: ['runtime/service'] },
   { name: 'commands and the compiler entry', folders: ['runtime/cli', 'runtime/internal'] },
 ];
@@ -42,11 +45,17 @@ const COMPILER_LAYERS = [
   { name: 'entries', folders: ['compiler/index.ts', 'compiler/bin.ts'] },
 ];
 
-/** The framework integrations: they import the package's public entries only, never the files inside them. */
-const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify'];
+/** The framework integrations and the ORM adapters: they import the package's public entries only, never the files inside them. */
+const INTEGRATIONS = ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/kysely', 'runtime/drizzle', 'runtime/prisma'];
 
 /** The public entries an integration may import. */
-const PUBLIC_ENTRIES = ['runtime/permissions/index.ts', 'runtime/permissions/precompiled.ts', 'runtime/integration/index.ts', 'runtime/live/index.ts'];
+const PUBLIC_ENTRIES = [
+  'runtime/permissions/index.ts',
+  'runtime/permissions/precompiled.ts',
+  'runtime/integration/index.ts',
+  'runtime/live/index.ts',
+  'runtime/ownership/index.ts',
+];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Matches a path inside one of `paths` (a folder, or a single file such as `compiler/compile.ts`); group 1 is which. */

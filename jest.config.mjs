@@ -24,7 +24,7 @@ export default {
     '^typed-permissions$': '<rootDir>/runtime/permissions/index.ts',
     '^typed-permissions/precompiled$': '<rootDir>/runtime/permissions/precompiled.ts',
     '^typed-permissions/internal$': '<rootDir>/runtime/internal/index.ts',
-    '^typed-permissions/(integration|nest|express|fastify|hono|client|live|service|remote)$': '<rootDir>/runtime/$1/index.ts',
+    '^typed-permissions/(integration|nest|express|fastify|hono|client|live|service|remote|ownership|kysely|drizzle|prisma)$': '<rootDir>/runtime/$1/index.ts',
     '^typed-permissions-cli$': '<rootDir>/compiler/index.ts',
   },
   transform: {

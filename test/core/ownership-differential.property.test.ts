@@ -11,7 +11,7 @@ import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { validateResourceMetadata } from '../../runtime/core/definition/resource-metadata-schema.js';
 import { ownershipPredicate } from '../../runtime/core/ownership-rules/in-memory-ownership.js';
-import { kyselyOwnershipCondition } from '../../runtime/core/ownership-rules/kysely-ownership.js';
+import { kyselyOwnershipCondition } from '../../runtime/kysely/kysely-ownership-condition.js';
 import { ownershipDeclarationProblems } from '../../runtime/core/ownership-rules/ownership-rule-checks.js';
 import { sqlOwnershipCondition } from '../../runtime/core/ownership-rules/sql-ownership.js';
 import { DOCUMENT_ATTRIBUTES, documentRowsArb, RULE_CONTEXT, ruleArb, ruleUserArb, USER_ATTRIBUTES, userRowsArb } from './ownership-rule-arbitraries.js';

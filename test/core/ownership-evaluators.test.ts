@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type SqlBool, type Expression } from 'kysely';
 import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import { ownershipPredicate } from '../../runtime/core/ownership-rules/in-memory-ownership.js';
-import { kyselyOwnershipCondition } from '../../runtime/core/ownership-rules/kysely-ownership.js';
+import { kyselyOwnershipCondition } from '../../runtime/kysely/kysely-ownership-condition.js';
 import type { OwnershipContext } from '../../runtime/core/ownership-rules/ownership-context.js';
 import { OWNERSHIP_LIMITS, type OwnershipCondition, type OwnershipScope } from '../../runtime/core/ownership-rules/ownership-rule.js';
 import { sqlOwnershipCondition } from '../../runtime/core/ownership-rules/sql-ownership.js';

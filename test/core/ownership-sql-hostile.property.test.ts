@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
-import { kyselyOwnershipCondition } from '../../runtime/core/ownership-rules/kysely-ownership.js';
+import { kyselyOwnershipCondition } from '../../runtime/kysely/kysely-ownership-condition.js';
 import type { OwnershipContext } from '../../runtime/core/ownership-rules/ownership-context.js';
 import type { OwnershipCondition } from '../../runtime/core/ownership-rules/ownership-rule.js';
 import { sqlOwnershipCondition } from '../../runtime/core/ownership-rules/sql-ownership.js';

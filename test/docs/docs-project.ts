@@ -30,6 +30,7 @@ const PEERS = [
   'hono',
   '@hono/node-server',
   'kysely',
+  'drizzle-orm',
   'pg',
   'fastify',
   'fastify-plugin',

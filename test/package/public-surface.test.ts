@@ -25,6 +25,10 @@ const ENTRIES = {
   'typed-permissions/live': 'runtime/live/index.ts',
   'typed-permissions/service': 'runtime/service/index.ts',
   'typed-permissions/remote': 'runtime/remote/index.ts',
+  'typed-permissions/ownership': 'runtime/ownership/index.ts',
+  'typed-permissions/kysely': 'runtime/kysely/index.ts',
+  'typed-permissions/drizzle': 'runtime/drizzle/index.ts',
+  'typed-permissions/prisma': 'runtime/prisma/index.ts',
 } as const;
 
 const configFile = ts.readConfigFile(`${root}tsconfig.json`, (path) => ts.sys.readFile(path));

@@ -16,7 +16,7 @@ export type OwnershipRecord = object;
 export type RelatedRecordLookup = (resource: string, id: unknown) => OwnershipRecord | undefined;
 
 /** A test of one record, with the user's values already read. */
-type RecordTest = (record: OwnershipRecord) => boolean;
+export type RecordTest = (record: OwnershipRecord) => boolean;
 
 /** The record's own attribute `name`; an attribute it does not have is the caller's mistake, refused by name. */
 function attributeOf(record: OwnershipRecord, resource: string, name: string): unknown {

@@ -100,6 +100,21 @@ function write(condition: OwnershipCondition, context: OwnershipContext, user: o
 }
 
 /**
+ * The quoted table of `resource` and its id column (the attribute `id`, through `column` when given), as
+ * `sqlOwnershipCondition` writes them: `{ table: '"documents"', id: '"documents"."id"' }`.
+ *
+ * @example
+ * ```ts
+ * sqlRecordId('document', { tables: { document: 'documents' } }); // { table: '"documents"', id: '"documents"."id"' }
+ * ```
+ */
+export function sqlRecordId(resource: string, options: SqlOwnershipOptions): { readonly table: string; readonly id: string } {
+  const writer = new SqlWriter(options, 1);
+  const table = writer.table(resource);
+  return { table, id: writer.column(table, resource, RELATED_ID_ATTRIBUTE) };
+}
+
+/**
  * The SQL condition selecting the records `scope` selects for `user`: `TRUE` for `everything`, `FALSE` for
  * `nothing`, else the rule with every value a parameter. AND it into the application's WHERE; start the
  * placeholders after the application's own with `firstPlaceholder`.

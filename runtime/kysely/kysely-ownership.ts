@@ -1,0 +1,62 @@
+/**
+ * An ownership rule source through the application's kysely instance: the filter is a function for `.where()`,
+ * and `ownedAmong` / `listOwned` are one query each through the same instance (its dialect and plugins apply).
+ */
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import { checkedOwnershipIds, idsOfRows, type OwnershipQuestion, type OwnershipRuleSource, type OwnershipScoped } from '../ownership/index.js';
+import { PermissionsUsageError } from '../permissions/precompiled.js';
+import { kyselyOwnershipCondition, kyselyTableOf, type KyselyOwnershipOptions, type OpenDatabase } from './kysely-ownership-condition.js';
+
+/** A condition for any query's `.where()`: `.where(ownership.where(permit))`. */
+export type KyselyOwnershipFilter = <Database, Tables extends keyof Database>(eb: ExpressionBuilder<Database, Tables>) => Expression<SqlBool>;
+
+/** The kysely source: an OwnershipRuleSource whose filters go into `.where()`, and `where(permit)`. */
+export interface KyselyOwnershipSource extends OwnershipRuleSource<KyselyOwnershipFilter> {
+  /** The condition selecting the records `permit` may list, for `.where()`. */
+  where(permit: OwnershipScoped): KyselyOwnershipFilter;
+}
+
+/**
+ * An ownership rule source over kysely: `filter(question)` is a function for `.where()`, `ownedAmong(question,
+ * ids)` one query `select id from <table> where id = any($1) and (<rule>)` (none for no ids, or when the scope is
+ * `'nothing'`), `listOwned(question)` one `select id from <table> where <rule>`. Tables are named as the database
+ * knows them (your plugins, such as CamelCasePlugin, map columns as in every other query).
+ *
+ * @example
+ * ```ts
+ * const ownership = kyselyOwnership(db, { tables: { document: 'documents', user: 'users' } });
+ * const owned = await db.selectFrom('documents').selectAll().where(ownership.where(permit)).execute();
+ * ```
+ */
+export function kyselyOwnership<Database>(db: Kysely<Database>, options: KyselyOwnershipOptions): KyselyOwnershipSource {
+  if (typeof db !== 'object' || db === null || typeof (db as { selectFrom?: unknown }).selectFrom !== 'function')
+    throw new PermissionsUsageError("kyselyOwnership() needs the application's Kysely instance as its first argument.");
+  if (typeof options !== 'object' || options === null || typeof options.tables !== 'object' || options.tables === null)
+    throw new PermissionsUsageError('kyselyOwnership() needs options { tables }: the table of each resource the rules reach.');
+  const open = db as unknown as Kysely<OpenDatabase>;
+  const filter =
+    (question: OwnershipQuestion): KyselyOwnershipFilter =>
+    (eb) =>
+      kyselyOwnershipCondition(eb, question.scope, question.context, question.user, options);
+  const select = (question: OwnershipQuestion) => {
+    const table = kyselyTableOf(options, question.context.resource);
+    return open.selectFrom(table).select(`${table}.id as id`);
+  };
+  return {
+    filter,
+    where: (permit) => filter(permit.ownershipScope()),
+    async ownedAmong(question, ids) {
+      const asked = checkedOwnershipIds(ids);
+      if (asked.length === 0 || question.scope === 'nothing') return [];
+      const table = kyselyTableOf(options, question.context.resource);
+      const rows = await select(question)
+        .where((eb) => eb.and([eb(`${table}.id`, '=', eb.fn.any(eb.val([...asked]))), filter(question)(eb)]))
+        .execute();
+      return idsOfRows(rows);
+    },
+    async listOwned(question) {
+      if (question.scope === 'nothing') return [];
+      return idsOfRows(await select(question).where(filter(question)).execute());
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * An ownership rule source through the application's Prisma client: the filter is a Prisma `where` input (plain
+ * data: values only ever sit where Prisma reads a value), and `ownedAmong` / `listOwned` are one `findMany` each.
+ * Nothing of Prisma is imported: the client is the application's, generated for its schema, and is used through
+ * the one method every model delegate has.
+ */
+import {
+  checkedOwnershipIds,
+  idsOfRows,
+  writeOwnershipRule,
+  type OwnershipAttributePath,
+  type OwnershipQuestion,
+  type OwnershipRuleSource,
+  type OwnershipScoped,
+} from '../ownership/index.js';
+import { PermissionsUsageError } from '../permissions/precompiled.js';
+
+/** A Prisma `where` input, as the adapter writes it: nested plain objects and arrays. */
+export type PrismaOwnershipWhere = { readonly [field: string]: unknown };
+
+/** What the adapter uses of a model delegate (`prisma.document`). */
+export interface PrismaModelDelegate {
+  findMany(args: { where: PrismaOwnershipWhere; select: Readonly<Record<string, true>> }): Promise<readonly object[]>;
+}
+
+/** The model delegates of each resource and how rules' names map to Prisma's fields. */
+export interface PrismaOwnershipOptions {
+  /** The model delegate name (`prisma.<name>`) of each resource the rules reach, by resource name. */
+  readonly models: Readonly<Record<string, string>>;
+  /** The Prisma field of an attribute; the attribute's own name when left out. */
+  readonly field?: (resource: string, attribute: string) => string;
+  /** The Prisma relation field of a rule's relation; the relation's own name when left out. */
+  readonly relation?: (resource: string, relation: string) => string;
+}
+
+/** The Prisma source: an OwnershipRuleSource whose filters are `where` inputs, and `where(permit)`. */
+export interface PrismaOwnershipSource extends OwnershipRuleSource<PrismaOwnershipWhere> {
+  /** The `where` input selecting the records `permit` may list. */
+  where(permit: OwnershipScoped): PrismaOwnershipWhere;
+}
+
+/** One own property: a computed key is an own data property even for a name such as `__proto__`. */
+const field = (name: string, value: unknown): PrismaOwnershipWhere => ({ [name]: value });
+
+function optionsChecked(client: unknown, options: PrismaOwnershipOptions): void {
+  if (typeof client !== 'object' || client === null)
+    throw new PermissionsUsageError("prismaOwnership() needs the application's PrismaClient as its first argument.");
+  if (typeof options !== 'object' || options === null || typeof options.models !== 'object' || options.models === null)
+    throw new PermissionsUsageError('prismaOwnership() needs options { models }: the model delegate name of each resource the rules reach.');
+  for (const name of ['field', 'relation'] as const)
+    if (options[name] !== undefined && typeof options[name] !== 'function')
+      throw new PermissionsUsageError(`Option "${name}" of prismaOwnership() must be a function (resource, name) => Prisma field.`);
+}
+
+/**
+ * An ownership rule source over Prisma: `filter(question)` is a `where` input — `{ creatorId: { equals: 3 } }`,
+ * `{ creatorId: { in: [2, 5] } }` (an OR of equalities for booleans, which Prisma cannot filter with `in`),
+ * `AND` / `OR`, a path as relation filters (`{ creator: { is: { companyId: { equals: 1 } } } }`). A null user
+ * value, an empty list and 'nothing' select no record (`{ id: { in: [] } }`), never `{ field: null }`, which Prisma
+ * reads as IS NULL; 'everything' is `{ id: { notIn: [] } }`. `ownedAmong(question, ids)` is one `findMany` of the
+ * ids among `ids` (none for no ids, or for 'nothing'), `listOwned(question)` one `findMany` of every selected id.
+ *
+ * @example
+ * ```ts
+ * const ownership = prismaOwnership(prisma, { models: { document: 'document', user: 'user' } });
+ * const drafts = await prisma.document.findMany({ where: { AND: [{ status: 'draft' }, ownership.where(permit)] } });
+ * ```
+ */
+export function prismaOwnership(client: object, options: PrismaOwnershipOptions): PrismaOwnershipSource {
+  optionsChecked(client, options);
+  const nameOf = (kind: 'field' | 'relation', resource: string, name: string): string => {
+    const mapped = options[kind]?.(resource, name) ?? name;
+    if (typeof mapped !== 'string' || mapped.length === 0)
+      throw new PermissionsUsageError(
+        `Option "${kind}" of prismaOwnership() gave no name for ${JSON.stringify(name)} of resource ${JSON.stringify(resource)}.`,
+      );
+    return mapped;
+  };
+  const delegate = (resource: string): PrismaModelDelegate => {
+    const model = Object.hasOwn(options.models, resource) ? options.models[resource] : undefined;
+    if (typeof model !== 'string') throw new PermissionsUsageError(`No model is given for resource ${JSON.stringify(resource)}: add it to "models".`);
+    // A generated client's delegates are properties of the client (not necessarily its own): read as Prisma does.
+    const found: unknown = (client as Record<string, unknown>)[model];
+    if (typeof found !== 'object' || found === null || typeof (found as { findMany?: unknown }).findMany !== 'function')
+      throw new PermissionsUsageError(
+        `The Prisma client has no model ${JSON.stringify(model)} (prisma.${model}.findMany) for resource ${JSON.stringify(resource)}.`,
+      );
+    return found as PrismaModelDelegate;
+  };
+  /** `where` (a filter of the resource at the end of `path`) inside one relation filter (`is`) per relation. */
+  const throughRelations = (path: OwnershipAttributePath, where: PrismaOwnershipWhere): PrismaOwnershipWhere =>
+    path.steps.reduceRight<PrismaOwnershipWhere>((inner, step) => field(nameOf('relation', step.from, step.name), { is: inner }), where);
+  /** `filter` (a field filter such as `{ equals: 1 }`) on the attribute at the end of `path`. */
+  const alongPath = (path: OwnershipAttributePath, filter: PrismaOwnershipWhere): PrismaOwnershipWhere =>
+    throughRelations(path, field(nameOf('field', path.resource, path.attribute), filter));
+  const filter = (question: OwnershipQuestion): PrismaOwnershipWhere => {
+    const id = nameOf('field', question.context.resource, 'id');
+    // Every record and no record, as conditions on the id that Prisma keeps wherever they are nested (1=1 and 1=0).
+    // Prisma drops an empty object or an empty OR nested in AND / OR instead, which would turn "nothing" into
+    // "everything" (`{ AND: [{ OR: [] }] }` selects every record) and "everything" into "nothing".
+    const nothing = field(id, { in: [] });
+    return writeOwnershipRule<PrismaOwnershipWhere>(question.scope, question.context, question.user, {
+      everything: () => field(id, { notIn: [] }),
+      nothing: () => nothing,
+      all: (parts) => ({ AND: [...parts] }),
+      any: (parts) => ({ OR: [...parts] }),
+      // Null equals nothing, as in SQL; `{ equals: null }` would select the records whose attribute IS NULL.
+      equals: (path, value) => (value === null ? nothing : alongPath(path, { equals: value })),
+      // Prisma's Boolean filter has no `in`: a list of booleans is an OR of equalities (at most the two of them).
+      inLiterals: (path, literals) =>
+        typeof literals[0] === 'boolean'
+          ? throughRelations(path, { OR: literals.map((literal) => field(nameOf('field', path.resource, path.attribute), { equals: literal })) })
+          : alongPath(path, { in: [...literals] }),
+      // Prisma writes an empty `in` as `1=0`: an empty list selects nothing.
+      inUserList: (path, values) => alongPath(path, { in: [...values] }),
+    });
+  };
+  /** One findMany of the ids of the records `where` selects, read back from the id's field. */
+  const idsWhere = async (question: OwnershipQuestion, where: PrismaOwnershipWhere): Promise<readonly unknown[]> => {
+    const { resource } = question.context;
+    const id = nameOf('field', resource, 'id');
+    const rows: unknown = await delegate(resource).findMany({ where, select: field(id, true) as Readonly<Record<string, true>> });
+    return idsOfRows(
+      Array.isArray(rows) ? rows.map((row: unknown) => (typeof row === 'object' && row !== null ? { id: (row as Record<string, unknown>)[id] } : row)) : rows,
+    );
+  };
+  return {
+    filter,
+    where: (permit) => filter(permit.ownershipScope()),
+    async ownedAmong(question, ids) {
+      const asked = checkedOwnershipIds(ids);
+      if (asked.length === 0 || question.scope === 'nothing') return [];
+      const id = nameOf('field', question.context.resource, 'id');
+      return idsWhere(question, { AND: [field(id, { in: [...asked] }), filter(question)] });
+    },
+    async listOwned(question) {
+      if (question.scope === 'nothing') return [];
+      return idsWhere(question, filter(question));
+    },
+  };
+}
