@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import express, { type Request } from 'express';
+import { memoryOwnership } from 'typed-permissions';
 import { checkPermitRoutes, createPermitMiddleware, permissionsErrorHandler, permitOf } from 'typed-permissions/express';
 import { createPermissions, type PolicyUser } from '../generated/index.js';
 
@@ -51,12 +52,8 @@ function userOf(req: Request): User {
   return user;
 }
 
-const permissions = createPermissions<User>({
-  ownership: {
-    // The listOwned method the definitions name: the ids of the documents the user owns.
-    documentsOwnedBy: ({ user }) => [...documents.values()].filter((document) => document.ownerId === user.id).map((document) => document.id),
-  },
-});
+// The records the rule "documentOwner" reads: the documents in the Map, as they are when the engine asks.
+const permissions = createPermissions<User>({ ownershipRules: memoryOwnership({ document: () => [...documents.values()] }) });
 const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: userOf });
 
 const app = express();

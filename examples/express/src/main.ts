@@ -1,11 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { memoryOwnership } from 'typed-permissions';
 import { checkPermitRoutes, createPermitMiddleware, permissionsErrorHandler, permitOf } from 'typed-permissions/express';
 import { createPermissions } from '../generated/index.js';
-import { documentOwnership, documents, type DocumentFilter } from './documents.js';
+import { documents, type DocumentFilter } from './documents.js';
 import { userOf, type AppUser } from './users.js';
 
-const permissions = createPermissions<AppUser, DocumentFilter>({ ownership: documentOwnership });
+// The records the rule "author" reads: the documents in the Map, as they are when the engine asks.
+const ownershipRules = memoryOwnership({ document: () => [...documents.values()] });
+const permissions = createPermissions<AppUser, DocumentFilter>({ ownershipRules });
 const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: userOf }); // permit({ action: 'raed' }) does not compile
 
 const app = express();

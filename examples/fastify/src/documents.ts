@@ -1,6 +1,3 @@
-import type { PermissionsOwnershipService } from '../generated/index.js';
-import type { AppUser } from './users.js';
-
 export interface Document {
   readonly id: number;
   readonly title: string;
@@ -16,19 +13,3 @@ export const documents = new Map<number, Document>([
 
 /** The documents a user owns, as a test of one document (with a database, it would be a where-clause). */
 export type DocumentFilter = (document: Document) => boolean;
-
-/** The ownership methods the definitions name; one missing or misspelt does not compile. */
-export const documentOwnership: PermissionsOwnershipService<AppUser, DocumentFilter> = {
-  /** An employee owns the documents they wrote. */
-  limitToAuthor({ user }) {
-    return (document) => document.authorId === user.id;
-  },
-
-  /** Which of `resourceIds` pass `filter`: how `permit()` decides whether one document is owned. */
-  ownedDocumentsAmong({ filter, resourceIds }) {
-    return resourceIds.filter((id) => {
-      const document = documents.get(id);
-      return document !== undefined && filter(document);
-    });
-  },
-};

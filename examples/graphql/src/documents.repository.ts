@@ -7,6 +7,9 @@ export interface Document {
   readonly authorId: number;
 }
 
+/** The documents a user owns, as a test of one document (with a database, it would be a where-clause). */
+export type DocumentFilter = (document: Document) => boolean;
+
 /** The documents, in memory: a database is not what this example is about. */
 @Injectable()
 export class DocumentsRepository {

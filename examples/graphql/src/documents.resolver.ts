@@ -3,8 +3,7 @@ import { Args, Field, ID, ObjectType, Query, Resolver } from '@nestjs/graphql';
 import type { Permit } from 'typed-permissions';
 import { GetPermit, typedPermissions } from 'typed-permissions/nest';
 import type { Schema } from '../generated/index.js';
-import type { DocumentFilter } from './document-ownership.js';
-import { DocumentsRepository } from './documents.repository.js';
+import { DocumentsRepository, type DocumentFilter } from './documents.repository.js';
 import type { AppUser } from './users.js';
 
 const { createPermissionsGuard, Permission } = typedPermissions<Schema>();

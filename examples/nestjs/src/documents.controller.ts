@@ -2,8 +2,7 @@ import { Controller, Get, NotFoundException, UseGuards } from '@nestjs/common';
 import type { Permit } from 'typed-permissions';
 import { GetPermit, typedPermissions } from 'typed-permissions/nest';
 import type { Schema } from '../generated/index.js';
-import type { DocumentFilter } from './document-ownership.js';
-import { DocumentsRepository } from './documents.repository.js';
+import { DocumentsRepository, type DocumentFilter } from './documents.repository.js';
 import type { AppUser } from './users.js';
 
 const { createPermissionsGuard, Action } = typedPermissions<Schema>();
