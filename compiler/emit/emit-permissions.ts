@@ -42,7 +42,8 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
       type: options,
       docs: [
         rules
-          ? `Options of \`createPermissions\`: the source of the records the ownership rules read${hooks ? ', and the ownership service, which must implement every hook method' : ''}.`
+          ? `Options of \`createPermissions\`: the source of the records the ownership rules read` +
+            `${hooks ? ', and the ownership service, which must implement every hook method' : ''}.`
           : 'Options of `createPermissions`: the ownership service must implement every hook method.',
       ],
     });
@@ -59,7 +60,8 @@ export function emitPermissions(context: EmitContext): Promise<EmittedFile> {
       parameters: [{ name: 'options', type: 'CreatePermissionsOptions<TUser, TFilter>' }],
       returnType: 'TypedPermissions<Schema, TUser, TFilter>',
       docs: [
-        `Loads the precomputed tables (nothing is rebuilt) and binds the hook names to \`options.ownership\`${rules ? ' and the ownership rules to `options.ownershipRules`' : ''}: the engine, typed by \`Schema\`.\n\n` +
+        'Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`' +
+          `${rules ? ' and the ownership rules to `options.ownershipRules`' : ''}: the engine, typed by \`Schema\`.\n\n` +
           '@example\n' +
           '```ts\n' +
           example +

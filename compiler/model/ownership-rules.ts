@@ -63,7 +63,9 @@ export function ruleUserAttributes(
           ...(positionOf(meta.positions, ['userAttributes', name]) ?? { line: 1, column: 1 }),
           path: ['userAttributes', name],
           code: 'invalid-ownership-rule',
-          message: `User attribute ${JSON.stringify(name)} is declared "${type}" here and "${earlier.type}" in ${earlier.file}; the application's user has one type for it.`,
+          message:
+            `User attribute ${JSON.stringify(name)} is declared "${type}" here and "${earlier.type}" in ${earlier.file}; ` +
+            "the application's user has one type for it.",
           fix: 'Give the user attribute the same type in every *.resource.json that declares it.',
         });
     }

@@ -179,7 +179,8 @@ const optionsShape = object(
     ownershipRules: optional(
       valid(
         isRuleSource,
-        "Permissions option ownershipRules must be a source of the rules' records: an object with filter, ownedAmong and listOwned methods (kyselyOwnership(db, { tables }), memoryOwnership(records)).",
+        "Permissions option ownershipRules must be a source of the rules' records: an object with filter, ownedAmong and listOwned methods " +
+          '(kyselyOwnership(db, { tables }), memoryOwnership(records)).',
       ),
     ),
     limitOwnReduce: functionOption('Permissions option limitOwnReduce must be a function ({ user, limitOwneds }) => filter.'),

@@ -38,17 +38,20 @@ describe('definitions naming ownership rules', () => {
   it('a rule the resource does not declare: at "owner", with Did you mean and the rules it declares', () => {
     expect(problemsOf('[{ "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read:own"], "owner": "creater" }]')).toEqual([
       'definitions/document.permissions.json:1:83 $[0].owner [unknown-ownership-rule] Resource "document" declares no ownership rule "creater". ' +
-        'Did you mean "creator"? Fix: Name one of the rules "creator", "creatorOrManaged", "sameCompany", or declare it under "ownership" in document.resource.json.',
+        'Did you mean "creator"? Fix: Name one of the rules "creator", "creatorOrManaged", "sameCompany", ' +
+        'or declare it under "ownership" in document.resource.json.',
     ]);
   });
 
   it('a rule of a resource that declares none', () => {
     expect(
       problemsOf(
-        '[{ "roles": ["EMPLOYEE"], "resource": "user", "grant": ["read:own"], "owner": "self" },\n { "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read"] }]',
+        '[{ "roles": ["EMPLOYEE"], "resource": "user", "grant": ["read:own"], "owner": "self" },\n' +
+          ' { "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read"] }]',
       ),
     ).toEqual([
-      'definitions/document.permissions.json:1:79 $[0].owner [unknown-ownership-rule] Resource "user" declares no ownership rules, so "owner": "self" names nothing. ' +
+      'definitions/document.permissions.json:1:79 $[0].owner [unknown-ownership-rule] ' +
+        'Resource "user" declares no ownership rules, so "owner": "self" names nothing. ' +
         'Fix: Declare the rule under "ownership" in user.resource.json (rules need the compiler), or decide ownership with hooks.',
     ]);
   });
@@ -57,7 +60,8 @@ describe('definitions naming ownership rules', () => {
     expect(
       problemsOf(
         '[{ "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read:own"], "owner": "creator", "isOwner": "isCreator" },\n' +
-          ' { "roles": ["ADMIN"], "resource": "*", "grant": ["read:own"], "owner": "creator" },\n { "roles": ["ADMIN"], "resource": "document", "grant": ["read"] }]',
+          ' { "roles": ["ADMIN"], "resource": "*", "grant": ["read:own"], "owner": "creator" },\n' +
+          ' { "roles": ["ADMIN"], "resource": "document", "grant": ["read"] }]',
       ),
     ).toEqual([
       'definitions/document.permissions.json:1:105 $[0].isOwner [owner-with-hooks] The definition names the ownership rule "creator" and the hook isOwner; ' +
@@ -83,7 +87,8 @@ describe('definitions naming ownership rules', () => {
       ),
     ).toEqual([
       'definitions/note.resource.json:1:92 $.userAttributes.id [invalid-ownership-rule] User attribute "id" is declared "string" here and "number" in ' +
-        "document.resource.json; the application's user has one type for it. Fix: Give the user attribute the same type in every *.resource.json that declares it.",
+        "document.resource.json; the application's user has one type for it. " +
+        'Fix: Give the user attribute the same type in every *.resource.json that declares it.',
     ]);
   });
 });

@@ -278,7 +278,8 @@ describe('a rule in words', () => {
         all: [{ attribute: 'status', in: ['draft', 'a "quoted" | piped', 3, true] }, { any: [CREATOR, SAME_COMPANY] }, { attribute: 'x', in: [] }],
       }),
     ).toBe(
-      'status is one of "draft", "a \\"quoted\\" | piped", 3, true and (creatorId is the user\'s id or creator.companyId is the user\'s companyId) and x is one of nothing',
+      'status is one of "draft", "a \\"quoted\\" | piped", 3, true and ' +
+        "(creatorId is the user's id or creator.companyId is the user's companyId) and x is one of nothing",
     );
   });
 });

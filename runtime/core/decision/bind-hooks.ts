@@ -36,7 +36,9 @@ function ruleBinder(tables: GrantTables, source: OwnershipRuleSource | undefined
         code: 'unknown-hook-method',
         ...location,
         path: ['owner'],
-        message: `The definition's ownership rule ${JSON.stringify(rule.name)} of ${JSON.stringify(rule.resource)} needs the records it reads, and no ownershipRules source is given.`,
+        message:
+          `The definition's ownership rule ${JSON.stringify(rule.name)} of ${JSON.stringify(rule.resource)} needs the records it reads, ` +
+          'and no ownershipRules source is given.',
         fix: 'Pass ownershipRules (for example kyselyOwnership(db, { tables }) from typed-permissions/kysely, or memoryOwnership) to createPermissions.',
       });
     const never = { name: `rule ${rule.name}`, call: unbound };

@@ -46,7 +46,7 @@ export function memoryOwnership(records: MemoryRecords): MemoryOwnership {
     const list = typeof given === 'function' ? given() : given;
     if (!Array.isArray(list))
       throw new PermissionsUsageError(`memoryOwnership has no records of ${quoteForMessage(resource)}: give an array (or a function returning one) for it.`);
-    return list;
+    return list as readonly OwnershipRecord[];
   };
   // Related records are indexed once per question (on first need): the lists may change between questions.
   const predicate = ({ scope, context, user }: OwnershipQuestion) => {
