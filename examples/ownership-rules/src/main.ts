@@ -4,13 +4,13 @@ import { checkPermitRoutes, createPermitMiddleware, permissionsErrorHandler, per
 import { kyselyOwnership, type KyselyOwnershipFilter } from 'typed-permissions/kysely';
 import { createPermissions } from '../generated/index.js';
 import { createDatabase } from './database.js';
-import { HttpError, userOf, type AppUser } from './users.js';
+import { HttpError, userFrom, type AppUser } from './users.js';
 
 const db = await createDatabase();
 // The records behind the rules: where each resource a rule reads is stored. No ownership method is written.
 const ownershipRules = kyselyOwnership(db, { tables: { document: 'documents', user: 'users' } });
 const permissions = createPermissions<AppUser, KyselyOwnershipFilter>({ ownershipRules });
-const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: (req) => userOf(db, req) });
+const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: userFrom(db) });
 
 /** A whole number of `query` between `min` and `max`, `fallback` when absent; anything else is 400. */
 function whole(query: unknown, fallback: number, min: number, max: number, name: string): number {
@@ -39,7 +39,11 @@ app.get('/documents', permit({ action: 'list' }), async (req, res) => {
 });
 app.get('/documents/:id', permit({ action: 'read' }), async (req, res) => {
   const permit = permitOf<AppUser, number, KyselyOwnershipFilter>(req); // granted: the caller owns the document of :id
-  const document = await db.selectFrom('documents').selectAll().where('id', '=', permit.resourceId as number).executeTakeFirst();
+  const document = await db
+    .selectFrom('documents')
+    .selectAll()
+    .where('id', '=', permit.resourceId as number)
+    .executeTakeFirst();
   if (document === undefined) res.status(404).json({ statusCode: 404, error: 'Not Found', message: 'No such document.' });
   else res.json(await permit.pick(document));
 });

@@ -25,12 +25,14 @@ export class HttpError extends Error {
   }
 }
 
-/** The user of a request's bearer token, loaded with the attributes the rules read; an unknown token is 401. */
-export async function userOf(db: Kysely<Database>, req: Request): Promise<AppUser> {
-  const authorization = req.get('authorization') ?? '';
-  const id = authorization.startsWith('Bearer ') ? userIdsByToken.get(authorization.slice('Bearer '.length)) : undefined;
-  if (id === undefined) throw new HttpError(401, 'Unknown token.');
-  const user = await db.selectFrom('users').select(['id', 'role', 'companyId']).where('id', '=', id).executeTakeFirstOrThrow();
-  const managed = await db.selectFrom('managers').select('managedId').where('managerId', '=', id).execute();
-  return { id, roles: [user.role as AppUser['roles'][number]], companyId: user.companyId, managedUserIds: managed.map((row) => row.managedId) };
+/** How a request's user is found: its bearer token, then the user loaded with the attributes the rules read; an unknown token is 401. */
+export function userFrom(db: Kysely<Database>): (req: Request) => Promise<AppUser> {
+  return async (req) => {
+    const authorization = req.get('authorization') ?? '';
+    const id = authorization.startsWith('Bearer ') ? userIdsByToken.get(authorization.slice('Bearer '.length)) : undefined;
+    if (id === undefined) throw new HttpError(401, 'Unknown token.');
+    const user = await db.selectFrom('users').select(['id', 'role', 'companyId']).where('id', '=', id).executeTakeFirstOrThrow();
+    const managed = await db.selectFrom('managers').select('managedId').where('managerId', '=', id).execute();
+    return { id, roles: [user.role as AppUser['roles'][number]], companyId: user.companyId, managedUserIds: managed.map((row) => row.managedId) };
+  };
 }
