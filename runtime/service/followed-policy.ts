@@ -19,7 +19,10 @@ import type { ServiceMetrics } from './service-metrics.js';
 import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
 
-/** The service's rule source: it binds a policy's ownership rules and is never asked (rules are evaluated on the record a check carries, or by the application). */
+/**
+ * The service's rule source: it binds a policy's ownership rules and is never asked (rules are evaluated on the record
+ * a check carries, or by the application that asked).
+ */
 const refuse = (): never => {
   throw new PermissionsUsageError('The decision service has no records: it evaluates ownership rules only on the record a check carries.');
 };

@@ -153,7 +153,8 @@ export function ruleGroupsOwning(tables: GrantTables, groups: readonly number[],
       if (name !== 'id' && !Object.hasOwn(attributes, name))
         throw new ServiceProblem(
           'invalid-request',
-          `${at}.user.attributes has no ${quoteForMessage(name)}, which ownership rule ${quoteForMessage(rule.name)} reads: send it (null when the user has none).`,
+          `${at}.user.attributes has no ${quoteForMessage(name)}, which ownership rule ${quoteForMessage(rule.name)} reads: ` +
+            'send it (null when the user has none).',
         );
     try {
       return ownershipPredicate(rule.condition, context, user, lookup)(evidence.record) ? [group] : [];
