@@ -2,10 +2,14 @@
  * Remote permissions over a decision service whose policy names ownership rules (the ownership-rules fixture,
  * compiled): rule groups are decided here, by the application's rule source, and every answer — granted,
  * attributes, isOwn, filterPick, listOwn, limitOwn, ownershipScope — is the embedded engine's for every user,
- * action and record. A policy naming rules without the rule source is refused at start; a malformed rule from
- * the service is refused, never granted.
+ * action and record. A policy naming rules without the rule source is refused at start (and, when a later version
+ * names them, when a role set is asked); a new version's rules are read with its slices; a malformed rule from the
+ * service is refused, never granted.
  */
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { compileModel } from '../../compiler/model/compile-model.js';
 import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
@@ -13,9 +17,11 @@ import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-owner
 import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
 import { permissionsFromTables } from '../../runtime/permissions/precompiled-permissions.js';
 import { createRemotePermissions, PermissionsServiceError, type RemotePermissions } from '../../runtime/remote/index.js';
-import type { DecisionService } from '../../runtime/service/index.js';
+import { createDecisionService, type DecisionService } from '../../runtime/service/index.js';
+import { filePolicySource } from '../../runtime/live/index.js';
+import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { fixture } from '../compiler/helpers.js';
-import { fixtureService, TOKEN } from '../service/service-fixture.js';
+import { fixtureService, recordingLogger, TOKEN, until } from '../service/service-fixture.js';
 
 const USERS = [
   { id: 1, companyId: 10 },
@@ -207,4 +213,86 @@ describe('a service answering malformed rules', () => {
     await expect(attempt).rejects.toBeInstanceOf(PermissionsServiceError);
     await expect(attempt).rejects.toThrow(`GET /v1/policy is not an answer of the decision service (${problem}`);
   });
+});
+
+describe('a policy version that changes its rules', () => {
+  let folder: string;
+  let followed: DecisionService | undefined;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'typed-permissions-remote-rules-'));
+  });
+  afterAll(async () => {
+    await followed?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** The bundle of the fixture with its definitions changed by `edit`, and its document resource file by `editResource`. */
+  function variant(
+    name: string,
+    edit: (definitions: Record<string, unknown>[]) => Record<string, unknown>[],
+    editResource: (resource: Record<string, unknown>) => Record<string, unknown> = (resource) => resource,
+  ): PolicyBundle {
+    const copy = join(folder, name);
+    cpSync(fixture('ownership-rules'), copy, { recursive: true });
+    // The fixture's policy tests are of its own definitions.
+    rmSync(join(copy, 'documents.permissions.test.json'));
+    const file = join(copy, 'document.permissions.json');
+    writeFileSync(file, JSON.stringify(edit(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>[])));
+    const resourceFile = join(copy, 'document.resource.json');
+    writeFileSync(resourceFile, JSON.stringify(editResource(JSON.parse(readFileSync(resourceFile, 'utf8')) as Record<string, unknown>)));
+    const compiled = compileModel(copy);
+    if (!compiled.ok) throw new Error(`the ${name} variant does not compile: ${JSON.stringify(compiled.problems)}`);
+    return policyBundleOf(compiled.model.tables);
+  }
+
+  /** A service following a policy file that starts as `first`; `swapIn` replaces the file's bundle. */
+  async function following(first: PolicyBundle) {
+    const file = join(folder, `policy-${first.version}.json`);
+    const swapIn = (bundle: PolicyBundle) => {
+      writeFileSync(`${file}.next`, JSON.stringify(bundle));
+      renameSync(`${file}.next`, file);
+    };
+    swapIn(first);
+    await followed?.close();
+    followed = await createDecisionService({ source: filePolicySource(file, { pollIntervalMs: 20 }), tokens: [TOKEN], port: 0, logger: recordingLogger() });
+    return { target: await followed.listen(), swapIn, service: followed };
+  }
+
+  it('a role set of the new version is decided by the new version’s rules', async () => {
+    // The same rule name, another condition: the creator rule now holds for the documents of the users one manages.
+    const employeeOwnsManaged = variant(
+      'managed',
+      (definitions) => definitions,
+      (resource) => ({
+        ...resource,
+        ownership: { ...(resource['ownership'] as object), creator: { attribute: 'creatorId', in: { user: 'managedUserIds' } } },
+      }),
+    );
+    const { target, swapIn, service: served } = await following(policyBundleOf(tables));
+    const permissions = await remote({ url: target, refreshIntervalMs: 600_000 });
+    const employee = { ...(PEOPLE[0] as Person), managedUserIds: [3] };
+    const owned = async (user: Person) => (await permissions.grantPermit({ user, resource: 'document', action: 'read' })).listOwn();
+    expect(await owned(employee)).toEqual([100]);
+    swapIn(employeeOwnsManaged);
+    await until('the new version active', () => served.policyVersion === employeeOwnsManaged.version);
+    // A role set asked now is of the new version, and so are the rules its groups are bound to.
+    expect(await owned({ ...employee, roles: ['EMPLOYEE', 'NOBODY'] })).toEqual([102]);
+    expect(permissions.policyVersion).toBe(employeeOwnsManaged.version);
+  }, 30_000);
+
+  it('without ownershipRules, a later version naming rules is refused when a role set meets one', async () => {
+    const hooksOnly = variant('hooks-only', (definitions) => definitions.filter((definition) => definition['owner'] === undefined));
+    const { target, swapIn, service: served } = await following(hooksOnly);
+    const permissions = await remote({ url: target, ownershipRules: undefined, refreshIntervalMs: 600_000 });
+    const auditor = PEOPLE[4] as Person;
+    expect(await (await permissions.grantPermit({ user: { ...auditor, roles: ['AUDITOR'] }, resource: 'document', action: 'read' })).listOwn()).toEqual([101]);
+    swapIn(policyBundleOf(tables));
+    await until('the version with rules active', () => served.policyVersion !== hooksOnly.version);
+    const attempt = permissions.grantPermit({ user: auditor, resource: 'document', action: 'read' });
+    await expect(attempt).rejects.toBeInstanceOf(PermissionsUsageError);
+    await expect(attempt).rejects.toThrow(
+      'The policy of the decision service decides ownership of document by the ownership rule "creator": give createRemotePermissions ownershipRules, ' +
+        'the source of the records its rules read (kyselyOwnership(db, { tables }), memoryOwnership(records)).',
+    );
+  }, 30_000);
 });
