@@ -215,6 +215,24 @@ describe('a service answering malformed rules', () => {
   });
 });
 
+describe('a service whose check answers name a rule its policy does not list', () => {
+  it('is refused when the role set is asked, never granted', async () => {
+    // The policy's answer loses its rules on the way; the check answers still name them.
+    const withoutRules: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input instanceof Request ? input.url : input).endsWith('/v1/policy')) return response;
+      const policy = (await response.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...policy, ownershipRules: { rules: [], relations: {} } }), { headers: { 'content-type': 'application/json' } });
+    };
+    const permissions = await remote({ fetch: withoutRules });
+    const attempt = permissions.grantPermit({ user: PEOPLE[0] as Person, resource: 'document', action: 'read', resourceId: 100 });
+    await expect(attempt).rejects.toBeInstanceOf(PermissionsServiceError);
+    await expect(attempt).rejects.toThrow(
+      'The decision service decides ownership group 0 on document by the rule "creator", which its policy does not list; nothing is granted.',
+    );
+  });
+});
+
 describe('a policy version that changes its rules', () => {
   let folder: string;
   let followed: DecisionService | undefined;
