@@ -233,6 +233,26 @@ describe('a service whose check answers name a rule its policy does not list', (
   });
 });
 
+describe('a service whose policy is never of the slice’s version', () => {
+  it('is asked again a bounded number of times, then refused, never granted', async () => {
+    const calls: string[] = [];
+    const otherVersion: typeof fetch = async (input, init) => {
+      const path = new URL(input instanceof Request ? input.url : input).pathname;
+      calls.push(path);
+      const response = await fetch(input, init);
+      if (path !== '/v1/policy') return response;
+      const policy = (await response.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...policy, policyVersion: 'f'.repeat(64) }), { headers: { 'content-type': 'application/json' } });
+    };
+    const permissions = await remote({ fetch: otherVersion });
+    const attempt = permissions.grantPermit({ user: PEOPLE[0] as Person, resource: 'document', action: 'read', resourceId: 100 });
+    await expect(attempt).rejects.toThrow(
+      new PermissionsServiceError("The decision service's policy changed 3 times while its ownership rules were asked; nothing is granted. Ask again."),
+    );
+    expect(calls).toEqual(['/v1/policy', ...Array.from({ length: 3 }, () => ['/v1/slice', '/v1/check', '/v1/policy']).flat()]);
+  });
+});
+
 describe('a policy version that changes its rules', () => {
   let folder: string;
   let followed: DecisionService | undefined;
