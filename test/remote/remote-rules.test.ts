@@ -34,7 +34,14 @@ const DOCUMENTS = [
   { id: 102, title: 'c', confidential: 'z', creatorId: 3 },
   { id: 103, title: 'd', confidential: 'w', creatorId: null },
 ];
-const PEOPLE = [
+/** A user with the attributes the fixture's rules read. */
+interface Person {
+  readonly id: number;
+  readonly roles: string[];
+  readonly companyId: number | null;
+  readonly managedUserIds: number[] | null;
+}
+const PEOPLE: readonly Person[] = [
   { id: 1, roles: ['EMPLOYEE'], companyId: 10, managedUserIds: [] },
   { id: 2, roles: ['MANAGER'], companyId: 10, managedUserIds: [3] },
   { id: 9, roles: ['COMPANY_ADMIN'], companyId: 10, managedUserIds: null },
@@ -43,7 +50,6 @@ const PEOPLE = [
   { id: 3, roles: ['MANAGER', 'COMPANY_ADMIN'], companyId: 20, managedUserIds: [1, 2] },
   { id: 5, roles: ['SUPER_ADMIN'], companyId: 10, managedUserIds: [] },
 ];
-type Person = (typeof PEOPLE)[number];
 const ACTIONS = ['read', 'review', 'update', 'list'] as const;
 const hooks = { isAudited: ({ resourceId }: { resourceId: unknown }) => resourceId === 101, listAudited: () => [101] };
 const quiet = { warn: () => undefined };
