@@ -7,6 +7,7 @@ import type { PermissionsLogger } from '../core/decision/engine-settings.js';
 import { durationShape, positiveCountShape } from '../core/shape/option-shapes.js';
 import { object, optional, report, usageChecked, valid, type Shape } from '../core/shape/shape-check.js';
 import type { RemotePermitSettings } from './role-set-policy.js';
+import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
 import type { ServiceConnection } from './service-client.js';
 
 /** Options of `createRemotePermissions`. */
@@ -17,6 +18,12 @@ export interface RemotePermissionsOptions<TUser = User, TFilter = unknown> {
   readonly token: string;
   /** The ownership service: every method the service's policy names (the generated `PermissionsOwnershipService`). */
   readonly ownership: object;
+  /**
+   * The records behind the ownership rules the service's policy names (`kyselyOwnership(db, { tables })`,
+   * `memoryOwnership(records)`): rule groups are decided here, on the application's records. Needed when the policy
+   * names a rule.
+   */
+  readonly ownershipRules?: OwnershipRuleSource<TFilter> | undefined;
   /** How limitOwned filters of several groups are combined (as for the embedded engine). */
   readonly limitOwnReduce?: LimitOwnReducer<TUser, TFilter> | undefined;
   /** How an item's id is read (default `item.id`). */
@@ -72,6 +79,16 @@ const optionsShape = object(
       (ownership) => typeof ownership === 'object' && ownership !== null,
       'createRemotePermissions(): ownership must be the ownership service (an object with the methods the policy names).',
     ),
+    ownershipRules: optional(
+      valid(
+        (source) =>
+          typeof source === 'object' &&
+          source !== null &&
+          ['filter', 'ownedAmong', 'listOwned'].every((method) => typeof (source as Record<string, unknown>)[method] === 'function'),
+        "createRemotePermissions(): ownershipRules must be a source of the rules' records: an object with filter, ownedAmong and listOwned " +
+          'methods (kyselyOwnership(db, { tables }), memoryOwnership(records)).',
+      ),
+    ),
     fetch: valid((given) => typeof (given ?? globalThis.fetch) === 'function', 'createRemotePermissions(): there is no fetch here; pass options.fetch.'),
     url: (value, path, issues) => {
       const problem = urlProblem(value);
@@ -119,6 +136,7 @@ export function checkRemoteOptions(options: RemotePermissionsOptions<any, any>):
       fetch: options.fetch ?? globalThis.fetch,
     },
     ownership,
+    ownershipRules: options.ownershipRules,
     limitOwnReduce: options.limitOwnReduce as RemoteSettings['limitOwnReduce'],
     getResourceId: options.getResourceId,
     hookTimeoutMs: options.hookTimeoutMs ?? 5000,

@@ -1,8 +1,9 @@
 /**
  * Remote permissions: the typed `grantPermit` → Permit API of the embedded engine, decided from a shared
  * decision service. What a set of roles may do is asked once per policy version (its slice, and the ownership
- * methods of its groups), kept, and dropped when the service's version changes; ownership hooks run here, in
- * the application, with the same Permit class the embedded engine returns.
+ * methods or rules of its groups), kept, and dropped when the service's version changes; ownership hooks run
+ * here, in the application, and ownership rules are asked of the application's rule source, with the same Permit
+ * class the embedded engine returns.
  */
 import type { User } from '../core/definition/definition-types.js';
 import { decideOwnership, decideWithoutHooks, queriedResourceId } from '../core/decision/decide-permit.js';
@@ -42,6 +43,8 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
   private declaredActions: ReadonlyMap<string, readonly string[]>;
   private readonly warnings: OnceWarnings;
   private version: string;
+  /** The ownership rules of the service's policy, as last asked, with the version they are of. */
+  private rules: { readonly version: string; readonly table: ServicePolicy['ownershipRules'] };
   private refreshing: ReturnType<typeof setInterval> | undefined;
   private refreshFailed = false;
 
@@ -51,6 +54,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     policy: ServicePolicy,
   ) {
     this.version = policy.policyVersion;
+    this.rules = { version: policy.policyVersion, table: policy.ownershipRules };
     this.idTypes = new Map(policy.resources.map((resource) => [resource.name, resource.idType ?? undefined]));
     this.declaredActions = declaredActionsOf(policy);
     this.warnings = new OnceWarnings(false, settings.logger);
@@ -128,8 +132,26 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
       if (error instanceof PermissionsServiceError && error.status === 409 && attempt < VERSION_RACE_RETRIES) return this.loadRoleSet(roles, attempt + 1);
       throw error;
     }
+    let rules = this.rules;
+    if (methods.some((groups) => groups.some((group) => group.rule !== undefined)) && rules.version !== slice.version) {
+      // The rules are of the policy version: asked again when the slice is of a newer one.
+      const policy = await fetchPolicy(connection);
+      rules = this.rememberRules(policy);
+      if (rules.version !== slice.version) {
+        if (attempt < VERSION_RACE_RETRIES) return this.loadRoleSet(roles, attempt + 1);
+        throw new PermissionsServiceError(
+          `The decision service's policy changed ${VERSION_RACE_RETRIES} times while its ownership rules were asked; nothing is granted. Ask again.`,
+        );
+      }
+    }
     this.adopt(slice.version);
-    return new RoleSetPolicy(slice, asked, methods, this.settings);
+    return new RoleSetPolicy(slice, asked, methods, this.settings, rules.table);
+  }
+
+  /** Keeps the rules of `policy` (a version at least as new as the ones kept). */
+  private rememberRules(policy: ServicePolicy): RemotePermissions['rules'] {
+    this.rules = { version: policy.policyVersion, table: policy.ownershipRules };
+    return this.rules;
   }
 
   /** Takes `version` as the service's: role sets of another version are asked again. */
@@ -149,6 +171,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
       const policy = await fetchPolicy(this.settings.connection);
       this.refreshFailed = false;
       this.declaredActions = declaredActionsOf(policy);
+      this.rememberRules(policy);
       this.adopt(policy.policyVersion);
     } catch (error) {
       if (this.refreshFailed) return;
@@ -173,9 +196,10 @@ function missingMethods(policy: ServicePolicy, ownership: object): string[] {
 
 /**
  * Connects to a decision service (`npx typed-permissions serve`) and returns permissions decided by it, with
- * ownership answered by `options.ownership` in this application. Resolves once the service answered its policy
- * and the ownership service has every method that policy names; rejects with a PermissionsServiceError when
- * the service cannot be reached or refuses the token, and a PermissionsUsageError for a missing method.
+ * ownership answered by `options.ownership` (and `options.ownershipRules`, for groups decided by ownership rules) in
+ * this application. Resolves once the service answered its policy and the ownership service has every method that
+ * policy names; rejects with a PermissionsServiceError when the service cannot be reached or refuses the token,
+ * and a PermissionsUsageError for a missing method, or for a policy naming ownership rules without `ownershipRules`.
  *
  * @example
  * ```ts
@@ -200,6 +224,14 @@ export async function createRemotePermissions<S extends PermissionsSchema = Perm
     throw new PermissionsUsageError(
       `The policy of the decision service at ${settings.connection.url.href} names ownership methods the ownership service given to ` +
         `createRemotePermissions does not have: ${missing.join(', ')}. Add them (they run in this application, never in the service).`,
+    );
+  const { rules } = policy.ownershipRules;
+  if (rules.length > 0 && settings.ownershipRules === undefined)
+    throw new PermissionsUsageError(
+      `The policy of the decision service at ${settings.connection.url.href} names ownership rules (${rules
+        .map((rule) => `${rule.resource} ${JSON.stringify(rule.name)}`)
+        .join(', ')}): give createRemotePermissions ownershipRules, the source of the records they read (kyselyOwnership(db, { tables }), ` +
+        'memoryOwnership(records)). Rules are evaluated in this application, on its records.',
     );
   return new RemotePermissions<S, TUser, TFilter>(settings, policy);
 }

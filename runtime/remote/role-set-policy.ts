@@ -1,7 +1,8 @@
 /**
  * What one set of roles may do, in one policy version, as remote permissions decide it: the combinations the
  * embedded engine would look up — read from the role set's slice (the same plans and groups `grantPermit`
- * decides with) — with each ownership group's methods bound to the application's own ownership service. A
+ * decides with) — with each ownership group's methods bound to the application's own ownership service, and each
+ * group decided by an ownership rule bound to the application's rule source, as the embedded engine binds it. A
  * Permit made from it is the engine's own Permit class, so every method behaves as it does embedded.
  */
 import type { LimitOwnReducer } from '../core/definition/definition-types.js';
@@ -12,10 +13,15 @@ import { type BoundHook, NO_GRANT, type Combination, type LoadedOwner, type OwnG
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { ownershipLabel } from '../core/tables/grant-tables.js';
 import type { GroupMethods } from './service-client.js';
+import { bindRule } from '../core/decision/bind-rules.js';
+import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
+import type { OwnershipRulesTable } from '../core/tables/grant-tables.js';
+import { PermissionsServiceError } from './service-error.js';
 
 /** What remote permits take from the remote permissions' options. */
 export interface RemotePermitSettings {
   readonly ownership: object;
+  readonly ownershipRules: OwnershipRuleSource | undefined;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
   readonly getResourceId: ((args: { resource: string; item: object }) => unknown) | undefined;
   readonly hookTimeoutMs: number;
@@ -42,12 +48,31 @@ function bound(ownership: object, name: string | undefined, kind: string): Bound
   return { name, call };
 }
 
+/** Group `group` on `resource`, decided by the rule `name` of `rules`, bound to the application's rule source. */
+function ruleOwner(group: number, resource: string, name: string, rules: OwnershipRulesTable, source: OwnershipRuleSource | undefined): LoadedOwner {
+  const rule = rules.rules.find((one) => one.resource === resource && one.name === name);
+  if (rule === undefined)
+    throw new PermissionsServiceError(
+      `The decision service decides ownership group ${group} on ${resource} by the rule ${JSON.stringify(name)}, which its policy does not list; ` +
+        'nothing is granted.',
+    );
+  if (source === undefined)
+    throw new PermissionsUsageError(
+      `The policy of the decision service decides ownership of ${resource} by the ownership rule ${JSON.stringify(name)}: give createRemotePermissions ` +
+        'ownershipRules, the source of the records its rules read (kyselyOwnership(db, { tables }), memoryOwnership(records)).',
+    );
+  const context = { resource, relations: new Map(Object.entries(rules.relations)), userAttributes: rule.userAttributes };
+  const bound = bindRule(source, rule, context);
+  const { isOwner, listOwned, limitOwned, ownedAmong } = bound;
+  return Object.freeze({ id: group, isOwner, listOwned, limitOwned, ownedAmong, label: ownershipLabel({ rule: name }), rule: bound });
+}
+
 /**
- * The permit context and combinations of one role set in one policy version.
+ * The permit context and combinations of one role set in one policy version; `rules` are that version's ownership rules.
  *
  * @example
  * ```ts
- * const policy = new RoleSetPolicy(slice, [['document', 'read']], [[{ group: 0, limitOwned: 'limitToCreator' }]], settings);
+ * const policy = new RoleSetPolicy(slice, [['document', 'read']], [[{ group: 0, limitOwned: 'limitToCreator' }]], settings, rules);
  * new Permit(user, 'document', 'read', undefined, true, true, policy.combination('document', 'read'), policy, undefined);
  * ```
  */
@@ -67,13 +92,14 @@ export class RoleSetPolicy implements PermitContext {
     asked: readonly (readonly [resource: string, action: string])[],
     methods: readonly (readonly GroupMethods[])[],
     settings: RemotePermitSettings,
+    rules: OwnershipRulesTable,
   ) {
     this.version = slice.version;
     this.limitOwnReduce = settings.limitOwnReduce;
     this.getResourceId = settings.getResourceId;
     this.hookTimeoutMs = settings.hookTimeoutMs;
     this.compileProjections = settings.compileProjections;
-    const loaded = this.loadOwners(asked, methods, settings.ownership);
+    const loaded = this.loadOwners(asked, methods, settings, rules);
     for (const [resource, actions] of readSlice(slice)) {
       const byAction = new Map<string, Combination>();
       const onResource = new Map<number, LoadedOwner>();
@@ -106,17 +132,22 @@ export class RoleSetPolicy implements PermitContext {
     }
   }
 
-  /** One loaded owner per group and resource, its methods bound to the application's ownership service. */
+  /** One loaded owner per group and resource: its rule bound to the rule source, or its methods to the ownership service. */
   private loadOwners(
     asked: readonly (readonly [string, string])[],
     methods: readonly (readonly GroupMethods[])[],
-    ownership: object,
+    { ownership, ownershipRules }: RemotePermitSettings,
+    rules: OwnershipRulesTable,
   ): Map<string, LoadedOwner> {
     const loaded = new Map<string, LoadedOwner>();
     asked.forEach(([resource], i) => {
       for (const group of methods[i] ?? []) {
         const key = `${group.group}/${resource}`;
         if (loaded.has(key)) continue;
+        if (group.rule !== undefined) {
+          loaded.set(key, ruleOwner(group.group, resource, group.rule, rules, ownershipRules));
+          continue;
+        }
         const isOwner = bound(ownership, group.isOwner, 'isOwner');
         const listOwned = bound(ownership, group.listOwned, 'listOwned');
         const limitOwned = bound(ownership, group.limitOwned, 'limitOwned');

@@ -1,14 +1,17 @@
 /**
  * The HTTP side of remote permissions: the three questions it asks the decision service — the policy
- * (`GET /v1/policy`), a role set's slice (`POST /v1/slice`) and the ownership methods of its groups
- * (`POST /v1/check`) — each with the bearer token, a deadline and a bounded body, and each answer checked
- * before it is read. Anything else is a {@link PermissionsServiceError}: nothing is granted on it.
+ * (`GET /v1/policy`, with its ownership rules), a role set's slice (`POST /v1/slice`) and the ownership methods
+ * or rules of its groups (`POST /v1/check`) — each with the bearer token, a deadline and a bounded body, and each
+ * answer checked before it is read. Anything else is a {@link PermissionsServiceError}: nothing is granted on it.
  */
 import type { PermissionSlice } from '../core/decision/permission-slice.js';
 import { describeValue } from '../core/common/describe-value.js';
 import { sliceProblem } from '../client/slice-shape.js';
 import { boundedText } from '../core/common/bounded-text.js';
 import { PermissionsServiceError } from './service-error.js';
+import type { OwnershipRulesTable } from '../core/tables/grant-tables.js';
+import { ownershipConditionProblems, ownershipNameProblem } from '../core/ownership-rules/ownership-rule-parser.js';
+import { USER_ATTRIBUTE_TYPES } from '../core/ownership-rules/ownership-rule.js';
 
 /** What `GET /v1/policy` answers, as remote permissions read it. */
 export interface ServicePolicy {
@@ -17,11 +20,15 @@ export interface ServicePolicy {
   readonly resources: readonly { readonly name: string; readonly idType: 'number' | 'string' | null; readonly actions?: readonly string[] }[];
   readonly actions: readonly string[];
   readonly ownershipMethods: Readonly<Record<'isOwner' | 'listOwned' | 'limitOwned' | 'ownedAmong', readonly string[]>>;
+  /** The ownership rules the version names, and the relations they walk. */
+  readonly ownershipRules: OwnershipRulesTable;
 }
 
 /** The ownership methods of one group on one resource, as `POST /v1/check` names them. */
 export interface GroupMethods {
   readonly group: number;
+  /** The ownership rule that decides the group, in place of methods. */
+  readonly rule?: string;
   readonly isOwner?: string;
   readonly listOwned?: string;
   readonly limitOwned?: string;
@@ -41,6 +48,24 @@ export interface ServiceConnection {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 const METHOD_KINDS = ['isOwner', 'listOwned', 'limitOwned', 'ownedAmong'] as const;
+const isRecordOf = (value: unknown, entry: (inner: unknown) => boolean): boolean => isObject(value) && Object.values(value).every(entry);
+
+/** Why `value` is not the policy's ownership rules, or undefined when it is (each condition as the rule parser reads it). */
+function ownershipRulesProblem(value: unknown): string | undefined {
+  if (!isObject(value) || !Array.isArray(value['rules'])) return 'ownershipRules has no list of rules';
+  const relation = (inner: unknown) => isObject(inner) && typeof inner['resource'] === 'string' && typeof inner['on'] === 'string';
+  if (!isRecordOf(value['relations'], (byName) => isRecordOf(byName, relation))) return 'ownershipRules.relations is not relations by resource';
+  for (const [i, rule] of (value['rules'] as unknown[]).entries()) {
+    const at = `ownershipRules.rules[${i}]`;
+    if (!isObject(rule) || typeof rule['resource'] !== 'string' || typeof rule['name'] !== 'string' || ownershipNameProblem(rule['name']) !== undefined)
+      return `${at} is not a rule { resource, name, condition, userAttributes }`;
+    const [problem] = ownershipConditionProblems(rule['condition'], []);
+    if (problem !== undefined) return `${at}.condition is not a rule: ${problem.message}`;
+    if (!isRecordOf(rule['userAttributes'], (type) => (USER_ATTRIBUTE_TYPES as readonly unknown[]).includes(type)))
+      return `${at}.userAttributes is not user attribute types by name`;
+  }
+  return undefined;
+}
 
 /** The problem detail of a refusal, when the service sent one (problem+json), else the status text. */
 function refusalDetail(text: string, statusText: string): string {
@@ -151,6 +176,8 @@ export async function fetchPolicy(connection: ServiceConnection): Promise<Servic
   if (!isStringList(actions)) throw malformed(what, 'actions is not a list of names');
   if (!isObject(ownershipMethods) || !METHOD_KINDS.every((kind) => isStringList(ownershipMethods[kind])))
     throw malformed(what, 'ownershipMethods is not a list of names per kind');
+  const problem = ownershipRulesProblem(answer['ownershipRules']);
+  if (problem !== undefined) throw malformed(what, problem);
   return answer as unknown as ServicePolicy;
 }
 
@@ -173,7 +200,7 @@ export async function fetchSlice(connection: ServiceConnection, roles: readonly 
 /** The methods of one group, checked: a group number and method names only. */
 function groupMethods(value: unknown): GroupMethods | undefined {
   if (!isObject(value) || !Number.isInteger(value['group']) || (value['group'] as number) < 0) return undefined;
-  for (const kind of METHOD_KINDS) if (value[kind] !== undefined && typeof value[kind] !== 'string') return undefined;
+  for (const kind of [...METHOD_KINDS, 'rule'] as const) if (value[kind] !== undefined && typeof value[kind] !== 'string') return undefined;
   return value as unknown as GroupMethods;
 }
 

@@ -4,7 +4,8 @@
  * ownership groups and the attributes each adds) — and from the tables for the names of each group's ownership
  * methods. Ownership itself is the asking application's: it says which groups own the record (`ownedBy`), and
  * the answer applies the engine's rule to that: granted as any, or as own and owned; the any attributes plus
- * those of the groups that own it.
+ * those of the groups that own it. A group decided by an ownership rule is decided here when the check carries
+ * the record (and the user's attributes): the rule is evaluated on it.
  */
 import { quoteForMessage } from '../core/common/printable-text.js';
 import type { LoggedDecision } from '../core/decision/engine-settings.js';
@@ -18,11 +19,15 @@ import { NOTHING, unionPlans, type AttributePlan } from '../core/projection/attr
 import type { GrantTables, ResourceIdType } from '../core/tables/grant-tables.js';
 import { canonicalPatterns } from '../core/tables/table-loader.js';
 import { ServiceProblem } from './problem-details.js';
+import { checkRelated, groupRule, ruleGroupsOwning, type CheckRecord, type RelatedRecords } from './record-ownership.js';
+import { DEFAULT_SERVICE_LIMITS } from './service-limits.js';
 
-/** The user of a question: the id and role names. */
+/** The user of a question: the id and role names, and the attributes ownership rules read. */
 export interface CheckUser {
   readonly id: string | number;
   readonly roles: readonly string[];
+  /** The user attributes ownership rules read (`id` is the user's own); needed only with a record. */
+  readonly attributes?: Readonly<Record<string, string | number | boolean | null | readonly (string | number)[]>> | undefined;
 }
 
 /** One question of a batch: may `user` perform `action` on `resource` (the record `resourceId`, owned by the groups `ownedBy`)? */
@@ -33,12 +38,18 @@ export interface CheckQuery {
   readonly resourceId?: string | number | undefined;
   /** The ownership groups that own the record (numbers of an answer's `ownership`, or of the user's slice). Needs `resourceId`. */
   readonly ownedBy?: readonly number[] | undefined;
+  /** The record `resourceId` names, as its attributes: the service evaluates the answer's rule groups on it. Needs `resourceId`. */
+  readonly record?: CheckRecord | undefined;
+  /** The records rules reach through relations, by resource. Needs `record`. */
+  readonly related?: RelatedRecords | undefined;
 }
 
 /** An ownership group of the user's roles for one action: the methods that decide it, and the attributes it adds. */
 export interface OwnershipGroupAnswer {
   /** The group's number in this policy version (the numbers of the user's slice). */
   readonly group: number;
+  /** The ownership rule that decides the group, when it names one (then it has no methods). */
+  readonly rule?: string;
   readonly isOwner?: string;
   readonly listOwned?: string;
   readonly limitOwned?: string;
@@ -79,7 +90,11 @@ function logged(engine: SliceEngine, check: CheckQuery, answer: CheckAnswer): Ch
   if (answer.needsOwnership || engine.logDecision === undefined) return answer;
   const { user, resource, action, resourceId } = check;
   const { granted, anyGranted, ownGranted } = answer;
-  const callId = engine.logDecision({ user, resource, action, resourceId, granted, anyGranted, ownGranted }, 'service', check.ownedBy !== undefined);
+  const callId = engine.logDecision(
+    { user, resource, action, resourceId, granted, anyGranted, ownGranted },
+    'service',
+    check.ownedBy !== undefined || check.record !== undefined,
+  );
   return callId === undefined ? answer : { ...answer, callId };
 }
 
@@ -102,6 +117,12 @@ function methodsOf(tables: GrantTables, resource: string, group: number): Omit<O
   let methods = known.get(key);
   if (methods === undefined) {
     const owner = tables.owners[group];
+    const rule = groupRule(tables, group)?.rule.name;
+    if (rule !== undefined) {
+      methods = { group, rule };
+      known.set(key, methods);
+      return methods;
+    }
     const name = (hook: number | undefined) => (hook === undefined || hook === -1 ? undefined : tables.hooks[hook]?.name);
     const isOwner = name(owner?.isOwner);
     const listOwned = name(owner?.listOwned);
@@ -192,13 +213,33 @@ function answer(
 
 const NO_PARTS = { anyAttributes: NONE, ownership: Object.freeze([]) as readonly OwnershipGroupAnswer[] };
 
-/** The answer to one check whose resource, action and id are known good. */
-function answerOne(entry: SliceEntry | undefined, check: CheckQuery, tables: GrantTables, policyVersion: string): CheckAnswer {
+/**
+ * The answer to a check that carries its record: the rule groups are decided on it; the groups hooks decide are
+ * taken from `ownedBy`, and while it is missing and such a group could still grant the action or add attributes,
+ * the answer says what the rules decided so far and that ownership is still to be asked.
+ */
+function answerWithRecord(entry: SliceEntry, parts: EntryParts, check: CheckQuery, tables: GrantTables, policyVersion: string, at: string): CheckAnswer {
+  const anyGranted = entry.any !== undefined;
+  const groups = parts.ownership.map((group) => group.group);
+  const record = check.record as CheckRecord;
+  const byRules = ruleGroupsOwning(tables, groups, { record, related: check.related, user: check.user }, at);
+  const hookGroups = groups.filter((group) => groupRule(tables, group) === undefined);
+  const ownedBy = [...byRules, ...(check.ownedBy ?? []).filter((group) => hookGroups.includes(group))];
+  const granted = anyGranted || (entry.ownGranted && entry.owners.some((group) => ownedBy.includes(group)));
+  const undecided =
+    check.ownedBy === undefined &&
+    (granted ? hookGroups.some((group) => entry.own.has(group)) : entry.ownGranted && hookGroups.some((group) => entry.owners.includes(group)));
+  return answer(granted, anyGranted, undecided, parts, granted ? ownedAttributes(entry, parts, ownedBy) : NONE, policyVersion);
+}
+
+/** The answer to one check whose resource, action and id are known good; `at` is its place in the batch. */
+function answerOne(entry: SliceEntry | undefined, check: CheckQuery, tables: GrantTables, policyVersion: string, at: string): CheckAnswer {
   if (entry === undefined) return answer(false, false, false, NO_PARTS, NONE, policyVersion);
   const anyGranted = entry.any !== undefined;
   const parts = entryParts(entry, tables, check.resource);
   // Without a record: granted in some possession, as grantPermit answers without a resource id.
   if (check.resourceId === undefined) return answer(anyGranted || entry.ownGranted, anyGranted, false, parts, parts.anyAttributes, policyVersion);
+  if (check.record !== undefined) return answerWithRecord(entry, parts, check, tables, policyVersion, at);
   const { ownedBy } = check;
   if (ownedBy === undefined) {
     // Owned or not, the record is granted as any; its attributes still depend on who owns it when a group adds some.
@@ -235,25 +276,37 @@ function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary, 
       `${at}.action: ${undeclaredActionMessage(check.resource, check.action, names)}${didYouMean(check.action, names)}`,
     );
   }
+  if (check.related !== undefined && check.record === undefined)
+    throw new ServiceProblem('invalid-request', `${at}.related needs ${at}.record: it holds the records that record's relations name.`);
   if (check.resourceId === undefined) {
     if (check.ownedBy !== undefined)
       throw new ServiceProblem('invalid-request', `${at}.ownedBy needs ${at}.resourceId: it names the groups that own that record.`);
+    if (check.record !== undefined) throw new ServiceProblem('invalid-request', `${at}.record needs ${at}.resourceId: it is the record that id names.`);
     return check;
   }
   const idType = (vocabulary.idTypes.get(check.resource) ?? undefined) as ResourceIdType | undefined;
+  let resourceId: string | number;
   try {
-    return { ...check, resourceId: resourceIdOfType(check.resourceId, check.resource, idType) as string | number };
+    resourceId = resourceIdOfType(check.resourceId, check.resource, idType) as string | number;
   } catch (error) {
     if (error instanceof PermissionsInvalidIdError) throw new ServiceProblem('invalid-request', `${at}.resourceId: ${error.message}`);
     throw error;
   }
+  const recordId = check.record !== undefined && Object.hasOwn(check.record, 'id') ? check.record['id'] : undefined;
+  if (recordId !== undefined && recordId !== resourceId)
+    throw new ServiceProblem(
+      'invalid-request',
+      `${at}.record.id is ${JSON.stringify(recordId)}, not the resourceId ${JSON.stringify(resourceId)}: send the record that resourceId names.`,
+    );
+  return { ...check, resourceId };
 }
 
 /**
  * The answers to a batch of checks, in order, all from the engine's current policy version (read in one go, so
  * no swap of the policy falls between two answers). A check naming a resource or action the vocabulary lacks, an
- * action its resource does not declare, an id not of the resource's id type, or `ownedBy` without `resourceId`,
- * refuses the batch with a ServiceProblem naming its index.
+ * action its resource does not declare, an id not of the resource's id type, `ownedBy` or `record` without
+ * `resourceId`, related records a rule cannot use (more than `maxRelatedRecords` of them, over every resource), or a
+ * record or user without an attribute its rules read, refuses the batch with a ServiceProblem naming its index.
  *
  * @example
  * ```ts
@@ -263,11 +316,22 @@ function checkedQuery(check: CheckQuery, index: number, vocabulary: Vocabulary, 
  * answer.needsOwnership; // true: ask the groups of answer.ownership, then send ownedBy
  * ```
  */
-export function answerChecks(engine: SliceEngine, vocabulary: Vocabulary, checks: readonly CheckQuery[]): CheckAnswer[] {
+export function answerChecks(
+  engine: SliceEngine,
+  vocabulary: Vocabulary,
+  checks: readonly CheckQuery[],
+  maxRelatedRecords: number = DEFAULT_SERVICE_LIMITS.maxRelatedRecords,
+): CheckAnswer[] {
   const { tables, policyVersion } = engine;
   const declared = declaredActionsOf(tables);
-  const queries = checks.map((check, i) => checkedQuery(check, i, vocabulary, declared));
-  return queries.map((check) =>
-    logged(engine, check, answerOne(entriesOf(engine.sliceFor(check.user)).get(check.resource)?.get(check.action), check, tables, policyVersion)),
+  const queries = checks.map((check, i) => {
+    const checked = checkedQuery(check, i, vocabulary, declared);
+    if (checked.related !== undefined) checkRelated(tables, checked.related, `checks[${i}]`, maxRelatedRecords);
+    return checked;
+  });
+  // Every check is answered before any is logged: a refused batch logs no decision.
+  const answers = queries.map((check, i) =>
+    answerOne(entriesOf(engine.sliceFor(check.user)).get(check.resource)?.get(check.action), check, tables, policyVersion, `checks[${i}]`),
   );
+  return answers.map((answer, i) => logged(engine, queries[i] as CheckQuery, answer));
 }

@@ -1,6 +1,6 @@
 /**
  * The decision service's policy: an engine made from the compiled tables (or empty until its source has a version)
- * whose ownership service is a placeholder, following the source — each version activated or rejected told
+ * whose ownership service and rule source are placeholders, following the source — each version activated or rejected told
  * through the logger and counted — and the vocabulary checks are validated against: the first policy's, which
  * every later version keeps.
  */
@@ -16,6 +16,17 @@ import type { PolicyBundle } from '../live/policy-bundle.js';
 import type { ServedPolicy } from './server-context.js';
 import type { ServiceLogger } from './service-logger.js';
 import type { ServiceMetrics } from './service-metrics.js';
+import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
+import { PermissionsUsageError } from '../core/common/errors.js';
+
+/**
+ * The service's rule source: it binds a policy's ownership rules and is never asked (rules are evaluated on the record
+ * a check carries, or by the application that asked).
+ */
+const refuse = (): never => {
+  throw new PermissionsUsageError('The decision service has no records: it evaluates ownership rules only on the record a check carries.');
+};
+const ruleSourceStandIn: OwnershipRuleSource = { filter: refuse, ownedAmong: refuse, listOwned: refuse };
 
 /** Where the policy comes from. */
 export interface PolicyOrigin {
@@ -52,6 +63,7 @@ export async function followPolicy(origin: PolicyOrigin, metrics: ServiceMetrics
       origin.ownershipMethods,
       (name) => `The decision service does not run ownership methods (${name} was called); the application that asked runs them.`,
     ),
+    ownershipRules: ruleSourceStandIn,
     logger: { warn: (message: string) => logger.warn(message) },
     ...(origin.onDecision === undefined ? {} : { onDecision: origin.onDecision }),
     ...(origin.decisionLog === undefined ? {} : { decisionLog: origin.decisionLog }),

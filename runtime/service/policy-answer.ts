@@ -1,10 +1,10 @@
 /**
  * The answer of `GET /v1/policy`: the active version and the vocabulary checks are validated against —
- * resources with their id types (and declared actions), actions — and the names of the ownership methods the active version uses.
- * Nothing about roles or what they are granted.
+ * resources with their id types (and declared actions), actions — the names of the ownership methods the active version uses,
+ * and its ownership rules with the relations they walk (so a client can evaluate them). Nothing about roles or what they are granted.
  */
 import { declaredActionsOf, type Vocabulary } from '../core/tables/vocabulary.js';
-import type { GrantTables, HookKind } from '../core/tables/grant-tables.js';
+import type { GrantTables, HookKind, OwnershipRulesTable } from '../core/tables/grant-tables.js';
 
 /** What `GET /v1/policy` answers. */
 export interface PolicyAnswer {
@@ -18,6 +18,8 @@ export interface PolicyAnswer {
   readonly actions: readonly string[];
   /** The methods of the ownership service the active version names, by kind, sorted. */
   readonly ownershipMethods: { readonly [K in HookKind]: readonly string[] };
+  /** The ownership rules the active version names (sorted by resource and name), and the relations of every resource. */
+  readonly ownershipRules: OwnershipRulesTable;
 }
 
 /**
@@ -26,7 +28,8 @@ export interface PolicyAnswer {
  * @example
  * ```ts
  * policyAnswer(permissions.tables, permissions.policyVersion, vocabulary);
- * // { policyVersion: '7056…', resources: [{ name: 'document', idType: 'number' }], actions: ['create', …], ownershipMethods: { isOwner: [...], … } }
+ * // { policyVersion: '7056…', resources: [{ name: 'document', idType: 'number' }], actions: ['create', …], ownershipMethods: { isOwner: [...], … },
+ * //   ownershipRules: { rules: [{ resource: 'document', name: 'creator', condition: { … }, userAttributes: { id: 'number' } }], relations: {} } }
  * ```
  */
 export function policyAnswer(tables: GrantTables, policyVersion: string, vocabulary: Vocabulary): PolicyAnswer {
@@ -50,6 +53,12 @@ export function policyAnswer(tables: GrantTables, policyVersion: string, vocabul
       listOwned: sorted(methods.listOwned),
       limitOwned: sorted(methods.limitOwned),
       ownedAmong: sorted(methods.ownedAmong),
+    },
+    ownershipRules: {
+      rules: [...(tables.ownershipRules?.rules ?? [])]
+        .sort((a, b) => (a.resource === b.resource ? (a.name < b.name ? -1 : 1) : a.resource < b.resource ? -1 : 1))
+        .map(({ resource, name, condition, userAttributes }) => ({ resource, name, condition, userAttributes })),
+      relations: tables.ownershipRules?.relations ?? {},
     },
   };
 }

@@ -43,6 +43,14 @@ export const SERVE_USAGE = `Usage:
   --max-checks <n>         the most checks in one request (default 1000)
   --max-roles <n>          the most roles of one user (default 64)
   --max-owned-by <n>       the most groups in one ownedBy (default 256)
+  --max-record-attributes <n>
+                           the most attributes of a check's record or of one related record (default 256)
+  --max-related-records <n>
+                           the most related records of one check (default 256)
+  --max-user-attributes <n>
+                           the most attributes of one user (default 64)
+  --max-attribute-length <n>
+                           the longest string value of a record's or a user's attribute (default 1024)
   --rate-limit-max <n>     requests per token in one window (default 1000)
   --rate-limit-window-ms <n>
                            the rate window (default 1000)
@@ -65,6 +73,10 @@ const LIMIT_FLAGS = {
   'max-checks': 'maxChecks',
   'max-roles': 'maxRoles',
   'max-owned-by': 'maxOwnedBy',
+  'max-record-attributes': 'maxRecordAttributes',
+  'max-related-records': 'maxRelatedRecords',
+  'max-user-attributes': 'maxUserAttributes',
+  'max-attribute-length': 'maxAttributeLength',
   'rate-limit-max': 'rateLimitMax',
   'rate-limit-window-ms': 'rateLimitWindowMs',
   'request-timeout-ms': 'requestTimeoutMs',

@@ -15,6 +15,14 @@ export interface DecisionServiceLimits {
   readonly maxRoles?: number | undefined;
   /** The most ownership groups one check may name in `ownedBy`; more is refused with 400. Default 256. */
   readonly maxOwnedBy?: number | undefined;
+  /** The most attributes of a check's `record`, or of one of its `related` records; more is refused with 400. Default 256. */
+  readonly maxRecordAttributes?: number | undefined;
+  /** The most `related` records one check may carry, over every resource; more is refused with 400. Default 256. */
+  readonly maxRelatedRecords?: number | undefined;
+  /** The most attributes in a user's `attributes`; more is refused with 400. Default 64. */
+  readonly maxUserAttributes?: number | undefined;
+  /** The longest string value of a record's or a user's attribute, in characters; longer is refused with 400. Default 1,024. */
+  readonly maxAttributeLength?: number | undefined;
   /** Requests per token (per client address without a token) in one rate window; more is refused with 429. Default 1,000. */
   readonly rateLimitMax?: number | undefined;
   /** The rate window, in ms. Default 1,000. */
@@ -28,7 +36,8 @@ export type ResolvedServiceLimits = { readonly [K in keyof DecisionServiceLimits
 
 /**
  * The defaults of the limits: 1 MiB bodies, 1,000 checks per request, 64 roles per user, 256 groups in
- * `ownedBy`, 1,000 requests per token per second, 10 s per request.
+ * `ownedBy`, 256 attributes per record and 256 related records per check, 64 user attributes, 1,024 characters
+ * per attribute value, 1,000 requests per token per second, 10 s per request.
  *
  * @example
  * ```ts
@@ -40,6 +49,10 @@ export const DEFAULT_SERVICE_LIMITS: ResolvedServiceLimits = Object.freeze({
   maxChecks: 1_000,
   maxRoles: 64,
   maxOwnedBy: 256,
+  maxRecordAttributes: 256,
+  maxRelatedRecords: 256,
+  maxUserAttributes: 64,
+  maxAttributeLength: 1_024,
   rateLimitMax: 1_000,
   rateLimitWindowMs: 1_000,
   requestTimeoutMs: 10_000,
@@ -51,6 +64,10 @@ const RANGES: { readonly [K in keyof ResolvedServiceLimits]: readonly [min: numb
   maxChecks: [1, 100_000],
   maxRoles: [1, 10_000],
   maxOwnedBy: [1, 100_000],
+  maxRecordAttributes: [1, 10_000],
+  maxRelatedRecords: [0, 100_000],
+  maxUserAttributes: [1, 10_000],
+  maxAttributeLength: [1, 1_048_576],
   rateLimitMax: [1, 1_000_000_000],
   rateLimitWindowMs: [1, MAX_TIMER_MS],
   requestTimeoutMs: [1, MAX_TIMER_MS],

@@ -7,6 +7,7 @@
  */
 import { MAX_NAME_LENGTH } from '../core/definition/names.js';
 import { MAX_STRING_ID_LENGTH } from '../core/decision/resource-id.js';
+import { OWNERSHIP_LIMITS } from '../core/ownership-rules/ownership-rule.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-details.js';
 import { POLICY_VERSION_HEADER } from './server-context.js';
 import type { ResolvedServiceLimits } from './service-limits.js';
@@ -69,7 +70,30 @@ function userSchema(limits: ResolvedServiceLimits) {
         description: 'The user id: a non-empty string, or a safe integer.',
       },
       roles: { type: 'array', maxItems: limits.maxRoles, items: nameSchema('A role name.') },
+      attributes: {
+        type: 'object',
+        maxProperties: limits.maxUserAttributes,
+        additionalProperties: {
+          type: ['string', 'number', 'boolean', 'null', 'array'],
+          maxLength: limits.maxAttributeLength,
+          maxItems: OWNERSHIP_LIMITS.maxUserListLength,
+          items: { type: ['string', 'number'], maxLength: limits.maxAttributeLength },
+        },
+        description:
+          'The user attributes ownership rules read (beside id, which is the user’s own), with the types the policy declares: a string, number ' +
+          'or boolean, a list of strings or numbers, null for no value. Needed only with a record.',
+      },
     },
+  } as const;
+}
+
+/** A record's attributes: scalars only, as an ownership rule compares them. */
+function recordSchema(limits: ResolvedServiceLimits, description: string) {
+  return {
+    type: 'object',
+    maxProperties: limits.maxRecordAttributes,
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: limits.maxAttributeLength },
+    description,
   } as const;
 }
 
@@ -99,6 +123,23 @@ function checkSchema(limits: ResolvedServiceLimits) {
         description:
           'The ownership groups (numbers of an earlier answer, or of the user’s slice) that own the record: with it the answer is final. ' +
           'Groups that do not matter for this check are ignored. Needs resourceId.',
+      },
+      record: recordSchema(
+        limits,
+        'The record resourceId names, as its attributes (strings, numbers, booleans, null; send those the ownership rules read): the ' +
+          'service evaluates every rule group of the answer on it, and the user’s attributes. Needs resourceId.',
+      ),
+      related: {
+        type: 'object',
+        maxProperties: OWNERSHIP_LIMITS.maxDeclarations,
+        additionalProperties: {
+          type: 'array',
+          maxItems: limits.maxRelatedRecords,
+          items: recordSchema(limits, 'A related record, found by its id attribute.'),
+        },
+        description:
+          'The records rules reach through relations, by resource: each a list of records found by their id attribute. ' +
+          `At most ${limits.maxRelatedRecords} over every resource. Needs record.`,
       },
     },
   } as const;
@@ -131,10 +172,12 @@ const ownershipGroupSchema = {
   additionalProperties: false,
   required: ['group', 'attributes'],
   description:
-    'An ownership group of the user’s roles: a record is owned through it when its isOwner says so, else when its listOwned lists the id, ' +
-    'else when ownedAmong (with the limitOwned filter) keeps the id.',
+    'An ownership group of the user’s roles: a record is owned through it when its ownership rule holds on it (rule: GET /v1/policy lists it; ' +
+    'send record and the service evaluates it), else when its isOwner says so, else when its listOwned lists the id, else when ownedAmong ' +
+    '(with the limitOwned filter) keeps the id.',
   properties: {
     group: { type: 'integer', minimum: 0, description: 'The group’s number in this policy version (the numbers of the user’s slice).' },
+    rule: { type: 'string', description: 'The ownership rule that decides the group, when it names one (then it has no methods).' },
     isOwner: { type: 'string', description: 'The isOwner method, when the group has one.' },
     listOwned: { type: 'string', description: 'The listOwned method, when the group has one.' },
     limitOwned: { type: 'string', description: 'The limitOwned method, when the group has one.' },
@@ -222,7 +265,7 @@ const policyResponseSchema = {
   type: 'object',
   description: 'The active policy version, and the vocabulary checks are validated against.',
   additionalProperties: false,
-  required: ['policyVersion', 'resources', 'actions', 'ownershipMethods'],
+  required: ['policyVersion', 'resources', 'actions', 'ownershipMethods', 'ownershipRules'],
   properties: {
     policyVersion: policyVersionSchema,
     resources: {
@@ -252,6 +295,52 @@ const policyResponseSchema = {
         listOwned: { type: 'array', items: { type: 'string' } },
         limitOwned: { type: 'array', items: { type: 'string' } },
         ownedAmong: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    ownershipRules: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['rules', 'relations'],
+      description: 'The ownership rules the active version names, and the relations of every resource their paths may go through.',
+      properties: {
+        rules: {
+          type: 'array',
+          description: 'The rules, sorted by resource and name.',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['resource', 'name', 'condition', 'userAttributes'],
+            properties: {
+              resource: { type: 'string' },
+              name: { type: 'string' },
+              condition: {
+                type: 'object',
+                additionalProperties: true,
+                description:
+                  'The condition, as the resource file declares it: { attribute, equals: { user } }, { attribute, in: [literals] | { user } }, ' +
+                  '{ all: [conditions] }, { any: [conditions] }.',
+              },
+              userAttributes: {
+                type: 'object',
+                additionalProperties: { type: 'string', enum: ['string', 'number', 'boolean', 'string[]', 'number[]'] },
+                description: 'The user attributes the rule may read, with their types.',
+              },
+            },
+          },
+        },
+        relations: {
+          type: 'object',
+          description: 'Per resource, its to-one relations by name: the attribute on holds the id of one record of resource.',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['resource', 'on'],
+              properties: { resource: { type: 'string' }, on: { type: 'string' } },
+            },
+          },
+        },
       },
     },
   },

@@ -68,6 +68,8 @@ export function validationDetail(issue: ValidationIssue): string {
       return `${where} must be ${typeWords(params['type'])}.`;
     case 'maxItems':
       return `${where} must have at most ${String(params['limit'])} items.`;
+    case 'maxProperties':
+      return `${where} must have at most ${String(params['limit'])} properties.`;
     case 'minItems':
       return `${where} must have at least ${String(params['limit'])} items.`;
     case 'maxLength':

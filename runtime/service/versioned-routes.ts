@@ -52,8 +52,9 @@ function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext
         summary: 'Decide a batch of checks',
         description:
           'Each check asks whether user may perform action on resource (the record resourceId). The answers come in order, all from one policy ' +
-          'version. Where ownership decides, the answer lists the ownership groups and the methods that decide them; send ownedBy (the groups ' +
-          'that own the record) for the final decision and attributes.',
+          'version. Where ownership decides, the answer lists the ownership groups and the methods or rule that decide them; send ownedBy (the ' +
+          'groups that own the record) for the final decision and attributes, or the record (and the user’s attributes) for the service to ' +
+          'evaluate the rule groups on it.',
         body: schemaRef('CheckRequest'),
         response: {
           200: bodyResponse('One answer per check, in order, all from one policy version.', 'CheckResponse', VERSIONED),
@@ -71,7 +72,7 @@ function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext
           'policy-version-changed',
           `The active policy version is ${active}, not ${policyVersion}: ask again without ownedBy, or with the group numbers of version ${active}.`,
         );
-      const answers = answerChecks(engine, vocabulary, checks);
+      const answers = answerChecks(engine, vocabulary, checks, context.limits.maxRelatedRecords);
       for (const answer of answers)
         context.metrics.decisions.inc({ result: answer.needsOwnership ? 'needs_ownership' : answer.granted ? 'granted' : 'denied' });
       void reply.header(POLICY_VERSION_HEADER, answers[0]?.policyVersion ?? active);
@@ -110,7 +111,9 @@ function registerPolicyRoute(api: FastifyInstance, context: DecisionServerContex
       schema: documented({
         operationId: 'getPolicy',
         summary: 'The active policy version and its vocabulary',
-        description: 'The resources (with their id types) and actions checks may name, and the ownership methods the active version uses. No role grants.',
+        description:
+          'The resources (with their id types) and actions checks may name, the ownership methods the active version uses, and its ownership ' +
+          'rules. No role grants.',
         response: { 200: bodyResponse('The active policy version and its vocabulary.', 'PolicyResponse', VERSIONED), ...READ_PROBLEMS },
       }),
     },

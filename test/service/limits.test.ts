@@ -21,12 +21,16 @@ const readCheck = { user: editor, resource: 'article', action: 'read' };
 const invalid = (detail: string) => problem('invalid-request', 400, 'Invalid request', detail);
 
 describe('the defaults', () => {
-  it('are 1 MiB bodies, 1,000 checks, 64 roles, 256 groups in ownedBy, 1,000 requests per token per second, 10 s per request', () => {
+  it('are the defaults the docs state for every limit', () => {
     expect(DEFAULT_SERVICE_LIMITS).toEqual({
       maxBodyBytes: 1_048_576,
       maxChecks: 1_000,
       maxRoles: 64,
       maxOwnedBy: 256,
+      maxRecordAttributes: 256,
+      maxRelatedRecords: 256,
+      maxUserAttributes: 64,
+      maxAttributeLength: 1_024,
       rateLimitMax: 1_000,
       rateLimitWindowMs: 1_000,
       requestTimeoutMs: 10_000,
@@ -40,7 +44,8 @@ describe('the defaults', () => {
     [{ rateLimitWindowMs: 2 ** 31 }, 'limits.rateLimitWindowMs must be a whole number from 1 to 2147483647, got 2147483648.'],
     [
       { maxCheks: 5 },
-      'unknown limit "maxCheks"; the limits are maxBodyBytes, maxChecks, maxRoles, maxOwnedBy, rateLimitMax, rateLimitWindowMs, requestTimeoutMs.',
+      'unknown limit "maxCheks"; the limits are maxBodyBytes, maxChecks, maxRoles, maxOwnedBy, maxRecordAttributes, maxRelatedRecords, ' +
+        'maxUserAttributes, maxAttributeLength, rateLimitMax, rateLimitWindowMs, requestTimeoutMs.',
     ],
   ])('a limit out of range stops the start: %j', async (limits, message) => {
     await expect(fixtureService({ limits: limits as never })).rejects.toThrow(`createDecisionService(options): ${message}`);

@@ -73,6 +73,7 @@ describe('GET /v1/policy', () => {
         ],
         actions: ['create', 'delete', 'list', 'publish', 'read', 'update'],
         ownershipMethods: { isOwner: ['isAuthor'], listOwned: ['listAuthored'], limitOwned: ['limitToMember'], ownedAmong: ['teamsAmong'] },
+        ownershipRules: { rules: [], relations: {} },
       },
     ]);
   });

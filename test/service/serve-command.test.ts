@@ -81,6 +81,26 @@ describe('typed-permissions serve, in process', () => {
       'createDecisionService(options): limits.maxChecks must be a whole number from 1 to 100000, got 0.',
     ],
     [
+      ['--policy', 'POLICY', '--max-record-attributes', '0'],
+      { TYPED_PERMISSIONS_TOKENS: TOKEN },
+      'createDecisionService(options): limits.maxRecordAttributes must be a whole number from 1 to 10000, got 0.',
+    ],
+    [
+      ['--policy', 'POLICY', '--max-related-records', '100001'],
+      { TYPED_PERMISSIONS_TOKENS: TOKEN },
+      'createDecisionService(options): limits.maxRelatedRecords must be a whole number from 0 to 100000, got 100001.',
+    ],
+    [
+      ['--policy', 'POLICY', '--max-user-attributes', '10001'],
+      { TYPED_PERMISSIONS_TOKENS: TOKEN },
+      'createDecisionService(options): limits.maxUserAttributes must be a whole number from 1 to 10000, got 10001.',
+    ],
+    [
+      ['--policy', 'POLICY', '--max-attribute-length', '0'],
+      { TYPED_PERMISSIONS_TOKENS: TOKEN },
+      'createDecisionService(options): limits.maxAttributeLength must be a whole number from 1 to 1048576, got 0.',
+    ],
+    [
       ['--policy', 'POLICY'],
       { TYPED_PERMISSIONS_TOKENS: 'short' },
       'createDecisionService(options): tokens: Token 1 is 5 characters long; a token has at least 16.',
