@@ -22,6 +22,7 @@ export type {
 } from '../core/ownership-rules/ownership-rule.js';
 export { OWNERSHIP_LIMITS } from '../core/ownership-rules/ownership-rule.js';
 export type { OwnershipQuestion, OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
+export { memoryOwnership, type MemoryOwnership, type MemoryRecords } from '../core/ownership-rules/memory-ownership.js';
 export {
   ownershipPredicate,
   type OwnershipRecord,

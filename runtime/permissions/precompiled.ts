@@ -38,7 +38,7 @@ export type {
   PermissionDefinitionWithOwnership,
   User,
 } from '../core/definition/definition-types.js';
-export { memoryOwnership, type MemoryOwnership, type MemoryRecords } from '../core/ownership-rules/memory-ownership.js';
-export type { OwnershipQuestion, OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
-export type { OwnershipCondition, OwnershipScope, UserAttributeType } from '../core/ownership-rules/ownership-rule.js';
-export type { OwnershipContext } from '../core/ownership-rules/ownership-context.js';
+// The source of the records behind ownership rules: what generated code names, and the one for records in memory.
+// The rules' other types are typed-permissions/ownership's.
+export { memoryOwnership } from '../core/ownership-rules/memory-ownership.js';
+export type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
