@@ -25,13 +25,17 @@ const GENERATE_TIMEOUT_MS = 120_000;
 export async function generatePrismaClient<TClientClass>(schema: string, folder: string): Promise<TClientClass> {
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'schema.prisma'), schema);
-  const generated = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'prisma', 'build', 'index.js'), 'generate', '--schema', join(folder, 'schema.prisma')], {
-    cwd: folder,
-    encoding: 'utf8',
-    timeout: GENERATE_TIMEOUT_MS,
-    // Generating runs no engine; Prisma only checks that this names a file instead of downloading one.
-    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' },
-  });
+  const generated = spawnSync(
+    process.execPath,
+    [join(REPO_ROOT, 'node_modules', 'prisma', 'build', 'index.js'), 'generate', '--schema', join(folder, 'schema.prisma')],
+    {
+      cwd: folder,
+      encoding: 'utf8',
+      timeout: GENERATE_TIMEOUT_MS,
+      // Generating runs no engine; Prisma only checks that this names a file instead of downloading one.
+      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' },
+    },
+  );
   if (generated.status !== 0) throw new Error(`prisma generate failed (${String(generated.status)}): ${generated.stdout}${generated.stderr}`);
   const module = (await import(pathToFileURL(join(folder, 'client', 'client.ts')).href)) as { PrismaClient: TClientClass };
   return module.PrismaClient;

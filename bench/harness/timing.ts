@@ -66,16 +66,27 @@ export interface RoundTimes {
  * of CPU frequency, other processes and JIT state, which timing one side to the end and then the
  * other does not; the spread of the round means shows how much drift there was.
  *
+ * With `rotate`, round r starts at side r mod n (A B C, B C A, C A B, …), so that each side is first as often as
+ * the others: for sides whose first call pays for what the previous side left (a database connection idle while
+ * another side used its own), a fixed order would charge it to the same side every round.
+ *
  * @example
  * ```ts
  * const [ours, casl] = await interleavedRounds([oursSide, caslSide], settings.awaitedPick, getGc());
  * ours.medianNs / casl.medianNs; // the ratio of the medians of the round means
  * ```
  */
-export async function interleavedRounds(sides: readonly TimedSide[], settings: InterleavedSettings, gc?: () => void): Promise<RoundTimes[]> {
+export async function interleavedRounds(
+  sides: readonly TimedSide[],
+  settings: InterleavedSettings,
+  gc?: () => void,
+  { rotate = false }: { readonly rotate?: boolean } = {},
+): Promise<RoundTimes[]> {
   const rounds = sides.map((): number[] => []);
   for (let round = 0; round < settings.warmupRounds + settings.rounds; round++) {
-    for (const [i, side] of sides.entries()) {
+    for (let position = 0; position < sides.length; position++) {
+      const i = rotate ? (round + position) % sides.length : position;
+      const side = sides[i] as TimedSide;
       await side.settle?.();
       gc?.();
       const start = process.hrtime.bigint();
