@@ -1,22 +1,24 @@
 /**
  * List filters of ownership rules: a page of 50 documents, by keyset cursor, of the documents each role of the
  * ownership-rules example may read — EMPLOYEE (rule `creator`), MANAGER (`creatorOrManaged`), COMPANY_ADMIN
- * (`sameCompany`) — at each size of the documents table. Four ways to fetch the same page, timed in interleaved
+ * (`sameCompany`) — at each size of the documents table. Six ways to fetch the same page, timed in interleaved
  * rounds of one page each:
  *
  * - the rule's filter through kyselyOwnership: `grantPermitSync` then `.where(ownershipRules.where(permit))`;
  * - the hand-written kysely query for the same rows (the user's id, the list of ids, a join on the company);
  * - the rule's filter through prismaOwnership, on a Prisma client generated for the same tables;
- * - CASL's `accessibleBy` (@casl/prisma) on the same client, the ability built from the same conditions.
+ * - CASL's `accessibleBy` (@casl/prisma) on the same client, the ability built from the same conditions;
+ * - the first two's statements compiled beforehand and only executed (`db.executeQuery`): what building the query
+ *   costs each, apart from running it.
  *
- * Before timing, every page that is timed must be exactly the page the data says, from all four. Also: the SQL
+ * Before timing, every page that is timed must be exactly the page the data says, from all six. Also: the SQL
  * statements of one page per way (the statement counter for kysely, Prisma's query events), the statements
  * `filterPick` of the page adds, and EXPLAIN of each way's first page (which index the plan uses). Targets: the
  * rule's page within 1.1× of the hand-written one, in one statement.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { accessibleBy, createPrismaAbility } from '@casl/prisma/runtime';
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely';
 import { compileModel } from '../../compiler/model/compile-model.js';
 import { kyselyOwnership } from '../../runtime/kysely/index.js';
 import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
@@ -45,13 +47,18 @@ import { join } from 'node:path';
 /** Rows per page. */
 export const PAGE_SIZE = 50;
 
-/** The four ways to fetch a page, by their name in the report. */
+/** The ways to fetch a page, by their name in the report. */
 export const LIST_FILTER_SIDES = {
   ruleKysely: 'rule filter, kyselyOwnership',
   handWritten: 'hand-written query, kysely',
   rulePrisma: 'rule filter, prismaOwnership',
   casl: 'CASL accessibleBy, @casl/prisma',
+  ruleCompiled: 'rule filter, statement compiled beforehand',
+  handCompiled: 'hand-written, statement compiled beforehand',
 } as const;
+
+/** The ways EXPLAIN is shown for: the two compiled beforehand send the statements of the first two. */
+export const EXPLAINED_SIDES = [LIST_FILTER_SIDES.ruleKysely, LIST_FILTER_SIDES.handWritten, LIST_FILTER_SIDES.rulePrisma, LIST_FILTER_SIDES.casl];
 
 type SideKey = keyof typeof LIST_FILTER_SIDES;
 const SIDE_KEYS = Object.keys(LIST_FILTER_SIDES) as SideKey[];
@@ -115,6 +122,8 @@ export interface ListFilterCase {
 }
 
 export interface ListFiltersResult {
+  /** When it was measured: `--only listFilters` writes it into a run recorded earlier. */
+  readonly measuredAt: string;
   readonly database: string;
   readonly pageSize: number;
   readonly comparison: InterleavedSettings;
@@ -227,11 +236,15 @@ async function measureCase(
   };
   const prismaPage = (where: object, after: number): Promise<DocumentRow[]> =>
     database.prisma.document.findMany({ where: { AND: [where, { id: { gt: after } }] }, orderBy: { id: 'asc' }, take: PAGE_SIZE });
+  const compiledRule = new Map(cursors.map((after) => [after, ruleQuery(after).compile()]));
+  const compiledHand = new Map(cursors.map((after) => [after, handWrittenPage(db, roleCase.role, user, after).compile()]));
   const pages: Record<SideKey, (after: number) => Promise<DocumentRow[]>> = {
     ruleKysely: (after) => ruleQuery(after).execute(),
     handWritten: (after) => handWrittenPage(db, roleCase.role, user, after).execute(),
     rulePrisma: (after) => prismaPage(prismaRules.where(permissions.grantPermitSync({ user, resource: 'document', action: 'read' })), after),
     casl: (after) => prismaPage(accessibleBy(ability, 'read').ofType('Document'), after),
+    ruleCompiled: async (after) => (await db.executeQuery(compiledRule.get(after) as CompiledQuery<DocumentRow>)).rows,
+    handCompiled: async (after) => (await db.executeQuery(compiledHand.get(after) as CompiledQuery<DocumentRow>)).rows,
   };
 
   // Every timed page of every way, against the data; the statements and the SQL of the first page.
@@ -316,6 +329,7 @@ async function run(context: BenchContext): Promise<ListFiltersResult | Skipped> 
   const server = listFilters.database === 'server' ? findPostgresServer() : undefined;
   if (server !== undefined && 'skipped' in server) return server;
   const tables = exampleTables();
+  const measuredAt = new Date().toISOString();
   try {
     return await withRunFolder('list-filters', async (dir) => {
       const PrismaClient = await generateListFilterPrismaClient(join(dir, 'prisma'));
@@ -331,7 +345,7 @@ async function run(context: BenchContext): Promise<ListFiltersResult | Skipped> 
           await database.close();
         }
       }
-      return { database: description, pageSize: PAGE_SIZE, comparison: listFilters.comparison, cases };
+      return { measuredAt, database: description, pageSize: PAGE_SIZE, comparison: listFilters.comparison, cases };
     });
   } finally {
     server?.stop();
@@ -340,7 +354,7 @@ async function run(context: BenchContext): Promise<ListFiltersResult | Skipped> 
 
 const sizeLabel = (count: number): string => count.toLocaleString('en-US');
 
-/** The tables: per size, each role's four ways; then the plans; then what was checked. */
+/** The tables: per size, each role's ways; then the plans; then what was checked. */
 function sections(result: ListFiltersResult | Skipped | undefined): string[] {
   if (result === undefined) return [];
   if ('skipped' in result) return [`List filters of ownership rules: not measured (${result.skipped}).`];
@@ -361,7 +375,7 @@ function sections(result: ListFiltersResult | Skipped | undefined): string[] {
     const first = cases[0];
     return (
       `List filters of ownership rules — a page of ${result.pageSize} by keyset cursor from ${sizeLabel(size)} documents ` +
-      `(${sizeLabel(first?.users ?? 0)} users) on ${result.database}; per page, over ${result.comparison.rounds} interleaved rounds ` +
+      `(${sizeLabel(first?.users ?? 0)} users) on ${result.database}, measured ${result.measuredAt}; per page, over ${result.comparison.rounds} interleaved rounds ` +
       `of one page per way (after ${result.comparison.warmupRounds} warm-up rounds), the pages of each role cycled:\n\n` +
       table(['role (rule)', 'way', 'statements per page', 'median', 'p95', 'p99', '÷ hand-written'], rows)
     );
