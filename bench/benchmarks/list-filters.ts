@@ -38,6 +38,7 @@ import {
 } from '../harness/list-filter-database.js';
 import { findPostgresServer } from '../harness/postgres-server.js';
 import type { TargetVerdict } from '../harness/report.js';
+import { Random } from '../harness/random.js';
 import { REPO_ROOT, withRunFolder } from '../harness/repository.js';
 import type { InterleavedSettings } from '../harness/settings.js';
 import { StatementCounter } from '../harness/statement-counter.js';
@@ -288,9 +289,9 @@ async function measureCase(
       },
     };
   });
-  // Rotated: the two connections (kysely's, Prisma's) each sit idle while the other is used, and the first page on a
-  // connection after that measured ~25% slower; a fixed order would charge it to the same way every round.
-  const times = await interleavedRounds(sides, settings.listFilters.comparison, undefined, { rotate: true });
+  // Shuffled: the two connections (kysely's, Prisma's) each sit idle while the other is used, and the first page on a
+  // connection after that measured ~15-25% slower; a fixed or rotated order would charge it to the same way each round.
+  const times = await interleavedRounds(sides, settings.listFilters.comparison, undefined, { shuffle: new Random(data.documents.length) });
   const handMedian = times[SIDE_KEYS.indexOf('handWritten')]?.medianNs ?? Number.NaN;
   const sideResults = SIDE_KEYS.map((key, i) => {
     const { medianNs, p95Ns, p99Ns } = times[i] as { medianNs: number; p95Ns: number; p99Ns: number };
