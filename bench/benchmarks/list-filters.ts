@@ -188,13 +188,20 @@ async function loadUser(database: ListFilterDatabase, userId: number, role: stri
 /** A page as compared: the columns in one order, whatever way fetched it. */
 const normalized = (rows: readonly DocumentRow[]): DocumentRow[] => rows.map(({ id, title, content, creatorId }) => ({ id, title, content, creatorId }));
 
+/** One node of an EXPLAIN (FORMAT JSON) plan: the fields read here. */
+interface PlanNode {
+  readonly 'Node Type': string;
+  readonly 'Index Name'?: string;
+  readonly 'Relation Name'?: string;
+  readonly Plans?: readonly PlanNode[];
+}
+
 /** Every scan of an EXPLAIN (FORMAT JSON) plan, outermost first. */
-function scansOf(node: Record<string, unknown>): string[] {
-  const type = String(node['Node Type']);
-  const index = node['Index Name'] === undefined ? '' : ` using ${String(node['Index Name'])}`;
-  const relation = node['Relation Name'] === undefined ? '' : ` on ${String(node['Relation Name'])}`;
-  const here = index === '' && relation === '' ? [] : [`${type}${index}${relation}`];
-  const children = (node['Plans'] as Record<string, unknown>[] | undefined) ?? [];
+function scansOf(node: PlanNode): string[] {
+  const index = node['Index Name'] === undefined ? '' : ` using ${node['Index Name']}`;
+  const relation = node['Relation Name'] === undefined ? '' : ` on ${node['Relation Name']}`;
+  const here = index === '' && relation === '' ? [] : [`${node['Node Type']}${index}${relation}`];
+  const children = node.Plans ?? [];
   return [...here, ...children.flatMap(scansOf)];
 }
 
@@ -202,8 +209,8 @@ function scansOf(node: Record<string, unknown>): string[] {
 async function explain(database: ListFilterDatabase, side: string, text: string, values: readonly unknown[]): Promise<ListFilterPlan> {
   const [row] = await database.query(`EXPLAIN (FORMAT JSON) ${text}`, values);
   const cell = row?.['QUERY PLAN'];
-  const parsed = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan: Record<string, unknown> }[];
-  const scans = scansOf((parsed[0] as { Plan: Record<string, unknown> }).Plan);
+  const parsed = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan: PlanNode }[];
+  const scans = scansOf((parsed[0] as { Plan: PlanNode }).Plan);
   const sequentialScans = scans.filter((scan) => scan.startsWith('Seq Scan')).map((scan) => scan.replace(/^Seq Scan on /, ''));
   return { side, scans, sequentialScans };
 }
@@ -306,7 +313,8 @@ async function measureCase(
   });
   const rule = sideResults[0] as ListFilterSideResult;
   log(
-    `  ${data.documents.length} documents, ${roleCase.role}: rule ${formatNs(rule.medianNs)} (${formatRatio(rule.ratioToHandWritten)} hand-written), ${mismatches.length} mismatches`,
+    `  ${data.documents.length} documents, ${roleCase.role}: rule ${formatNs(rule.medianNs)} ` +
+      `(${formatRatio(rule.ratioToHandWritten)} hand-written), ${mismatches.length} mismatches`,
   );
   return {
     documents: data.documents.length,
@@ -376,7 +384,8 @@ function sections(result: ListFiltersResult | Skipped | undefined): string[] {
     const first = cases[0];
     return (
       `List filters of ownership rules — a page of ${result.pageSize} by keyset cursor from ${sizeLabel(size)} documents ` +
-      `(${sizeLabel(first?.users ?? 0)} users) on ${result.database}, measured ${result.measuredAt}; per page, over ${result.comparison.rounds} interleaved rounds ` +
+      `(${sizeLabel(first?.users ?? 0)} users) on ${result.database}, measured ${result.measuredAt}; ` +
+      `per page, over ${result.comparison.rounds} interleaved rounds ` +
       `of one page per way (after ${result.comparison.warmupRounds} warm-up rounds), the pages of each role cycled:\n\n` +
       table(['role (rule)', 'way', 'statements per page', 'median', 'p95', 'p99', '÷ hand-written'], rows)
     );
