@@ -3,8 +3,9 @@
  * ratios, and writes bench/results.json and BENCHMARKS.md.
  * - `--smoke` runs everything with tiny counts and writes nothing (the test suite does the same);
  * - `--report` only re-renders BENCHMARKS.md from bench/results.json (after editing bench/limits.md or method.md);
- * - `--only <name>` runs one benchmark (a key of results.json, such as `awaitedPick`) and prints its report, writing
- *   nothing;
+ * - `--only <name>` runs one benchmark (a key of results.json, such as `awaitedPick`), prints its report, and (unless
+ *   `--smoke`) writes its results into bench/results.json in place of the recorded ones — the other benchmarks'
+ *   results and the run's description stay as recorded — and re-renders BENCHMARKS.md;
  * - `--rounds N` and `--iterations N` override the rounds of the interleaved benchmarks (awaited pick, decision log).
  */
 import { parseArgs } from 'node:util';
@@ -32,6 +33,9 @@ async function runOne(name: string, settings: BenchSettings): Promise<void> {
   const result = (await runInOrder([benchmarkName], createContext(settings, log)))[benchmarkName];
   const benchmark: Benchmark<unknown> = BENCHMARKS[benchmarkName];
   console.log(`\n${consoleReport({ sections: benchmark.sections(result), targets: benchmark.targets(result) })}\n`);
+  if (settings.smoke) return console.log('Smoke run: nothing written.');
+  writeReports({ ...readRecordedResults(), [benchmarkName]: result }, readLimitsAnalysis());
+  console.log(`Wrote the results of ${benchmarkName} into bench/results.json, and BENCHMARKS.md.`);
 }
 
 async function main(): Promise<void> {

@@ -35,6 +35,20 @@ export interface LivePolicySettings {
   readonly requests: RequestsDuringSwapsSettings | undefined;
 }
 
+/** What the list-filter benchmark measures on. */
+export interface ListFilterSettings {
+  /** `server`: the PostgreSQL server (BENCH_DATABASE_URL, TEST_DATABASE_URL or a throwaway one); `pglite`: embedded. */
+  readonly database: 'server' | 'pglite';
+  /** The sizes of the documents table measured, one table per size. */
+  readonly documentCounts: readonly number[];
+  /** Documents per user: the users table grows with the documents, so each role owns as many at every size. */
+  readonly documentsPerUser: number;
+  /** Pages timed per role and size, walked from the first: their cursors are cycled through. */
+  readonly pages: number;
+  /** Rounds of one page per side, interleaved. */
+  readonly comparison: InterleavedSettings;
+}
+
 /** The mitata options the bench sets (a subset of its `k_options`). */
 export interface MitataOptions {
   readonly min_cpu_time: number;
@@ -77,6 +91,8 @@ export interface BenchSettings {
    * grantPermit + filterPick per variant (after one untimed run that counts the statements).
    */
   readonly ownership: { readonly documents: number; readonly runs: { readonly before: number; readonly after: number } };
+  /** The list-filter benchmark: a page of the documents each role may read, by the rule's filter and by hand. */
+  readonly listFilters: ListFilterSettings;
   /** Swaps timed in process; propagation and requests during swaps (undefined: skipped). */
   readonly livePolicy: LivePolicySettings;
   /** autocannon settings; undefined skips the HTTP benchmark. */
@@ -107,6 +123,13 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       awaitedPick: { warmupRounds: 1, rounds: 2, iterationsPerRound: 20 },
       decisionLog: { warmupRounds: 1, rounds: 2, iterationsPerRound: 20 },
       ownership: { documents: 200, runs: { before: 1, after: 1 } },
+      listFilters: {
+        database: 'pglite',
+        documentCounts: [2_000],
+        documentsPerUser: 100,
+        pages: 3,
+        comparison: { warmupRounds: 1, rounds: 3, iterationsPerRound: 1 },
+      },
       livePolicy: { swaps: 3, propagation: undefined, requests: undefined },
       http: undefined,
       service: undefined,
@@ -124,6 +147,13 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
     awaitedPick: { warmupRounds: 4, rounds: 20, iterationsPerRound: 20_000 },
     decisionLog: { warmupRounds: 6, rounds: 30, iterationsPerRound: 5_000 },
     ownership: { documents: 10_000, runs: { before: 3, after: 15 } },
+    listFilters: {
+      database: 'server',
+      documentCounts: [10_000, 100_000],
+      documentsPerUser: 100,
+      pages: 20,
+      comparison: { warmupRounds: 20, rounds: 400, iterationsPerRound: 1 },
+    },
     livePolicy: {
       swaps: 50,
       propagation: { publishes: 20, polledPublishes: 10, pollIntervalMs: 1000 },

@@ -5,6 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { do_not_optimize, measure } from 'mitata';
+import type { Random } from './random.js';
 import type { BenchSettings, InterleavedSettings } from './settings.js';
 import { median, quantile } from './statistics.js';
 
@@ -66,16 +67,29 @@ export interface RoundTimes {
  * of CPU frequency, other processes and JIT state, which timing one side to the end and then the
  * other does not; the spread of the round means shows how much drift there was.
  *
+ * With `shuffle` (a seeded generator), each round runs the sides in an order drawn from it, so that each side
+ * follows every other as often: for sides whose call pays for what the previous side left (a database connection
+ * idle while another side used its own), a fixed order — or a rotated one, where each side keeps its predecessor —
+ * would charge it to the same side every round.
+ *
  * @example
  * ```ts
  * const [ours, casl] = await interleavedRounds([oursSide, caslSide], settings.awaitedPick, getGc());
  * ours.medianNs / casl.medianNs; // the ratio of the medians of the round means
  * ```
  */
-export async function interleavedRounds(sides: readonly TimedSide[], settings: InterleavedSettings, gc?: () => void): Promise<RoundTimes[]> {
+export async function interleavedRounds(
+  sides: readonly TimedSide[],
+  settings: InterleavedSettings,
+  gc?: () => void,
+  { shuffle }: { readonly shuffle?: Random } = {},
+): Promise<RoundTimes[]> {
   const rounds = sides.map((): number[] => []);
   for (let round = 0; round < settings.warmupRounds + settings.rounds; round++) {
-    for (const [i, side] of sides.entries()) {
+    const order = sides.map((_, i) => i);
+    if (shuffle !== undefined) shuffleInPlace(order, shuffle);
+    for (const i of order) {
+      const side = sides[i] as TimedSide;
       await side.settle?.();
       gc?.();
       const start = process.hrtime.bigint();
@@ -85,6 +99,14 @@ export async function interleavedRounds(sides: readonly TimedSide[], settings: I
     }
   }
   return rounds.map((roundsNs) => ({ roundsNs, medianNs: median(roundsNs), p95Ns: quantile(roundsNs, 0.95), p99Ns: quantile(roundsNs, 0.99) }));
+}
+
+/** Fisher–Yates, drawing from `random`. */
+function shuffleInPlace(items: number[], random: Random): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = random.below(i + 1);
+    [items[i], items[j]] = [items[j] as number, items[i] as number];
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { OWN_PICK_CASL, OWN_PICK_OURS, OWN_PICK_TARGET } from '../../bench/benchmarks/attributes.js';
 import { AWAITED_PICK_TARGET } from '../../bench/benchmarks/awaited-pick.js';
 import { DECISION_BASELINE, DECISION_CASES } from '../../bench/benchmarks/decision.js';
+import { EXPLAINED_SIDES, LIST_FILTER_SIDES } from '../../bench/benchmarks/list-filters.js';
 import { OWNERSHIP_VARIANTS } from '../../bench/benchmarks/ownership.js';
 import { readExampleDefinitions } from '../../bench/harness/example-definitions.js';
 import { createCaslAbility } from '../../bench/harness/peers/casl.js';
@@ -186,6 +187,83 @@ describe('bench smoke run', () => {
     const markdown = renderMarkdown(results, '');
     expect(markdown).toContain('Async pick, own grant beyond any, memo hit: ');
     expect(markdown).toContain("Ownership on the example's data layer — ");
+  });
+
+  it("list filters on PGlite: every role's pages are exactly the data's by all six ways, in one statement each; the indexes the plans use", () => {
+    const listFilters = results.listFilters;
+    if (listFilters === undefined || 'skipped' in listFilters) throw new Error(`list filters not measured: ${JSON.stringify(listFilters)}`);
+    expect(listFilters).toMatchObject({ pageSize: 50, comparison: benchSettings('smoke').listFilters.comparison });
+    expect(listFilters.database).toContain('PGlite');
+    // 2,000 documents by 40 users: EMPLOYEE 5's, MANAGER 11's team (users 11–20), COMPANY_ADMIN 21's company (users 21–40).
+    expect(
+      listFilters.cases.map(({ documents, users, role, rule, userId, selected, pages, identical, mismatches, filterPickStatements }) => ({
+        documents,
+        users,
+        role,
+        rule,
+        userId,
+        selected,
+        pages,
+        identical,
+        mismatches,
+        filterPickStatements,
+      })),
+    ).toEqual([
+      {
+        documents: 2000,
+        users: 40,
+        role: 'EMPLOYEE',
+        rule: 'creator',
+        userId: 5,
+        selected: 48,
+        pages: 1,
+        identical: true,
+        mismatches: [],
+        filterPickStatements: 1,
+      },
+      {
+        documents: 2000,
+        users: 40,
+        role: 'MANAGER',
+        rule: 'creatorOrManaged',
+        userId: 11,
+        selected: 503,
+        pages: 3,
+        identical: true,
+        mismatches: [],
+        filterPickStatements: 1,
+      },
+      {
+        documents: 2000,
+        users: 40,
+        role: 'COMPANY_ADMIN',
+        rule: 'sameCompany',
+        userId: 21,
+        selected: 1006,
+        pages: 3,
+        identical: true,
+        mismatches: [],
+        filterPickStatements: 1,
+      },
+    ]);
+    for (const listCase of listFilters.cases) {
+      expect(listCase.sides.map(({ side, statementsPerPage }) => ({ side, statementsPerPage }))).toEqual(
+        Object.values(LIST_FILTER_SIDES).map((side) => ({ side, statementsPerPage: 1 })),
+      );
+      expect(listCase.plans.map((plan) => plan.side)).toEqual(EXPLAINED_SIDES);
+      for (const plan of listCase.plans) expect(plan.sequentialScans).toEqual([]);
+    }
+    const [employee, manager, admin] = listFilters.cases;
+    expect(employee?.plans[0]?.scans).toEqual(['Bitmap Heap Scan on documents', 'Bitmap Index Scan using documents_creator']);
+    expect(manager?.plans[0]?.scans).toEqual(['Index Scan using documents_pkey on documents']);
+    expect(admin?.plans[0]?.scans).toEqual(['Index Scan using documents_pkey on documents', 'Index Scan using users_pkey on users']);
+    const verdicts = evaluateTargets(results).filter((verdict) => verdict.target.startsWith('A page of 50 with the rule'));
+    expect(verdicts.map((verdict) => verdict.target)).toEqual([
+      "A page of 50 with the rule's filter (kyselyOwnership) within 1.1× of the hand-written query, every role and size",
+      "A page of 50 with the rule's filter: 1 SQL statement (grantPermitSync + the page query)",
+    ]);
+    expect(verdicts[1]).toMatchObject({ met: true, measured: 'EMPLOYEE 2,000: 1, MANAGER 2,000: 1, COMPANY_ADMIN 2,000: 1' });
+    expect(renderMarkdown(results, '')).toContain('List filters of ownership rules — a page of 50 by keyset cursor from 2,000 documents (40 users)');
   });
 
   it('the interleaved awaited pick returns the same objects as CASL’s three-rule ability, without a hook call while timed', () => {

@@ -1,12 +1,10 @@
 /**
- * A Prisma client generated for the test tables, as an application generates its own: `prisma generate` (Prisma 7,
- * the Rust-free client; the schema engine, which generating does not run, is never downloaded) into a folder of the
- * run under test/.tmp-*, removed after. Every client runs on a driver adapter of the test databases.
+ * A Prisma client generated for the test tables, as an application generates its own (the bench's
+ * `generatePrismaClient`), into a folder of the run under test/.tmp-*, removed after. Every client runs on a driver adapter of the test databases.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { generatePrismaClient as generateClient } from '../../bench/harness/prisma-client.js';
 import { repoRoot } from '../compiler/helpers.js';
 
 const SCHEMA = `
@@ -62,22 +60,7 @@ type PrismaClientClass = new (options: { adapter: unknown; log: readonly { emit:
 /** Generates the client (about 8 seconds) and returns its class and the folder to remove. */
 export async function generatePrismaClient(): Promise<{ readonly PrismaClient: PrismaClientClass; readonly folder: string }> {
   const folder = join(repoRoot, 'test', `.tmp-prisma-${process.pid}`);
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'schema.prisma'), SCHEMA);
-  const generated = spawnSync(
-    process.execPath,
-    [join(repoRoot, 'node_modules', 'prisma', 'build', 'index.js'), 'generate', '--schema', join(folder, 'schema.prisma')],
-    {
-      cwd: folder,
-      encoding: 'utf8',
-      timeout: 120_000,
-      // Generating runs no engine; Prisma only checks that this names a file instead of downloading one.
-      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' },
-    },
-  );
-  if (generated.status !== 0) throw new Error(`prisma generate failed (${String(generated.status)}): ${generated.stdout}${generated.stderr}`);
-  const module = (await import(pathToFileURL(join(folder, 'client', 'client.ts')).href)) as { PrismaClient: PrismaClientClass };
-  return { PrismaClient: module.PrismaClient, folder };
+  return { PrismaClient: await generateClient<PrismaClientClass>(SCHEMA, folder), folder };
 }
 
 export function removePrismaClient(folder: string): void {
