@@ -13,4 +13,4 @@ export { main, runMain } from './commands/main.js';
 export type { CommandOutput, ProgressStream } from './commands/command-line.js';
 export type { CompilePhase } from './model/compile-phase.js';
 // The runtime's types a compiled model holds (its tables, valid definitions and policy tests).
-export type { GrantTables, PolicyTests, ValidDefinition } from 'typed-permissions/internal';
+export type { GrantTables, PolicyTests, UserAttributeType, ValidDefinition } from 'typed-permissions/internal';

@@ -38,7 +38,6 @@ export type {
   PermissionDefinitionWithOwnership,
   User,
 } from '../core/definition/definition-types.js';
-// The source of the records behind ownership rules: what generated code names, and the one for records in memory.
-// The rules' other types are typed-permissions/ownership's.
-export { memoryOwnership } from '../core/ownership-rules/memory-ownership.js';
+// The interface of a source of the records behind ownership rules: what generated code names. The rules' other types
+// are typed-permissions/ownership's; memoryOwnership is typed-permissions' (here it would weigh on every page).
 export type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';

@@ -73,6 +73,7 @@ describe('the typed-permissions-cli package API', () => {
       'HookMethod',
       'PolicyTests',
       'ProgressStream',
+      'UserAttributeType',
       'ValidDefinition',
       'ValuePath',
     ]);

@@ -15,12 +15,13 @@ import { REPO_ROOT } from '../../bench/harness/repository.js';
 import { createPermissions } from '../../generated/index.js';
 
 /**
- * The most the page may load, min+gzip: 20.75 KiB. The target is 16 KiB (docs/performance.md, missed): what the
+ * The most the page may load, min+gzip: 22.75 KiB. The target is 16 KiB (docs/performance.md, missed): what the
  * engine needs to decide — checking its options and the compiled tables at start, decoding a resource's packed
- * cells (and checking them) on its first question, the permit, ownership hooks, picking, slices — measures
- * 21,105 bytes (decoding on demand added 1.2 KiB to 19,906), and this limit keeps it from growing back.
+ * cells (and checking them) on its first question, the permit, ownership hooks and rules, picking, slices — measures
+ * 23,220 bytes (decoding on demand added 1.2 KiB to 19,906; ownership rules — binding them, checking them in the
+ * tables, `ownershipScope` — 2.1 KiB to 21,105), and this limit keeps it from growing back.
  */
-const MAX_GZIPPED_BYTES = 21_248;
+const MAX_GZIPPED_BYTES = 23_296;
 
 /** The files of what the engine loads when first used, none of which a page that decides needs. */
 const LOADED_WHEN_USED = [

@@ -123,7 +123,7 @@ describe('the generated code of a policy naming rules', () => {
     const dir = temp as string;
     writeFileSync(
       join(dir, 'consumer.ts'),
-      `import { memoryOwnership } from 'typed-permissions/precompiled';
+      `import { memoryOwnership } from 'typed-permissions';
 import { createPermissions, type PermissionsRuleUser } from './generated/index.js';
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;

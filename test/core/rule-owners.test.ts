@@ -168,7 +168,7 @@ describe('a policy naming rules', () => {
     const load = (bad: GrantTables) => () =>
       permissionsFromTables({ format: 1, version: 'v', tables: bad }, { ownershipRules: countingSource().source, ownership: hooks });
     expect(load(tampered((rules) => ((rules['rules'] as { condition: unknown }[])[0]!.condition = { attribute: 'x' })))).toThrow(
-      /ownershipRules\.rules\[0\]\.condition is not a rule/,
+      /ownershipRules\.rules\[0\]\.condition is not a comparison of an attribute with a user attribute or literals/,
     );
     expect(load(tampered((rules) => ((rules['rules'] as { resource: unknown }[])[0]!.resource = 'user')))).toThrow(
       /ownershipRules\.rules\[0\]\.resource is not a resource of the tables/,

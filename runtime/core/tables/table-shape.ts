@@ -7,8 +7,7 @@
  */
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../definition/grant-syntax.js';
 import type { GrantTables } from './grant-tables.js';
-import { ownershipConditionProblems, ownershipNameProblem } from '../ownership-rules/ownership-rule-parser.js';
-import { USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
+import { OWNERSHIP_LIMITS, USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
 
 const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned', 'ownedAmong']);
 
@@ -54,11 +53,48 @@ function plan(value: unknown, path: string): void {
   }
 }
 
+/** A name of the rules' vocabulary: a plain identifier, never `__proto__` (what the compiler's checks allowed). */
+const RULE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const ruleNameProblem = (name: string): string | undefined => (RULE_NAME.test(name) && name !== '__proto__' ? undefined : 'is not a rule name');
+
+/** A user reference `{ user: name }`. */
+const isUserReference = (value: unknown): boolean => {
+  const keys = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  return keys.length === 1 && keys[0] === 'user' && typeof (value as { user: unknown }).user === 'string';
+};
+
+/**
+ * A rule's condition as the compiler wrote it: `all` / `any` of conditions (not empty), or an attribute path that
+ * `equals` a user reference or is `in` literals or a user reference; nesting and size within the rules' limits.
+ * Walked with a stack; the compiler already told the author what was wrong, here the tables are only refused.
+ */
+function ruleCondition(value: unknown, path: string): void {
+  const stack: [node: unknown, at: string, depth: number][] = [[value, path, 0]];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [node, at, depth] = stack.pop() as [unknown, string, number];
+    if ((nodes += 1) > OWNERSHIP_LIMITS.maxNodes || depth > OWNERSHIP_LIMITS.maxDepth) fail(path, 'is larger than a rule may be');
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) fail(at, 'is not a condition');
+    const keys = Object.keys(node).sort().join(',');
+    const { all, any, attribute, equals, in: among } = node as Record<string, unknown>;
+    const children = keys === 'all' ? all : keys === 'any' ? any : undefined;
+    if (children !== undefined) {
+      if (!Array.isArray(children) || children.length === 0) fail(at, 'is not a list of conditions');
+      children.forEach((child, i) => stack.push([child, `${at}.${keys}[${i}]`, depth + 1]));
+      continue;
+    }
+    if (typeof attribute !== 'string' || !attribute.split('.').every((part) => ruleNameProblem(part) === undefined)) fail(at, 'has no attribute path');
+    const literals = Array.isArray(among) && among.every((item) => ['string', 'boolean'].includes(typeof item) || Number.isFinite(item));
+    const fits = keys === 'attribute,equals' ? isUserReference(equals) : keys === 'attribute,in' && (literals || isUserReference(among));
+    if (!fits) fail(at, 'is not a comparison of an attribute with a user attribute or literals');
+  }
+}
+
 /** A record of names to values, each checked by `check`; its keys rule names unless `anyKeys` (resource names). */
 function record(value: unknown, path: string, check: (entry: unknown, path: string) => void, anyKeys = false): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'is not an object');
   for (const [name, entry] of Object.entries(value)) {
-    const problem = anyKeys ? undefined : ownershipNameProblem(name);
+    const problem = anyKeys ? undefined : ruleNameProblem(name);
     if (problem !== undefined) fail(`${path}.${JSON.stringify(name)}`, problem);
     check(entry, `${path}.${name}`);
   }
@@ -86,9 +122,8 @@ function ownershipRules(value: unknown, resources: readonly string[]): readonly 
     const { resource, name, condition, userAttributes } = (rule ?? {}) as Record<string, unknown>;
     const resourceIndex = resources.indexOf(resource as string);
     if (resourceIndex === -1) fail(`${at}.resource`, 'is not a resource of the tables');
-    if (typeof name !== 'string' || ownershipNameProblem(name) !== undefined) fail(`${at}.name`, 'is not a rule name');
-    const [problem] = ownershipConditionProblems(condition, []);
-    if (problem !== undefined) fail(`${at}.condition`, `is not a rule: ${problem.message}`);
+    if (typeof name !== 'string' || ruleNameProblem(name) !== undefined) fail(`${at}.name`, 'is not a rule name');
+    ruleCondition(condition, `${at}.condition`);
     record(userAttributes, `${at}.userAttributes`, (type, path) => {
       if (!(USER_ATTRIBUTE_TYPES as readonly unknown[]).includes(type)) fail(path, `is not one of ${USER_ATTRIBUTE_TYPES.join(', ')}`);
     });
