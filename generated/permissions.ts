@@ -3,33 +3,37 @@
 
 import {
   permissionsFromTables,
+  type OwnershipRuleSource,
   type TypedPermissions,
   type TypedPermissionsOptions,
   type User,
 } from '../runtime/permissions/precompiled.js';
-import type { PermissionsOwnershipService } from './ownership.js';
+import type { PermissionsOwnershipService, PermissionsRuleUser } from './ownership.js';
 import { grantTables, policyVersion } from './tables.js';
 import type { Schema } from './types.js';
 
-/** Options of `createPermissions`: the ownership service must implement every hook method. */
-export type CreatePermissionsOptions<TUser extends User<unknown>, TFilter> = TypedPermissionsOptions<
-  PermissionsOwnershipService<TUser, TFilter>,
-  TUser,
-  TFilter
->;
+/** Options of `createPermissions`: the source of the records the ownership rules read. */
+export type CreatePermissionsOptions<TUser extends User<unknown> & PermissionsRuleUser, TFilter> = Omit<
+  TypedPermissionsOptions<PermissionsOwnershipService<TUser, TFilter>, TUser, TFilter>,
+  'ownership'
+> & {
+  readonly ownership?: PermissionsOwnershipService<TUser, TFilter>;
+  readonly ownershipRules: OwnershipRuleSource<TFilter>;
+};
 
 /**
- * Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership`: the engine, typed by `Schema`.
+ * Loads the precomputed tables (nothing is rebuilt) and binds the hook names to `options.ownership` and the ownership rules to `options.ownershipRules`: the engine, typed by `Schema`.
  *
  * @example
  * ```ts
- * const permissions = createPermissions({ ownership: new DocumentOwnershipService(db) });
+ * const permissions = createPermissions({ ownershipRules: memoryOwnership({ document: documents, user: users }) });
  * const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 3 });
  * ```
  */
-export function createPermissions<TUser extends User<unknown> = User, TFilter = unknown>(
-  options: CreatePermissionsOptions<TUser, TFilter>,
-): TypedPermissions<Schema, TUser, TFilter> {
+export function createPermissions<
+  TUser extends User<unknown> & PermissionsRuleUser = User & PermissionsRuleUser,
+  TFilter = unknown,
+>(options: CreatePermissionsOptions<TUser, TFilter>): TypedPermissions<Schema, TUser, TFilter> {
   return permissionsFromTables<TUser, TFilter>(
     { format: 1, version: policyVersion, tables: grantTables },
     options,

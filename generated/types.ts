@@ -32,7 +32,7 @@ export type Action = 'create' | 'delete' | 'list' | 'read' | 'review' | 'update'
 /** The id type of one resource: `ResourceIdOf<'document'>`. */
 export type ResourceIdOf<R extends Resource> = Schema['resources'][R]['id'];
 /** The resources whose ownership can be computed from limitOwned (their `*.resource.json` declares ownedAmong): there, isOwner is optional. */
-export type ComputableResource = 'document';
+export type ComputableResource = never;
 /** A PermissionDefinition restricted to the names the definitions already use (for definitions written in code). limitOwned without isOwner compiles only for the resources that declare an ownedAmong executor. */
 export type KnownPermissionDefinition<TUser = any, TId = any, TFilter = any> = PermissionDefinition<
   Role,

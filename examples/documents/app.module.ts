@@ -16,8 +16,9 @@ import { DocumentsResolver } from './documents.resolver.js';
 import { exampleGraphQLModule } from './graphql-server.js';
 import { ExampleDataModule, type ExampleDataOptions } from './example-data.module.js';
 import { parseDocumentId, userFromHeader } from './extract-user.js';
-import { limitOwnReduce } from './limit-own-reduce.js';
 import { UsersRepository } from './users.repository.js';
+import { EXAMPLE_OWNERSHIP_RULES } from './example.constants.js';
+import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
 import type { PolicySource } from '../../runtime/live/index.js';
 import type { FollowOptions } from '../../runtime/live/policy-follower.js';
 
@@ -46,10 +47,11 @@ export class AppModule {
         data,
         PermissionsModule.forRootAsync({
           imports: [data],
-          inject: [UsersRepository, DecisionLogWriter],
-          useFactory: (users: UsersRepository, decisions: DecisionLogWriter) => ({
+          inject: [UsersRepository, DecisionLogWriter, EXAMPLE_OWNERSHIP_RULES],
+          useFactory: (users: UsersRepository, decisions: DecisionLogWriter, ownershipRules: KyselyOwnershipSource) => ({
             tables: grantTables,
-            limitOwnReduce,
+            // Every ownership answer comes from the rules of definitions/document.resource.json, over the example database.
+            ownershipRules,
             extractUserFromRequest: userFromHeader(users),
             projectResourceId: (id: string) => parseDocumentId(id),
             // Every decision, written in batches to the decision_log table (GET /decisions shows the last ones).

@@ -7,7 +7,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import { exampleCompanies, exampleDocuments, exampleManagers, exampleUsers } from './example-data.js';
+import { exampleDocuments, exampleManagers, exampleUsers } from './example-data.js';
 import type { ExampleDatabase } from './example-database.js';
 
 /** Options of {@link createDatabase}. */
@@ -115,7 +115,11 @@ export async function migrate(db: Kysely<ExampleDatabase>): Promise<void> {
       .ifNotExists()
       .addColumn('id', 'integer', (column) => column.primaryKey())
       .addColumn('name', 'text', (column) => column.notNull())
+      .addColumn('company_id', 'integer')
       .execute();
+    // A database made before users had a company: the column is added, the old membership table goes.
+    await sql`alter table users add column if not exists company_id integer`.execute(trx);
+    await sql`drop table if exists company_members`.execute(trx);
     await schema
       .createTable('user_roles')
       .ifNotExists()
@@ -144,14 +148,6 @@ export async function migrate(db: Kysely<ExampleDatabase>): Promise<void> {
       .addPrimaryKeyConstraint('managers_pkey', ['manager_id', 'managed_id'])
       .execute();
     await schema
-      .createTable('company_members')
-      .ifNotExists()
-      .addColumn('user_id', 'integer', (column) => column.notNull().references('users.id').onDelete('cascade'))
-      .addColumn('company_id', 'integer', (column) => column.notNull())
-      .addPrimaryKeyConstraint('company_members_pkey', ['user_id', 'company_id'])
-      .execute();
-    await schema.createIndex('company_members_company_id_index').ifNotExists().on('company_members').column('company_id').execute();
-    await schema
       .createTable('decision_log')
       .ifNotExists()
       .addColumn('id', 'integer', (column) => column.primaryKey().generatedAlwaysAsIdentity())
@@ -178,10 +174,10 @@ export async function migrate(db: Kysely<ExampleDatabase>): Promise<void> {
 export async function seed(db: Kysely<ExampleDatabase>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await lockExampleSchema(trx);
-    await sql`truncate table decision_log, company_members, managers, documents, user_roles, users`.execute(trx);
+    await sql`truncate table decision_log, managers, documents, user_roles, users`.execute(trx);
     await trx
       .insertInto('users')
-      .values(exampleUsers.map((user) => ({ id: user.id, name: `User ${user.id}` })))
+      .values(exampleUsers.map((user) => ({ id: user.id, name: `User ${user.id}`, companyId: user.companyId })))
       .execute();
     await trx
       .insertInto('userRoles')
@@ -194,10 +190,6 @@ export async function seed(db: Kysely<ExampleDatabase>): Promise<void> {
     await trx
       .insertInto('managers')
       .values(exampleManagers.map((management) => ({ ...management })))
-      .execute();
-    await trx
-      .insertInto('companyMembers')
-      .values(exampleCompanies.map((membership) => ({ ...membership })))
       .execute();
   });
 }

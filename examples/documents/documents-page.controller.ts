@@ -4,13 +4,15 @@
  * client can enable exactly the buttons the server would grant. Both endpoints are guarded like the
  * rest of the app; a user who may not list (COMPANY_ADMIN) still gets the documents they may read.
  */
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
+import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
 import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';
 import type { AppUser } from './app-user.js';
 import type { DocumentFilter } from './document-filter.js';
 import { DocumentsRepository } from './documents.repository.js';
 import type { DocumentRow } from './example-database.js';
+import { EXAMPLE_OWNERSHIP_RULES } from './example.constants.js';
 import { DocumentsGuard, Permission } from './example-permissions.js';
 
 type DocumentPermit = Permit<AppUser, number, DocumentFilter>;
@@ -38,25 +40,26 @@ async function withOwners(permit: DocumentPermit, rows: readonly DocumentRow[]):
 @Controller('documents-page')
 @UseGuards(DocumentsGuard)
 export class DocumentsPageController {
-  constructor(private readonly documents: DocumentsRepository) {}
+  constructor(
+    private readonly documents: DocumentsRepository,
+    @Inject(EXAMPLE_OWNERSHIP_RULES) private readonly ownershipRules: KyselyOwnershipSource,
+  ) {}
 
   /** The documents the caller may list, each reduced to the list attributes (403 when 'list' is not granted). */
   @Get('listed')
   @Permission({ action: 'list' })
   async listed(@GetPermit() permit: DocumentPermit): Promise<PageDocument[]> {
-    return withOwners(permit, await this.documents.findAll());
+    return withOwners(permit, await this.documents.findWhere(this.ownershipRules.where(permit)));
   }
 
   /**
-   * The documents the caller may read: all of them with any-access, else those they own, selected in SQL
-   * by the ownership filter of every group of their roles (limitOwned filters, and listOwned ids as
-   * `id = any(…)`), each reduced to the read attributes (403 when 'read' is not granted at all).
+   * The documents the caller may read: all of them with any-access, else those the ownership rules of their roles
+   * select — one condition in the query (an OR of the rules) — each reduced to the read attributes (403 when 'read'
+   * is not granted at all).
    */
   @Get('readable')
   @Permission({ action: 'read' })
   async readable(@GetPermit() permit: DocumentPermit): Promise<PageDocument[]> {
-    if (permit.anyGranted) return withOwners(permit, await this.documents.findAll());
-    const owned = await permit.limitOwnWith((ids) => (eb) => eb('documents.id', '=', eb.fn.any(eb.val(ids))));
-    return withOwners(permit, await this.documents.findWhere(owned));
+    return withOwners(permit, await this.documents.findWhere(this.ownershipRules.where(permit)));
   }
 }

@@ -3,7 +3,8 @@
  * handler's name, the id the `id` path parameter); the handler only applies the Permit. Reading, renaming,
  * deleting and reviewing one document all go through it, so the example page's buttons act through it too.
  */
-import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, NotFoundException, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
 import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';
 import type { AppUser } from './app-user.js';
@@ -12,7 +13,9 @@ import { parseTitleChange } from './document-title-change.js';
 import { DocumentsRepository } from './documents.repository.js';
 import type { DocumentRow } from './example-database.js';
 import { Action, DocumentsGuard } from './example-permissions.js';
+import { EXAMPLE_OWNERSHIP_RULES } from './example.constants.js';
 import { parseDocumentId } from './extract-user.js';
+import { announceNextPage, pageRequestFromQuery, type HeaderResponse } from './page-request.pipe.js';
 
 type DocumentPermit = Permit<AppUser, number, DocumentFilter>;
 
@@ -26,13 +29,28 @@ type DocumentPermit = Permit<AppUser, number, DocumentFilter>;
 @Controller('documents-protected-simple')
 @UseGuards(DocumentsGuard)
 export class DocumentsProtectedSimpleController {
-  constructor(private readonly documents: DocumentsRepository) {}
+  constructor(
+    private readonly documents: DocumentsRepository,
+    @Inject(EXAMPLE_OWNERSHIP_RULES) private readonly ownershipRules: KyselyOwnershipSource,
+  ) {}
 
-  /** 200 with the documents this user may see, each reduced to its allowed attributes; 403 when 'list' is not granted. */
+  /**
+   * 200 with a page of the documents this user may list (`?limit=&after=`, a `Link` header to the next page), each
+   * reduced to its allowed attributes; 403 when 'list' is not granted; 400 for a malformed page request. The
+   * records the permit may list are a condition of the page's query (every record for a role with 'list:any', the
+   * rules' records for one with 'list:own' only), so a page is one statement and its rows are all listable.
+   */
   @Get()
   @Action('document')
-  async list(@GetPermit() permit: DocumentPermit): Promise<Partial<DocumentRow>[]> {
-    return permit.filterPick(await this.documents.findAll());
+  async list(
+    @GetPermit() permit: DocumentPermit,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) response: HeaderResponse,
+  ): Promise<Partial<DocumentRow>[]> {
+    const request = pageRequestFromQuery(query);
+    const page = await this.documents.findPage(this.ownershipRules.where(permit), request);
+    announceNextPage(response, '/documents-protected-simple', request, page.next);
+    return permit.filterPick(page.rows);
   }
 
   /** 200 with one document reduced to the allowed attributes; 403 (from the guard) when not owned and no any-access. */

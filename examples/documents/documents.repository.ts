@@ -6,6 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import type { DocumentFilter } from './document-filter.js';
+import type { DocumentPage, DocumentPageRequest } from './document-page.js';
 import { EXAMPLE_DATABASE } from './example.constants.js';
 import type { ExampleDocumentStatus } from './example-data.js';
 import type { DocumentRow, ExampleDatabase } from './example-database.js';
@@ -59,6 +60,29 @@ export class DocumentsRepository {
    */
   async findWhere(filter: DocumentFilter): Promise<DocumentRow[]> {
     return this.db.selectFrom('documents').selectAll('documents').where(filter).orderBy('documents.id').execute();
+  }
+
+  /**
+   * One page of the documents `filter` selects, in id order: at most `request.limit` with an id above
+   * `request.after`, and the cursor of the next page. One statement: the filter, the cursor and the limit are all
+   * in the query (one row more than the page tells whether a next page exists).
+   *
+   * @example
+   * ```ts
+   * const { rows, next } = await repository.findPage(ownershipRules.where(permit), { limit: 2, after: 0 });
+   * ```
+   */
+  async findPage(filter: DocumentFilter, request: DocumentPageRequest): Promise<DocumentPage<DocumentRow>> {
+    const rows = await this.db
+      .selectFrom('documents')
+      .selectAll('documents')
+      .where(filter)
+      .where('documents.id', '>', request.after)
+      .orderBy('documents.id')
+      .limit(request.limit + 1)
+      .execute();
+    const page = rows.slice(0, request.limit);
+    return { rows: page, next: rows.length > request.limit ? page.at(-1)?.id : undefined };
   }
 
   /**

@@ -3,7 +3,8 @@
  * resolver runs (action from `@Permission`, id from the `id` argument), and the resolver only applies the
  * permit — attributes it does not allow are missing from the picked object, so they resolve to null.
  */
-import { NotFoundException, UseGuards } from '@nestjs/common';
+import { Inject, NotFoundException, UseGuards } from '@nestjs/common';
+import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';
@@ -12,7 +13,9 @@ import { DocumentModel } from './document.model.js';
 import type { DocumentFilter } from './document-filter.js';
 import { DocumentsRepository } from './documents.repository.js';
 import type { DocumentRow } from './example-database.js';
+import { EXAMPLE_OWNERSHIP_RULES } from './example.constants.js';
 import { DocumentsGuard, Permission } from './example-permissions.js';
+import { pageRequestFromQuery } from './page-request.pipe.js';
 
 type DocumentPermit = Permit<AppUser, number, DocumentFilter>;
 
@@ -27,7 +30,10 @@ type DocumentPermit = Permit<AppUser, number, DocumentFilter>;
 @Resolver(() => DocumentModel)
 @UseGuards(DocumentsGuard)
 export class DocumentsResolver {
-  constructor(private readonly repository: DocumentsRepository) {}
+  constructor(
+    private readonly repository: DocumentsRepository,
+    @Inject(EXAMPLE_OWNERSHIP_RULES) private readonly ownershipRules: KyselyOwnershipSource,
+  ) {}
 
   /** One document reduced to the allowed attributes; FORBIDDEN (from the guard) when not owned and no any-access, NOT_FOUND when missing. */
   @Query(() => DocumentModel, { nullable: true, description: 'One document; its hidden fields are null.' })
@@ -43,9 +49,16 @@ export class DocumentsResolver {
    * The documents this user may see, each reduced to its allowed attributes (one ownership query per
    * ownership group, whatever the selection); FORBIDDEN when 'list' is not granted.
    */
-  @Query(() => [DocumentModel], { description: 'The documents the caller may see; hidden fields are null.' })
+  @Query(() => [DocumentModel], {
+    description: 'A page of the documents the caller may list, in id order: at most `limit` (1 to 100, default 100) with an id above `after`; hidden fields are null.',
+  })
   @Permission({ action: 'list' })
-  async documents(@GetPermit() permit: DocumentPermit): Promise<Partial<DocumentRow>[]> {
-    return permit.filterPick(await this.repository.findAll());
+  async documents(
+    @GetPermit() permit: DocumentPermit,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number | null,
+    @Args('after', { type: () => Int, nullable: true }) after?: number | null,
+  ): Promise<Partial<DocumentRow>[]> {
+    const page = await this.repository.findPage(this.ownershipRules.where(permit), pageRequestFromQuery({ limit, after }));
+    return permit.filterPick(page.rows);
   }
 }

@@ -1,17 +1,16 @@
 /**
  * The example app's data layer as a global Nest module: the database (embedded PGlite, or
- * PostgreSQL when DATABASE_URL is set), the repositories, the decision log and its bounds, and the ownership
- * service registered under PERMISSIONS_OWNERSHIP_SERVICE_TOKEN so the permissions module finds it.
+ * PostgreSQL when DATABASE_URL is set), the repositories, the decision log and its bounds, and the source of the
+ * records the ownership rules read (EXAMPLE_OWNERSHIP_RULES).
  */
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { Kysely } from 'kysely';
-import { PERMISSIONS_OWNERSHIP_SERVICE_TOKEN } from '../../runtime/nest/index.js';
 import { closeDatabase, createSeededDatabase } from './database.js';
 import { DEFAULT_DECISION_LOG_BOUNDS, type DecisionLogBounds } from './decision-log-bounds.js';
 import { DecisionLogWriter } from './decision-log.writer.js';
-import { DocumentOwnershipService } from './document-ownership.service.js';
+import { documentOwnershipRules } from './document-ownership-rules.js';
 import { DocumentsRepository } from './documents.repository.js';
-import { DECISION_LOG_BOUNDS, EXAMPLE_DATABASE } from './example.constants.js';
+import { DECISION_LOG_BOUNDS, EXAMPLE_DATABASE, EXAMPLE_OWNERSHIP_RULES } from './example.constants.js';
 import type { ExampleDatabase } from './example-database.js';
 import { UsersRepository } from './users.repository.js';
 
@@ -46,16 +45,15 @@ export class ExampleDataModule {
       { provide: EXAMPLE_DATABASE, useFactory: () => createSeededDatabase({ databaseUrl: options.databaseUrl }) },
       { provide: DECISION_LOG_BOUNDS, useValue: { ...DEFAULT_DECISION_LOG_BOUNDS, ...options.decisionLog } },
       DatabaseCloser,
-      DocumentOwnershipService,
+      { provide: EXAMPLE_OWNERSHIP_RULES, inject: [EXAMPLE_DATABASE], useFactory: documentOwnershipRules },
       DocumentsRepository,
       DecisionLogWriter,
       UsersRepository,
-      { provide: PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, useExisting: DocumentOwnershipService },
     ];
     return {
       module: ExampleDataModule,
       providers,
-      exports: [EXAMPLE_DATABASE, DocumentOwnershipService, DocumentsRepository, UsersRepository, DecisionLogWriter, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN],
+      exports: [EXAMPLE_DATABASE, EXAMPLE_OWNERSHIP_RULES, DocumentsRepository, UsersRepository, DecisionLogWriter],
     };
   }
 }

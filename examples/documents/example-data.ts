@@ -15,10 +15,15 @@
  */
 export type ExampleRole = 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'QA_MANAGER' | 'COMPANY_ADMIN' | 'SUPER_ADMIN' | 'GOD' | 'ANONYMOUS';
 
-/** A user of the example app: the id the `x-user-id` header names, and its roles. */
+/**
+ * A user of the example app: the id the `x-user-id` header names, its roles, the company it works for (at most
+ * one; null for none) and the users it manages directly — the attributes the ownership rules read.
+ */
 export interface ExampleUser {
   readonly id: number;
   readonly roles: readonly ExampleRole[];
+  readonly companyId: number | null;
+  readonly managedUserIds: readonly number[];
 }
 
 /** The review state of a document. */
@@ -44,25 +49,28 @@ export interface ExampleManagement {
   readonly managedId: number;
 }
 
-/** One company membership: user `userId` works for company `companyId`. */
+/** One company membership: user `userId` works for company `companyId` (a user works for at most one). */
 export interface ExampleCompanyMembership {
   readonly userId: number;
   readonly companyId: number;
 }
 
-/** The placeholder user of requests without an `x-user-id` header. */
-export const exampleAnonymousUser: ExampleUser = { id: 0, roles: ['ANONYMOUS'] };
+/** The placeholder user of requests without an `x-user-id` header: no company, manages nobody. */
+export const exampleAnonymousUser: ExampleUser = { id: 0, roles: ['ANONYMOUS'], companyId: null, managedUserIds: [] };
 
-/** The users, ids 1 to 8. Users 7 and 8 hold two roles each, to show how roles combine. */
+/**
+ * The users, ids 1 to 8. Users 7 and 8 hold two roles each, to show how roles combine. Users 1, 2, 3 and 7 work for
+ * company 1; 4, 5 and 6 for company 2; user 8 for none. 2 manages 1 and 4; 3 manages 2 and 5; 7 manages 5 and 6.
+ */
 export const exampleUsers: readonly ExampleUser[] = [
-  { id: 1, roles: ['EMPLOYEE'] },
-  { id: 2, roles: ['EMPLOYEE_MANAGER'] },
-  { id: 3, roles: ['QA_MANAGER'] },
-  { id: 4, roles: ['COMPANY_ADMIN'] },
-  { id: 5, roles: ['SUPER_ADMIN'] },
-  { id: 6, roles: ['GOD'] },
-  { id: 7, roles: ['EMPLOYEE_MANAGER', 'COMPANY_ADMIN'] },
-  { id: 8, roles: ['EMPLOYEE', 'SUPER_ADMIN'] },
+  { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] },
+  { id: 2, roles: ['EMPLOYEE_MANAGER'], companyId: 1, managedUserIds: [1, 4] },
+  { id: 3, roles: ['QA_MANAGER'], companyId: 1, managedUserIds: [2, 5] },
+  { id: 4, roles: ['COMPANY_ADMIN'], companyId: 2, managedUserIds: [] },
+  { id: 5, roles: ['SUPER_ADMIN'], companyId: 2, managedUserIds: [] },
+  { id: 6, roles: ['GOD'], companyId: 2, managedUserIds: [] },
+  { id: 7, roles: ['EMPLOYEE_MANAGER', 'COMPANY_ADMIN'], companyId: 1, managedUserIds: [5, 6] },
+  { id: 8, roles: ['EMPLOYEE', 'SUPER_ADMIN'], companyId: null, managedUserIds: [] },
 ];
 
 /**
@@ -288,23 +296,10 @@ export const exampleDocuments: readonly ExampleDocument[] = [
   },
 ];
 
-/** Who manages whom: 2 manages 1 and 4; 3 manages 2 and 5; 7 manages 5 and 6. */
-export const exampleManagers: readonly ExampleManagement[] = [
-  { managerId: 2, managedId: 1 },
-  { managerId: 2, managedId: 4 },
-  { managerId: 3, managedId: 2 },
-  { managerId: 3, managedId: 5 },
-  { managerId: 7, managedId: 5 },
-  { managerId: 7, managedId: 6 },
-];
+/** Who manages whom, as rows of the `managers` table (from {@link exampleUsers}): 2 manages 1 and 4; 3 manages 2 and 5; 7 manages 5 and 6. */
+export const exampleManagers: readonly ExampleManagement[] = exampleUsers.flatMap((user) => user.managedUserIds.map((managedId) => ({ managerId: user.id, managedId })));
 
-/** Company memberships: users 1, 2, 3 and 7 work for company 1; 4, 5 and 6 for company 2; user 8 for none. */
-export const exampleCompanies: readonly ExampleCompanyMembership[] = [
-  { userId: 1, companyId: 1 },
-  { userId: 2, companyId: 1 },
-  { userId: 3, companyId: 1 },
-  { userId: 4, companyId: 2 },
-  { userId: 5, companyId: 2 },
-  { userId: 6, companyId: 2 },
-  { userId: 7, companyId: 1 },
-];
+/** Company memberships (from {@link exampleUsers}): users 1, 2, 3 and 7 work for company 1; 4, 5 and 6 for company 2; user 8 for none. */
+export const exampleCompanies: readonly ExampleCompanyMembership[] = exampleUsers.flatMap((user) =>
+  user.companyId === null ? [] : [{ userId: user.id, companyId: user.companyId }],
+);

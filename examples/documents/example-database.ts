@@ -8,10 +8,12 @@
 import type { Generated, Selectable } from 'kysely';
 import type { ExampleDocument } from './example-data.js';
 
-/** A user. Roles live in `user_roles`, one row per role. */
+/** A user. Roles live in `user_roles`, one row per role; who they manage in `managers`. */
 export interface UsersTable {
   readonly id: number;
   readonly name: string;
+  /** The company the user works for; null for a user of no company. */
+  readonly companyId: number | null;
 }
 
 /** One role of one user. */
@@ -30,12 +32,6 @@ export type DocumentsTable = ExampleDocument;
 export interface ManagersTable {
   readonly managerId: number;
   readonly managedId: number;
-}
-
-/** User `userId` works for company `companyId`. A user may belong to no company, or to several. */
-export interface CompanyMembersTable {
-  readonly userId: number;
-  readonly companyId: number;
 }
 
 /**
@@ -63,7 +59,6 @@ export interface ExampleDatabase {
   userRoles: UserRolesTable;
   documents: DocumentsTable;
   managers: ManagersTable;
-  companyMembers: CompanyMembersTable;
   decisionLog: DecisionLogTable;
 }
 

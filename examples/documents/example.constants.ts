@@ -24,3 +24,15 @@ export const EXAMPLE_DATABASE = 'EXAMPLE_DATABASE';
  * ```
  */
 export const DECISION_LOG_BOUNDS = 'DECISION_LOG_BOUNDS';
+
+/**
+ * The Nest injection token of the example's ownership rule source (`KyselyOwnershipSource`, from
+ * `documentOwnershipRules`): the records the rules of definitions/document.resource.json read, and the filter a list
+ * puts in its query.
+ *
+ * @example
+ * ```ts
+ * constructor(@Inject(EXAMPLE_OWNERSHIP_RULES) private readonly ownershipRules: KyselyOwnershipSource) {}
+ * ```
+ */
+export const EXAMPLE_OWNERSHIP_RULES = 'EXAMPLE_OWNERSHIP_RULES';

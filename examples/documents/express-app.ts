@@ -1,19 +1,19 @@
 /**
- * The example documents app on express instead of NestJS: the same database, ownership service and
+ * The example documents app on express instead of NestJS: the same database, ownership rules and
  * compiled definitions, with `permit({ action })` in each route. The express end-to-end tests run this app;
  * docs/express.md shows the same calls in a project of its own (its code blocks are tested from the packages).
  */
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import type { Kysely } from 'kysely';
 import { createPermissions } from '../../generated/index.js';
 import { checkPermitRoutes, createPermitMiddleware, permissionsErrorHandler, permitOf } from '../../runtime/express/index.js';
 import type { AppUser } from './app-user.js';
 import type { DocumentFilter } from './document-filter.js';
-import { DocumentOwnershipService } from './document-ownership.service.js';
+import { documentOwnershipRules } from './document-ownership-rules.js';
+import { nextPageLink, pageRequestOf, PageRequestError, type DocumentPageRequest } from './document-page.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { exampleAnonymousUser } from './example-data.js';
 import type { ExampleDatabase } from './example-database.js';
-import { limitOwnReduce } from './limit-own-reduce.js';
 import { UsersRepository } from './users.repository.js';
 
 /** An error with the HTTP status to answer (what `getUser` throws for an unknown caller). */
@@ -28,6 +28,22 @@ class HttpError extends Error {
 
 const POSITIVE_INT = /^[1-9]\d{0,8}$/;
 
+/** The page request of `req`'s query string, or an HttpError 400 saying which parameter is wrong. */
+function pageRequest(req: Request): DocumentPageRequest {
+  try {
+    return pageRequestOf(req.query);
+  } catch (error) {
+    if (error instanceof PageRequestError) throw new HttpError(400, error.message);
+    throw error;
+  }
+}
+
+/** The `Link` header of the next page, when there is one. */
+function linkNext(res: Response, path: string, request: DocumentPageRequest, next: number | undefined): void {
+  const link = nextPageLink(path, request, next);
+  if (link !== undefined) res.set('Link', link);
+}
+
 /**
  * Creates the express documents app: `GET /documents/:id`, `GET /documents`, `GET /documents-owned`.
  * `onError` sees every error answered with 500.
@@ -41,7 +57,8 @@ const POSITIVE_INT = /^[1-9]\d{0,8}$/;
 export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: (error: unknown) => void = () => undefined): Express {
   const users = new UsersRepository(db);
   const documents = new DocumentsRepository(db);
-  const permissions = createPermissions<AppUser, DocumentFilter>({ ownership: new DocumentOwnershipService(db), limitOwnReduce });
+  const ownershipRules = documentOwnershipRules(db);
+  const permissions = createPermissions<AppUser, DocumentFilter>({ ownershipRules });
   const permit = createPermitMiddleware({
     permissions, // typed: permit({ action: 'raed' }) does not compile
     resource: 'document',
@@ -64,12 +81,20 @@ export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: 
     if (document === undefined) res.status(404).json({ statusCode: 404, error: 'Not Found', message: 'No such document.' });
     else res.json(await permit.pick(document));
   });
+  // Lists page by keyset (?limit=&after=); the records the permit may list are a condition of the page's query.
   app.get('/documents', permit({ action: 'list' }), async (req, res) => {
-    res.json(await permitOf(req).filterPick(await documents.findAll()));
+    const permit = permitOf<AppUser, number, DocumentFilter>(req);
+    const request = pageRequest(req);
+    const page = await documents.findPage(ownershipRules.where(permit), request);
+    linkNext(res, '/documents', request, page.next);
+    res.json(await permit.filterPick(page.rows));
   });
   app.get('/documents-owned', permit({ action: 'list' }), async (req, res) => {
     const permit = permitOf<AppUser, number, DocumentFilter>(req);
-    res.json(await permit.filterPick(await documents.findWhere(permit.limitOwn())));
+    const request = pageRequest(req);
+    const page = await documents.findPage(permit.limitOwn(), request);
+    linkNext(res, '/documents-owned', request, page.next);
+    res.json(await permit.filterPick(page.rows));
   });
   app.use(permissionsErrorHandler({ onServerError: onError })); // JSON errors: 401 from getUser, 500 without details
   checkPermitRoutes(app); // an ambiguous record id stops the boot, not the first request
