@@ -52,7 +52,8 @@ export class DocumentsResolver {
   @Query(() => [DocumentModel], {
     description: 'A page of the documents the caller may list, in id order: at most `limit` (1 to 100, default 100) with an id above `after`; hidden fields are null.',
   })
-  @Permission({ action: 'list' })
+  // A list has no record id: its integer arguments are the page's, not a document's.
+  @Permission({ action: 'list', resourceIdParam: null })
   async documents(
     @GetPermit() permit: DocumentPermit,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number | null,

@@ -81,6 +81,7 @@ export class RoleSetPolicy implements PermitContext {
   /** None: the service sends no definitions, so remote permits cannot explain themselves. */
   readonly tables = undefined;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
+  readonly ownershipRules: OwnershipRuleSource | undefined;
   readonly getResourceId: RemotePermitSettings['getResourceId'];
   readonly hookTimeoutMs: number;
   readonly compileProjections: boolean;
@@ -96,6 +97,7 @@ export class RoleSetPolicy implements PermitContext {
   ) {
     this.version = slice.version;
     this.limitOwnReduce = settings.limitOwnReduce;
+    this.ownershipRules = settings.ownershipRules;
     this.getResourceId = settings.getResourceId;
     this.hookTimeoutMs = settings.hookTimeoutMs;
     this.compileProjections = settings.compileProjections;

@@ -13,8 +13,9 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import { startExampleApp } from './example-app.fixture.js';
+import { seededTestDatabase } from './seeded-database.js';
+import { StatementRecorder } from './statement-recorder.js';
 import { exampleAnonymousUser, exampleUsers } from '../../examples/documents/example-data.js';
-import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { UsersRepository } from '../../examples/documents/users.repository.js';
 import { PermissionsService } from '../../runtime/nest/index.js';
 import { ALL_DOCUMENT_IDS, allDocumentsInFull, documentOnly, documentWithId, documentWithout, employeeListFor, idsCreatedBy } from './example-expectations.js';
@@ -316,14 +317,44 @@ function unprotectedSiblingAndOwnedFilter(): void {
   });
 }
 
-describe('computed ownership in the app — one ownership query per request, never one per document', () => {
-  // The ownership service's methods are bound when the app starts: spy on the class before that.
-  const proto = DocumentOwnershipService.prototype;
-  const spies = {
-    ownedAmong: jest.spyOn(proto, 'ownedDocumentsAmong'),
-    isCreator: jest.spyOn(proto, 'isCreator'),
-    isCreatorOrManager: jest.spyOn(proto, 'isCreatorOrManagerOfCreator'),
-  };
+describe('ownership in the app — a fixed number of statements per request, never one per document', () => {
+  const recorder = new StatementRecorder();
+  let app: INestApplication<Server>;
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const select = (table: string) => ({ kind: 'SelectQueryNode', table });
+
+  beforeAll(async () => {
+    app = await startExampleApp({}, { database: (await seededTestDatabase()).withPlugin(recorder) });
+  }, 180_000);
+
+  afterAll(async () => {
+    await app.close();
+    warn.mockRestore();
+  });
+
+  it('an EMPLOYEE read: the user, one ownership statement for the guard (pick reuses it), the document', async () => {
+    recorder.take();
+    const response = await request(app.getHttpServer()).get(`${READ}/10`).set('x-user-id', '1').expect(200);
+    expect(response.body).toEqual(documentWithout(10, 'confidential'));
+    expect(recorder.take()).toEqual([select('users'), select('documents'), select('documents')]);
+  });
+
+  it('a page of 24 documents as EMPLOYEE_MANAGER: the user, the page (filter in the query), one ownership statement for all rows', async () => {
+    recorder.take();
+    const response = await request(app.getHttpServer()).get(READ).set('x-user-id', '2').expect(200);
+    expect((response.body as { id?: number }[]).length).toBe(24);
+    expect(recorder.take()).toEqual([select('users'), select('documents'), select('documents')]);
+  });
+
+  it('a page of owned documents as EMPLOYEE: the user and the page; the rows picked by one ownership statement', async () => {
+    recorder.take();
+    const response = await request(app.getHttpServer()).get(`${OWNED}?limit=2`).set('x-user-id', '1').expect(200);
+    expect(response.body).toEqual([documentWithout(1, 'confidential'), documentWithout(10, 'confidential')]);
+    expect(recorder.take()).toEqual([select('users'), select('documents'), select('documents')]);
+  });
+});
+
+describe('paging through lists: ?limit=&after= and a Link header to the next page', () => {
   let app: INestApplication<Server>;
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
@@ -333,27 +364,63 @@ describe('computed ownership in the app — one ownership query per request, nev
 
   afterAll(async () => {
     await app.close();
-    for (const spy of Object.values(spies)) spy.mockRestore();
     warn.mockRestore();
   });
 
-  const reset = () => {
-    for (const spy of Object.values(spies)) spy.mockClear();
+  const pages = async (path: string, userId: string, limit: number): Promise<{ ids: number[][]; links: (string | undefined)[] }> => {
+    const ids: number[][] = [];
+    const links: (string | undefined)[] = [];
+    let next: string | undefined = `${path}?limit=${limit}`;
+    while (next !== undefined && ids.length < 30) {
+      const response = await request(app.getHttpServer()).get(next).set('x-user-id', userId).expect(200);
+      ids.push((response.body as { id: number }[]).map((row) => row.id));
+      const link = response.headers['link'] as string | undefined;
+      links.push(link);
+      next = link === undefined ? undefined : /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
+    }
+    return { ids, links };
   };
-  const askedIds = (): number[][] => spies.ownedAmong.mock.calls.map(([args]) => [...args.resourceIds]);
 
-  it('the guard decides an EMPLOYEE read with one ownedDocumentsAmong query; pick reuses it; isCreator is never asked', async () => {
-    reset();
-    const response = await request(app.getHttpServer()).get(`${READ}/10`).set('x-user-id', '1').expect(200);
-    expect(response.body).toEqual(documentWithout(10, 'confidential'));
-    expect(askedIds()).toEqual([[10]]);
-    expect(spies.isCreator).not.toHaveBeenCalled();
+  it('EMPLOYEE_MANAGER pages through the owned documents, 4 at a time, to exactly the unpaged answer', async () => {
+    const { ids, links } = await pages(OWNED, '2', 4);
+    expect(ids).toEqual([
+      [1, 2, 4, 10],
+      [20, 40, 100, 200],
+      [400],
+    ]);
+    expect(links).toEqual(['</documents-owned?limit=4&after=10>; rel="next"', '</documents-owned?limit=4&after=200>; rel="next"', undefined]);
   });
 
-  it('listing 24 documents as EMPLOYEE_MANAGER asks ownedDocumentsAmong once, with all 24 ids', async () => {
-    reset();
-    await request(app.getHttpServer()).get(READ).set('x-user-id', '2').expect(200);
-    expect(askedIds().map((ids) => ids.sort((a, b) => a - b))).toEqual([ALL_DOCUMENT_IDS]);
-    expect(spies.isCreatorOrManager).not.toHaveBeenCalled();
+  it('SUPER_ADMIN pages through every document (list:any), 10 at a time: 24 documents in 3 pages', async () => {
+    const { ids } = await pages(READ, '5', 10);
+    expect(ids).toEqual([ALL_DOCUMENT_IDS.slice(0, 10), ALL_DOCUMENT_IDS.slice(10, 20), ALL_DOCUMENT_IDS.slice(20)]);
+  });
+
+  it('without parameters a list is one page of every document (the limit defaults to 100): no Link header', async () => {
+    const response = await request(app.getHttpServer()).get(OWNED).set('x-user-id', '1').expect(200);
+    expect(response.headers['link']).toBeUndefined();
+    expect((response.body as { id: number }[]).map((row) => row.id)).toEqual(idsCreatedBy(1));
+  });
+
+  it.each([
+    ['limit=0', 'limit must be a whole number from 1 to 100.'],
+    ['limit=101', 'limit must be a whole number from 1 to 100.'],
+    ['limit=-1', 'limit must be a whole number from 1 to 100.'],
+    ['limit=1.5', 'limit must be a whole number from 1 to 100.'],
+    ['limit=1&limit=2', 'limit must be a whole number from 1 to 100.'],
+    ['limit=%00', 'limit must be a whole number from 1 to 100.'],
+    ['after=abc', 'after must be a whole number from 0 to 999999999.'],
+    ['after=1e3', 'after must be a whole number from 0 to 999999999.'],
+    ['after=9999999999', 'after must be a whole number from 0 to 999999999.'],
+  ])('?%s is a 400 naming the parameter, before any document is read', async (query, message) => {
+    for (const path of [OWNED, READ]) {
+      const response = await request(app.getHttpServer()).get(`${path}?${query}`).set('x-user-id', '2').expect(400);
+      expect(response.body).toEqual({ statusCode: 400, error: 'Bad Request', message });
+    }
+  });
+
+  it('a refused list stays 403 whatever the page parameters (the guard decides first)', async () => {
+    const response = await request(app.getHttpServer()).get(`${OWNED}?limit=0`).set('x-user-id', '4').expect(403);
+    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' });
   });
 });

@@ -17,7 +17,7 @@ import { OwnershipMemo, operationLimit } from './ownership-memo.js';
 import { limitOwnedFilters, listedOrLimitedFilters, reduceFilters, type OwnedQuery } from './owned-filters.js';
 import { anyOfRules, rulesOf } from './bind-rules.js';
 import { callHookSync } from './hook-call.js';
-import type { OwnershipQuestion } from '../ownership-rules/ownership-rule-source.js';
+import type { OwnershipQuestion, OwnershipRuleSource } from '../ownership-rules/ownership-rule-source.js';
 import { canonicalPatterns, type BoundRule, type Combination, type LoadedOwner, type OwnGrant } from '../tables/table-loader.js';
 
 /** What a Permit reads from the policy snapshot it was decided on (and keeps for its whole life). */
@@ -27,6 +27,8 @@ export interface PermitContext {
   /** The version of that policy. */
   readonly version: string;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
+  /** The application's ownership rule source, when it gave one: it also writes "no record" for roles that own nothing. */
+  readonly ownershipRules: OwnershipRuleSource | undefined;
   /** How the application reads an item's id; undefined: `item.id`. */
   readonly getResourceId: ((args: { resource: string; item: object }) => unknown) | undefined;
   readonly hookTimeoutMs: number;
@@ -332,9 +334,10 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   }
 
   /**
-   * The filter of owned records, from the limitOwned hooks (combined by the `limitOwnReduce`
-   * option when configured). It configures a filter and never executes it: add it to your query
-   * as an extra AND condition.
+   * The filter of owned records, from the ownership rules and limitOwned hooks of the user's roles (several hooks
+   * combined by the `limitOwnReduce` option when configured; several rules by the rule source, as one OR). Roles
+   * that own nothing get the rule source's filter of no record when there is a rule source. It configures a filter
+   * and never executes it: add it to your query as an extra AND condition.
    *
    * @example
    * ```ts
@@ -343,6 +346,12 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    */
   limitOwn(): TFilter {
     const query = this.ownedQuery();
+    const source = this.context.ownershipRules;
+    // No group of these roles owns anything: a rule source writes that as its filter for "no record", no reducer needed.
+    if (query.owners.length === 0 && query.limitOwnReduce === undefined && source !== undefined) {
+      const nothing = anyOfRules([], this.resource, this.user, false);
+      return callHookSync({ name: 'ownershipRules.filter', call: () => source.filter(nothing) }, {}) as TFilter;
+    }
     const rules = rulesOf(query.owners);
     // Groups that are all rules need no reducer: the rule source writes their OR as one filter.
     if (rules !== undefined && rules.length > 1 && query.limitOwnReduce === undefined) {

@@ -47,6 +47,7 @@ function deepFreeze<T>(value: T): T {
 export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter = any> implements PermitContext {
   readonly tables: GrantTables;
   readonly limitOwnReduce: EngineSettings['limitOwnReduce'];
+  readonly ownershipRules: EngineSettings['ownershipRules'];
   readonly getResourceId: EngineSettings['getResourceId'] | undefined;
   readonly hookTimeoutMs: number;
   readonly compileProjections: boolean;
@@ -65,6 +66,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   ) {
     this.tables = index.tables;
     this.limitOwnReduce = settings.limitOwnReduce;
+    this.ownershipRules = settings.ownershipRules;
     this.getResourceId = settings.getResourceId === defaultResourceId ? undefined : settings.getResourceId;
     this.hookTimeoutMs = settings.hookTimeoutMs;
     this.compileProjections = settings.compileProjections;
