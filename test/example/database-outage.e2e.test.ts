@@ -20,6 +20,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
+import type { AppUser } from '../../examples/documents/app-user.js';
 import { PermissionsHookError } from '../../runtime/permissions/index.js';
 import { startExampleApp } from './example-app.fixture.js';
 import { createLinkedDatabase, DatabaseLink } from './database-link.js';
@@ -59,7 +60,7 @@ interface Probe {
 /** Requests that need the database, each with its exact answer while the database is up. */
 const PROBES: readonly Probe[] = [
   {
-    name: 'EMPLOYEE 1 reads own document 10 (guarded, isCreator hook)',
+    name: 'EMPLOYEE 1 reads own document 10 (guarded, the creator rule)',
     path: '/documents-protected-simple/10',
     userId: '1',
     body: without(documentNamed(10), 'confidential'),
@@ -138,7 +139,7 @@ describe('example app: the database goes away during requests, then comes back',
 
   it('a database that stops answering mid-request: the hook times out (hookTimeoutMs 300) and the guard fails closed', async () => {
     link.clearLog();
-    link.stall(1); // the user lookup is answered, the isCreator query hangs
+    link.stall(1); // the user lookup is answered, the creator rule's query hangs
     const started = performance.now();
     let response: request.Response;
     try {
@@ -147,7 +148,7 @@ describe('example app: the database goes away during requests, then comes back',
       link.restore(); // the hung query now fails as terminated and frees the connection
     }
     const elapsed = performance.now() - started;
-    expectServerErrorWithoutData(response, 'stalled isCreator hook', 500);
+    expectServerErrorWithoutData(response, 'stalled ownership rule query', 500);
     expect(elapsed).toBeGreaterThanOrEqual(250); // it cannot answer before the hook's time-out
     expect(link.queries).toHaveLength(2); // user lookup + the hung hook query; the handler never read
   });
@@ -234,12 +235,12 @@ function beforeAndDuringTheOutage(): void {
   });
 
   it('an ownership hook that cannot reach the database never grants: the guard answers 500/503 and the handler does not read', async () => {
-    // EMPLOYEE 1 reads own document 10: the user lookup succeeds, then the isCreator hook's query is refused.
+    // EMPLOYEE 1 reads own document 10: the user lookup succeeds, then the creator rule's query is refused.
     link.clearLog();
     link.cut(1);
     try {
       const response = await get({ path: '/documents-protected-simple/10', userId: '1' });
-      expectServerErrorWithoutData(response, 'isCreator hook without a database');
+      expectServerErrorWithoutData(response, 'ownership rule query without a database');
       expect(link.queries).toHaveLength(1);
       expect(link.queries[0]).toContain('"user_roles"');
       expect(link.refusedConnections).toBe(1); // the hook's query; the handler's read was never attempted
@@ -248,12 +249,13 @@ function beforeAndDuringTheOutage(): void {
     }
 
     // The same question asked of the engine directly: the permit is refused with the hook error.
-    for (const [user, resourceId] of [
-      [{ id: 1, roles: ['EMPLOYEE'] }, 10],
-      [{ id: 2, roles: ['EMPLOYEE_MANAGER'] }, 1],
-      [{ id: 4, roles: ['COMPANY_ADMIN'] }, 50],
-      [{ id: 7, roles: ['COMPANY_ADMIN', 'EMPLOYEE_MANAGER'] }, 5],
-    ] as const) {
+    const cases: [user: AppUser, resourceId: number][] = [
+      [{ id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }, 10],
+      [{ id: 2, roles: ['EMPLOYEE_MANAGER'], companyId: 1, managedUserIds: [1, 4] }, 1],
+      [{ id: 4, roles: ['COMPANY_ADMIN'], companyId: 2, managedUserIds: [] }, 50],
+      [{ id: 7, roles: ['COMPANY_ADMIN', 'EMPLOYEE_MANAGER'], companyId: 1, managedUserIds: [5, 6] }, 5],
+    ];
+    for (const [user, resourceId] of cases) {
       link.cut();
       try {
         const attempt = permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId });

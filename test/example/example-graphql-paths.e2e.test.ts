@@ -185,8 +185,8 @@ function countersAndLimitsOnEveryPath(): void {
     const { answer, ownershipCalls: calls, sqlStatements: statements } = await measured(() => send('POST', '/graphql', { body: readTen }));
     expect({ answer, calls, statements }).toEqual({
       answer: { status: 200, body: { data: { document: { id: 10 } } } },
-      calls: { limitToCreator: 1, ownedDocumentsAmong: 1 },
-      // The caller's user and roles, ownedDocumentsAmong([10]), and the document itself.
+      calls: { ownedAmong: 1 },
+      // The caller's user (with roles, company and managed users), ownedAmong([10]) of the rule, and the document itself.
       statements: 3,
     });
   }, 60_000);

@@ -1,13 +1,14 @@
 /**
  * The example documents app over GraphQL, as its e2e files start it: one app per file (AppModule on the
- * embedded PGlite), spies on every ownership method and on every SQL statement (calling through, set up
- * before the app binds the methods), and the requests and expected answers the tests compare whole.
+ * embedded PGlite), spies on every method of its ownership rule source and on every SQL statement (calling
+ * through), and the requests and expected answers the tests compare whole.
  */
 import 'reflect-metadata';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, expect, jest } from '@jest/globals';
 import request from 'supertest';
-import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { EXAMPLE_OWNERSHIP_RULES } from '../../examples/documents/example.constants.js';
+import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
 import type { TestApp } from '../nest/fixtures/documents.fixture.js';
 import { startExampleApp } from './example-app.fixture.js';
 import { documentWithout } from './example-expectations.js';
@@ -22,23 +23,23 @@ export interface Answer {
   readonly body: unknown;
 }
 
-// The ownership service's methods are bound when the app starts (build() resolves hook names to methods):
-// spy on the class before that, for the whole file. The spies call through.
-const ownershipPrototype = DocumentOwnershipService.prototype as unknown as Record<string, (...args: never[]) => unknown>;
-const OWNERSHIP_METHODS = Object.getOwnPropertyNames(DocumentOwnershipService.prototype).filter((name) => name !== 'constructor');
-const ownershipSpies = new Map(OWNERSHIP_METHODS.map((name) => [name, jest.spyOn(ownershipPrototype, name)] as const));
+/** The methods of the rule source the engine calls: the filter of a list, ownership among ids, every owned id. */
+const SOURCE_METHODS = ['filter', 'ownedAmong', 'listOwned'] as const;
+// Set once the app has started: the source is the app's EXAMPLE_OWNERSHIP_RULES instance, which the engine calls
+// through at every question. The spies call through.
+let ownershipSpies = new Map<string, { mock: { calls: unknown[][] }; mockClear(): void; mockRestore(): void }>();
 
-/** How many times each method of the ownership service was called since the last {@link clearOwnershipCalls}; uncalled methods are left out. */
+/** How many times each method of the ownership rule source was called since the last {@link clearOwnershipCalls}; uncalled methods are left out. */
 export function ownershipCalls(): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const [name, spy] of ownershipSpies) if (spy.mock.calls.length > 0) counts[name] = spy.mock.calls.length;
   return counts;
 }
 
-/** The ids each `ownedDocumentsAmong` call was asked about, sorted. */
+/** The ids each `ownedAmong` call was asked about, sorted. */
 export function ownedAmongIds(): number[][] {
-  const spy = ownershipSpies.get('ownedDocumentsAmong');
-  return (spy?.mock.calls ?? []).map((args) => [...(args[0] as unknown as { resourceIds: readonly number[] }).resourceIds].sort((a, b) => a - b));
+  const spy = ownershipSpies.get('ownedAmong');
+  return (spy?.mock.calls ?? []).map((args) => [...(args[1] as readonly number[])].sort((a, b) => a - b));
 }
 
 // Every SQL statement of the embedded database goes through PGlite's `query` (kysely's PGlite dialect) or `exec`:
@@ -76,14 +77,16 @@ export function useExampleGraphQLApp(): void {
 
   beforeAll(async () => {
     app = await startExampleApp();
+    const source = app.get<KyselyOwnershipSource>(EXAMPLE_OWNERSHIP_RULES);
+    ownershipSpies = new Map(SOURCE_METHODS.map((name) => [name, jest.spyOn(source, name)] as const));
   }, 180_000);
 
   afterAll(async () => {
     await app?.close();
     app = undefined;
     warn.mockRestore();
-    // Restored only once the app has closed: it bound the ownership methods when it started.
     for (const spy of ownershipSpies.values()) spy.mockRestore();
+    ownershipSpies = new Map();
     for (const spy of sqlSpies) spy.mockRestore();
   });
 }

@@ -5,7 +5,7 @@
  *
  * - A, "via isOwner": the example definitions with the isOwner each limitOwned hook had before
  *   ownedAmong executors existed (`isCreator`, `isCreatorOrManagerOfCreator`), and no ownedAmong executor;
- * - B, "via ownedAmong": definitions/document.permissions.json as it is, with
+ * - B, "via ownedAmong": the hook-based example definitions of test/fixtures/example-hooks as they are, with
  *   `ownedAmong: { document: 'ownedDocumentsAmong' }`.
  *
  * For random users (existing or not, any mix of known and unknown roles), actions and item lists
@@ -19,14 +19,14 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { Permissions, parseDefinitionsJson, type PermissionDefinition } from '../../runtime/permissions/index.js';
-import type { AppUser } from '../../examples/documents/app-user.js';
+import type { ExampleHookUser } from '../fixtures/example-hooks/document-ownership.service.js';
 import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';
-import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
 import { DocumentsRepository } from '../../examples/documents/documents.repository.js';
 import { exampleDocuments, type ExampleDocument } from '../../examples/documents/example-data.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
-import { limitOwnReduce } from '../../examples/documents/limit-own-reduce.js';
+import { DocumentOwnershipService } from '../fixtures/example-hooks/document-ownership.service.js';
+import { limitOwnReduce } from '../fixtures/example-hooks/limit-own-reduce.js';
 import { seededTestDatabase } from './seeded-database.js';
 
 /** Each case makes a few dozen real queries per engine; this keeps the file near 10 s on PGlite. */
@@ -43,8 +43,8 @@ const MISSING_IDS = [0, 9, 11, 1000] as const;
 // The two sets of definitions
 // ---------------------------------------------------------------------------------------------
 
-const definitionsSource = 'definitions/document.permissions.json';
-const exampleDefinitions = parseDefinitionsJson(readFileSync(new URL('../../definitions/document.permissions.json', import.meta.url), 'utf8'), {
+const definitionsSource = 'test/fixtures/example-hooks/definitions/document.permissions.json';
+const exampleDefinitions = parseDefinitionsJson(readFileSync(new URL('../fixtures/example-hooks/definitions/document.permissions.json', import.meta.url), 'utf8'), {
   source: definitionsSource,
 });
 
@@ -69,8 +69,8 @@ const viaIsOwnerDefinitions: readonly unknown[] = exampleDefinitions.map((defini
 type Via = 'isOwner' | 'ownedAmong';
 const silentLogger = { warn: () => undefined };
 
-function buildEngine(ownership: DocumentOwnershipService, via: Via): Permissions<AppUser, DocumentFilter> {
-  const permissions = new Permissions<AppUser, DocumentFilter>({
+function buildEngine(ownership: DocumentOwnershipService, via: Via): Permissions<ExampleHookUser, DocumentFilter> {
+  const permissions = new Permissions<ExampleHookUser, DocumentFilter>({
     ownership,
     limitOwnReduce,
     logger: silentLogger,
@@ -153,7 +153,7 @@ interface Transcript {
 }
 
 /** Each operation gets a fresh permit, so that none is answered from answers another one memoised. */
-async function transcriptOf(permissions: Permissions<AppUser, DocumentFilter>, { user, action, resourceIds, items }: Case): Promise<Transcript> {
+async function transcriptOf(permissions: Permissions<ExampleHookUser, DocumentFilter>, { user, action, resourceIds, items }: Case): Promise<Transcript> {
   const query = { user, resource: 'document', action };
   const grants: Transcript['grants'] = [];
   for (const resourceId of [null, ...resourceIds]) {
@@ -263,7 +263,7 @@ describe.each(targets)('ownership via isOwner ≡ via ownedAmong, on $name', ({ 
     const viaOwnedAmong = buildEngine(service, 'ownedAmong');
     // Every seeded document, highest id first, then 1 and 10 again: 26 items, 24 distinct ids.
     const items = [...[...exampleDocuments].sort((x, y) => y.id - x.id), documentOf(1), documentOf(10)];
-    const user: AppUser = { id: 1, roles: ['EMPLOYEE'] };
+    const user: ExampleHookUser = { id: 1, roles: ['EMPLOYEE'] };
     const withoutConfidential = (id: number): Partial<ExampleDocument> => {
       const { confidential, ...rest } = documentOf(id);
       void confidential;

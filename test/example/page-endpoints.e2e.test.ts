@@ -15,10 +15,11 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { grantTables } from '../../generated/index.js';
 import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
-import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { EXAMPLE_OWNERSHIP_RULES } from '../../examples/documents/example.constants.js';
+import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
 import { exampleDocuments } from '../../examples/documents/example-data.js';
 import { buildPageDir, removePageDir, startExampleApp } from './example-app.fixture.js';
-import { ALL_DOCUMENT_IDS, documentWithId, documentWithout, type DocumentField } from './example-expectations.js';
+import { ALL_DOCUMENT_IDS, documentWithId, documentWithout, idsCreatedBy, type DocumentField } from './example-expectations.js';
 import {
   ALL_BUT_CONFIDENTIAL,
   COMPANY_GROUP,
@@ -41,16 +42,9 @@ import {
 const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 afterAll(() => warn.mockRestore());
 
-// The ownership service's methods are bound when the app starts: spy on the class before that.
-const proto = DocumentOwnershipService.prototype;
-
-const spies = {
-  ownedDocumentsAmong: jest.spyOn(proto, 'ownedDocumentsAmong'),
-  isCreator: jest.spyOn(proto, 'isCreator'),
-  isCreatorOrManagerOfCreator: jest.spyOn(proto, 'isCreatorOrManagerOfCreator'),
-  isCreatedInSameCompany: jest.spyOn(proto, 'isCreatedInSameCompany'),
-  listCreatedInSameCompany: jest.spyOn(proto, 'listCreatedInSameCompany'),
-};
+/** Spies on the methods of the app's ownership rule source (calling through), set once the app has started. */
+type SourceSpies = Record<'filter' | 'ownedAmong' | 'listOwned', { mock: { calls: unknown[][] }; mockClear(): void; mockRestore(): void }>;
+let spies: SourceSpies;
 
 let pageDir: string;
 let app: INestApplication<Server>;
@@ -60,7 +54,7 @@ const get = (path: string, userId?: string) => {
   return userId === undefined ? call : call.set('x-user-id', userId);
 };
 
-/** How many times each ownership method ran since `reset()`. */
+/** How many times each method of the rule source ran since `reset()`. */
 const calls = () => Object.fromEntries(Object.entries(spies).map(([name, spy]) => [name, spy.mock.calls.length]));
 
 const reset = () => {
@@ -71,6 +65,8 @@ describe('the page endpoints over HTTP (AppModule with the built page, embedded 
   beforeAll(async () => {
     pageDir = await buildPageDir();
     app = await startExampleApp({ pageDir });
+    const source = app.get<KyselyOwnershipSource>(EXAMPLE_OWNERSHIP_RULES);
+    spies = { filter: jest.spyOn(source, 'filter'), ownedAmong: jest.spyOn(source, 'ownedAmong'), listOwned: jest.spyOn(source, 'listOwned') };
   }, 180_000);
 
   afterAll(async () => {
@@ -82,35 +78,40 @@ describe('the page endpoints over HTTP (AppModule with the built page, embedded 
   pageDocuments();
 
   describe('ownership queries per request: bounded per group, never per document', () => {
-    it('EMPLOYEE_MANAGER (2) listing 24 documents: one ownedDocumentsAmong query with all 24 ids, no per-document hook', async () => {
+    const idsAsked = (call: number): number[] => [...((spies.ownedAmong.mock.calls[call]?.[1] as readonly number[] | undefined) ?? [])].sort((a, b) => a - b);
+
+    it('EMPLOYEE_MANAGER (2) listing 24 documents: one ownedAmong with all 24 ids, nothing per document', async () => {
       reset();
       await get('/documents-page/listed', '2').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 0 });
-      expect([...(spies.ownedDocumentsAmong.mock.calls[0]?.[0].resourceIds ?? [])].sort((a, b) => a - b)).toEqual(ALL_DOCUMENT_IDS);
+      expect(calls()).toEqual({ filter: 0, ownedAmong: 1, listOwned: 0 });
+      expect(idsAsked(0)).toEqual(ALL_DOCUMENT_IDS);
     });
 
-    it('user 7 listing 24 documents: one query per group (ownedDocumentsAmong and listCreatedInSameCompany once each)', async () => {
+    it('user 7 listing 24 documents: one ownedAmong per group (creatorOrManaged and sameCompany)', async () => {
       reset();
       await get('/documents-page/listed', '7').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
+      expect(calls()).toEqual({ filter: 0, ownedAmong: 2, listOwned: 0 });
+      expect([idsAsked(0), idsAsked(1)]).toEqual([ALL_DOCUMENT_IDS, ALL_DOCUMENT_IDS]);
     });
 
-    it('COMPANY_ADMIN (4) reading 9 documents: listCreatedInSameCompany once (selects and owns them), no isCreatedInSameCompany', async () => {
+    it('COMPANY_ADMIN (4) reading 9 documents: the rule selects them in the query, one ownedAmong of those 9', async () => {
       reset();
       await get('/documents-page/readable', '4').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 0, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
+      expect(calls()).toEqual({ filter: 0, ownedAmong: 1, listOwned: 0 });
+      expect(idsAsked(0)).toEqual(idsCreatedBy(4, 5, 6));
     });
 
-    it('user 7 reading 18 documents: listCreatedInSameCompany once and ownedDocumentsAmong once, nothing per document', async () => {
+    it('user 7 reading 18 documents: one ownedAmong per group, nothing per document', async () => {
       reset();
       await get('/documents-page/readable', '7').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 1 });
+      expect(calls()).toEqual({ filter: 0, ownedAmong: 2, listOwned: 0 });
     });
 
-    it('EMPLOYEE (1) reading their 3 documents: one ownedDocumentsAmong query, no isCreator', async () => {
+    it('EMPLOYEE (1) reading their 3 documents: one ownedAmong of those 3', async () => {
       reset();
       await get('/documents-page/readable', '1').expect(200);
-      expect(calls()).toEqual({ ownedDocumentsAmong: 1, isCreator: 0, isCreatorOrManagerOfCreator: 0, isCreatedInSameCompany: 0, listCreatedInSameCompany: 0 });
+      expect(calls()).toEqual({ filter: 0, ownedAmong: 1, listOwned: 0 });
+      expect(idsAsked(0)).toEqual(idsCreatedBy(1));
     });
   });
 

@@ -1,27 +1,26 @@
 /**
  * What the example page's endpoints must answer, read from the definitions and example-data.ts by hand (never
- * from the library under test): ownership groups named by their hooks, the hand-read ownership rules, the
+ * from the library under test): ownership groups named by their rules, the hand-read ownership rules, the
  * slices' plans, the listed rows, the page's Content-Security-Policy and the refusals.
  */
 import { grantTables } from '../../generated/index.js';
 import { ALL_DOCUMENT_IDS, documentOnly, documentWithId, documentWithout, type DocumentField } from './example-expectations.js';
 
 /**
- * The ownership group (an index of the generated tables' `owners`) whose hooks include `hookName`: the
+ * The ownership group (an index of the generated tables' `owners`) decided by the ownership rule `ruleName`: the
  * opaque numbers the slice and `ownedBy` carry. Read from the tables so the test names groups by their
- * definitions (EMPLOYEE's limitToCreator, …) rather than by numbers the compiler happens to assign.
+ * definitions (EMPLOYEE's creator, …) rather than by numbers the compiler happens to assign.
  */
-export function groupOf(hookName: string): number {
-  const group = grantTables.owners.findIndex((owner) =>
-    [owner.isOwner, owner.listOwned, owner.limitOwned].some((hook) => hook !== undefined && grantTables.hooks[hook]?.name === hookName),
-  );
-  if (group === -1) throw new Error(`the generated tables have no ownership group with the hook ${hookName}`);
+export function groupOf(ruleName: string): number {
+  const rules = grantTables.ownershipRules?.rules ?? [];
+  const group = grantTables.owners.findIndex((owner) => owner.rule !== undefined && rules[owner.rule]?.name === ruleName);
+  if (group === -1) throw new Error(`the generated tables have no ownership group decided by the rule ${ruleName}`);
   return group;
 }
 
-export const EMPLOYEE_GROUP = groupOf('limitToCreator');
-export const MANAGER_GROUP = groupOf('limitToCreatorOrManagedCreators');
-export const COMPANY_GROUP = groupOf('listCreatedInSameCompany');
+export const EMPLOYEE_GROUP = groupOf('creator');
+export const MANAGER_GROUP = groupOf('creatorOrManaged');
+export const COMPANY_GROUP = groupOf('sameCompany');
 
 /** Who created each document (example-data.ts), for the hand-written ownership rules below. */
 export const creatorOf = (id: number): number => documentWithId(id).creatorId;
