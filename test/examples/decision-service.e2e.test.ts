@@ -50,7 +50,7 @@ const refusal = (statusCode: number, error: string, message: string): Answer => 
 
 /**
  * Rewrites `file` of the installed project's definitions with `edit` (which must change it), compiles it again
- * (`npm run build`), and waits, at most 15 s, until the service — which follows generated/policy.json — serves it.
+ * (`npm run build`), and waits, at most 30 s, until the service — which follows generated/policy.json — serves it.
  */
 async function recompile(file: string, edit: (text: string) => string): Promise<void> {
   const path = join(dir, 'definitions', file);
@@ -61,7 +61,7 @@ async function recompile(file: string, edit: (text: string) => string): Promise<
   ok(run(NPM, ['run', 'build'], dir), 'npm run build');
   const next = (JSON.parse(readFileSync(join(dir, 'generated', 'policy.json'), 'utf8')) as { version: string }).version;
   const active = () => service?.lines.some((line) => line.startsWith(`typed-permissions service: policy ${next} active`));
-  for (const deadline = Date.now() + 15_000; !active() && Date.now() < deadline;) await sleep(50);
+  for (const deadline = Date.now() + 30_000; !active() && Date.now() < deadline;) await sleep(50);
   expect(active()).toBe(true);
 }
 
