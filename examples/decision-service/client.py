@@ -1,7 +1,7 @@
 """A small documents app in Python, with the standard library only, whose permissions are decided by the
-typed-permissions decision service (npm start). It keeps its users and documents in memory, decides who owns
-what itself, and asks the service everything else: may this user read this document, and which attributes may
-they see.
+typed-permissions decision service (npm start). It keeps its users and documents in memory and asks the service,
+sending each document's owner along: may this user read this document, and which attributes may they see. The
+service evaluates the policy's ownership rule on what it is sent; the app writes no ownership code.
 
     python3 client.py                                    # listens on http://127.0.0.1:8000 (APP_PORT)
     curl -H 'x-user-id: 1' http://127.0.0.1:8000/documents/1
@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import traceback
+import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -34,12 +35,11 @@ DOCUMENTS = {
 }
 
 
-def documents_owned_by(user):
-    """The listOwned method the definitions name (documentsOwnedBy): the ids of the documents the user owns."""
-    return [document["id"] for document in DOCUMENTS.values() if document["ownerId"] == user["id"]]
-
-
-LIST_OWNED = {"documentsOwnedBy": documents_owned_by}
+# The attributes of a document that the policy's ownership rule reads (documentOwner, in document.resource.json):
+# each check carries them, and the service decides ownership on them. Only these: the rest of a document, its
+# confidential note first, is none of the service's business. A policy whose rules read another attribute is refused
+# by the service (400, naming it), which this app answers 503: nothing is granted on a record sent short.
+RULE_ATTRIBUTES = ("id", "ownerId")
 
 
 class HttpError(Exception):
@@ -53,42 +53,42 @@ class HttpError(Exception):
         self.body = {"statusCode": status, "error": self.REASONS[status], "message": message}
 
 
-def ask_service(checks, policy_version=None):
+def ask_service(checks):
     """POST /v1/check: one answer per check, in order. Any failure is a 503: nothing is granted by an error."""
-    body = {"checks": checks} if policy_version is None else {"policyVersion": policy_version, "checks": checks}
     request = urllib.request.Request(
         SERVICE_URL + "/v1/check",
-        data=json.dumps(body).encode(),
+        data=json.dumps({"checks": checks}).encode(),
         headers={"authorization": "Bearer " + TOKEN, "content-type": "application/json"},
     )
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             return json.load(response)["answers"]
+    except urllib.error.HTTPError as error:
+        # A refusal's detail says what was wrong with the request (a record without an attribute a rule reads).
+        print(f"the decision service refused: {error.code} {error.read(2048).decode(errors='replace')}", file=sys.stderr)
+        raise HttpError(503, "The permissions service could not answer; try again later.") from error
     except (OSError, ValueError, KeyError) as error:
         print(f"the decision service could not answer: {error}", file=sys.stderr)
         raise HttpError(503, "The permissions service could not answer; try again later.") from error
 
 
 def decide(user, action, document_ids):
-    """The service's final answer for each document: asked once, then again with the ownership groups that own it.
-    One request holds at most 1,000 checks (the service's limit): page longer lists."""
-    checks = [{"user": user, "resource": "document", "action": action, "resourceId": i} for i in document_ids]
+    """The service's final answer for each document, in one request: each check carries the document's record, on
+    which the service evaluates the ownership rule. A document that does not exist has no record: its answer names
+    the rule and grants nothing that needs an owner. One request holds at most 1,000 checks (the service's limit):
+    page longer lists."""
+    checks = []
+    for document_id in document_ids:
+        check = {"user": user, "resource": "document", "action": action, "resourceId": document_id}
+        if document_id in DOCUMENTS:
+            check["record"] = {name: DOCUMENTS[document_id][name] for name in RULE_ATTRIBUTES}
+        checks.append(check)
     answers = ask_service(checks)
-    if not any(answer["needsOwnership"] for answer in answers):
-        return answers
-    # Who owns a document decides: the answers name the user's ownership groups and the method that decides each.
-    # Run them here, next to the data, once per method.
-    owned = {}
-    for answer in answers:
-        for group in answer["ownership"]:
-            method = group.get("listOwned")
-            if method not in LIST_OWNED:
-                raise HttpError(500, "The policy names an ownership method this app does not have.")
-            owned.setdefault(method, set(LIST_OWNED[method](user)))
-    for check, answer in zip(checks, answers):
-        check["ownedBy"] = [group["group"] for group in answer["ownership"] if check["resourceId"] in owned[group["listOwned"]]]
-    # The same policy version: group numbers belong to the version that named them.
-    return ask_service(checks, answers[0]["policyVersion"])
+    # Groups decided by ownership methods would need the app to run them and ask again with ownedBy: this app has
+    # none, so a policy that names one is a mistake to fix, not a question to guess at.
+    if any("rule" not in group for answer in answers for group in answer["ownership"]):
+        raise HttpError(500, "The policy names an ownership method; this app declares ownership by a rule only.")
+    return answers
 
 
 def pick(record, patterns):

@@ -38,7 +38,8 @@ export const SERVE_USAGE = `Usage:
   --allow-anonymous-on-loopback
                            accept requests without a token; only with --host 127.0.0.1 or ::1
   --ownership-methods <a,b>
-                           the ownership methods the applications implement: a version naming another is rejected
+                           the ownership methods (hooks) the applications implement: a version naming another is
+                           rejected; ownership rules need none (checks carry the record)
   --max-body-bytes <n>     the largest request body (default 1048576)
   --max-checks <n>         the most checks in one request (default 1000)
   --max-roles <n>          the most roles of one user (default 64)

@@ -2,9 +2,12 @@
  * The decision-service project that docs/decision-service.md builds, as a user gets it: copied out of the repository,
  * installed from the packed tarballs, compiled (`npm run build`), served (`npm start`, on a port the system
  * chooses), and asked by its Python app (`python3 client.py`, standard library only) and by `check.sh` (curl).
- * The app guards its own records by asking the service: the owner reads (200, without the confidential note),
- * anyone else is refused (403), an unknown user is 401 and a malformed id 400, each with its exact body; a visitor
- * (the ANONYMOUS placeholder user) lists titles without any warning; a stopped service grants nothing (503).
+ * Ownership is the rule documentOwner: the app sends each document's record and the service answers finally. The
+ * app guards its own records by asking the service: the owner reads (200, without the confidential note), anyone else
+ * is refused (403), an unknown user is 401 and a malformed id 400, each with its exact body; a visitor (the ANONYMOUS
+ * placeholder user) lists titles without any warning; the guide's requests get exactly the answers it shows; a policy
+ * the app cannot serve (a rule reading an attribute it does not send, an ownership method) and a stopped service
+ * grant nothing (503, 500, 503).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -44,6 +47,29 @@ async function get(path: string, userId?: string): Promise<Answer> {
 }
 
 const refusal = (statusCode: number, error: string, message: string): Answer => ({ status: statusCode, body: { statusCode, error, message } });
+
+/**
+ * Rewrites `file` of the installed project's definitions with `edit` (which must change it), compiles it again
+ * (`npm run build`), and waits, at most 30 s, until the service — which follows generated/policy.json — serves it.
+ */
+async function recompile(file: string, edit: (text: string) => string): Promise<void> {
+  const path = join(dir, 'definitions', file);
+  const before = readFileSync(path, 'utf8');
+  const after = edit(before);
+  if (after === before) throw new Error(`the edit of ${file} changed nothing`);
+  writeFileSync(path, after);
+  ok(run(NPM, ['run', 'build'], dir), 'npm run build');
+  const next = (JSON.parse(readFileSync(join(dir, 'generated', 'policy.json'), 'utf8')) as { version: string }).version;
+  const active = () => service?.lines.some((line) => line.startsWith(`typed-permissions service: policy ${next} active`));
+  for (const deadline = Date.now() + 30_000; !active() && Date.now() < deadline;) await sleep(50);
+  expect(active()).toBe(true);
+}
+
+/** A curl command of the guide that asks the project's service: its route, and the body it sends (none for a GET). */
+function curlRequest(code: string): { route: string; body: string | undefined } | undefined {
+  const route = /curl -s localhost:3100(\/v1\/(?:check|slice|policy))\b/.exec(code)?.[1];
+  return route === undefined ? undefined : { route, body: /-d '([^']*)'/.exec(code)?.[1] };
+}
 
 beforeAll(async () => {
   dir = await installExample('decision-service');
@@ -105,17 +131,43 @@ describe('the decision-service example project', () => {
     expect(await get('/documents/1')).toEqual(refusal(403, 'Forbidden', 'read on document is not granted'));
   });
 
-  it('check.sh prints exactly the two answers the guide shows', () => {
+  it('check.sh prints exactly the answers the guide shows: final with the records, naming the rule without one', () => {
     const printed = ok(run('env', [`DECISION_SERVICE_URL=${serviceUrl}`, 'sh', 'check.sh'], dir), 'sh check.sh');
-    const ownership = `"ownership":[{"group":0,"attributes":["*","!confidential"],"listOwned":"documentsOwnedBy"}],"policyVersion":"${version}"}]}`;
-    const needsOwnership = `"granted":false,"anyGranted":false,"ownGranted":false,"needsOwnership":true,"anyAttributes":[],"attributes":[]`;
+    const ownership = `"ownership":[{"group":0,"attributes":["*","!confidential"],"rule":"documentOwner"}],"policyVersion":"${version}"}`;
     const granted = `"granted":true,"anyGranted":false,"ownGranted":true,"needsOwnership":false,"anyAttributes":[],"attributes":["*","!confidential"]`;
-    expect(printed).toBe(`{"answers":[{${needsOwnership},${ownership}\n{"answers":[{${granted},${ownership}\n`);
+    const refused = `"granted":false,"anyGranted":false,"ownGranted":false,"needsOwnership":false,"anyAttributes":[],"attributes":[]`;
+    const needsOwnership = `"granted":false,"anyGranted":false,"ownGranted":false,"needsOwnership":true,"anyAttributes":[],"attributes":[]`;
+    expect(printed).toBe(`{"answers":[{${granted},${ownership},{${refused},${ownership}]}\n{"answers":[{${needsOwnership},${ownership}]}\n`);
     const blocks = docBlocks(repoRoot, 'docs/decision-service.md');
     const quote = blocks.findIndex((block) => block.example === 'examples/decision-service/check.sh');
     expect(quote).toBeGreaterThanOrEqual(0);
     // The output the guide shows after the quote of check.sh (and the command that runs it).
     expect(blocks.slice(quote + 1).find((block) => block.lang === 'text')?.code).toBe(shownOutput(printed));
+  });
+
+  it('the guide’s requests to the service get exactly the answers it shows', async () => {
+    const token = readFileSync(join(dir, 'decision-tokens'), 'utf8').trim();
+    const blocks = docBlocks(repoRoot, 'docs/decision-service.md');
+    const asked: string[] = [];
+    for (const [index, block] of blocks.entries()) {
+      const request = block.lang === 'sh' ? curlRequest(block.code) : undefined;
+      if (request === undefined) continue;
+      asked.push(request.route);
+      const body = request.body?.replaceAll('<version>', version);
+      const response = await fetch(`${serviceUrl}${request.route}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const shown = blocks[index + 1];
+      expect({ route: request.route, status: response.status, body: await response.json() }).toEqual({
+        route: request.route,
+        status: 200,
+        body: JSON.parse((shown?.lang === 'json' ? shown.code : '').replaceAll('<version>', version)) as unknown,
+      });
+    }
+    expect(asked).toEqual(['/v1/check', '/v1/check', '/v1/check', '/v1/slice', '/v1/policy']);
   });
 
   it('the service printed where it listens and nothing else: no warning about the visitor’s role', () => {
@@ -124,6 +176,32 @@ describe('the decision-service example project', () => {
       `typed-permissions serve: listening on ${serviceUrl} (policy ${version})`,
     ]);
   });
+
+  it('a rule that comes to read an attribute the app does not send: the service refuses, the app answers 503 and logs why', async () => {
+    await recompile('document.resource.json', (text) => text.replace('"attribute": "ownerId"', '"attribute": "title"'));
+    expect(await get('/documents/1', '1')).toEqual(refusal(503, 'Service Unavailable', 'The permissions service could not answer; try again later.'));
+    // The problem's detail as the app logs it: the service's JSON, quotes escaped.
+    const detail = JSON.stringify(
+      'checks[0], rule "documentOwner": A document record has no attribute "title", which an ownership rule reads. ' +
+        'Load it with the record (null when it has no value).',
+    ).slice(1, -1);
+    const logged = () => app?.lines.find((line) => line.startsWith('the decision service refused: '));
+    for (const deadline = Date.now() + 5_000; logged() === undefined && Date.now() < deadline;) await sleep(50);
+    expect(logged()).toBe(
+      `the decision service refused: 400 {"type":"urn:typed-permissions:problem:invalid-request","title":"Invalid request","status":400,"detail":"${detail}"}`,
+    );
+    // A manager's answer has no rule group, so nothing reads the record: still granted.
+    expect(await get('/documents/2', '3')).toMatchObject({ status: 200, body: { id: 2, confidential: 'Budget: 9,000 EUR.' } });
+    await recompile('document.resource.json', (text) => text.replace('"attribute": "title"', '"attribute": "ownerId"'));
+  }, 120_000);
+
+  it('a policy that names an ownership method: the app, which runs none, answers 500 rather than guess', async () => {
+    await recompile('document.permissions.json', (text) => text.replace('"owner": "documentOwner"', '"listOwned": "documentsOwnedBy"'));
+    expect(await get('/documents/1', '1')).toEqual(
+      refusal(500, 'Internal Server Error', 'The policy names an ownership method; this app declares ownership by a rule only.'),
+    );
+    expect(await get('/documents/2', '3')).toMatchObject({ status: 200, body: { id: 2, confidential: 'Budget: 9,000 EUR.' } });
+  }, 120_000);
 
   it('with the service stopped, the app grants nothing: 503', async () => {
     await service?.stop();
