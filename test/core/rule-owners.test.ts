@@ -105,6 +105,14 @@ describe('ownership decided by a rule', () => {
     expect(DOCUMENTS.filter(both.limitOwn()).map((d) => d.id)).toEqual([100, 101, 102]);
   });
 
+  it('limitOwn for roles that own nothing is the source filter of no record: no reducer needed', async () => {
+    const { source, asked } = countingSource();
+    const superAdmin = { ...employee, roles: ['SUPER_ADMIN'] };
+    const permit = await engine(source).grantPermit({ user: superAdmin, resource: 'document', action: 'read' });
+    expect(DOCUMENTS.filter(permit.limitOwn()).map((d) => d.id)).toEqual([]);
+    expect(asked).toEqual(['filter']);
+  });
+
   it('ownershipScope: everything when granted as any, nothing when not granted, the OR of the rules, refused beside hooks', async () => {
     const permissions = engine();
     const scopeOf = async (user: object, action: 'read' | 'update' | 'review') =>
