@@ -2,9 +2,9 @@
  * The condition templates of one kysely source: each rule's nodes are built on its first query and reused by
  * every later one, so a page query only reads the user's values and puts them in.
  */
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { OwnershipQuestion } from '../ownership/index.js';
-import { conditionTemplate, ruleValues, type ConditionTemplate, type KyselyOwnershipOptions } from './kysely-condition-template.js';
+import { conditionTemplate, ruleValues, type ConditionTemplate, type KyselyOwnershipOptions, type OpenDatabase } from './kysely-condition-template.js';
 
 /** The limits of a kysely source. */
 export const KYSELY_OWNERSHIP_LIMITS = {
@@ -46,12 +46,14 @@ function keysOf({ scope, context }: OwnershipQuestion): readonly object[] {
  * @example
  * ```ts
  * const templates = new ConditionTemplates({ tables: { document: 'documents', user: 'users' } });
- * const rows = await db.selectFrom('documents').selectAll().where((eb) => templates.condition(eb, question)).execute();
+ * const rows = await db.selectFrom('documents').selectAll().where(templates.condition(question)).execute();
  * ```
  */
 export class ConditionTemplates {
   readonly #options: KyselyOwnershipOptions;
   readonly #root: TemplateNode = newNode();
+  /** Builds the templates: nodes carry no query of their own, and plugins apply when the query holding them is compiled. */
+  readonly #builder = expressionBuilder<OpenDatabase, string>();
   #size = 0;
 
   constructor(options: KyselyOwnershipOptions) {
@@ -64,7 +66,7 @@ export class ConditionTemplates {
   }
 
   /** The question's condition: the user's values read (and checked), then put into the rule's template. */
-  condition<Database, Tables extends keyof Database>(eb: ExpressionBuilder<Database, Tables>, question: OwnershipQuestion): Expression<SqlBool> {
+  condition(question: OwnershipQuestion): Expression<SqlBool> {
     const { scope, context, user } = question;
     const values = ruleValues(scope, context, user);
     const keys = keysOf(question);
@@ -72,7 +74,7 @@ export class ConditionTemplates {
     for (const key of keys) node = node?.next.get(key);
     // A template of another count of values would belong to a rule changed since: it is built again.
     if (node?.template !== undefined && node.template.valueCount === values.length) return node.template.bind(values);
-    const template = conditionTemplate(eb, scope, context, user, this.#options);
+    const template = conditionTemplate(this.#builder, scope, context, user, this.#options);
     if (node?.template !== undefined) node.template = template;
     else if (this.#size < KYSELY_OWNERSHIP_LIMITS.maxTemplates) this.#keep(keys, template);
     return template.bind(values);

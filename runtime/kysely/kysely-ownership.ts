@@ -8,13 +8,16 @@ import { PermissionsUsageError } from '../permissions/precompiled.js';
 import { ConditionTemplates } from './kysely-condition-cache.js';
 import { kyselyTableOf, type KyselyOwnershipOptions, type OpenDatabase } from './kysely-condition-template.js';
 
-/** A condition for any query's `.where()`: `.where(ownership.where(permit))`. */
+/** The filter the engine hands out (`permit.limitOwn()`): a function for any query's `.where()`. */
 export type KyselyOwnershipFilter = <Database, Tables extends keyof Database>(eb: ExpressionBuilder<Database, Tables>) => Expression<SqlBool>;
 
 /** The kysely source: an OwnershipRuleSource whose filters go into `.where()`, and `where(permit)`. */
 export interface KyselyOwnershipSource extends OwnershipRuleSource<KyselyOwnershipFilter> {
-  /** The condition selecting the records `permit` may list, for `.where()`. */
-  where(permit: OwnershipScoped): KyselyOwnershipFilter;
+  /**
+   * The condition selecting the records `permit` may list, for `.where()` (or inside `eb.and([...])`): an
+   * expression, not a function, because kysely makes a whole expression builder for each function it is given.
+   */
+  where(permit: OwnershipScoped): Expression<SqlBool>;
 }
 
 /**
@@ -42,27 +45,27 @@ export function kyselyOwnership<Database>(db: Kysely<Database>, options: KyselyO
   const templates = new ConditionTemplates(tables);
   const filter =
     (question: OwnershipQuestion): KyselyOwnershipFilter =>
-    (eb) =>
-      templates.condition(eb, question);
+    () =>
+      templates.condition(question);
   const select = (question: OwnershipQuestion) => {
     const table = kyselyTableOf(tables, question.context.resource);
     return open.selectFrom(table).select(`${table}.id as id`);
   };
   return {
     filter,
-    where: (permit) => filter(permit.ownershipScope()),
+    where: (permit) => templates.condition(permit.ownershipScope()),
     async ownedAmong(question, ids) {
       const asked = checkedOwnershipIds(ids);
       if (asked.length === 0 || question.scope === 'nothing') return [];
       const table = kyselyTableOf(tables, question.context.resource);
       const rows = await select(question)
-        .where((eb) => eb.and([eb(`${table}.id`, '=', eb.fn.any(eb.val([...asked]))), filter(question)(eb)]))
+        .where((eb) => eb.and([eb(`${table}.id`, '=', eb.fn.any(eb.val([...asked]))), templates.condition(question)]))
         .execute();
       return idsOfRows(rows);
     },
     async listOwned(question) {
       if (question.scope === 'nothing') return [];
-      return idsOfRows(await select(question).where(filter(question)).execute());
+      return idsOfRows(await select(question).where(templates.condition(question)).execute());
     },
   };
 }
