@@ -9,8 +9,9 @@ import { conditionTemplate, ruleValues, type ConditionTemplate, type KyselyOwner
 /** The limits of a kysely source. */
 export const KYSELY_OWNERSHIP_LIMITS = {
   /**
-   * Rule templates one source keeps (one per rule, or per `any` of the rules of a set of roles, and context);
-   * past it, a condition is built for each query as if it were the first. Templates hold no user's values.
+   * Rule templates one source keeps (one per rule, or per `any` of the rules of a set of roles, and context). The
+   * one past it starts the cache anew: the templates kept so far are dropped (so are those of a policy replaced
+   * since) and built again on their next query. Templates hold no user's values.
    */
   maxTemplates: 1_000,
 } as const;
@@ -41,7 +42,7 @@ function keysOf({ scope, context }: OwnershipQuestion): readonly object[] {
 
 /**
  * The templates of one source, keyed weakly by the rule's own objects (a rule that is dropped takes its template
- * with it), at most `KYSELY_OWNERSHIP_LIMITS.maxTemplates`.
+ * with it), at most `KYSELY_OWNERSHIP_LIMITS.maxTemplates` at once.
  *
  * @example
  * ```ts
@@ -51,7 +52,7 @@ function keysOf({ scope, context }: OwnershipQuestion): readonly object[] {
  */
 export class ConditionTemplates {
   readonly #options: KyselyOwnershipOptions;
-  readonly #root: TemplateNode = newNode();
+  #root: TemplateNode = newNode();
   /** Builds the templates: nodes carry no query of their own, and plugins apply when the query holding them is compiled. */
   readonly #builder = expressionBuilder<OpenDatabase, string>();
   #size = 0;
@@ -76,11 +77,16 @@ export class ConditionTemplates {
     if (node?.template !== undefined && node.template.valueCount === values.length) return node.template.bind(values);
     const template = conditionTemplate(this.#builder, scope, context, user, this.#options);
     if (node?.template !== undefined) node.template = template;
-    else if (this.#size < KYSELY_OWNERSHIP_LIMITS.maxTemplates) this.#keep(keys, template);
+    else this.#keep(keys, template);
     return template.bind(values);
   }
 
   #keep(keys: readonly object[], template: ConditionTemplate): void {
+    // The size counts every template kept, also those whose rule is gone: starting anew forgets both.
+    if (this.#size === KYSELY_OWNERSHIP_LIMITS.maxTemplates) {
+      this.#root = newNode();
+      this.#size = 0;
+    }
     let node = this.#root;
     for (const key of keys) {
       let next = node.next.get(key);

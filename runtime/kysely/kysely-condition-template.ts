@@ -4,8 +4,24 @@
  * The node tree of a rule depends only on the rule, its context and the tables — never on the user, whose values
  * are all parameters — so it is built once, and each query only puts the user's values into its value nodes.
  */
-import { ExpressionWrapper, OperationNodeTransformer, ValueNode, type Expression, type ExpressionBuilder, type OperationNode, type QueryId, type SqlBool } from 'kysely';
-import { writeOwnershipRule, type OwnershipAttributePath, type OwnershipRuleWriter, type OwnershipContext, type OwnershipLiteral, type OwnershipScope } from '../ownership/index.js';
+import {
+  ExpressionWrapper,
+  OperationNodeTransformer,
+  ValueNode,
+  type Expression,
+  type ExpressionBuilder,
+  type OperationNode,
+  type QueryId,
+  type SqlBool,
+} from 'kysely';
+import {
+  writeOwnershipRule,
+  type OwnershipAttributePath,
+  type OwnershipRuleWriter,
+  type OwnershipContext,
+  type OwnershipLiteral,
+  type OwnershipScope,
+} from '../ownership/index.js';
 import { PermissionsUsageError } from '../permissions/precompiled.js';
 
 /** Where each resource's records live, as the query names them. */
@@ -146,7 +162,8 @@ export function conditionTemplate<Database, Tables extends keyof Database>(
   const open = eb as unknown as OpenBuilder;
   const slots = new Map<OperationNode, number>();
   /** A value node of its own for the next user value (null as a stand-in: its value is bound per query). */
-  const slot = (): Expression<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- a value node stands for a value of any type
+  const slot = (): Expression<any> => {
+    // eslint-disable-line @typescript-eslint/no-explicit-any -- a value node stands for a value of any type
     const node = ValueNode.create(null);
     slots.set(node, slots.size);
     return expressionOf(node);

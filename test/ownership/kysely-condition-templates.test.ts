@@ -105,7 +105,10 @@ describe('kyselyOwnership builds each rule once', () => {
       { id: 3, managedUserIds: [2, 5] },
       { id: 9, managedUserIds: [] },
     ])
-      expect(page(db, ownership.where(permitOf({ any: [CREATOR, MANAGED] }, user)))).toMatchObject({ sql: text, parameters: [user.id, user.managedUserIds, 50] });
+      expect(page(db, ownership.where(permitOf({ any: [CREATOR, MANAGED] }, user)))).toMatchObject({
+        sql: text,
+        parameters: [user.id, user.managedUserIds, 50],
+      });
   });
 
   it('hostile user values stay parameters and change nothing of the text; a list is copied, never handed over', () => {
@@ -161,17 +164,26 @@ describe('kyselyOwnership builds each rule once', () => {
     });
   });
 
-  it(`keeps at most ${KYSELY_OWNERSHIP_LIMITS.maxTemplates} templates; past them a condition is built for each query, with the same text and values`, () => {
+  it(`keeps at most ${KYSELY_OWNERSHIP_LIMITS.maxTemplates} templates; the one past them starts anew, with the same text and values`, () => {
     const db = compilingDb();
     const ownership = kyselyOwnership(db, { tables: TABLES });
-    // Distinct rule objects, kept alive by this array: each is a template of its own.
-    const rules = Array.from({ length: KYSELY_OWNERSHIP_LIMITS.maxTemplates + 1 }, (): OwnershipCondition => ({ attribute: 'creatorId', equals: { user: 'id' } }));
+    // Distinct rule objects, kept alive by this array: each is a template of its own (as after many policy swaps).
+    const rules = Array.from({ length: KYSELY_OWNERSHIP_LIMITS.maxTemplates + 1 }, (): OwnershipCondition => ({
+      attribute: 'creatorId',
+      equals: { user: 'id' },
+    }));
     const left = (rule: OwnershipCondition, id: number) => (nodeOf(db, ownership.where(permitOf(rule, { id }))) as BinaryOperationNode).leftOperand;
-    for (const rule of rules.slice(0, -1)) left(rule, 1);
+    const first = rules[0] as OwnershipCondition;
+    const firstColumn = left(first, 1);
+    for (const rule of rules.slice(1, -1)) left(rule, 1);
     const last = rules[KYSELY_OWNERSHIP_LIMITS.maxTemplates - 1] as OwnershipCondition;
     expect(left(last, 2)).toBe(left(last, 3));
+    expect(left(first, 2)).toBe(firstColumn);
     const past = rules[KYSELY_OWNERSHIP_LIMITS.maxTemplates] as OwnershipCondition;
-    expect(left(past, 2)).not.toBe(left(past, 3));
+    const pastColumn = left(past, 2);
+    expect(left(past, 3)).toBe(pastColumn);
+    // Started anew: the first rule's template was dropped and is built again.
+    expect(left(first, 2)).not.toBe(firstColumn);
     expect(page(db, ownership.where(permitOf(past, { id: 5 })))).toMatchObject({
       sql: 'select "documents"."id" from "documents" where "documents"."creatorId" = $1 order by "documents"."id" limit $2',
       parameters: [5, 50],
