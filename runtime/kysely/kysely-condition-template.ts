@@ -162,11 +162,10 @@ export function conditionTemplate<Database, Tables extends keyof Database>(
   const open = eb as unknown as OpenBuilder;
   const slots = new Map<OperationNode, number>();
   /** A value node of its own for the next user value (null as a stand-in: its value is bound per query). */
-  const slot = (): Expression<any> => {
-    // eslint-disable-line @typescript-eslint/no-explicit-any -- a value node stands for a value of any type
+  const slot = <T>(): Expression<T> => {
     const node = ValueNode.create(null);
     slots.set(node, slots.size);
-    return expressionOf(node);
+    return new ExpressionWrapper<OpenDatabase, string, T>(node);
   };
   let aliases = 0;
   /** `leaf` on the column at the end of `path`, inside one `exists` per relation. */
@@ -192,7 +191,7 @@ export function conditionTemplate<Database, Tables extends keyof Database>(
     all: (parts) => open.and([...parts]),
     any: (parts) => open.or([...parts]),
     // A value node, not eb.val: a null stays a parameter (`= $1`, never rewritten to `is null`): null equals nothing, as in SQL.
-    equals: (path, _value) => alongPath(path, (column) => open(column, '=', slot())),
+    equals: (path) => alongPath(path, (column) => open(column, '=', slot<unknown>())),
     inLiterals: (path, literals: readonly OwnershipLiteral[]) =>
       alongPath(path, (column) =>
         open(
@@ -202,7 +201,7 @@ export function conditionTemplate<Database, Tables extends keyof Database>(
         ),
       ),
     // One array parameter, whatever its length: the text is the same for an empty list and for 10,000 values.
-    inUserList: (path, _values) => alongPath(path, (column) => open(column, '=', open.fn.any(slot()))),
+    inUserList: (path) => alongPath(path, (column) => open(column, '=', open.fn.any(slot<readonly unknown[]>()))),
   }).toOperationNode();
   if (slots.size === 0) {
     const fixed = expressionOf(tree);

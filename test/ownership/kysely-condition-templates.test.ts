@@ -17,7 +17,6 @@ import {
   type Expression,
   type KyselyPlugin,
   type OperationNode,
-  type SelectQueryNode,
   type SqlBool,
   type WhereNode,
 } from 'kysely';
@@ -58,7 +57,7 @@ const page = (db: Kysely<Tables>, condition: Expression<SqlBool>) =>
   db.selectFrom('documents').select('documents.id').where(condition).orderBy('documents.id').limit(50).compile();
 /** The node of a condition as the query holds it. */
 const nodeOf = (db: Kysely<Tables>, condition: Expression<SqlBool>): OperationNode =>
-  ((db.selectFrom('documents').selectAll().where(condition).toOperationNode() as SelectQueryNode).where as WhereNode).where;
+  (db.selectFrom('documents').selectAll().where(condition).toOperationNode().where as WhereNode).where;
 
 describe('kyselyOwnership builds each rule once', () => {
   it('two users of one rule: the same column nodes, each user its own values, the same statement text', () => {
@@ -159,7 +158,9 @@ describe('kyselyOwnership builds each rule once', () => {
     expect(page(db, ownership.where(permitOf(scope, { id: 1, managedUserIds: [4] }))).parameters).toEqual([1, 50]);
     rule.any.push(MANAGED);
     expect(page(db, ownership.where(permitOf(scope, { id: 1, managedUserIds: [4] })))).toMatchObject({
-      sql: 'select "documents"."id" from "documents" where ("documents"."creatorId" = $1 or "documents"."creatorId" = any($2)) order by "documents"."id" limit $3',
+      sql:
+        'select "documents"."id" from "documents" where ("documents"."creatorId" = $1 or "documents"."creatorId" = any($2)) ' +
+        'order by "documents"."id" limit $3',
       parameters: [1, [4], 50],
     });
   });
