@@ -34,7 +34,14 @@ export interface KyselyOwnershipOptions {
 export type OpenDatabase = Record<string, Record<string, unknown>>;
 type OpenBuilder = ExpressionBuilder<OpenDatabase, string>;
 
-/** The table of `resource`, or a PermissionsUsageError saying to add it. */
+/**
+ * The table of `resource`, or a PermissionsUsageError saying to add it.
+ *
+ * @example
+ * ```ts
+ * kyselyTableOf({ tables: { document: 'documents' } }, 'document'); // 'documents'
+ * ```
+ */
 export function kyselyTableOf(options: KyselyOwnershipOptions, resource: string): string {
   const table = Object.hasOwn(options.tables, resource) ? options.tables[resource] : undefined;
   if (typeof table !== 'string') throw new PermissionsUsageError(`No table is given for resource ${JSON.stringify(resource)}: add it to "tables".`);
