@@ -4,4 +4,6 @@
  * for its own queries. kysely is an optional peer: only this entry needs it.
  */
 export { kyselyOwnership, type KyselyOwnershipFilter, type KyselyOwnershipSource } from './kysely-ownership.js';
-export { kyselyOwnershipCondition, type KyselyOwnershipOptions } from './kysely-ownership-condition.js';
+export { KYSELY_OWNERSHIP_LIMITS } from './kysely-condition-cache.js';
+export type { KyselyOwnershipOptions } from './kysely-condition-template.js';
+export { kyselyOwnershipCondition } from './kysely-ownership-condition.js';
