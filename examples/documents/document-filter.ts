@@ -17,3 +17,15 @@ import type { ExampleDatabase } from './example-database.js';
  * ```
  */
 export type DocumentFilter = (eb: ExpressionBuilder<ExampleDatabase, 'documents'>) => Expression<SqlBool>;
+
+/**
+ * A condition over the `documents` table as a query's `.where()` takes it: a where-clause factory (what
+ * `permit.limitOwn()` returns) or an expression (what the ownership rule source's `where(permit)` returns).
+ *
+ * @example
+ * ```ts
+ * const listable: DocumentCondition = ownershipRules.where(permit);
+ * const rows = await db.selectFrom('documents').selectAll().where(listable).execute();
+ * ```
+ */
+export type DocumentCondition = DocumentFilter | Expression<SqlBool>;

@@ -5,7 +5,7 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely } from 'kysely';
-import type { DocumentFilter } from './document-filter.js';
+import type { DocumentCondition } from './document-filter.js';
 import type { DocumentPage, DocumentPageRequest } from './document-page.js';
 import { EXAMPLE_DATABASE } from './example.constants.js';
 import type { ExampleDocumentStatus } from './example-data.js';
@@ -58,7 +58,7 @@ export class DocumentsRepository {
    * const owned = await documents.findWhere(permit.limitOwn());
    * ```
    */
-  async findWhere(filter: DocumentFilter): Promise<DocumentRow[]> {
+  async findWhere(filter: DocumentCondition): Promise<DocumentRow[]> {
     return this.db.selectFrom('documents').selectAll('documents').where(filter).orderBy('documents.id').execute();
   }
 
@@ -72,7 +72,7 @@ export class DocumentsRepository {
    * const { rows, next } = await repository.findPage(ownershipRules.where(permit), { limit: 2, after: 0 });
    * ```
    */
-  async findPage(filter: DocumentFilter, request: DocumentPageRequest): Promise<DocumentPage<DocumentRow>> {
+  async findPage(filter: DocumentCondition, request: DocumentPageRequest): Promise<DocumentPage<DocumentRow>> {
     const rows = await this.db
       .selectFrom('documents')
       .selectAll('documents')

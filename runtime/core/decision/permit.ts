@@ -370,7 +370,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * @example
    * ```ts
    * const rules = kyselyOwnership(db, { tables: { document: 'documents', user: 'users' } });
-   * const page = await db.selectFrom('documents').selectAll().where((eb) => rules.where(permit)(eb)).limit(50).execute();
+   * const page = await db.selectFrom('documents').selectAll().where(rules.where(permit)).limit(50).execute();
    * ```
    */
   ownershipScope(): OwnershipQuestion {
