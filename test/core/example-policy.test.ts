@@ -215,7 +215,7 @@ describe('example app: more roles', () => {
 function actionMatrixAndOwnLists(): void {
   it('example action matrix: each role is granted exactly its actions on an owned document (known actions: CRUD, list, review)', async () => {
     const { permissions } = setup();
-    const actions = ['create', 'read', 'update', 'delete', 'list', 'review'];
+    const actions = ['create', 'read', 'update', 'delete', 'list', 'review'] as const;
     const matrix = async (userId: number, resourceId: number) => {
       const row: Record<string, boolean> = {};
       for (const action of actions) row[action] = (await permissions.grantPermit({ user: user(userId), resource: 'document', action, resourceId })).granted;
@@ -231,7 +231,7 @@ function actionMatrixAndOwnLists(): void {
 
   it('SUPER_ADMIN reads and lists everything with every attribute, and is granted every known action', async () => {
     const { permissions } = setup();
-    for (const action of ['create', 'read', 'update', 'delete', 'list', 'review']) {
+    for (const action of ['create', 'read', 'update', 'delete', 'list', 'review'] as const) {
       const permit = await permissions.grantPermit({ user: user(5), resource: 'document', action, resourceId: 300 });
       expect(decision(permit)).toEqual({ granted: true, anyGranted: true, ownGranted: true, anyAttributes: ['*'] });
     }
@@ -258,7 +258,7 @@ function actionMatrixAndOwnLists(): void {
   it('QA_MANAGER and GOD have no definitions, ANONYMOUS none on documents: nothing is granted; only the unknown roles are warned about', async () => {
     const { permissions, warnings } = setup();
     for (const who of [user(3), user(6), exampleAnonymousUser]) {
-      for (const action of ['read', 'list', 'create', 'review']) {
+      for (const action of ['read', 'list', 'create', 'review'] as const) {
         for (const resourceId of [undefined, 1, 3, 6]) {
           const permit = await permissions.grantPermit({ user: who, resource: 'document', action, resourceId });
           expect(decision(permit)).toEqual(REFUSED);

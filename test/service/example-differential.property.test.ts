@@ -93,7 +93,7 @@ const picked = (answer: CheckAnswer, document: ExampleDocument) => pickWithPlan(
  * What a check carries for the service to evaluate the rules itself: the user's attributes, and the document with
  * its creator (as the example's database has them). A document the database does not have is owned by no group.
  */
-function withRecord(check: { readonly user: AppUser; readonly resourceId?: number }): object {
+function withRecord(check: { readonly user: AppUser; readonly resourceId?: number | undefined }): object {
   const { id, roles, companyId, managedUserIds } = check.user;
   const user = { id, roles, attributes: { companyId, managedUserIds } };
   const document = exampleDocuments.find((candidate) => candidate.id === check.resourceId);
