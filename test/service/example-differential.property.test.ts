@@ -38,7 +38,7 @@ const ROLES = ['EMPLOYEE', 'EMPLOYEE_MANAGER', 'COMPANY_ADMIN', 'SUPER_ADMIN', '
 /** Ids no seeded document has (0 included: an id, not "no id"). */
 const MISSING_IDS = [0, 9, 11, 1000] as const;
 
-let db: Kysely<ExampleDatabase>;
+let db: Kysely<ExampleDatabase> | undefined;
 let embedded: PrecompiledPermissions<AppUser, DocumentFilter>;
 let service: DecisionService;
 
@@ -46,11 +46,12 @@ beforeAll(async () => {
   db = await seededTestDatabase();
   embedded = createPermissions<AppUser, DocumentFilter>({ ownershipRules: documentOwnershipRules(db), logger: { warn: () => undefined } }).permissions;
   service = await createDecisionService({ tables: policyBundleOf(embedded.tables), tokens: [TOKEN], port: 0, logger: recordingLogger() });
-}, 60_000);
+  // Seeding PGlite takes most of it; on a loaded 2-core machine beside other suites it has taken over 60 s.
+}, 120_000);
 
 afterAll(async () => {
   await service?.close();
-  await closeDatabase(db);
+  if (db !== undefined) await closeDatabase(db);
 });
 
 /** The document of `id`, or one that does not exist (created by `creatorId`, which owns nothing of it in the database). */
