@@ -97,7 +97,8 @@ describe('a browser page of the precompiled engine with the example’s generate
           `const ownershipRules = memoryOwnership({ document: [], user: [] });\n` +
           `export const permissions = createPermissions({ ownershipRules, onDecision: (event) => void events.push(event) });\n`,
         run:
-          `page.permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }, resource: 'document', action: 'list' });\n` +
+          `const user = { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] };\n` +
+          `page.permissions.grantPermitSync({ user, resource: 'document', action: 'list' });\n` +
           `await page.permissions.decisionLog.flush();\n` +
           `return page.events.map((event) => [event.action, event.granted, event.via, event.definitions]);`,
       },

@@ -141,7 +141,8 @@ const POLICIES: readonly Policy[] = [
 /** A consumer module that itself follows the strictest settings (explicit types on every export). */
 function consumerSource(policy: Policy): string {
   const { rules } = policy;
-  return `import { createPermissions, ${rules === undefined ? '' : 'type CreatePermissionsOptions, '}type PermissionsOwnershipService, type Role } from './generated/index.js';
+  const optionsType = rules === undefined ? '' : 'type CreatePermissionsOptions, ';
+  return `import { createPermissions, ${optionsType}type PermissionsOwnershipService, type Role } from './generated/index.js';
 
 export interface AppUser {
   readonly id: number;
