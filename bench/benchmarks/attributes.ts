@@ -95,7 +95,7 @@ export const OWN_PICK_TARGET = 'Async pick of an owned document whose ownership 
 /** The document of the memo-hit case: document 10, created by user 1. */
 const OWN_PICK_DOCUMENT_ID = 10;
 
-/** EMPLOYEE's own `read` patterns in definitions/document.permissions.json; the hand-written output below mirrors them. */
+/** EMPLOYEE's own `read` patterns in the example definitions (the same in definitions/ and in the hook fixture); the hand-written output below mirrors them. */
 const EMPLOYEE_OWN_READ = ['*', '!confidential'] as const;
 
 async function runPickCase(

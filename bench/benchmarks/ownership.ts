@@ -1,7 +1,8 @@
 /**
  * Ownership without isOwner: ownership decided on the example's real data layer — kysely
- * over an embedded PGlite made by `createSeededDatabase` (the context's seededDatabase), plus extra documents — through the real
- * `DocumentOwnershipService`, for EMPLOYEE 1 reading documents.
+ * over an embedded PGlite made by `createSeededDatabase` (the context's seededDatabase), plus extra documents — through the
+ * hand-written `DocumentOwnershipService` of test/fixtures/example-hooks (the hook methods the example had before its
+ * ownership became rules: this benchmark measures the hook machinery), for EMPLOYEE 1 reading documents.
  *
  * - "before": the definitions as they were before ownedAmong (`isOwner: 'isCreator'` on EMPLOYEE,
  *   `'isCreatorOrManagerOfCreator'` on EMPLOYEE_MANAGER) and no ownedAmong executor, so filterPick
@@ -131,7 +132,7 @@ function expectedOutput(documents: readonly DocumentRow[], userId: number): obje
 }
 
 const VARIANTS: readonly OwnershipVariant[] = ['before', 'after'];
-const USER: AppUser = { id: 1, roles: ['EMPLOYEE'] };
+const USER: AppUser = { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] };
 
 /** The example's data layer, observed: the counted database, the observed ownership service, both variants' engines. */
 interface ObservedExample {

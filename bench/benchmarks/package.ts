@@ -70,34 +70,34 @@ const DOCUMENT = { id: 10, title: 'Plan', date: '2026-01-05', status: 'draft', p
 /**
  * A page that decides with the precompiled engine and the example's compiled tables, as generated code makes it:
  * reads one document (grantPermit with its id: an ownership answer, then pick), lists documents (grantPermitSync,
- * filterPick, the limitOwn filter) and cuts the user's slice. Its ownership service says every document is the
- * user's own. The run does each once, as EMPLOYEE 1.
+ * filterPick, the limitOwn filter) and cuts the user's slice. Its ownership rules read the records the page holds in
+ * memory (memoryOwnership of typed-permissions/ownership: the documents it was given, and its users' companies). The
+ * run does each once, as EMPLOYEE 1.
  */
 export const PRECOMPILED_PAGE: Page = {
   source: `
 import { createPermissions } from ${JSON.stringify(join(REPO_ROOT, 'generated', 'index.ts'))};
-const ownership = {
-  isCreatedInSameCompany: () => false,
-  listCreatedInSameCompany: () => [],
-  limitToCreator: ({ user }) => ({ creatorId: user.id }),
-  limitToCreatorOrManagedCreators: ({ user }) => ({ creatorId: user.id }),
-  ownedDocumentsAmong: ({ resourceIds }) => resourceIds,
-};
-const permissions = createPermissions({ ownership });
+import { memoryOwnership } from ${JSON.stringify(join(REPO_ROOT, 'runtime', 'ownership', 'index.ts'))};
+let documents = [];
+const users = [{ id: 1, companyId: 1 }];
+const permissions = createPermissions({ ownershipRules: memoryOwnership({ document: () => documents, user: users }) });
 export async function readDocument(user, document) {
+  documents = [document];
   const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: document.id });
   return permit.granted ? permit.pick(document) : undefined;
 }
-export async function listDocuments(user, documents) {
+export async function listDocuments(user, given) {
+  documents = given;
   const permit = permissions.grantPermitSync({ user, resource: 'document', action: 'list' });
-  return { rows: await permit.filterPick(documents), ownedFilter: permit.limitOwn() };
+  return { rows: await permit.filterPick(given), ownedIds: given.filter(permit.limitOwn()).map((document) => document.id) };
 }
 export const sliceOf = (user) => permissions.sliceFor(user);
 `,
   run: `
-const user = { id: 1, roles: ['EMPLOYEE'] };
+const user = { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] };
 const document = ${JSON.stringify(DOCUMENT)};
-return { read: await page.readDocument(user, document), list: await page.listDocuments(user, [document]), slice: page.sliceOf(user) };
+const other = { ...document, id: 20, creatorId: 2 };
+return { read: await page.readDocument(user, document), list: await page.listDocuments(user, [document, other]), slice: page.sliceOf(user) };
 `,
 };
 
@@ -161,12 +161,13 @@ const SLICE_USERS: readonly { readonly user: string; readonly roles: readonly st
 /** The example users' slices, cut from the compiled example tables: their JSON sizes, and user 1's (the client page's). */
 async function exampleSlices(): Promise<{ sizes: SliceSize[]; employee: unknown }> {
   const { createPermissions } = await import('../../generated/index.js');
-  // Cutting a slice calls no hook: an empty ownership service with the methods' names is enough to load the tables.
-  const ownership = new Proxy({}, { getOwnPropertyDescriptor: () => ({ value: () => [], configurable: true, enumerable: true, writable: true }) });
-  const permissions = createPermissions({ ownership: ownership as never });
+  const { memoryOwnership } = await import('../../runtime/ownership/index.js');
+  // Cutting a slice reads no record: a rule source without records is enough to load the tables.
+  const permissions = createPermissions({ ownershipRules: memoryOwnership({ document: [], user: [] }) });
+  const noOwnership = { companyId: null, managedUserIds: [] };
   return {
-    sizes: SLICE_USERS.map(({ user, roles }) => ({ user, bytes: Buffer.byteLength(JSON.stringify(permissions.sliceFor({ id: 0, roles }))) })),
-    employee: permissions.sliceFor({ id: 1, roles: ['EMPLOYEE'] }),
+    sizes: SLICE_USERS.map(({ user, roles }) => ({ user, bytes: Buffer.byteLength(JSON.stringify(permissions.sliceFor({ id: 0, roles, ...noOwnership }))) })),
+    employee: permissions.sliceFor({ id: 1, roles: ['EMPLOYEE'], ...noOwnership }),
   };
 }
 
@@ -198,11 +199,11 @@ async function prepareColdStart(dir: string): Promise<{ ours: string; casl: stri
   writeFileSync(
     ours,
     `import { createPermissions } from './generated/index.js';\n` +
-      // Every document counts as user 1's: the ownedAmong executor answers every id it is asked about.
-      `const ownership = { isCreatedInSameCompany: () => false, limitToCreator: () => undefined, limitToCreatorOrManagedCreators: () => undefined, ` +
-      `listCreatedInSameCompany: () => [], ownedDocumentsAmong: ({ resourceIds }) => resourceIds };\n` +
-      `const query = { user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read', resourceId: 10 };\n` +
-      `const permit = await createPermissions({ ownership }).grantPermit(query);\n` +
+      `import { memoryOwnership } from 'typed-permissions/ownership';\n` +
+      // Document 10 is user 1's: the ownership rule reads it from the records in memory.
+      `const ownershipRules = memoryOwnership({ document: [{ id: 10, creatorId: 1 }], user: [{ id: 1, companyId: 1 }] });\n` +
+      `const query = { user: { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }, resource: 'document', action: 'read', resourceId: 10 };\n` +
+      `const permit = await createPermissions({ ownershipRules }).grantPermit(query);\n` +
       `if (!permit.granted) process.exit(1);\n`,
   );
   const casl = join(dir, 'casl.js');

@@ -121,10 +121,16 @@ function embeddedNsPerCheck(bundle: PolicyBundle, checks: readonly CheckQuery[],
   return Number(process.hrtime.bigint() - start) / (batches * checks.length);
 }
 
+/** The source of the records behind the policy's ownership rules: as in the service, there are none, and nothing asks for them. */
+const refuseRecords = (): never => {
+  throw new Error('The benchmark has no records: its checks carry no record, and ownership rules are not evaluated.');
+};
+
 /** The embedded engine the service answers with, on the same policy. */
 function embeddedEngine(bundle: PolicyBundle): ReturnType<typeof permissionsFromTables> {
   return permissionsFromTables(bundle, {
     ownership: ownershipStandIn(undefined, (name) => `${name} is not run by the benchmark.`),
+    ownershipRules: { filter: refuseRecords, ownedAmong: refuseRecords, listOwned: refuseRecords },
     logger: { warn: () => undefined },
   });
 }

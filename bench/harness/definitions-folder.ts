@@ -1,5 +1,6 @@
 /**
- * Writes a scenario as a definitions folder the compiler reads: the example files as they are, one
+ * Writes a scenario as a definitions folder the compiler reads: the example files in their hook form as they are
+ * (test/fixtures/example-hooks/definitions, what the scenario's example definitions are read from), one
  * `*.permissions.json` per filler role and one `*.resource.json` (number ids, the ten attributes)
  * per filler resource that a definition names.
  */
@@ -19,7 +20,7 @@ const EXAMPLE_FILES = ['document.permissions.json', 'document.resource.json'] as
  */
 export function writeDefinitionsFolder(scenario: Scenario, dir: string): number {
   mkdirSync(dir, { recursive: true });
-  for (const name of EXAMPLE_FILES) copyFileSync(new URL(`../../definitions/${name}`, import.meta.url), join(dir, name));
+  for (const name of EXAMPLE_FILES) copyFileSync(new URL(`../../test/fixtures/example-hooks/definitions/${name}`, import.meta.url), join(dir, name));
   let files = EXAMPLE_FILES.length;
   const used = new Set<string>();
   for (const [role, definitions] of scenario.fillerByRole) {

@@ -1,17 +1,18 @@
 /**
  * The example app's real data layer, for benchmarks that decide ownership on it: its seeded PGlite database grown to
- * any number of documents, and its real ownership service with every call observed.
+ * any number of documents, and the hand-written ownership service over it (test/fixtures/example-hooks: the hook
+ * methods the example had before its ownership became rules) with every call observed.
  */
 import type { Kysely } from 'kysely';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';
-import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { DocumentOwnershipService } from '../../test/fixtures/example-hooks/document-ownership.service.js';
 import { exampleDocuments } from '../../examples/documents/example-data.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 
 /**
- * The real ownership service, observed: calls per method and the most calls in flight at once.
- * Everything else is the example's code, unchanged.
+ * The hand-written ownership service, observed: calls per method and the most calls in flight at once.
+ * Everything else is the service's code, unchanged.
  *
  * @example
  * ```ts

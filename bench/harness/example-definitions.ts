@@ -1,17 +1,20 @@
 /**
- * The example's definitions and ownedAmong executors, read from the repository's definitions folder — what the
- * compiler reads — so that every benchmark models the same policy the example app runs.
+ * The example's definitions and ownedAmong executors in their hook form, read from test/fixtures/example-hooks —
+ * the example's grants with its ownership decided by hook methods (limitToCreator, isCreatedInSameCompany, …), as
+ * the example app declared them before its ownership became rules. The benchmarks build engines at run time
+ * (`new Permissions`) and count hook calls, and an engine built at run time cannot name ownership rules (they need
+ * the compiler), so every benchmark models these same grants with the hooks of the fixture.
  */
 import { readFileSync } from 'node:fs';
 import type { PermissionDefinitionJson } from '../../runtime/permissions/index.js';
 
-const EXAMPLE_FILE = new URL('../../definitions/document.permissions.json', import.meta.url);
+const EXAMPLE_FILE = new URL('../../test/fixtures/example-hooks/definitions/document.permissions.json', import.meta.url);
 
-const EXAMPLE_RESOURCE_FILE = new URL('../../definitions/document.resource.json', import.meta.url);
+const EXAMPLE_RESOURCE_FILE = new URL('../../test/fixtures/example-hooks/definitions/document.resource.json', import.meta.url);
 
 /**
- * The example's ownedAmong executors, as `new Permissions({ ownedAmong })` takes them, read from
- * definitions/document.resource.json so that the bench builds what the compiler reads.
+ * The example's ownedAmong executors, as `new Permissions({ ownedAmong })` takes them, read from the fixture's
+ * document.resource.json so that the bench builds what the compiler reads.
  *
  * @example
  * ```ts
@@ -24,7 +27,7 @@ export function readExampleOwnedAmong(): Readonly<Record<string, string>> {
 }
 
 /**
- * The example definitions, read from the repository's definitions folder.
+ * The example definitions in their hook form, read from the fixture's document.permissions.json.
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * The benchmark scenario: the example definitions (definitions/document.permissions.json) plus
+ * The benchmark scenario: the example definitions (in their hook form, test/fixtures/example-hooks) plus
  * deterministic filler made with a seeded PRNG, at 1× (20 roles × 50 resources) and 10× (200 roles ×
  * 500 resources, same density per role). Every library in the bench is modelled from these
  * definitions, so they all answer the same questions.
@@ -70,9 +70,9 @@ export interface Showcase {
 export interface Scenario {
   readonly scale: Scale;
   readonly seed: number;
-  /** The example definitions, as in definitions/document.permissions.json. */
+  /** The example definitions in their hook form, as in test/fixtures/example-hooks/definitions/document.permissions.json. */
   readonly exampleDefinitions: readonly PermissionDefinitionJson[];
-  /** The example's ownedAmong executors (resource → method name), as in definitions/document.resource.json. */
+  /** The example's ownedAmong executors (resource → method name), as in test/fixtures/example-hooks/definitions/document.resource.json. */
   readonly ownedAmong: Readonly<Record<string, string>>;
   /** Filler definitions grouped by role (one definitions file per role for the compiler). */
   readonly fillerByRole: ReadonlyMap<string, readonly PermissionDefinitionJson[]>;

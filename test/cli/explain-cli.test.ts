@@ -14,9 +14,8 @@ describe('typed-permissions explain', () => {
     expect(err).toEqual([]);
     const text = out.join('\n');
     expect(text.split('\n')[0]).toBe('read on document for roles EMPLOYEE_MANAGER, COMPANY_ADMIN: GRANTED');
-    expect(text).toContain(
-      'EMPLOYEE_MANAGER: own (when limitToCreatorOrManagedCreators via ownedDocumentsAmong says so), attributes * !confidential !personal',
-    );
+    expect(text).toContain('EMPLOYEE_MANAGER: own (when rule creatorOrManaged says so), attributes * !confidential !personal');
+    expect(text).toContain('COMPANY_ADMIN: own (when rule sameCompany says so), attributes *');
     expect(text).toContain('from document.permissions.json #2');
   });
 

@@ -65,6 +65,11 @@ interface Policy {
   readonly definitions: Readonly<Record<string, string>> | string;
   /** The consumer's ownership service (an object literal), typed `PermissionsOwnershipService<AppUser, NoteFilter>`. */
   readonly ownership: string;
+  /**
+   * For a policy that names ownership rules: the source of their records (an object literal, typed as
+   * `createPermissions` takes it), and the fields its users carry for the rules to read.
+   */
+  readonly rules?: { readonly source: string; readonly userFields: string };
   /** One valid grant query. */
   readonly query: string;
 }
@@ -117,31 +122,43 @@ const POLICIES: readonly Policy[] = [
   {
     name: "the repository's definitions/",
     definitions: join(repoRoot, 'definitions'),
-    ownership: `{
-  isCreatedInSameCompany: ({ user, resourceId }) => resourceId > user.id,
-  ownedDocumentsAmong: ({ filter, resourceIds }) => Promise.resolve(resourceIds.filter((id) => id === filter.authorId)),
-  limitToCreator: ({ user }) => ({ authorId: user.id }),
-  limitToCreatorOrManagedCreators: ({ user }) => ({ authorId: user.id }),
-  listCreatedInSameCompany: ({ user }) => [user.id],
+    // Its ownership is declared as rules: no method to write, a source of the records the rules read instead.
+    ownership: '{}',
+    rules: {
+      source: `{
+  filter: () => ({ authorId: 0 }),
+  ownedAmong: (_question, ids) => Promise.resolve(ids),
+  listOwned: () => Promise.resolve([]),
 }`,
+      userFields: `
+  readonly companyId: number | null;
+  readonly managedUserIds: readonly number[];`,
+    },
     query: "{ user, resource: 'document', action: 'review', resourceId: 10 }",
   },
 ];
 
 /** A consumer module that itself follows the strictest settings (explicit types on every export). */
 function consumerSource(policy: Policy): string {
-  return `import { createPermissions, type PermissionsOwnershipService, type Role } from './generated/index.js';
+  const { rules } = policy;
+  const optionsType = rules === undefined ? '' : 'type CreatePermissionsOptions, ';
+  return `import { createPermissions, ${optionsType}type PermissionsOwnershipService, type Role } from './generated/index.js';
 
 export interface AppUser {
   readonly id: number;
-  readonly roles: readonly Role[];
+  readonly roles: readonly Role[];${rules?.userFields ?? ''}
 }
 export interface NoteFilter {
   readonly authorId: number;
 }
 
 export const ownership: PermissionsOwnershipService<AppUser, NoteFilter> = ${policy.ownership};
-const permissions = createPermissions<AppUser, NoteFilter>({ ownership, strict: true });
+${
+  rules === undefined
+    ? 'const permissions = createPermissions<AppUser, NoteFilter>({ ownership, strict: true });'
+    : `export const ownershipRules: CreatePermissionsOptions<AppUser, NoteFilter>['ownershipRules'] = ${rules.source};
+const permissions = createPermissions<AppUser, NoteFilter>({ ownership, ownershipRules, strict: true });`
+}
 
 export async function isGranted(user: AppUser): Promise<boolean> {
   const permit = await permissions.grantPermit(${policy.query});

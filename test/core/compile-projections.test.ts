@@ -66,10 +66,10 @@ describe('compiled projections', () => {
         `let made = 0; const F = Function;
          globalThis.Function = new Proxy(F, { construct(t, a) { made++; return Reflect.construct(t, a); } });
          const { createPermissions } = await import('./generated/index.ts');
-         const permissions = createPermissions({ ownership: {
-           isCreatedInSameCompany: () => false, listCreatedInSameCompany: () => [], limitToCreator: () => 0,
-           limitToCreatorOrManagedCreators: () => 0, ownedDocumentsAmong: () => [] } });
-         const permit = permissions.grantPermitSync({ user: { id: 5, roles: ['SUPER_ADMIN'] }, resource: 'document', action: 'read' });
+         const { memoryOwnership } = await import('./runtime/ownership/index.ts');
+         const permissions = createPermissions({ ownershipRules: memoryOwnership({ document: [], user: [] }) });
+         const user = { id: 5, roles: ['SUPER_ADMIN'], companyId: 2, managedUserIds: [] };
+         const permit = permissions.grantPermitSync({ user, resource: 'document', action: 'read' });
          permit.pickSync({ id: 1, title: 't' });
          console.log(made);`,
       ],

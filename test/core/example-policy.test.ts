@@ -1,107 +1,22 @@
-// Over 350 lines: every example check and role of the documents app on one in-memory ownership service, each answer spelled out.
+// Over 350 lines: every example check and role of the documents app on its ownership rules over the in-memory example data, each answer spelled out.
 /**
- * The five example behaviour checks of the documents app, proved on the real example definitions
- * (definitions/document.permissions.json, and session.permissions.json that makes the anonymous placeholder's
- * role known) and the example data, with an in-memory ownership service.
+ * The five example behaviour checks of the documents app, proved on the real example definitions as compiled
+ * (generated/ from definitions/: document.permissions.json, and session.permissions.json that makes the anonymous
+ * placeholder's role known) and the example data, with the example's ownership rules over the records in memory
+ * (memoryOwnership: the documents, and the users' companies the rule sameCompany reads through `creator`).
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { Permissions, PermissionsUsageError, type Permit, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
-import {
-  exampleAnonymousUser,
-  exampleCompanies,
-  exampleDocuments,
-  exampleManagers,
-  exampleUsers,
-  type ExampleDocument,
-  type ExampleUser,
-} from '../../examples/documents/example-data.js';
+import { createPermissions } from '../../generated/index.js';
+import { memoryOwnership, type Permit } from '../../runtime/permissions/index.js';
+import { exampleAnonymousUser, exampleDocuments, exampleUsers, type ExampleDocument, type ExampleUser } from '../../examples/documents/example-data.js';
 import { collectingLogger } from './helpers.js';
 
-const DEFINITIONS_FILE = 'definitions/document.permissions.json';
-/** The anonymous placeholder's definition: it names ANONYMOUS (so the role is known) and grants nothing on documents. */
-const SESSION_DEFINITIONS_FILE = 'definitions/session.permissions.json';
-
 type DocumentPredicate = (document: ExampleDocument) => boolean;
-type IsOwnerArgs = { user: User<unknown>; resourceId: unknown };
-type UserArgs = { user: User<unknown> };
-
-/** The example app's ownership service over the in-memory example data; its method names are the hook strings of the definitions file. */
-class ExampleOwnership {
-  private readonly documents = new Map(exampleDocuments.map((document) => [document.id, document]));
-
-  private creatorOf(resourceId: unknown): number | undefined {
-    return typeof resourceId === 'number' ? this.documents.get(resourceId)?.creatorId : undefined;
-  }
-
-  private manages(managerId: unknown, userId: number): boolean {
-    return exampleManagers.some((relation) => relation.managerId === managerId && relation.managedId === userId);
-  }
-
-  private companyOf(userId: unknown): number | undefined {
-    return exampleCompanies.find((membership) => membership.userId === userId)?.companyId;
-  }
-
-  private sameCompany(user: User<unknown>, creatorId: number): boolean {
-    const company = this.companyOf(user.id);
-    return creatorId === user.id || (company !== undefined && this.companyOf(creatorId) === company);
-  }
-
-  isCreator({ user, resourceId }: IsOwnerArgs): boolean {
-    return this.creatorOf(resourceId) === user.id;
-  }
-
-  limitToCreator({ user }: UserArgs): DocumentPredicate {
-    return (document) => document.creatorId === user.id;
-  }
-
-  isCreatorOrManagerOfCreator({ user, resourceId }: IsOwnerArgs): boolean {
-    const creatorId = this.creatorOf(resourceId);
-    return creatorId !== undefined && (creatorId === user.id || this.manages(user.id, creatorId));
-  }
-
-  limitToCreatorOrManagedCreators({ user }: UserArgs): DocumentPredicate {
-    return (document) => document.creatorId === user.id || this.manages(user.id, document.creatorId);
-  }
-
-  isCreatedInSameCompany({ user, resourceId }: IsOwnerArgs): boolean {
-    const creatorId = this.creatorOf(resourceId);
-    return creatorId !== undefined && this.sameCompany(user, creatorId);
-  }
-
-  listCreatedInSameCompany({ user }: UserArgs): number[] {
-    return exampleDocuments.filter((document) => this.sameCompany(user, document.creatorId)).map((document) => document.id);
-  }
-
-  /** The ownedAmong executor of documents (definitions/document.resource.json): runs a limitOwned predicate over the given ids. */
-  ownedDocumentsAmong({ filter, resourceIds }: { filter: DocumentPredicate; resourceIds: readonly unknown[] }): unknown[] {
-    return resourceIds.filter((id) => {
-      const found = typeof id === 'number' ? this.documents.get(id) : undefined;
-      return found !== undefined && filter(found);
-    });
-  }
-}
-
-/** Combines the predicates of several limitOwned hooks with a logical OR. */
-function orPredicates({ user, limitOwneds }: { user: User<unknown>; limitOwneds: readonly ((args: UserArgs) => DocumentPredicate)[] }): DocumentPredicate {
-  const predicates = limitOwneds.map((limitOwned) => limitOwned({ user }));
-  return (document) => predicates.some((predicate) => predicate(document));
-}
 
 function setup() {
-  const file = JSON.parse(readFileSync(DEFINITIONS_FILE, 'utf8')) as { $schema: string; definitions: PermissionDefinition[] };
   const { warnings, logger } = collectingLogger();
-  // The executor the compiler reads from definitions/document.resource.json, given to build() directly.
-  const permissions = new Permissions({
-    ownership: new ExampleOwnership(),
-    limitOwnReduce: orPredicates,
-    logger,
-    ownedAmong: { document: 'ownedDocumentsAmong' },
-  });
-  permissions.addPermissions(file.definitions, { source: 'definitions/document.permissions.json' });
-  const session = JSON.parse(readFileSync(SESSION_DEFINITIONS_FILE, 'utf8')) as { definitions: PermissionDefinition[] };
-  permissions.addPermissions(session.definitions, { source: 'definitions/session.permissions.json' });
-  permissions.build();
+  const ownershipRules = memoryOwnership({ document: exampleDocuments, user: exampleUsers.map(({ id, companyId }) => ({ id, companyId })) });
+  const permissions = createPermissions<ExampleUser, DocumentPredicate>({ ownershipRules, logger });
   return { permissions, warnings };
 }
 
@@ -300,7 +215,7 @@ describe('example app: more roles', () => {
 function actionMatrixAndOwnLists(): void {
   it('example action matrix: each role is granted exactly its actions on an owned document (known actions: CRUD, list, review)', async () => {
     const { permissions } = setup();
-    const actions = ['create', 'read', 'update', 'delete', 'list', 'review'];
+    const actions = ['create', 'read', 'update', 'delete', 'list', 'review'] as const;
     const matrix = async (userId: number, resourceId: number) => {
       const row: Record<string, boolean> = {};
       for (const action of actions) row[action] = (await permissions.grantPermit({ user: user(userId), resource: 'document', action, resourceId })).granted;
@@ -316,7 +231,7 @@ function actionMatrixAndOwnLists(): void {
 
   it('SUPER_ADMIN reads and lists everything with every attribute, and is granted every known action', async () => {
     const { permissions } = setup();
-    for (const action of ['create', 'read', 'update', 'delete', 'list', 'review']) {
+    for (const action of ['create', 'read', 'update', 'delete', 'list', 'review'] as const) {
       const permit = await permissions.grantPermit({ user: user(5), resource: 'document', action, resourceId: 300 });
       expect(decision(permit)).toEqual({ granted: true, anyGranted: true, ownGranted: true, anyAttributes: ['*'] });
     }
@@ -326,7 +241,7 @@ function actionMatrixAndOwnLists(): void {
     expect(await list.filterPick(exampleDocuments)).toEqual(exampleDocuments);
   });
 
-  it("user 8 (EMPLOYEE + SUPER_ADMIN) owns through EMPLOYEE's hooks: isOwn(8) is true, isOwn of another's document false", async () => {
+  it("user 8 (EMPLOYEE + SUPER_ADMIN) owns through EMPLOYEE's rule: isOwn(8) is true, isOwn of another's document false", async () => {
     const { permissions } = setup();
     const permit = await permissions.grantPermit({ user: user(8), resource: 'document', action: 'read', resourceId: 1 });
     expect(decision(permit)).toEqual({ granted: true, anyGranted: true, ownGranted: true, anyAttributes: ['*'] });
@@ -343,7 +258,7 @@ function actionMatrixAndOwnLists(): void {
   it('QA_MANAGER and GOD have no definitions, ANONYMOUS none on documents: nothing is granted; only the unknown roles are warned about', async () => {
     const { permissions, warnings } = setup();
     for (const who of [user(3), user(6), exampleAnonymousUser]) {
-      for (const action of ['read', 'list', 'create', 'review']) {
+      for (const action of ['read', 'list', 'create', 'review'] as const) {
         for (const resourceId of [undefined, 1, 3, 6]) {
           const permit = await permissions.grantPermit({ user: who, resource: 'document', action, resourceId });
           expect(decision(permit)).toEqual(REFUSED);
@@ -353,7 +268,7 @@ function actionMatrixAndOwnLists(): void {
       expect(await permit.filterPick(exampleDocuments)).toEqual([]);
       expect(await permit.isOwn(who.id)).toBe(false);
     }
-    expect(exampleAnonymousUser).toEqual({ id: 0, roles: ['ANONYMOUS'] });
+    expect(exampleAnonymousUser).toEqual({ id: 0, roles: ['ANONYMOUS'], companyId: null, managedUserIds: [] });
     expect(warnings).toEqual([
       'typed-permissions: unknown role "QA_MANAGER": no definition names it; it is ignored.',
       'typed-permissions: unknown role "GOD": no definition names it; it is ignored.',
@@ -367,10 +282,10 @@ function actionMatrixAndOwnLists(): void {
     expect(exampleDocuments.filter(filter).map((d) => d.id)).toEqual([1, 10, 100]);
   });
 
-  it('listOwn on the example: COMPANY_ADMIN lists the documents of company 2; limitOwn is refused for a listOwned-only group', async () => {
+  it('listOwn on the example: COMPANY_ADMIN lists the documents of company 2, and the rule’s limitOwn predicate selects the same', async () => {
     const { permissions } = setup();
     const permit = await permissions.grantPermit({ user: user(4), resource: 'document', action: 'read' });
     expect(await permit.listOwn()).toEqual([4, 40, 400, 5, 50, 500, 6, 60, 600]);
-    expect(() => permit.limitOwn()).toThrow(PermissionsUsageError);
+    expect(exampleDocuments.filter(permit.limitOwn()).map((d) => d.id)).toEqual([4, 40, 400, 5, 50, 500, 6, 60, 600]);
   });
 }

@@ -14,7 +14,7 @@ import { OWNERSHIP_LIMITS, type OwnershipCondition, type OwnershipScope } from '
 import { sqlOwnershipCondition } from '../../runtime/core/ownership-rules/sql-ownership.js';
 import { describeRule } from '../../runtime/core/ownership-rules/describe-rule.js';
 import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
-import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { DocumentOwnershipService } from '../fixtures/example-hooks/document-ownership.service.js';
 import { exampleCompanies, exampleDocuments, exampleManagers, exampleUsers } from '../../examples/documents/example-data.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 

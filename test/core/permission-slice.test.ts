@@ -3,59 +3,62 @@
  * users, what it must never contain (hook names, role names, definition text, anything not granted), its
  * version (a fingerprint of the tables), and its cache (per distinct set of roles, frozen, FIFO-bounded).
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { createPermissions, grantTables, type PermissionsOwnershipService } from '../../generated/index.js';
+import { compileModel } from '../../compiler/model/compile-model.js';
+import { createPermissions, grantTables, type PermissionsRuleUser } from '../../generated/index.js';
 import { MAX_CACHED_SLICES } from '../../runtime/core/decision/policy-snapshot.js';
 import { loadDefinitionDescriptions } from '../../runtime/core/tables/packed-tables.js';
 import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
-import { Permissions, PermissionsUsageError, type PermissionDefinition, type PermissionSlice, type User } from '../../runtime/permissions/index.js';
+import type { OwnershipRuleSource } from '../../runtime/ownership/index.js';
+import { Permissions, PermissionsUsageError, type PermissionSlice, type User } from '../../runtime/permissions/index.js';
+import { permissionsFromTables, type PrecompiledPermissions } from '../../runtime/permissions/precompiled-permissions.js';
 import { exampleAnonymousUser, exampleUsers, type ExampleUser } from '../../examples/documents/example-data.js';
 import { collectingLogger } from './helpers.js';
 
-/** The example's definitions files, in the order the compiler reads them (by name). */
-const DEFINITIONS_FILES = ['decision.permissions.json', 'document.permissions.json', 'session.permissions.json'];
+/** A user of the example: its roles, and the attributes its ownership rules read (a slice reads none of them). */
+type RuleUser = User & PermissionsRuleUser;
 
-/** A slice never calls a hook: every method says so loudly if it is called. */
-function unusedHook(name: string): () => never {
+/** A user with the given roles and no company or managed users. */
+const userWith = (id: number, roles: readonly string[]): RuleUser => ({ id, roles, companyId: null, managedUserIds: [] });
+
+/** A slice never reads the records behind the ownership rules: every method of the source says so loudly if it is called. */
+function unusedSource(name: string): () => never {
   return () => {
-    throw new Error(`${name} must not be called to cut a slice`);
+    throw new Error(`ownershipRules.${name} must not be called to cut a slice`);
   };
 }
 
-const ownership: PermissionsOwnershipService<User, unknown> = {
-  isCreatedInSameCompany: unusedHook('isCreatedInSameCompany'),
-  limitToCreator: unusedHook('limitToCreator'),
-  limitToCreatorOrManagedCreators: unusedHook('limitToCreatorOrManagedCreators'),
-  listCreatedInSameCompany: unusedHook('listCreatedInSameCompany'),
-  ownedDocumentsAmong: unusedHook('ownedDocumentsAmong'),
+const ownershipRules: OwnershipRuleSource<unknown> = {
+  filter: unusedSource('filter'),
+  ownedAmong: unusedSource('ownedAmong'),
+  listOwned: unusedSource('listOwned'),
 };
 
-function examplePermissions(): Permissions<User, unknown> {
-  return createPermissions<User, unknown>({ ownership, logger: collectingLogger().logger }).permissions;
+function examplePermissions(): Permissions<RuleUser, unknown> {
+  return createPermissions<RuleUser, unknown>({ ownershipRules, logger: collectingLogger().logger }).permissions;
 }
 
-/** The example definitions built at run time (not loaded from generated/), with the compiler's source label. */
-function builtPermissions(edit: (definitions: Record<string, unknown>[]) => void = () => {}): Permissions<User, unknown> {
-  const permissions = new Permissions<User, unknown>({
-    ownership,
-    ownedAmong: { document: 'ownedDocumentsAmong' },
-    resourceIdTypes: { decision: 'string', document: 'number' },
-    // What the example's resource files declare, as the compiler reads them.
-    resourceActions: Object.fromEntries(
-      ['decision', 'document'].map((resource) => [
-        resource,
-        (JSON.parse(readFileSync(`definitions/${resource}.resource.json`, 'utf8')) as { actions: string[] }).actions,
-      ]),
-    ),
-    logger: collectingLogger().logger,
-  });
-  for (const file of DEFINITIONS_FILES) {
-    const { definitions } = JSON.parse(readFileSync(`definitions/${file}`, 'utf8')) as { definitions: Record<string, unknown>[] };
-    if (file === 'document.permissions.json') edit(definitions);
-    permissions.addPermissions(definitions as unknown as PermissionDefinition[], { source: file });
+/**
+ * The example definitions compiled now, from a copy of definitions/ that `edit` may change first (ownership rules
+ * need the compiler: an engine built at run time cannot name them), loaded as an engine.
+ */
+function builtPermissions(edit: (definitions: Record<string, unknown>[]) => void = () => {}): PrecompiledPermissions<RuleUser, unknown> {
+  const folder = mkdtempSync(join(tmpdir(), 'typed-permissions-slice-'));
+  try {
+    cpSync('definitions', folder, { recursive: true });
+    const path = join(folder, 'document.permissions.json');
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { definitions: Record<string, unknown>[] };
+    edit(file.definitions);
+    writeFileSync(path, JSON.stringify(file));
+    const compiled = compileModel(folder);
+    if (!compiled.ok) throw new Error(`the example definitions do not compile: ${JSON.stringify(compiled.problems)}`);
+    return permissionsFromTables<RuleUser, unknown>(compiled.model.tables, { ownershipRules, logger: collectingLogger().logger });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
-  return permissions.build();
 }
 
 function exampleUser(id: number): ExampleUser {
@@ -65,10 +68,10 @@ function exampleUser(id: number): ExampleUser {
 }
 
 const VERSION = policyVersionOf(grantTables);
-const superAdmin: User = { id: 9, roles: ['SUPER_ADMIN'] };
+const superAdmin = userWith(9, ['SUPER_ADMIN']);
 
 // Plans are numbered in the order the slice first meets them; groups are the tables' ownership groups
-// (0: EMPLOYEE's limitToCreator, 1: EMPLOYEE_MANAGER's limitToCreatorOrManagedCreators, 2: COMPANY_ADMIN's company hooks).
+// (0: EMPLOYEE's rule creator, 1: EMPLOYEE_MANAGER's rule creatorOrManaged, 2: COMPANY_ADMIN's rule sameCompany).
 const ALL_BUT_CONFIDENTIAL = [1, [['confidential', null]]];
 const ALL_BUT_CONFIDENTIAL_AND_PERSONAL = [
   1,
@@ -94,7 +97,7 @@ const TITLE_DATE_STATUS = [
 ];
 const EVERYTHING = [1, []];
 
-const EXPECTED_SLICES: readonly { readonly who: string; readonly user: () => User; readonly slice: unknown }[] = [
+const EXPECTED_SLICES: readonly { readonly who: string; readonly user: () => RuleUser; readonly slice: unknown }[] = [
   {
     who: 'user 1 (EMPLOYEE)',
     user: () => exampleUser(1),
@@ -233,16 +236,16 @@ describe('the slice of the example users', () => {
     expect(Buffer.byteLength(JSON.stringify(examplePermissions().sliceFor(exampleUser(1))), 'utf8')).toBe(261);
   });
 
-  it('no slice contains a hook name, a role name, or definition text (descr, source)', async () => {
+  it('no slice contains an ownership rule name, a role name, or definition text (descr, source)', async () => {
     await loadDefinitionDescriptions(grantTables);
     const permissions = examplePermissions();
     const forbidden = [
-      ...grantTables.hooks.map((hook) => hook.name),
+      ...(grantTables.ownershipRules?.rules ?? []).map((rule) => rule.name),
       ...grantTables.roles,
       ...grantTables.definitions.flatMap((definition) => [definition.descr, definition.source].filter((text): text is string => text !== undefined)),
     ];
-    // 5 hooks; 5 roles (ANONYMOUS among them); a description and a source for each of the 6 definitions.
-    expect(forbidden).toHaveLength(5 + 5 + 12);
+    // 3 rules (creator, creatorOrManaged, sameCompany); 5 roles (ANONYMOUS among them); a description and a source for each of the 6 definitions.
+    expect(forbidden).toHaveLength(3 + 5 + 12);
     for (const { user } of EXPECTED_SLICES) {
       const json = JSON.stringify(permissions.sliceFor(user()));
       expect(forbidden.filter((text) => json.includes(text))).toEqual([]);
@@ -251,12 +254,12 @@ describe('the slice of the example users', () => {
 
   it('nothing appears for a resource or action the roles are not granted', () => {
     const permissions = examplePermissions();
-    const actionsOf = (user: User): string[] =>
+    const actionsOf = (user: RuleUser): string[] =>
       permissions.sliceFor(user).grants.flatMap(([resource, actions]) => actions.map(([action]) => `${resource}.${action}`));
     expect(actionsOf(exampleUser(1))).toEqual(['document.create', 'document.list', 'document.read']);
     expect(actionsOf(exampleUser(4))).toEqual(['document.read', 'document.review', 'document.update']);
-    expect(actionsOf({ id: 3, roles: ['QA_MANAGER'] })).toEqual([]);
-    expect(actionsOf({ id: 0, roles: [] })).toEqual([]);
+    expect(actionsOf(userWith(3, ['QA_MANAGER']))).toEqual([]);
+    expect(actionsOf(userWith(0, []))).toEqual([]);
   });
 });
 
@@ -285,18 +288,18 @@ describe('the version of a slice', () => {
 describe('the slice cache', () => {
   it("['A','B'] and ['B','A','A'] get the very same slice object", () => {
     const permissions = examplePermissions();
-    const first = permissions.sliceFor({ id: 1, roles: ['EMPLOYEE', 'COMPANY_ADMIN'] });
-    expect(permissions.sliceFor({ id: 2, roles: ['COMPANY_ADMIN', 'EMPLOYEE', 'EMPLOYEE'] })).toBe(first);
-    expect(permissions.sliceFor({ id: 3, roles: ['EMPLOYEE'] })).not.toBe(first);
+    const first = permissions.sliceFor(userWith(1, ['EMPLOYEE', 'COMPANY_ADMIN']));
+    expect(permissions.sliceFor(userWith(2, ['COMPANY_ADMIN', 'EMPLOYEE', 'EMPLOYEE']))).toBe(first);
+    expect(permissions.sliceFor(userWith(3, ['EMPLOYEE']))).not.toBe(first);
   });
 
   // Fails on the current runtime: the cache key joins the sorted roles with U+0000, so the single
   // (unknown) role 'COMPANY_ADMIN\u0000EMPLOYEE' gets the cached slice of COMPANY_ADMIN + EMPLOYEE.
   it('a role name that contains U+0000 never shares a cached slice with two roles it spells out', () => {
     const permissions = examplePermissions();
-    const twoRoles = permissions.sliceFor({ id: 1, roles: ['COMPANY_ADMIN', 'EMPLOYEE'] });
+    const twoRoles = permissions.sliceFor(userWith(1, ['COMPANY_ADMIN', 'EMPLOYEE']));
     expect(twoRoles.grants[0]?.[1].map(([action]) => action)).toEqual(['create', 'list', 'read', 'review', 'update']);
-    const oneUnknownRole = permissions.sliceFor({ id: 2, roles: ['COMPANY_ADMIN\u0000EMPLOYEE'] });
+    const oneUnknownRole = permissions.sliceFor(userWith(2, ['COMPANY_ADMIN\u0000EMPLOYEE']));
     expect(oneUnknownRole).toEqual({ format: 1, version: VERSION, plans: [], grants: [] });
   });
 
@@ -323,15 +326,15 @@ describe('the slice cache', () => {
     const permissions = examplePermissions();
     const roleSet = (i: number): string[] => ['EMPLOYEE', `UNKNOWN_${i}`];
     const slices: PermissionSlice[] = [];
-    for (let i = 0; i < MAX_CACHED_SLICES; i++) slices.push(permissions.sliceFor({ id: i, roles: roleSet(i) }));
+    for (let i = 0; i < MAX_CACHED_SLICES; i++) slices.push(permissions.sliceFor(userWith(i, roleSet(i))));
     // At the limit, the first is still there (asking again does not insert, so nothing is evicted).
-    expect(permissions.sliceFor({ id: 0, roles: roleSet(0) })).toBe(slices[0]);
-    expect(permissions.sliceFor({ id: 1, roles: roleSet(1) })).toBe(slices[1]);
+    expect(permissions.sliceFor(userWith(0, roleSet(0)))).toBe(slices[0]);
+    expect(permissions.sliceFor(userWith(1, roleSet(1)))).toBe(slices[1]);
     // The 1025th distinct set evicts the oldest (the first), and only it.
-    permissions.sliceFor({ id: MAX_CACHED_SLICES, roles: roleSet(MAX_CACHED_SLICES) });
-    expect(permissions.sliceFor({ id: 1, roles: roleSet(1) })).toBe(slices[1]);
-    expect(permissions.sliceFor({ id: MAX_CACHED_SLICES - 1, roles: roleSet(MAX_CACHED_SLICES - 1) })).toBe(slices[MAX_CACHED_SLICES - 1]);
-    const recut = permissions.sliceFor({ id: 0, roles: roleSet(0) });
+    permissions.sliceFor(userWith(MAX_CACHED_SLICES, roleSet(MAX_CACHED_SLICES)));
+    expect(permissions.sliceFor(userWith(1, roleSet(1)))).toBe(slices[1]);
+    expect(permissions.sliceFor(userWith(MAX_CACHED_SLICES - 1, roleSet(MAX_CACHED_SLICES - 1)))).toBe(slices[MAX_CACHED_SLICES - 1]);
+    const recut = permissions.sliceFor(userWith(0, roleSet(0)));
     expect(recut).not.toBe(slices[0]);
     expect(recut).toEqual(slices[0]);
   });
@@ -340,7 +343,7 @@ describe('the slice cache', () => {
 describe('misuse of sliceFor', () => {
   const misuse = (user: unknown): unknown => {
     try {
-      examplePermissions().sliceFor(user as User);
+      examplePermissions().sliceFor(user as RuleUser);
     } catch (error) {
       return error;
     }
@@ -367,7 +370,7 @@ describe('misuse of sliceFor', () => {
   });
 
   it('sliceFor before build() is a usage error that says to build first', () => {
-    const permissions = new Permissions({ ownership, logger: collectingLogger().logger });
+    const permissions = new Permissions<RuleUser>({ logger: collectingLogger().logger });
     expect(() => permissions.sliceFor(exampleUser(1))).toThrow(PermissionsUsageError);
     expect(() => permissions.sliceFor(exampleUser(1))).toThrow(
       'sliceFor() needs build() first: call permissions.build() at application start, after addPermissions().',

@@ -5,10 +5,12 @@
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { createPermissions, type PermissionsOwnershipService, type PolicyUser } from '../../generated/index.js';
+import { createPermissions, type PermissionsRuleUser, type PolicyUser } from '../../generated/index.js';
 import { checkPermitRoutes, createPermitMiddleware, permissionsErrorHandler } from '../../runtime/hono/index.js';
+import { memoryOwnership } from '../../runtime/ownership/index.js';
 
-type AppUser = PolicyUser<number>;
+/** A user with the attributes the ownership rules of the definitions read. */
+type AppUser = PolicyUser<number> & PermissionsRuleUser;
 
 interface Document {
   readonly id: number;
@@ -25,28 +27,17 @@ const documents = new Map<number, Document>([
   [2, { id: 2, title: 'Team offsite', date: '2026-02-10', status: 'final', personal: 'p2', confidential: 'c2', creatorId: 2 }],
 ]);
 const users = new Map<string, AppUser>([
-  ['1', { id: 1, roles: ['EMPLOYEE'] }],
-  ['2', { id: 2, roles: ['EMPLOYEE'] }],
+  ['1', { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }],
+  ['2', { id: 2, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }],
 ]);
 
 type DocumentFilter = (document: Document) => boolean;
 
-const ownership: PermissionsOwnershipService<AppUser, DocumentFilter> = {
-  isCreatedInSameCompany: () => false,
-  listCreatedInSameCompany: () => [],
-  limitToCreator:
-    ({ user }) =>
-    (document) =>
-      document.creatorId === user.id,
-  limitToCreatorOrManagedCreators:
-    ({ user }) =>
-    (document) =>
-      document.creatorId === user.id,
-  ownedDocumentsAmong: ({ filter, resourceIds }) => resourceIds.filter((id) => documents.get(id) !== undefined && filter(documents.get(id) as Document)),
-};
+/** The ownership rules read the documents and the users' companies held here, in memory. */
+const ownershipRules = memoryOwnership({ document: () => [...documents.values()], user: () => [...users.values()] });
 
 const permit = createPermitMiddleware({
-  permissions: createPermissions<AppUser, DocumentFilter>({ ownership }),
+  permissions: createPermissions<AppUser, DocumentFilter>({ ownershipRules }),
   resource: 'document',
   getUser: (c) => {
     const user = users.get(c.req.header('x-user-id') ?? '');

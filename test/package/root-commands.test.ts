@@ -38,7 +38,7 @@ describe('the repository root after npm ci', () => {
       status: 0,
       stdout:
         'read on document for roles EMPLOYEE: GRANTED\n' +
-        '  - EMPLOYEE: own (when limitToCreator via ownedDocumentsAmong says so), attributes * !confidential\n' +
+        '  - EMPLOYEE: own (when rule creator says so), attributes * !confidential\n' +
         '      from document.permissions.json #0 ("An employee creates documents, and reads and lists the ones they created; other documents ' +
         'they list by title and date only.") as own\n',
       stderr: '',

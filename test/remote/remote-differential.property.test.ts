@@ -1,9 +1,10 @@
 /**
  * Remote permissions ≡ the embedded engine, on the example. The embedded engine is the example's compiled one
- * (`createPermissions` with the real DocumentOwnershipService over the seeded PGlite database); the remote one
- * asks a decision service that follows the example's compiled policy.json over loopback HTTP and runs the same
- * ownership service locally. For the example's users, mixes of their roles and roles nobody defines, every
- * action, and documents that exist or not, with and without an id, every answer of the Permit is the same:
+ * (`createPermissions` with the example's ownership rules over the seeded PGlite database, documentOwnershipRules);
+ * the remote one asks a decision service that follows the example's compiled policy.json over loopback HTTP and
+ * runs the same rules over the same database locally. For the example's users, mixes of their roles and roles
+ * nobody defines with any company and managed users, every action, and documents that exist or not, with and
+ * without an id, every answer of the Permit is the same:
  * granted, anyGranted, ownGranted, anyAttributes, pick, filterPick, listOwn / limitOwn, owningGroups — or the
  * same error.
  */
@@ -16,11 +17,10 @@ import type { AppUser } from '../../examples/documents/app-user.js';
 import { closeDatabase } from '../../examples/documents/database.js';
 import { seededTestDatabase } from '../example/seeded-database.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';
-import { DocumentOwnershipService } from '../../examples/documents/document-ownership.service.js';
+import { documentOwnershipRules } from '../../examples/documents/document-ownership-rules.js';
 import { DocumentsRepository } from '../../examples/documents/documents.repository.js';
 import { exampleAnonymousUser, exampleDocuments, exampleUsers, type ExampleDocument } from '../../examples/documents/example-data.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
-import { limitOwnReduce } from '../../examples/documents/limit-own-reduce.js';
 import { createPermissions, type Schema } from '../../generated/index.js';
 import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { createRemotePermissions, type RemotePermissions } from '../../runtime/remote/index.js';
@@ -40,11 +40,18 @@ let service: DecisionService;
 
 beforeAll(async () => {
   db = await seededTestDatabase();
-  const ownership = new DocumentOwnershipService(db);
-  embedded = createPermissions<AppUser, DocumentFilter>({ ownership, limitOwnReduce, logger: { warn: () => undefined } });
+  const ownershipRules = documentOwnershipRules(db);
+  embedded = createPermissions<AppUser, DocumentFilter>({ ownershipRules, logger: { warn: () => undefined } });
   service = await createDecisionService({ tables: bundle, tokens: [TOKEN], port: 0, logger: recordingLogger() });
   const url = await service.listen();
-  remote = await createRemotePermissions<Schema, AppUser, DocumentFilter>({ url, token: TOKEN, ownership, limitOwnReduce, logger: { warn: () => undefined } });
+  remote = await createRemotePermissions<Schema, AppUser, DocumentFilter>({
+    url,
+    token: TOKEN,
+    // The example's policy names no ownership method, but the remote engine requires the option: an empty service.
+    ownership: {},
+    ownershipRules,
+    logger: { warn: () => undefined },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -95,7 +102,16 @@ async function answersOf(permit: Permit<AppUser, number, DocumentFilter>, extra:
 
 const userArb = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom<AppUser>(...(exampleUsers as readonly AppUser[]), exampleAnonymousUser as AppUser) },
-  { weight: 1, arbitrary: fc.record({ id: fc.integer({ min: 0, max: 9 }), roles: fc.uniqueArray(fc.constantFrom<string>(...ROLES), { maxLength: 3 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      id: fc.integer({ min: 0, max: 9 }),
+      roles: fc.uniqueArray(fc.constantFrom<string>(...ROLES), { maxLength: 3 }),
+      // The attributes the rules read: any company (or none) and any users managed, existing or not.
+      companyId: fc.option(fc.constantFrom(1, 2, 3), { nil: null }),
+      managedUserIds: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 3 }),
+    }),
+  },
 );
 
 describe('remote permissions ≡ the embedded engine, on the example', () => {

@@ -5,18 +5,27 @@
  * types; `permitOf(request)` gives the Permit typed as asked; the plugin registers as it is.
  */
 import Fastify, { type FastifyRequest } from 'fastify';
-import { createPermissions, type PermissionsOwnershipService } from '../../generated/index.js';
+import { createPermissions, type PermissionsRuleUser } from '../../generated/index.js';
+import type { OwnershipRuleSource } from '../../runtime/ownership/index.js';
 import { permissionsFromDefinitions, type Permit, type User } from '../../runtime/permissions/index.js';
 import { createPermitHook, fastifyPermissions, permitOf, type PermitHook } from '../../runtime/fastify/index.js';
 import type { Equal, Expect } from './type-assert.js';
 
-type AppUser = User<number>;
-declare const ownership: PermissionsOwnershipService<AppUser, string>;
+// The example's ownership rules read companyId and managedUserIds: its users carry them.
+type AppUser = User<number> & PermissionsRuleUser;
+declare const ownershipRules: OwnershipRuleSource<string>;
 declare const request: FastifyRequest;
 
-const permissions = createPermissions<AppUser, string>({ ownership });
-const permit = createPermitHook({ permissions, getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] }), resource: 'document' });
-const withoutDefault = createPermitHook({ permissions, getUser: (): Promise<AppUser> => Promise.resolve({ id: 1, roles: ['EMPLOYEE'] }) });
+const permissions = createPermissions<AppUser, string>({ ownershipRules });
+const permit = createPermitHook({
+  permissions,
+  getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }),
+  resource: 'document',
+});
+const withoutDefault = createPermitHook({
+  permissions,
+  getUser: (): Promise<AppUser> => Promise.resolve({ id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }),
+});
 
 export async function valid(): Promise<void> {
   const read: PermitHook = permit({ action: 'read' });
@@ -47,7 +56,7 @@ export function invalid(): void {
   // @ts-expect-error: without a default resource, the route must name one
   withoutDefault({ action: 'read' });
   // @ts-expect-error: 'documnet' is not a resource of the definitions
-  createPermitHook({ permissions, getUser: (): AppUser => ({ id: 1, roles: [] }), resource: 'documnet' });
+  createPermitHook({ permissions, getUser: (): AppUser => ({ id: 1, roles: [], companyId: null, managedUserIds: [] }), resource: 'documnet' });
   // @ts-expect-error: getUser must give a user (an id and roles)
   createPermitHook({ permissions, getUser: () => 'alice', resource: 'document' });
 }
@@ -55,6 +64,10 @@ export function invalid(): void {
 export function untyped(): void {
   // A Permissions built at run time knows no schema: any action is accepted.
   const engine = permissionsFromDefinitions<AppUser>([]);
-  const anyPermit = createPermitHook({ permissions: engine, getUser: (): AppUser => ({ id: 1, roles: [] }), resource: 'document' });
+  const anyPermit = createPermitHook({
+    permissions: engine,
+    getUser: (): AppUser => ({ id: 1, roles: [], companyId: null, managedUserIds: [] }),
+    resource: 'document',
+  });
   anyPermit({ action: 'anything' });
 }

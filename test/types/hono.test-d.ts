@@ -5,17 +5,23 @@
  * resource's id type; a handler without `permit()` before it has no permit to read.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
-import { createPermissions, type PermissionsOwnershipService } from '../../generated/index.js';
+import { createPermissions, type PermissionsRuleUser } from '../../generated/index.js';
+import type { OwnershipRuleSource } from '../../runtime/ownership/index.js';
 import { permissionsFromDefinitions, type Permit, type User } from '../../runtime/permissions/index.js';
 import { createPermitMiddleware, type PermitEnv } from '../../runtime/hono/index.js';
 import type { Equal, Expect } from './type-assert.js';
 
-type AppUser = User<number>;
-declare const ownership: PermissionsOwnershipService<AppUser, string>;
+// The example's ownership rules read companyId and managedUserIds: its users carry them.
+type AppUser = User<number> & PermissionsRuleUser;
+declare const ownershipRules: OwnershipRuleSource<string>;
 
-const permissions = createPermissions<AppUser, string>({ ownership });
-const permit = createPermitMiddleware({ permissions, getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] }), resource: 'document' });
-const withoutDefault = createPermitMiddleware({ permissions, getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] }) });
+const permissions = createPermissions<AppUser, string>({ ownershipRules });
+const permit = createPermitMiddleware({
+  permissions,
+  getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }),
+  resource: 'document',
+});
+const withoutDefault = createPermitMiddleware({ permissions, getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] }) });
 
 export function valid(): void {
   const read: MiddlewareHandler<PermitEnv<AppUser, number, string>> = permit({ action: 'read' });
@@ -30,7 +36,7 @@ type AppEnv = { Bindings: { readonly SESSION_SECRET: string } };
 const app = new Hono<AppEnv>();
 const bound = createPermitMiddleware<AppUser, unknown, 'document', string, AppEnv>({
   permissions: permissionsFromDefinitions<AppUser>([]),
-  getUser: (c) => ({ id: c.env.SESSION_SECRET.length, roles: [] }),
+  getUser: (c) => ({ id: c.env.SESSION_SECRET.length, roles: [], companyId: null, managedUserIds: [] }),
   resource: 'document',
 });
 
@@ -73,5 +79,5 @@ export function invalid(): void {
   // @ts-expect-error: without a default resource, the route must name one
   withoutDefault({ action: 'read' });
   // @ts-expect-error: 'documnet' is not a resource of the definitions
-  createPermitMiddleware({ permissions, getUser: (): AppUser => ({ id: 1, roles: [] }), resource: 'documnet' });
+  createPermitMiddleware({ permissions, getUser: (): AppUser => ({ id: 1, roles: [], companyId: null, managedUserIds: [] }), resource: 'documnet' });
 }
