@@ -17,7 +17,8 @@ import autocannon from 'autocannon';
 import { listenExampleApp } from './example-app.fixture.js';
 
 const CONNECTIONS = 10;
-const WARM_UP_S = 1;
+/** Requests of the warm-up: every probe once. */
+const WARM_UP_REQUESTS_PER_PROBE = 1;
 const HEAP_GROWTH_LIMIT = 0.2;
 
 const CALLERS: readonly (string | undefined)[] = ['1', '2', '3', '4', '5', '6', '7', '8', undefined, '99'];
@@ -134,7 +135,7 @@ function answersUnderLoad(): void {
     expect([...statuses].sort()).toEqual([200, 400, 401, 403, 404]);
 
     // Warm-up (JIT, pools, caches), then the heap before.
-    const warmUp = await cannon(WARM_UP_S);
+    const warmUp = await cannon(WARM_UP_REQUESTS_PER_PROBE * PROBES.length);
     expect(warmUp.result['5xx']).toBe(0);
     const heapBefore = await settledHeapUsed();
 
