@@ -3,7 +3,22 @@
  * handler's name, the id the `id` path parameter); the handler only applies the Permit. Reading, renaming,
  * deleting and reviewing one document all go through it, so the example page's buttons act through it too.
  */
-import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
 import type { Permit } from '../../runtime/permissions/index.js';
 import { GetPermit } from '../../runtime/nest/index.js';

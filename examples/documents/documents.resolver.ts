@@ -50,7 +50,8 @@ export class DocumentsResolver {
    * ownership group, whatever the selection); FORBIDDEN when 'list' is not granted.
    */
   @Query(() => [DocumentModel], {
-    description: 'A page of the documents the caller may list, in id order: at most `limit` (1 to 100, default 100) with an id above `after`; hidden fields are null.',
+    description:
+      'A page of the documents the caller may list, in id order: at most `limit` (1 to 100, default 100) with an id above `after`; hidden fields are null.',
   })
   // A list has no record id: its integer arguments are the page's, not a document's.
   @Permission({ action: 'list', resourceIdParam: null })

@@ -297,7 +297,9 @@ export const exampleDocuments: readonly ExampleDocument[] = [
 ];
 
 /** Who manages whom, as rows of the `managers` table (from {@link exampleUsers}): 2 manages 1 and 4; 3 manages 2 and 5; 7 manages 5 and 6. */
-export const exampleManagers: readonly ExampleManagement[] = exampleUsers.flatMap((user) => user.managedUserIds.map((managedId) => ({ managerId: user.id, managedId })));
+export const exampleManagers: readonly ExampleManagement[] = exampleUsers.flatMap((user) =>
+  user.managedUserIds.map((managedId) => ({ managerId: user.id, managedId })),
+);
 
 /** Company memberships (from {@link exampleUsers}): users 1, 2, 3 and 7 work for company 1; 4, 5 and 6 for company 2; user 8 for none. */
 export const exampleCompanies: readonly ExampleCompanyMembership[] = exampleUsers.flatMap((user) =>

@@ -39,7 +39,10 @@ export class UsersRepository {
         'users.companyId',
         eb.fn
           .coalesce(
-            eb.selectFrom('userRoles').select((sub) => sub.fn.agg<string[]>('array_agg', ['userRoles.role']).as('roles')).whereRef('userRoles.userId', '=', 'users.id'),
+            eb
+              .selectFrom('userRoles')
+              .select((sub) => sub.fn.agg<string[]>('array_agg', ['userRoles.role']).as('roles'))
+              .whereRef('userRoles.userId', '=', 'users.id'),
             sql<string[]>`'{}'::text[]`,
           )
           .as('roles'),

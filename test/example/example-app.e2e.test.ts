@@ -383,11 +383,7 @@ describe('paging through lists: ?limit=&after= and a Link header to the next pag
 
   it('EMPLOYEE_MANAGER pages through the owned documents, 4 at a time, to exactly the unpaged answer', async () => {
     const { ids, links } = await pages(OWNED, '2', 4);
-    expect(ids).toEqual([
-      [1, 2, 4, 10],
-      [20, 40, 100, 200],
-      [400],
-    ]);
+    expect(ids).toEqual([[1, 2, 4, 10], [20, 40, 100, 200], [400]]);
     expect(links).toEqual(['</documents-owned?limit=4&after=10>; rel="next"', '</documents-owned?limit=4&after=200>; rel="next"', undefined]);
   });
 

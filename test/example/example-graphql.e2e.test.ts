@@ -53,12 +53,15 @@ describe('the example app over GraphQL (NestJS, Apollo, embedded PGlite)', () =>
       ['fragments', '{ documents { ...Head ... on Document { id personal } } } fragment Head on Document { title date confidential }'],
     ];
 
-    it.each(selections)('EMPLOYEE 1 documents (%s): one ownedAmong of the rule source for all 24 ids, as REST GET /documents-protected-simple', async (_label, query) => {
-      const viaRest = await callsOf(() => rest(READ, '1'), 200);
-      const viaGraphQL = await callsOf(() => gql(query, '1'), 200);
-      expect(viaGraphQL).toEqual(viaRest);
-      expect(viaGraphQL).toEqual({ counts: { ownedAmong: 1 }, ownedAmongIds: [[...ALL_DOCUMENT_IDS]] });
-    });
+    it.each(selections)(
+      'EMPLOYEE 1 documents (%s): one ownedAmong of the rule source for all 24 ids, as REST GET /documents-protected-simple',
+      async (_label, query) => {
+        const viaRest = await callsOf(() => rest(READ, '1'), 200);
+        const viaGraphQL = await callsOf(() => gql(query, '1'), 200);
+        expect(viaGraphQL).toEqual(viaRest);
+        expect(viaGraphQL).toEqual({ counts: { ownedAmong: 1 }, ownedAmongIds: [[...ALL_DOCUMENT_IDS]] });
+      },
+    );
 
     it.each(selections)('EMPLOYEE_MANAGER 2 documents (%s): the same calls per method as REST, one ownedAmong', async (_label, query) => {
       const viaRest = await callsOf(() => rest(READ, '2'), 200);

@@ -44,9 +44,12 @@ const MISSING_IDS = [0, 9, 11, 1000] as const;
 // ---------------------------------------------------------------------------------------------
 
 const definitionsSource = 'test/fixtures/example-hooks/definitions/document.permissions.json';
-const exampleDefinitions = parseDefinitionsJson(readFileSync(new URL('../fixtures/example-hooks/definitions/document.permissions.json', import.meta.url), 'utf8'), {
-  source: definitionsSource,
-});
+const exampleDefinitions = parseDefinitionsJson(
+  readFileSync(new URL('../fixtures/example-hooks/definitions/document.permissions.json', import.meta.url), 'utf8'),
+  {
+    source: definitionsSource,
+  },
+);
 
 /** A parsed definition's fields, to read and copy (parseDefinitionsJson checked only that it is JSON). */
 const fieldsOf = (definition: unknown): Readonly<Record<string, unknown>> => definition as Readonly<Record<string, unknown>>;

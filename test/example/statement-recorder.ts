@@ -15,7 +15,8 @@ export interface RecordedStatement {
 /** The first table a select reads (`from documents` → 'documents'); undefined for anything else. */
 function firstTable(node: RootOperationNode): string | undefined {
   if (node.kind !== 'SelectQueryNode') return undefined;
-  const from = node.from?.froms[0] as (OperationNode & { table?: { identifier?: { name?: string } }; node?: { table?: { identifier?: { name?: string } } } }) | undefined;
+  const from = node.from?.froms[0] as
+    (OperationNode & { table?: { identifier?: { name?: string } }; node?: { table?: { identifier?: { name?: string } } } }) | undefined;
   return from?.table?.identifier?.name ?? from?.node?.table?.identifier?.name;
 }
 
