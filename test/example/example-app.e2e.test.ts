@@ -372,9 +372,9 @@ describe('paging through lists: ?limit=&after= and a Link header to the next pag
     const links: (string | undefined)[] = [];
     let next: string | undefined = `${path}?limit=${limit}`;
     while (next !== undefined && ids.length < 30) {
-      const response = await request(app.getHttpServer()).get(next).set('x-user-id', userId).expect(200);
+      const response: request.Response = await request(app.getHttpServer()).get(next).set('x-user-id', userId).expect(200);
       ids.push((response.body as { id: number }[]).map((row) => row.id));
-      const link = response.headers['link'] as string | undefined;
+      const link: string | undefined = response.get('Link');
       links.push(link);
       next = link === undefined ? undefined : /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
     }
