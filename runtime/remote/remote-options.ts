@@ -16,8 +16,11 @@ export interface RemotePermissionsOptions<TUser = User, TFilter = unknown> {
   readonly url: string | URL;
   /** A bearer token the service accepts. */
   readonly token: string;
-  /** The ownership service: every method the service's policy names (the generated `PermissionsOwnershipService`). */
-  readonly ownership: object;
+  /**
+   * The ownership service: every method the service's policy names (the generated `PermissionsOwnershipService`).
+   * Needed when the policy names ownership methods; a policy that names only rules needs `ownershipRules` alone.
+   */
+  readonly ownership?: object | undefined;
   /**
    * The records behind the ownership rules the service's policy names (`kyselyOwnership(db, { tables })`,
    * `memoryOwnership(records)`): rule groups are decided here, on the application's records. Needed when the policy
@@ -75,9 +78,11 @@ const optionsShape = object(
       (token) => typeof token === 'string' && token.length > 0 && !/[\s]/.test(token),
       'createRemotePermissions(): token must be a non-empty string without spaces (a token the decision service accepts).',
     ),
-    ownership: valid(
-      (ownership) => typeof ownership === 'object' && ownership !== null,
-      'createRemotePermissions(): ownership must be the ownership service (an object with the methods the policy names).',
+    ownership: optional(
+      valid(
+        (ownership) => typeof ownership === 'object' && ownership !== null,
+        'createRemotePermissions(): ownership must be the ownership service (an object with the methods the policy names).',
+      ),
     ),
     ownershipRules: optional(
       valid(
@@ -121,7 +126,7 @@ function serviceUrl(value: string | URL): URL {
  *
  * @example
  * ```ts
- * const settings = checkRemoteOptions({ url: 'http://127.0.0.1:3100', token, ownership });
+ * const settings = checkRemoteOptions({ url: 'http://127.0.0.1:3100', token, ownershipRules });
  * ```
  */
 export function checkRemoteOptions(options: RemotePermissionsOptions<any, any>): RemoteSettings {
@@ -135,7 +140,8 @@ export function checkRemoteOptions(options: RemotePermissionsOptions<any, any>):
       maxResponseBytes: options.maxResponseBytes ?? 16 * 1024 * 1024,
       fetch: options.fetch ?? globalThis.fetch,
     },
-    ownership,
+    // No service is a service without methods: a policy that names one is refused at start, naming it.
+    ownership: ownership ?? {},
     ownershipRules: options.ownershipRules,
     limitOwnReduce: options.limitOwnReduce as RemoteSettings['limitOwnReduce'],
     getResourceId: options.getResourceId,

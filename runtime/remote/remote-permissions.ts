@@ -222,8 +222,11 @@ export async function createRemotePermissions<S extends PermissionsSchema = Perm
   const missing = missingMethods(policy, settings.ownership);
   if (missing.length > 0)
     throw new PermissionsUsageError(
-      `The policy of the decision service at ${settings.connection.url.href} names ownership methods the ownership service given to ` +
-        `createRemotePermissions does not have: ${missing.join(', ')}. Add them (they run in this application, never in the service).`,
+      options.ownership === undefined
+        ? `The policy of the decision service at ${settings.connection.url.href} names ownership methods (${missing.join(', ')}): ` +
+            'give createRemotePermissions ownership, the service that has them (they run in this application, never in the service).'
+        : `The policy of the decision service at ${settings.connection.url.href} names ownership methods the ownership service given to ` +
+            `createRemotePermissions does not have: ${missing.join(', ')}. Add them (they run in this application, never in the service).`,
     );
   const { rules } = policy.ownershipRules;
   if (rules.length > 0 && settings.ownershipRules === undefined)

@@ -47,8 +47,7 @@ beforeAll(async () => {
   remote = await createRemotePermissions<Schema, AppUser, DocumentFilter>({
     url,
     token: TOKEN,
-    // The example's policy names no ownership method, but the remote engine requires the option: an empty service.
-    ownership: {},
+    // The example's policy names only rules: no ownership service is given.
     ownershipRules,
     logger: { warn: () => undefined },
   });

@@ -172,6 +172,15 @@ describe('remote permissions with ownership rules', () => {
     );
   });
 
+  it('a policy naming ownership methods without the ownership option is refused at start, naming the methods', async () => {
+    const attempt = createRemotePermissions({ url, token: TOKEN, ownershipRules: memoryOwnership({ document: DOCUMENTS, user: USERS }), logger: quiet });
+    await expect(attempt).rejects.toBeInstanceOf(PermissionsUsageError);
+    await expect(attempt).rejects.toThrow(
+      `The policy of the decision service at ${url}/ names ownership methods (isOwner "isAudited", listOwned "listAudited"): ` +
+        'give createRemotePermissions ownership, the service that has them (they run in this application, never in the service).',
+    );
+  });
+
   it('an ownershipRules option that is no rule source is refused', async () => {
     await expect(remote({ ownershipRules: { filter: () => undefined } as never })).rejects.toThrow(
       "createRemotePermissions(): ownershipRules must be a source of the rules' records: an object with filter, ownedAmong and listOwned methods " +
