@@ -23,6 +23,8 @@ const capabilitiesSchema = z.object({
     .optional(),
   ownershipMethods: z.union([z.literal('any'), z.array(z.string())]),
   ownershipService: z.string().optional(),
+  // Without it, a follower that has a rule source would be read as one without: every version naming a rule refused.
+  ownershipRules: z.boolean().optional(),
 });
 
 const reasonsSchema = z.array(z.string());
