@@ -105,6 +105,8 @@ describe('permit({ action }) in a route of a Hono app served on loopback', () =>
 
   it('granted and refused answers carry the decision headers, the call id the decision log has; the handler runs only when granted', async () => {
     ran.length = 0;
+    // The decision log writes in batches: an earlier test's decisions are delivered first, then forgotten.
+    await served.flush();
     served.events.length = 0;
     const granted = await ask(served.server.baseUrl, '/documents/1', as('1'));
     const refused = await ask(served.server.baseUrl, '/documents/3', as('1'));
