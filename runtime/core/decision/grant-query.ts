@@ -11,6 +11,11 @@ export interface GrantQuery<TUser extends User<unknown> = User<unknown>, TId = u
   readonly resource: string;
   readonly action: string;
   readonly resourceId?: TId | null | undefined;
+  /**
+   * The tenant the question is asked in: `user.roles` are the roles the user holds there, base roles and that
+   * tenant's custom roles. Left out, the question is the base policy's alone.
+   */
+  readonly tenant?: string | undefined;
 }
 
 function isUserId(value: unknown): boolean {

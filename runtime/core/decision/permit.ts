@@ -26,6 +26,11 @@ export interface PermitContext {
   readonly tables: GrantTables | undefined;
   /** The version of that policy. */
   readonly version: string;
+  /**
+   * The tenant the decision was asked in (its custom roles were looked up with the user's roles, and ownership
+   * rules and hooks are asked with it); undefined for a question without a tenant.
+   */
+  readonly tenant?: string | undefined;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
   /** The application's ownership rule source, when it gave one: it also writes "no record" for roles that own nothing. */
   readonly ownershipRules: OwnershipRuleSource | undefined;
