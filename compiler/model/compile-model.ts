@@ -159,6 +159,7 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
       meta.actions === undefined ? [] : [[meta.resource, { actions: meta.actions, declaredIn: `"actions" in ${meta.file}` }] as const],
     ),
   );
+  const attributes = new Map([...metadata.values()].flatMap((meta) => (meta.attributes === undefined ? [] : [[meta.resource, meta.attributes] as const])));
   const ownershipRules = new Map(
     [...metadata.values()].map(
       (meta) => [meta.resource, { rules: meta.ownership ?? {}, userAttributes: meta.userAttributes ?? {}, relations: meta.relations ?? {} }] as const,
@@ -168,6 +169,7 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
     ownedAmong: executors,
     idTypes,
     actions,
+    attributes,
     ownershipRules,
     progress: (name, count) => progress?.({ name, count }),
   });
