@@ -1,6 +1,6 @@
 /**
  * Definitions folder → validated model: the runtime's zod schema and table builder (never a second
- * copy of either), plus the checks only the compiler can make (declared attributes, hook kinds).
+ * copy of either), plus the checks that need the resource files (declared attributes, with the runtime's shared check; hook kinds).
  * The phases: read the folder, index the metadata, validate each definition, build the tables, check
  * what needs the whole policy, check the policy tests against it, and gather what the emitters need.
  */

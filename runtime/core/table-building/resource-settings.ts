@@ -44,7 +44,7 @@ export function resourceTakes(settings: ResourceSettings, resource: number, acti
 
 /**
  * The executors (interned as hooks, before any definition's), id types, declared actions and attributes of the known
- * resources; a setting for a resource no definition names is a warning.
+ * resources; a setting for a resource no definition names is a warning, declared attributes excepted.
  *
  * @example
  * ```ts
