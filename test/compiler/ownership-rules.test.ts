@@ -205,7 +205,7 @@ describe('ownership rules in resource metadata', () => {
     // Once the shape is right, the names are checked across files as for any rule.
     const named = tenantFile('  "tenantIDType": "number",', ['    "d": { "attribute": "companyID", "equals": { "tenant": "id" } }']);
     expect(problemsOf(named)).toEqual([
-      `${at}:7:3 $.tenantIDType ${code} Unknown field "tenantIDType" in resource metadata. Did you mean "tenantIdType"? ` +
+      `${at}:7:19 $.tenantIDType ${code} Unknown field "tenantIDType" in resource metadata. Did you mean "tenantIdType"? ` +
         'Fix: Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes", "ownership" and "tenantIdType".',
     ]);
     expect(problemsOf(tenantFile('  "tenantIdType": "number",', ['    "d": { "attribute": "companyID", "equals": { "tenant": "id" } }']))).toEqual([
