@@ -209,7 +209,7 @@ describe('ownership rules in resource metadata', () => {
         'Fix: Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes", "ownership" and "tenantIdType".',
     ]);
     expect(problemsOf(tenantFile('  "tenantIdType": "number",', ['    "d": { "attribute": "companyID", "equals": { "tenant": "id" } }']))).toEqual([
-      `${at}:9:23 $.ownership.d.attribute [invalid-ownership-rule] Attribute path "companyID": "companyID" is not an attribute of document. ` +
+      `${at}:9:25 $.ownership.d.attribute [invalid-ownership-rule] Attribute path "companyID": "companyID" is not an attribute of document. ` +
         'Did you mean "companyId"? Fix: Correct the spelling, or add it to "attributes" in document.resource.json.',
     ]);
   });
