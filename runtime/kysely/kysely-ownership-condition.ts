@@ -8,8 +8,9 @@ import { conditionTemplate, ruleValues, type KyselyOwnershipOptions } from './ky
 
 /**
  * The kysely condition selecting the records `scope` selects for `user` in `tenant` (undefined without one: a
- * tenant condition then selects no record): `true` for `everything`, `false` for `nothing`, else the rule. Pass the builder `.where()` gives; it ANDs with the query's other conditions. Each
- * call builds the rule's nodes anew; `kyselyOwnership(db, { tables })` builds them once per rule.
+ * tenant condition then selects no record): `true` for `everything`, `false` for `nothing`, else the rule. Pass
+ * the builder `.where()` gives; it ANDs with the query's other conditions. Each call builds the rule's nodes anew;
+ * `kyselyOwnership(db, { tables })` builds them once per rule.
  *
  * @example
  * ```ts

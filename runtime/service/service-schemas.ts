@@ -317,8 +317,8 @@ const policyResponseSchema = {
                 type: 'object',
                 additionalProperties: true,
                 description:
-                  'The condition, as the resource file declares it: { attribute, equals: { user } | { tenant: "id" } }, { attribute, in: [literals] | { user } }, ' +
-                  '{ all: [conditions] }, { any: [conditions] }.',
+                  'The condition, as the resource file declares it: { attribute, equals: { user } | { tenant: "id" } }, ' +
+                  '{ attribute, in: [literals] | { user } }, { all: [conditions] }, { any: [conditions] }.',
               },
               userAttributes: {
                 type: 'object',

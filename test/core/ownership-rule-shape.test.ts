@@ -15,8 +15,7 @@ const FORM_MESSAGE = 'A condition must be one of: { "attribute", "equals" }, { "
 const LITERAL_FIX = 'List strings, finite numbers or booleans, all of one kind: ["draft", "review"].';
 const PATH_FIX = 'Name a declared attribute ("creatorId"), or a path through declared relations ("creator.companyId").';
 const USER_FIX = 'Write { "user": "id" }, naming a user attribute declared in "userAttributes".';
-const EQUALS_FIX =
-  'Write { "user": "id" } for a user attribute declared in "userAttributes", or { "tenant": "id" } for the id of the tenant asked in.';
+const EQUALS_FIX = 'Write { "user": "id" } for a user attribute declared in "userAttributes", or { "tenant": "id" } for the id of the tenant asked in.';
 const EQUALS_MESSAGE = 'The value of "equals" is written { "user": "<name>" } or { "tenant": "id" }.';
 
 const EQUALS = { attribute: 'creatorId', equals: { user: 'id' } };
@@ -283,8 +282,7 @@ describe('the shape of ownership rules', () => {
       {
         path: ['tenantIDType'],
         message: 'Unknown field "tenantIDType" in resource metadata. Did you mean "tenantIdType"?',
-        fix:
-          'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes", "ownership" and "tenantIdType".',
+        fix: 'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes", "ownership" and "tenantIdType".',
       },
     ]);
   });

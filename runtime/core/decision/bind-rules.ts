@@ -70,7 +70,8 @@ export function bindRule(source: OwnershipRuleSource, rule: RuleTable, context: 
  *
  * @example
  * ```ts
- * anyOfRules([creator, sameCompany], 'document', user, false, 'acme'); // { scope: { any: [creator.condition, sameCompany.condition] }, context, user, tenant: 'acme' }
+ * anyOfRules([creator, sameCompany], 'document', user, false, 'acme');
+ * // { scope: { any: [creator.condition, sameCompany.condition] }, context, user, tenant: 'acme' }
  * ```
  */
 export function anyOfRules(rules: readonly BoundRule[], resource: string, user: object, everything: boolean, tenant: string | undefined): OwnershipQuestion {

@@ -66,8 +66,9 @@ function compile(condition: OwnershipCondition, context: OwnershipContext, user:
 
 /**
  * The test of which records `scope` selects for `user` in `tenant` (undefined without one: a tenant condition then
- * holds for no record): `everything` selects every record, `nothing` none, a rule the records it holds for. The user's attributes are read (and checked) once, here; related records are found
- * through `related`. A missing user or record attribute is a PermissionsUsageError naming it.
+ * holds for no record): `everything` selects every record, `nothing` none, a rule the records it holds for. The
+ * user's attributes are read (and checked) once, here; related records are found through `related`. A missing user
+ * or record attribute is a PermissionsUsageError naming it.
  *
  * @example
  * ```ts

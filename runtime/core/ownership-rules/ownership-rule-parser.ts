@@ -103,6 +103,9 @@ function comparedProblems(value: unknown, path: readonly (string | number)[]): O
   return [{ path, message: `The value of "equals" is written { "user": "<name>" } or { "tenant": "id" }.${meant}`, fix: EQUALS_FIX }];
 }
 
+/** The attribute a node names, for a fix that repeats it; a placeholder when it names none. */
+const attributeOr = (attribute: unknown): string => (typeof attribute === 'string' ? attribute : 'companyId');
+
 /** Problems of an `in` list of literals: at most 100 strings, finite numbers or booleans, all of one kind. */
 function literalListProblems(list: readonly unknown[], path: readonly (string | number)[]): OwnershipProblem[] {
   const fix = 'List strings, finite numbers or booleans, all of one kind: ["draft", "review"].';
@@ -168,7 +171,7 @@ export function ownershipConditionProblems(value: unknown, path: readonly (strin
         problems.push({
           path: [...node.path, 'in'],
           message: '"in" cannot read the tenant: the tenant is one id, not a list. Compare with "equals": { "tenant": "id" }.',
-          fix: `Write { "attribute": ${JSON.stringify(typeof object['attribute'] === 'string' ? object['attribute'] : 'companyId')}, "equals": { "tenant": "id" } }.`,
+          fix: `Write { "attribute": ${JSON.stringify(attributeOr(object['attribute']))}, "equals": { "tenant": "id" } }.`,
         });
       else problems.push(...userReferenceProblems(list, [...node.path, 'in']));
     } else if (form === 'all' || form === 'any') {
