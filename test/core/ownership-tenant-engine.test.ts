@@ -109,7 +109,7 @@ describe('rules of a permit decided in a tenant', () => {
   }, 30_000);
 
   it('isOwn, listOwn, limitOwn and ownershipScope ask the rule source in the tenant; no tenant, or an odd id, owns nothing', async () => {
-    const asked: unknown[] = [];
+    const asked: (readonly [kind: string, tenant: string | undefined])[] = [];
     const records = memoryOwnership({ document: DOCUMENTS, user: USERS });
     const source = {
       filter: (question: OwnershipQuestion) => (asked.push(['filter', question.tenant]), records.filter(question)),
