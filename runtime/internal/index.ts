@@ -13,7 +13,7 @@ export { quoteForMessage } from '../core/common/printable-text.js';
 export { resourceMetadataSchema, validateResourceMetadata } from '../core/definition/resource-metadata-schema.js';
 export { loadZod } from '../core/definition/zod-loader.js';
 export { ownershipDeclarationProblems, type OwnershipResourceDeclarations } from '../core/ownership-rules/ownership-rule-checks.js';
-export type { OwnershipCondition, RelationDeclaration, UserAttributeType } from '../core/ownership-rules/ownership-rule.js';
+export type { OwnershipCondition, RelationDeclaration, TenantIdType, UserAttributeType } from '../core/ownership-rules/ownership-rule.js';
 export { explainGrant, formatExplanation } from '../core/decision/explain.js';
 export { planFromJson, planToPatterns } from '../core/projection/attribute-plan.js';
 export { printableText } from '../core/common/printable-text.js';
