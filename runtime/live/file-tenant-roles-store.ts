@@ -47,7 +47,7 @@ const MAX_TENANT_LOG_BYTES = 16 * 1024 * 1024;
 const MAX_VERSION_FILE_BYTES = MAX_TENANT_ROLES_BYTES + 4096;
 
 /** How long a publish waits for another one's lock before refusing, in ms. */
-const LOCK_WAIT_MS = 10_000;
+const LOCK_WAIT_MS = 5_000;
 
 /** The index: every tenant's active version, by the hash of its id. */
 export type TenantIndex = ReadonlyMap<string, TenantRolesSummary>;
