@@ -6,6 +6,7 @@
  * the same schema, read at each publish so that a new base policy is checked against at once.
  */
 import { PermissionsUsageError } from '../core/common/errors.js';
+import { checkTenantRoles } from '../core/table-building/tenant-roles.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import { policyBundleProblem } from './policy-bundle.js';
 import { loadPg, type PgPool } from './postgres-client.js';
@@ -31,10 +32,24 @@ import type {
   TenantRolesPublishOptions,
 } from './tenant-roles-document.js';
 
+/** Where a document came from: its problems are then placed at file:line:column of `text`. */
+export interface TenantRolesOrigin {
+  /** The file, as problems name it. */
+  readonly source: string;
+  /** The file's text, which the document was parsed from. */
+  readonly text: string;
+}
+
+/** What a publish through the admin may say about itself. */
+export interface TenantRolesAdminPublishOptions extends TenantRolesPublishOptions {
+  /** The file the document was read from. */
+  readonly origin?: TenantRolesOrigin | undefined;
+}
+
 /** What an admin screen does with tenants' custom roles. */
 export interface TenantRolesAdmin {
   /** Checks `document` against the base policy, then stores it as `tenant`'s next version and activates it. */
-  publish(tenant: string, document: unknown, options?: TenantRolesPublishOptions): Promise<{ readonly sequence: number }>;
+  publish(tenant: string, document: unknown, options?: TenantRolesAdminPublishOptions): Promise<{ readonly sequence: number }>;
   /** One page of the tenants that have custom roles, ordered by id (`next` is the `after` of the next page). */
   list(options?: TenantRolesPageOptions): Promise<TenantRolesPage>;
   /** `tenant`'s versions, newest first, and its active document. */
@@ -49,7 +64,7 @@ export interface TenantRolesAdmin {
 export type TenantRolesBase = { readonly format: 1; readonly version: string; readonly tables: object } | GrantTables;
 
 /** Checks a document against base tables (the engine's `checkTenantRoles`). */
-export type TenantRolesValidation = (tables: GrantTables, tenant: string, document: unknown) => void;
+export type TenantRolesValidation = (tables: GrantTables, tenant: string, document: unknown, origin?: TenantRolesOrigin) => void;
 
 /** The tables of `base`, a bundle checked whole (its tables hash to its version). */
 function tablesOf(base: unknown, what: string): GrantTables {
@@ -90,19 +105,19 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
     }
     return pool;
   };
-  const checkOf = async (): Promise<TenantRolesCheck> => {
+  const checkOf = async (origin?: TenantRolesOrigin): Promise<TenantRolesCheck> => {
     let tables = given;
     if (tables === undefined) {
       const current = await readCurrentPolicy(await poolOf(), names);
       if (current === undefined)
         throw new PermissionsUsageError(
           `No policy was published to ${names.schema}, so tenants' roles cannot be checked against it: publish one first ` +
-            '(`typed-permissions policy publish`), or give the base policy (`policy`).',
+            '(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin\'s `policy` option).',
         );
       tables = tablesOf(current.bundle, what);
     }
     const base = tables;
-    return (tenant, document) => validate(base, tenant, document);
+    return (tenant, document) => validate(base, tenant, document, origin);
   };
   /** A transaction needs one connection of its own, borrowed from the pool and given back. */
   const withConnection = async <T>(work: (client: Parameters<typeof publishTenantRoles>[0]) => Promise<T>): Promise<T> => {
@@ -115,7 +130,7 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
   };
   return {
     async publish(tenant, document, publishOptions) {
-      const check = await checkOf();
+      const check = await checkOf(publishOptions?.origin);
       return { sequence: await withConnection((client) => publishTenantRoles(client, names, tenant, document, check, publishOptions)) };
     },
     async list(page) {
@@ -138,25 +153,63 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
 
 /** Options of {@link fileTenantRolesAdmin}. */
 export interface FileTenantRolesAdminOptions {
-  /** The base policy: a policy bundle (`generated/policy.json`) or compiled tables. */
-  readonly policy: TenantRolesBase;
+  /** The base policy: a policy bundle (`generated/policy.json`) or compiled tables. Needed to publish and roll back; list and show need none. */
+  readonly policy?: TenantRolesBase | undefined;
 }
 
 /** The file store's admin over a validation; the public factory wires the engine's. */
-export function fileAdminWith(validate: TenantRolesValidation, folder: string, options: FileTenantRolesAdminOptions): TenantRolesAdmin {
+export function fileAdminWith(validate: TenantRolesValidation, folder: string, options: FileTenantRolesAdminOptions = {}): TenantRolesAdmin {
   const what = 'fileTenantRolesAdmin()';
   if (typeof folder !== 'string' || folder === '') throw new PermissionsUsageError(`${what}: folder must be the path of a folder.`);
-  const base = tablesOf((options as Partial<FileTenantRolesAdminOptions> | undefined)?.policy, what);
-  const check: TenantRolesCheck = (tenant, document) => validate(base, tenant, document);
+  const policy = (options as FileTenantRolesAdminOptions | null)?.policy;
+  const base = policy === undefined ? undefined : tablesOf(policy, what);
+  const checkFrom = (origin: TenantRolesOrigin | undefined): TenantRolesCheck => {
+    if (base === undefined)
+      throw new PermissionsUsageError(`${what}: publishing and rolling back need the base policy the roles are checked against (options.policy).`);
+    return (tenant, document) => validate(base, tenant, document, origin);
+  };
   return {
     async publish(tenant, document, publishOptions) {
-      return { sequence: await publishFileTenantRoles(folder, tenant, document, check, publishOptions) };
+      return { sequence: await publishFileTenantRoles(folder, tenant, document, checkFrom(publishOptions?.origin), publishOptions) };
     },
     list: (page) => listFileTenantRoles(folder, page),
     show: (tenant) => showFileTenantRoles(folder, tenant),
     async rollback(tenant, sequence, publishOptions) {
-      return { sequence: await rollbackFileTenantRoles(folder, tenant, sequence, check, publishOptions) };
+      return { sequence: await rollbackFileTenantRoles(folder, tenant, sequence, checkFrom(undefined), publishOptions) };
     },
     close: () => Promise.resolve(),
   };
+}
+
+/** The engine's check of a tenant's document against the base policy: what `tenant publish` and the engine apply. */
+const engineValidation: TenantRolesValidation = (tables, tenant, document, origin) => {
+  checkTenantRoles(tables, tenant, document, origin);
+};
+
+/**
+ * The admin of tenants' custom roles in a PostgreSQL store, checked against the policy store's active version
+ * (or `options.policy`). Close it when done: it holds a small pool of connections.
+ *
+ * @example
+ * ```ts
+ * const admin = postgresTenantRolesAdmin({ connectionString: process.env.DATABASE_URL! });
+ * const { sequence } = await admin.publish('acme', { definitions: [{ roles: ['AUDITOR'], resource: 'document', grant: ['read'] }] }, { publishedBy: 'ana' });
+ * await admin.close();
+ * ```
+ */
+export function postgresTenantRolesAdmin(options: PostgresTenantRolesAdminOptions): TenantRolesAdmin {
+  return postgresAdminWith(engineValidation, options);
+}
+
+/**
+ * The admin of tenants' custom roles in the folder `folder`, checked against `options.policy`.
+ *
+ * @example
+ * ```ts
+ * const admin = fileTenantRolesAdmin('tenant-roles', { policy: JSON.parse(readFileSync('generated/policy.json', 'utf8')) });
+ * const { tenants, next } = await admin.list({ limit: 100 });
+ * ```
+ */
+export function fileTenantRolesAdmin(folder: string, options?: FileTenantRolesAdminOptions): TenantRolesAdmin {
+  return fileAdminWith(engineValidation, folder, options);
 }
