@@ -8,6 +8,7 @@
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { checkTenantRoles } from '../core/table-building/tenant-roles.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
+import { grantTablesProblem } from '../core/tables/table-shape.js';
 import { policyBundleProblem } from './policy-bundle.js';
 import { loadPg, type PgPool } from './postgres-client.js';
 import { readCurrentPolicy } from './postgres-policy-store.js';
@@ -70,7 +71,11 @@ export type TenantRolesValidation = (tables: GrantTables, tenant: string, docume
 function tablesOf(base: unknown, what: string): GrantTables {
   if (typeof base !== 'object' || base === null || Array.isArray(base))
     throw new PermissionsUsageError(`${what}: policy must be a policy bundle or compiled tables.`);
-  if (!('format' in base)) return base as GrantTables;
+  if (!('tables' in base && 'version' in base)) {
+    const shape = grantTablesProblem(base);
+    if (shape !== undefined) throw new PermissionsUsageError(`${what}: policy is neither a policy bundle nor compiled tables of this version of typed-permissions: ${shape}`);
+    return base as GrantTables;
+  }
   const problem = policyBundleProblem(base);
   if (problem !== undefined) throw new PermissionsUsageError(`${what}: the policy bundle ${problem}.`);
   return (base as unknown as { tables: GrantTables }).tables;
