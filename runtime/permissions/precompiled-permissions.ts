@@ -26,6 +26,32 @@ import type { FollowedEngine, FollowOptions, LivePolicy } from '../live/policy-f
 import type { PolicySource } from '../live/policy-source.js';
 import type { PolicyBundle } from '../live/policy-bundle.js';
 import type { PermissionsSchema, TypedGrantQuery } from './schema-types.js';
+import type { TenantSnapshots } from './tenant-snapshots.js';
+import type { TenantRolesSource } from '../live/tenant-roles-source.js';
+import { checkTenantId } from '../core/decision/tenant-id.js';
+
+/** The tenant a query names, or undefined (a query that is no object is refused later, by the snapshot). */
+function tenantOf(query: unknown): unknown {
+  return typeof query === 'object' && query !== null ? (query as { tenant?: unknown }).tenant : undefined;
+}
+
+/** How custom roles of tenants are followed (see `followTenantRoles`). */
+export interface TenantRolesOptions {
+  /** The most tenants kept at once (default 1,000): the least recently asked is forgotten first. */
+  readonly maxTenants?: number;
+  /** The estimated bytes of every tenant kept (default 64 MiB), their custom roles and rows. */
+  readonly maxBytes?: number;
+  /** Told when watching the source runs into trouble it recovers from (default: the logger's warn). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** A source of tenants' custom roles being followed. */
+export interface FollowedTenantRoles {
+  /** How many tenants are kept now. */
+  readonly tenants: number;
+  /** Stops watching and forgets every tenant's custom roles (questions in a tenant then use the policy's roles only). */
+  close(): Promise<void>;
+}
 
 /** A guarded decision of `snapshot`, inside a span where tracing is active. */
 function decideTraced<TUser extends User<unknown>, TId, TFilter>(
@@ -89,6 +115,9 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
    */
   private tracing: DecisionTracing | undefined | null | Promise<DecisionTracing | undefined> = null;
   private current: PolicySnapshot<TUser, TFilter> | undefined;
+  /** The snapshots of tenants: loaded by the first question asked in a tenant (a page that never names one does not carry them). */
+  private tenantSnapshots: TenantSnapshots | undefined;
+  private tenantsLoading: Promise<TenantSnapshots> | undefined;
   /**
    * What the running code is written against: the vocabulary of the first policy installed (the compiled tables,
    * or the definitions built). Live versions are checked against it and never change it, so a version that leaves
@@ -248,7 +277,95 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
    */
   grantPermit<TId = unknown>(query: GrantQuery<TUser, TId>): Promise<Permit<TUser, TId, TFilter>> {
     // A snapshot answers a wrong query with a rejection; only a missing one is known here.
-    return this.current === undefined ? Promise.reject(unbuilt('grantPermit()')) : this.current.grantPermit(query);
+    const snapshot = this.current;
+    if (snapshot === undefined) return Promise.reject(unbuilt('grantPermit()'));
+    const tenant = tenantOf(query);
+    if (tenant === undefined) return snapshot.grantPermit(query);
+    return this.inTenant(snapshot, tenant, (inTenant) => inTenant.grantPermit(query));
+  }
+
+  /** `decide` with the snapshot of `tenant` over `snapshot`: at once when it is kept, else after reading its custom roles. */
+  private inTenant<T>(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, decide: (snapshot: PolicySnapshot<TUser, TFilter>) => Promise<T>): Promise<T> {
+    try {
+      checkTenantId(tenant, 'grantPermit: tenant');
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    const ready = this.tenantSnapshots?.ready(snapshot, tenant as string);
+    if (ready !== undefined) return decide(ready as PolicySnapshot<TUser, TFilter>);
+    return this.tenants()
+      .then((tenants) => tenants.snapshotFor(snapshot, tenant as string))
+      .then((inTenant) => decide(inTenant as PolicySnapshot<TUser, TFilter>));
+  }
+
+  /** The tenants' snapshots, loaded once. */
+  private tenants(): Promise<TenantSnapshots> {
+    return (this.tenantsLoading ??= import('./tenant-snapshots.js').then(({ TenantSnapshots }) => (this.tenantSnapshots = new TenantSnapshots())));
+  }
+
+  /** The snapshot of `tenant` when it is kept; a PermissionsUsageError naming `what` when its custom roles must be read first. */
+  private readyTenant(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, what: string): PolicySnapshot<TUser, TFilter> {
+    const ready = this.tenantSnapshots?.ready(snapshot, checkTenantId(tenant, `${what}: tenant`));
+    if (ready !== undefined) return ready as PolicySnapshot<TUser, TFilter>;
+    throw new PermissionsUsageError(
+      `${what}: the custom roles of tenant ${JSON.stringify(tenant)} are not loaded yet; await permissions.loadTenant(tenant) first, ` +
+        'or decide with await permissions.grantPermit(query), which loads them.',
+    );
+  }
+
+  /**
+   * Reads `tenant`'s custom roles, when they are not kept yet, so that `grantPermitSync` and `sliceFor` can answer
+   * in that tenant. Rejects with a PermissionsTenantRolesError when the source cannot be read.
+   *
+   * @example
+   * ```ts
+   * await permissions.loadTenant('acme');
+   * permissions.grantPermitSync({ user, resource: 'document', action: 'list', tenant: 'acme' });
+   * ```
+   */
+  async loadTenant(tenant: string): Promise<void> {
+    const snapshot = this.snapshot('loadTenant()');
+    checkTenantId(tenant, 'loadTenant: tenant');
+    await (await this.tenants()).snapshotFor(snapshot, tenant);
+  }
+
+  /**
+   * Follows a source of tenants' custom roles (`postgresTenantRoles`, `fileTenantRoles` of `typed-permissions/live`,
+   * or the application's own): a question asked in a tenant then decides with the tenant's custom roles beside the
+   * policy's, read from the source when the tenant is first asked about (one read) and kept in a bounded cache; when
+   * the source says a tenant changed, that tenant alone is read again. Custom roles that do not fit the active
+   * policy grant nothing (reported once through the logger). Needs zod (custom roles are checked when read).
+   *
+   * @example
+   * ```ts
+   * const tenantRoles = await permissions.followTenantRoles(postgresTenantRoles({ connectionString }));
+   * await permissions.grantPermit({ user, resource: 'document', action: 'review', resourceId: 3, tenant: 'acme' });
+   * // at shutdown
+   * await tenantRoles.close();
+   * ```
+   */
+  async followTenantRoles(source: TenantRolesSource, options: TenantRolesOptions = {}): Promise<FollowedTenantRoles> {
+    if (typeof source !== 'object' || source === null || typeof source.read !== 'function')
+      throw new PermissionsUsageError(
+        'followTenantRoles(source): source must be a source of tenant roles (postgresTenantRoles, fileTenantRoles from typed-permissions/live, or an object with read(tenant)).',
+      );
+    const [{ checkTenantRolesOptions }, { buildTenantRoles }, tenants] = await Promise.all([
+      import('./tenant-roles-options.js'),
+      import('../core/table-building/tenant-roles.js'),
+      this.tenants(),
+    ]);
+    const { maxTenants, maxBytes, onError } = checkTenantRolesOptions(options, this.settings.logger);
+    tenants.use({ source, build: buildTenantRoles, maxTenants, maxBytes });
+    const stop = source.watch?.((tenant) => tenants.changed(tenant), onError);
+    return {
+      get tenants() {
+        return tenants.size;
+      },
+      close: async () => {
+        tenants.use(undefined);
+        await stop?.();
+      },
+    };
   }
 
   /**
@@ -267,6 +384,13 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
     if (snapshot === undefined) return Promise.reject(unbuilt('grantPermit()'));
     const refused = decisionLabelRefusal(via);
     if (refused !== undefined) return Promise.reject(refused);
+    const tenant = tenantOf(query);
+    if (tenant !== undefined) return this.inTenant(snapshot, tenant, (inTenant) => this.decideVia(inTenant, query, via));
+    return this.decideVia(snapshot, query, via);
+  }
+
+  /** A guarded decision of `snapshot`, traced where tracing is on. */
+  private decideVia<TId>(snapshot: PolicySnapshot<TUser, TFilter>, query: GrantQuery<TUser, TId>, via: string): Promise<Permit<TUser, TId, TFilter>> {
     const tracing = this.tracing === null ? (this.tracing = this.loadTracing()) : this.tracing;
     if (tracing instanceof Promise)
       return tracing.then((loaded) => {
@@ -334,7 +458,9 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
    * ```
    */
   grantPermitSync<TId = unknown>(query: GrantQuery<TUser, TId>): Permit<TUser, TId, TFilter> {
-    return this.snapshot('grantPermit()').grantPermitSync(query);
+    const snapshot = this.snapshot('grantPermit()');
+    const tenant = tenantOf(query);
+    return (tenant === undefined ? snapshot : this.readyTenant(snapshot, tenant, 'grantPermitSync')).grantPermitSync(query);
   }
 
   /**
@@ -349,8 +475,10 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
    * app.get('/me/permissions', (req, res) => res.json(permissions.sliceFor(req.user)));
    * ```
    */
-  sliceFor(user: TUser): PermissionSlice {
-    return this.snapshot('sliceFor()').sliceFor(user);
+  sliceFor(user: TUser, options: { readonly tenant?: string | undefined } = {}): PermissionSlice {
+    const snapshot = this.snapshot('sliceFor()');
+    const tenant = tenantOf(options);
+    return (tenant === undefined ? snapshot : this.readyTenant(snapshot, tenant, 'sliceFor')).sliceFor(user);
   }
 
   /** Makes the policy of `index` the current one: one assignment, so a request sees either policy, never both. */

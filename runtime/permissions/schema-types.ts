@@ -37,6 +37,8 @@ export interface TypedGrantQuery<S extends PermissionsSchema, TUser, R extends S
   readonly resource: R;
   readonly action: SchemaAction<S, R>;
   readonly resourceId?: SchemaResourceId<S, R> | null | undefined;
+  /** The tenant asked in: `user.roles` are the roles the user holds there (the policy's and the tenant's custom roles). */
+  readonly tenant?: string | undefined;
 }
 
 /**

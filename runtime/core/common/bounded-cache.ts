@@ -114,6 +114,17 @@ export class BoundedCache<K, V> {
     if (charge !== undefined) this.entries.set(key, { value, charge });
   }
 
+  /** Forgets the value of `key`, if one is kept. */
+  delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) this.forget(key, entry.charge);
+  }
+
+  /** The keys kept, oldest first. */
+  keys(): K[] {
+    return [...this.entries.keys()];
+  }
+
   /** @internal Forgets `key` if it still holds the value of `charge`, and releases the charge. */
   forget(key: unknown, charge: Charge): void {
     const entry = this.entries.get(key as K);

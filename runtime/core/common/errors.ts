@@ -5,7 +5,8 @@
 
 /** Stable codes of the errors thrown by the library. */
 export type PermissionsErrorCode =
-  'PERMISSION_DEFINITION_INVALID' | 'PERMISSIONS_USAGE' | 'PERMISSIONS_HOOK_FAILED' | 'PERMISSIONS_INVALID_ID' | 'PERMISSIONS_SERVICE_UNAVAILABLE';
+  'PERMISSION_DEFINITION_INVALID' | 'PERMISSIONS_USAGE' | 'PERMISSIONS_HOOK_FAILED' | 'PERMISSIONS_INVALID_ID' | 'PERMISSIONS_SERVICE_UNAVAILABLE'
+  | 'PERMISSIONS_TENANT_ROLES_UNAVAILABLE';
 
 /**
  * Base class of every error the library throws on purpose.
@@ -57,7 +58,8 @@ export type DefinitionProblemCode =
   | 'unknown-resource'
   | 'syntax-error'
   | 'invalid-file'
-  | 'too-large';
+  | 'too-large'
+  | 'tenant-role';
 
 /** One problem found in one definition. */
 export interface DefinitionProblem extends DefinitionLocation {

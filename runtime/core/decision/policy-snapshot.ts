@@ -44,8 +44,33 @@ function deepFreeze<T>(value: T): T {
  * const permit = await snapshot.grantPermit({ user, resource: 'document', action: 'read', resourceId: 10 });
  * ```
  */
+/** The byte budgets of a snapshot's caches: its own, or shared by every tenant's snapshot (so their total is bounded). */
+export interface SnapshotBudgets {
+  readonly slices: CacheBudget;
+  readonly resourceOwners: CacheBudget;
+}
+
+/** The budgets of one snapshot's caches, at the limits above. */
+export function snapshotBudgets(): SnapshotBudgets {
+  return { slices: new CacheBudget(MAX_SLICE_CACHE_BYTES), resourceOwners: new CacheBudget(MAX_RESOURCE_OWNERS_CACHE_BYTES) };
+}
+
+/** What a tenant's snapshot knows of its tenant. */
+export interface SnapshotTenant {
+  readonly id: string;
+  /** The tables of the tenant's custom roles (for `explain`), or undefined when it has none. */
+  readonly tables: GrantTables | undefined;
+  /** The sequence of the custom roles' version, or undefined when it has none. */
+  readonly sequence: number | undefined;
+}
+
 export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter = any> implements PermitContext {
   readonly tables: GrantTables;
+  readonly tenant: string | undefined;
+  /** The tables of the tenant's custom roles, when the snapshot is a tenant's and it has some. */
+  readonly tenantTables: GrantTables | undefined;
+  /** The version of the tenant's custom roles, when it has some. */
+  readonly tenantSequence: number | undefined;
   readonly limitOwnReduce: EngineSettings['limitOwnReduce'];
   readonly ownershipRules: EngineSettings['ownershipRules'];
   readonly getResourceId: EngineSettings['getResourceId'] | undefined;
@@ -53,17 +78,24 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   readonly compileProjections: boolean;
   private readonly log: DecisionRecorder | undefined;
   private fingerprint: string | undefined;
-  /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only. */
-  private readonly slices = new BoundedCache<string, PermissionSlice>(MAX_CACHED_SLICES, new CacheBudget(MAX_SLICE_CACHE_BYTES));
+  /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only (and the tenant, whose snapshot this is). */
+  private readonly slices: BoundedCache<string, PermissionSlice>;
   /** The ownership groups of a set of roles on a resource, over every action, by `[resource, rolesKey]`. */
-  private readonly resourceOwners = new BoundedCache<string, readonly LoadedOwner[]>(MAX_CACHED_SLICES, new CacheBudget(MAX_RESOURCE_OWNERS_CACHE_BYTES));
+  private readonly resourceOwners: BoundedCache<string, readonly LoadedOwner[]>;
 
   constructor(
-    private readonly index: GrantIndex,
-    settings: EngineSettings,
-    private readonly warnings: OnceWarnings,
+    readonly index: GrantIndex,
+    readonly settings: EngineSettings,
+    readonly warnings: OnceWarnings,
     version?: string,
+    tenant?: SnapshotTenant,
+    budgets: SnapshotBudgets = snapshotBudgets(),
   ) {
+    this.slices = new BoundedCache(MAX_CACHED_SLICES, budgets.slices);
+    this.resourceOwners = new BoundedCache(MAX_CACHED_SLICES, budgets.resourceOwners);
+    this.tenant = tenant?.id;
+    this.tenantTables = tenant?.tables;
+    this.tenantSequence = tenant?.sequence;
     this.tables = index.tables;
     this.limitOwnReduce = settings.limitOwnReduce;
     this.ownershipRules = settings.ownershipRules;

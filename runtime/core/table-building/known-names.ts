@@ -16,6 +16,15 @@ export interface KnownNames {
   readonly actionIndex: ReadonlyMap<string, number>;
 }
 
+/**
+ * Resources and actions known beyond what the definitions name: a tenant's custom roles are built within the
+ * compiled policy's names, so that `'*'` means every resource of that policy and the indexes are the policy's own.
+ */
+export interface KnownUniverse {
+  readonly resources: readonly string[];
+  readonly actions: readonly string[];
+}
+
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -28,10 +37,14 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  * // ['approve', 'create', 'delete', 'read', 'update']
  * ```
  */
-export function knownNames(located: readonly LocatedDefinition[], declaredActions?: ReadonlyMap<string, { readonly actions: readonly string[] }>): KnownNames {
+export function knownNames(
+  located: readonly LocatedDefinition[],
+  declaredActions?: ReadonlyMap<string, { readonly actions: readonly string[] }>,
+  universe?: KnownUniverse,
+): KnownNames {
   const roleSet = new Set<string>();
-  const resourceSet = new Set<string>();
-  const actionSet = new Set<string>(CRUD_ACTIONS);
+  const resourceSet = new Set<string>(universe?.resources);
+  const actionSet = new Set<string>([...CRUD_ACTIONS, ...(universe?.actions ?? [])]);
   for (const { definition } of located) {
     for (const role of rolesOf(definition)) if (role !== '*') roleSet.add(role);
     if (definition.resource !== '*') resourceSet.add(definition.resource);

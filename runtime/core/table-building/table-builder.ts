@@ -12,7 +12,7 @@ import type { HookValue, LocatedDefinition } from './definition-parts.js';
 import { expansionProblem } from './expansion-limit.js';
 import { GrantCells, MAX_GRANT_CELLS } from './grant-cells.js';
 import { HookRegistry } from './hook-registry.js';
-import { knownNames } from './known-names.js';
+import { knownNames, type KnownUniverse } from './known-names.js';
 import { resourceSettings, uncomputableOwnership, type DeclaredResourceActions } from './resource-settings.js';
 import { ownershipRulesTable, unknownRuleProblems, type ResourceRules } from './rule-owners.js';
 
@@ -52,6 +52,8 @@ export interface TableBuildOptions {
    * checked: a compiler shows it as progress, and a policy past a limit never reaches it.
    */
   readonly progress?: ((phase: 'expanding', definitions: number) => void) | undefined;
+  /** Resources and actions known besides the ones the definitions name (a tenant's roles: the compiled policy's). */
+  readonly universe?: KnownUniverse | undefined;
 }
 
 function summaryOf({ definition, location }: LocatedDefinition): DefinitionSummary {
@@ -76,7 +78,7 @@ function summaryOf({ definition, location }: LocatedDefinition): DefinitionSumma
 export function buildGrantTables(located: readonly LocatedDefinition[], options: TableBuildOptions = {}): TableBuildResult {
   const problems: DefinitionProblem[] = [];
   const warnings: string[] = [];
-  const names = knownNames(located, options.actions);
+  const names = knownNames(located, options.actions, options.universe);
   const { roles, resources, actions } = names;
   const empty = (): TableBuildResult => ({
     tables: { format: 1, roles, resources, actions, plans: [], hooks: [], owners: [], cells: [], definitions: [] },

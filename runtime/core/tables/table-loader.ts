@@ -11,7 +11,7 @@ import type { OwnershipContext } from '../ownership-rules/ownership-context.js';
 import type { OwnershipQuestion } from '../ownership-rules/ownership-rule-source.js';
 import { ownershipLabel, type GrantCell, type GrantTables, type HookRef, type RuleTable } from './grant-tables.js';
 import type { ResourceIdType } from '../tables/grant-tables.js';
-import { cellCount, notGrantTablesError, resourceCells } from './packed-tables.js';
+import { cellCount, notGrantTablesError, resourceCells, type CellRange } from './packed-tables.js';
 
 /** A hook bound to the ownership service it came from, with the name used in error messages. */
 export interface BoundHook {
@@ -117,6 +117,8 @@ export interface GrantIndex {
   readonly combinationBudget: CacheBudget;
   /** The combinations of a resource by role and action, decoding its cells on first use (a PermissionsUsageError for malformed ones). */
   combinationsOf(resource: LoadedResource): readonly (readonly Combination[])[];
+  /** Ownership group `group` bound for resource number `resource`: one object per group and resource, whoever asks. */
+  ownerOf(group: number, resource: number): LoadedOwner;
 }
 
 /** Names to values, in an object without a prototype (so `__proto__`, `constructor` and the like are plain keys). */
@@ -286,44 +288,10 @@ export function loadGrantTables(
     return owner;
   };
   const plans = tables.plans.map(planFromJson);
-  const combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
-  // A large policy has many cells and few distinct ones (a '*' grant repeats one cell everywhere): cells that say
-  // the same share one combination, and one list of ownership groups, across the resources decoded so far.
-  const ownerLists = new Map<string, readonly LoadedOwner[]>();
-  const combinations = new Map<string, Combination>();
-  // The row of a role without a cell on a resource: shared by every such role and resource.
-  const noRow: readonly Combination[] = Object.freeze(tables.actions.map(() => NO_GRANT));
-
   const combinationIdBound = cellCount(tables) + 1;
-  const combinationsOf = (resource: LoadedResource): readonly (readonly Combination[])[] => {
-    if (resource.byRole !== null) return resource.byRole;
-    const { cells, start, end } = resourceCells(tables, resource.index);
-    const byRole: (readonly Combination[])[] = tables.roles.map(() => noRow);
-    for (let c = start; c < end; c++) {
-      const [r, action, role, anyPlan, own, cellOwners] = cells[c] as GrantCell;
-      // Groups bind per resource (their limitOwned executor is the resource's): only cells without any share across resources.
-      const ownersKey = cellOwners.length === 0 ? '' : `${r}/${cellOwners.join(',')}`;
-      const key = `${anyPlan}/${own.join(',')}/${ownersKey}`;
-      let combination = combinations.get(key);
-      if (combination === undefined) {
-        // Ids stay below the bound that multi-role cache keys count on; more distinct cells than cells means tampering.
-        if (combinations.size + 1 >= combinationIdBound)
-          throw notGrantTablesError(`cells: more distinct cells than the ${combinationIdBound - 1} the tables count`);
-        const ownPlans = new Map<LoadedOwner, AttributePlan>();
-        for (let i = 0; i < own.length; i += 2) ownPlans.set(ownerOf(own[i] as number, r), plans[own[i + 1] as number] as AttributePlan);
-        let ownerList = ownerLists.get(ownersKey);
-        if (ownerList === undefined) ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => ownerOf(id, r)).sort((a, b) => a.id - b.id))));
-        combinations.set(
-          key,
-          (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, combinations.size)),
-        );
-      }
-      let row = byRole[role] as Combination[];
-      if (row === noRow) byRole[role] = row = noRow.slice();
-      row[action] = combination;
-    }
-    return (resource.byRole = byRole);
-  };
+  const decoder = new CellDecoder(tables.actions.length, plans, ownerOf, 0, combinationIdBound);
+  const combinationsOf = (resource: LoadedResource): readonly (readonly Combination[])[] =>
+    (resource.byRole ??= decoder.rows(resourceCells(tables, resource.index), tables.roles.length));
 
   const declared = tables.declaredActions;
   const resources = tables.resources.map((name, r) => {
@@ -338,7 +306,68 @@ export function loadGrantTables(
     actionIds: nameDictionary(tables.actions.map((name, i) => [name, i])),
     resourceByName: nameDictionary(resources),
     combinationIdBound,
-    combinationBudget,
+    combinationBudget: new CacheBudget(MAX_COMBINATION_CACHE_BYTES),
     combinationsOf,
+    ownerOf,
   };
+}
+
+/**
+ * Decodes cells into rows of combinations, per role and action. A large policy has many cells and few distinct
+ * ones (a '*' grant repeats one cell everywhere): cells that say the same share one combination, and one list of
+ * ownership groups, across every resource one decoder decodes. Combination ids are counted from `firstId` and stay
+ * below `idBound` (what multi-role cache keys count on).
+ */
+export class CellDecoder {
+  private readonly ownerLists = new Map<string, readonly LoadedOwner[]>();
+  private readonly combinations = new Map<string, Combination>();
+  /** The row of a role without a cell on a resource: shared by every such role and resource. */
+  private readonly noRow: readonly Combination[];
+
+  constructor(
+    actionCount: number,
+    private readonly plans: readonly AttributePlan[],
+    private readonly ownerOf: (group: number, resource: number) => LoadedOwner,
+    private readonly firstId: number,
+    private readonly idBound: number,
+  ) {
+    this.noRow = Object.freeze(Array.from({ length: actionCount }, () => NO_GRANT));
+  }
+
+  /**
+   * The rows of `roleCount` roles from one resource's cells (a PermissionsUsageError for tables that say more
+   * distinct cells than they count).
+   *
+   * @example
+   * ```ts
+   * resource.byRole ??= decoder.rows(resourceCells(tables, resource.index), tables.roles.length);
+   * ```
+   */
+  rows({ cells, start, end }: CellRange, roleCount: number): (readonly Combination[])[] {
+    const { combinations, ownerLists, plans, noRow } = this;
+    const byRole: (readonly Combination[])[] = Array.from({ length: roleCount }, () => noRow);
+    for (let c = start; c < end; c++) {
+      const [r, action, role, anyPlan, own, cellOwners] = cells[c] as GrantCell;
+      // Groups bind per resource (their limitOwned executor is the resource's): only cells without any share across resources.
+      const ownersKey = cellOwners.length === 0 ? '' : `${r}/${cellOwners.join(',')}`;
+      const key = `${anyPlan}/${own.join(',')}/${ownersKey}`;
+      let combination = combinations.get(key);
+      if (combination === undefined) {
+        // Ids stay below the bound that multi-role cache keys count on; more distinct cells than cells means tampering.
+        if (this.firstId + combinations.size + 1 >= this.idBound)
+          throw notGrantTablesError(`cells: more distinct cells than the ${this.idBound - this.firstId - 1} the tables count`);
+        const ownPlans = new Map<LoadedOwner, AttributePlan>();
+        for (let i = 0; i < own.length; i += 2) ownPlans.set(this.ownerOf(own[i] as number, r), plans[own[i + 1] as number] as AttributePlan);
+        let ownerList = ownerLists.get(ownersKey);
+        if (ownerList === undefined)
+          ownerLists.set(ownersKey, (ownerList = Object.freeze(cellOwners.map((id) => this.ownerOf(id, r)).sort((a, b) => a.id - b.id))));
+        const id = this.firstId + combinations.size;
+        combinations.set(key, (combination = makeCombination(anyPlan === -1 ? NOTHING : (plans[anyPlan] as AttributePlan), ownPlans, ownerList, id)));
+      }
+      let row = byRole[role] as Combination[];
+      if (row === noRow) byRole[role] = row = noRow.slice();
+      row[action] = combination;
+    }
+    return byRole;
+  }
 }

@@ -1,0 +1,62 @@
+/**
+ * A tenant's view of the loaded policy: the policy's roles and the tenant's custom roles, side by side. The custom
+ * roles' tables share the policy's names and ownership groups (the tenant roles builder makes them so), so a
+ * custom role is one more row per resource: the look-up is the policy's own, a custom role costs what a policy
+ * role does, and ownership groups are the policy's bound objects. Everything made per tenant — the rows, the
+ * multi-role caches — belongs to this view alone: no other tenant reads it.
+ */
+import type { CacheBudget } from '../common/bounded-cache.js';
+import type { GrantTables } from './grant-tables.js';
+import { cellCount, resourceCells } from './packed-tables.js';
+import { planFromJson } from '../projection/attribute-plan.js';
+import { CellDecoder, LoadedResource, nameDictionary, type Combination, type GrantIndex, type NameDictionary } from './table-loader.js';
+
+/**
+ * The estimated bytes a tenant's view may come to hold beyond its cells: per resource, one row reference per role
+ * (made when a decision first asks about the resource), and the view's own objects.
+ *
+ * @example
+ * ```ts
+ * cache.set(tenant, view, tenantViewBytes(base, tenantTables));
+ * ```
+ */
+export function tenantViewBytes(base: GrantIndex, tenant: GrantTables): number {
+  const roles = base.tables.roles.length + tenant.roles.length;
+  return 4096 + base.tables.resources.length * (160 + 8 * roles) + 160 * tenant.cells.length + 96 * tenant.plans.length;
+}
+
+/**
+ * The view of `base` for a tenant whose custom roles are `tenant` (tables made by the tenant roles builder
+ * against `base.tables`). Multi-role combinations it makes are charged to `budget` (shared by every tenant view,
+ * so their total is bounded whatever the number of tenants).
+ *
+ * @example
+ * ```ts
+ * const view = overlayTenantRoles(snapshotIndex, checkTenantRoles(snapshotIndex.tables, 'acme', document).tables, budget);
+ * ```
+ */
+export function overlayTenantRoles(base: GrantIndex, tenant: GrantTables, budget: CacheBudget): GrantIndex {
+  const baseRoles = base.tables.roles.length;
+  // The policy's roles are read through the prototype: the view copies nothing of a large policy.
+  const roleIds = Object.create(base.roleIds as object) as Record<string, number>;
+  tenant.roles.forEach((role, i) => Object.defineProperty(roleIds, role, { value: baseRoles + i, enumerable: true }));
+  const combinationIdBound = base.combinationIdBound + cellCount(tenant) + 1;
+  const decoder = new CellDecoder(tenant.actions.length, tenant.plans.map(planFromJson), base.ownerOf, base.combinationIdBound, combinationIdBound);
+  const baseResources = base.tables.resources.map((name) => base.resourceByName[name] as LoadedResource);
+  const resources = baseResources.map((loaded) => [loaded.name, new LoadedResource(loaded.name, loaded.index, loaded.idType, loaded.takes)] as const);
+  const combinationsOf = (resource: LoadedResource): readonly (readonly Combination[])[] => {
+    if (resource.byRole !== null) return resource.byRole;
+    const own = decoder.rows(resourceCells(tenant, resource.index), tenant.roles.length);
+    return (resource.byRole = [...base.combinationsOf(baseResources[resource.index] as LoadedResource), ...own]);
+  };
+  return {
+    tables: base.tables,
+    roleIds: roleIds as NameDictionary<number>,
+    actionIds: base.actionIds,
+    resourceByName: nameDictionary(resources),
+    combinationIdBound,
+    combinationBudget: budget,
+    combinationsOf,
+    ownerOf: base.ownerOf,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The options of `followTenantRoles`, checked with the runtime's shape checker, and their defaults.
+ */
+import type { PermissionsLogger } from '../core/decision/engine-settings.js';
+import { functionOption, positiveCountShape } from '../core/shape/option-shapes.js';
+import { object, optional, usageChecked } from '../core/shape/shape-check.js';
+import type { TenantRolesOptions } from './precompiled-permissions.js';
+import { DEFAULT_MAX_TENANT_BYTES, DEFAULT_MAX_TENANTS } from './tenant-snapshots.js';
+
+const WHERE = 'followTenantRoles(source, options)';
+
+const optionsShape = object(
+  {
+    maxTenants: optional(positiveCountShape(`${WHERE}: maxTenants`)),
+    maxBytes: optional(positiveCountShape(`${WHERE}: maxBytes`)),
+    onError: functionOption(`${WHERE}: onError must be a function (error) => void.`),
+  },
+  {
+    notObject: `${WHERE}: options must be an object.`,
+    unknownKey: (key, known) => `${WHERE}: unknown option ${JSON.stringify(key)}; the options are ${known.join(', ')}.`,
+    firstUnknownOnly: true,
+  },
+);
+
+/**
+ * The checked options with their defaults; a PermissionsUsageError naming the first wrong option.
+ *
+ * @example
+ * ```ts
+ * checkTenantRolesOptions({ maxTenants: 500 }, console); // { maxTenants: 500, maxBytes: 67108864, onError: … }
+ * ```
+ */
+export function checkTenantRolesOptions(
+  options: TenantRolesOptions,
+  logger: PermissionsLogger,
+): { readonly maxTenants: number; readonly maxBytes: number; readonly onError: (error: unknown) => void } {
+  const checked = usageChecked(optionsShape, options);
+  return {
+    maxTenants: checked.maxTenants ?? DEFAULT_MAX_TENANTS,
+    maxBytes: checked.maxBytes ?? DEFAULT_MAX_TENANT_BYTES,
+    onError:
+      (checked.onError as ((error: unknown) => void) | undefined) ??
+      ((error) => logger.warn(`typed-permissions: watching tenant roles failed (it goes on): ${(error as Error)?.message ?? String(error)}`)),
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * The snapshots of tenants: a question asked in a tenant is decided by that tenant's snapshot — the policy's
+ * tables with the tenant's custom roles beside them, and the tenant on every permit (ownership rules and hooks
+ * read it). A tenant's custom roles are read from the followed source when a decision first asks about the tenant
+ * (one read; concurrent first questions share it), kept in a cache bounded by count and bytes, and forgotten when
+ * the source says that tenant changed. Nothing made for one tenant — rows, caches, slices — is read by another.
+ */
+import { BoundedCache, CacheBudget } from '../core/common/bounded-cache.js';
+import { PermissionsError } from '../core/common/errors.js';
+import type { GrantTables } from '../core/tables/grant-tables.js';
+import { overlayTenantRoles, tenantViewBytes } from '../core/tables/tenant-overlay.js';
+import { MAX_COMBINATION_CACHE_BYTES } from '../core/tables/table-loader.js';
+import { PolicySnapshot, snapshotBudgets } from '../core/decision/policy-snapshot.js';
+import type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
+import type { buildTenantRoles } from '../core/table-building/tenant-roles.js';
+
+/** Tenants kept by default. */
+export const DEFAULT_MAX_TENANTS = 1000;
+/** The estimated bytes of every tenant's custom roles and rows kept, by default. */
+export const DEFAULT_MAX_TENANT_BYTES = 64 * 1024 * 1024;
+
+/** A tenant's custom roles could not be read: its questions are refused (rejected) until the source answers. */
+export class PermissionsTenantRolesError extends PermissionsError {
+  constructor(
+    readonly tenant: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('PERMISSIONS_TENANT_ROLES_UNAVAILABLE', message, options);
+  }
+}
+
+/** One tenant as cached: its custom roles' version, and its snapshot for the policy it was last asked with. */
+interface TenantEntry {
+  readonly version: TenantRolesVersion | undefined;
+  /** The snapshot for `base`; remade (without reading the source) when the policy changes. */
+  snapshot: PolicySnapshot;
+  base: PolicySnapshot;
+}
+
+/** A read in progress, and whether the tenant changed while it ran (it is then read again). */
+interface Pending {
+  readonly promise: Promise<TenantEntry>;
+  stale: boolean;
+}
+
+/** What following a source of tenants' custom roles needs from the engine. */
+export interface TenantFollowSettings {
+  readonly source: TenantRolesSource;
+  readonly build: typeof buildTenantRoles;
+  readonly maxTenants: number;
+  readonly maxBytes: number;
+}
+
+/**
+ * The tenants of one engine.
+ *
+ * @example
+ * ```ts
+ * const tenants = new TenantSnapshots();
+ * const snapshot = await tenants.snapshotFor(current, 'acme');
+ * ```
+ */
+export class TenantSnapshots {
+  private settings: TenantFollowSettings | undefined;
+  private entries: BoundedCache<string, TenantEntry> = new BoundedCache(DEFAULT_MAX_TENANTS, new CacheBudget(DEFAULT_MAX_TENANT_BYTES));
+  private readonly pending = new Map<string, Pending>();
+  /** Shared by every tenant's snapshot: their caches are bounded together, whatever the number of tenants. */
+  private readonly budgets = snapshotBudgets();
+  private readonly combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
+  /** Versions whose custom roles were refused, so that each is reported once. */
+  private readonly reported = new Set<string>();
+
+  /** How many tenants are kept now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Reads custom roles from `settings.source` from now on (every tenant kept so far is forgotten).
+   *
+   * @example
+   * ```ts
+   * tenants.use({ source, build: buildTenantRoles, maxTenants: 1000, maxBytes: 64 * 1024 * 1024 });
+   * ```
+   */
+  use(settings: TenantFollowSettings | undefined): void {
+    this.settings = settings;
+    this.entries = new BoundedCache(settings?.maxTenants ?? DEFAULT_MAX_TENANTS, new CacheBudget(settings?.maxBytes ?? DEFAULT_MAX_TENANT_BYTES));
+    this.changed(undefined);
+  }
+
+  /**
+   * Forgets `tenant` (every tenant, for undefined): its next question reads the source again. A read running now
+   * is read again when it ends, so an answer from before the change is never kept.
+   *
+   * @example
+   * ```ts
+   * source.watch((tenant) => tenants.changed(tenant), onError);
+   * ```
+   */
+  changed(tenant: string | undefined): void {
+    if (tenant === undefined) {
+      for (const name of new Set([...this.pending.keys(), ...this.entries.keys()])) this.changed(name);
+      return;
+    }
+    this.entries.delete(tenant);
+    const running = this.pending.get(tenant);
+    if (running !== undefined) running.stale = true;
+  }
+
+  /**
+   * The snapshot of `tenant` over `base`, when its custom roles are kept (or no source is followed); undefined when
+   * they must be read first.
+   *
+   * @example
+   * ```ts
+   * const snapshot = tenants.ready(current, 'acme') ?? (await tenants.snapshotFor(current, 'acme'));
+   * ```
+   */
+  ready(base: PolicySnapshot, tenant: string): PolicySnapshot | undefined {
+    const entry = this.entries.get(tenant);
+    if (entry !== undefined) return entry.base === base ? entry.snapshot : this.remake(tenant, entry.version, base).snapshot;
+    if (this.settings !== undefined) return undefined;
+    return this.remake(tenant, undefined, base).snapshot;
+  }
+
+  /**
+   * The snapshot of `tenant` over `base`: kept, or made after one read of the source. Rejects with a
+   * PermissionsTenantRolesError when the source cannot be read.
+   *
+   * @example
+   * ```ts
+   * const permit = await (await tenants.snapshotFor(current, 'acme')).grantPermit(query);
+   * ```
+   */
+  snapshotFor(base: PolicySnapshot, tenant: string): PolicySnapshot | Promise<PolicySnapshot> {
+    return this.ready(base, tenant) ?? this.read(tenant, base).then((entry) => (entry.base === base ? entry.snapshot : this.remake(tenant, entry.version, base).snapshot));
+  }
+
+  private read(tenant: string, base: PolicySnapshot): Promise<TenantEntry> {
+    const running = this.pending.get(tenant);
+    if (running !== undefined) return running.promise;
+    const pending: Pending = { promise: this.readOnce(tenant, base), stale: false };
+    this.pending.set(tenant, pending);
+    return pending.promise;
+  }
+
+  private async readOnce(tenant: string, base: PolicySnapshot): Promise<TenantEntry> {
+    for (;;) {
+      const settings = this.settings;
+      if (settings === undefined) {
+        this.pending.delete(tenant);
+        return this.remake(tenant, undefined, base);
+      }
+      let version: TenantRolesVersion | undefined;
+      try {
+        version = await settings.source.read(tenant);
+      } catch (error) {
+        this.pending.delete(tenant);
+        throw new PermissionsTenantRolesError(
+          tenant,
+          `The custom roles of tenant ${JSON.stringify(tenant)} could not be read from ${settings.source.description}: ${(error as Error)?.message ?? String(error)}. ` +
+            'Its questions are refused until the source answers.',
+          { cause: error },
+        );
+      }
+      const pending = this.pending.get(tenant);
+      // The tenant changed while it was read (or following stopped): what was read may be the old roles.
+      if (pending?.stale === true || this.settings !== settings) {
+        if (pending !== undefined) pending.stale = false;
+        continue;
+      }
+      this.pending.delete(tenant);
+      // A source that answers for another tenant than asked is not believed: the tenant gets no custom roles.
+      return this.remake(tenant, version !== undefined && version.tenant === tenant ? version : undefined, base);
+    }
+  }
+
+  /** Makes and keeps the snapshot of `tenant` with custom roles `version` over `base` (just read, or the policy changed). */
+  private remake(tenant: string, version: TenantRolesVersion | undefined, base: PolicySnapshot): TenantEntry {
+    const roles = version === undefined ? undefined : this.build(base, version);
+    const index = roles === undefined ? base.index : overlayTenantRoles(base.index, roles, this.combinationBudget);
+    const snapshot = new PolicySnapshot(
+      index,
+      base.settings,
+      base.warnings,
+      base.version,
+      { id: tenant, tables: roles, sequence: roles === undefined ? undefined : version?.sequence },
+      this.budgets,
+    );
+    const made: TenantEntry = { version, snapshot, base };
+    this.entries.set(tenant, made, roles === undefined ? 512 + 2 * tenant.length : tenantViewBytes(base.index, roles) + 2 * tenant.length);
+    return made;
+  }
+
+  /** The tables of a version's custom roles over `policy`; undefined (reported once) when they do not fit it. */
+  private build(base: PolicySnapshot, version: TenantRolesVersion): GrantTables | undefined {
+    const { roles, problems } = (this.settings as TenantFollowSettings).build(base.tables, version.tenant, version.document);
+    if (roles !== undefined) return roles.tables;
+    const key = JSON.stringify([version.tenant, version.sequence]);
+    if (!this.reported.has(key)) {
+      if (this.reported.size >= DEFAULT_MAX_TENANTS) this.reported.clear();
+      this.reported.add(key);
+      base.settings.logger.warn(
+        `typed-permissions: the custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) do not fit the active policy, ` +
+          `so they grant nothing: ${problems.map((problem) => problem.message).join(' ')}`,
+      );
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * Questions asked in a tenant: the user's roles are the policy's and the tenant's custom roles, read from a source
+ * when the tenant is first asked about, kept per tenant, and read again only for the tenant that changed. Every
+ * test here tries to see one tenant's grant in another, or in a question without a tenant, and must not.
+ */
+import { describe, expect, it, jest } from '@jest/globals';
+import { createPermissions } from '../../generated/permissions.js';
+import { grantTables, policyVersion } from '../../generated/tables.js';
+import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
+import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
+import type { TenantRolesSource, TenantRolesVersion } from '../../runtime/live/tenant-roles-source.js';
+import { PermissionsTenantRolesError } from '../../runtime/permissions/tenant-snapshots.js';
+import { MAX_TENANT_ID_LENGTH } from '../../runtime/core/decision/tenant-id.js';
+
+const USERS = [
+  { id: 1, companyId: 10 },
+  { id: 2, companyId: 20 },
+];
+const DOCUMENTS = [
+  { id: 100, title: 'a', date: 'd', status: 's', personal: 'p', confidential: 'c', creatorId: 1 },
+  { id: 200, title: 'b', date: 'd', status: 's', personal: 'p', confidential: 'c', creatorId: 2 },
+];
+
+/** A user of company 10 with the roles they hold in the tenant asked about. */
+const userWith = (...roles: string[]) => ({ id: 1, roles, companyId: 10, managedUserIds: [] as number[] });
+
+/** A reviewer role: reads and reviews the documents of their company, without confidential data. */
+const reviewer = (role: string, attributes: readonly string[] = ['*', '!confidential']) => ({
+  roles: [role],
+  resource: 'document',
+  possession: 'own',
+  grant: { read: attributes, review: attributes },
+  owner: 'sameCompany',
+});
+
+/** A source in memory that counts its reads per tenant, and tells its watcher what changed. */
+function memorySource(documents: Record<string, unknown>) {
+  const reads: string[] = [];
+  const sequences = new Map<string, number>();
+  let changed: ((tenant: string | undefined) => void) | undefined;
+  let failing: Error | undefined;
+  const source: TenantRolesSource = {
+    description: 'memory',
+    read: async (tenant) => {
+      reads.push(tenant);
+      if (failing !== undefined) throw failing;
+      if (!Object.hasOwn(documents, tenant)) return undefined;
+      return { tenant, sequence: sequences.get(tenant) ?? 1, document: documents[tenant] } satisfies TenantRolesVersion;
+    },
+    watch: (onChange) => {
+      changed = onChange;
+      return async () => {
+        changed = undefined;
+      };
+    },
+  };
+  return {
+    source,
+    reads,
+    publish(tenant: string, document: unknown) {
+      documents[tenant] = document;
+      sequences.set(tenant, (sequences.get(tenant) ?? 1) + 1);
+      changed?.(tenant);
+    },
+    fail(error: Error | undefined) {
+      failing = error;
+    },
+  };
+}
+
+function engine() {
+  const warnings: string[] = [];
+  const permissions = createPermissions({
+    ownershipRules: memoryOwnership({ document: DOCUMENTS, user: USERS }),
+    logger: { warn: (message: string) => warnings.push(message) },
+  });
+  return { permissions, warnings };
+}
+
+describe('a question without a tenant', () => {
+  it('is the policy alone: a custom role is an unknown role there, whatever tenant defines it', async () => {
+    const { permissions, warnings } = engine();
+    const store = memorySource({ acme: { definitions: [reviewer('REVIEWER')] } });
+    await permissions.followTenantRoles(store.source);
+    const permit = await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', resourceId: 100 });
+    expect(permit.granted).toBe(false);
+    expect(store.reads).toEqual([]);
+    expect(warnings).toEqual([expect.stringContaining('unknown role "REVIEWER": no definition names it')]);
+  });
+});
+
+describe('custom roles of a tenant', () => {
+  it('grant in their tenant, with the attributes they name, and ownership decided by the policy rule they name', async () => {
+    const { permissions } = engine();
+    await permissions.followTenantRoles(memorySource({ acme: { definitions: [reviewer('REVIEWER')] } }).source);
+    const own = await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'review', resourceId: 100, tenant: 'acme' });
+    expect(own.granted).toBe(true);
+    expect(await own.pick(DOCUMENTS[0] as object)).toEqual({ id: 100, title: 'a', date: 'd', status: 's', personal: 'p', creatorId: 1 });
+    const other = await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'review', resourceId: 200, tenant: 'acme' });
+    expect(other.granted).toBe(false);
+    const notGranted = await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'delete', resourceId: 100, tenant: 'acme' });
+    expect(notGranted.granted).toBe(false);
+  });
+
+  it('of the same name in two tenants grant what each tenant says, never the other', async () => {
+    const { permissions } = engine();
+    const store = memorySource({
+      acme: { definitions: [reviewer('REVIEWER', ['title'])] },
+      globex: { definitions: [{ roles: ['REVIEWER'], resource: 'decision', grant: ['list:any'] }] },
+    });
+    await permissions.followTenantRoles(store.source);
+    const user = userWith('REVIEWER');
+    const inAcme = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 100, tenant: 'acme' });
+    const inGlobex = await permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 100, tenant: 'globex' });
+    expect([inAcme.granted, await inAcme.pick(DOCUMENTS[0] as object)]).toEqual([true, { title: 'a' }]);
+    expect(inGlobex.granted).toBe(false);
+    expect((await permissions.grantPermit({ user, resource: 'decision', action: 'list', tenant: 'globex' })).granted).toBe(true);
+    expect((await permissions.grantPermit({ user, resource: 'decision', action: 'list', tenant: 'acme' })).granted).toBe(false);
+    expect((await permissions.grantPermit({ user, resource: 'decision', action: 'list', tenant: 'initech' })).granted).toBe(false);
+    expect(store.reads.sort()).toEqual(['acme', 'globex', 'initech']);
+  });
+
+  it('combine with the policy roles the user holds in the tenant: the union of what each grants', async () => {
+    const { permissions } = engine();
+    await permissions.followTenantRoles(memorySource({ acme: { definitions: [{ roles: ['TITLES'], resource: 'document', grant: { 'list:any': ['status'] } }] } }).source);
+    const permit = await permissions.grantPermit({ user: userWith('EMPLOYEE', 'TITLES'), resource: 'document', action: 'list', tenant: 'acme' });
+    expect(permit.anyAttributes).toEqual(['date', 'status', 'title']);
+    const withoutTenant = await permissions.grantPermit({ user: userWith('EMPLOYEE', 'TITLES'), resource: 'document', action: 'list' });
+    expect(withoutTenant.anyAttributes).toEqual(['date', 'title']);
+  });
+
+  it('carry the tenant on the permit and in the slice of that tenant only', async () => {
+    const { permissions } = engine();
+    await permissions.followTenantRoles(memorySource({ acme: { definitions: [{ roles: ['AUDITOR'], resource: 'decision', grant: ['list:any'] }] } }).source);
+    const user = userWith('AUDITOR');
+    expect(() => permissions.sliceFor(user, { tenant: 'acme' })).toThrow(
+      new PermissionsUsageError(
+        'sliceFor: the custom roles of tenant "acme" are not loaded yet; await permissions.loadTenant(tenant) first, or decide with await permissions.grantPermit(query), which loads them.',
+      ),
+    );
+    await permissions.loadTenant('acme');
+    expect(permissions.sliceFor(user, { tenant: 'acme' }).grants).toEqual([['decision', [['list', 0, 0, [], []]]]]);
+    expect(permissions.sliceFor(user).grants).toEqual([]);
+    expect(permissions.grantPermitSync({ user, resource: 'decision', action: 'list', tenant: 'acme' }).granted).toBe(true);
+  });
+});
+
+describe('reading a tenant', () => {
+  it('is one read for concurrent first questions, and none after', async () => {
+    const { permissions } = engine();
+    const store = memorySource({ acme: { definitions: [reviewer('REVIEWER')] } });
+    await permissions.followTenantRoles(store.source);
+    const query = { user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' } as const;
+    const permits = await Promise.all([permissions.grantPermit(query), permissions.grantPermit(query), permissions.grantPermit(query)]);
+    expect(permits.map((permit) => permit.granted)).toEqual([true, true, true]);
+    await permissions.grantPermit(query);
+    expect(store.reads).toEqual(['acme']);
+  });
+
+  it('again after a change of that tenant only; the change is what later questions see', async () => {
+    const { permissions } = engine();
+    const store = memorySource({ acme: { definitions: [reviewer('REVIEWER')] }, globex: { definitions: [reviewer('REVIEWER')] } });
+    await permissions.followTenantRoles(store.source);
+    const ask = (tenant: string) => permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant });
+    await ask('acme');
+    await ask('globex');
+    store.publish('acme', { definitions: [{ roles: ['REVIEWER'], resource: 'decision', grant: ['list:any'] }] });
+    expect((await ask('acme')).granted).toBe(false);
+    expect((await ask('globex')).granted).toBe(true);
+    expect(store.reads).toEqual(['acme', 'globex', 'acme']);
+  });
+
+  it('refuses with a typed error while the source cannot be read, and answers once it can', async () => {
+    const { permissions } = engine();
+    const store = memorySource({ acme: { definitions: [reviewer('REVIEWER')] } });
+    await permissions.followTenantRoles(store.source);
+    store.fail(new Error('connection refused'));
+    const query = { user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' } as const;
+    const refusal = await permissions.grantPermit(query).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(PermissionsTenantRolesError);
+    expect(refusal).toMatchObject({
+      code: 'PERMISSIONS_TENANT_ROLES_UNAVAILABLE',
+      tenant: 'acme',
+      message: 'The custom roles of tenant "acme" could not be read from memory: connection refused. Its questions are refused until the source answers.',
+    });
+    store.fail(undefined);
+    expect((await permissions.grantPermit(query)).granted).toBe(true);
+  });
+
+  it('keeps at most maxTenants: the least recently asked is read again', async () => {
+    const { permissions } = engine();
+    const store = memorySource({});
+    const followed = await permissions.followTenantRoles(store.source, { maxTenants: 2 });
+    const ask = (tenant: string) => permissions.grantPermit({ user: userWith('EMPLOYEE'), resource: 'document', action: 'list', tenant });
+    for (const tenant of ['a', 'b', 'c', 'a']) await ask(tenant);
+    expect(store.reads).toEqual(['a', 'b', 'c', 'a']);
+    expect(followed.tenants).toBe(2);
+  });
+
+  it('gives no custom roles for a version the source says belongs to another tenant', async () => {
+    const { permissions } = engine();
+    const source: TenantRolesSource = {
+      description: 'confused',
+      read: async () => ({ tenant: 'globex', sequence: 1, document: { definitions: [reviewer('REVIEWER')] } }),
+    };
+    await permissions.followTenantRoles(source);
+    expect((await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' })).granted).toBe(false);
+  });
+
+  it('grants nothing through custom roles that do not fit the policy, and says so once', async () => {
+    const { permissions, warnings } = engine();
+    await permissions.followTenantRoles(memorySource({ acme: { definitions: [{ roles: ['EMPLOYEE'], resource: 'document', grant: ['delete:any'] }] } }).source);
+    const query = { user: userWith('EMPLOYEE'), resource: 'document', action: 'delete', resourceId: 200, tenant: 'acme' } as const;
+    expect((await permissions.grantPermit(query)).granted).toBe(false);
+    expect(warnings).toEqual([
+      'typed-permissions: the custom roles of tenant "acme" (version 1) do not fit the active policy, so they grant nothing: ' +
+        'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.',
+    ]);
+  });
+});
+
+describe('tenant ids', () => {
+  const hostile = ['__proto__', 'constructor', '../acme', 'a"b', 'ünïcødé 🙂', 'x'.repeat(MAX_TENANT_ID_LENGTH)];
+
+  it.each(hostile)('%j is a tenant of its own', async (tenant) => {
+    const { permissions } = engine();
+    const store = memorySource({ [tenant]: { definitions: [reviewer('REVIEWER')] } });
+    await permissions.followTenantRoles(store.source);
+    const ask = (asked: string) => permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: asked });
+    expect((await ask(tenant)).granted).toBe(true);
+    expect((await ask('acme')).granted).toBe(false);
+    expect(store.reads).toEqual([tenant, 'acme']);
+  });
+
+  it.each([
+    ['', 'grantPermit: tenant must not be empty.'],
+    ['x'.repeat(MAX_TENANT_ID_LENGTH + 1), `grantPermit: tenant must be at most 256 characters, got 257.`],
+    ['acme\u001b[31m', 'grantPermit: tenant must not contain control or format characters.'],
+    ['a\u202eb', 'grantPermit: tenant must not contain control or format characters.'],
+    [42, 'grantPermit: tenant must be a string, got number.'],
+    [null, 'grantPermit: tenant must be a string, got null.'],
+  ])('%j is refused before any read', async (tenant, message) => {
+    const { permissions } = engine();
+    const store = memorySource({});
+    await permissions.followTenantRoles(store.source);
+    const query = { user: userWith('EMPLOYEE'), resource: 'document', action: 'list', tenant } as never;
+    await expect(permissions.grantPermit(query)).rejects.toThrow(new PermissionsUsageError(message));
+    expect(() => permissions.grantPermitSync(query)).toThrow(new PermissionsUsageError(message.replace('grantPermit', 'grantPermitSync')));
+    expect(store.reads).toEqual([]);
+  });
+});
+
+describe('a tenant without a followed source', () => {
+  it('decides with the policy roles, synchronously too, and carries the tenant', async () => {
+    const { permissions } = engine();
+    const query = { user: userWith('EMPLOYEE'), resource: 'document', action: 'read', resourceId: 100, tenant: 'acme' } as const;
+    const permit = await permissions.grantPermit(query);
+    expect(permit.granted).toBe(true);
+    expect(permissions.grantPermitSync({ ...query, resourceId: undefined }).granted).toBe(true);
+    expect(permissions.policyVersion).toBe(policyVersion);
+    expect(grantTables.roles).not.toContain('REVIEWER');
+  });
+});
+
+jest.setTimeout(10_000);
