@@ -9,7 +9,6 @@ import {
   fileTenantRolesAdmin,
   MAX_TENANT_ROLES_BYTES,
   parseBundleText,
-  parseStrictJson,
   PermissionDefinitionError,
   PermissionsUsageError,
   postgresTenantRolesAdmin,
@@ -17,6 +16,10 @@ import {
   type TenantRolesAdmin,
   type TenantRolesBase,
 } from 'typed-permissions/internal';
+import { basename, dirname } from 'node:path';
+import { formatCompileProblem, type CompileProblem } from '../problems/compile-problem.js';
+import { readJsonText } from '../reading/read-json-file.js';
+import { positionOf, type Positions } from '../reading/static-value.js';
 import { parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
 
 const TENANT_OPTIONS = {
@@ -93,29 +96,32 @@ function only(subcommand: string, values: Values, allowed: readonly (keyof Value
     if (values[option] !== undefined && !allowed.includes(option)) throw new UsageError(`tenant ${subcommand} takes no --${option}.`);
 }
 
+/** The problems of a document the policy refused, placed in its file as the compiler places a definition's. */
+function placedProblems(error: PermissionDefinitionError, file: string, positions: Positions): CompileProblem[] {
+  return error.problems.map((problem) => {
+    const path = problem.index === -1 ? [...problem.path] : ['definitions', problem.index, ...problem.path];
+    return { file, ...(positionOf(positions, path) ?? {}), path, code: problem.code, message: problem.message, fix: problem.fix };
+  });
+}
+
 async function publish(admin: TenantRolesAdmin, where: string, tenant: string, file: string, values: Values, io: CommandOutput): Promise<number> {
   const text = await fileText(file, 'the roles file', FILE_TEXT_FACTOR * MAX_TENANT_ROLES_BYTES);
-  const parsed = parseStrictJson(text);
-  if (!parsed.ok) {
-    const { line, column, description, fix } = parsed.issue;
-    io.error(`${file}:${line}:${column}: ${description}. ${fix}`);
-    io.error(`typed-permissions: ${file} is not JSON; nothing was published.`);
-    return 1;
+  // Read as the compiler reads a definitions file: strict JSON, with where each value stands (and keys written twice refused).
+  const { read, problems } = readJsonText(basename(file), text);
+  let refused: CompileProblem[] = problems;
+  if (read !== undefined && problems.length === 0) {
+    try {
+      const { sequence } = await admin.publish(tenant, read.value, { source: basename(file), note: values.note, publishedBy: values['published-by'] });
+      io.log(`typed-permissions: published the custom roles of tenant ${JSON.stringify(tenant)} from ${file} as #${sequence} to ${where}.`);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof PermissionDefinitionError)) throw error;
+      refused = placedProblems(error, basename(file), read.positions);
+    }
   }
-  try {
-    const { sequence } = await admin.publish(tenant, parsed.value, {
-      origin: { source: file, text: parsed.text },
-      note: values.note,
-      publishedBy: values['published-by'],
-    });
-    io.log(`typed-permissions: published the custom roles of tenant ${JSON.stringify(tenant)} from ${file} as #${sequence} to ${where}.`);
-    return 0;
-  } catch (error) {
-    if (!(error instanceof PermissionDefinitionError)) throw error;
-    for (const line of error.message.split('\n').slice(1)) io.error(line.replace(/^ {2}- /, ''));
-    io.error(`typed-permissions: ${file} has ${plural(error.problems.length, 'problem')}; nothing was published.`);
-    return 1;
-  }
+  for (const problem of refused) io.error(formatCompileProblem(problem, dirname(file)));
+  io.error(`typed-permissions: ${file} has ${plural(refused.length, 'problem')}; nothing was published.`);
+  return 1;
 }
 
 async function list(admin: TenantRolesAdmin, where: string, values: Values, io: CommandOutput): Promise<number> {

@@ -29,7 +29,6 @@ export {
   type TenantRolesAdmin,
   type TenantRolesAdminPublishOptions,
   type TenantRolesBase,
-  type TenantRolesOrigin,
 } from './tenant-roles-admin.js';
 export {
   MAX_TENANT_ROLES_BYTES,

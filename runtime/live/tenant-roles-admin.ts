@@ -33,18 +33,10 @@ import type {
   TenantRolesPublishOptions,
 } from './tenant-roles-document.js';
 
-/** Where a document came from: its problems are then placed at file:line:column of `text`. */
-export interface TenantRolesOrigin {
-  /** The file, as problems name it. */
-  readonly source: string;
-  /** The file's text, which the document was parsed from. */
-  readonly text: string;
-}
-
 /** What a publish through the admin may say about itself. */
 export interface TenantRolesAdminPublishOptions extends TenantRolesPublishOptions {
-  /** The file the document was read from. */
-  readonly origin?: TenantRolesOrigin | undefined;
+  /** Where the document was read from (a file name), which its problems name. */
+  readonly source?: string | undefined;
 }
 
 /** What an admin screen does with tenants' custom roles. */
@@ -65,7 +57,7 @@ export interface TenantRolesAdmin {
 export type TenantRolesBase = { readonly format: 1; readonly version: string; readonly tables: object } | GrantTables;
 
 /** Checks a document against base tables (the engine's `checkTenantRoles`). */
-export type TenantRolesValidation = (tables: GrantTables, tenant: string, document: unknown, origin?: TenantRolesOrigin) => void;
+export type TenantRolesValidation = (tables: GrantTables, tenant: string, document: unknown, source?: string) => void;
 
 /** The tables of `base`, a bundle checked whole (its tables hash to its version). */
 function tablesOf(base: unknown, what: string): GrantTables {
@@ -110,7 +102,7 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
     }
     return pool;
   };
-  const checkOf = async (origin?: TenantRolesOrigin): Promise<TenantRolesCheck> => {
+  const checkOf = async (source?: string): Promise<TenantRolesCheck> => {
     let tables = given;
     if (tables === undefined) {
       const current = await readCurrentPolicy(await poolOf(), names);
@@ -122,7 +114,7 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
       tables = tablesOf(current.bundle, what);
     }
     const base = tables;
-    return (tenant, document) => validate(base, tenant, document, origin);
+    return (tenant, document) => validate(base, tenant, document, source);
   };
   /** A transaction needs one connection of its own, borrowed from the pool and given back. */
   const withConnection = async <T>(work: (client: Parameters<typeof publishTenantRoles>[0]) => Promise<T>): Promise<T> => {
@@ -135,7 +127,7 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
   };
   return {
     async publish(tenant, document, publishOptions) {
-      const check = await checkOf(publishOptions?.origin);
+      const check = await checkOf(publishOptions?.source);
       return { sequence: await withConnection((client) => publishTenantRoles(client, names, tenant, document, check, publishOptions)) };
     },
     async list(page) {
@@ -168,14 +160,14 @@ export function fileAdminWith(validate: TenantRolesValidation, folder: string, o
   if (typeof folder !== 'string' || folder === '') throw new PermissionsUsageError(`${what}: folder must be the path of a folder.`);
   const policy = (options as FileTenantRolesAdminOptions | null)?.policy;
   const base = policy === undefined ? undefined : tablesOf(policy, what);
-  const checkFrom = (origin: TenantRolesOrigin | undefined): TenantRolesCheck => {
+  const checkFrom = (source: string | undefined): TenantRolesCheck => {
     if (base === undefined)
       throw new PermissionsUsageError(`${what}: publishing and rolling back need the base policy the roles are checked against (options.policy).`);
-    return (tenant, document) => validate(base, tenant, document, origin);
+    return (tenant, document) => validate(base, tenant, document, source);
   };
   return {
     async publish(tenant, document, publishOptions) {
-      return { sequence: await publishFileTenantRoles(folder, tenant, document, checkFrom(publishOptions?.origin), publishOptions) };
+      return { sequence: await publishFileTenantRoles(folder, tenant, document, checkFrom(publishOptions?.source), publishOptions) };
     },
     list: (page) => listFileTenantRoles(folder, page),
     show: (tenant) => showFileTenantRoles(folder, tenant),
@@ -187,8 +179,8 @@ export function fileAdminWith(validate: TenantRolesValidation, folder: string, o
 }
 
 /** The engine's check of a tenant's document against the base policy: what `tenant publish` and the engine apply. */
-const engineValidation: TenantRolesValidation = (tables, tenant, document, origin) => {
-  checkTenantRoles(tables, tenant, document, origin);
+const engineValidation: TenantRolesValidation = (tables, tenant, document, source) => {
+  checkTenantRoles(tables, tenant, document, source);
 };
 
 /**

@@ -124,16 +124,40 @@ describe('typed-permissions tenant on a folder', () => {
     });
   }, 30_000);
 
-  it('a file that is not JSON says where, exit 1, and publishes nothing', async () => {
+  it('a file that is not JSON, or whose roles do not fit the policy, prints each problem at file:line:column, exit 1, and publishes nothing', async () => {
     const store = join(folder, 'store');
-    const file = join(folder, 'broken.json');
-    writeFileSync(file, '{\n  "definitions": [\n    { "roles": ["AUDITOR"], },\n  ]\n}\n');
-    const { code, logs, errors } = await run('tenant', 'publish', 'acme', file, '--store', store, '--policy', policy);
-    expect([code, logs]).toEqual([1, []]);
-    expect(errors).toEqual([
-      `${file}:3:27: a trailing comma before '}' (JSON allows none). Remove the comma after the last field.`,
-      `typed-permissions: ${file} is not JSON; nothing was published.`,
-    ]);
+    const broken = join(folder, 'broken.json');
+    writeFileSync(broken, '{\n  "definitions": [\n    { "roles": ["AUDITOR"], },\n  ]\n}\n');
+    expect(await run('tenant', 'publish', 'acme', broken, '--store', store, '--policy', policy)).toEqual({
+      code: 1,
+      logs: [],
+      errors: [
+        `${broken}:3:27 $ [syntax-error] Syntax error: a trailing comma before '}' (JSON allows none). Fix: Remove the comma after the last field.`,
+        `typed-permissions: ${broken} has 1 problem; nothing was published.`,
+      ],
+    });
+    const twice = join(folder, 'twice.json');
+    writeFileSync(twice, '{ "definitions": [], "definitions": [] }');
+    const { errors: twiceErrors } = await run('tenant', 'publish', 'acme', twice, '--store', store, '--policy', policy);
+    expect(twiceErrors.at(-1)).toBe(`typed-permissions: ${twice} has 1 problem; nothing was published.`);
+    expect(twiceErrors[0]).toMatch(new RegExp(`^${twice.replace(/[.]/g, '\\.')}:1:22 \\$\\.definitions \\[duplicate-key\\] `));
+    const misfit = join(folder, 'misfit.json');
+    writeFileSync(
+      misfit,
+      '{\n  "definitions": [\n    { "roles": ["EMPLOYEE"], "resource": "document", "grant": ["read:any"] },\n' +
+        '    { "roles": ["AUDITOR"], "resource": "invoice", "grant": ["read:any"] }\n  ]\n}\n',
+    );
+    expect(await run('tenant', 'publish', 'acme', misfit, '--store', store, '--policy', policy)).toEqual({
+      code: 1,
+      logs: [],
+      errors: [
+        `${misfit}:3:17 $.definitions[0].roles[0] [tenant-role] Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one. ` +
+          'Fix: Give the custom role a name of its own (for example "ACME_REVIEWER").',
+        `${misfit}:4:41 $.definitions[1].resource [unknown-resource] Resource "invoice" is not a resource of the compiled policy. ` +
+          'Fix: Name one of its resources: "decision", "document", "session", or "*".',
+        `typed-permissions: ${misfit} has 2 problems; nothing was published.`,
+      ],
+    });
     expect((await run('tenant', 'list', '--store', store)).logs).toEqual([`typed-permissions: no tenant has custom roles in folder ${store}.`]);
   });
 
