@@ -44,7 +44,13 @@ const USAGE = `Usage:
                    prints them at file:line:column and publishes nothing
   serve            the decision service over HTTP (in the typed-permissions package; typed-permissions serve --help)`;
 
-const COMMANDS: Readonly<Record<string, Command>> = { compile: compileCommand, explain: explainCommand, test: testCommand, policy: policyCommand, tenant: tenantCommand };
+const COMMANDS: Readonly<Record<string, Command>> = {
+  compile: compileCommand,
+  explain: explainCommand,
+  test: testCommand,
+  policy: policyCommand,
+  tenant: tenantCommand,
+};
 
 /**
  * Runs the command line with `argv` (without node and script) and returns the exit code.

@@ -146,7 +146,10 @@ async function show(admin: TenantRolesAdmin, where: string, tenant: string, io: 
   }
   for (const version of detail.versions) {
     const note = version.note === '' ? '' : ` — ${version.note}`;
-    io.log(`#${version.sequence} ${version.publishedAt} ${version.publishedBy}${version.active ? ' (active)' : ''}: ${version.roles.join(', ') || '(no roles)'}${note}`);
+    io.log(
+      `#${version.sequence} ${version.publishedAt} ${version.publishedBy}${version.active ? ' (active)' : ''}: ` +
+        `${version.roles.join(', ') || '(no roles)'}${note}`,
+    );
   }
   if (detail.active !== undefined) io.log(`The active document (#${detail.active.sequence}):\n${JSON.stringify(detail.active.document, null, 2)}`);
   return 0;
@@ -154,7 +157,10 @@ async function show(admin: TenantRolesAdmin, where: string, tenant: string, io: 
 
 async function rollback(admin: TenantRolesAdmin, where: string, tenant: string, sequence: number, values: Values, io: CommandOutput): Promise<number> {
   try {
-    const { sequence: active } = await admin.rollback(tenant, sequence, { publishedBy: values['published-by'], ...(values.note === undefined ? {} : { note: values.note }) });
+    const { sequence: active } = await admin.rollback(tenant, sequence, {
+      publishedBy: values['published-by'],
+      ...(values.note === undefined ? {} : { note: values.note }),
+    });
     io.log(`typed-permissions: version #${sequence} of tenant ${JSON.stringify(tenant)} is active again in ${where}, as #${active}.`);
     return 0;
   } catch (error) {

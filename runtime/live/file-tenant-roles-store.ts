@@ -81,7 +81,9 @@ async function readStoreFile(path: string, maxBytes: number): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new PermissionsUsageError(`The tenant roles file ${path} is not JSON (${(error as Error).message}); it was not written by this store, or was changed by hand.`);
+    throw new PermissionsUsageError(
+      `The tenant roles file ${path} is not JSON (${(error as Error).message}); it was not written by this store, or was changed by hand.`,
+    );
   }
 }
 
@@ -117,11 +119,14 @@ export async function readTenantIndex(folder: string): Promise<TenantIndex> {
   const value = await readStoreFile(path, MAX_TENANT_INDEX_BYTES);
   const index = new Map<string, TenantRolesSummary>();
   if (value === undefined) return index;
-  const tenants = (value as { format?: unknown; tenants?: unknown } | null)?.tenants;
-  if ((value as { format?: unknown }).format !== 1 || typeof tenants !== 'object' || tenants === null || Array.isArray(tenants))
+  const isObject = typeof value === 'object' && value !== null;
+  const format: unknown = isObject ? Reflect.get(value, 'format') : undefined;
+  const tenants: unknown = isObject ? Reflect.get(value, 'tenants') : undefined;
+  if (format !== 1 || typeof tenants !== 'object' || tenants === null || Array.isArray(tenants))
     throw damaged(path, 'is not an index { format: 1, tenants }');
   for (const [hash, entry] of Object.entries(tenants)) {
-    if (!isSummary(entry) || tenantFolderName(entry.tenant) !== hash) throw damaged(path, `has an entry ${JSON.stringify(hash)} that is not a tenant's summary`);
+    if (!isSummary(entry) || tenantFolderName(entry.tenant) !== hash)
+      throw damaged(path, `has an entry ${JSON.stringify(hash)} that is not a tenant's summary`);
     index.set(hash, entry);
   }
   return index;

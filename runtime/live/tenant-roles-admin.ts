@@ -12,26 +12,9 @@ import { grantTablesProblem } from '../core/tables/table-shape.js';
 import { policyBundleProblem } from './policy-bundle.js';
 import { loadPg, type PgPool } from './postgres-client.js';
 import { readCurrentPolicy } from './postgres-policy-store.js';
-import {
-  listTenantRoles,
-  publishTenantRoles,
-  rollbackTenantRoles,
-  showTenantRoles,
-  tenantRolesStoreNames,
-} from './postgres-tenant-roles-store.js';
-import {
-  listFileTenantRoles,
-  publishFileTenantRoles,
-  rollbackFileTenantRoles,
-  showFileTenantRoles,
-} from './file-tenant-roles-store.js';
-import type {
-  TenantRolesCheck,
-  TenantRolesDetail,
-  TenantRolesPage,
-  TenantRolesPageOptions,
-  TenantRolesPublishOptions,
-} from './tenant-roles-document.js';
+import { listTenantRoles, publishTenantRoles, rollbackTenantRoles, showTenantRoles, tenantRolesStoreNames } from './postgres-tenant-roles-store.js';
+import { listFileTenantRoles, publishFileTenantRoles, rollbackFileTenantRoles, showFileTenantRoles } from './file-tenant-roles-store.js';
+import type { TenantRolesCheck, TenantRolesDetail, TenantRolesPage, TenantRolesPageOptions, TenantRolesPublishOptions } from './tenant-roles-document.js';
 
 /** What a publish through the admin may say about itself. */
 export interface TenantRolesAdminPublishOptions extends TenantRolesPublishOptions {
@@ -65,7 +48,8 @@ function tablesOf(base: unknown, what: string): GrantTables {
     throw new PermissionsUsageError(`${what}: policy must be a policy bundle or compiled tables.`);
   if (!('tables' in base && 'version' in base)) {
     const shape = grantTablesProblem(base);
-    if (shape !== undefined) throw new PermissionsUsageError(`${what}: policy is neither a policy bundle nor compiled tables of this version of typed-permissions: ${shape}`);
+    if (shape !== undefined)
+      throw new PermissionsUsageError(`${what}: policy is neither a policy bundle nor compiled tables of this version of typed-permissions: ${shape}`);
     return base as GrantTables;
   }
   const problem = policyBundleProblem(base);
@@ -109,7 +93,7 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
       if (current === undefined)
         throw new PermissionsUsageError(
           `No policy was published to ${names.schema}, so tenants' roles cannot be checked against it: publish one first ` +
-            '(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin\'s `policy` option).',
+            "(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin's `policy` option).",
         );
       tables = tablesOf(current.bundle, what);
     }

@@ -98,7 +98,8 @@ export function tenantRolesText(tenant: string, document: unknown): string {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_TENANT_ROLES_BYTES)
     throw new PermissionsUsageError(
-      `The custom roles of tenant ${JSON.stringify(tenant)} take ${bytes} bytes as JSON, more than the limit of ${MAX_TENANT_ROLES_BYTES}; split the tenant's roles or remove some.`,
+      `The custom roles of tenant ${JSON.stringify(tenant)} take ${bytes} bytes as JSON, more than the limit of ${MAX_TENANT_ROLES_BYTES}; ` +
+        "split the tenant's roles or remove some.",
     );
   return text;
 }

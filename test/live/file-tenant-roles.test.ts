@@ -89,7 +89,7 @@ describe('tenant roles in a folder', () => {
     await expect(readFileTenantRoles(folder, 'a'.repeat(257))).rejects.toThrow('read: tenant must be at most 256 characters, got 257.');
   }, 20_000);
 
-  it("refuses another tenant's files copied under a tenant's hash", async () => {
+  it("refuses another tenant's files copied under a tenant's hash, and an index that is not the store's", async () => {
     await publishFileTenantRoles(folder, 'acme', auditors, check);
     await publishFileTenantRoles(folder, 'globex', clerks, check);
     const acme = join(folder, 'tenants', tenantFolderName('acme'));
@@ -99,6 +99,21 @@ describe('tenant roles in a folder', () => {
         `The tenant roles file ${join(acme, 'current.json')} holds tenant "globex", not "acme"; it was not written by this store, or was changed by hand.`,
       ),
     );
+    const index = join(folder, 'index.json');
+    for (const [text, says] of [
+      ['null', 'is not an index { format: 1, tenants }'],
+      ['[]', 'is not an index { format: 1, tenants }'],
+      ['{"format":2,"tenants":{}}', 'is not an index { format: 1, tenants }'],
+      [
+        `{"format":1,"tenants":{"${tenantFolderName('acme')}":{"tenant":"globex","sequence":1,"publishedAt":"","publishedBy":"","note":"","roles":[]}}}`,
+        `has an entry "${tenantFolderName('acme')}" that is not a tenant's summary`,
+      ],
+    ]) {
+      writeFileSync(index, text);
+      await expect(listFileTenantRoles(folder)).rejects.toThrow(
+        new PermissionsUsageError(`The tenant roles file ${index} ${says}; it was not written by this store, or was changed by hand.`),
+      );
+    }
     writeFileSync(join(acme, 'current.json'), '{"tenant":');
     await expect(readFileTenantRoles(folder, 'acme')).rejects.toThrow(`The tenant roles file ${join(acme, 'current.json')} is not JSON`);
   }, 20_000);
@@ -116,7 +131,13 @@ describe('tenant roles in a folder', () => {
   it('serialises concurrent publishes: one tenant takes consecutive sequences, the index keeps every tenant', async () => {
     const tenants = ['acme', 'globex', 'acme', 'globex', 'acme', 'initech'];
     const sequences = await Promise.all(tenants.map((tenant) => publishFileTenantRoles(folder, tenant, auditors, check)));
-    expect(tenants.map((tenant, index) => [tenant, sequences[index]]).filter(([tenant]) => tenant === 'acme').map(([, sequence]) => sequence).sort()).toEqual([1, 2, 3]);
+    expect(
+      tenants
+        .map((tenant, index) => [tenant, sequences[index]])
+        .filter(([tenant]) => tenant === 'acme')
+        .map(([, sequence]) => sequence)
+        .sort(),
+    ).toEqual([1, 2, 3]);
     const { tenants: listed } = await listFileTenantRoles(folder);
     expect(listed.map(({ tenant, sequence }) => [tenant, sequence])).toEqual([
       ['acme', 3],
@@ -132,7 +153,8 @@ describe('tenant roles in a folder', () => {
     const started = Date.now();
     await expect(publishFileTenantRoles(folder, 'acme', clerks, check)).rejects.toThrow(
       new PermissionsUsageError(
-        `Another publish has held ${join(folder, '.lock')} for more than 5 s; nothing was changed. If no publish is running (its process died), remove that file and publish again.`,
+        `Another publish has held ${join(folder, '.lock')} for more than 5 s; nothing was changed. ` +
+          'If no publish is running (its process died), remove that file and publish again.',
       ),
     );
     expect(Date.now() - started).toBeLessThan(7_000);

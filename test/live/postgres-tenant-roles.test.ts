@@ -34,7 +34,12 @@ const check: TenantRolesCheck = (tenant, document) => {
 };
 
 const auditors = { definitions: [{ roles: ['AUDITOR'], resource: 'document', grant: ['read:any'] }] };
-const clerks = { definitions: [{ roles: ['CLERK', 'AUDITOR'], resource: 'document', grant: ['update:own'] }, { roles: '*', resource: 'document', grant: ['read'] }] };
+const clerks = {
+  definitions: [
+    { roles: ['CLERK', 'AUDITOR'], resource: 'document', grant: ['update:own'] },
+    { roles: '*', resource: 'document', grant: ['read'] },
+  ],
+};
 
 /** A document whose JSON text is exactly `bytes` long. */
 function documentOf(bytes: number): unknown {
@@ -210,7 +215,9 @@ if (serverUrl === undefined) console.info('PostgreSQL tenant roles: skipped, no 
       `INSERT INTO ${schema}.tenant_role_versions (tenant, sequence, document, roles)
          SELECT 'bulk-' || lpad(n::text, 5, '0'), 1, '{"definitions":[]}', '{}' FROM generate_series(1, 10000) n`,
     );
-    await admin().query(`INSERT INTO ${schema}.tenant_role_current (tenant, sequence) SELECT 'bulk-' || lpad(n::text, 5, '0'), 1 FROM generate_series(1, 10000) n`);
+    await admin().query(
+      `INSERT INTO ${schema}.tenant_role_current (tenant, sequence) SELECT 'bulk-' || lpad(n::text, 5, '0'), 1 FROM generate_series(1, 10000) n`,
+    );
     const seen: string[] = [];
     let page = await listTenantRoles(admin(), names, { after: 'bulk-', limit: 1000 });
     for (let pages = 1; ; pages += 1) {

@@ -52,15 +52,31 @@ describe('typed-permissions tenant: refusals', () => {
     ['no subcommand', ['tenant'], 'tenant needs a subcommand: publish, list, show or rollback.'],
     ['an unknown subcommand', ['tenant', 'push', '--store', 'x'], 'Unknown tenant subcommand "push".'],
     ['no store', ['tenant', 'list'], 'tenant list needs --database-url <url> (or DATABASE_URL), or --store <folder>.'],
-    ['two stores', ['tenant', 'list', '--store', 'x', '--database-url', UNREACHABLE], 'tenant list takes --store <folder> or a database (--database-url, --schema, --channel), not both.'],
+    [
+      'two stores',
+      ['tenant', 'list', '--store', 'x', '--database-url', UNREACHABLE],
+      'tenant list takes --store <folder> or a database (--database-url, --schema, --channel), not both.',
+    ],
     ['publish without a file', ['tenant', 'publish', 'acme', '--store', 'x'], 'tenant publish takes a tenant id and a roles file.'],
-    ['publish to a folder without a policy', ['tenant', 'publish', 'acme', 'a.json', '--store', 'x'], 'tenant publish --store <folder> needs --policy <policy.json>, the policy the roles are checked against.'],
+    [
+      'publish to a folder without a policy',
+      ['tenant', 'publish', 'acme', 'a.json', '--store', 'x'],
+      'tenant publish --store <folder> needs --policy <policy.json>, the policy the roles are checked against.',
+    ],
     ['show without a tenant', ['tenant', 'show', '--store', 'x'], 'tenant show takes a tenant id.'],
     ['a list with a tenant', ['tenant', 'list', 'acme', '--store', 'x'], 'tenant list takes no tenant (--after <tenant> starts a page after one).'],
     ['a list past its page limit', ['tenant', 'list', '--store', 'x', '--limit', '1001'], 'tenant list --limit takes a number of tenants from 1 to 1000.'],
     ['show with a note', ['tenant', 'show', 'acme', '--store', 'x', '--note', 'n'], 'tenant show takes no --note.'],
-    ['a rollback to no number', ['tenant', 'rollback', 'acme', 'latest', '--store', 'x'], 'tenant rollback takes a tenant id and the sequence number of one of its versions (see tenant show).'],
-    ['a rollback to zero', ['tenant', 'rollback', 'acme', '0', '--store', 'x'], 'tenant rollback takes a tenant id and the sequence number of one of its versions (see tenant show).'],
+    [
+      'a rollback to no number',
+      ['tenant', 'rollback', 'acme', 'latest', '--store', 'x'],
+      'tenant rollback takes a tenant id and the sequence number of one of its versions (see tenant show).',
+    ],
+    [
+      'a rollback to zero',
+      ['tenant', 'rollback', 'acme', '0', '--store', 'x'],
+      'tenant rollback takes a tenant id and the sequence number of one of its versions (see tenant show).',
+    ],
   ])('%s: exit 2 with the usage', async (_label, argv, says) => {
     const { code, logs, errors } = await run(...argv);
     expect([code, logs]).toEqual([2, []]);
@@ -68,11 +84,16 @@ describe('typed-permissions tenant: refusals', () => {
   });
 
   it('a server that cannot be reached is one line, exit 1, without the password', async () => {
-    for (const argv of [['tenant', 'list'], ['tenant', 'show', 'acme']]) {
+    for (const argv of [
+      ['tenant', 'list'],
+      ['tenant', 'show', 'acme'],
+    ]) {
       const { code, logs, errors } = await run(...argv, '--database-url', UNREACHABLE);
       expect([code, logs]).toEqual([1, []]);
       expect(errors).toEqual([
-        expect.stringMatching(/^typed-permissions: the PostgreSQL server at 127\.0\.0\.1:1 refused or could not be reached \(.*ECONNREFUSED.*\); nothing was changed\.$/),
+        expect.stringMatching(
+          /^typed-permissions: the PostgreSQL server at 127\.0\.0\.1:1 refused or could not be reached \(.*ECONNREFUSED.*\); nothing was changed\.$/,
+        ),
       ]);
       expect(errors[0]).not.toContain('secret');
     }
@@ -90,16 +111,27 @@ describe('typed-permissions tenant on a folder', () => {
     const store = join(folder, 'store');
     writeFileSync(join(folder, 'auditors.json'), AUDITORS);
     writeFileSync(join(folder, 'clerks.json'), CLERKS);
-    expect(await run('tenant', 'list', '--store', store)).toEqual({ code: 0, logs: [`typed-permissions: no tenant has custom roles in folder ${store}.`], errors: [] });
-    expect(await run('tenant', 'publish', 'acme', join(folder, 'auditors.json'), '--store', store, '--policy', policy, '--published-by', 'ana', '--note', 'audit')).toEqual({
+    expect(await run('tenant', 'list', '--store', store)).toEqual({
+      code: 0,
+      logs: [`typed-permissions: no tenant has custom roles in folder ${store}.`],
+      errors: [],
+    });
+    expect(
+      await run('tenant', 'publish', 'acme', join(folder, 'auditors.json'), '--store', store, '--policy', policy, '--published-by', 'ana', '--note', 'audit'),
+    ).toEqual({
       code: 0,
       logs: [`typed-permissions: published the custom roles of tenant "acme" from ${join(folder, 'auditors.json')} as #1 to folder ${store}.`],
       errors: [],
     });
     expect((await run('tenant', 'publish', 'acme', join(folder, 'clerks.json'), '--store', store, '--policy', policy, '--published-by', 'bo')).code).toBe(0);
-    expect((await run('tenant', 'publish', '../globex', join(folder, 'auditors.json'), '--store', store, '--policy', policy, '--published-by', 'cy')).code).toBe(0);
+    expect(
+      (await run('tenant', 'publish', '../globex', join(folder, 'auditors.json'), '--store', store, '--policy', policy, '--published-by', 'cy')).code,
+    ).toBe(0);
     const listed = await run('tenant', 'list', '--store', store, '--limit', '1');
-    expect([listed.code, withoutTimes(listed.logs)]).toEqual([0, ['"../globex" #1 <when> cy: AUDITOR', 'typed-permissions: more tenants follow: --after "../globex"']]);
+    expect([listed.code, withoutTimes(listed.logs)]).toEqual([
+      0,
+      ['"../globex" #1 <when> cy: AUDITOR', 'typed-permissions: more tenants follow: --after "../globex"'],
+    ]);
     const next = await run('tenant', 'list', '--store', store, '--after', '../globex');
     expect(withoutTimes(next.logs)).toEqual(['"acme" #2 <when> bo: CLERK']);
     expect(await run('tenant', 'rollback', 'acme', '1', '--store', store, '--policy', policy, '--published-by', 'di')).toEqual({
@@ -163,7 +195,16 @@ describe('typed-permissions tenant on a folder', () => {
 
   it('a tenant id that breaks the rule is refused, exit 1', async () => {
     writeFileSync(join(folder, 'auditors.json'), AUDITORS);
-    const { code, errors } = await run('tenant', 'publish', 'a'.repeat(257), join(folder, 'auditors.json'), '--store', join(folder, 'store'), '--policy', policy);
+    const { code, errors } = await run(
+      'tenant',
+      'publish',
+      'a'.repeat(257),
+      join(folder, 'auditors.json'),
+      '--store',
+      join(folder, 'store'),
+      '--policy',
+      policy,
+    );
     expect([code, errors]).toEqual([1, ['typed-permissions: publish: tenant must be at most 256 characters, got 257.']]);
   });
 });
@@ -189,7 +230,7 @@ describeWithServer('typed-permissions tenant on a PostgreSQL server', () => {
       logs: [],
       errors: [
         `typed-permissions: No policy was published to ${schema}, so tenants' roles cannot be checked against it: publish one first ` +
-          '(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin\'s `policy` option).',
+          "(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin's `policy` option).",
       ],
     });
     expect((await run('policy', 'publish', join(repoRoot, 'definitions'), ...store())).code).toBe(0);

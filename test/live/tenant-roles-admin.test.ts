@@ -51,10 +51,7 @@ async function publishesChecksAndRollsBack(admin: TenantRolesAdmin): Promise<voi
   const first = await admin.list({ limit: 1 });
   expect([first.tenants.map(({ tenant, sequence }) => [tenant, sequence]), first.next]).toEqual([[['acme', 3]], 'acme']);
   const second = await admin.list({ after: 'acme', limit: 1 });
-  expect([second.tenants.map(({ tenant, sequence, publishedBy }) => [tenant, sequence, publishedBy]), second.next]).toEqual([
-    [['globex', 1, 'cy']],
-    undefined,
-  ]);
+  expect([second.tenants.map(({ tenant, sequence, publishedBy }) => [tenant, sequence, publishedBy]), second.next]).toEqual([[['globex', 1, 'cy']], undefined]);
   await expect(admin.rollback('acme', 7)).rejects.toThrow(
     new PermissionsUsageError('Tenant "acme" has no version 7 of custom roles; see `typed-permissions tenant show`.'),
   );
@@ -83,7 +80,8 @@ describe('the admin of tenant roles in a folder', () => {
   it('refuses a bundle that does not hash to its version, and publishing without a base', async () => {
     expect(() => fileTenantRolesAdmin(folder, { policy: { ...bundle, version: '0'.repeat(64) } })).toThrow(
       new PermissionsUsageError(
-        `fileTenantRolesAdmin(): the policy bundle says version ${'0'.repeat(64)}, but its tables hash to ${bundle.version} (the bundle was changed or cut short).`,
+        `fileTenantRolesAdmin(): the policy bundle says version ${'0'.repeat(64)}, ` +
+          `but its tables hash to ${bundle.version} (the bundle was changed or cut short).`,
       ),
     );
     const readOnly = fileTenantRolesAdmin(folder);
@@ -122,7 +120,11 @@ if (serverUrl === undefined) console.info('the PostgreSQL tenant roles admin: sk
     admins.push(tenantAdmin);
     const tenants = ['t1', 't2', 't3', 't4', 't1', 't2', 't1', 't2'];
     const results = await Promise.all(tenants.map((tenant) => tenantAdmin.publish(tenant, auditors)));
-    const byTenant = (name: string) => results.filter((_, index) => tenants[index] === name).map(({ sequence }) => sequence).sort();
+    const byTenant = (name: string) =>
+      results
+        .filter((_, index) => tenants[index] === name)
+        .map(({ sequence }) => sequence)
+        .sort();
     expect([byTenant('t1'), byTenant('t2'), byTenant('t3'), byTenant('t4')]).toEqual([[1, 2, 3], [1, 2, 3], [1], [1]]);
   }, 30_000);
 });
