@@ -122,8 +122,7 @@ export async function readTenantIndex(folder: string): Promise<TenantIndex> {
   const isObject = typeof value === 'object' && value !== null;
   const format: unknown = isObject ? Reflect.get(value, 'format') : undefined;
   const tenants: unknown = isObject ? Reflect.get(value, 'tenants') : undefined;
-  if (format !== 1 || typeof tenants !== 'object' || tenants === null || Array.isArray(tenants))
-    throw damaged(path, 'is not an index { format: 1, tenants }');
+  if (format !== 1 || typeof tenants !== 'object' || tenants === null || Array.isArray(tenants)) throw damaged(path, 'is not an index { format: 1, tenants }');
   for (const [hash, entry] of Object.entries(tenants)) {
     if (!isSummary(entry) || tenantFolderName(entry.tenant) !== hash)
       throw damaged(path, `has an entry ${JSON.stringify(hash)} that is not a tenant's summary`);

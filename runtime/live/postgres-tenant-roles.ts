@@ -59,7 +59,7 @@ export function postgresTenantRoles(options: PostgresTenantRolesOptions): Tenant
   const poolOf = async (): Promise<PgPool> => {
     if (pool === undefined) {
       const { Pool } = await loadPg();
-      pool = new Pool({ connectionString, max: 4, connectionTimeoutMillis: 10_000, application_name: APPLICATION_NAME });
+      pool = new Pool({ connectionString, max: 4, connectionTimeoutMillis: 10_000, query_timeout: 10_000, application_name: APPLICATION_NAME });
       // An idle pooled connection that breaks is replaced on the next read; its error is not the source's failure.
       pool.on('error', () => undefined);
     }

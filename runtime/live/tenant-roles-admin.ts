@@ -81,7 +81,13 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
   const poolOf = async (): Promise<PgPool> => {
     if (pool === undefined) {
       const { Pool } = await loadPg();
-      pool = new Pool({ connectionString, max: 4, connectionTimeoutMillis: 10_000, application_name: 'typed-permissions tenant roles admin' });
+      pool = new Pool({
+        connectionString,
+        max: 4,
+        connectionTimeoutMillis: 10_000,
+        query_timeout: 10_000,
+        application_name: 'typed-permissions tenant roles admin',
+      });
       pool.on('error', () => undefined);
     }
     return pool;
@@ -103,11 +109,16 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
   /** A transaction needs one connection of its own, borrowed from the pool and given back. */
   const withConnection = async <T>(work: (client: Parameters<typeof publishTenantRoles>[0]) => Promise<T>): Promise<T> => {
     const client = await (await poolOf()).connect();
+    let result: T;
     try {
-      return await work(client);
-    } finally {
-      client.release();
+      result = await work(client);
+    } catch (error) {
+      // A statement that failed or timed out may leave the connection mid-transaction: it is closed, not reused.
+      client.release(true);
+      throw error;
     }
+    client.release();
+    return result;
   };
   return {
     async publish(tenant, document, publishOptions) {

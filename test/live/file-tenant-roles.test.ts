@@ -108,7 +108,7 @@ describe('tenant roles in a folder', () => {
         `{"format":1,"tenants":{"${tenantFolderName('acme')}":{"tenant":"globex","sequence":1,"publishedAt":"","publishedBy":"","note":"","roles":[]}}}`,
         `has an entry "${tenantFolderName('acme')}" that is not a tenant's summary`,
       ],
-    ]) {
+    ] as const) {
       writeFileSync(index, text);
       await expect(listFileTenantRoles(folder)).rejects.toThrow(
         new PermissionsUsageError(`The tenant roles file ${index} ${says}; it was not written by this store, or was changed by hand.`),
