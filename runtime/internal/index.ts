@@ -46,3 +46,8 @@ export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../
 export { listPolicies, publishPolicy, readStoredVersion, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
 export { PermissionsUsageError } from '../core/common/errors.js';
 export { describeRule } from '../core/ownership-rules/describe-rule.js';
+export { PermissionDefinitionError } from '../core/common/errors.js';
+export { parseBundleText } from '../live/bundle-text.js';
+export { regularFileText } from '../live/regular-file-text.js';
+export { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin, type TenantRolesBase } from '../live/tenant-roles-admin.js';
+export { MAX_TENANT_ROLES_BYTES } from '../live/tenant-roles-document.js';
