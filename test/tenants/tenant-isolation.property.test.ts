@@ -80,7 +80,7 @@ describe('tenants are isolated', () => {
               tenant !== undefined &&
               Object.hasOwn(documents, tenant) &&
               buildTenantRoles(grantTables, tenant, { definitions: documents[tenant] }).roles !== undefined;
-            const byTenant = accepted && customGrants(documents[tenant as string] as Grant[], roles, resource, action);
+            const byTenant = accepted && customGrants(documents[tenant] as Grant[], roles, resource, action);
             expect({ tenant, roles, resource, action, granted: permit.granted }).toEqual({ tenant, roles, resource, action, granted: byPolicy || byTenant });
           }
         },
