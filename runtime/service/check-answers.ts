@@ -33,6 +33,8 @@ export interface CheckUser {
 /** One question of a batch: may `user` perform `action` on `resource` (the record `resourceId`, owned by the groups `ownedBy`)? */
 export interface CheckQuery {
   readonly user: CheckUser;
+  /** The tenant asked in: `user.roles` are the roles the user holds there. Its custom roles must be loaded (`loadTenants`). */
+  readonly tenant?: string | undefined;
   readonly resource: string;
   readonly action: string;
   readonly resourceId?: string | number | undefined;
@@ -79,7 +81,7 @@ export interface CheckAnswer {
 
 /** What the answers are read from: the engine's slices and tables, one policy version; and its decision log. */
 export interface SliceEngine {
-  sliceFor(user: CheckUser): PermissionSlice;
+  sliceFor(user: CheckUser, options?: { readonly tenant?: string | undefined }): PermissionSlice;
   readonly tables: GrantTables;
   readonly policyVersion: string;
   logDecision?(decision: Omit<LoggedDecision, 'callSequence'>, via: 'service', ownershipChecked: boolean): string | undefined;
@@ -331,7 +333,15 @@ export function answerChecks(
   });
   // Every check is answered before any is logged: a refused batch logs no decision.
   const answers = queries.map((check, i) =>
-    answerOne(entriesOf(engine.sliceFor(check.user)).get(check.resource)?.get(check.action), check, tables, policyVersion, `checks[${i}]`),
+    answerOne(
+      entriesOf(engine.sliceFor(check.user, { tenant: check.tenant }))
+        .get(check.resource)
+        ?.get(check.action),
+      check,
+      tables,
+      policyVersion,
+      `checks[${i}]`,
+    ),
   );
   return answers.map((answer, i) => logged(engine, queries[i] as CheckQuery, answer));
 }

@@ -42,6 +42,7 @@ export const SERVE_USAGE = `Usage:
                            rejected; ownership rules need none (checks carry the record)
   --max-body-bytes <n>     the largest request body (default 1048576)
   --max-checks <n>         the most checks in one request (default 1000)
+  --max-tenants <n>        the most tenants one request names (default 16)
   --max-roles <n>          the most roles of one user (default 64)
   --max-owned-by <n>       the most groups in one ownedBy (default 256)
   --max-record-attributes <n>
@@ -72,6 +73,7 @@ class ServeUsageError extends Error {}
 const LIMIT_FLAGS = {
   'max-body-bytes': 'maxBodyBytes',
   'max-checks': 'maxChecks',
+  'max-tenants': 'maxTenants',
   'max-roles': 'maxRoles',
   'max-owned-by': 'maxOwnedBy',
   'max-record-attributes': 'maxRecordAttributes',
