@@ -434,12 +434,14 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
 
   /**
    * @internal Logs a decision made outside `grantPermit` from this engine's current policy (the decision
-   * service's answers, `via: 'service'`), and returns its call id; undefined when there is no decision log.
+   * service's answers, `via: 'service'`), and returns its call id; undefined when there is no decision log. A
+   * decision made in `tenant` is logged with that tenant's snapshot (kept, since the decision was just made there).
    */
-  logDecision(decision: Omit<LoggedDecision, 'callSequence'>, via: string, ownershipChecked: boolean): string | undefined {
+  logDecision(decision: Omit<LoggedDecision, 'callSequence'>, via: string, ownershipChecked: boolean, tenant?: string): string | undefined {
     const log = this.settings.decisionLog;
-    const snapshot = this.current;
-    if (log === undefined || snapshot === undefined) return undefined;
+    const current = this.current;
+    if (log === undefined || current === undefined) return undefined;
+    const snapshot = tenant === undefined ? current : (this.tenantSnapshots?.ready(current, tenant) ?? current);
     decisionLabelNumber(via);
     const callSequence = nextCallSequence();
     log.record({ ...decision, callSequence }, snapshot, via, ownershipChecked);

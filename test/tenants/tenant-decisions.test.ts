@@ -11,6 +11,8 @@ import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-owner
 import type { TenantRolesSource, TenantRolesVersion } from '../../runtime/live/tenant-roles-source.js';
 import { PermissionsTenantRolesError } from '../../runtime/permissions/tenant-snapshots.js';
 import { MAX_TENANT_ID_LENGTH } from '../../runtime/core/decision/tenant-id.js';
+import { formatExplanation } from '../../runtime/core/decision/explain.js';
+import type { DecisionEvent } from '../../runtime/core/decision-log/decision-event.js';
 
 const USERS = [
   { id: 1, companyId: 10 },
@@ -216,6 +218,44 @@ describe('reading a tenant', () => {
       'typed-permissions: the custom roles of tenant "acme" (version 1) do not fit the active policy, so they grant nothing: ' +
         'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.',
     ]);
+  });
+});
+
+describe('explaining and logging a decision in a tenant', () => {
+  it('explain names the tenant and marks which role is the tenant\'s, with the definition that granted', async () => {
+    const { permissions } = engine();
+    await permissions.followTenantRoles(memorySource({ acme: { definitions: [{ ...reviewer('REVIEWER', ['title']), descr: 'Reviewers read titles.' }] } }).source);
+    const permit = await permissions.grantPermit({ user: userWith('EMPLOYEE', 'REVIEWER'), resource: 'document', action: 'read', resourceId: 200, tenant: 'acme' });
+    expect(permit.granted).toBe(false);
+    expect(formatExplanation(await permit.explain())).toBe(
+      [
+        'read on document for roles EMPLOYEE, REVIEWER in tenant "acme": NOT GRANTED for id 200',
+        '  - EMPLOYEE: own (when rule creator says so), attributes * !confidential',
+        '      from document.permissions.json #0 ("An employee creates documents, and reads and lists the ones they created; other documents they list by title and date only.") as own',
+        '  - REVIEWER (custom role of tenant "acme"): own (when rule sameCompany says so), attributes title',
+        '      from tenant "acme" #0 ("Reviewers read titles.") as own',
+        '  - id 200: rule creator answered not owned.',
+        '  - id 200: rule sameCompany answered not owned.',
+        '  - id 200 refused: no ownership hook matched.',
+      ].join('\n'),
+    );
+  });
+
+  it('the decision log records the tenant and the tenant definition that granted', async () => {
+    const events: DecisionEvent[] = [];
+    const permissions = createPermissions({
+      ownershipRules: memoryOwnership({ document: DOCUMENTS, user: USERS }),
+      onDecision: (event: DecisionEvent) => void events.push(event),
+    });
+    await permissions.followTenantRoles(memorySource({ acme: { definitions: [reviewer('REVIEWER')] } }).source);
+    await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'review', resourceId: 100, tenant: 'acme' });
+    await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'review', resourceId: 100 });
+    await permissions.decisionLog?.flush();
+    expect(events.map(({ tenant, granted, definitions }) => ({ tenant, granted, definitions }))).toEqual([
+      { tenant: 'acme', granted: true, definitions: [{ source: 'tenant "acme"', index: 0 }] },
+      { tenant: undefined, granted: false, definitions: [] },
+    ]);
+    expect('tenant' in (events[1] as object)).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import type { callIdOf } from '../decision/call-id.js';
 import type { decisionLabelOf } from '../decision/decision-labels.js';
-import type { explainGrant } from '../decision/explain.js';
+import type { explainGrantIn } from '../decision/explain.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { QueuedDecision } from './decision-queue.js';
 
@@ -15,6 +15,8 @@ export interface DecisionEvent {
   /** When it was decided (ISO 8601, to the millisecond of the event-loop turn). */
   readonly time: string;
   readonly user: { readonly id: unknown; readonly roles: readonly string[] };
+  /** The tenant the question was asked in (the user's roles are the roles they hold there); absent without one. */
+  readonly tenant?: string;
   readonly resource: string;
   readonly action: string;
   /** The record asked about, in the resource's id type (absent when none was asked about). */
@@ -51,7 +53,7 @@ type DecisionDefinition = DecisionEvent['definitions'][number];
 export interface EventMakers {
   readonly callIdOf: typeof callIdOf;
   readonly decisionLabelOf: typeof decisionLabelOf;
-  readonly explainGrant: typeof explainGrant;
+  readonly explainGrantIn: typeof explainGrantIn;
 }
 
 /** The most role sets × resources × actions whose deciding definitions are kept per policy. */
@@ -60,14 +62,22 @@ const MAX_CACHED_DEFINITIONS = 4096;
 const definitionsCache = new WeakMap<GrantTables, Map<string, readonly DecisionDefinition[]>>();
 
 /** The definitions of a decision, unique and sorted by source and index (frozen, shared by the events that ask again). */
-function decidingDefinitions(decision: QueuedDecision, { explainGrant }: EventMakers): readonly DecisionDefinition[] {
-  const { tables } = decision.policy;
-  let cache = definitionsCache.get(tables);
-  if (cache === undefined) definitionsCache.set(tables, (cache = new Map<string, readonly DecisionDefinition[]>()));
+function decidingDefinitions(decision: QueuedDecision, { explainGrantIn }: EventMakers): readonly DecisionDefinition[] {
+  const { tables, tenant, tenantTables } = decision.policy;
+  // A tenant's custom roles have tables of their own: its decisions are cached with them.
+  const cacheOf = tenantTables ?? tables;
+  let cache = definitionsCache.get(cacheOf);
+  if (cache === undefined) definitionsCache.set(cacheOf, (cache = new Map<string, readonly DecisionDefinition[]>()));
   const key = JSON.stringify([decision.user.roles, decision.resource, decision.action]);
   let found = cache.get(key);
   if (found === undefined) {
-    const explanation = explainGrant(tables, decision.user.roles, decision.resource, decision.action);
+    const explanation = explainGrantIn(
+      tables,
+      tenant === undefined ? undefined : { id: tenant, tables: tenantTables },
+      decision.user.roles,
+      decision.resource,
+      decision.action,
+    );
     const possession = explanation.anyGranted ? 'any' : 'own';
     const unique = new Map<string, DecisionDefinition>();
     for (const role of explanation.byRole) {
@@ -89,7 +99,7 @@ function decidingDefinitions(decision: QueuedDecision, { explainGrant }: EventMa
  *
  * @example
  * ```ts
- * const event = decisionEvent(queue.shift(), { callIdOf, decisionLabelOf, explainGrant });
+ * const event = decisionEvent(queue.shift(), { callIdOf, decisionLabelOf, explainGrantIn });
  * ```
  */
 export function decisionEvent(decision: QueuedDecision, makers: EventMakers): DecisionEvent {
@@ -98,6 +108,7 @@ export function decisionEvent(decision: QueuedDecision, makers: EventMakers): De
     callId: makers.callIdOf(decision.callSequence),
     time: new Date(decision.time).toISOString(),
     user: { id: user.id, roles: [...user.roles] },
+    ...(policy.tenant === undefined ? {} : { tenant: policy.tenant }),
     resource,
     action,
     ...(resourceId === undefined ? {} : { resourceId }),

@@ -30,6 +30,9 @@ export interface LoggedDecision {
 export interface DecidingPolicy {
   readonly tables: GrantTables;
   readonly version: string;
+  /** The tenant it decided in, and the tables of the tenant's custom roles (when it has some). */
+  readonly tenant?: string | undefined;
+  readonly tenantTables?: GrantTables | undefined;
 }
 
 /** What the decision log did so far: events delivered, failed, dropped (queue full), skipped (sampled out, or granted with `logGranted: false`), pending. */

@@ -3,7 +3,7 @@
  * attributes — read from the same tables the decision uses, so an explanation cannot disagree with it.
  */
 import { definitionSummary, resourceCells, type CellRange } from '../tables/packed-tables.js';
-import { NOTHING, planFromJson, planToPatterns, unionPlans } from '../projection/attribute-plan.js';
+import { compileAttributePatterns, NOTHING, planFromJson, planToPatterns, unionPlans } from '../projection/attribute-plan.js';
 import { groupOwnershipLabel, type GrantCell, type GrantTables } from '../tables/grant-tables.js';
 import { undeclaredActionMessage } from '../definition/declared-actions.js';
 import { nearestName } from '../common/nearest-name.js';
@@ -25,6 +25,8 @@ export interface ExplainedRole {
   readonly own: readonly { readonly isOwner: string; readonly attributes: readonly string[] }[];
   /** The definitions that reached this role's cell, with the possession they granted. */
   readonly definitions: readonly (ExplainedDefinition & { readonly possession: 'any' | 'own' })[];
+  /** The tenant whose custom role this is; absent for a role of the compiled policy. */
+  readonly tenant?: string;
 }
 
 /** Why an id was (or was not) owned. */
@@ -43,6 +45,8 @@ export interface ExplainedSuggestion {
 
 /** The full explanation of one decision. */
 export interface Explanation {
+  /** The tenant the question was asked in; absent for a question without one. */
+  readonly tenant?: string;
   readonly roles: readonly string[];
   readonly resource: string;
   readonly action: string;
@@ -140,6 +144,43 @@ export function explainGrant(tables: GrantTables, roles: readonly string[], reso
   };
 }
 
+/**
+ * {@link explainGrant} of a question asked in `tenant`: the policy's roles explained by its tables, the tenant's
+ * custom roles by theirs (`tenantTables`, which share the policy's names), each custom role marked with the tenant.
+ *
+ * @example
+ * ```ts
+ * explainGrantIn(grantTables, { id: 'acme', tables: acmeRoles }, ['EMPLOYEE', 'REVIEWER'], 'document', 'review').byRole[1]?.tenant; // 'acme'
+ * ```
+ */
+export function explainGrantIn(
+  tables: GrantTables,
+  tenant: { readonly id: string; readonly tables: GrantTables | undefined } | undefined,
+  roles: readonly string[],
+  resource: string,
+  action: string,
+): Explanation {
+  if (tenant === undefined) return explainGrant(tables, roles, resource, action);
+  const custom = tenant.tables;
+  if (custom === undefined) return { tenant: tenant.id, ...explainGrant(tables, roles, resource, action) };
+  const customRoles = new Set(custom.roles);
+  const base = explainGrant(tables, roles.filter((role) => !customRoles.has(role)), resource, action);
+  const own = explainGrant(custom, roles.filter((role) => customRoles.has(role)), resource, action);
+  const anyPlan = unionPlans(compileAttributePatterns(base.anyAttributes), compileAttributePatterns(own.anyAttributes));
+  const unknownRoles = base.unknownRoles;
+  return {
+    ...base,
+    tenant: tenant.id,
+    roles,
+    granted: base.granted || own.granted,
+    anyGranted: base.anyGranted || own.anyGranted,
+    anyAttributes: base.anyGranted || own.anyGranted ? planToPatterns(anyPlan) : [],
+    unknownRoles,
+    suggestions: suggestionsFor({ ...tables, roles: [...tables.roles, ...custom.roles] }, unknownRoles, base.unknownResource ? resource : undefined, base.unknownAction ? action : undefined, base.declaredActions),
+    byRole: [...base.byRole, ...own.byRole.map((role) => ({ ...role, tenant: tenant.id }))],
+  };
+}
+
 function suggestionsFor(
   tables: GrantTables,
   roles: readonly string[],
@@ -197,7 +238,8 @@ export function formatExplanation(explanation: Explanation): string {
   const id = explanation.ownership === undefined ? '' : idText(explanation.ownership.resourceId);
   const attributes = (patterns: readonly string[]) => patterns.map(shown).join(' ');
   const lines = [
-    `${action} on ${resource} for roles ${roles.length === 0 ? '(none)' : roles.join(', ')}: ` +
+    `${action} on ${resource} for roles ${roles.length === 0 ? '(none)' : roles.join(', ')}` +
+      `${explanation.tenant === undefined ? '' : ` in tenant ${quoted(explanation.tenant)}`}: ` +
       `${explanation.granted ? 'GRANTED' : 'NOT GRANTED'}${explanation.ownership === undefined ? '' : ` for id ${id}`}`,
   ];
   const hint = (kind: ExplainedSuggestion['kind'], name: string) => {
@@ -214,7 +256,7 @@ export function formatExplanation(explanation: Explanation): string {
     lines.push(`  - action ${quoted(explanation.action)} is not granted by any definition on any resource.${hint('action', explanation.action)}`);
   for (const role of explanation.unknownRoles) lines.push(`  - role ${quoted(role)} is not named by any definition; it is ignored.${hint('role', role)}`);
   for (const role of explanation.byRole) {
-    const name = shown(role.role);
+    const name = role.tenant === undefined ? shown(role.role) : `${shown(role.role)} (custom role of tenant ${quoted(role.tenant)})`;
     if (role.any !== undefined) lines.push(`  - ${name}: any, attributes ${attributes(role.any)}`);
     for (const own of role.own) lines.push(`  - ${name}: own (when ${shown(own.isOwner)} says so), attributes ${attributes(own.attributes)}`);
     for (const definition of role.definitions) lines.push(`      from ${definitionLabel(definition)} as ${definition.possession}`);

@@ -6,7 +6,7 @@
  */
 import { unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { pickWithPlan } from '../projection/attribute-picker.js';
-import { explainGrant, type Explanation } from './explain.js';
+import { explainGrantIn, type Explanation } from './explain.js';
 import { callIdOf, nextCallSequence } from './call-id.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import { loadDefinitionDescriptions } from '../tables/packed-tables.js';
@@ -31,6 +31,8 @@ export interface PermitContext {
    * rules and hooks are asked with it); undefined for a question without a tenant.
    */
   readonly tenant?: string | undefined;
+  /** The tables of the tenant's custom roles, when it has some (for `explain()`). */
+  readonly tenantTables?: GrantTables | undefined;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
   /** The application's ownership rule source, when it gave one: it also writes "no record" for roles that own nothing. */
   readonly ownershipRules: OwnershipRuleSource | undefined;
@@ -329,7 +331,8 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
       );
     // Compiled tables keep the definitions' descriptions in a module of their own, imported on this first need.
     await loadDefinitionDescriptions(tables);
-    const base = explainGrant(tables, this.user.roles, this.resource, this.action);
+    const { tenant, tenantTables } = this.context;
+    const base = explainGrantIn(tables, tenant === undefined ? undefined : { id: tenant, tables: tenantTables }, this.user.roles, this.resource, this.action);
     if (resourceId === undefined || resourceId === null) return base;
     const memo = this.ownership();
     const checks = [];
