@@ -84,7 +84,7 @@ export interface SliceEngine {
   sliceFor(user: CheckUser, options?: { readonly tenant?: string | undefined }): PermissionSlice;
   readonly tables: GrantTables;
   readonly policyVersion: string;
-  logDecision?(decision: Omit<LoggedDecision, 'callSequence'>, via: 'service', ownershipChecked: boolean): string | undefined;
+  logDecision?(decision: Omit<LoggedDecision, 'callSequence'>, via: 'service', ownershipChecked: boolean, tenant?: string): string | undefined;
 }
 
 /** Logs a final answer as a decision (`via: 'service'`) and adds its call id; an answer still needing ownership is not a decision yet. */
@@ -96,6 +96,7 @@ function logged(engine: SliceEngine, check: CheckQuery, answer: CheckAnswer): Ch
     { user, resource, action, resourceId, granted, anyGranted, ownGranted },
     'service',
     check.ownedBy !== undefined || check.record !== undefined,
+    check.tenant,
   );
   return callId === undefined ? answer : { ...answer, callId };
 }

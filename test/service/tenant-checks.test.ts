@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createClient } from '../../runtime/client/index.js';
 import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import type { DecisionService } from '../../runtime/service/index.js';
+import type { DecisionEvent } from '../../runtime/permissions/index.js';
 import { memoryTenantRoles } from '../tenants/tenant-fixture.js';
 import { ask, fixtureBundle, fixtureService, problem, recordingLogger } from './service-fixture.js';
 
@@ -113,6 +114,23 @@ describe('POST /v1/check in a tenant', () => {
     ]);
     roles.fail(undefined);
     expect((await check(asked)).body.answers).toEqual([granted(['*'])]);
+  });
+});
+
+describe('the decision log of checks in a tenant', () => {
+  it('carries the tenant of each check, and none for a check without one', async () => {
+    const events: DecisionEvent[] = [];
+    service = await fixtureService({ tenantRoles: memoryTenantRoles(CUSTOM_ROLES).source, onDecision: (event) => void events.push(event) });
+    const checks = [
+      { user: publisher, tenant: 'acme', resource: 'article', action: 'publish' },
+      { user: publisher, resource: 'article', action: 'publish' },
+    ];
+    const { body } = await ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
+    await service.permissions.decisionLog?.flush();
+    expect(events.map((event) => [event.callId, event.tenant, event.granted])).toEqual([
+      [body.answers[0]?.callId, 'acme', true],
+      [body.answers[1]?.callId, undefined, false],
+    ]);
   });
 });
 
