@@ -80,7 +80,8 @@ export interface PermitOptions<TUser extends User<unknown> = User<unknown>, TFil
  *
  * @example
  * ```ts
- * const { permissions, getUser, getTenant, resource, projectResourceId }: CheckedPermitOptions<AppUser, unknown, Request> = checkPermitOptions(options, factory);
+ * const checked: CheckedPermitOptions<AppUser, unknown, Request> = checkPermitOptions(options, factory);
+ * const { permissions, getUser, getTenant, resource, projectResourceId } = checked;
  * ```
  */
 export interface CheckedPermitOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TRequest = unknown> {

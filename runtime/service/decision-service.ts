@@ -151,7 +151,8 @@ const optionsShape = object(
     notObject: problem('options must be an object.'),
     unknownKey: (key) =>
       problem(
-        `unknown option ${JSON.stringify(key)}; the options are source, tenantRoles, tables, tokens, tokensFile, tokensFilePollIntervalMs, allowAnonymous, host, port, ` +
+        `unknown option ${JSON.stringify(key)}; the options are source, tenantRoles, tables, tokens, tokensFile, tokensFilePollIntervalMs, ` +
+          'allowAnonymous, host, port, ' +
           'limits, ownershipMethods, logger, readTimeoutMs, onDecision, decisionLog.',
       ),
     firstUnknownOnly: true,

@@ -54,7 +54,8 @@ function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext
         summary: 'Decide a batch of checks',
         description:
           'Each check asks whether user may perform action on resource (the record resourceId), in its tenant when it names one. The answers ' +
-          'come in order, all from one policy version. Where ownership decides, the answer lists the ownership groups and the methods or rule that decide them; send ownedBy (the ' +
+          'come in order, all from one policy version. Where ownership decides, the answer lists the ownership groups and the methods or rule ' +
+          'that decide them; send ownedBy (the ' +
           'groups that own the record) for the final decision and attributes, or the record (and the user’s attributes) for the service to ' +
           'evaluate the rule groups on it.',
         body: schemaRef('CheckRequest'),

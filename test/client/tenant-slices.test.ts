@@ -3,7 +3,7 @@
  * slice is served as JSON, so the client reads it as it arrives.
  */
 import { describe, expect, it } from '@jest/globals';
-import { createClient } from '../../runtime/client/index.js';
+import { createClient, type PermissionSlice } from '../../runtime/client/index.js';
 import type { Schema } from '../../generated/types.js';
 import { AUDITOR, tenantEngine } from '../tenants/tenant-fixture.js';
 
@@ -11,7 +11,7 @@ import { AUDITOR, tenantEngine } from '../tenants/tenant-fixture.js';
 async function clientIn(tenant: string | undefined) {
   const { permissions } = await tenantEngine();
   if (tenant !== undefined) await permissions.loadTenant(tenant);
-  return createClient<Schema>(JSON.parse(JSON.stringify(permissions.sliceFor(AUDITOR, { tenant }))));
+  return createClient<Schema>(JSON.parse(JSON.stringify(permissions.sliceFor(AUDITOR, { tenant }))) as PermissionSlice);
 }
 
 describe("a client of a tenant's slice", () => {

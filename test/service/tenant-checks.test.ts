@@ -165,7 +165,8 @@ describe('createDecisionService({ tenantRoles })', () => {
   it('refuses what is no source of tenant roles', async () => {
     await expect(fixtureService({ tenantRoles: {} as never })).rejects.toThrow(
       new PermissionsUsageError(
-        'createDecisionService(options): tenantRoles must be a source of tenant roles: an object with read(tenant) and, to follow changes, watch(changed, failed).',
+        'createDecisionService(options): tenantRoles must be a source of tenant roles: an object with read(tenant) and, to follow changes, ' +
+          'watch(changed, failed).',
       ),
     );
   });

@@ -35,10 +35,10 @@ export function memoryTenantRoles(documents: Readonly<Record<string, unknown>> =
   let failing: Error | undefined;
   const source: TenantRolesSource = {
     description: 'tenant roles in memory',
-    read: async (tenant) => {
+    read: (tenant) => {
       reads.push(tenant);
-      if (failing !== undefined) throw failing;
-      return Object.hasOwn(documents, tenant) ? { tenant, sequence: 1, document: documents[tenant] } : undefined;
+      if (failing !== undefined) return Promise.reject(failing);
+      return Promise.resolve(Object.hasOwn(documents, tenant) ? { tenant, sequence: 1, document: documents[tenant] } : undefined);
     },
   };
   return {

@@ -25,7 +25,7 @@ const user: AppUser = { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds
 
 export function accepted(): void {
   expressPermit({ permissions, getUser: () => user, getTenant: (req: Request) => req.get('x-tenant') });
-  createPermitHook({ permissions, getUser: () => user, getTenant: async (request: FastifyRequest) => request.hostname.split('.')[0] });
+  createPermitHook({ permissions, getUser: () => user, getTenant: (request: FastifyRequest) => Promise.resolve(request.hostname.split('.')[0]) });
   honoPermit({ permissions, getUser: () => user, getTenant: (c: Context) => c.req.header('x-tenant') });
   const nest: PermissionsModuleOptions<AppUser> = { extractUserFromRequest: () => user, extractTenantFromRequest: () => 'acme' };
   const check: CheckQuery = { user, tenant: 'acme', resource: 'document', action: 'read' };
@@ -39,7 +39,7 @@ export function refused(): void {
   // @ts-expect-error: a tenant id is a string; getTenant may not return a number
   expressPermit({ permissions, getUser: () => user, getTenant: () => 42 });
   // @ts-expect-error: a tenant id is a string; getTenant may not return a number
-  createPermitHook({ permissions, getUser: () => user, getTenant: async () => 42 });
+  createPermitHook({ permissions, getUser: () => user, getTenant: () => Promise.resolve(42) });
   // @ts-expect-error: a tenant id is a string; getTenant may not return a number
   honoPermit({ permissions, getUser: () => user, getTenant: () => 42 });
   // @ts-expect-error: a tenant id is a string; extractTenantFromRequest may not return a number
