@@ -1,6 +1,6 @@
 /**
  * Definitions folder → validated model: the runtime's zod schema and table builder (never a second
- * copy of either), plus the checks only the compiler can make (declared attributes, hook kinds).
+ * copy of either), plus the checks that need the resource files (declared attributes, with the runtime's shared check; hook kinds).
  * The phases: read the folder, index the metadata, validate each definition, build the tables, check
  * what needs the whole policy, check the policy tests against it, and gather what the emitters need.
  */
@@ -159,6 +159,7 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
       meta.actions === undefined ? [] : [[meta.resource, { actions: meta.actions, declaredIn: `"actions" in ${meta.file}` }] as const],
     ),
   );
+  const attributes = new Map([...metadata.values()].flatMap((meta) => (meta.attributes === undefined ? [] : [[meta.resource, meta.attributes] as const])));
   const ownershipRules = new Map(
     [...metadata.values()].map(
       (meta) => [meta.resource, { rules: meta.ownership ?? {}, userAttributes: meta.userAttributes ?? {}, relations: meta.relations ?? {} }] as const,
@@ -168,6 +169,7 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
     ownedAmong: executors,
     idTypes,
     actions,
+    attributes,
     ownershipRules,
     progress: (name, count) => progress?.({ name, count }),
   });

@@ -8,6 +8,7 @@ export { definitionSchema, validateDefinition } from '../core/definition/definit
 export { MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from '../core/definition/definitions-file.js';
 export { definitionsFileSchema, definitionsOfFileValue } from '../core/definition/definitions-file-schema.js';
 export { parseAttributePattern } from '../core/definition/grant-syntax.js';
+export { undeclaredAttributePaths, type DeclaredResourceAttributes, type UndeclaredAttributeProblem } from '../core/definition/declared-attributes.js';
 export { quoteForMessage } from '../core/common/printable-text.js';
 export { resourceMetadataSchema, validateResourceMetadata } from '../core/definition/resource-metadata-schema.js';
 export { loadZod } from '../core/definition/zod-loader.js';

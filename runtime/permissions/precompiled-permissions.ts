@@ -115,7 +115,10 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
    */
   private tracing: DecisionTracing | undefined | null | Promise<DecisionTracing | undefined> = null;
   private current: PolicySnapshot<TUser, TFilter> | undefined;
-  /** The snapshots of tenants: loaded by the first question asked in a tenant (a page that never names one does not carry them). */
+  /**
+   * The snapshots of tenants: loaded, with the builder of custom roles, by the first question that names a tenant
+   * (a page that never names one does not carry them).
+   */
   private tenantSnapshots: TenantSnapshots | undefined;
   private tenantsLoading: Promise<TenantSnapshots> | undefined;
   /**
@@ -300,7 +303,7 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
 
   /** The tenants' snapshots, loaded once. */
   private tenants(): Promise<TenantSnapshots> {
-    return (this.tenantsLoading ??= import('./tenant-snapshots.js').then(({ TenantSnapshots }) => (this.tenantSnapshots = new TenantSnapshots())));
+    return (this.tenantsLoading ??= import('./tenant-following.js').then(({ TenantSnapshots }) => (this.tenantSnapshots = new TenantSnapshots())));
   }
 
   /** The snapshot of `tenant` when it is kept; a PermissionsUsageError naming `what` when its custom roles must be read first. */
@@ -349,11 +352,8 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
       throw new PermissionsUsageError(
         'followTenantRoles(source): source must be a source of tenant roles (postgresTenantRoles, fileTenantRoles from typed-permissions/live, or an object with read(tenant)).',
       );
-    const [{ checkTenantRolesOptions }, { buildTenantRoles }, tenants] = await Promise.all([
-      import('./tenant-roles-options.js'),
-      import('../core/table-building/tenant-roles.js'),
-      this.tenants(),
-    ]);
+    // Checking and building custom roles needs the table builder and zod, which a page that never follows tenants does not carry.
+    const [{ checkTenantRolesOptions, buildTenantRoles }, tenants] = await Promise.all([import('./tenant-following.js'), this.tenants()]);
     const { maxTenants, maxBytes, onError } = checkTenantRolesOptions(options, this.settings.logger);
     tenants.use({ source, build: buildTenantRoles, maxTenants, maxBytes });
     const stop = source.watch?.((tenant) => tenants.changed(tenant), onError);

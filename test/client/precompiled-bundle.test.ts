@@ -22,9 +22,13 @@ import { memoryOwnership } from '../../runtime/ownership/index.js';
  * 23,220 bytes (decoding on demand added 1.2 KiB to 19,906; ownership rules — binding them, checking them in the
  * tables, `ownershipScope` — 2.1 KiB to 21,105). Since the example's ownership is declared as rules, the page also
  * loads the source of the records they read (memoryOwnership, as an application deciding in the browser would):
- * 24,114 bytes in all. This limit keeps it from growing back.
+ * 24,114 bytes in all. Deciding in tenants added 3,283 bytes to 27,397: routing a question to its tenant (700 bytes
+ * in the entry), explaining custom roles, and — the most of it — the shared code splitting into three chunks, each
+ * gzipped on its own, since the chunk the first tenant question loads (the tenants' snapshots and the builder of
+ * custom roles, 11 KiB, never loaded by this page) reaches some of the shared modules and not others. This limit
+ * keeps it from growing further.
  */
-const MAX_GZIPPED_BYTES = 24_192;
+const MAX_GZIPPED_BYTES = 27_520;
 
 /** The files of what the engine loads when first used, none of which a page that decides needs. */
 const LOADED_WHEN_USED = [
@@ -34,6 +38,9 @@ const LOADED_WHEN_USED = [
   'runtime/core/decision-log/decision-queue.ts',
   'runtime/core/decision-log/decision-event.ts',
   'runtime/core/decision-log/decision-tracing.ts',
+  'runtime/permissions/tenant-snapshots.ts',
+  'runtime/core/table-building/tenant-roles.ts',
+  'runtime/core/table-building/table-builder.ts',
 ];
 
 const inputsOf = (bundle: PageBundle, loaded: boolean) =>
@@ -65,9 +72,14 @@ describe('a browser page of the precompiled engine with the example’s generate
     expect(page.result).toEqual({ read: own, list: { rows: [own, others], ownedIds: [10] }, slice: JSON.parse(JSON.stringify(slice)) as unknown });
   });
 
-  it('loads its entry and one shared chunk: deciding loads nothing more, and what the engine loads later shares no module with it', () => {
-    // A module that both the page's start and a later chunk import would be split by esbuild into a third file.
-    expect(page.chunks.filter((chunk) => chunk.load !== 'not loaded').map((chunk) => chunk.load)).toEqual(['entry', 'static import']);
+  it('loads its entry and the shared chunks it imports: deciding loads nothing more', () => {
+    // esbuild groups shared modules by the chunks that reach them: the follower's and the tenants' reach different ones.
+    expect(page.chunks.filter((chunk) => chunk.load !== 'not loaded').map((chunk) => chunk.load)).toEqual([
+      'entry',
+      'static import',
+      'static import',
+      'static import',
+    ]);
   });
 
   it('does not load the live-policy follower, the policy tests, the decision log’s delivery or tracing, which are chunks of their own', () => {

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile } from '../../compiler/compile.js';
 import { readDefinitionsFolder } from '../../compiler/reading/read-definitions.js';
-import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
+import { Permissions, type GrantTables, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { fixture, goodFixtureNames, makeTempDir, removeTempDir, repoRoot, tablesFromGenerated } from './helpers.js';
 
 const DEFINITION_FILE = /\.permissions\.(json|ts)$/;
@@ -59,6 +59,23 @@ function declaredActionsOf(dir: string): Record<string, readonly string[]> {
   return Object.fromEntries(readDefinitionsFolder(dir).resources.flatMap((meta) => (meta.actions === undefined ? [] : [[meta.resource, meta.actions]])));
 }
 
+/**
+ * build() takes no declared attributes (only the compiler reads them from resource files): its tables, with the
+ * attributes the folder's `*.resource.json` files declare where the table builder writes them (after the declared
+ * actions, before the ownership rules), sorted and each once, null for a resource that declares none.
+ */
+function withDeclaredAttributes(tables: GrantTables, dir: string): GrantTables {
+  const declared = new Map(
+    readDefinitionsFolder(dir).resources.flatMap((meta) =>
+      meta.attributes === undefined ? [] : [[meta.resource, [...new Set(meta.attributes)].sort()] as const],
+    ),
+  );
+  const attributes = tables.resources.map((resource) => declared.get(resource) ?? null);
+  if (attributes.every((list) => list === null)) return tables;
+  const { ownershipRules, cells, definitions, ...head } = tables;
+  return { ...head, attributes, ...(ownershipRules === undefined ? {} : { ownershipRules }), cells, definitions };
+}
+
 function runtimeTables(dir: string): { tables: unknown; warnings: string[] } {
   const files = definitionsByFile(dir);
   const warnings: string[] = [];
@@ -73,7 +90,7 @@ function runtimeTables(dir: string): { tables: unknown; warnings: string[] } {
     logger: { warn: (message) => void warnings.push(message) },
   });
   for (const { file, definitions } of files) permissions.addPermissions(definitions as PermissionDefinition[], { source: file });
-  return { tables: permissions.build().tables, warnings };
+  return { tables: withDeclaredAttributes(permissions.build().tables, dir), warnings };
 }
 
 /** Whether a folder's `*.resource.json` files declare ownership rules: build() has no resource files to read them from. */

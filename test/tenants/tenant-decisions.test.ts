@@ -246,6 +246,7 @@ describe('explaining and logging a decision in a tenant', () => {
     const permissions = createPermissions({
       ownershipRules: memoryOwnership({ document: DOCUMENTS, user: USERS }),
       onDecision: (event: DecisionEvent) => void events.push(event),
+      logger: { warn: () => undefined },
     });
     await permissions.followTenantRoles(memorySource({ acme: { definitions: [reviewer('REVIEWER')] } }).source);
     await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'review', resourceId: 100, tenant: 'acme' });

@@ -8,7 +8,7 @@
 import type { core as ZodCore } from 'zod';
 import { kindOf } from './definitions-file-schema.js';
 import { DECLARED_ACTIONS_FIX, DECLARED_ACTIONS_MESSAGE, declaredActionsProblems, MAX_DECLARED_ACTIONS } from './declared-actions.js';
-import { isSyntaxProblem, parseAttributePattern } from './grant-syntax.js';
+import { attributeNameProblem } from './declared-attributes.js';
 import { hookNameProblem, MAX_NAME_LENGTH, nameProblem } from './names.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { loadZod, type ZodModule } from './zod-loader.js';
@@ -71,12 +71,7 @@ function attributeSchema(z: ZodModule) {
     .min(1, { error: ATTRIBUTES_MESSAGE })
     .superRefine((value, ctx) => {
       if (value.length === 0) return;
-      const parsed = parseAttributePattern(value);
-      const problem = isSyntaxProblem(parsed)
-        ? parsed.message
-        : !parsed.allow || parsed.path.length === 0
-          ? `Attribute ${quoteForMessage(value)} is a pattern, not a name.`
-          : undefined;
+      const problem = attributeNameProblem(value);
       if (problem !== undefined)
         ctx.addIssue({
           code: 'custom',

@@ -1,5 +1,5 @@
 /**
- * What each resource declares besides its definitions: its ownedAmong executor, its id type and its actions —
+ * What each resource declares besides its definitions: its ownedAmong executor, its id type, its actions and its attributes —
  * and the check that every definition deciding ownership with limitOwned alone can decide it for one record.
  */
 import { quoteForMessage } from '../common/printable-text.js';
@@ -18,12 +18,15 @@ export interface DeclaredResourceActions {
 
 /**
  * Per known resource (in the order of `names.resources`): its executor (a hook index, or -1), its id type (or
- * null) and its declared actions (indexes into `names.actions`, ascending; null when it declares none).
+ * null), its declared actions (indexes into `names.actions`, ascending; null when it declares none) and its
+ * declared attributes (sorted; null when it declares none).
  */
 export interface ResourceSettings {
   readonly ownedAmong: readonly number[];
   readonly idTypes: readonly (ResourceIdType | null)[];
   readonly actions: readonly (readonly number[] | null)[];
+  /** The declared attributes of each resource, sorted and each once; null when it declares none. */
+  readonly attributes: readonly (readonly string[] | null)[];
 }
 
 /**
@@ -40,8 +43,8 @@ export function resourceTakes(settings: ResourceSettings, resource: number, acti
 }
 
 /**
- * The executors (interned as hooks, before any definition's), id types and declared actions of the known
- * resources; a setting for a resource no definition names is a warning.
+ * The executors (interned as hooks, before any definition's), id types, declared actions and attributes of the known
+ * resources; a setting for a resource no definition names is a warning, declared attributes excepted.
  *
  * @example
  * ```ts
@@ -55,6 +58,7 @@ export function resourceSettings(
     readonly ownedAmong?: ReadonlyMap<string, HookValue> | undefined;
     readonly idTypes?: ReadonlyMap<string, ResourceIdType> | undefined;
     readonly actions?: ReadonlyMap<string, DeclaredResourceActions> | undefined;
+    readonly attributes?: ReadonlyMap<string, readonly string[]> | undefined;
   },
   warnings: string[],
 ): ResourceSettings {
@@ -80,7 +84,12 @@ export function resourceSettings(
     if (!names.resourceIndex.has(resource))
       warnings.push(`Actions are declared for resource ${quoteForMessage(resource)}, which no definition names; they are not used.`);
   }
-  return { ownedAmong: executors, idTypes: types, actions: declared };
+  // Not warned of for a resource no definition names: one that only a rule's relation reaches declares the attributes the rule reads.
+  const attributes = names.resources.map((resource) => {
+    const list = given.attributes?.get(resource);
+    return list === undefined ? null : [...new Set(list)].sort();
+  });
+  return { ownedAmong: executors, idTypes: types, actions: declared, attributes };
 }
 
 /**

@@ -45,6 +45,11 @@ export interface TableBuildOptions {
    * grants may name only those there, and `'*'` expands to them.
    */
   readonly actions?: ReadonlyMap<string, DeclaredResourceActions> | undefined;
+  /**
+   * The declared attributes of each resource that declares them (what `undeclaredAttributePaths` checks grants
+   * against): the tables carry them, sorted, for checks made at run time.
+   */
+  readonly attributes?: ReadonlyMap<string, readonly string[]> | undefined;
   /** The ownership rules, user attributes and relations each resource's `*.resource.json` declares: what `"owner"` may name. */
   readonly ownershipRules?: ReadonlyMap<string, ResourceRules> | undefined;
   /**
@@ -116,7 +121,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
   cells.finish();
 
   const { plans, rows } = cellRows(cells.cells, names);
-  const { ownedAmong, idTypes, actions: declaredActions } = settings;
+  const { ownedAmong, idTypes, actions: declaredActions, attributes } = settings;
   const ownershipRules = problems.length === 0 ? ownershipRulesTable(registry.rules, declaredRules) : undefined;
   return {
     tables: {
@@ -130,6 +135,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
       ...(ownedAmong.some((hook) => hook !== -1) ? { ownedAmong } : {}),
       ...(idTypes.some((type) => type !== null) ? { idTypes } : {}),
       ...(declaredActions.some((declared) => declared !== null) ? { declaredActions } : {}),
+      ...(attributes.some((declared) => declared !== null) ? { attributes } : {}),
       ...(ownershipRules === undefined ? {} : { ownershipRules }),
       cells: rows,
       definitions,

@@ -13,6 +13,7 @@ import { definitionsOfFileValue } from '../definition/definitions-file-schema.js
 import { validateDefinition } from '../definition/definition-schema.js';
 import { isSyntaxProblem, parseGrantKey } from '../definition/grant-syntax.js';
 import { undeclaredActionMessage } from '../definition/declared-actions.js';
+import { undeclaredAttributePaths } from '../definition/declared-attributes.js';
 import type { GrantCell, GrantTables, OwnerGroup, ResourceIdType } from '../tables/grant-tables.js';
 import { grantEntries, rolesOf, type LocatedDefinition, type ValidDefinition } from './definition-parts.js';
 import type { ResourceRules } from './rule-owners.js';
@@ -60,6 +61,8 @@ interface PolicyVocabulary {
   readonly hookSets: readonly string[];
   readonly ownedAmong: ReadonlyMap<string, string>;
   readonly idTypes: ReadonlyMap<string, ResourceIdType>;
+  /** The declared attributes of each resource that declares them. */
+  readonly attributes: ReadonlyMap<string, readonly string[]>;
 }
 
 const vocabularies = new WeakMap<GrantTables, PolicyVocabulary>();
@@ -92,7 +95,10 @@ function vocabularyOf(tables: GrantTables): PolicyVocabulary {
     );
   const ownedAmong = new Map<string, string>();
   const idTypes = new Map<string, ResourceIdType>();
+  const attributes = new Map<string, readonly string[]>();
   tables.resources.forEach((resource, r) => {
+    const declaredAttributes = tables.attributes?.[r];
+    if (declaredAttributes !== undefined && declaredAttributes !== null) attributes.set(resource, declaredAttributes);
     const executor = tables.ownedAmong?.[r];
     if (executor !== undefined && executor !== -1) ownedAmong.set(resource, tables.hooks[executor]?.name as string);
     const idType = tables.idTypes?.[r];
@@ -108,6 +114,7 @@ function vocabularyOf(tables: GrantTables): PolicyVocabulary {
     hookSets,
     ownedAmong,
     idTypes,
+    attributes,
   };
   vocabularies.set(tables, vocabulary);
   return vocabulary;
@@ -163,6 +170,10 @@ function vocabularyProblems(definition: ValidDefinition, vocabulary: PolicyVocab
         fix: 'A tenant\'s roles use the actions the compiled policy has; new actions need a new compiled policy.',
       });
   }
+  const attributes = resource === '*' ? undefined : vocabulary.attributes.get(resource);
+  if (attributes !== undefined)
+    for (const problem of undeclaredAttributePaths(definition, { attributes, declaredIn: `the attributes of ${quoteForMessage(resource)} in the compiled policy` }))
+      problems.push({ code: 'unknown-attribute', ...problem });
   const key = definitionOwnershipKey(definition);
   if (key !== undefined && !vocabulary.ownership.has(key)) problems.push(ownershipProblem(definition, vocabulary));
   return problems;
@@ -294,6 +305,7 @@ export function buildTenantRoles(
         ...(base.ownedAmong === undefined ? {} : { ownedAmong: base.ownedAmong }),
         ...(base.idTypes === undefined ? {} : { idTypes: base.idTypes }),
         ...(base.declaredActions === undefined ? {} : { declaredActions: base.declaredActions }),
+        ...(base.attributes === undefined ? {} : { attributes: base.attributes }),
         ...(base.ownershipRules === undefined ? {} : { ownershipRules: base.ownershipRules }),
         cells: remapCells(tables.cells, tables, vocabulary),
         definitions: tables.definitions,

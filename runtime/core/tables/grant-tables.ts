@@ -150,6 +150,12 @@ export interface GrantTables {
    * null when it declares none (any action may be asked of it). Absent: none declares its actions.
    */
   readonly declaredActions?: readonly (readonly number[] | null)[];
+  /**
+   * Per resource (same order as `resources`), the attributes it declares (dotted for nested ones), sorted and each
+   * once, or null when it declares none (grants may name any attribute of it). An empty list declares that it has
+   * none a grant may name. Absent: none declares its attributes.
+   */
+  readonly attributes?: readonly (readonly string[] | null)[];
   /** The ownership rules that ownership groups name. Absent: no definition names a rule. */
   readonly ownershipRules?: OwnershipRulesTable;
   readonly cells: readonly GrantCell[];

@@ -5,6 +5,7 @@
  * a wrong answer or a crash. Written by hand rather than with zod so that loading precompiled
  * tables stays free of it; linear in the size of the tables.
  */
+import { attributeNameProblem } from '../definition/declared-attributes.js';
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../definition/grant-syntax.js';
 import type { GrantTables } from './grant-tables.js';
 import { OWNERSHIP_LIMITS, USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
@@ -194,6 +195,15 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
         fail(`declaredActions[${i}][${k}]`, 'is not ascending'),
     );
     return new Set(indexes as readonly number[]);
+  });
+  // Each entry null (declares none) or attribute names, ascending: each after the one before, so sorted and each once.
+  perResource(tables.attributes, 'attributes')?.forEach((list, i) => {
+    if (list === null) return;
+    const attributes = array(list, `attributes[${i}]`);
+    attributes.forEach((name, k) => {
+      if (typeof name !== 'string' || attributeNameProblem(name) !== undefined) fail(`attributes[${i}][${k}]`, 'is not an attribute name');
+      if (k > 0 && !((attributes[k - 1] as string) < name)) fail(`attributes[${i}][${k}]`, 'is not after the one before it (sorted, each once)');
+    });
   });
   // A group without isOwner or listOwned decides one record only through the resource's executor.
   // A rule decides on its own resource only (its conditions name that resource's attributes).
