@@ -7,11 +7,9 @@ import { createPermissions } from '../../generated/permissions.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import { MAX_TENANT_ID_LENGTH } from '../../runtime/core/decision/tenant-id.js';
 import type { TenantRolesSource } from '../../runtime/live/tenant-roles-source.js';
-// The modules the engine imports on its first tenant, loaded here first: jest's ESM loader fails ("request for …
+// The module the engine imports on its first tenant, loaded here first: jest's ESM loader fails ("request for …
 // is not in cache") when concurrent dynamic imports share a module it has not linked yet.
-import '../../runtime/permissions/tenant-snapshots.js';
-import '../../runtime/permissions/tenant-roles-options.js';
-import '../../runtime/core/table-building/tenant-roles.js';
+import '../../runtime/permissions/tenant-following.js';
 
 /** The header the tests' applications read the tenant from. */
 export const TENANT_HEADER = 'x-tenant';
