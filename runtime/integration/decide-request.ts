@@ -137,7 +137,7 @@ export async function decideRequest<TUser extends User<unknown>, TFilter>(
   } catch (error) {
     if (error instanceof PermissionsInvalidIdError) return { granted: false, permit: undefined, headers: undefined, answer: invalidIdAnswer(error) };
     if (isTenantRolesUnavailable(error)) {
-      // The source's own words (a host, a path) stay out of the answer; the engine's logger has them.
+      // The source's own words (a host, a path) stay out of the answer.
       const message = `The custom roles of tenant ${JSON.stringify(error.tenant)} cannot be read now; try again later.`;
       return {
         granted: false,
