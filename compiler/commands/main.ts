@@ -7,6 +7,7 @@ import { printableLines, UsageError, type Command, type CommandOutput } from './
 import { compileCommand } from './compile-command.js';
 import { explainCommand } from './explain-command.js';
 import { policyCommand } from './policy-command.js';
+import { tenantCommand } from './tenant-command.js';
 import { testCommand } from './test-command.js';
 
 const USAGE = `Usage:
@@ -17,6 +18,10 @@ const USAGE = `Usage:
   typed-permissions policy list [--database-url <url>]
   typed-permissions policy rollback <sequence> [--database-url <url>] [--force]
   typed-permissions policy followers [--database-url <url>]
+  typed-permissions tenant publish <tenant> <file> [--database-url <url> | --store <folder>] [--policy <policy.json>] [--note <text>] [--published-by <name>]
+  typed-permissions tenant list [--database-url <url> | --store <folder>] [--after <tenant>] [--limit <n>]
+  typed-permissions tenant show <tenant> [--database-url <url> | --store <folder>]
+  typed-permissions tenant rollback <tenant> <sequence> [--database-url <url> | --store <folder>] [--policy <policy.json>]
   typed-permissions serve (--policy <file> | --policy-url <url> | --database-url <url>) [--token <t>]…
 
   definitionsDir   folder of *.permissions.json, *.permissions.ts, *.resource.json and *.permissions.test.json (default: definitions)
@@ -33,9 +38,19 @@ const USAGE = `Usage:
                    publish runs the policy tests first and publishes nothing when one fails
                    publish and rollback change nothing when a running follower would reject the version (--force does)
                    followers lists the applications following the store, what they run and their last rejection
+  tenant           tenants' custom roles ({ "definitions": [ … ] }), versioned per tenant, in the PostgreSQL store
+                   (--database-url, else DATABASE_URL; checked against its active policy unless --policy) or in a
+                   folder (--store, checked against --policy, a bundle that compile wrote); a file with problems
+                   prints them at file:line:column and publishes nothing
   serve            the decision service over HTTP (in the typed-permissions package; typed-permissions serve --help)`;
 
-const COMMANDS: Readonly<Record<string, Command>> = { compile: compileCommand, explain: explainCommand, test: testCommand, policy: policyCommand };
+const COMMANDS: Readonly<Record<string, Command>> = {
+  compile: compileCommand,
+  explain: explainCommand,
+  test: testCommand,
+  policy: policyCommand,
+  tenant: tenantCommand,
+};
 
 /**
  * Runs the command line with `argv` (without node and script) and returns the exit code.

@@ -2,33 +2,36 @@
 import type { HookMethod } from '../model/hook-methods.js';
 import { emitTypeScript, type EmitContext, type EmittedFile } from './emit-context.js';
 
+/** What every hook's documentation says of `tenant`. */
+const TENANT_DOC = '`tenant` is the tenant the permit was decided in, present only when the grant query named one.';
+
 function signature(method: HookMethod): { argsType: string; returnType: string; doc: string } {
   switch (method.kind) {
     case 'isOwner':
       return {
-        argsType: `{ readonly user: TUser; readonly resourceId: ${method.idType} }`,
+        argsType: `{ readonly user: TUser; readonly tenant?: string; readonly resourceId: ${method.idType} }`,
         returnType: 'Awaitable<boolean>',
-        doc: 'isOwner hook: does `user` own the record `resourceId`?',
+        doc: `isOwner hook: does \`user\` own the record \`resourceId\`? ${TENANT_DOC}`,
       };
     case 'listOwned':
       return {
-        argsType: '{ readonly user: TUser }',
+        argsType: '{ readonly user: TUser; readonly tenant?: string }',
         returnType: `Awaitable<readonly (${method.idType})[]>`,
-        doc: 'listOwned hook: the ids of the records `user` owns.',
+        doc: `listOwned hook: the ids of the records \`user\` owns. ${TENANT_DOC}`,
       };
     case 'limitOwned':
       return {
-        argsType: '{ readonly user: TUser }',
+        argsType: '{ readonly user: TUser; readonly tenant?: string }',
         returnType: 'TFilter',
-        doc: 'limitOwned hook: configures (never executes) a filter of the records `user` owns.',
+        doc: `limitOwned hook: configures (never executes) a filter of the records \`user\` owns. ${TENANT_DOC}`,
       };
     case 'ownedAmong':
       return {
-        argsType: `{ readonly user: TUser; readonly filter: TFilter; readonly resourceIds: readonly (${method.idType})[] }`,
+        argsType: `{ readonly user: TUser; readonly tenant?: string; readonly filter: TFilter; readonly resourceIds: readonly (${method.idType})[] }`,
         returnType: `Awaitable<readonly (${method.idType})[]>`,
         doc:
           'ownedAmong executor: runs `filter` (what a limitOwned hook returned) over the records `resourceIds` and returns the ids that match, ' +
-          "in one query. Its filter type is the limitOwned hooks' (TFilter), so the two must agree.",
+          `in one query. Its filter type is the limitOwned hooks' (TFilter), so the two must agree. ${TENANT_DOC}`,
       };
   }
 }

@@ -162,7 +162,11 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
   const attributes = new Map([...metadata.values()].flatMap((meta) => (meta.attributes === undefined ? [] : [[meta.resource, meta.attributes] as const])));
   const ownershipRules = new Map(
     [...metadata.values()].map(
-      (meta) => [meta.resource, { rules: meta.ownership ?? {}, userAttributes: meta.userAttributes ?? {}, relations: meta.relations ?? {} }] as const,
+      (meta) =>
+        [
+          meta.resource,
+          { rules: meta.ownership ?? {}, userAttributes: meta.userAttributes ?? {}, relations: meta.relations ?? {}, tenantIdType: meta.tenantIdType },
+        ] as const,
     ),
   );
   const built = buildGrantTables(located, {

@@ -2,7 +2,13 @@
  * Reads the metadata of a `*.resource.json` file, checked against the runtime's zod schema of
  * metadata files (the one `resource.schema.json` is emitted from).
  */
-import { validateResourceMetadata, type OwnershipCondition, type RelationDeclaration, type UserAttributeType } from 'typed-permissions/internal';
+import {
+  validateResourceMetadata,
+  type OwnershipCondition,
+  type RelationDeclaration,
+  type TenantIdType,
+  type UserAttributeType,
+} from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { positionOf, type Positions, type StaticValue } from './static-value.js';
 
@@ -21,6 +27,8 @@ export interface ResourceMetadata {
   readonly userAttributes: Readonly<Record<string, UserAttributeType>> | undefined;
   /** Named ownership rules. */
   readonly ownership: Readonly<Record<string, OwnershipCondition>> | undefined;
+  /** How the records hold the tenant id `{ "tenant": "id" }` conditions compare with; undefined: a string. */
+  readonly tenantIdType: TenantIdType | undefined;
   readonly file: string;
   readonly positions: Positions;
 }
@@ -40,6 +48,6 @@ export function readResourceMetadata(file: string, read: StaticValue, problems: 
       problems.push({ file, ...(positionOf(read.positions, path) ?? { line: 1, column: 1 }), path, code: 'invalid-metadata', message, fix });
     return undefined;
   }
-  const { resource, idType, attributes, actions, ownedAmong, relations, userAttributes, ownership } = checked.metadata;
-  return { resource, idType, attributes, actions, ownedAmong, relations, userAttributes, ownership, file, positions: read.positions };
+  const { resource, idType, attributes, actions, ownedAmong, relations, userAttributes, ownership, tenantIdType } = checked.metadata;
+  return { resource, idType, attributes, actions, ownedAmong, relations, userAttributes, ownership, tenantIdType, file, positions: read.positions };
 }

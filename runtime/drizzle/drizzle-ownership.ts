@@ -85,17 +85,23 @@ function ruleCondition(db: DrizzlePgDatabase, names: DrizzleNames, question: Own
     };
     return step(0, outer, context.resource);
   };
-  return writeOwnershipRule<SQL>(question.scope, context, question.user, {
-    everything: () => sql`true`,
-    nothing: () => sql`false`,
-    all: (parts) => joined(and, parts),
-    any: (parts) => joined(or, parts),
-    // A null stays a parameter (`= $1`): null equals nothing, as in SQL.
-    equals: (path, value) => alongPath(path, (column) => eq(column, value)),
-    inLiterals: (path, literals) => alongPath(path, (column) => inArray(column, [...literals])),
-    // One array parameter, whatever its length: the text is the same for an empty list and for 10,000 values.
-    inUserList: (path, values) => alongPath(path, (column) => sql`${column} = ANY(${sql.param([...values])})`),
-  });
+  return writeOwnershipRule<SQL>(
+    question.scope,
+    context,
+    question.user,
+    {
+      everything: () => sql`true`,
+      nothing: () => sql`false`,
+      all: (parts) => joined(and, parts),
+      any: (parts) => joined(or, parts),
+      // A null stays a parameter (`= $1`): null equals nothing, as in SQL.
+      equals: (path, value) => alongPath(path, (column) => eq(column, value)),
+      inLiterals: (path, literals) => alongPath(path, (column) => inArray(column, [...literals])),
+      // One array parameter, whatever its length: the text is the same for an empty list and for 10,000 values.
+      inUserList: (path, values) => alongPath(path, (column) => sql`${column} = ANY(${sql.param([...values])})`),
+    },
+    question.tenant,
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ export { quoteForMessage } from '../core/common/printable-text.js';
 export { resourceMetadataSchema, validateResourceMetadata } from '../core/definition/resource-metadata-schema.js';
 export { loadZod } from '../core/definition/zod-loader.js';
 export { ownershipDeclarationProblems, type OwnershipResourceDeclarations } from '../core/ownership-rules/ownership-rule-checks.js';
-export type { OwnershipCondition, RelationDeclaration, UserAttributeType } from '../core/ownership-rules/ownership-rule.js';
+export type { OwnershipCondition, RelationDeclaration, TenantIdType, UserAttributeType } from '../core/ownership-rules/ownership-rule.js';
 export { explainGrant, formatExplanation } from '../core/decision/explain.js';
 export { planFromJson, planToPatterns } from '../core/projection/attribute-plan.js';
 export { printableText } from '../core/common/printable-text.js';
@@ -46,3 +46,8 @@ export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../
 export { listPolicies, publishPolicy, readStoredVersion, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
 export { PermissionsUsageError } from '../core/common/errors.js';
 export { describeRule } from '../core/ownership-rules/describe-rule.js';
+export { PermissionDefinitionError } from '../core/common/errors.js';
+export { parseBundleText } from '../live/bundle-text.js';
+export { regularFileText } from '../live/regular-file-text.js';
+export { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin, type TenantRolesBase } from '../live/tenant-roles-admin.js';
+export { MAX_TENANT_ROLES_BYTES } from '../live/tenant-roles-document.js';

@@ -68,8 +68,9 @@ export class ConditionTemplates {
 
   /** The question's condition: the user's values read (and checked), then put into the rule's template. */
   condition(question: OwnershipQuestion): Expression<SqlBool> {
-    const { scope, context, user } = question;
-    const values = ruleValues(scope, context, user);
+    const { scope, context, user, tenant } = question;
+    // The tenant id is one of the values: the template, built without it, holds a value node where it goes.
+    const values = ruleValues(scope, context, user, tenant);
     const keys = keysOf(question);
     let node: TemplateNode | undefined = this.#root;
     for (const key of keys) node = node?.next.get(key);

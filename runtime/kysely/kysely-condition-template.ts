@@ -1,8 +1,8 @@
 /**
  * A rule's kysely condition built once and reused: kysely's expression builder makes a new node for every
  * comparison, relation and parameter, which costs more than running a short page query's remaining JavaScript.
- * The node tree of a rule depends only on the rule, its context and the tables — never on the user, whose values
- * are all parameters — so it is built once, and each query only puts the user's values into its value nodes.
+ * The node tree of a rule depends only on the rule, its context and the tables — never on the user or the tenant,
+ * whose values are all parameters — so it is built once, and each query only puts its values into its value nodes.
  */
 import {
   ExpressionWrapper,
@@ -48,12 +48,13 @@ export function kyselyTableOf(options: KyselyOwnershipOptions, resource: string)
   return table;
 }
 
-/** The values a rule reads from the user, in the order its nodes are written: a scalar, or a list (one array parameter). */
+/** The values a rule reads from the user and the tenant, in the order its nodes are written: a scalar, or a list (one array parameter). */
 export type RuleValues = readonly (OwnershipLiteral | null | readonly OwnershipLiteral[])[];
 
 /**
- * The user's values of a rule, each attribute checked (a missing or mistyped one is a PermissionsUsageError), in
- * the order the condition's value nodes are written. The walk is the one that writes the rule, so the two orders
+ * The values of a rule for `user` in `tenant` (the tenant id of a tenant condition, null without a tenant), each
+ * user attribute checked (a missing or mistyped one is a PermissionsUsageError), in the order the condition's value
+ * nodes are written. The walk is the one that writes the rule, so the two orders
  * are one.
  *
  * @example
@@ -61,9 +62,9 @@ export type RuleValues = readonly (OwnershipLiteral | null | readonly OwnershipL
  * ruleValues(rule, context, { id: 3, managedUserIds: [2, 5] }); // [3, [2, 5]] for creatorOrManaged
  * ```
  */
-export function ruleValues(scope: OwnershipScope, context: OwnershipContext, user: object): RuleValues {
+export function ruleValues(scope: OwnershipScope, context: OwnershipContext, user: object, tenant?: string): RuleValues {
   const collector = new ValueCollector();
-  writeOwnershipRule(scope, context, user, collector);
+  writeOwnershipRule(scope, context, user, collector, tenant);
   return collector.values;
 }
 
@@ -150,7 +151,8 @@ function holdersOf(tree: OperationNode, slots: ReadonlyMap<OperationNode, number
 /**
  * The template of `scope` in `context` with `options`' tables, built with `eb` (any expression builder: the nodes
  * carry no query of their own; plugins apply when the query that holds the condition is compiled). `user` only
- * serves to walk the rule: the value nodes are filled by `bind`. The same shape as the SQL text form: a path
+ * serves to walk the rule: the value nodes are filled by `bind`. It is given no tenant: a tenant condition is a
+ * value node like a user attribute's, so no tenant's id can be kept in a template another tenant's query reuses. The same shape as the SQL text form: a path
  * through relations is an `exists` sub-query per relation.
  *
  * @example

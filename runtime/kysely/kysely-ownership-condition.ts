@@ -7,9 +7,10 @@ import type { OwnershipContext, OwnershipScope } from '../ownership/index.js';
 import { conditionTemplate, ruleValues, type KyselyOwnershipOptions } from './kysely-condition-template.js';
 
 /**
- * The kysely condition selecting the records `scope` selects for `user`: `true` for `everything`, `false` for
- * `nothing`, else the rule. Pass the builder `.where()` gives; it ANDs with the query's other conditions. Each
- * call builds the rule's nodes anew; `kyselyOwnership(db, { tables })` builds them once per rule.
+ * The kysely condition selecting the records `scope` selects for `user` in `tenant` (undefined without one: a
+ * tenant condition then selects no record): `true` for `everything`, `false` for `nothing`, else the rule. Pass
+ * the builder `.where()` gives; it ANDs with the query's other conditions. Each call builds the rule's nodes anew;
+ * `kyselyOwnership(db, { tables })` builds them once per rule.
  *
  * @example
  * ```ts
@@ -27,8 +28,9 @@ export function kyselyOwnershipCondition<Database, Tables extends keyof Database
   context: OwnershipContext,
   user: object,
   options: KyselyOwnershipOptions,
+  tenant?: string,
 ): Expression<SqlBool> {
   // The user's values first: a missing or mistyped attribute is refused before anything is built.
-  const values = ruleValues(scope, context, user);
+  const values = ruleValues(scope, context, user, tenant);
   return conditionTemplate(eb, scope, context, user, options).bind(values);
 }

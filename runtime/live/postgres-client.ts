@@ -38,8 +38,8 @@ export interface PgPool extends Queryable {
 
 /** The parts of the `pg` module the store uses. */
 export interface PgModule {
-  Client: new (config: { connectionString: string; connectionTimeoutMillis?: number; application_name?: string }) => PgClient;
-  Pool: new (config: { connectionString: string; max?: number; connectionTimeoutMillis?: number; application_name?: string }) => PgPool;
+  Client: new (config: { connectionString: string; connectionTimeoutMillis?: number; query_timeout?: number; application_name?: string }) => PgClient;
+  Pool: new (config: { connectionString: string; max?: number; connectionTimeoutMillis?: number; query_timeout?: number; application_name?: string }) => PgPool;
 }
 
 let loaded: Promise<PgModule> | undefined;

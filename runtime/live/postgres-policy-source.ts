@@ -9,7 +9,8 @@
 import { PermissionsUsageError } from '../core/common/errors.js';
 import type { PolicySource, SourcedPolicy } from './policy-source.js';
 import { durationOption } from './duration-option.js';
-import { loadPg, type PgClient, type PgPool } from './postgres-client.js';
+import { loadPg, type PgPool } from './postgres-client.js';
+import { PostgresListener } from './postgres-listener.js';
 import { followerRegistration } from './postgres-follower-registration.js';
 import { readCurrentPolicy, storeNames } from './postgres-policy-store.js';
 
@@ -83,7 +84,16 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
     },
     ...(options.register === false ? {} : { register: (status, failed) => followerRegistration(poolOf, names, description, status, failed) }),
     watch(changed, failed) {
-      const listener = new Listener(connectionString, names.channel, reconnectDelayMs, changed, failed);
+      const listener = new PostgresListener({
+        connectionString,
+        applicationName: APPLICATION_NAME,
+        channel: names.channel,
+        reconnectDelayMs,
+        // Whatever was published while the connection was down was not notified to it: read when listening (again).
+        listening: () => changed(),
+        notified: () => changed(),
+        failed,
+      });
       void listener.connect();
       const poll = setInterval(changed, pollIntervalMs);
       poll.unref();
@@ -96,71 +106,4 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
       };
     },
   };
-}
-
-/** The dedicated LISTEN connection, reconnected (and re-read) whenever it is lost. */
-class Listener {
-  private client: PgClient | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private delay: number;
-  private closed = false;
-
-  constructor(
-    private readonly connectionString: string,
-    private readonly channel: string,
-    private readonly firstDelay: number,
-    private readonly changed: () => void,
-    private readonly failed: (error: unknown) => void,
-  ) {
-    this.delay = firstDelay;
-  }
-
-  async connect(): Promise<void> {
-    if (this.closed) return;
-    const { Client } = await loadPg().catch((error: unknown) => {
-      this.failed(error);
-      return { Client: undefined };
-    });
-    if (Client === undefined) return;
-    const client = new Client({ connectionString: this.connectionString, connectionTimeoutMillis: 10_000, application_name: APPLICATION_NAME });
-    this.client = client;
-    client.on('notification', (message) => {
-      if (message.channel === this.channel) this.changed();
-    });
-    client.on('error', (error) => this.lost(client, error));
-    client.on('end', () => this.lost(client, new Error('the listener connection ended')));
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${this.channel}"`);
-      this.delay = this.firstDelay;
-      // Whatever was published while this connection was down was not notified to it: read now.
-      this.changed();
-    } catch (error) {
-      this.lost(client, error);
-    }
-  }
-
-  private lost(client: PgClient, error: unknown): void {
-    if (this.client !== client || this.closed) return;
-    this.client = undefined;
-    client.removeAllListeners();
-    client.on('error', () => undefined);
-    void client.end().catch(() => undefined);
-    this.failed(error);
-    this.timer = setTimeout(() => void this.connect(), this.delay);
-    this.timer.unref();
-    this.delay = Math.min(this.delay * 2, 30_000);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    const client = this.client;
-    this.client = undefined;
-    if (client !== undefined) {
-      client.removeAllListeners();
-      client.on('error', () => undefined);
-      await client.end().catch(() => undefined);
-    }
-  }
 }

@@ -17,10 +17,13 @@ export type {
   OwnershipScope,
   RelationDeclaration,
   ResourceRelations,
+  TenantIdReference,
+  TenantIdType,
   UserAttributeReference,
   UserAttributeType,
 } from '../core/ownership-rules/ownership-rule.js';
 export { OWNERSHIP_LIMITS } from '../core/ownership-rules/ownership-rule.js';
+export { tenantIdValue } from '../core/ownership-rules/ownership-compared-value.js';
 export type { OwnershipQuestion, OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
 export { memoryOwnership, type MemoryOwnership, type MemoryRecords } from '../core/ownership-rules/memory-ownership.js';
 export {

@@ -71,7 +71,7 @@ export function sqlOwnership(options: SqlOwnershipSourceOptions): SqlOwnershipSo
   const { tables, column, query } = options;
   const conditionOptions = column === undefined ? { tables } : { tables, column };
   const condition = (question: OwnershipQuestion, firstPlaceholder: number): SqlCondition =>
-    sqlOwnershipCondition(question.scope, question.context, question.user, { ...conditionOptions, firstPlaceholder });
+    sqlOwnershipCondition(question.scope, question.context, question.user, { ...conditionOptions, firstPlaceholder }, question.tenant);
   const rows = async (text: string, values: readonly unknown[]): Promise<readonly unknown[]> => idsOfRows(await query(text, values));
   return {
     filter: (question) => condition(question, 1),

@@ -28,21 +28,12 @@ import type { PolicyBundle } from '../live/policy-bundle.js';
 import type { PermissionsSchema, TypedGrantQuery } from './schema-types.js';
 import type { TenantSnapshots } from './tenant-snapshots.js';
 import type { TenantRolesSource } from '../live/tenant-roles-source.js';
-import { checkTenantId } from '../core/decision/tenant-id.js';
+import type { TenantRolesOptions } from './tenant-roles-options.js';
+import { checkTenantId, tenantIdProblem } from '../core/decision/tenant-id.js';
 
 /** The tenant a query names, or undefined (a query that is no object is refused later, by the snapshot). */
 function tenantOf(query: unknown): unknown {
   return typeof query === 'object' && query !== null ? (query as { tenant?: unknown }).tenant : undefined;
-}
-
-/** How custom roles of tenants are followed (see `followTenantRoles`). */
-export interface TenantRolesOptions {
-  /** The most tenants kept at once (default 1,000): the least recently asked is forgotten first. */
-  readonly maxTenants?: number;
-  /** The estimated bytes of every tenant kept (default 64 MiB), their custom roles and rows. */
-  readonly maxBytes?: number;
-  /** Told when watching the source runs into trouble it recovers from (default: the logger's warn). */
-  readonly onError?: (error: unknown) => void;
 }
 
 /** A source of tenants' custom roles being followed. */
@@ -289,11 +280,8 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
 
   /** `decide` with the snapshot of `tenant` over `snapshot`: at once when it is kept, else after reading its custom roles. */
   private inTenant<T>(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, decide: (snapshot: PolicySnapshot<TUser, TFilter>) => Promise<T>): Promise<T> {
-    try {
-      checkTenantId(tenant, 'grantPermit: tenant');
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    const problem = tenantIdProblem(tenant);
+    if (problem !== undefined) return Promise.reject(new PermissionsUsageError(`grantPermit: tenant ${problem}.`));
     const ready = this.tenantSnapshots?.ready(snapshot, tenant as string);
     if (ready !== undefined) return decide(ready as PolicySnapshot<TUser, TFilter>);
     return this.tenants()
@@ -350,7 +338,8 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
   async followTenantRoles(source: TenantRolesSource, options: TenantRolesOptions = {}): Promise<FollowedTenantRoles> {
     if (typeof source !== 'object' || source === null || typeof source.read !== 'function')
       throw new PermissionsUsageError(
-        'followTenantRoles(source): source must be a source of tenant roles (postgresTenantRoles, fileTenantRoles from typed-permissions/live, or an object with read(tenant)).',
+        'followTenantRoles(source): source must be a source of tenant roles ' +
+          '(postgresTenantRoles, fileTenantRoles from typed-permissions/live, or an object with read(tenant)).',
       );
     // Checking and building custom roles needs the table builder and zod, which a page that never follows tenants does not carry.
     const [{ checkTenantRolesOptions, buildTenantRoles }, tenants] = await Promise.all([import('./tenant-following.js'), this.tenants()]);

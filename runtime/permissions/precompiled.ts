@@ -12,6 +12,7 @@ export {
   PermissionsError,
   PermissionsHookError,
   PermissionsInvalidIdError,
+  PermissionsTenantRolesError,
   PermissionsUsageError,
   type DefinitionProblem,
   type PermissionsErrorCode,
@@ -23,7 +24,9 @@ export type { PermissionsLogger } from '../core/decision/engine-settings.js';
 export type { PermissionSlice } from '../core/decision/permission-slice.js';
 export type { ResourceIdType } from '../core/decision/resource-id.js';
 export type { PermissionsSchema, TypedGrantQuery, TypedPermissionsOptions } from './schema-types.js';
-export type { TypedPermissions } from './precompiled-permissions.js';
+export type { FollowedTenantRoles, TypedPermissions } from './precompiled-permissions.js';
+export type { TenantRolesOptions } from './tenant-roles-options.js';
+export type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
 export type { GrantTables } from '../core/tables/grant-tables.js';
 export type {
   Awaitable,

@@ -4,8 +4,17 @@
 import type { PermissionsLogger } from '../core/decision/engine-settings.js';
 import { functionOption, positiveCountShape } from '../core/shape/option-shapes.js';
 import { object, optional, usageChecked } from '../core/shape/shape-check.js';
-import type { TenantRolesOptions } from './precompiled-permissions.js';
 import { DEFAULT_MAX_TENANT_BYTES, DEFAULT_MAX_TENANTS } from './tenant-snapshots.js';
+
+/** How custom roles of tenants are followed (see `followTenantRoles`). */
+export interface TenantRolesOptions {
+  /** The most tenants kept at once (default 1,000): the least recently asked is forgotten first. */
+  readonly maxTenants?: number;
+  /** The estimated bytes of every tenant kept (default 64 MiB), their custom roles and rows. */
+  readonly maxBytes?: number;
+  /** Told when watching the source runs into trouble it recovers from (default: the logger's warn). */
+  readonly onError?: (error: unknown) => void;
+}
 
 const WHERE = 'followTenantRoles(source, options)';
 

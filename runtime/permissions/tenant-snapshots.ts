@@ -6,7 +6,7 @@
  * the source says that tenant changed. Nothing made for one tenant — rows, caches, slices — is read by another.
  */
 import { BoundedCache, CacheBudget } from '../core/common/bounded-cache.js';
-import { PermissionsError } from '../core/common/errors.js';
+import { PermissionsTenantRolesError } from '../core/common/errors.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import { overlayTenantRoles, tenantViewBytes } from '../core/tables/tenant-overlay.js';
 import { MAX_COMBINATION_CACHE_BYTES } from '../core/tables/table-loader.js';
@@ -18,17 +18,6 @@ import type { buildTenantRoles } from '../core/table-building/tenant-roles.js';
 export const DEFAULT_MAX_TENANTS = 1000;
 /** The estimated bytes of every tenant's custom roles and rows kept, by default. */
 export const DEFAULT_MAX_TENANT_BYTES = 64 * 1024 * 1024;
-
-/** A tenant's custom roles could not be read: its questions are refused (rejected) until the source answers. */
-export class PermissionsTenantRolesError extends PermissionsError {
-  constructor(
-    readonly tenant: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super('PERMISSIONS_TENANT_ROLES_UNAVAILABLE', message, options);
-  }
-}
 
 /** One tenant as cached: its custom roles' version, and its snapshot for the policy it was last asked with. */
 interface TenantEntry {
@@ -135,7 +124,10 @@ export class TenantSnapshots {
    * ```
    */
   snapshotFor(base: PolicySnapshot, tenant: string): PolicySnapshot | Promise<PolicySnapshot> {
-    return this.ready(base, tenant) ?? this.read(tenant, base).then((entry) => (entry.base === base ? entry.snapshot : this.remake(tenant, entry.version, base).snapshot));
+    return (
+      this.ready(base, tenant) ??
+      this.read(tenant, base).then((entry) => (entry.base === base ? entry.snapshot : this.remake(tenant, entry.version, base).snapshot))
+    );
   }
 
   private read(tenant: string, base: PolicySnapshot): Promise<TenantEntry> {
@@ -160,8 +152,8 @@ export class TenantSnapshots {
         this.pending.delete(tenant);
         throw new PermissionsTenantRolesError(
           tenant,
-          `The custom roles of tenant ${JSON.stringify(tenant)} could not be read from ${settings.source.description}: ${(error as Error)?.message ?? String(error)}. ` +
-            'Its questions are refused until the source answers.',
+          `The custom roles of tenant ${JSON.stringify(tenant)} could not be read from ${settings.source.description}: ` +
+            `${(error as Error)?.message ?? String(error)}. Its questions are refused until the source answers.`,
           { cause: error },
         );
       }

@@ -99,21 +99,28 @@ export function prismaOwnership(client: object, options: PrismaOwnershipOptions)
     // Prisma drops an empty object or an empty OR nested in AND / OR instead, which would turn "nothing" into
     // "everything" (`{ AND: [{ OR: [] }] }` selects every record) and "everything" into "nothing".
     const nothing = field(id, { in: [] });
-    return writeOwnershipRule<PrismaOwnershipWhere>(question.scope, question.context, question.user, {
-      everything: () => field(id, { notIn: [] }),
-      nothing: () => nothing,
-      all: (parts) => ({ AND: [...parts] }),
-      any: (parts) => ({ OR: [...parts] }),
-      // Null equals nothing, as in SQL; `{ equals: null }` would select the records whose attribute IS NULL.
-      equals: (path, value) => (value === null ? nothing : alongPath(path, { equals: value })),
-      // Prisma's Boolean filter has no `in`: a list of booleans is an OR of equalities (at most the two of them).
-      inLiterals: (path, literals) =>
-        typeof literals[0] === 'boolean'
-          ? throughRelations(path, { OR: literals.map((literal) => field(nameOf('field', path.resource, path.attribute), { equals: literal })) })
-          : alongPath(path, { in: [...literals] }),
-      // Prisma writes an empty `in` as `1=0`: an empty list selects nothing.
-      inUserList: (path, values) => alongPath(path, { in: [...values] }),
-    });
+    return writeOwnershipRule<PrismaOwnershipWhere>(
+      question.scope,
+      question.context,
+      question.user,
+      {
+        everything: () => field(id, { notIn: [] }),
+        nothing: () => nothing,
+        all: (parts) => ({ AND: [...parts] }),
+        any: (parts) => ({ OR: [...parts] }),
+        // Null equals nothing, as in SQL (a tenant condition without a tenant is null too); `{ equals: null }` would
+        // select the records whose attribute IS NULL.
+        equals: (path, value) => (value === null ? nothing : alongPath(path, { equals: value })),
+        // Prisma's Boolean filter has no `in`: a list of booleans is an OR of equalities (at most the two of them).
+        inLiterals: (path, literals) =>
+          typeof literals[0] === 'boolean'
+            ? throughRelations(path, { OR: literals.map((literal) => field(nameOf('field', path.resource, path.attribute), { equals: literal })) })
+            : alongPath(path, { in: [...literals] }),
+        // Prisma writes an empty `in` as `1=0`: an empty list selects nothing.
+        inUserList: (path, values) => alongPath(path, { in: [...values] }),
+      },
+      question.tenant,
+    );
   };
   /** One findMany of the ids of the records `where` selects, read back from the id's field. */
   const idsWhere = async (question: OwnershipQuestion, where: PrismaOwnershipWhere): Promise<readonly unknown[]> => {

@@ -61,7 +61,11 @@ function ruleOwner(group: number, resource: string, name: string, rules: Ownersh
       `The policy of the decision service decides ownership of ${resource} by the ownership rule ${JSON.stringify(name)}: give createRemotePermissions ` +
         'ownershipRules, the source of the records its rules read (kyselyOwnership(db, { tables }), memoryOwnership(records)).',
     );
-  const context = { resource, relations: new Map(Object.entries(rules.relations)), userAttributes: rule.userAttributes };
+  const relations = new Map(Object.entries(rules.relations));
+  const context =
+    rule.tenantIdType === undefined
+      ? { resource, relations, userAttributes: rule.userAttributes }
+      : { resource, relations, userAttributes: rule.userAttributes, tenantIdType: rule.tenantIdType };
   const bound = bindRule(source, rule, context);
   const { isOwner, listOwned, limitOwned, ownedAmong } = bound;
   return Object.freeze({ id: group, isOwner, listOwned, limitOwned, ownedAmong, label: ownershipLabel({ rule: name }), rule: bound });

@@ -11,7 +11,7 @@ import { boundedText } from '../core/common/bounded-text.js';
 import { PermissionsServiceError } from './service-error.js';
 import type { OwnershipRulesTable } from '../core/tables/grant-tables.js';
 import { ownershipConditionProblems, ownershipNameProblem } from '../core/ownership-rules/ownership-rule-parser.js';
-import { USER_ATTRIBUTE_TYPES } from '../core/ownership-rules/ownership-rule.js';
+import { TENANT_ID_TYPES, USER_ATTRIBUTE_TYPES } from '../core/ownership-rules/ownership-rule.js';
 
 /** What `GET /v1/policy` answers, as remote permissions read it. */
 export interface ServicePolicy {
@@ -63,6 +63,8 @@ function ownershipRulesProblem(value: unknown): string | undefined {
     if (problem !== undefined) return `${at}.condition is not a rule: ${problem.message}`;
     if (!isRecordOf(rule['userAttributes'], (type) => (USER_ATTRIBUTE_TYPES as readonly unknown[]).includes(type)))
       return `${at}.userAttributes is not user attribute types by name`;
+    if (rule['tenantIdType'] !== undefined && !(TENANT_ID_TYPES as readonly unknown[]).includes(rule['tenantIdType']))
+      return `${at}.tenantIdType is not one of ${TENANT_ID_TYPES.join(', ')}`;
   }
   return undefined;
 }

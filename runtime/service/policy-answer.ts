@@ -57,7 +57,9 @@ export function policyAnswer(tables: GrantTables, policyVersion: string, vocabul
     ownershipRules: {
       rules: [...(tables.ownershipRules?.rules ?? [])]
         .sort((a, b) => (a.resource === b.resource ? (a.name < b.name ? -1 : 1) : a.resource < b.resource ? -1 : 1))
-        .map(({ resource, name, condition, userAttributes }) => ({ resource, name, condition, userAttributes })),
+        .map(({ resource, name, condition, userAttributes, tenantIdType }) =>
+          tenantIdType === undefined ? { resource, name, condition, userAttributes } : { resource, name, condition, userAttributes, tenantIdType },
+        ),
       relations: tables.ownershipRules?.relations ?? {},
     },
   };

@@ -95,8 +95,9 @@ export function checkRelated(tables: GrantTables, related: RelatedRecords, at: s
 function userAttributesRead(condition: OwnershipCondition, into = new Set<string>()): Set<string> {
   if ('all' in condition) for (const child of condition.all) userAttributesRead(child, into);
   else if ('any' in condition) for (const child of condition.any) userAttributesRead(child, into);
-  else if ('equals' in condition) into.add(condition.equals.user);
-  else if (!Array.isArray(condition.in)) into.add((condition.in as { readonly user: string }).user);
+  else if ('equals' in condition) {
+    if ('user' in condition.equals) into.add(condition.equals.user);
+  } else if (!Array.isArray(condition.in)) into.add((condition.in as { readonly user: string }).user);
   return into;
 }
 

@@ -329,13 +329,18 @@ const policyResponseSchema = {
                 type: 'object',
                 additionalProperties: true,
                 description:
-                  'The condition, as the resource file declares it: { attribute, equals: { user } }, { attribute, in: [literals] | { user } }, ' +
-                  '{ all: [conditions] }, { any: [conditions] }.',
+                  'The condition, as the resource file declares it: { attribute, equals: { user } | { tenant: "id" } }, ' +
+                  '{ attribute, in: [literals] | { user } }, { all: [conditions] }, { any: [conditions] }.',
               },
               userAttributes: {
                 type: 'object',
                 additionalProperties: { type: 'string', enum: ['string', 'number', 'boolean', 'string[]', 'number[]'] },
                 description: 'The user attributes the rule may read, with their types.',
+              },
+              tenantIdType: {
+                type: 'string',
+                enum: ['number'],
+                description: 'Present when the records of the resource hold the tenant id as a number (its file\'s "tenantIdType"); absent: a string.',
               },
             },
           },

@@ -63,10 +63,14 @@ describe('emitters on the basic fixture', () => {
       expect(matrix).toContain(file);
     }
     const ownership = output['ownership.ts'] as string;
-    expect(ownership).toContain('isArticleAuthor(args: { readonly user: TUser; readonly resourceId: number }): Awaitable<boolean>;');
-    expect(ownership).toContain('isCommentAuthor(args: { readonly user: TUser; readonly resourceId: string }): Awaitable<boolean>;');
-    expect(ownership).toContain('listAuthoredArticles(args: { readonly user: TUser }): Awaitable<readonly number[]>;');
-    expect(ownership).toContain('limitToCommentAuthor(args: { readonly user: TUser }): TFilter;');
+    expect(ownership).toContain(
+      'isArticleAuthor(args: {\n    readonly user: TUser;\n    readonly tenant?: string;\n    readonly resourceId: number;\n  }): Awaitable<boolean>;',
+    );
+    expect(ownership).toContain(
+      'isCommentAuthor(args: {\n    readonly user: TUser;\n    readonly tenant?: string;\n    readonly resourceId: string;\n  }): Awaitable<boolean>;',
+    );
+    expect(ownership).toContain('listAuthoredArticles(args: { readonly user: TUser; readonly tenant?: string }): Awaitable<readonly number[]>;');
+    expect(ownership).toContain('limitToCommentAuthor(args: { readonly user: TUser; readonly tenant?: string }): TFilter;');
   });
 
   it('types only the actions granted on each resource: the custom action of one resource is not an action of the other', () => {

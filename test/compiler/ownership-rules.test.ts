@@ -133,4 +133,84 @@ describe('ownership rules in resource metadata', () => {
         'whose attributes do not include "id". Fix: Add "id" (the attribute "on" holds the value of) to "attributes" in user.resource.json.',
     ]);
   });
+  /** The document's file with "tenantIdType" and one rule a line. */
+  const tenantFile = (tenantIdTypeLine: string, rules: readonly string[]) =>
+    [
+      '{',
+      '  "resource": "document",',
+      '  "idType": "number",',
+      '  "attributes": ["id", "status", "creatorId", "companyId"],',
+      `  "relations": ${JSON.stringify(RELATIONS)},`,
+      `  "userAttributes": ${JSON.stringify(USER_ATTRIBUTES)},`,
+      tenantIdTypeLine,
+      '  "ownership": {',
+      rules.join(',\n'),
+      '  }',
+      '}',
+    ].join('\n');
+
+  it("accepts rules comparing the tenant's id, and carries a number tenantIdType into the tables", () => {
+    const dir = folder as string;
+    for (const name of readdirSync(dir)) rmSync(join(dir, name));
+    writeFileSync(join(dir, 'all.permissions.json'), JSON.stringify([{ roles: ['EMPLOYEE'], resource: 'document', grant: ['read:own'], owner: 'ofTenant' }]));
+    writeFileSync(join(dir, 'user.resource.json'), USER);
+    const write = (tenantIdTypeLine: string) =>
+      writeFileSync(
+        join(dir, 'document.resource.json'),
+        tenantFile(tenantIdTypeLine, [
+          '    "ofTenant": { "attribute": "companyId", "equals": { "tenant": "id" } }',
+          '    "creatorInTenant": { "attribute": "creator.companyId", "equals": { "tenant": "id" } }',
+        ]),
+      );
+    write('  "tenantIdType": "number",');
+    const compiled = compileModel(dir);
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    expect(compiled.model.tables.ownershipRules?.rules).toEqual([
+      {
+        resource: 'document',
+        name: 'ofTenant',
+        condition: { attribute: 'companyId', equals: { tenant: 'id' } },
+        userAttributes: USER_ATTRIBUTES,
+        tenantIdType: 'number',
+      },
+    ]);
+    // A string (the default, written or not) leaves the tables as they were.
+    write('  "tenantIdType": "string",');
+    const asString = compileModel(dir);
+    if (!asString.ok) throw new Error(JSON.stringify(asString.problems));
+    expect(asString.model.tables.ownershipRules?.rules).toEqual([
+      { resource: 'document', name: 'ofTenant', condition: { attribute: 'companyId', equals: { tenant: 'id' } }, userAttributes: USER_ATTRIBUTES },
+    ]);
+  });
+
+  it('names every mistake of a tenant condition and of "tenantIdType" where it stands, with "Did you mean"', () => {
+    const at = 'definitions/document.resource.json';
+    const code = '[invalid-metadata]';
+    const text = tenantFile('  "tenantIdType": "integer",', [
+      '    "a": { "attribute": "companyId", "equals": { "tenant": "ID" } }',
+      '    "b": { "attribute": "companyId", "in": { "tenant": "id" } }',
+      '    "c": { "attribute": "companyId", "equals": { "tenat": "id" } }',
+      '    "d": { "attribute": "companyID", "equals": { "tenant": "id" } }',
+    ]);
+    expect(problemsOf(text)).toEqual([
+      `${at}:7:19 $.tenantIdType ${code} Field "tenantIdType" must be "string" or "number". ` +
+        'Fix: Write "tenantIdType": "number" when the records hold the tenant id in a number column, or leave it out (a string).',
+      `${at}:9:60 $.ownership.a.equals.tenant ${code} A rule reads the tenant's id only: write { "tenant": "id" }, not "ID". Did you mean "id"? ` +
+        'Fix: Write { "tenant": "id" }.',
+      `${at}:10:44 $.ownership.b.in ${code} "in" cannot read the tenant: the tenant is one id, not a list. Compare with "equals": { "tenant": "id" }. ` +
+        'Fix: Write { "attribute": "companyId", "equals": { "tenant": "id" } }.',
+      `${at}:11:48 $.ownership.c.equals ${code} The value of "equals" is written { "user": "<name>" } or { "tenant": "id" }. Did you mean "tenant"? ` +
+        'Fix: Write { "user": "id" } for a user attribute declared in "userAttributes", or { "tenant": "id" } for the id of the tenant asked in.',
+    ]);
+    // Once the shape is right, the names are checked across files as for any rule.
+    const named = tenantFile('  "tenantIDType": "number",', ['    "d": { "attribute": "companyID", "equals": { "tenant": "id" } }']);
+    expect(problemsOf(named)).toEqual([
+      `${at}:7:19 $.tenantIDType ${code} Unknown field "tenantIDType" in resource metadata. Did you mean "tenantIdType"? ` +
+        'Fix: Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes", "ownership" and "tenantIdType".',
+    ]);
+    expect(problemsOf(tenantFile('  "tenantIdType": "number",', ['    "d": { "attribute": "companyID", "equals": { "tenant": "id" } }']))).toEqual([
+      `${at}:9:25 $.ownership.d.attribute [invalid-ownership-rule] Attribute path "companyID": "companyID" is not an attribute of document. ` +
+        'Did you mean "companyId"? Fix: Correct the spelling, or add it to "attributes" in document.resource.json.',
+    ]);
+  });
 });

@@ -80,7 +80,7 @@ describe('precompiled tables are shape-checked by hand, and the precompiled entr
     expect(() => Permissions.fromTables(corrupted as never, { ownership })).toThrow(says);
   });
 
-  it('the module graph of generated code (the precompiled entry) loads no zod and no table builder: only following tenant roles does, when called', async () => {
+  it('the module graph of generated code (the precompiled entry) loads no zod and no table builder: only deciding in tenants does', async () => {
     const { build } = await import('esbuild');
     const result = await build({
       entryPoints: [new URL('../../generated/index.ts', import.meta.url).pathname],

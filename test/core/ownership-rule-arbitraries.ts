@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { OwnershipContext } from '../../runtime/core/ownership-rules/ownership-context.js';
-import type { OwnershipCondition, OwnershipLiteral } from '../../runtime/core/ownership-rules/ownership-rule.js';
+import type { OwnershipCondition, OwnershipLiteral, TenantIdType } from '../../runtime/core/ownership-rules/ownership-rule.js';
 
 type Kind = 'number' | 'string' | 'boolean';
 
@@ -37,9 +37,11 @@ const NUMBERS = fc.integer({ min: 0, max: 6 });
 const STRINGS = fc.constantFrom('a', 'b', "o'q", '$1', 'É');
 const valueOf: Record<Kind, fc.Arbitrary<OwnershipLiteral>> = { number: NUMBERS, string: STRINGS, boolean: fc.boolean() };
 
-function leafArb(): fc.Arbitrary<OwnershipCondition> {
+function leafArb(tenantKind: Kind | undefined): fc.Arbitrary<OwnershipCondition> {
   return fc.constantFrom(...PATHS).chain(([attribute, kind]) => {
     const forms: fc.Arbitrary<OwnershipCondition>[] = [
+      // The tenant's id only where the column holds ids of the tenant id type: a text id against an integer column is a type error.
+      ...(kind === tenantKind ? [fc.constant<OwnershipCondition>({ attribute, equals: { tenant: 'id' } })] : []),
       fc.constantFrom(...(USER_SCALARS[kind] as string[])).map((user) => ({ attribute, equals: { user } })),
       fc.array(valueOf[kind], { maxLength: 4 }).map((list) => ({ attribute, in: list })),
     ];
@@ -49,15 +51,43 @@ function leafArb(): fc.Arbitrary<OwnershipCondition> {
   });
 }
 
+/** A rule: comparisons under `all` and `any`, three levels deep at most; with the tenant's id where `tenantKind` columns are compared. */
+function ruleArbWith(tenantKind: Kind | undefined): fc.Arbitrary<OwnershipCondition> {
+  return fc.letrec<{ rule: OwnershipCondition }>((tie) => ({
+    rule: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leafArb(tenantKind),
+      fc.array(tie('rule'), { minLength: 1, maxLength: 3 }).map((all) => ({ all })),
+      fc.array(tie('rule'), { minLength: 1, maxLength: 3 }).map((any) => ({ any })),
+    ),
+  })).rule;
+}
+
 /** A rule: comparisons under `all` and `any`, three levels deep at most. */
-export const ruleArb: fc.Arbitrary<OwnershipCondition> = fc.letrec<{ rule: OwnershipCondition }>((tie) => ({
-  rule: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leafArb(),
-    fc.array(tie('rule'), { minLength: 1, maxLength: 3 }).map((all) => ({ all })),
-    fc.array(tie('rule'), { minLength: 1, maxLength: 3 }).map((any) => ({ any })),
-  ),
-})).rule;
+export const ruleArb: fc.Arbitrary<OwnershipCondition> = ruleArbWith(undefined);
+
+/** The context of rules that compare the tenant's id, for each tenant id type (a string when left out). */
+export const TENANT_RULE_CONTEXTS: Readonly<Record<TenantIdType, OwnershipContext>> = {
+  string: RULE_CONTEXT,
+  number: { ...RULE_CONTEXT, tenantIdType: 'number' },
+};
+
+/** A rule that may compare the tenant's id with the columns of the tenant id type. */
+export const tenantRuleArbs: Readonly<Record<TenantIdType, fc.Arbitrary<OwnershipCondition>>> = {
+  string: ruleArbWith('string'),
+  number: ruleArbWith('number'),
+};
+
+/**
+ * The tenant of a question: none, the canonical text of a small number, text that reads as a number but is not
+ * its canonical text (which selects no record of a number column), or one of the strings the records hold.
+ */
+export const tenantArb: fc.Arbitrary<string | undefined> = fc.oneof(
+  fc.constant(undefined),
+  NUMBERS.map(String),
+  fc.constantFrom('012', '01', '1e0', ' 1', '1 ', '-0', '1.0', '+1', '0x1'),
+  STRINGS,
+);
 
 const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 4 });
 

@@ -8,12 +8,15 @@ import { validateResourceMetadata } from '../../runtime/core/definition/resource
 import { OWNERSHIP_LIMITS } from '../../runtime/core/ownership-rules/ownership-rule.js';
 
 const CONDITION_FIX =
-  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "status", "in": ["draft"] }, ' +
+  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "companyId", "equals": { "tenant": "id" } }, ' +
+  '{ "attribute": "status", "in": ["draft"] }, ' +
   '{ "attribute": "creatorId", "in": { "user": "managedUserIds" } }, { "all": [ … ] } or { "any": [ … ] }.';
 const FORM_MESSAGE = 'A condition must be one of: { "attribute", "equals" }, { "attribute", "in" }, { "all" } or { "any" }, with no other field.';
 const LITERAL_FIX = 'List strings, finite numbers or booleans, all of one kind: ["draft", "review"].';
 const PATH_FIX = 'Name a declared attribute ("creatorId"), or a path through declared relations ("creator.companyId").';
 const USER_FIX = 'Write { "user": "id" }, naming a user attribute declared in "userAttributes".';
+const EQUALS_FIX = 'Write { "user": "id" } for a user attribute declared in "userAttributes", or { "tenant": "id" } for the id of the tenant asked in.';
+const EQUALS_MESSAGE = 'The value of "equals" is written { "user": "<name>" } or { "tenant": "id" }.';
 
 const EQUALS = { attribute: 'creatorId', equals: { user: 'id' } };
 
@@ -45,6 +48,8 @@ describe('the shape of ownership rules', () => {
           draft: { attribute: 'status', in: ['draft', 'review'] },
           managed: { attribute: 'creatorId', in: { user: 'managedUserIds' } },
           sameCompany: { attribute: 'creator.companyId', equals: { user: 'companyId' } },
+          ofTenant: { attribute: 'companyId', equals: { tenant: 'id' } },
+          creatorOfTenant: { attribute: 'creator.companyId', equals: { tenant: 'id' } },
           nothing: { attribute: 'status', in: [] },
           both: { any: [EQUALS, { all: [EQUALS, { attribute: 'personal', in: [true] }] }] },
         },
@@ -70,7 +75,50 @@ describe('the shape of ownership rules', () => {
     [
       'a nested node that is wrong, at its own path',
       { any: [EQUALS, { all: [EQUALS, { attribute: 'x', equals: 'id' }] }] },
-      [{ path: ['ownership', 'r', 'any', 1, 'all', 1, 'equals'], message: 'A user attribute is written { "user": "<name>" }.', fix: USER_FIX }],
+      [{ path: ['ownership', 'r', 'any', 1, 'all', 1, 'equals'], message: EQUALS_MESSAGE, fix: EQUALS_FIX }],
+    ],
+    [
+      'an "equals" of a misspelt "tenant"',
+      { attribute: 'companyId', equals: { tenat: 'id' } },
+      [{ path: ['ownership', 'r', 'equals'], message: `${EQUALS_MESSAGE} Did you mean "tenant"?`, fix: EQUALS_FIX }],
+    ],
+    [
+      'an "equals" of both the user and the tenant',
+      { attribute: 'companyId', equals: { user: 'id', tenant: 'id' } },
+      [{ path: ['ownership', 'r', 'equals'], message: EQUALS_MESSAGE, fix: EQUALS_FIX }],
+    ],
+    [
+      'a tenant value other than its id',
+      { attribute: 'companyId', equals: { tenant: 'ID' } },
+      [
+        {
+          path: ['ownership', 'r', 'equals', 'tenant'],
+          message: 'A rule reads the tenant\'s id only: write { "tenant": "id" }, not "ID". Did you mean "id"?',
+          fix: 'Write { "tenant": "id" }.',
+        },
+      ],
+    ],
+    [
+      'a tenant value that is not a string',
+      { attribute: 'companyId', equals: { tenant: 1 } },
+      [
+        {
+          path: ['ownership', 'r', 'equals', 'tenant'],
+          message: 'A rule reads the tenant\'s id only: write { "tenant": "id" }, not a value that is not a string.',
+          fix: 'Write { "tenant": "id" }.',
+        },
+      ],
+    ],
+    [
+      'an "in" of the tenant',
+      { attribute: 'companyId', in: { tenant: 'id' } },
+      [
+        {
+          path: ['ownership', 'r', 'in'],
+          message: '"in" cannot read the tenant: the tenant is one id, not a list. Compare with "equals": { "tenant": "id" }.',
+          fix: 'Write { "attribute": "companyId", "equals": { "tenant": "id" } }.',
+        },
+      ],
     ],
     [
       'an attribute that is not a name',
@@ -216,6 +264,25 @@ describe('the shape of ownership rules', () => {
         path: [field],
         message: `Field "${field}" declares 65 ${what}s; at most 64 are allowed.`,
         fix: `Keep at most 64 ${what}s in one resource file.`,
+      },
+    ]);
+  });
+  it('accepts "tenantIdType" "string" and "number", and refuses another type or a misspelt field with a "did you mean"', () => {
+    const rule = { ownership: { ofTenant: { attribute: 'creatorId', equals: { tenant: 'id' } } } };
+    expect(problemsOf({ ...rule, tenantIdType: 'string' })).toEqual([]);
+    expect(problemsOf({ ...rule, tenantIdType: 'number' })).toEqual([]);
+    expect(problemsOf({ ...rule, tenantIdType: 'integer' })).toEqual([
+      {
+        path: ['tenantIdType'],
+        message: 'Field "tenantIdType" must be "string" or "number".',
+        fix: 'Write "tenantIdType": "number" when the records hold the tenant id in a number column, or leave it out (a string).',
+      },
+    ]);
+    expect(problemsOf({ ...rule, tenantIDType: 'number' })).toEqual([
+      {
+        path: ['tenantIDType'],
+        message: 'Unknown field "tenantIDType" in resource metadata. Did you mean "tenantIdType"?',
+        fix: 'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes", "ownership" and "tenantIdType".',
       },
     ]);
   });

@@ -176,12 +176,22 @@ describe('a policy naming rules', () => {
     const load = (bad: GrantTables) => () =>
       permissionsFromTables({ format: 1, version: 'v', tables: bad }, { ownershipRules: countingSource().source, ownership: hooks });
     expect(load(tampered((rules) => ((rules['rules'] as { condition: unknown }[])[0]!.condition = { attribute: 'x' })))).toThrow(
-      /ownershipRules\.rules\[0\]\.condition is not a comparison of an attribute with a user attribute or literals/,
+      /ownershipRules\.rules\[0\]\.condition is not a comparison of an attribute with a user attribute, the tenant id or literals/,
     );
     expect(load(tampered((rules) => ((rules['rules'] as { resource: unknown }[])[0]!.resource = 'user')))).toThrow(
       /ownershipRules\.rules\[0\]\.resource is not a resource of the tables/,
     );
     expect(load(tampered((rules) => (rules['relations'] = [])))).toThrow(/ownershipRules\.relations is not an object/);
+    const tenantCondition = (tenant: unknown) => (rules: Record<string, unknown>) =>
+      ((rules['rules'] as { condition: unknown }[])[0]!.condition = { attribute: 'creatorId', equals: { tenant } });
+    expect(load(tampered(tenantCondition('id')))).not.toThrow();
+    expect(load(tampered(tenantCondition('name')))).toThrow(
+      /ownershipRules\.rules\[0\]\.condition is not a comparison of an attribute with a user attribute, the tenant id or literals/,
+    );
+    expect(load(tampered((rules) => ((rules['rules'] as { tenantIdType: unknown }[])[0]!.tenantIdType = 'number')))).not.toThrow();
+    expect(load(tampered((rules) => ((rules['rules'] as { tenantIdType: unknown }[])[0]!.tenantIdType = 'integer')))).toThrow(
+      /ownershipRules\.rules\[0\]\.tenantIdType is not one of string, number/,
+    );
   });
 
   it('an ownershipRules option that is no source is refused', () => {

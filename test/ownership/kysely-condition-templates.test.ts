@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import {
+  type AndNode,
+  type ParensNode,
   CamelCasePlugin,
   DummyDriver,
   Kysely,
@@ -73,6 +75,32 @@ describe('kyselyOwnership builds each rule once', () => {
     const text = 'select "documents"."id" from "documents" where "documents"."creatorId" = $1 order by "documents"."id" limit $2';
     expect(page(db, ownership.where(permitOf(CREATOR, { id: 3 })))).toMatchObject({ sql: text, parameters: [3, 50] });
     expect(page(db, ownership.where(permitOf(CREATOR, { id: 8 })))).toMatchObject({ sql: text, parameters: [8, 50] });
+  });
+
+  it('two tenants of one rule: one template, each query its own tenant id as a parameter, never the one before', () => {
+    const db = compilingDb();
+    const ownership = kyselyOwnership(db, { tables: TABLES });
+    const context: OwnershipContext = { ...CONTEXT, tenantIdType: 'number' };
+    const rule: OwnershipCondition = { all: [{ attribute: 'companyId', equals: { tenant: 'id' } }, CREATOR] };
+    const inTenant = (tenant: string | undefined) => ({
+      ownershipScope: (): OwnershipQuestion =>
+        tenant === undefined ? { scope: rule, context, user: { id: 3 } } : { scope: rule, context, user: { id: 3 }, tenant },
+    });
+    const tenantComparison = (node: OperationNode) => ((node as ParensNode).node as AndNode).left as BinaryOperationNode;
+    const first = tenantComparison(nodeOf(db, ownership.where(inTenant('1'))));
+    const second = tenantComparison(nodeOf(db, ownership.where(inTenant('2'))));
+    // The same column node: the second query reused the template the first built, and only its value differs.
+    expect(second.leftOperand).toBe(first.leftOperand);
+    expect(first.rightOperand).toEqual({ kind: 'ValueNode', value: 1 });
+    expect(second.rightOperand).toEqual({ kind: 'ValueNode', value: 2 });
+    const text =
+      'select "documents"."id" from "documents" where ("documents"."companyId" = $1 and "documents"."creatorId" = $2) order by "documents"."id" limit $3';
+    expect(page(db, ownership.where(inTenant('1')))).toMatchObject({ sql: text, parameters: [1, 3, 50] });
+    expect(page(db, ownership.where(inTenant('2')))).toMatchObject({ sql: text, parameters: [2, 3, 50] });
+    // No tenant after a tenant: null (nothing), not the id of the question before.
+    expect(page(db, ownership.where(inTenant(undefined)))).toMatchObject({ sql: text, parameters: [null, 3, 50] });
+    expect(page(db, ownership.where(inTenant('1')))).toMatchObject({ sql: text, parameters: [1, 3, 50] });
+    expect(page(db, ownership.where(inTenant('01')))).toMatchObject({ sql: text, parameters: [null, 3, 50] });
   });
 
   it("an any of rules made anew for each permit (as the engine makes one for a user's roles) reuses the template of its rules", () => {

@@ -14,10 +14,20 @@ import {
   type OwnershipContext,
   type OwnershipQuestion,
   type OwnershipScope,
+  type TenantIdType,
 } from '../../runtime/ownership/index.js';
 import { PermissionsUsageError } from '../../runtime/permissions/index.js';
 import { prismaOwnership, type PrismaOwnershipSource } from '../../runtime/prisma/index.js';
-import { documentRowsArb, RULE_CONTEXT, ruleArb, ruleUserArb, userRowsArb } from '../core/ownership-rule-arbitraries.js';
+import {
+  documentRowsArb,
+  RULE_CONTEXT,
+  ruleArb,
+  ruleUserArb,
+  TENANT_RULE_CONTEXTS,
+  tenantArb,
+  tenantRuleArbs,
+  userRowsArb,
+} from '../core/ownership-rule-arbitraries.js';
 import { ADAPTER_TARGETS, type AdapterDatabase } from './adapter-databases.js';
 import { generatePrismaClient, removePrismaClient, type PrismaQuery, type TestPrismaClient } from './prisma-client.js';
 
@@ -110,6 +120,18 @@ describe('the Prisma where input of a rule', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("compares the tenant's id: tenant A, tenant B; no tenant or an id that is no number of a number column is the filter of no record", () => {
+    const rule: OwnershipCondition = { all: [{ attribute: 'creator.companyId', equals: { tenant: 'id' } }, CREATOR] };
+    const numbers: OwnershipContext = { ...CONTEXT, tenantIdType: 'number' };
+    const inTenant = (tenant: string | undefined, context = numbers): OwnershipQuestion =>
+      tenant === undefined ? { scope: rule, context, user: USER_3 } : { scope: rule, context, user: USER_3, tenant };
+    expect(ownership.filter(inTenant('1'))).toEqual({ AND: [{ creator: { is: { companyId: { equals: 1 } } } }, { creatorId: { equals: 3 } }] });
+    expect(ownership.filter(inTenant('2'))).toEqual({ AND: [{ creator: { is: { companyId: { equals: 2 } } } }, { creatorId: { equals: 3 } }] });
+    expect(ownership.filter(inTenant(undefined))).toEqual({ AND: [{ id: { in: [] } }, { creatorId: { equals: 3 } }] });
+    expect(ownership.filter(inTenant('01'))).toEqual({ AND: [{ id: { in: [] } }, { creatorId: { equals: 3 } }] });
+    expect(ownership.filter(inTenant('01', CONTEXT))).toEqual({ AND: [{ creator: { is: { companyId: { equals: '01' } } } }, { creatorId: { equals: 3 } }] });
   });
 
   it('a resource without a model, a client without it, or a missing user attribute is a typed error', async () => {
@@ -213,4 +235,34 @@ describe.each(ADAPTER_TARGETS)('the Prisma adapter on $name', (target) => {
     // About a third of the cases are mixed: fewer than a tenth would say the generators drifted.
     expect(mixed).toBeGreaterThan(NUM_RUNS / 10);
   }, 180_000);
+
+  it.each<TenantIdType>(['number', 'string'])(
+    `rules comparing the tenant's id (tenant id type %s): filter, ownedAmong and listOwned select what ownershipPredicate holds for (${NUM_RUNS} random cases)`,
+    async (tenantIdType) => {
+      const context = TENANT_RULE_CONTEXTS[tenantIdType];
+      await fc.assert(
+        fc.asyncProperty(
+          tenantRuleArbs[tenantIdType],
+          userRowsArb,
+          documentRowsArb,
+          ruleUserArb,
+          tenantArb,
+          fc.uniqueArray(fc.integer({ min: 1, max: 15 }), { maxLength: 8 }),
+          async (scope, users, documents, user, tenant, asked) => {
+            await db.fill('users', users);
+            await db.fill('documents', documents);
+            const byId = new Map(users.map((row) => [row.id, row]));
+            const expected = documents.filter(ownershipPredicate(scope, context, user, (_resource, id) => byId.get(id as number), tenant)).map((row) => row.id);
+            const q: OwnershipQuestion = tenant === undefined ? { scope, context, user } : { scope, context, user, tenant };
+            const viaFilter = await prisma.document.findMany({ where: ownership.filter(q), select: { id: true } });
+            expect(sorted(viaFilter.map((row) => row.id))).toEqual(expected);
+            expect(sorted(await ownership.ownedAmong(q, asked))).toEqual(expected.filter((id) => asked.includes(id)));
+            expect(sorted(await ownership.listOwned(q))).toEqual(expected);
+          },
+        ),
+        { numRuns: NUM_RUNS },
+      );
+    },
+    180_000,
+  );
 });

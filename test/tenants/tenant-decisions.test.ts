@@ -9,7 +9,7 @@ import { grantTables, policyVersion } from '../../generated/tables.js';
 import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import type { TenantRolesSource, TenantRolesVersion } from '../../runtime/live/tenant-roles-source.js';
-import { PermissionsTenantRolesError } from '../../runtime/permissions/tenant-snapshots.js';
+import { PermissionsTenantRolesError } from '../../runtime/core/common/errors.js';
 import { MAX_TENANT_ID_LENGTH } from '../../runtime/core/decision/tenant-id.js';
 import { formatExplanation } from '../../runtime/core/decision/explain.js';
 import type { DecisionEvent } from '../../runtime/core/decision-log/decision-event.js';
@@ -43,16 +43,17 @@ function memorySource(documents: Record<string, unknown>) {
   let failing: Error | undefined;
   const source: TenantRolesSource = {
     description: 'memory',
-    read: async (tenant) => {
+    read: (tenant) => {
       reads.push(tenant);
-      if (failing !== undefined) throw failing;
-      if (!Object.hasOwn(documents, tenant)) return undefined;
-      return { tenant, sequence: sequences.get(tenant) ?? 1, document: documents[tenant] } satisfies TenantRolesVersion;
+      if (failing !== undefined) return Promise.reject(failing);
+      if (!Object.hasOwn(documents, tenant)) return Promise.resolve(undefined);
+      return Promise.resolve({ tenant, sequence: sequences.get(tenant) ?? 1, document: documents[tenant] } satisfies TenantRolesVersion);
     },
     watch: (onChange) => {
       changed = onChange;
-      return async () => {
+      return () => {
         changed = undefined;
+        return Promise.resolve();
       };
     },
   };
@@ -124,7 +125,9 @@ describe('custom roles of a tenant', () => {
 
   it('combine with the policy roles the user holds in the tenant: the union of what each grants', async () => {
     const { permissions } = engine();
-    await permissions.followTenantRoles(memorySource({ acme: { definitions: [{ roles: ['TITLES'], resource: 'document', grant: { 'list:any': ['status'] } }] } }).source);
+    await permissions.followTenantRoles(
+      memorySource({ acme: { definitions: [{ roles: ['TITLES'], resource: 'document', grant: { 'list:any': ['status'] } }] } }).source,
+    );
     const permit = await permissions.grantPermit({ user: userWith('EMPLOYEE', 'TITLES'), resource: 'document', action: 'list', tenant: 'acme' });
     expect(permit.anyAttributes).toEqual(['date', 'status', 'title']);
     const withoutTenant = await permissions.grantPermit({ user: userWith('EMPLOYEE', 'TITLES'), resource: 'document', action: 'list' });
@@ -137,7 +140,8 @@ describe('custom roles of a tenant', () => {
     const user = userWith('AUDITOR');
     expect(() => permissions.sliceFor(user, { tenant: 'acme' })).toThrow(
       new PermissionsUsageError(
-        'sliceFor: the custom roles of tenant "acme" are not loaded yet; await permissions.loadTenant(tenant) first, or decide with await permissions.grantPermit(query), which loads them.',
+        'sliceFor: the custom roles of tenant "acme" are not loaded yet; await permissions.loadTenant(tenant) first, ' +
+          'or decide with await permissions.grantPermit(query), which loads them.',
       ),
     );
     await permissions.loadTenant('acme');
@@ -203,7 +207,7 @@ describe('reading a tenant', () => {
     const { permissions } = engine();
     const source: TenantRolesSource = {
       description: 'confused',
-      read: async () => ({ tenant: 'globex', sequence: 1, document: { definitions: [reviewer('REVIEWER')] } }),
+      read: () => Promise.resolve({ tenant: 'globex', sequence: 1, document: { definitions: [reviewer('REVIEWER')] } }),
     };
     await permissions.followTenantRoles(source);
     expect((await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' })).granted).toBe(false);
@@ -222,16 +226,25 @@ describe('reading a tenant', () => {
 });
 
 describe('explaining and logging a decision in a tenant', () => {
-  it('explain names the tenant and marks which role is the tenant\'s, with the definition that granted', async () => {
+  it("explain names the tenant and marks which role is the tenant's, with the definition that granted", async () => {
     const { permissions } = engine();
-    await permissions.followTenantRoles(memorySource({ acme: { definitions: [{ ...reviewer('REVIEWER', ['title']), descr: 'Reviewers read titles.' }] } }).source);
-    const permit = await permissions.grantPermit({ user: userWith('EMPLOYEE', 'REVIEWER'), resource: 'document', action: 'read', resourceId: 200, tenant: 'acme' });
+    await permissions.followTenantRoles(
+      memorySource({ acme: { definitions: [{ ...reviewer('REVIEWER', ['title']), descr: 'Reviewers read titles.' }] } }).source,
+    );
+    const permit = await permissions.grantPermit({
+      user: userWith('EMPLOYEE', 'REVIEWER'),
+      resource: 'document',
+      action: 'read',
+      resourceId: 200,
+      tenant: 'acme',
+    });
     expect(permit.granted).toBe(false);
     expect(formatExplanation(await permit.explain())).toBe(
       [
         'read on document for roles EMPLOYEE, REVIEWER in tenant "acme": NOT GRANTED for id 200',
         '  - EMPLOYEE: own (when rule creator says so), attributes * !confidential',
-        '      from document.permissions.json #0 ("An employee creates documents, and reads and lists the ones they created; other documents they list by title and date only.") as own',
+        '      from document.permissions.json #0 ("An employee creates documents, and reads and lists the ones they created; ' +
+          'other documents they list by title and date only.") as own',
         '  - REVIEWER (custom role of tenant "acme"): own (when rule sameCompany says so), attributes title',
         '      from tenant "acme" #0 ("Reviewers read titles.") as own',
         '  - id 200: rule creator answered not owned.',

@@ -55,14 +55,24 @@ describe('custom roles that step outside the policy', () => {
         ],
       }),
     ).toEqual([
-      { index: 0, path: ['roles', 0], code: 'tenant-role', message: 'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.' },
+      {
+        index: 0,
+        path: ['roles', 0],
+        code: 'tenant-role',
+        message: 'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.',
+      },
       {
         index: 0,
         path: ['roles', 1],
         code: 'tenant-role',
         message: 'A tenant\'s definition names its custom roles; "*" would grant every role of the compiled policy.',
       },
-      { index: 0, path: ['resource'], code: 'unknown-resource', message: 'Resource "documnt" is not a resource of the compiled policy. Did you mean "document"?' },
+      {
+        index: 0,
+        path: ['resource'],
+        code: 'unknown-resource',
+        message: 'Resource "documnt" is not a resource of the compiled policy. Did you mean "document"?',
+      },
       {
         index: 1,
         path: ['grant', 0],
@@ -75,7 +85,12 @@ describe('custom roles that step outside the policy', () => {
         code: 'unknown-action',
         message: '"frobnicate" is not an action of "document"; its actions are "create", "delete", "list", "read", "review", "update".',
       },
-      { index: 2, path: ['owner'], code: 'unknown-ownership-rule', message: 'The compiled policy uses no ownership rule "creater" on "document". Did you mean "creator"?' },
+      {
+        index: 2,
+        path: ['owner'],
+        code: 'unknown-ownership-rule',
+        message: 'The compiled policy uses no ownership rule "creater" on "document". Did you mean "creator"?',
+      },
       {
         index: 3,
         path: ['isOwner'],
@@ -93,7 +108,9 @@ describe('custom roles that step outside the policy', () => {
   });
 
   it('are refused when the document is not definitions, saying where', () => {
-    expect(problemsOf({ definitions: [], roles: [] })).toEqual([{ index: -1, path: ['roles'], code: 'invalid-file', message: 'Unknown field "roles" at the top of the file.' }]);
+    expect(problemsOf({ definitions: [], roles: [] })).toEqual([
+      { index: -1, path: ['roles'], code: 'invalid-file', message: 'Unknown field "roles" at the top of the file.' },
+    ]);
     expect(problemsOf('REVIEWER')).toEqual([{ index: -1, path: [], code: 'invalid-file', message: 'The file holds a string, not definitions.' }]);
   });
 
@@ -110,7 +127,12 @@ describe('the limits of a tenant', () => {
   it(`takes ${MAX_TENANT_ROLES} custom roles and refuses one more`, () => {
     expect(problemsOf({ definitions: Array.from({ length: MAX_TENANT_ROLES }, (_, i) => role(i)) })).toEqual([]);
     expect(problemsOf({ definitions: Array.from({ length: MAX_TENANT_ROLES + 1 }, (_, i) => role(i)) })).toEqual([
-      { index: -1, path: ['definitions'], code: 'too-large', message: `A tenant's document defines ${MAX_TENANT_ROLES + 1} custom roles, more than the limit of ${MAX_TENANT_ROLES}.` },
+      {
+        index: -1,
+        path: ['definitions'],
+        code: 'too-large',
+        message: `A tenant's document defines ${MAX_TENANT_ROLES + 1} custom roles, more than the limit of ${MAX_TENANT_ROLES}.`,
+      },
     ]);
   });
 

@@ -5,7 +5,11 @@
 
 /** Stable codes of the errors thrown by the library. */
 export type PermissionsErrorCode =
-  'PERMISSION_DEFINITION_INVALID' | 'PERMISSIONS_USAGE' | 'PERMISSIONS_HOOK_FAILED' | 'PERMISSIONS_INVALID_ID' | 'PERMISSIONS_SERVICE_UNAVAILABLE'
+  | 'PERMISSION_DEFINITION_INVALID'
+  | 'PERMISSIONS_USAGE'
+  | 'PERMISSIONS_HOOK_FAILED'
+  | 'PERMISSIONS_INVALID_ID'
+  | 'PERMISSIONS_SERVICE_UNAVAILABLE'
   | 'PERMISSIONS_TENANT_ROLES_UNAVAILABLE';
 
 /**
@@ -162,5 +166,26 @@ export class PermissionsInvalidIdError extends PermissionsUsageError {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A tenant's custom roles could not be read: its questions are refused (rejected) until the source answers. An
+ * integration answers 503.
+ *
+ * @example
+ * ```ts
+ * permissions.grantPermit(query).catch((error) => {
+ *   if (error instanceof PermissionsTenantRolesError) return reply.status(503).send({ tenant: error.tenant });
+ * });
+ * ```
+ */
+export class PermissionsTenantRolesError extends PermissionsError {
+  constructor(
+    readonly tenant: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('PERMISSIONS_TENANT_ROLES_UNAVAILABLE', message, options);
   }
 }

@@ -19,11 +19,16 @@ import type { BoundRule, LoadedOwner } from '../tables/table-loader.js';
  * ```
  */
 export function ruleContext(tables: GrantTables, rule: RuleTable): OwnershipContext {
-  return { resource: rule.resource, relations: new Map(Object.entries(tables.ownershipRules?.relations ?? {})), userAttributes: rule.userAttributes };
+  const relations = new Map(Object.entries(tables.ownershipRules?.relations ?? {}));
+  const context = { resource: rule.resource, relations, userAttributes: rule.userAttributes };
+  return rule.tenantIdType === undefined ? context : { ...context, tenantIdType: rule.tenantIdType };
 }
 
-/** The user of a hook's arguments. */
-const userOf = (args: object): object => (args as { readonly user: object }).user;
+/** The question of `rule` for the user and tenant of a hook's arguments (`tenant` is there only with a tenant). */
+function questionOf(rule: RuleTable, context: OwnershipContext, args: object): OwnershipQuestion {
+  const { user, tenant } = args as { readonly user: object; readonly tenant?: string };
+  return tenant === undefined ? { scope: rule.condition, context, user } : { scope: rule.condition, context, user, tenant };
+}
 
 /**
  * The hooks of `rule`, asking `source`: isOwner is `ownedAmong` of one id, ownedAmong ignores the filter it is
@@ -37,7 +42,7 @@ const userOf = (args: object): object => (args as { readonly user: object }).use
  */
 export function bindRule(source: OwnershipRuleSource, rule: RuleTable, context: OwnershipContext): BoundRule {
   const name = `rule ${rule.name}`;
-  const question = (args: object): OwnershipQuestion => ({ scope: rule.condition, context, user: userOf(args) });
+  const question = (args: object): OwnershipQuestion => questionOf(rule, context, args);
   return {
     rule,
     context,
@@ -60,15 +65,16 @@ export function bindRule(source: OwnershipRuleSource, rule: RuleTable, context: 
 }
 
 /**
- * The question for the records of `resource` that `rules` select together for `user`: every record when
- * `everything`, else their OR (one rule as itself; none: nothing).
+ * The question for the records of `resource` that `rules` select together for `user` in `tenant` (undefined: no
+ * tenant): every record when `everything`, else their OR (one rule as itself; none: nothing).
  *
  * @example
  * ```ts
- * anyOfRules([creator, sameCompany], 'document', user, false); // { scope: { any: [creator.condition, sameCompany.condition] }, context, user }
+ * anyOfRules([creator, sameCompany], 'document', user, false, 'acme');
+ * // { scope: { any: [creator.condition, sameCompany.condition] }, context, user, tenant: 'acme' }
  * ```
  */
-export function anyOfRules(rules: readonly BoundRule[], resource: string, user: object, everything: boolean): OwnershipQuestion {
+export function anyOfRules(rules: readonly BoundRule[], resource: string, user: object, everything: boolean, tenant: string | undefined): OwnershipQuestion {
   const first = rules[0];
   const context: OwnershipContext = first?.context ?? { resource, relations: new Map(), userAttributes: {} };
   let scope: OwnershipScope;
@@ -77,7 +83,7 @@ export function anyOfRules(rules: readonly BoundRule[], resource: string, user: 
   else if (rules.length === 1) scope = first.rule.condition;
   else scope = { any: rules.map((bound) => bound.rule.condition) };
   // The rules of one resource are declared in one file, beside the user attributes they read: one context serves all.
-  return { scope, context, user };
+  return tenant === undefined ? { scope, context, user } : { scope, context, user, tenant };
 }
 
 /**

@@ -164,8 +164,18 @@ export function explainGrantIn(
   const custom = tenant.tables;
   if (custom === undefined) return { tenant: tenant.id, ...explainGrant(tables, roles, resource, action) };
   const customRoles = new Set(custom.roles);
-  const base = explainGrant(tables, roles.filter((role) => !customRoles.has(role)), resource, action);
-  const own = explainGrant(custom, roles.filter((role) => customRoles.has(role)), resource, action);
+  const base = explainGrant(
+    tables,
+    roles.filter((role) => !customRoles.has(role)),
+    resource,
+    action,
+  );
+  const own = explainGrant(
+    custom,
+    roles.filter((role) => customRoles.has(role)),
+    resource,
+    action,
+  );
   const anyPlan = unionPlans(compileAttributePatterns(base.anyAttributes), compileAttributePatterns(own.anyAttributes));
   const unknownRoles = base.unknownRoles;
   return {
@@ -176,7 +186,13 @@ export function explainGrantIn(
     anyGranted: base.anyGranted || own.anyGranted,
     anyAttributes: base.anyGranted || own.anyGranted ? planToPatterns(anyPlan) : [],
     unknownRoles,
-    suggestions: suggestionsFor({ ...tables, roles: [...tables.roles, ...custom.roles] }, unknownRoles, base.unknownResource ? resource : undefined, base.unknownAction ? action : undefined, base.declaredActions),
+    suggestions: suggestionsFor(
+      { ...tables, roles: [...tables.roles, ...custom.roles] },
+      unknownRoles,
+      base.unknownResource ? resource : undefined,
+      base.unknownAction ? action : undefined,
+      base.declaredActions,
+    ),
     byRole: [...base.byRole, ...own.byRole.map((role) => ({ ...role, tenant: tenant.id }))],
   };
 }

@@ -8,17 +8,20 @@ import { PermissionsUsageError } from '../common/errors.js';
 import type { LoadedOwner } from '../tables/table-loader.js';
 import { callHookSync } from './hook-call.js';
 import type { OwnershipMemo } from './ownership-memo.js';
+import { withTenant } from './hook-arguments.js';
 
 /** What the filters of one permit are about. */
 export interface OwnedQuery {
   readonly user: User<unknown>;
+  /** The tenant the permit was decided in, added to every filter's arguments; undefined: no tenant. */
+  readonly tenant: string | undefined;
   readonly resource: string;
   readonly action: string;
   readonly owners: readonly LoadedOwner[];
   readonly limitOwnReduce: LimitOwnReducer | undefined;
 }
 
-/** A group's filter, as `limitOwnReduce` receives it: called with `{ user }`. */
+/** A group's filter, as `limitOwnReduce` receives it: called with `{ user }` (the permit's tenant is added). */
 type FilterOf = (args: object) => unknown;
 
 /**
@@ -39,7 +42,7 @@ export function limitOwnedFilters(query: OwnedQuery): FilterOf[] {
   }
   return query.owners.map((owner) => {
     const hook = owner.limitOwned as NonNullable<LoadedOwner['limitOwned']>;
-    return (args: object) => callHookSync(hook, args);
+    return (args: object) => callHookSync(hook, withTenant(args, query.tenant));
   });
 }
 
@@ -55,7 +58,7 @@ export async function listedOrLimitedFilters<TId>(query: OwnedQuery, memo: Owner
   return Promise.all(
     query.owners.map(async (owner): Promise<FilterOf> => {
       const { limitOwned, listOwned } = owner;
-      if (limitOwned !== undefined) return (args: object) => callHookSync(limitOwned, args);
+      if (limitOwned !== undefined) return (args: object) => callHookSync(limitOwned, withTenant(args, query.tenant));
       const ids = [...(await memo.listedBy(owner, listOwned as NonNullable<LoadedOwner['listOwned']>))] as TId[];
       return () => byIds(ids);
     }),
@@ -72,8 +75,8 @@ export async function listedOrLimitedFilters<TId>(query: OwnedQuery, memo: Owner
  * ```
  */
 export function reduceFilters(query: OwnedQuery, limitOwneds: readonly FilterOf[], what: string): unknown {
-  const { limitOwnReduce: reduce, user, owners, action, resource } = query;
-  if (reduce !== undefined) return reduce({ user, limitOwneds });
+  const { limitOwnReduce: reduce, user, tenant, owners, action, resource } = query;
+  if (reduce !== undefined) return reduce(tenant === undefined ? { user, limitOwneds } : { user, tenant, limitOwneds });
   if (limitOwneds.length === 1) return (limitOwneds[0] as FilterOf)({ user });
   throw new PermissionsUsageError(
     limitOwneds.length === 0

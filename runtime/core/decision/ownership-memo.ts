@@ -11,10 +11,13 @@ import type { User } from '../definition/definition-types.js';
 import { PermissionsUsageError } from '../common/errors.js';
 import { callHook, callHookSync, expectArray, expectBoolean } from './hook-call.js';
 import { type BoundHook, type LoadedOwner } from '../tables/table-loader.js';
+import { hookArguments } from './hook-arguments.js';
 
 /** What the memo needs from the Permissions instance. */
 export interface OwnershipSettings {
   readonly hookTimeoutMs: number;
+  /** The tenant the permit was decided in: every hook is asked with it (undefined: no tenant). */
+  readonly tenant?: string | undefined;
 }
 
 /** A hook's list of ids, copied into a set as it settles: what the hook does with its array afterwards changes nothing. */
@@ -41,6 +44,11 @@ export class OwnershipMemo {
     private readonly settings: OwnershipSettings,
   ) {}
 
+  /** A hook's argument object: the user, the tenant when there is one, and `rest`. */
+  private args(rest: object): object {
+    return hookArguments(this.user, this.settings.tenant, rest);
+  }
+
   /** The answer for `owner` and `id` when it is already known, without waiting; else undefined. */
   known(owner: LoadedOwner, id: unknown): boolean | undefined {
     // A point answer (isOwner's, where the group has one) is the authority; else membership in the group's list.
@@ -60,7 +68,7 @@ export class OwnershipMemo {
   listedBy(owner: LoadedOwner, listOwned: BoundHook): Promise<ReadonlySet<unknown>> {
     const known = this.lists.get(owner);
     if (known !== undefined) return Promise.resolve(known);
-    const list = callHook(listOwned, { user: this.user }, this.settings.hookTimeoutMs, toIdSet).then((ids) => {
+    const list = callHook(listOwned, this.args({}), this.settings.hookTimeoutMs, toIdSet).then((ids) => {
       this.lists.set(owner, ids);
       return ids;
     });
@@ -70,7 +78,7 @@ export class OwnershipMemo {
 
   /** `owner`'s limitOwned filter for this user, configured once per permit. */
   private filterOf(owner: LoadedOwner, limitOwned: BoundHook): unknown {
-    if (!this.filters.has(owner)) this.filters.set(owner, callHookSync(limitOwned, { user: this.user }));
+    if (!this.filters.has(owner)) this.filters.set(owner, callHookSync(limitOwned, this.args({})));
     return this.filters.get(owner);
   }
 
@@ -82,7 +90,7 @@ export class OwnershipMemo {
     const filter = owner.rule === undefined ? this.filterOf(owner, limitOwned) : undefined;
     // The executor gets its own frozen copy: chunking it with splice, or keeping it, cannot touch `asked`.
     const resourceIds = Object.freeze(asked.slice());
-    const owned = await callHook(ownedAmong, { user: this.user, filter, resourceIds }, this.settings.hookTimeoutMs, toIdSet);
+    const owned = await callHook(ownedAmong, this.args({ filter, resourceIds }), this.settings.hookTimeoutMs, toIdSet);
     // Only the ids asked about are answered: an id the executor returns unasked owns nothing.
     for (const id of asked) this.record(owner, id, owned.has(id));
   }
@@ -114,7 +122,7 @@ export class OwnershipMemo {
 
   private async ask(owner: LoadedOwner, id: unknown): Promise<boolean> {
     const { isOwner, listOwned, limitOwned, ownedAmong } = owner;
-    if (isOwner !== undefined) return callHook(isOwner, { user: this.user, resourceId: id }, this.settings.hookTimeoutMs, expectBoolean);
+    if (isOwner !== undefined) return callHook(isOwner, this.args({ resourceId: id }), this.settings.hookTimeoutMs, expectBoolean);
     if (listOwned !== undefined) return (await this.listedBy(owner, listOwned)).has(id);
     if (limitOwned !== undefined && ownedAmong !== undefined) {
       await this.runOwnedAmong(owner, ownedAmong, limitOwned, [id]);

@@ -357,13 +357,13 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const source = this.context.ownershipRules;
     // No group of these roles owns anything: a rule source writes that as its filter for "no record", no reducer needed.
     if (query.owners.length === 0 && query.limitOwnReduce === undefined && source !== undefined) {
-      const nothing = anyOfRules([], this.resource, this.user, false);
+      const nothing = anyOfRules([], this.resource, this.user, false, this.context.tenant);
       return callHookSync({ name: 'ownershipRules.filter', call: () => source.filter(nothing) }, {}) as TFilter;
     }
     const rules = rulesOf(query.owners);
     // Groups that are all rules need no reducer: the rule source writes their OR as one filter.
     if (rules !== undefined && rules.length > 1 && query.limitOwnReduce === undefined) {
-      const asked = anyOfRules(rules, this.resource, this.user, false);
+      const asked = anyOfRules(rules, this.resource, this.user, false, this.context.tenant);
       return callHookSync({ name: (query.owners[0] as LoadedOwner).label, call: () => (rules[0] as BoundRule).filter(asked) }, {}) as TFilter;
     }
     return reduceFilters(query, limitOwnedFilters(query), 'limitOwn()') as TFilter;
@@ -383,7 +383,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    */
   ownershipScope(): OwnershipQuestion {
     const { combination, resource, user } = this;
-    if (combination.anyGranted || !combination.ownActionGranted) return anyOfRules([], resource, user, combination.anyGranted);
+    if (combination.anyGranted || !combination.ownActionGranted) return anyOfRules([], resource, user, combination.anyGranted, this.context.tenant);
     const rules = rulesOf(combination.owners);
     if (rules === undefined)
       throw new PermissionsUsageError(
@@ -393,7 +393,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
             .map((owner) => owner.label)
             .join(', ')}), not only by ownership rules; use limitOwn() for these roles.`,
       );
-    return anyOfRules(rules, resource, user, false);
+    return anyOfRules(rules, resource, user, false, this.context.tenant);
   }
 
   /**
@@ -416,7 +416,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
   /** What the filters of owned records are about: this permit's user, resource, action and ownership groups. */
   private ownedQuery(): OwnedQuery {
     const { user, resource, action, combination, context } = this;
-    return { user, resource, action, owners: combination.owners, limitOwnReduce: context.limitOwnReduce };
+    return { user, tenant: context.tenant, resource, action, owners: combination.owners, limitOwnReduce: context.limitOwnReduce };
   }
 
   /**

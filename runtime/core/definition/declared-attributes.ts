@@ -5,7 +5,6 @@
  */
 import { isSyntaxProblem, parseAttributePattern } from './grant-syntax.js';
 import { quoteForMessage } from '../common/printable-text.js';
-import type { ValidDefinition } from '../table-building/definition-parts.js';
 
 /** The attributes one resource declares, and where they are declared (for the fix of a grant naming another). */
 export interface DeclaredResourceAttributes {
@@ -62,7 +61,7 @@ function attributeDeclared(path: readonly string[], declared: readonly string[])
  * ```
  */
 export function undeclaredAttributePaths(
-  definition: Pick<ValidDefinition, 'resource' | 'grant'>,
+  definition: { readonly resource: string; readonly grant: readonly string[] | Readonly<Record<string, readonly string[]>> },
   declared: DeclaredResourceAttributes,
 ): UndeclaredAttributeProblem[] {
   if (Array.isArray(definition.grant)) return [];

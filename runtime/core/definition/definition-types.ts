@@ -13,12 +13,20 @@ export interface User<TId = string | number, TRole extends string = string> {
   readonly roles: readonly TRole[];
 }
 
-/** Answers whether `user` owns the record `resourceId`. */
-export type IsOwnerHook<TUser = any, TId = any> = (args: { user: TUser; resourceId: TId }) => Awaitable<boolean>;
-/** Lists the ids of the records `user` owns. */
-export type ListOwnedHook<TUser = any, TId = any> = (args: { user: TUser }) => Awaitable<readonly TId[]>;
-/** Configures (never executes) a filter that restricts a collection to what `user` owns: a where-clause, a predicate, query parameters. */
-export type LimitOwnedHook<TUser = any, TFilter = any> = (args: { user: TUser }) => TFilter;
+/*
+ * Every hook's arguments hold `tenant`, the tenant the permit was decided in, when the grant query named one; the
+ * key is absent for a question without a tenant.
+ */
+
+/** Answers whether `user` (in `tenant`, when there is one) owns the record `resourceId`. */
+export type IsOwnerHook<TUser = any, TId = any> = (args: { user: TUser; tenant?: string; resourceId: TId }) => Awaitable<boolean>;
+/** Lists the ids of the records `user` (in `tenant`, when there is one) owns. */
+export type ListOwnedHook<TUser = any, TId = any> = (args: { user: TUser; tenant?: string }) => Awaitable<readonly TId[]>;
+/**
+ * Configures (never executes) a filter that restricts a collection to what `user` (in `tenant`, when there is one)
+ * owns: a where-clause, a predicate, query parameters.
+ */
+export type LimitOwnedHook<TUser = any, TFilter = any> = (args: { user: TUser; tenant?: string }) => TFilter;
 
 /**
  * A resource's executor of limitOwned filters: runs `filter` (what one limitOwned hook returned)
@@ -27,12 +35,17 @@ export type LimitOwnedHook<TUser = any, TFilter = any> = (args: { user: TUser })
  */
 export type OwnedAmongHook<TUser = any, TFilter = any, TId = any> = (args: {
   user: TUser;
+  tenant?: string;
   filter: TFilter;
   resourceIds: readonly TId[];
 }) => Awaitable<readonly TId[]>;
 
 /** Combines the filters of several limitOwned hooks, typically with a logical OR. */
-export type LimitOwnReducer<TUser = any, TFilter = any> = (args: { user: TUser; limitOwneds: readonly LimitOwnedHook<TUser, TFilter>[] }) => TFilter;
+export type LimitOwnReducer<TUser = any, TFilter = any> = (args: {
+  user: TUser;
+  tenant?: string;
+  limitOwneds: readonly LimitOwnedHook<TUser, TFilter>[];
+}) => TFilter;
 
 /** `'own'` or `'any'`: whether a grant covers only the records the user owns, or every record. */
 export type Possession = 'own' | 'any';

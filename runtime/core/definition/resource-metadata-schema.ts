@@ -17,8 +17,11 @@ import {
   ownershipNamesProblems,
   ownershipSchema,
   relationsSchema,
+  TENANT_ID_TYPE_FIX,
+  tenantIdTypeSchema,
   userAttributesSchema,
 } from '../ownership-rules/ownership-metadata-schema.js';
+import { didYouMean } from '../common/nearest-name.js';
 
 /** A problem of a metadata file: where in it, what, and how to fix it. */
 export interface ResourceMetadataProblem {
@@ -43,8 +46,10 @@ const FIXES: Readonly<Record<string, string>> = {
   actions: DECLARED_ACTIONS_FIX,
   ownedAmong: 'Name the method of the ownership service that runs a limitOwned filter over given ids, for example "ownedDocumentsAmong".',
   ...OWNERSHIP_FIELD_FIXES,
+  tenantIdType: TENANT_ID_TYPE_FIX,
 };
-const UNKNOWN_FIELD_FIX = 'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes" and "ownership".';
+const UNKNOWN_FIELD_FIX =
+  'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes", "ownership" and "tenantIdType".';
 
 /** One resource, named as its definitions name it: printable and bounded, and not `*` (every resource, in a definition): metadata describe one. */
 function resourceSchema(z: ZodModule) {
@@ -131,6 +136,7 @@ function buildResourceMetadataSchema(z: ZodModule) {
       relations: relationsSchema(z).optional(),
       userAttributes: userAttributesSchema(z).optional(),
       ownership: ownershipSchema(z).optional(),
+      tenantIdType: tenantIdTypeSchema(z).optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'Resource metadata must be an object.' : undefined) },
   );
@@ -165,7 +171,11 @@ function problemsOf(issues: readonly ZodCore.$ZodIssue[]): ResourceMetadataProbl
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys)
-        unknown.push({ path: [key], message: `Unknown field ${quoteForMessage(key)} in resource metadata.`, fix: UNKNOWN_FIELD_FIX });
+        unknown.push({
+          path: [key],
+          message: `Unknown field ${quoteForMessage(key)} in resource metadata.${didYouMean(key, Object.keys(resourceMetadataSchema().shape))}`,
+          fix: UNKNOWN_FIELD_FIX,
+        });
       continue;
     }
     const field = typeof issue.path[0] === 'string' ? issue.path[0] : '';

@@ -13,7 +13,8 @@ function describe(condition: OwnershipCondition, nested: boolean): string {
     const text = parts.map((part) => describe(part, true)).join(` ${word} `);
     return nested && parts.length > 1 ? `(${text})` : text;
   }
-  if ('equals' in condition) return `${condition.attribute} is the user's ${condition.equals.user}`;
+  if ('equals' in condition)
+    return 'user' in condition.equals ? `${condition.attribute} is the user's ${condition.equals.user}` : `${condition.attribute} is the tenant's id`;
   if (Array.isArray(condition.in)) return `${condition.attribute} is one of ${condition.in.map(literal).join(', ') || 'nothing'}`;
   return `${condition.attribute} is one of the user's ${(condition.in as { readonly user: string }).user}`;
 }

@@ -7,7 +7,8 @@ import { PermissionsUsageError } from '../common/errors.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import type { OwnershipContext } from './ownership-context.js';
 import { relationSteps, splitAttributePath, type OwnershipCondition, type OwnershipScope } from './ownership-rule.js';
-import { userList, userScalar } from './ownership-user-values.js';
+import { userList } from './ownership-user-values.js';
+import { comparedValue } from './ownership-compared-value.js';
 
 /** A record: an object whose own properties are its attributes. */
 export type OwnershipRecord = object;
@@ -44,17 +45,17 @@ function alongPath(attributePath: string, context: OwnershipContext, related: Re
   };
 }
 
-function compile(condition: OwnershipCondition, context: OwnershipContext, user: object, related: RelatedRecordLookup): RecordTest {
+function compile(condition: OwnershipCondition, context: OwnershipContext, user: object, tenant: unknown, related: RelatedRecordLookup): RecordTest {
   if ('all' in condition) {
-    const tests = condition.all.map((child) => compile(child, context, user, related));
+    const tests = condition.all.map((child) => compile(child, context, user, tenant, related));
     return (record) => tests.every((test) => test(record));
   }
   if ('any' in condition) {
-    const tests = condition.any.map((child) => compile(child, context, user, related));
+    const tests = condition.any.map((child) => compile(child, context, user, tenant, related));
     return (record) => tests.some((test) => test(record));
   }
   if ('equals' in condition) {
-    const expected = userScalar(user, condition.equals.user, context.userAttributes);
+    const expected = comparedValue(condition, context, user, tenant);
     return alongPath(condition.attribute, context, related, (value) => expected !== null && value === expected);
   }
   const values = new Set<unknown>(
@@ -64,9 +65,10 @@ function compile(condition: OwnershipCondition, context: OwnershipContext, user:
 }
 
 /**
- * The test of which records `scope` selects for `user`: `everything` selects every record, `nothing` none, a rule
- * the records it holds for. The user's attributes are read (and checked) once, here; related records are found
- * through `related`. A missing user or record attribute is a PermissionsUsageError naming it.
+ * The test of which records `scope` selects for `user` in `tenant` (undefined without one: a tenant condition then
+ * holds for no record): `everything` selects every record, `nothing` none, a rule the records it holds for. The
+ * user's attributes are read (and checked) once, here; related records are found through `related`. A missing user
+ * or record attribute is a PermissionsUsageError naming it.
  *
  * @example
  * ```ts
@@ -74,8 +76,8 @@ function compile(condition: OwnershipCondition, context: OwnershipContext, user:
  * documents.filter(owns); // the documents user 1 created
  * ```
  */
-export function ownershipPredicate(scope: OwnershipScope, context: OwnershipContext, user: object, related: RelatedRecordLookup): RecordTest {
+export function ownershipPredicate(scope: OwnershipScope, context: OwnershipContext, user: object, related: RelatedRecordLookup, tenant?: string): RecordTest {
   if (scope === 'everything') return () => true;
   if (scope === 'nothing') return () => false;
-  return compile(scope, context, user, related);
+  return compile(scope, context, user, tenant, related);
 }

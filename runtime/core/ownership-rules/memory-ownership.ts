@@ -49,13 +49,14 @@ export function memoryOwnership(records: MemoryRecords): MemoryOwnership {
     return list as readonly OwnershipRecord[];
   };
   // Related records are indexed once per question (on first need): the lists may change between questions.
-  const predicate = ({ scope, context, user }: OwnershipQuestion) => {
+  const predicate = ({ scope, context, user, tenant }: OwnershipQuestion) => {
     const byId = new Map<string, Map<unknown, OwnershipRecord>>();
-    return ownershipPredicate(scope, context, user, (resource, id) => {
+    const related = (resource: string, id: unknown) => {
       let index = byId.get(resource);
       if (index === undefined) byId.set(resource, (index = new Map(recordsOf(resource).map((record) => [idOf(record), record]))));
       return index.get(id);
-    });
+    };
+    return ownershipPredicate(scope, context, user, related, tenant);
   };
   const source: MemoryOwnership = {
     filter: predicate,

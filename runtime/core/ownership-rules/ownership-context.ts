@@ -2,7 +2,7 @@
  * What every evaluator needs besides the rule: the resource the rule is about, the relations of every resource,
  * and the declared user attributes.
  */
-import type { ResourceRelations, UserAttributeType } from './ownership-rule.js';
+import type { ResourceRelations, TenantIdType, UserAttributeType } from './ownership-rule.js';
 
 /**
  * The declarations a rule is evaluated with.
@@ -20,4 +20,6 @@ export interface OwnershipContext {
   readonly resource: string;
   readonly relations: ResourceRelations;
   readonly userAttributes: Readonly<Record<string, UserAttributeType>>;
+  /** How the resource's records hold the tenant id (`"tenantIdType"` of its file): a string when left out. */
+  readonly tenantIdType?: TenantIdType | undefined;
 }

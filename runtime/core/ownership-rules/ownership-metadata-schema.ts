@@ -1,12 +1,20 @@
 /**
- * The zod schemas of the three ownership fields of a `*.resource.json` file — "relations", "userAttributes" and
- * "ownership" — which the resource metadata schema (`definition/resource-metadata-schema.ts`) includes. They take
+ * The zod schemas of the ownership fields of a `*.resource.json` file — "relations", "userAttributes", "ownership"
+ * and "tenantIdType" — which the resource metadata schema (`definition/resource-metadata-schema.ts`) includes. They take
  * the zod module as an argument, so that nothing here loads zod. A rule's shape is checked by the hand-written
  * parser (bounded, with exact messages); zod's recursive union after it is what editors see in the JSON Schema.
  */
 import type * as Zod from 'zod';
 import { quoteForMessage } from '../common/printable-text.js';
-import { OWNERSHIP_LIMITS, USER_ATTRIBUTE_TYPES, type OwnershipCondition, type RelationDeclaration, type UserAttributeType } from './ownership-rule.js';
+import {
+  OWNERSHIP_LIMITS,
+  TENANT_ID_TYPES,
+  USER_ATTRIBUTE_TYPES,
+  type OwnershipCondition,
+  type RelationDeclaration,
+  type TenantIdType,
+  type UserAttributeType,
+} from './ownership-rule.js';
 import { ownershipConditionProblems, ownershipNameProblem, type OwnershipProblem } from './ownership-rule-parser.js';
 
 type ZodModule = typeof Zod;
@@ -114,13 +122,36 @@ export function userAttributesSchema(z: ZodModule) {
   );
 }
 
+/** The fix of a "tenantIdType" that is neither type. */
+export const TENANT_ID_TYPE_FIX = 'Write "tenantIdType": "number" when the records hold the tenant id in a number column, or leave it out (a string).';
+
+/**
+ * "tenantIdType": how the records hold the tenant id that `{ "tenant": "id" }` conditions compare with.
+ *
+ * @example
+ * ```ts
+ * tenantIdTypeSchema(z).parse('number');
+ * ```
+ */
+export function tenantIdTypeSchema(z: ZodModule) {
+  return z
+    .enum(TENANT_ID_TYPES as [TenantIdType, ...TenantIdType[]], {
+      error: `Field "tenantIdType" must be ${TENANT_ID_TYPES.map((one) => `"${one}"`).join(' or ')}.`,
+    })
+    .describe(
+      'How the records hold the tenant id that { "tenant": "id" } conditions compare with: "string" (the default) compares the id as it is; ' +
+        '"number" reads it as a canonical integer ("12", not "012" or "1e1"), and an id that is not one selects no record.',
+    );
+}
+
 /** The recursive union editors see; the parser before it has already refused anything it would not accept. */
 function conditionShape(z: ZodModule): Zod.ZodType<OwnershipCondition> {
   const user = z.strictObject({ user: z.string() });
+  const tenant = z.strictObject({ tenant: z.literal('id') });
   const literal = z.union([z.string(), z.number(), z.boolean()]);
   const condition: Zod.ZodType<OwnershipCondition> = z.lazy(() =>
     z.union([
-      z.strictObject({ attribute: z.string(), equals: user }),
+      z.strictObject({ attribute: z.string(), equals: z.union([user, tenant]) }),
       z.strictObject({ attribute: z.string(), in: z.union([z.array(literal).max(OWNERSHIP_LIMITS.maxInLiterals), user]) }),
       z.strictObject({ all: z.array(condition).min(1) }),
       z.strictObject({ any: z.array(condition).min(1) }),
@@ -153,7 +184,8 @@ export function ownershipSchema(z: ZodModule) {
 
 /** What editors show of a rule. */
 const RULE_DESCRIPTION =
-  'A condition: { "attribute", "equals": { "user" } }, { "attribute", "in": [literals] or { "user" } }, { "all": [conditions] } or { "any": [conditions] }. ' +
+  'A condition: { "attribute", "equals": { "user" } or { "tenant": "id" } }, { "attribute", "in": [literals] or { "user" } }, ' +
+  '{ "all": [conditions] } or { "any": [conditions] }. ' +
   '"attribute" names an attribute of the record, or a path through its relations ("creator.companyId").';
 
 /** The three fields as a valid file holds them. */
@@ -161,4 +193,5 @@ export interface OwnershipDeclarations {
   readonly relations?: Readonly<Record<string, RelationDeclaration>> | undefined;
   readonly userAttributes?: Readonly<Record<string, UserAttributeType>> | undefined;
   readonly ownership?: Readonly<Record<string, OwnershipCondition>> | undefined;
+  readonly tenantIdType?: TenantIdType | undefined;
 }

@@ -148,8 +148,10 @@ function ruleProblems(
       continue;
     }
     problems.push(...pathProblems(resource, node.attribute, [...path, 'attribute'], all));
-    if ('equals' in node) problems.push(...userProblems(node.equals.user, 'scalar', [...path, 'equals', 'user'], declared));
-    else if (!Array.isArray(node.in)) {
+    // The tenant's id needs no declaration: the question brings it, and the resource's "tenantIdType" types it.
+    if ('equals' in node) {
+      if ('user' in node.equals) problems.push(...userProblems(node.equals.user, 'scalar', [...path, 'equals', 'user'], declared));
+    } else if (!Array.isArray(node.in)) {
       const reference = node.in as { readonly user: string };
       problems.push(...userProblems(reference.user, 'list', [...path, 'in', 'user'], declared));
     }

@@ -13,7 +13,8 @@ import {
   type OwnershipScope,
   type RelationDeclaration,
 } from './ownership-rule.js';
-import { userList, userScalar } from './ownership-user-values.js';
+import { userList } from './ownership-user-values.js';
+import { comparedValue } from './ownership-compared-value.js';
 
 /** One relation an attribute path goes through: from a record of `from`, by its attribute `relation.on`, to a record of `relation.resource`. */
 export interface OwnershipPathStep {
@@ -38,7 +39,10 @@ export interface OwnershipRuleWriter<T> {
   nothing(): T;
   all(parts: readonly T[]): T;
   any(parts: readonly T[]): T;
-  /** The attribute equals `value`; a `null` value must select no record (null equals nothing, as in SQL). */
+  /**
+   * The attribute equals `value` (a user attribute's, or the tenant id); a `null` value must select no record (null
+   * equals nothing, as in SQL): a question without a tenant reaches a tenant condition as null.
+   */
   equals(path: OwnershipAttributePath, value: OwnershipLiteral | null): T;
   /** The attribute is one of the rule's own literals: never empty (an empty list is `nothing()`). */
   inLiterals(path: OwnershipAttributePath, literals: readonly OwnershipLiteral[]): T;
@@ -53,10 +57,10 @@ function pathOf(attributePath: string, context: OwnershipContext): OwnershipAttr
   return { steps, resource: last === undefined ? context.resource : last.relation.resource, attribute };
 }
 
-function fold<T>(condition: OwnershipCondition, context: OwnershipContext, user: object, writer: OwnershipRuleWriter<T>): T {
-  if ('all' in condition) return writer.all(condition.all.map((child) => fold(child, context, user, writer)));
-  if ('any' in condition) return writer.any(condition.any.map((child) => fold(child, context, user, writer)));
-  if ('equals' in condition) return writer.equals(pathOf(condition.attribute, context), userScalar(user, condition.equals.user, context.userAttributes));
+function fold<T>(condition: OwnershipCondition, context: OwnershipContext, user: object, tenant: unknown, writer: OwnershipRuleWriter<T>): T {
+  if ('all' in condition) return writer.all(condition.all.map((child) => fold(child, context, user, tenant, writer)));
+  if ('any' in condition) return writer.any(condition.any.map((child) => fold(child, context, user, tenant, writer)));
+  if ('equals' in condition) return writer.equals(pathOf(condition.attribute, context), comparedValue(condition, context, user, tenant));
   if (Array.isArray(condition.in)) {
     const literals: readonly OwnershipLiteral[] = condition.in;
     return literals.length === 0 ? writer.nothing() : writer.inLiterals(pathOf(condition.attribute, context), literals);
@@ -66,9 +70,10 @@ function fold<T>(condition: OwnershipCondition, context: OwnershipContext, user:
 }
 
 /**
- * The rule `scope` written by `writer` for `user`: `everything()` and `nothing()` for those scopes, else one call
- * per node, children first. A user attribute that is missing or of the wrong type, or a relation that is not
- * declared, is a PermissionsUsageError before the writer sees anything of it.
+ * The rule `scope` written by `writer` for `user` in `tenant` (the question's; undefined without one, and a tenant
+ * condition then compares with null): `everything()` and `nothing()` for those scopes, else one call per node,
+ * children first. A user attribute that is missing or of the wrong type, or a relation that is not declared, is a
+ * PermissionsUsageError before the writer sees anything of it.
  *
  * @example
  * ```ts
@@ -83,8 +88,8 @@ function fold<T>(condition: OwnershipCondition, context: OwnershipContext, user:
  * });
  * ```
  */
-export function writeOwnershipRule<T>(scope: OwnershipScope, context: OwnershipContext, user: object, writer: OwnershipRuleWriter<T>): T {
+export function writeOwnershipRule<T>(scope: OwnershipScope, context: OwnershipContext, user: object, writer: OwnershipRuleWriter<T>, tenant?: string): T {
   if (scope === 'everything') return writer.everything();
   if (scope === 'nothing') return writer.nothing();
-  return fold(scope, context, user, writer);
+  return fold(scope, context, user, tenant, writer);
 }

@@ -4,6 +4,7 @@
  * walks the value without trusting it: a rule nested 100,000 levels deep is refused at level 9, never recursed into.
  * Whether the names exist is the semantic check's question (`ownership-rule-checks.ts`).
  */
+import { didYouMean } from '../common/nearest-name.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { OWNERSHIP_LIMITS } from './ownership-rule.js';
 
@@ -19,7 +20,8 @@ const NAME_MAX_LENGTH = 64;
 
 /** The fix of a node that is none of the four forms. */
 export const CONDITION_FIX =
-  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "status", "in": ["draft"] }, ' +
+  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "companyId", "equals": { "tenant": "id" } }, ' +
+  '{ "attribute": "status", "in": ["draft"] }, ' +
   '{ "attribute": "creatorId", "in": { "user": "managedUserIds" } }, { "all": [ … ] } or { "any": [ … ] }.';
 
 /**
@@ -78,6 +80,32 @@ function userReferenceProblems(value: unknown, path: readonly (string | number)[
   return problem === undefined ? [] : [{ path: [...path, 'user'], message: `User attribute ${quoteForMessage(value['user'])} ${problem}.`, fix }];
 }
 
+/** The fix of an `equals` value that is neither a user attribute nor the tenant id. */
+const EQUALS_FIX = 'Write { "user": "id" } for a user attribute declared in "userAttributes", or { "tenant": "id" } for the id of the tenant asked in.';
+
+/** Problems of what `equals` compares with: `{ "user": "<name>" }` or `{ "tenant": "id" }`. */
+function comparedProblems(value: unknown, path: readonly (string | number)[]): OwnershipProblem[] {
+  const keys = isPlainObject(value) ? Object.keys(value) : [];
+  if (keys.length === 1 && keys[0] === 'user') return userReferenceProblems(value, path);
+  if (keys.length === 1 && keys[0] === 'tenant') {
+    const read = (value as Record<string, unknown>)['tenant'];
+    if (read === 'id') return [];
+    const shown = typeof read === 'string' ? quoteForMessage(read) : 'a value that is not a string';
+    return [
+      {
+        path: [...path, 'tenant'],
+        message: `A rule reads the tenant's id only: write { "tenant": "id" }, not ${shown}.${typeof read === 'string' ? didYouMean(read, ['id']) : ''}`,
+        fix: 'Write { "tenant": "id" }.',
+      },
+    ];
+  }
+  const meant = keys.length === 1 ? didYouMean(keys[0] as string, ['user', 'tenant']) : '';
+  return [{ path, message: `The value of "equals" is written { "user": "<name>" } or { "tenant": "id" }.${meant}`, fix: EQUALS_FIX }];
+}
+
+/** The attribute a node names, for a fix that repeats it; a placeholder when it names none. */
+const attributeOr = (attribute: unknown): string => (typeof attribute === 'string' ? attribute : 'companyId');
+
 /** Problems of an `in` list of literals: at most 100 strings, finite numbers or booleans, all of one kind. */
 function literalListProblems(list: readonly unknown[], path: readonly (string | number)[]): OwnershipProblem[] {
   const fix = 'List strings, finite numbers or booleans, all of one kind: ["draft", "review"].';
@@ -132,12 +160,19 @@ export function ownershipConditionProblems(value: unknown, path: readonly (strin
     if (form === 'attribute,equals') {
       const object = node.value as Record<string, unknown>;
       problems.push(...attributePathProblems(object['attribute'], [...node.path, 'attribute']));
-      problems.push(...userReferenceProblems(object['equals'], [...node.path, 'equals']));
+      problems.push(...comparedProblems(object['equals'], [...node.path, 'equals']));
     } else if (form === 'attribute,in') {
       const object = node.value as Record<string, unknown>;
       problems.push(...attributePathProblems(object['attribute'], [...node.path, 'attribute']));
       const list = object['in'];
       if (Array.isArray(list)) problems.push(...literalListProblems(list, [...node.path, 'in']));
+      else if (isPlainObject(list) && Object.hasOwn(list, 'tenant'))
+        // The tenant is one id: a list of it would be "equals", spelled another way.
+        problems.push({
+          path: [...node.path, 'in'],
+          message: '"in" cannot read the tenant: the tenant is one id, not a list. Compare with "equals": { "tenant": "id" }.',
+          fix: `Write { "attribute": ${JSON.stringify(attributeOr(object['attribute']))}, "equals": { "tenant": "id" } }.`,
+        });
       else problems.push(...userReferenceProblems(list, [...node.path, 'in']));
     } else if (form === 'all' || form === 'any') {
       const children = (node.value as Record<string, unknown>)[form];

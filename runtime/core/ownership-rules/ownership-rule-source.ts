@@ -15,6 +15,11 @@ export interface OwnershipQuestion {
   readonly context: OwnershipContext;
   /** The user the permit is for: the rules read its attributes. */
   readonly user: object;
+  /**
+   * The tenant the permit was decided in, compared by `{ "tenant": "id" }` conditions; left out for a question
+   * without a tenant, where such a condition selects no record.
+   */
+  readonly tenant?: string | undefined;
 }
 
 /**

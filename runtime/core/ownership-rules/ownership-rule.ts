@@ -13,10 +13,21 @@ export interface UserAttributeReference {
   readonly user: string;
 }
 
-/** The record's attribute (or a path through relations, `creator.companyId`) equals a scalar user attribute. */
+/**
+ * The id of the tenant the question is asked in: `{ "tenant": "id" }`. A question without a tenant has no id,
+ * so a condition reading it selects no record.
+ */
+export interface TenantIdReference {
+  readonly tenant: 'id';
+}
+
+/**
+ * The record's attribute (or a path through relations, `creator.companyId`) equals a scalar user attribute, or the
+ * id of the question's tenant.
+ */
 export interface EqualsCondition {
   readonly attribute: string;
-  readonly equals: UserAttributeReference;
+  readonly equals: UserAttributeReference | TenantIdReference;
 }
 
 /** The record's attribute is one of the listed literals, or one of the values of a list user attribute. */
@@ -49,6 +60,15 @@ export type UserAttributeType = 'string' | 'number' | 'boolean' | 'string[]' | '
 
 /** The attribute related records are found by: a relation's `on` holds its value (a primary key: one record each). */
 export const RELATED_ID_ATTRIBUTE = 'id';
+
+/**
+ * How a resource's records hold the tenant id a rule compares with: as a string (the tenant id as it is), or as a
+ * number (the tenant id read as a canonical integer; any other id selects no record).
+ */
+export type TenantIdType = 'string' | 'number';
+
+/** The tenant id types, in the order messages list them. */
+export const TENANT_ID_TYPES: readonly TenantIdType[] = ['string', 'number'];
 
 /** The user attribute types, in the order messages list them. */
 export const USER_ATTRIBUTE_TYPES: readonly UserAttributeType[] = ['string', 'number', 'boolean', 'string[]', 'number[]'];

@@ -8,7 +8,8 @@ import { PermissionsUsageError } from '../common/errors.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import type { OwnershipContext } from './ownership-context.js';
 import { RELATED_ID_ATTRIBUTE, relationSteps, splitAttributePath, type OwnershipCondition, type OwnershipScope } from './ownership-rule.js';
-import { userList, userScalar } from './ownership-user-values.js';
+import { userList } from './ownership-user-values.js';
+import { comparedValue } from './ownership-compared-value.js';
 
 /** Parameterised SQL: the text with `$n` placeholders, and the value of each. */
 export interface SqlCondition {
@@ -81,11 +82,11 @@ function alongPath(attributePath: string, context: OwnershipContext, writer: Sql
   return `${opened.join('')}${leaf(writer.column(qualifier, resourceAtEnd, attribute))}${')'.repeat(opened.length)}`;
 }
 
-function write(condition: OwnershipCondition, context: OwnershipContext, user: object, writer: SqlWriter): string {
-  if ('all' in condition) return `(${condition.all.map((child) => write(child, context, user, writer)).join(' AND ')})`;
-  if ('any' in condition) return `(${condition.any.map((child) => write(child, context, user, writer)).join(' OR ')})`;
+function write(condition: OwnershipCondition, context: OwnershipContext, user: object, tenant: unknown, writer: SqlWriter): string {
+  if ('all' in condition) return `(${condition.all.map((child) => write(child, context, user, tenant, writer)).join(' AND ')})`;
+  if ('any' in condition) return `(${condition.any.map((child) => write(child, context, user, tenant, writer)).join(' OR ')})`;
   if ('equals' in condition) {
-    const value = userScalar(user, condition.equals.user, context.userAttributes);
+    const value = comparedValue(condition, context, user, tenant);
     return alongPath(condition.attribute, context, writer, (column) => `${column} = ${writer.parameter(value)}`);
   }
   if (Array.isArray(condition.in)) {
@@ -115,8 +116,9 @@ export function sqlRecordId(resource: string, options: SqlOwnershipOptions): { r
 }
 
 /**
- * The SQL condition selecting the records `scope` selects for `user`: `TRUE` for `everything`, `FALSE` for
- * `nothing`, else the rule with every value a parameter. AND it into the application's WHERE; start the
+ * The SQL condition selecting the records `scope` selects for `user` in `tenant` (undefined without one: a tenant
+ * condition then compares with a NULL parameter, which selects no record): `TRUE` for `everything`, `FALSE` for
+ * `nothing`, else the rule with every value — the tenant id too — a parameter. AND it into the application's WHERE; start the
  * placeholders after the application's own with `firstPlaceholder`.
  *
  * @example
@@ -125,12 +127,18 @@ export function sqlRecordId(resource: string, options: SqlOwnershipOptions): { r
  * await client.query(`SELECT * FROM "documents" WHERE "status" = $1 AND ${owned.text}`, ['draft', ...owned.values]);
  * ```
  */
-export function sqlOwnershipCondition(scope: OwnershipScope, context: OwnershipContext, user: object, options: SqlOwnershipOptions): SqlCondition {
+export function sqlOwnershipCondition(
+  scope: OwnershipScope,
+  context: OwnershipContext,
+  user: object,
+  options: SqlOwnershipOptions,
+  tenant?: string,
+): SqlCondition {
   if (scope === 'everything') return { text: 'TRUE', values: [] };
   if (scope === 'nothing') return { text: 'FALSE', values: [] };
   const first = options.firstPlaceholder ?? 1;
   if (!Number.isSafeInteger(first) || first < 1) throw new PermissionsUsageError(`Option "firstPlaceholder" must be a positive integer, got ${String(first)}.`);
   const writer = new SqlWriter(options, first);
-  const text = write(scope, context, user, writer);
+  const text = write(scope, context, user, tenant, writer);
   return { text, values: writer.values };
 }

@@ -4,7 +4,7 @@
  */
 import type { DefinitionProblem } from '../common/errors.js';
 import { didYouMean } from '../common/nearest-name.js';
-import type { OwnershipCondition, RelationDeclaration, UserAttributeType } from '../ownership-rules/ownership-rule.js';
+import type { OwnershipCondition, RelationDeclaration, TenantIdType, UserAttributeType } from '../ownership-rules/ownership-rule.js';
 import type { OwnershipRulesTable } from '../tables/grant-tables.js';
 import type { LocatedDefinition } from './definition-parts.js';
 
@@ -13,6 +13,8 @@ export interface ResourceRules {
   readonly rules: Readonly<Record<string, OwnershipCondition>>;
   readonly userAttributes: Readonly<Record<string, UserAttributeType>>;
   readonly relations: Readonly<Record<string, RelationDeclaration>>;
+  /** How its records hold the tenant id: a string when left out. */
+  readonly tenantIdType?: TenantIdType | undefined;
 }
 
 /**
@@ -66,7 +68,9 @@ export function ownershipRulesTable(
   if (named.length === 0) return undefined;
   const rules = named.map(([resource, name]) => {
     const declaration = declared.get(resource) as ResourceRules;
-    return { resource, name, condition: declaration.rules[name] as OwnershipCondition, userAttributes: declaration.userAttributes };
+    const rule = { resource, name, condition: declaration.rules[name] as OwnershipCondition, userAttributes: declaration.userAttributes };
+    // Only a number type is written: the tables of a policy that compares strings (the default) stay as they were.
+    return declaration.tenantIdType === 'number' ? { ...rule, tenantIdType: declaration.tenantIdType } : rule;
   });
   // fromEntries defines own properties, so no resource name can reach a prototype.
   const relations = Object.fromEntries(

@@ -74,7 +74,10 @@ function vocabularyOf(tables: GrantTables): PolicyVocabulary {
   tables.declaredActions?.forEach((indexes, r) => {
     const resource = tables.resources[r] as string;
     if (indexes !== null)
-      declared.set(resource, { actions: indexes.map((a) => tables.actions[a] as string), declaredIn: `the actions of ${quoteForMessage(resource)} in the compiled policy` });
+      declared.set(resource, {
+        actions: indexes.map((a) => tables.actions[a] as string),
+        declaredIn: `the actions of ${quoteForMessage(resource)} in the compiled policy`,
+      });
   });
   const rules = new Map<string, ResourceRules>();
   for (const rule of tables.ownershipRules?.rules ?? []) {
@@ -160,19 +163,22 @@ function vocabularyProblems(definition: ValidDefinition, vocabulary: PolicyVocab
         code: 'unknown-action',
         path,
         message: `${undeclaredActionMessage(resource, parsed.action, declared)}${didYouMean(parsed.action, declared)}`,
-        fix: 'A tenant\'s roles use the actions the compiled policy declares; new actions need a new compiled policy.',
+        fix: "A tenant's roles use the actions the compiled policy declares; new actions need a new compiled policy.",
       });
     else if (!vocabulary.actions.has(parsed.action))
       problems.push({
         code: 'unknown-action',
         path,
         message: `Action ${quoteForMessage(parsed.action)} is not an action of the compiled policy.${didYouMean(parsed.action, [...vocabulary.actions])}`,
-        fix: 'A tenant\'s roles use the actions the compiled policy has; new actions need a new compiled policy.',
+        fix: "A tenant's roles use the actions the compiled policy has; new actions need a new compiled policy.",
       });
   }
   const attributes = resource === '*' ? undefined : vocabulary.attributes.get(resource);
   if (attributes !== undefined)
-    for (const problem of undeclaredAttributePaths(definition, { attributes, declaredIn: `the attributes of ${quoteForMessage(resource)} in the compiled policy` }))
+    for (const problem of undeclaredAttributePaths(definition, {
+      attributes,
+      declaredIn: `the attributes of ${quoteForMessage(resource)} in the compiled policy`,
+    }))
       problems.push({ code: 'unknown-attribute', ...problem });
   const key = definitionOwnershipKey(definition);
   if (key !== undefined && !vocabulary.ownership.has(key)) problems.push(ownershipProblem(definition, vocabulary));

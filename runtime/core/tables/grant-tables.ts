@@ -3,7 +3,7 @@
  * definitions and that both `Permissions.build()` and the compiler's generated code load.
  */
 import type { AttributePlanJson } from '../projection/attribute-plan.js';
-import type { OwnershipCondition, RelationDeclaration, UserAttributeType } from '../ownership-rules/ownership-rule.js';
+import type { OwnershipCondition, RelationDeclaration, TenantIdType, UserAttributeType } from '../ownership-rules/ownership-rule.js';
 
 /** The id types a resource may declare (`"idType"` in its `*.resource.json`, or the `resourceIdTypes` option). */
 export type ResourceIdType = 'number' | 'string';
@@ -41,6 +41,8 @@ export interface RuleTable {
   readonly condition: OwnershipCondition;
   /** The user attributes declared beside the rule (in its resource's file), with their types. */
   readonly userAttributes: Readonly<Record<string, UserAttributeType>>;
+  /** How its resource's records hold the tenant id (`"tenantIdType"` of its file): present only as `"number"`. */
+  readonly tenantIdType?: TenantIdType;
 }
 
 /** The ownership rules definitions name, and the relations of every resource they may walk through. */

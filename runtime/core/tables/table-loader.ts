@@ -118,7 +118,7 @@ export interface GrantIndex {
   /** The combinations of a resource by role and action, decoding its cells on first use (a PermissionsUsageError for malformed ones). */
   combinationsOf(resource: LoadedResource): readonly (readonly Combination[])[];
   /** Ownership group `group` bound for resource number `resource`: one object per group and resource, whoever asks. */
-  ownerOf(group: number, resource: number): LoadedOwner;
+  readonly ownerOf: (group: number, resource: number) => LoadedOwner;
 }
 
 /** Names to values, in an object without a prototype (so `__proto__`, `constructor` and the like are plain keys). */

@@ -8,7 +8,7 @@
 import { attributeNameProblem } from '../definition/declared-attributes.js';
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../definition/grant-syntax.js';
 import type { GrantTables } from './grant-tables.js';
-import { OWNERSHIP_LIMITS, USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
+import { OWNERSHIP_LIMITS, TENANT_ID_TYPES, USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
 
 const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned', 'ownedAmong']);
 
@@ -64,6 +64,12 @@ const isUserReference = (value: unknown): boolean => {
   return keys.length === 1 && keys[0] === 'user' && typeof (value as { user: unknown }).user === 'string';
 };
 
+/** The tenant's id `{ tenant: 'id' }`. */
+const isTenantReference = (value: unknown): boolean => {
+  const keys = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  return keys.length === 1 && keys[0] === 'tenant' && (value as { tenant: unknown }).tenant === 'id';
+};
+
 /**
  * A rule's condition as the compiler wrote it: `all` / `any` of conditions (not empty), or an attribute path that
  * `equals` a user reference or is `in` literals or a user reference; nesting and size within the rules' limits.
@@ -86,8 +92,9 @@ function ruleCondition(value: unknown, path: string): void {
     }
     if (typeof attribute !== 'string' || !attribute.split('.').every((part) => ruleNameProblem(part) === undefined)) fail(at, 'has no attribute path');
     const literals = Array.isArray(among) && among.every((item) => ['string', 'boolean'].includes(typeof item) || Number.isFinite(item));
-    const fits = keys === 'attribute,equals' ? isUserReference(equals) : keys === 'attribute,in' && (literals || isUserReference(among));
-    if (!fits) fail(at, 'is not a comparison of an attribute with a user attribute or literals');
+    const fits =
+      keys === 'attribute,equals' ? isUserReference(equals) || isTenantReference(equals) : keys === 'attribute,in' && (literals || isUserReference(among));
+    if (!fits) fail(at, 'is not a comparison of an attribute with a user attribute, the tenant id or literals');
   }
 }
 
@@ -120,7 +127,7 @@ function ownershipRules(value: unknown, resources: readonly string[]): readonly 
   );
   return array(rules, 'ownershipRules.rules').map((rule, i) => {
     const at = `ownershipRules.rules[${i}]`;
-    const { resource, name, condition, userAttributes } = (rule ?? {}) as Record<string, unknown>;
+    const { resource, name, condition, userAttributes, tenantIdType } = (rule ?? {}) as Record<string, unknown>;
     const resourceIndex = resources.indexOf(resource as string);
     if (resourceIndex === -1) fail(`${at}.resource`, 'is not a resource of the tables');
     if (typeof name !== 'string' || ruleNameProblem(name) !== undefined) fail(`${at}.name`, 'is not a rule name');
@@ -128,6 +135,8 @@ function ownershipRules(value: unknown, resources: readonly string[]): readonly 
     record(userAttributes, `${at}.userAttributes`, (type, path) => {
       if (!(USER_ATTRIBUTE_TYPES as readonly unknown[]).includes(type)) fail(path, `is not one of ${USER_ATTRIBUTE_TYPES.join(', ')}`);
     });
+    if (tenantIdType !== undefined && !(TENANT_ID_TYPES as readonly unknown[]).includes(tenantIdType))
+      fail(`${at}.tenantIdType`, `is not one of ${TENANT_ID_TYPES.join(', ')}`);
     return resourceIndex;
   });
 }

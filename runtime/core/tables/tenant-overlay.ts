@@ -9,7 +9,7 @@ import type { CacheBudget } from '../common/bounded-cache.js';
 import type { GrantTables } from './grant-tables.js';
 import { cellCount, resourceCells } from './packed-tables.js';
 import { planFromJson } from '../projection/attribute-plan.js';
-import { CellDecoder, LoadedResource, nameDictionary, type Combination, type GrantIndex, type NameDictionary } from './table-loader.js';
+import { CellDecoder, LoadedResource, nameDictionary, type Combination, type GrantIndex } from './table-loader.js';
 
 /**
  * The estimated bytes a tenant's view may come to hold beyond its cells: per resource, one row reference per role
@@ -38,7 +38,7 @@ export function tenantViewBytes(base: GrantIndex, tenant: GrantTables): number {
 export function overlayTenantRoles(base: GrantIndex, tenant: GrantTables, budget: CacheBudget): GrantIndex {
   const baseRoles = base.tables.roles.length;
   // The policy's roles are read through the prototype: the view copies nothing of a large policy.
-  const roleIds = Object.create(base.roleIds as object) as Record<string, number>;
+  const roleIds = Object.create(base.roleIds) as Record<string, number>;
   tenant.roles.forEach((role, i) => Object.defineProperty(roleIds, role, { value: baseRoles + i, enumerable: true }));
   const combinationIdBound = base.combinationIdBound + cellCount(tenant) + 1;
   const decoder = new CellDecoder(tenant.actions.length, tenant.plans.map(planFromJson), base.ownerOf, base.combinationIdBound, combinationIdBound);
@@ -51,7 +51,7 @@ export function overlayTenantRoles(base: GrantIndex, tenant: GrantTables, budget
   };
   return {
     tables: base.tables,
-    roleIds: roleIds as NameDictionary<number>,
+    roleIds: roleIds,
     actionIds: base.actionIds,
     resourceByName: nameDictionary(resources),
     combinationIdBound,

@@ -1,0 +1,130 @@
+/**
+ * The admin API of tenants' custom roles (`typed-permissions/live`), as an application's admin screen uses it:
+ * a document is checked against the base policy before it is stored (a refused one stores nothing), the base is
+ * a bundle or tables given, or the PostgreSQL policy store's active version; publish, list, show and rollback
+ * answer exactly; a bundle that does not hash to its version is refused.
+ */
+import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PermissionDefinitionError, PermissionsUsageError } from '../../runtime/core/common/errors.js';
+import { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin } from '../../runtime/live/index.js';
+import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
+import type { PgClient } from '../../runtime/live/postgres-client.js';
+import { publishPolicy, storeNames } from '../../runtime/live/postgres-policy-store.js';
+import { makeTempDir, removeTempDir, repoRoot } from '../compiler/helpers.js';
+import { useServerSchema } from './fixtures/server-schema.js';
+
+const serverUrl = process.env['TEST_DATABASE_URL'];
+const bundle = JSON.parse(readFileSync(join(repoRoot, 'generated', 'policy.json'), 'utf8')) as PolicyBundle;
+
+const auditors = { definitions: [{ roles: ['AUDITOR'], resource: 'document', grant: ['read:any'] }] };
+const clerks = { definitions: [{ roles: ['CLERK'], resource: 'document', grant: ['update:any'] }] };
+const renamesEmployee = { definitions: [{ roles: ['EMPLOYEE'], resource: 'document', grant: ['read:any'] }] };
+
+/** The problems of a refused document, as `[path, message]`. */
+async function problemsOf(attempt: Promise<unknown>): Promise<[string, string][]> {
+  const error = await attempt.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  if (!(error instanceof PermissionDefinitionError)) throw new Error(`expected a PermissionDefinitionError, got ${String(error)}`);
+  return error.problems.map((problem) => [`${problem.index}:${problem.path.join('.')}`, problem.message]);
+}
+
+/** What every admin answers alike, on its own store. */
+async function publishesChecksAndRollsBack(admin: TenantRolesAdmin): Promise<void> {
+  expect(await admin.publish('acme', auditors, { publishedBy: 'ana', note: 'audit' })).toEqual({ sequence: 1 });
+  expect(await problemsOf(admin.publish('acme', renamesEmployee))).toEqual([
+    ['0:roles.0', 'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.'],
+  ]);
+  expect(await admin.publish('acme', clerks, { publishedBy: 'bo' })).toEqual({ sequence: 2 });
+  expect(await admin.publish('globex', auditors, { publishedBy: 'cy' })).toEqual({ sequence: 1 });
+  expect(await admin.rollback('acme', 1, { publishedBy: 'di' })).toEqual({ sequence: 3 });
+  const shown = await admin.show('acme');
+  expect(shown.active).toEqual({ sequence: 3, document: auditors });
+  expect(shown.versions.map(({ sequence, publishedBy, note, roles, active }) => [sequence, publishedBy, note, roles, active])).toEqual([
+    [3, 'di', 'rollback to 1', ['AUDITOR'], true],
+    [2, 'bo', '', ['CLERK'], false],
+    [1, 'ana', 'audit', ['AUDITOR'], false],
+  ]);
+  const first = await admin.list({ limit: 1 });
+  expect([first.tenants.map(({ tenant, sequence }) => [tenant, sequence]), first.next]).toEqual([[['acme', 3]], 'acme']);
+  const second = await admin.list({ after: 'acme', limit: 1 });
+  expect([second.tenants.map(({ tenant, sequence, publishedBy }) => [tenant, sequence, publishedBy]), second.next]).toEqual([[['globex', 1, 'cy']], undefined]);
+  await expect(admin.rollback('acme', 7)).rejects.toThrow(
+    new PermissionsUsageError('Tenant "acme" has no version 7 of custom roles; see `typed-permissions tenant show`.'),
+  );
+  await expect(admin.publish('', auditors)).rejects.toThrow(new PermissionsUsageError('publish: tenant must not be empty.'));
+}
+
+describe('the admin of tenant roles in a folder', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = makeTempDir('tenant-admin');
+  });
+  afterEach(() => removeTempDir(folder));
+
+  it('checks against the policy bundle given, and publishes, lists, shows and rolls back', async () => {
+    await publishesChecksAndRollsBack(fileTenantRolesAdmin(folder, { policy: bundle }));
+  }, 20_000);
+
+  it('takes compiled tables as the base as well, and refuses what is neither', async () => {
+    const admin = fileTenantRolesAdmin(folder, { policy: bundle.tables as never });
+    expect(await admin.publish('acme', auditors)).toEqual({ sequence: 1 });
+    expect(() => fileTenantRolesAdmin(folder, { policy: { roles: [] } as never })).toThrow(
+      /^fileTenantRolesAdmin\(\): policy is neither a policy bundle nor compiled tables of this version of typed-permissions: /,
+    );
+  });
+
+  it('refuses a bundle that does not hash to its version, and publishing without a base', async () => {
+    expect(() => fileTenantRolesAdmin(folder, { policy: { ...bundle, version: '0'.repeat(64) } })).toThrow(
+      new PermissionsUsageError(
+        `fileTenantRolesAdmin(): the policy bundle says version ${'0'.repeat(64)}, ` +
+          `but its tables hash to ${bundle.version} (the bundle was changed or cut short).`,
+      ),
+    );
+    const readOnly = fileTenantRolesAdmin(folder);
+    expect(await readOnly.list()).toEqual({ tenants: [] });
+    await expect(readOnly.publish('acme', auditors)).rejects.toThrow(
+      new PermissionsUsageError('fileTenantRolesAdmin(): publishing and rolling back need the base policy the roles are checked against (options.policy).'),
+    );
+  });
+});
+
+if (serverUrl === undefined) console.info('the PostgreSQL tenant roles admin: skipped, no PostgreSQL server (TEST_DATABASE_URL is not set; .ci/run sets it)');
+
+(serverUrl === undefined ? describe.skip : describe)('the admin of tenant roles in a PostgreSQL store', () => {
+  const schema = `tenant_admin_${process.pid}`;
+  const { admin } = useServerSchema(serverUrl ?? '', schema);
+  const admins: TenantRolesAdmin[] = [];
+  afterAll(async () => {
+    await Promise.all(admins.map((admin) => admin.close()));
+  });
+
+  it('refuses to publish before a policy was published to the store, then checks against its active version', async () => {
+    const tenantAdmin = postgresTenantRolesAdmin({ connectionString: serverUrl ?? '', schema, channel: schema });
+    admins.push(tenantAdmin);
+    await expect(tenantAdmin.publish('acme', auditors)).rejects.toThrow(
+      new PermissionsUsageError(
+        `No policy was published to ${schema}, so tenants' roles cannot be checked against it: publish one first ` +
+          "(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin's `policy` option).",
+      ),
+    );
+    await publishPolicy(admin() as unknown as PgClient, storeNames({ schema, channel: schema }), bundle);
+    await publishesChecksAndRollsBack(tenantAdmin);
+  }, 30_000);
+
+  it('publishes to many tenants at once through one admin', async () => {
+    const tenantAdmin = postgresTenantRolesAdmin({ connectionString: serverUrl ?? '', schema, channel: schema, policy: bundle });
+    admins.push(tenantAdmin);
+    const tenants = ['t1', 't2', 't3', 't4', 't1', 't2', 't1', 't2'];
+    const results = await Promise.all(tenants.map((tenant) => tenantAdmin.publish(tenant, auditors)));
+    const byTenant = (name: string) =>
+      results
+        .filter((_, index) => tenants[index] === name)
+        .map(({ sequence }) => sequence)
+        .sort();
+    expect([byTenant('t1'), byTenant('t2'), byTenant('t3'), byTenant('t4')]).toEqual([[1, 2, 3], [1, 2, 3], [1], [1]]);
+  }, 30_000);
+});
