@@ -2,14 +2,10 @@
  * A permit decided in a tenant asks ownership with it: every hook — isOwner, listOwned, limitOwned, the resource's
  * ownedAmong executor, and the filters a `limitOwnReduce` combines — receives `tenant` in its arguments, and a rule's
  * question (isOwn, listOwn, filterPick, limitOwn, ownershipScope) carries it to the rule source. Without a tenant
- * the arguments are exactly what they were: no `tenant` key.
- *
- * The engine fills `PermitContext.tenant` from its per-tenant snapshot; here a snapshot in a tenant is the engine's
- * current snapshot with `tenant` set, so every decision still goes through the snapshot's own grantPermit.
+ * the arguments are exactly what they were: no `tenant` key. Every question goes through `grantPermit({ tenant })`.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { compileModel } from '../../compiler/model/compile-model.js';
-import type { PolicySnapshot } from '../../runtime/core/decision/policy-snapshot.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import type { OwnershipQuestion } from '../../runtime/core/ownership-rules/ownership-rule-source.js';
 import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
@@ -18,10 +14,12 @@ import type { PermissionDefinition, User } from '../../runtime/permissions/index
 import { fixture } from '../compiler/helpers.js';
 import { buildQuietly } from './helpers.js';
 
-/** The engine's current snapshot, as a snapshot decided in `tenant` (undefined: none). */
-function snapshotIn(permissions: PrecompiledPermissions<User<unknown>, unknown>, tenant: string | undefined): PolicySnapshot<User<unknown>, unknown> {
-  const current = (permissions as unknown as { current: PolicySnapshot<User<unknown>, unknown> }).current;
-  return Object.create(current, { tenant: { value: tenant } }) as PolicySnapshot<User<unknown>, unknown>;
+/** The engine, asked in `tenant` (undefined: a question without one). */
+function askedIn(permissions: PrecompiledPermissions<User<unknown>, unknown>, tenant: string | undefined) {
+  return {
+    grantPermit: (query: { user: User<unknown>; resource: string; action: string; resourceId?: unknown }) =>
+      permissions.grantPermit(tenant === undefined ? query : { ...query, tenant }),
+  };
 }
 
 describe('hooks of a permit decided in a tenant', () => {
@@ -44,7 +42,7 @@ describe('hooks of a permit decided in a tenant', () => {
     const { permissions } = buildQuietly(definitions, { ownership: service, ownedAmong: { doc: 'ownedDocs' } });
     for (const tenant of ['acme', undefined]) {
       calls.length = 0;
-      const snapshot = snapshotIn(permissions, tenant);
+      const snapshot = askedIn(permissions, tenant);
       const lister = await snapshot.grantPermit({ user: user('LISTER'), resource: 'doc', action: 'read', resourceId: 3 });
       expect(await lister.listOwn()).toEqual([1, 2]);
       const limiter = await snapshot.grantPermit({ user: user('LIMITER'), resource: 'doc', action: 'read', resourceId: 4 });
@@ -72,7 +70,7 @@ describe('hooks of a permit decided in a tenant', () => {
       },
     });
     calls.length = 0;
-    const permit = await snapshotIn(permissions, 'acme').grantPermit({ user: { id: 7, roles: ['LIMITER', 'TEAM'] }, resource: 'doc', action: 'read' });
+    const permit = await askedIn(permissions, 'acme').grantPermit({ user: { id: 7, roles: ['LIMITER', 'TEAM'] }, resource: 'doc', action: 'read' });
     expect(permit.limitOwn()).toBe('creator filter or team filter');
     expect(reduced).toEqual([['user', 'tenant', 'limitOwneds'], 'acme']);
     expect(calls).toEqual([
@@ -121,7 +119,7 @@ describe('rules of a permit decided in a tenant', () => {
       { ownershipRules: source, ownership: { isAudited: () => false, listAudited: () => [] } },
     );
     const inTenant = async (tenant: string | undefined) => {
-      const snapshot = snapshotIn(permissions, tenant);
+      const snapshot = askedIn(permissions, tenant);
       const one = await snapshot.grantPermit({ user: employee, resource: 'document', action: 'read', resourceId: 101 });
       const list = await snapshot.grantPermit({ user: employee, resource: 'document', action: 'read' });
       return {
