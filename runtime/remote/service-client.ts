@@ -80,10 +80,22 @@ function refusalDetail(text: string, statusText: string): string {
   return statusText;
 }
 
-/** What to do about a refusal with `status`. */
-function advice(status: number): string {
+/** The problem type of a refusal's body (`urn:typed-permissions:problem:not-ready`), when it is a problem. */
+function problemType(text: string): unknown {
+  try {
+    const problem = JSON.parse(text) as unknown;
+    return isObject(problem) ? problem['type'] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What to do about a refusal with `status` (and the body `text`). */
+function advice(status: number, text: string): string {
   if (status === 401 || status === 403) return ' Check the token given to createRemotePermissions (the service accepts the tokens it was started with).';
   if (status === 429) return ' The service limits requests per token: raise its rate limit, or run more replicas.';
+  // The detail of a tenant whose custom roles cannot be read says what to do; nothing is loaded that /readyz would tell.
+  if (status === 503 && problemType(text) === 'urn:typed-permissions:problem:tenant-roles-unavailable') return ' Nothing is granted.';
   if (status === 503) return ' The service has no policy loaded yet (GET /readyz says when it is ready).';
   return '';
 }
@@ -129,7 +141,7 @@ async function request(connection: ServiceConnection, method: 'GET' | 'POST', pa
   }
   if (!response.ok) {
     throw new PermissionsServiceError(
-      `${where} answered ${response.status}: ${refusalDetail(text, response.statusText)}.${advice(response.status)}`,
+      `${where} answered ${response.status}: ${refusalDetail(text, response.statusText).replace(/\.$/, '')}.${advice(response.status, text)}`,
       response.status,
     );
   }
@@ -184,16 +196,16 @@ export async function fetchPolicy(connection: ServiceConnection): Promise<Servic
 }
 
 /**
- * The slice of a set of roles. The user id sent is 0: a slice depends on the roles only, and the application's
- * user ids never leave it.
+ * The slice of a set of roles, in `tenant` when given (the roles are then those the user holds there). The user id
+ * sent is 0: a slice depends on the roles (and the tenant) only, and the application's user ids never leave it.
  *
  * @example
  * ```ts
  * const slice = await fetchSlice(connection, ['EMPLOYEE']);
  * ```
  */
-export async function fetchSlice(connection: ServiceConnection, roles: readonly string[]): Promise<PermissionSlice> {
-  const answer = await request(connection, 'POST', '/v1/slice', { user: { id: 0, roles } });
+export async function fetchSlice(connection: ServiceConnection, roles: readonly string[], tenant?: string): Promise<PermissionSlice> {
+  const answer = await request(connection, 'POST', '/v1/slice', { user: { id: 0, roles }, ...(tenant === undefined ? {} : { tenant }) });
   const problem = sliceProblem(answer);
   if (problem !== undefined) throw malformed('POST /v1/slice', problem);
   return answer as PermissionSlice;
@@ -207,8 +219,8 @@ function groupMethods(value: unknown): GroupMethods | undefined {
 }
 
 /**
- * The ownership methods of the groups of a set of roles, per `[resource, action]` asked, answered from policy
- * `policyVersion` (else a 409 PermissionsServiceError).
+ * The ownership methods of the groups of a set of roles (in `tenant`, when given), per `[resource, action]` asked,
+ * answered from policy `policyVersion` (else a 409 PermissionsServiceError).
  *
  * @example
  * ```ts
@@ -221,8 +233,9 @@ export async function fetchGroupMethods(
   roles: readonly string[],
   asked: readonly (readonly [resource: string, action: string])[],
   policyVersion: string,
+  tenant?: string,
 ): Promise<readonly (readonly GroupMethods[])[]> {
-  const checks = asked.map(([resource, action]) => ({ user: { id: 0, roles }, resource, action }));
+  const checks = asked.map(([resource, action]) => ({ user: { id: 0, roles }, ...(tenant === undefined ? {} : { tenant }), resource, action }));
   // Pinned to the slice's version: a swap in between is a 409, and the role set is asked again.
   const answer = await request(connection, 'POST', '/v1/check', { checks, policyVersion });
   const what = 'POST /v1/check';
