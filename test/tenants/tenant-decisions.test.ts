@@ -193,7 +193,8 @@ describe('reading a tenant', () => {
     store.fail(undefined);
     expect((await permissions.grantPermit(query)).granted).toBe(true);
     expect(warnings).toEqual([
-      'typed-permissions: The custom roles of tenant "acme" could not be read from memory: connection refused. Its questions are refused until the source answers.',
+      'typed-permissions: The custom roles of tenant "acme" could not be read from memory: connection refused. ' +
+        'Its questions are refused until the source answers.',
     ]);
   });
 
