@@ -89,6 +89,10 @@ export interface TenantsResult {
   /** Tenants the store lists after publishing, paged by the admin. */
   readonly listed: number;
   readonly cold: Percentiles;
+  /** The store's read alone, in those first decisions (the rest is checking and building the roles, and deciding). */
+  readonly coldReads: Percentiles;
+  /** Warm tenants the tenant side cycles through. */
+  readonly warmTenants: number;
   readonly warm: readonly WarmCase[];
   readonly memory: TenantMemory;
   readonly propagation: Skipped | (Percentiles & { readonly instances: number; readonly changes: number });
@@ -170,25 +174,35 @@ async function publishAll(store: TenantStore, documents: readonly TenantRolesDoc
 
 /**
  * An engine over the scenario following `source`, once its watch listens: the watch's first call (every tenant
- * changed) comes then, and would otherwise land in the middle of a timing and make a read run twice.
+ * changed) comes then, and would otherwise land in the middle of a timing and make a read run twice. Each read's
+ * time goes to `readTimes`, when given.
  */
-async function following(scenario: Scenario, source: TenantRolesSource, maxTenants: number) {
+async function following(scenario: Scenario, source: TenantRolesSource, maxTenants: number, readTimes?: number[]) {
   const permissions = buildPermissions(scenario, new CountingOwnership());
+  const watch = source.watch?.bind(source);
+  if (watch === undefined) throw new Error(`${source.description} has no watch`);
   let listening: () => void = () => undefined;
   const heard = new Promise<void>((resolve) => (listening = resolve));
   const followed = await permissions.followTenantRoles(
     {
       description: source.description,
-      read: (tenant) => source.read(tenant),
+      read: async (tenant) => {
+        const started = performance.now();
+        const version = await source.read(tenant);
+        readTimes?.push(performance.now() - started);
+        return version;
+      },
       watch: (changed, failed) =>
-        source.watch?.((tenant) => {
+        watch((tenant) => {
           changed(tenant);
           if (tenant === undefined) listening();
         }, failed),
     },
     { maxTenants },
   );
-  await Promise.race([heard, new Promise((_, reject) => setTimeout(() => reject(new Error('the tenant roles watch did not start within 10 s')), 10_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the tenant roles watch did not start within 10 s')), 10_000)));
+  await Promise.race([heard, late]).finally(() => clearTimeout(timer));
   return { permissions, followed };
 }
 
@@ -381,11 +395,14 @@ async function run({ settings, log }: BenchContext): Promise<TenantsResult> {
     log(`  published ${documents.length} tenants to the ${store.description} in ${seconds.toFixed(1)} s`);
 
     // A cache that keeps every tenant asked here: it forgets the oldest first, and the warm tenants must stay.
-    const { permissions, followed } = await following(scenario, store.source(), tenantSettings.coldTenants + tenantSettings.warmTenants);
+    const readTimes: number[] = [];
+    const { permissions, followed } = await following(scenario, store.source(), tenantSettings.coldTenants + tenantSettings.warmTenants, readTimes);
     let cold: Percentiles;
+    let coldReads: Percentiles;
     let warm: WarmCase[];
     try {
       cold = percentiles(await timeColdDecisions(permissions, spreadTenants(tenantSettings.coldTenants, tenantSettings.tenants), granted));
+      coldReads = percentiles(readTimes);
       log(`  first decision in a cold tenant: p50 ${formatMs(cold.p50Ms)}, p99 ${formatMs(cold.p99Ms)}`);
       const warmTenants = spreadTenants(tenantSettings.warmTenants, tenantSettings.tenants);
       warm = await timeWarmDecisions(permissions, warmTenants, warmQuestions(granted, refused), tenantSettings);
@@ -394,7 +411,10 @@ async function run({ settings, log }: BenchContext): Promise<TenantsResult> {
     }
 
     const memory = await measureMemory(scenario, store, tenantSettings, granted);
-    log(`  heap with maxTenants ${memory.maxTenants}: ${memory.atBoundMB.toFixed(1)} MB at the bound, ${memory.afterAllMB.toFixed(1)} MB after ${memory.askedTenants}`);
+    log(
+      `  heap with maxTenants ${memory.maxTenants}: ${memory.atBoundMB.toFixed(1)} MB at the bound, ` +
+        `${memory.afterAllMB.toFixed(1)} MB after ${memory.askedTenants}`,
+    );
 
     const changes = tenantSettings.propagationChanges;
     const propagation =
@@ -412,6 +432,8 @@ async function run({ settings, log }: BenchContext): Promise<TenantsResult> {
       published: { via: `the admin API's publish (each document checked against the policy), ${store.concurrency} at a time`, seconds },
       listed,
       cold,
+      coldReads,
+      warmTenants: tenantSettings.warmTenants,
       warm,
       memory,
       propagation,
@@ -425,16 +447,33 @@ const n = (value: number): string => value.toLocaleString('en-US');
 
 function sections(result: TenantsResult | undefined): string[] {
   if (result === undefined) return [];
-  const { cold, memory, propagation } = result;
+  const { cold, coldReads, memory, propagation } = result;
   const intro =
     `Tenants (${result.store}): ${n(result.tenants)} tenants × ${result.rolesPerTenant} custom roles ` +
     `(${result.definitionsPerTenant} definitions, about ${n(result.documentBytes)} bytes of JSON per tenant; seeded), over the 1× policy, ` +
     `published through ${result.published.via} in ${result.published.seconds.toFixed(1)} s; the store lists ${n(result.listed)} tenants.`;
-  const coldTable = `First decision in a cold tenant (\`await grantPermit\`: the tenant's read from the store, its custom roles checked and built, the decision), ${n(cold.count)} distinct tenants one after the other:\n\n${table(
-    ['tenants', 'p50', 'p95', 'p99', 'max'],
-    [[n(cold.count), formatMs(cold.p50Ms), formatMs(cold.p95Ms), formatMs(cold.p99Ms), formatMs(cold.maxMs)]],
+  const coldIntro =
+    "First decision in a cold tenant (`await grantPermit`: the tenant's read from the store, its custom roles checked and built, the decision), " +
+    `${n(cold.count)} distinct tenants one after the other:`;
+  const coldTable = `${coldIntro}\n\n${table(
+    ['part', 'count', 'p50', 'p95', 'p99', 'max'],
+    [
+      ['the first decision', n(cold.count), formatMs(cold.p50Ms), formatMs(cold.p95Ms), formatMs(cold.p99Ms), formatMs(cold.maxMs)],
+      [
+        "of which the store's read",
+        n(coldReads.count),
+        formatMs(coldReads.p50Ms),
+        formatMs(coldReads.p95Ms),
+        formatMs(coldReads.p99Ms),
+        formatMs(coldReads.maxMs),
+      ],
+    ],
   )}`;
-  const warmTable = `Warm decisions (\`grantPermitSync\`, per call, median, p95 and p99 of the round means, rounds interleaved): in a warm tenant — ${MIRROR_ROLE} is ${MIRRORED_BASE_ROLE}'s definitions under a custom name — against the same question without a tenant, asked with ${MIRRORED_BASE_ROLE}:\n\n${table(
+  const warmIntro =
+    '`grantPermitSync` in a warm tenant (per call, median, p95 and p99 of the round means, rounds interleaved, cycling through ' +
+    `${n(result.warmTenants)} tenants) — ${MIRROR_ROLE} is ${MIRRORED_BASE_ROLE}'s definitions under a custom name — against the same question ` +
+    `without a tenant, asked with ${MIRRORED_BASE_ROLE}:`;
+  const warmTable = `${warmIntro}\n\n${table(
     ['question', 'in a tenant', 'p95', 'p99', 'without', 'p95', 'p99', 'ratio'],
     result.warm.map((c) => [
       c.case,
@@ -447,7 +486,10 @@ function sections(result: TenantsResult | undefined): string[] {
       formatRatio(c.ratio),
     ]),
   )}`;
-  const memoryTable = `Memory with \`maxTenants\` ${n(memory.maxTenants)}: heap growth (after a full collection) since before following, once as many tenants as the cache holds were asked, and after every one of the ${n(memory.askedTenants)}:\n\n${table(
+  const memoryIntro =
+    `Memory with \`maxTenants\` ${n(memory.maxTenants)}: heap growth (after a full collection) since before following, once as many tenants ` +
+    `as the cache holds were asked, and after every one of the ${n(memory.askedTenants)}:`;
+  const memoryTable = `${memoryIntro}\n\n${table(
     ['asked', 'heap growth', 'tenants kept'],
     [
       [n(Math.min(memory.maxTenants, memory.askedTenants)), `${memory.atBoundMB.toFixed(1)} MB`, n(memory.keptAtBound)],
@@ -457,9 +499,18 @@ function sections(result: TenantsResult | undefined): string[] {
   const propagationSection =
     'skipped' in propagation
       ? `Propagation of a tenant's change: not measured (${propagation.skipped}).`
-      : `Propagation of a tenant's change to ${propagation.instances} follower processes (LISTEN/NOTIFY), from the publish's commit to each instance's first yes (each asks every millisecond), ${propagation.changes} changes to as many tenants:\n\n${table(
+      : `Propagation of a tenant's change to ${propagation.instances} follower processes (LISTEN/NOTIFY), from the publish's commit to each ` +
+        `instance's first yes (each asks every millisecond), ${propagation.changes} changes to as many tenants:\n\n${table(
           ['delays', 'p50', 'p95', 'p99', 'max'],
-          [[n(propagation.count), formatDelayMs(propagation.p50Ms), formatDelayMs(propagation.p95Ms), formatDelayMs(propagation.p99Ms), formatDelayMs(propagation.maxMs)]],
+          [
+            [
+              n(propagation.count),
+              formatDelayMs(propagation.p50Ms),
+              formatDelayMs(propagation.p95Ms),
+              formatDelayMs(propagation.p99Ms),
+              formatDelayMs(propagation.maxMs),
+            ],
+          ],
         )}`;
   return [intro, coldTable, warmTable, memoryTable, propagationSection];
 }

@@ -22,6 +22,8 @@ const scenario = createScenario(1);
 const permissions = buildPermissions(scenario, new CountingOwnership());
 const { granted } = tenantQuestions(scenario);
 const source = postgresTenantRoles({ connectionString: url, schema, channel });
+const watch = source.watch?.bind(source);
+if (watch === undefined) throw new Error(`${source.description} has no watch`);
 const print = (event: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify({ ...event, at: Date.now() })}\n`);
 
 let listening: () => void = () => undefined;
@@ -31,7 +33,7 @@ const followed = await permissions.followTenantRoles({
   read: (tenant) => source.read(tenant),
   // The watch's first call (undefined: every tenant) comes when it listens: from then on no publish is missed.
   watch: (changed, failed) =>
-    source.watch?.((tenant) => {
+    watch((tenant) => {
       changed(tenant);
       if (tenant === undefined) listening();
     }, failed),

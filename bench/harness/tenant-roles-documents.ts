@@ -111,7 +111,7 @@ export const SECOND_BASE_ROLE = 'ROLE_0002';
  */
 export function tenantQuestions(scenario: Scenario): TenantQuestions {
   const roles = new Set([MIRRORED_BASE_ROLE, SECOND_BASE_ROLE]);
-  const mentioned = new Set(scenario.definitions.filter((definition) => definition.roles.some((role) => roles.has(role))).map((d) => d.resource));
+  const mentioned = new Set(scenario.definitions.filter((definition) => [definition.roles].flat().some((role) => roles.has(role))).map((d) => d.resource));
   const named = new Set(scenario.definitions.map((definition) => definition.resource));
   const refused = scenario.fillerResources.find((resource) => named.has(resource) && !mentioned.has(resource));
   if (refused === undefined) throw new Error(`every resource of the scenario is granted to ${MIRRORED_BASE_ROLE} or ${SECOND_BASE_ROLE}`);
