@@ -280,10 +280,11 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
 
   /** `decide` with the snapshot of `tenant` over `snapshot`: at once when it is kept, else after reading its custom roles. */
   private inTenant<T>(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, decide: (snapshot: PolicySnapshot<TUser, TFilter>) => Promise<T>): Promise<T> {
+    // A kept tenant's id was checked when it was first asked: only a tenant not kept is checked (and read).
+    const ready = typeof tenant === 'string' ? this.tenantSnapshots?.kept(snapshot, tenant) : undefined;
+    if (ready !== undefined) return decide(ready as PolicySnapshot<TUser, TFilter>);
     const problem = tenantIdProblem(tenant);
     if (problem !== undefined) return Promise.reject(new PermissionsUsageError(`grantPermit: tenant ${problem}.`));
-    const ready = this.tenantSnapshots?.ready(snapshot, tenant as string);
-    if (ready !== undefined) return decide(ready as PolicySnapshot<TUser, TFilter>);
     return this.tenants()
       .then((tenants) => tenants.snapshotFor(snapshot, tenant as string))
       .then((inTenant) => decide(inTenant as PolicySnapshot<TUser, TFilter>));
@@ -296,6 +297,8 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
 
   /** The snapshot of `tenant` when it is kept; a PermissionsUsageError naming `what` when its custom roles must be read first. */
   private readyTenant(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, what: string): PolicySnapshot<TUser, TFilter> {
+    const kept = typeof tenant === 'string' ? this.tenantSnapshots?.kept(snapshot, tenant) : undefined;
+    if (kept !== undefined) return kept as PolicySnapshot<TUser, TFilter>;
     const ready = this.tenantSnapshots?.ready(snapshot, checkTenantId(tenant, `${what}: tenant`));
     if (ready !== undefined) return ready as PolicySnapshot<TUser, TFilter>;
     throw new PermissionsUsageError(

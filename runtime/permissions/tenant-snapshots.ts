@@ -101,6 +101,20 @@ export class TenantSnapshots {
   }
 
   /**
+   * The snapshot of `tenant` over `base` when it is kept and made for `base`: the hot path of a warm tenant (one
+   * map look-up; every kept tenant's id was checked when it was first asked).
+   *
+   * @example
+   * ```ts
+   * const snapshot = tenants.kept(current, 'acme') ?? tenants.ready(current, 'acme');
+   * ```
+   */
+  kept(base: PolicySnapshot, tenant: string): PolicySnapshot | undefined {
+    const entry = this.entries.get(tenant);
+    return entry !== undefined && entry.base === base ? entry.snapshot : undefined;
+  }
+
+  /**
    * The snapshot of `tenant` over `base`, when its custom roles are kept (or no source is followed); undefined when
    * they must be read first.
    *
