@@ -85,7 +85,7 @@ export function permitRouteOf(handler: unknown): CheckedPermitRoute | undefined 
  * Given what the generated `createPermissions()` returns, `permit()` is typed: a resource the definitions do
  * not name, or an action the route's resource does not have, is a compile error.
  *
- * Per request it reads the user (`getUser`), the record id from the route's path parameters
+ * Per request it reads the user (`getUser`) and the tenant (`getTenant`, when given), the record id from the route's path parameters
  * (`resourceIdParam`, default `id` when it is the path's last parameter; a path with parameters
  * that resolves no id parameter is refused rather than checked as a collection), projects it
  * (`projectResourceId`, else the resource's declared id type), answers 400 for an id that is no id of the
@@ -124,7 +124,7 @@ export function createPermitMiddleware<
 export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRequest extends ExpressRequest>(
   options: PermitMiddlewareOptions<TUser, TFilter, string, TRequest>,
 ): PermitRoute<string, string, TRequest> {
-  const { permissions, getUser, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
+  const { permissions, getUser, getTenant, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
 
   return (route) => {
     const checked = checkPermitRoute(route, defaultResource, FACTORY.name);
@@ -171,9 +171,9 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRe
       }
       const { resourceId } = requested;
       Promise.resolve()
-        .then(() => getUser(req))
+        .then(async () => ({ user: await getUser(req), tenant: await getTenant?.(req) }))
         .then(
-          (user) => answerGrantQuery(permissions, { user, resource, action, resourceId }, req, res, next),
+          ({ user, tenant }) => answerGrantQuery(permissions, { user, resource, action, resourceId, tenant }, req, res, next),
           (error: unknown) => next(error),
         );
     };

@@ -128,7 +128,7 @@ export function createPermitHook<
   TAction extends string = string,
 >(options: PermitHookOptions<TUser, TFilter, TResource> & { readonly permissions: Permissions<TUser, TFilter> }): PermitRoute<TResource, TAction>;
 export function createPermitHook<TUser extends User<unknown>, TFilter>(options: PermitHookOptions<TUser, TFilter, string>): PermitRoute {
-  const { permissions, getUser, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
+  const { permissions, getUser, getTenant, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
   const reportServerError = serverErrorReporter<[FastifyRequest]>(options.onServerError, (error, request) => request.log.error(error), FACTORY);
 
   /** Answers what went wrong: a 4xx the error carries, else 500 with nothing of the error (which goes to onServerError). */
@@ -148,7 +148,8 @@ export function createPermitHook<TUser extends User<unknown>, TFilter>(options: 
           const requested = projectRequestId(rawResourceIdOf(resolved, request.params as Readonly<Record<string, unknown>>), resource, projectResourceId);
           if ('answer' in requested) return send(reply, requested.answer);
           const user = await getUser(request);
-          const decision = await decideRequest(permissions, { user, resource, action, resourceId: requested.resourceId }, VIA);
+          const tenant = await getTenant?.(request);
+          const decision = await decideRequest(permissions, { user, resource, action, resourceId: requested.resourceId, tenant }, VIA);
           // The policy that decided, granted or refused, and the decision's call id for the application's logs.
           if (decision.headers !== undefined) void reply.headers(decision.headers);
           if (!decision.granted) return send(reply, decision.answer);

@@ -148,7 +148,7 @@ export function createPermitMiddleware<
 export function createPermitMiddleware<TUser extends User<unknown>, TFilter, E extends Env>(
   options: PermitMiddlewareOptions<TUser, TFilter, string, E>,
 ): PermitRoute<TUser, TFilter> {
-  const { permissions, getUser, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
+  const { permissions, getUser, getTenant, resource: defaultResource, projectResourceId } = checkPermitOptions(options, FACTORY);
 
   return (route) => {
     const checked = checkPermitRoute(route, defaultResource, FACTORY.name);
@@ -168,7 +168,8 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, E e
       const requested = projectRequestId(rawResourceIdOf(routeInfo, c.req.param()), resource, projectResourceId);
       if ('answer' in requested) return answer(c, requested.answer);
       const user = await getUser(c as unknown as Context<E>);
-      const decision = await decideRequest(permissions, { user, resource, action, resourceId: requested.resourceId }, VIA);
+      const tenant = await getTenant?.(c as unknown as Context<E>);
+      const decision = await decideRequest(permissions, { user, resource, action, resourceId: requested.resourceId, tenant }, VIA);
       setHeaders(c, decision.headers);
       if (!decision.granted) return answer(c, decision.answer);
       c.set('permit', decision.permit);

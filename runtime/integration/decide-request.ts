@@ -6,7 +6,9 @@
 import type { GrantQuery, Permissions, Permit, User } from '../permissions/index.js';
 // The errors from their own file: the package's main entry would also load the run-time definition builder, which
 // a bundle for a browser or a worker does not want.
-import { PermissionsInvalidIdError, PermissionsUsageError } from '../core/common/errors.js';
+import { PermissionsError, PermissionsInvalidIdError, PermissionsUsageError } from '../core/common/errors.js';
+import { describeValue } from '../core/common/describe-value.js';
+import { tenantIdProblem } from '../core/decision/tenant-id.js';
 import { requestResourceId, type ProjectResourceId } from '../core/decision/resource-id.js';
 import type { PermissionsSchema } from '../permissions/schema-types.js';
 import type { TypedPermissions } from '../permissions/precompiled-permissions.js';
@@ -46,12 +48,41 @@ export type RequestDecision<TUser extends User<unknown> = User<unknown>, TFilter
       readonly permit: Permit<TUser, unknown, TFilter> | undefined;
       /** The headers to send with the answer; undefined for a 400. */
       readonly headers: DecisionHeaders | undefined;
-      /** 403 when nothing is granted, 400 when the id is no id of the resource. */
+      /**
+       * 403 when nothing is granted; 400 when the id is no id of the resource or the tenant no tenant id; 503 when
+       * the tenant's custom roles cannot be read now.
+       */
       readonly answer: ErrorAnswer<PermissionsErrorBody>;
     };
 
 function invalidIdAnswer(error: PermissionsInvalidIdError): ErrorAnswer<PermissionsErrorBody> {
-  return { status: 400, body: { statusCode: 400, error: 'Bad Request', message: error.message } };
+  return badRequest(error.message);
+}
+
+function badRequest(message: string): ErrorAnswer<PermissionsErrorBody> {
+  return { status: 400, body: { statusCode: 400, error: 'Bad Request', message } };
+}
+
+/**
+ * The engine's PermissionsTenantRolesError, told by its code: importing the class would load the tenants' cache
+ * into every integration's bundle, which the engine loads only when a question first names a tenant.
+ */
+function isTenantRolesUnavailable(error: unknown): error is PermissionsError & { readonly tenant: string } {
+  return error instanceof PermissionsError && error.code === 'PERMISSIONS_TENANT_ROLES_UNAVAILABLE';
+}
+
+/**
+ * The 400 answer for the tenant a request names when it is no tenant id; undefined when it is one (or absent).
+ * A tenant that is no string is the application's mistake (what `getTenant` returned), thrown as a usage error.
+ */
+function invalidTenantAnswer(tenant: unknown): ErrorAnswer<PermissionsErrorBody> | undefined {
+  if (tenant === undefined) return undefined;
+  if (typeof tenant !== 'string')
+    throw new PermissionsUsageError(
+      `The tenant of a request must be a tenant id (a string) or undefined, got ${describeValue(tenant)}: check what getTenant returns.`,
+    );
+  const problem = tenantIdProblem(tenant);
+  return problem === undefined ? undefined : badRequest(`The tenant of the request is no tenant id: it ${problem}.`);
 }
 
 /**
@@ -80,8 +111,10 @@ export function projectRequestId(raw: string | undefined, resource: string, proj
  * Decides a request's query: `permissions.grantPermitVia(query, via)`, where `via` is the integration's label for
  * the decision log and spans (`'fastify'`: a letter, then letters, digits, `.`, `_` or `-`, at most 32
  * characters). Resolves to the permit and the headers when granted; to the 403 answer (with the headers) when
- * nothing is granted; to the 400 answer when the id is no id of the resource. Rejects with what else went wrong
- * (an ownership hook that failed, a malformed query): answer it with `answerOfError` (500).
+ * nothing is granted; to the 400 answer when the id is no id of the resource, or the query's `tenant` (what the
+ * integration's `getTenant` returned) is a string that is no tenant id; to the 503 answer when the tenant's
+ * custom roles cannot be read now (the source is down). Rejects with what else went wrong (an ownership hook
+ * that failed, a malformed query, a tenant that is no string): answer it with `answerOfError` (500).
  *
  * @example
  * ```ts
@@ -96,11 +129,23 @@ export async function decideRequest<TUser extends User<unknown>, TFilter>(
   query: GrantQuery<TUser>,
   via: string,
 ): Promise<RequestDecision<TUser, TFilter>> {
+  const tenantAnswer = invalidTenantAnswer((query as { readonly tenant?: unknown }).tenant);
+  if (tenantAnswer !== undefined) return { granted: false, permit: undefined, headers: undefined, answer: tenantAnswer };
   let permit: Permit<TUser, unknown, TFilter>;
   try {
     permit = await permissions.grantPermitVia(query, via);
   } catch (error) {
     if (error instanceof PermissionsInvalidIdError) return { granted: false, permit: undefined, headers: undefined, answer: invalidIdAnswer(error) };
+    if (isTenantRolesUnavailable(error)) {
+      // The source's own words (a host, a path) stay out of the answer.
+      const message = `The custom roles of tenant ${JSON.stringify(error.tenant)} cannot be read now; try again later.`;
+      return {
+        granted: false,
+        permit: undefined,
+        headers: undefined,
+        answer: { status: 503, body: { statusCode: 503, error: 'Service Unavailable', message } },
+      };
+    }
     throw error;
   }
   const headers = decisionHeaders(permit);

@@ -21,7 +21,7 @@ export interface ErrorBody {
 }
 
 /**
- * The JSON body of a 400 or 403 answer of a permissions check.
+ * The JSON body of a 400, 403 or 503 answer of a permissions check (503: a tenant's custom roles cannot be read now).
  *
  * @example
  * ```ts
@@ -29,8 +29,8 @@ export interface ErrorBody {
  * ```
  */
 export interface PermissionsErrorBody extends ErrorBody {
-  readonly statusCode: 400 | 403;
-  readonly error: 'Bad Request' | 'Forbidden';
+  readonly statusCode: 400 | 403 | 503;
+  readonly error: 'Bad Request' | 'Forbidden' | 'Service Unavailable';
 }
 
 /**

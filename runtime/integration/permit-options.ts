@@ -28,7 +28,7 @@ export interface IntegrationFactory {
   /** What it hands the application's callbacks (`getUser`, `onServerError`), as messages write it: `'req'`, `'c'`, `'request'`. */
   readonly receives: string;
   /**
-   * Its options beyond `permissions`, `getUser`, `resource` and `projectResourceId`, listed in the message for
+   * Its options beyond `permissions`, `getUser`, `getTenant`, `resource` and `projectResourceId`, listed in the message for
    * options that are no object; optional ones end in `?`.
    */
   readonly extraOptions?: readonly string[] | undefined;
@@ -58,6 +58,12 @@ export interface PermitOptions<TUser extends User<unknown> = User<unknown>, TFil
    * Requests without a real user should get a placeholder user carrying a role of its own.
    */
   readonly getUser: (request: TRequest) => TUser | Promise<TUser>;
+  /**
+   * The tenant a request is asked in (from a header, a subdomain, the session), or `undefined` for a question in
+   * no tenant. May be async. `getUser`'s roles are then the roles the user holds in that tenant. A string that is
+   * no tenant id answers 400 and the request is never checked; what it throws is a server error (500).
+   */
+  readonly getTenant?: ((request: TRequest) => string | undefined | Promise<string | undefined>) | undefined;
   /** The resource of the routes, unless a route names its own. */
   readonly resource?: TResource | undefined;
   /**
@@ -74,12 +80,14 @@ export interface PermitOptions<TUser extends User<unknown> = User<unknown>, TFil
  *
  * @example
  * ```ts
- * const { permissions, getUser, resource, projectResourceId }: CheckedPermitOptions<AppUser, unknown, Request> = checkPermitOptions(options, factory);
+ * const checked: CheckedPermitOptions<AppUser, unknown, Request> = checkPermitOptions(options, factory);
+ * const { permissions, getUser, getTenant, resource, projectResourceId } = checked;
  * ```
  */
 export interface CheckedPermitOptions<TUser extends User<unknown> = User<unknown>, TFilter = any, TRequest = unknown> {
   readonly permissions: Permissions<TUser, TFilter>;
   readonly getUser: (request: TRequest) => TUser | Promise<TUser>;
+  readonly getTenant: ((request: TRequest) => string | undefined | Promise<string | undefined>) | undefined;
   readonly resource: unknown;
   readonly projectResourceId: ProjectResourceId | undefined;
 }
@@ -87,7 +95,7 @@ export interface CheckedPermitOptions<TUser extends User<unknown> = User<unknown
 /**
  * Checks a `permit` factory's options when the application starts, one mistake at a time in this order: options
  * that are no object, an engine that is not one or not built, a `getUser` that is no function, a
- * `projectResourceId` that is neither a function nor undefined. Throws a `PermissionsUsageError` naming the
+ * `getTenant` or `projectResourceId` that is neither a function nor undefined. Throws a `PermissionsUsageError` naming the
  * factory (`createPermitHook(): options.getUser must be a function (request) => user.`); returns the engine and
  * the options.
  *
@@ -103,7 +111,7 @@ export function checkPermitOptions<TUser extends User<unknown>, TFilter, TReques
   options: PermitOptions<TUser, TFilter, string, TRequest>,
   factory: IntegrationFactory,
 ): CheckedPermitOptions<TUser, TFilter, TRequest> {
-  const listed = ['permissions', 'getUser', 'resource?', 'projectResourceId?', ...(factory.extraOptions ?? [])].join(', ');
+  const listed = ['permissions', 'getUser', 'getTenant?', 'resource?', 'projectResourceId?', ...(factory.extraOptions ?? [])].join(', ');
   usageChecked(
     // An array passes here, as it always has: its missing engine is the first thing refused.
     valid((value) => typeof value === 'object' && value !== null, `${factory.name}(options): options must be an object { ${listed} }.`),
@@ -117,11 +125,15 @@ export function checkPermitOptions<TUser extends User<unknown>, TFilter, TReques
     ),
     options.getUser,
   );
+  const getTenant = usageChecked(
+    functionOption(`${factory.name}(): options.getTenant must be a function (${factory.receives}) => tenant id | undefined.`),
+    options.getTenant,
+  ) as CheckedPermitOptions<TUser, TFilter, TRequest>['getTenant'];
   const projectResourceId = usageChecked(
     functionOption(`${factory.name}(): options.projectResourceId must be a function (raw, { resource }) => id | undefined.`),
     options.projectResourceId,
   ) as ProjectResourceId | undefined;
-  return { permissions, getUser, resource: options.resource, projectResourceId };
+  return { permissions, getUser, getTenant, resource: options.resource, projectResourceId };
 }
 
 /**

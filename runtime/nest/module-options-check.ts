@@ -8,7 +8,15 @@ import type { PermissionsOptions, User } from '../permissions/index.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.js';
 
 /** The module's own options; every other option is the engine's (`PermissionsOptions`), checked by it. */
-const MODULE_OPTION_KEYS: readonly string[] = ['extractUserFromRequest', 'projectResourceId', 'definitions', 'tables', 'source', 'follow'];
+const MODULE_OPTION_KEYS: readonly string[] = [
+  'extractUserFromRequest',
+  'extractTenantFromRequest',
+  'projectResourceId',
+  'definitions',
+  'tables',
+  'source',
+  'follow',
+];
 
 const KNOWN_OPTION_KEYS: readonly string[] = [...MODULE_OPTION_KEYS, ...PERMISSIONS_OPTION_KEYS];
 
@@ -30,6 +38,7 @@ const moduleOptionsShape = object(
       (extract) => typeof extract === 'function',
       'PermissionsModule.forRoot(): extractUserFromRequest must be a function (request) => user | Promise<user>.',
     ),
+    extractTenantFromRequest: is((extract) => typeof extract === 'function', 'extractTenantFromRequest must be a function (request) => tenant id | undefined.'),
     projectResourceId: is((project) => typeof project === 'function', 'projectResourceId must be a function (id, { resource }) => id.'),
     definitions: optional(
       valid(

@@ -131,7 +131,8 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       if (route.skip) return true;
       const request = context.switchToHttp().getRequest<GuardedRequest>();
       const user = await this.permissionsService.userOf(request);
-      request[PERMIT_REQUEST_KEY] = await this.grant(route, user, rawResourceIdOf(route, request.params), context.switchToHttp().getResponse(), 'nest');
+      const tenant = await this.permissionsService.tenantOf(request);
+      request[PERMIT_REQUEST_KEY] = await this.grant(route, user, tenant, rawResourceIdOf(route, request.params), context.switchToHttp().getResponse(), 'nest');
       return true;
     }
 
@@ -149,18 +150,27 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       const call = resolverCallOf(context.getArgs());
       const request = requestOfResolverCall(call, route.label);
       const user = await this.permissionsService.userOf(request);
-      storeResolverPermit(call, await this.grant(route, user, rawResolverIdOf(route, call.args), (request as { res?: unknown }).res, 'graphql'));
+      const tenant = await this.permissionsService.tenantOf(request);
+      storeResolverPermit(call, await this.grant(route, user, tenant, rawResolverIdOf(route, call.args), (request as { res?: unknown }).res, 'graphql'));
       return true;
     }
 
     /**
      * Projects the raw id (the route's projection, else the resource's declared id type in grantPermit), asks for
-     * the permit, and refuses: 400 for an id that is no id of the resource, 403 when nothing is granted.
+     * the permit in the request's tenant, and refuses: 400 for an id that is no id of the resource or a tenant that
+     * is no tenant id, 403 when nothing is granted, 503 when the tenant's custom roles cannot be read now.
      */
-    private async grant(route: PermissionsRoute, user: User<unknown>, rawId: string | undefined, response: unknown, via: 'nest' | 'graphql'): Promise<Permit> {
+    private async grant(
+      route: PermissionsRoute,
+      user: User<unknown>,
+      tenant: string | undefined,
+      rawId: string | undefined,
+      response: unknown,
+      via: 'nest' | 'graphql',
+    ): Promise<Permit> {
       const requested = projectRequestId(rawId, route.resource, route.projectResourceId);
       if ('answer' in requested) throw exceptionOf(requested.answer);
-      const query = { user, resource: route.resource, action: route.action, resourceId: requested.resourceId };
+      const query = { user, resource: route.resource, action: route.action, resourceId: requested.resourceId, tenant };
       const decision = await decideRequest(this.permissionsService.permissions, query, via);
       // The policy that decided this response, granted or refused, and the decision's call id for the application's logs.
       if (decision.headers !== undefined) setHeaders(response, decision.headers);

@@ -32,6 +32,13 @@ export interface PermissionsModuleOptions<TUser extends User<unknown> = User<unk
    */
   extractUserFromRequest(request: unknown): TUser | Promise<TUser>;
   /**
+   * Returns the tenant a request is asked in (from a header, a subdomain, the session), or `undefined` for a
+   * question in no tenant; `extractUserFromRequest`'s roles are then the roles the user holds in that tenant.
+   * A string that is no tenant id answers 400 (GraphQL: `BAD_USER_INPUT`) and nothing is checked; what it throws
+   * propagates. Asked once per request, like the user.
+   */
+  readonly extractTenantFromRequest?: ((request: unknown) => string | undefined | Promise<string | undefined>) | undefined;
+  /**
    * Turns the id of a request (path parameter text; a GraphQL argument in decimal) into the application's id
    * type, for every guard that does not set its own. It may throw an `HttpException` (for example
    * `BadRequestException`), which propagates; `undefined` or `null` answers 400. Default: the resource's

@@ -64,6 +64,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
   private guardedResolvers: readonly ResolverHandlerRecord[] = [];
   /** The user of each request in flight (weakly held: forgotten with the request). */
   private readonly users = new WeakMap<object, Promise<TUser>>();
+  private readonly tenants = new WeakMap<object, Promise<string | undefined>>();
   /** The GraphQL schema the application serves, read at bootstrap (after the GraphQL module built it). */
   private graphql: GraphQLSchemaReader | undefined;
 
@@ -159,6 +160,20 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
       this.users.set(request, user);
     }
     return user;
+  }
+
+  /**
+   * @internal The tenant of a request, from the module's `extractTenantFromRequest` (undefined without it),
+   * asked once per request for the same reason as the user.
+   */
+  tenantOf(request: object): Promise<string | undefined> {
+    let tenant = this.tenants.get(request);
+    if (tenant === undefined) {
+      const extract = this.options.extractTenantFromRequest;
+      tenant = Promise.resolve().then(() => extract?.(request));
+      this.tenants.set(request, tenant);
+    }
+    return tenant;
   }
 
   /** @internal The module options, for the guards. */

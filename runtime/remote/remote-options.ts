@@ -35,7 +35,11 @@ export interface RemotePermissionsOptions<TUser = User, TFilter = unknown> {
   readonly hookTimeoutMs?: number | undefined;
   /** How long one request to the service may take, in ms. Default 5,000. */
   readonly timeoutMs?: number | undefined;
-  /** How often the service's policy version is asked, in ms; a new version drops every role set's answers. Default 5,000. */
+  /**
+   * How often the service's policy version is asked, in ms; a new version drops every role set's answers, and every
+   * answer asked in a tenant is dropped at each ask (a tenant's custom roles change without a new version, so a
+   * change is seen within this interval). Default 5,000.
+   */
   readonly refreshIntervalMs?: number | undefined;
   /** How many sets of roles are kept (the oldest is asked again first). Default 1,000. */
   readonly maxCachedRoleSets?: number | undefined;

@@ -8,6 +8,7 @@
 import type { User } from '../core/definition/definition-types.js';
 import { decideOwnership, decideWithoutHooks, queriedResourceId } from '../core/decision/decide-permit.js';
 import { checkGrantQuery, rolesKey, type GrantQuery } from '../core/decision/grant-query.js';
+import { checkTenantId } from '../core/decision/tenant-id.js';
 import { OnceWarnings } from '../core/decision/once-warnings.js';
 import { undeclaredActionError } from '../core/decision/role-lookup.js';
 import { Permit } from '../core/decision/permit.js';
@@ -83,11 +84,12 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     type TId = S['resources'][R]['id'];
     const checked = query as unknown as GrantQuery<TUser, TId>;
     checkGrantQuery(checked);
-    const { user, resource, action } = checked;
+    const { user, resource, action, tenant } = checked;
+    if (tenant !== undefined) checkTenantId(tenant, 'grantPermit: tenant');
     const declared = this.declaredActions.get(resource);
     if (declared !== undefined && !declared.includes(action)) throw undeclaredActionError(resource, action, declared);
     const resourceId = queriedResourceId<TId>(checked, this.idTypes.get(resource));
-    const policy = await this.roleSet(user.roles);
+    const policy = await this.roleSet(user.roles, tenant);
     const combination = policy.combination(resource, action);
     if (combination === NO_GRANT && !this.idTypes.has(resource))
       this.warnings.warn('resource', resource, () => ({
@@ -105,13 +107,18 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     this.refreshing = undefined;
   }
 
-  /** The policy of a set of roles in the current version: asked once, shared by concurrent callers, retried after a failure. */
-  private roleSet(roles: readonly string[]): Promise<RoleSetPolicy> {
-    const key = rolesKey(roles);
+  /**
+   * The policy of a set of roles (in `tenant`) in the current version: asked once, shared by concurrent callers,
+   * retried after a failure. A tenant's role sets are keyed apart (`t` and the tenant before the roles, which a key
+   * of roles alone never starts with).
+   */
+  private roleSet(roles: readonly string[], tenant: string | undefined): Promise<RoleSetPolicy> {
+    const sorted = rolesKey(roles);
+    const key = tenant === undefined ? sorted : `t${JSON.stringify(tenant)}${sorted}`;
     let found = this.roleSets.get(key);
     if (found === undefined) {
       if (this.roleSets.size >= this.settings.maxCachedRoleSets) this.roleSets.delete(this.roleSets.keys().next().value as string);
-      found = this.loadRoleSet(JSON.parse(key) as string[]);
+      found = this.loadRoleSet(JSON.parse(sorted) as string[], tenant);
       this.roleSets.set(key, found);
       found.catch(() => {
         if (this.roleSets.get(key) === found) this.roleSets.delete(key);
@@ -120,16 +127,17 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     return found;
   }
 
-  private async loadRoleSet(roles: readonly string[], attempt = 1): Promise<RoleSetPolicy> {
+  private async loadRoleSet(roles: readonly string[], tenant: string | undefined, attempt = 1): Promise<RoleSetPolicy> {
     const connection = this.settings.connection;
-    const slice = await fetchSlice(connection, roles);
+    const slice = await fetchSlice(connection, roles, tenant);
     const asked = actionsWithGroups(slice);
     let methods;
     try {
-      methods = asked.length === 0 ? [] : await fetchGroupMethods(connection, roles, asked, slice.version);
+      methods = asked.length === 0 ? [] : await fetchGroupMethods(connection, roles, asked, slice.version, tenant);
     } catch (error) {
       // The policy changed between the slice and the methods: ask again, in the new version.
-      if (error instanceof PermissionsServiceError && error.status === 409 && attempt < VERSION_RACE_RETRIES) return this.loadRoleSet(roles, attempt + 1);
+      if (error instanceof PermissionsServiceError && error.status === 409 && attempt < VERSION_RACE_RETRIES)
+        return this.loadRoleSet(roles, tenant, attempt + 1);
       throw error;
     }
     let rules = this.rules;
@@ -138,14 +146,14 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
       const policy = await fetchPolicy(connection);
       rules = this.rememberRules(policy);
       if (rules.version !== slice.version) {
-        if (attempt < VERSION_RACE_RETRIES) return this.loadRoleSet(roles, attempt + 1);
+        if (attempt < VERSION_RACE_RETRIES) return this.loadRoleSet(roles, tenant, attempt + 1);
         throw new PermissionsServiceError(
           `The decision service's policy changed ${VERSION_RACE_RETRIES} times while its ownership rules were asked; nothing is granted. Ask again.`,
         );
       }
     }
     this.adopt(slice.version);
-    return new RoleSetPolicy(slice, asked, methods, this.settings, rules.table);
+    return new RoleSetPolicy(slice, asked, methods, this.settings, rules.table, tenant);
   }
 
   /** Keeps the rules of `policy` (a version at least as new as the ones kept). */
@@ -173,6 +181,8 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
       this.declaredActions = declaredActionsOf(policy);
       this.rememberRules(policy);
       this.adopt(policy.policyVersion);
+      // A tenant's custom roles change without a new policy version: its role sets are asked again after each refresh.
+      for (const key of [...this.roleSets.keys()]) if (key.startsWith('t')) this.roleSets.delete(key);
     } catch (error) {
       if (this.refreshFailed) return;
       this.refreshFailed = true;

@@ -76,12 +76,14 @@ function ruleOwner(group: number, resource: string, name: string, rules: Ownersh
  *
  * @example
  * ```ts
- * const policy = new RoleSetPolicy(slice, [['document', 'read']], [[{ group: 0, limitOwned: 'limitToCreator' }]], settings, rules);
+ * const policy = new RoleSetPolicy(slice, [['document', 'read']], [[{ group: 0, limitOwned: 'limitToCreator' }]], settings, rules, undefined);
  * new Permit(user, 'document', 'read', undefined, true, true, policy.combination('document', 'read'), policy, undefined);
  * ```
  */
 export class RoleSetPolicy implements PermitContext {
   readonly version: string;
+  /** The tenant the role set was asked in (its custom roles are the service's to know); undefined for none. */
+  readonly tenant: string | undefined;
   /** None: the service sends no definitions, so remote permits cannot explain themselves. */
   readonly tables = undefined;
   readonly limitOwnReduce: LimitOwnReducer | undefined;
@@ -98,8 +100,10 @@ export class RoleSetPolicy implements PermitContext {
     methods: readonly (readonly GroupMethods[])[],
     settings: RemotePermitSettings,
     rules: OwnershipRulesTable,
+    tenant: string | undefined,
   ) {
     this.version = slice.version;
+    this.tenant = tenant;
     this.limitOwnReduce = settings.limitOwnReduce;
     this.ownershipRules = settings.ownershipRules;
     this.getResourceId = settings.getResourceId;

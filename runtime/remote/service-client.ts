@@ -184,16 +184,16 @@ export async function fetchPolicy(connection: ServiceConnection): Promise<Servic
 }
 
 /**
- * The slice of a set of roles. The user id sent is 0: a slice depends on the roles only, and the application's
- * user ids never leave it.
+ * The slice of a set of roles, in `tenant` when given (the roles are then those the user holds there). The user id
+ * sent is 0: a slice depends on the roles (and the tenant) only, and the application's user ids never leave it.
  *
  * @example
  * ```ts
  * const slice = await fetchSlice(connection, ['EMPLOYEE']);
  * ```
  */
-export async function fetchSlice(connection: ServiceConnection, roles: readonly string[]): Promise<PermissionSlice> {
-  const answer = await request(connection, 'POST', '/v1/slice', { user: { id: 0, roles } });
+export async function fetchSlice(connection: ServiceConnection, roles: readonly string[], tenant?: string): Promise<PermissionSlice> {
+  const answer = await request(connection, 'POST', '/v1/slice', { user: { id: 0, roles }, ...(tenant === undefined ? {} : { tenant }) });
   const problem = sliceProblem(answer);
   if (problem !== undefined) throw malformed('POST /v1/slice', problem);
   return answer as PermissionSlice;
@@ -207,8 +207,8 @@ function groupMethods(value: unknown): GroupMethods | undefined {
 }
 
 /**
- * The ownership methods of the groups of a set of roles, per `[resource, action]` asked, answered from policy
- * `policyVersion` (else a 409 PermissionsServiceError).
+ * The ownership methods of the groups of a set of roles (in `tenant`, when given), per `[resource, action]` asked,
+ * answered from policy `policyVersion` (else a 409 PermissionsServiceError).
  *
  * @example
  * ```ts
@@ -221,8 +221,9 @@ export async function fetchGroupMethods(
   roles: readonly string[],
   asked: readonly (readonly [resource: string, action: string])[],
   policyVersion: string,
+  tenant?: string,
 ): Promise<readonly (readonly GroupMethods[])[]> {
-  const checks = asked.map(([resource, action]) => ({ user: { id: 0, roles }, resource, action }));
+  const checks = asked.map(([resource, action]) => ({ user: { id: 0, roles }, ...(tenant === undefined ? {} : { tenant }), resource, action }));
   // Pinned to the slice's version: a swap in between is a 409, and the role set is asked again.
   const answer = await request(connection, 'POST', '/v1/check', { checks, policyVersion });
   const what = 'POST /v1/check';

@@ -33,6 +33,8 @@ export interface CheckUser {
 /** One question of a batch: may `user` perform `action` on `resource` (the record `resourceId`, owned by the groups `ownedBy`)? */
 export interface CheckQuery {
   readonly user: CheckUser;
+  /** The tenant asked in: `user.roles` are the roles the user holds there. Its custom roles must be loaded (`loadTenants`). */
+  readonly tenant?: string | undefined;
   readonly resource: string;
   readonly action: string;
   readonly resourceId?: string | number | undefined;
@@ -79,10 +81,10 @@ export interface CheckAnswer {
 
 /** What the answers are read from: the engine's slices and tables, one policy version; and its decision log. */
 export interface SliceEngine {
-  sliceFor(user: CheckUser): PermissionSlice;
+  sliceFor(user: CheckUser, options?: { readonly tenant?: string | undefined }): PermissionSlice;
   readonly tables: GrantTables;
   readonly policyVersion: string;
-  logDecision?(decision: Omit<LoggedDecision, 'callSequence'>, via: 'service', ownershipChecked: boolean): string | undefined;
+  logDecision?(decision: Omit<LoggedDecision, 'callSequence'>, via: 'service', ownershipChecked: boolean, tenant?: string): string | undefined;
 }
 
 /** Logs a final answer as a decision (`via: 'service'`) and adds its call id; an answer still needing ownership is not a decision yet. */
@@ -94,6 +96,7 @@ function logged(engine: SliceEngine, check: CheckQuery, answer: CheckAnswer): Ch
     { user, resource, action, resourceId, granted, anyGranted, ownGranted },
     'service',
     check.ownedBy !== undefined || check.record !== undefined,
+    check.tenant,
   );
   return callId === undefined ? answer : { ...answer, callId };
 }
@@ -331,7 +334,15 @@ export function answerChecks(
   });
   // Every check is answered before any is logged: a refused batch logs no decision.
   const answers = queries.map((check, i) =>
-    answerOne(entriesOf(engine.sliceFor(check.user)).get(check.resource)?.get(check.action), check, tables, policyVersion, `checks[${i}]`),
+    answerOne(
+      entriesOf(engine.sliceFor(check.user, { tenant: check.tenant }))
+        .get(check.resource)
+        ?.get(check.action),
+      check,
+      tables,
+      policyVersion,
+      `checks[${i}]`,
+    ),
   );
   return answers.map((answer, i) => logged(engine, queries[i] as CheckQuery, answer));
 }

@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PrecompiledPermissions } from '../permissions/precompiled-permissions.js';
 import type { PolicySource } from '../live/policy-source.js';
+import type { TenantRolesSource } from '../live/tenant-roles-source.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import type { PolicyBundle } from '../live/policy-bundle.js';
@@ -26,6 +27,12 @@ import { followTokensFile, readTokensFile } from './token-file.js';
 export interface DecisionServiceOptions {
   /** Where the policy comes from, followed while the service runs: `filePolicySource`, `httpPolicySource`, `postgresPolicySource` of typed-permissions/live. */
   readonly source?: PolicySource | undefined;
+  /**
+   * Where the custom roles of tenants come from (a `TenantRolesSource`), followed while the service runs: a check
+   * naming a `tenant` decides with that tenant's custom roles beside the policy's, read when a check first names
+   * the tenant and again when the source says it changed. Without it, a check's tenant has the policy's roles only.
+   */
+  readonly tenantRoles?: TenantRolesSource | undefined;
   /**
    * A compiled policy (`generated/policy.json`, or the generated `grantTables`): the policy until the source has
    * one, and the vocabulary (resources, actions, id types) every later version must keep. Without it, the first
@@ -130,6 +137,10 @@ const optionsShape = object(
     ),
     limits: optional(serviceLimitsShape),
     tokensFilePollIntervalMs: optional(durationShape('createDecisionService(options): tokensFilePollIntervalMs', 10)),
+    tenantRoles: is(
+      (source) => typeof source === 'object' && source !== null && typeof (source as TenantRolesSource).read === 'function',
+      'tenantRoles must be a source of tenant roles: an object with read(tenant) and, to follow changes, watch(changed, failed).',
+    ),
     tables: () => true,
     tokensFile: () => true,
     readTimeoutMs: () => true,
@@ -140,7 +151,8 @@ const optionsShape = object(
     notObject: problem('options must be an object.'),
     unknownKey: (key) =>
       problem(
-        `unknown option ${JSON.stringify(key)}; the options are source, tables, tokens, tokensFile, tokensFilePollIntervalMs, allowAnonymous, host, port, ` +
+        `unknown option ${JSON.stringify(key)}; the options are source, tenantRoles, tables, tokens, tokensFile, tokensFilePollIntervalMs, ` +
+          'allowAnonymous, host, port, ' +
           'limits, ownershipMethods, logger, readTimeoutMs, onDecision, decisionLog.',
       ),
     firstUnknownOnly: true,

@@ -21,6 +21,7 @@ export const REFUSAL_REASONS: Readonly<Record<ProblemKind, RefusalReason>> = {
   'rate-limited': 'rate_limited',
   internal: 'internal',
   'not-ready': 'not_ready',
+  'tenant-roles-unavailable': 'tenant_roles_unavailable',
 };
 
 /**

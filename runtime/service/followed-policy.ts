@@ -10,6 +10,7 @@ import type { User } from '../core/definition/definition-types.js';
 import { type Vocabulary, vocabularyOf } from '../core/tables/vocabulary.js';
 import type { LivePolicy } from '../live/policy-follower.js';
 import type { PolicySource } from '../live/policy-source.js';
+import type { TenantRolesSource } from '../live/tenant-roles-source.js';
 import { ownershipStandIn } from '../live/ownership-stand-in.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import type { PolicyBundle } from '../live/policy-bundle.js';
@@ -31,6 +32,7 @@ const ruleSourceStandIn: OwnershipRuleSource = { filter: refuse, ownedAmong: ref
 /** Where the policy comes from. */
 export interface PolicyOrigin {
   readonly source?: PolicySource | undefined;
+  readonly tenantRoles?: TenantRolesSource | undefined;
   readonly tables?: GrantTables | PolicyBundle | undefined;
   readonly ownershipMethods?: readonly string[] | undefined;
   readonly readTimeoutMs?: number | undefined;
@@ -94,10 +96,23 @@ export async function followPolicy(origin: PolicyOrigin, metrics: ServiceMetrics
       ...(origin.readTimeoutMs === undefined ? {} : { readTimeoutMs: origin.readTimeoutMs }),
     });
   }
+  // Custom roles of tenants: each tenant read when a check first names it, again when the source says it changed.
+  const tenantRoles =
+    origin.tenantRoles === undefined
+      ? undefined
+      : await engine
+          .followTenantRoles(origin.tenantRoles, {
+            onError: (error) => logger.warn(`typed-permissions service: tenant roles source: ${error instanceof Error ? error.message : String(error)}`),
+          })
+          .catch(async (error: unknown) => {
+            await live?.close();
+            throw error;
+          });
   return {
     engine,
     served: () => (engine.built && vocabulary !== undefined ? { engine, vocabulary } : undefined),
     close: async () => {
+      await tenantRoles?.close();
       await live?.close();
     },
   };

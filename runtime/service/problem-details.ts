@@ -15,6 +15,7 @@ export const PROBLEM_KINDS = {
   'rate-limited': { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal server error' },
   'not-ready': { status: 503, title: 'Not ready' },
+  'tenant-roles-unavailable': { status: 503, title: 'Tenant roles unavailable' },
 } as const;
 
 /** A kind of problem. */

@@ -11,6 +11,8 @@ import { filePolicySource } from '../live/file-policy-source.js';
 import { httpPolicySource } from '../live/http-policy-source.js';
 import { loadPg } from '../live/postgres-client.js';
 import { postgresPolicySource } from '../live/postgres-policy-source.js';
+import { fileTenantRoles } from '../live/file-tenant-roles.js';
+import { postgresTenantRoles } from '../live/postgres-tenant-roles.js';
 import { parseBundleText } from '../live/bundle-text.js';
 import { regularFileText } from '../live/regular-file-text.js';
 import { tokensOfList } from './bearer-tokens.js';
@@ -29,6 +31,9 @@ export const SERVE_USAGE = `Usage:
                            (default: DATABASE_URL, when neither --policy nor --policy-url is given)
   --schema <name>          the store's schema (default typed_permissions)
   --channel <name>         the store's notification channel (default typed_permissions_policy)
+  --tenant-roles <folder>  follow the tenants' custom roles in this folder (what typed-permissions tenant writes)
+  --tenant-roles-database-url <url>
+                           follow the tenants' custom roles in this PostgreSQL store instead
   --host <address>         the address to listen on (default 127.0.0.1)
   --port <number>          the port to listen on (default 8080; 0: any free port)
   --token <token>          a bearer token to accept (repeat for several); visible to other users of this
@@ -42,6 +47,7 @@ export const SERVE_USAGE = `Usage:
                            rejected; ownership rules need none (checks carry the record)
   --max-body-bytes <n>     the largest request body (default 1048576)
   --max-checks <n>         the most checks in one request (default 1000)
+  --max-tenants <n>        the most tenants one request names (default 16)
   --max-roles <n>          the most roles of one user (default 64)
   --max-owned-by <n>       the most groups in one ownedBy (default 256)
   --max-record-attributes <n>
@@ -72,6 +78,7 @@ class ServeUsageError extends Error {}
 const LIMIT_FLAGS = {
   'max-body-bytes': 'maxBodyBytes',
   'max-checks': 'maxChecks',
+  'max-tenants': 'maxTenants',
   'max-roles': 'maxRoles',
   'max-owned-by': 'maxOwnedBy',
   'max-record-attributes': 'maxRecordAttributes',
@@ -89,6 +96,8 @@ const STRING_FLAGS = [
   'database-url',
   'schema',
   'channel',
+  'tenant-roles',
+  'tenant-roles-database-url',
   'host',
   'port',
   'tokens-file',
@@ -147,6 +156,16 @@ function policyOptions(flags: Flags, env: ServeIo['env']): Pick<DecisionServiceO
   return { source: filePolicySource(file as string) };
 }
 
+/** The source of tenants' custom roles the flags name: a folder (`--tenant-roles`) or a PostgreSQL store, or none. */
+function tenantRolesOptions(flags: Flags): Pick<DecisionServiceOptions, 'tenantRoles'> {
+  const folder = flags['tenant-roles'] as string | undefined;
+  const databaseUrl = flags['tenant-roles-database-url'] as string | undefined;
+  if (folder !== undefined && databaseUrl !== undefined) throw new ServeUsageError('give --tenant-roles or --tenant-roles-database-url, not both.');
+  if (folder !== undefined) return { tenantRoles: fileTenantRoles(folder) };
+  if (databaseUrl !== undefined) return { tenantRoles: postgresTenantRoles({ connectionString: databaseUrl }) };
+  return {};
+}
+
 /** The bundle in `file`, read once (the policy to start from), as a followed file is read. */
 async function bundleOfFile(file: string): Promise<PolicyBundle> {
   let text: string;
@@ -176,6 +195,7 @@ async function serviceOptions(flags: Flags, io: ServeIo, logger: ServiceLogger):
   const { startFile, ...policy } = policyOptions(flags, io.env);
   return {
     ...policy,
+    ...tenantRolesOptions(flags),
     ...(startFile === undefined ? {} : { tables: await bundleOfFile(startFile) }),
     ...(tokensFile === undefined ? { tokens: tokensOfList(listed ?? '') } : { tokensFile }),
     allowAnonymous: flags['allow-anonymous-on-loopback'] === true,

@@ -11,6 +11,11 @@ export interface DecisionServiceLimits {
   readonly maxBodyBytes?: number | undefined;
   /** The most checks in one `POST /v1/check`; more is refused with 400. Default 1,000. */
   readonly maxChecks?: number | undefined;
+  /**
+   * The most tenants one request may name (over its checks); more is refused with 400. Each is one read of the
+   * tenant roles source when the service does not keep it yet. Default 16; at most 1,000, the tenants the engine keeps.
+   */
+  readonly maxTenants?: number | undefined;
   /** The most roles one user may carry in a request; more is refused with 400. Default 64. */
   readonly maxRoles?: number | undefined;
   /** The most ownership groups one check may name in `ownedBy`; more is refused with 400. Default 256. */
@@ -35,7 +40,7 @@ export interface DecisionServiceLimits {
 export type ResolvedServiceLimits = { readonly [K in keyof DecisionServiceLimits]-?: number };
 
 /**
- * The defaults of the limits: 1 MiB bodies, 1,000 checks per request, 64 roles per user, 256 groups in
+ * The defaults of the limits: 1 MiB bodies, 1,000 checks and 16 tenants per request, 64 roles per user, 256 groups in
  * `ownedBy`, 256 attributes per record and 256 related records per check, 64 user attributes, 1,024 characters
  * per attribute value, 1,000 requests per token per second, 10 s per request.
  *
@@ -47,6 +52,7 @@ export type ResolvedServiceLimits = { readonly [K in keyof DecisionServiceLimits
 export const DEFAULT_SERVICE_LIMITS: ResolvedServiceLimits = Object.freeze({
   maxBodyBytes: 1_048_576,
   maxChecks: 1_000,
+  maxTenants: 16,
   maxRoles: 64,
   maxOwnedBy: 256,
   maxRecordAttributes: 256,
@@ -62,6 +68,7 @@ export const DEFAULT_SERVICE_LIMITS: ResolvedServiceLimits = Object.freeze({
 const RANGES: { readonly [K in keyof ResolvedServiceLimits]: readonly [min: number, max: number] } = {
   maxBodyBytes: [1_024, 1_073_741_824],
   maxChecks: [1, 100_000],
+  maxTenants: [1, 1_000],
   maxRoles: [1, 10_000],
   maxOwnedBy: [1, 100_000],
   maxRecordAttributes: [1, 10_000],

@@ -18,6 +18,7 @@ export type RefusalReason =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'not_ready'
+  | 'tenant_roles_unavailable'
   | 'internal';
 
 /**

@@ -7,6 +7,7 @@
  */
 import { MAX_NAME_LENGTH } from '../core/definition/names.js';
 import { MAX_STRING_ID_LENGTH } from '../core/decision/resource-id.js';
+import { MAX_TENANT_ID_LENGTH } from '../core/decision/tenant-id.js';
 import { OWNERSHIP_LIMITS } from '../core/ownership-rules/ownership-rule.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-details.js';
 import { POLICY_VERSION_HEADER } from './server-context.js';
@@ -19,6 +20,16 @@ const SAFE_INTEGER = 9_007_199_254_740_991;
 const policyVersionSchema = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'A policy version: the SHA-256 of its tables, in hex.' } as const;
 
 const nameSchema = (what: string) => ({ type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, description: what }) as const;
+
+/** The tenant a question is asked in: its bounds here, its characters checked by the service (control and format characters are refused). */
+const tenantSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_TENANT_ID_LENGTH,
+  description:
+    'The tenant the question is asked in: user.roles are the roles the user holds there, the policy’s and the tenant’s custom roles. ' +
+    `A printable string of 1 to ${MAX_TENANT_ID_LENGTH} characters (no control or format characters). Without it, the policy’s roles only.`,
+} as const;
 
 const patternsSchema = (what: string) => ({ type: 'array', items: { type: 'string' }, description: what }) as const;
 
@@ -107,6 +118,7 @@ function checkSchema(limits: ResolvedServiceLimits) {
     description: 'One question: may user perform action on resource (the record resourceId, owned by the groups ownedBy)?',
     properties: {
       user: schemaRef('User'),
+      tenant: tenantSchema,
       resource: nameSchema('A resource of the policy (GET /v1/policy lists them).'),
       action: nameSchema('An action of the policy.'),
       resourceId: {
@@ -236,8 +248,8 @@ const sliceRequestSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['user'],
-  description: 'The user whose slice is asked for.',
-  properties: { user: schemaRef('User') },
+  description: 'The user whose slice is asked for, in the tenant asked about.',
+  properties: { user: schemaRef('User'), tenant: tenantSchema },
 } as const;
 
 /** The answer of `POST /v1/slice`: what `permissions.sliceFor(user)` returns, for `createClient(slice)` of typed-permissions/client. */

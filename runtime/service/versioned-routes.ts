@@ -10,6 +10,7 @@ import { policyAnswer } from './policy-answer.js';
 import { ServiceProblem } from './problem-details.js';
 import { documented, POLICY_VERSION_HEADER, servedPolicy, type DecisionServerContext } from './server-context.js';
 import { bodyResponse, problemResponses, schemaRef } from './service-schemas.js';
+import { loadTenants } from './tenant-loading.js';
 
 interface CheckBody {
   readonly checks: readonly CheckQuery[];
@@ -18,6 +19,7 @@ interface CheckBody {
 
 interface SliceBody {
   readonly user: CheckUser;
+  readonly tenant?: string | undefined;
 }
 
 const DECISION_PROBLEMS = problemResponses({
@@ -26,7 +28,7 @@ const DECISION_PROBLEMS = problemResponses({
   413: 'The body is larger than the limit.',
   415: 'The body is not application/json.',
   429: 'Too many requests with this token; retry after retry-after seconds.',
-  503: 'No policy is loaded yet.',
+  503: 'No policy is loaded yet, or the custom roles of a tenant the request names cannot be read now.',
 });
 
 const READ_PROBLEMS = problemResponses({
@@ -51,8 +53,9 @@ function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext
         operationId: 'check',
         summary: 'Decide a batch of checks',
         description:
-          'Each check asks whether user may perform action on resource (the record resourceId). The answers come in order, all from one policy ' +
-          'version. Where ownership decides, the answer lists the ownership groups and the methods or rule that decide them; send ownedBy (the ' +
+          'Each check asks whether user may perform action on resource (the record resourceId), in its tenant when it names one. The answers ' +
+          'come in order, all from one policy version. Where ownership decides, the answer lists the ownership groups and the methods or rule ' +
+          'that decide them; send ownedBy (the ' +
           'groups that own the record) for the final decision and attributes, or the record (and the user’s attributes) for the service to ' +
           'evaluate the rule groups on it.',
         body: schemaRef('CheckRequest'),
@@ -63,9 +66,12 @@ function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext
         },
       }),
     },
-    (request, reply) => {
-      const { engine, vocabulary } = servedPolicy(context);
+    async (request, reply) => {
       const { checks, policyVersion } = request.body;
+      const asked = checks.map((check, i) => ({ field: `checks[${i}].tenant`, tenant: check.tenant }));
+      await loadTenants(servedPolicy(context).engine, asked, context.limits.maxTenants, context.logger);
+      // Read after the tenants are ready: every answer comes from the version active now.
+      const { engine, vocabulary } = servedPolicy(context);
       const active = engine.policyVersion;
       if (policyVersion !== undefined && policyVersion !== active)
         throw new ServiceProblem(
@@ -89,15 +95,17 @@ function registerSliceRoute(api: FastifyInstance, context: DecisionServerContext
         operationId: 'getSlice',
         summary: 'The user’s slice, for a browser',
         description:
-          'What permissions.sliceFor(user) returns: per resource and granted action, the any attributes and the ownership groups with the ' +
+          'What permissions.sliceFor(user, { tenant }) returns: per resource and granted action, the any attributes and the ownership groups with the ' +
           'attributes they add. No role names, hook names or definition text. Serve it to the user’s browser and read it with createClient ' +
           'of typed-permissions/client.',
         body: schemaRef('SliceRequest'),
         response: { 200: bodyResponse('The user’s slice, as permissions.sliceFor(user) returns it.', 'SliceResponse', VERSIONED), ...DECISION_PROBLEMS },
       }),
     },
-    (request, reply) => {
-      const slice = servedPolicy(context).engine.sliceFor(request.body.user);
+    async (request, reply) => {
+      const { user, tenant } = request.body;
+      await loadTenants(servedPolicy(context).engine, [{ field: 'tenant', tenant }], context.limits.maxTenants, context.logger);
+      const slice = servedPolicy(context).engine.sliceFor(user, { tenant });
       void reply.header(POLICY_VERSION_HEADER, slice.version);
       return slice;
     },

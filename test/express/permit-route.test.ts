@@ -263,7 +263,9 @@ describe('createPermitMiddleware and permit() refuse wrong wiring at boot, namin
 
   it('options that are no object, an engine that is not one, getUser and projectResourceId that are not functions', () => {
     expect(() => createPermitMiddleware(null as never)).toThrow(
-      new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.'),
+      new PermissionsUsageError(
+        'createPermitMiddleware(options): options must be an object { permissions, getUser, getTenant?, resource?, projectResourceId? }.',
+      ),
     );
     expect(() => createPermitMiddleware({ permissions: {} as never, getUser })).toThrow(
       new PermissionsUsageError(

@@ -247,7 +247,7 @@ describe('createPermitHook and permit() refuse wrong options when the applicatio
     );
     expect(() => createPermitHook(null as never)).toThrow(
       new PermissionsUsageError(
-        'createPermitHook(options): options must be an object { permissions, getUser, resource?, projectResourceId?, onServerError? }.',
+        'createPermitHook(options): options must be an object { permissions, getUser, getTenant?, resource?, projectResourceId?, onServerError? }.',
       ),
     );
     expect(() => createPermitHook({ permissions, getUser: 'user' as never })).toThrow(

@@ -260,7 +260,9 @@ describe('createPermitMiddleware and permit() refuse wrong wiring when the app i
 
   it('names what is wrong', () => {
     expect(() => createPermitMiddleware(null as never)).toThrow(
-      new PermissionsUsageError('createPermitMiddleware(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.'),
+      new PermissionsUsageError(
+        'createPermitMiddleware(options): options must be an object { permissions, getUser, getTenant?, resource?, projectResourceId? }.',
+      ),
     );
     expect(() => createPermitMiddleware({ permissions: {} as never, getUser })).toThrow(
       'createPermitMiddleware(): options.permissions must be what createPermissions() returns, or a Permissions instance (see initPermissions).',

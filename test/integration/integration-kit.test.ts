@@ -258,11 +258,11 @@ describe('checkPermitOptions: the options of a permit factory, in the words of t
     };
     expect(refusal(null)).toEqual([
       PermissionsUsageError.name,
-      'createKoaPermit(options): options must be an object { permissions, getUser, resource?, projectResourceId? }.',
+      'createKoaPermit(options): options must be an object { permissions, getUser, getTenant?, resource?, projectResourceId? }.',
     ]);
     expect(refusal('options', { ...koa, extraOptions: ['onServerError?', 'logLevel'] })).toEqual([
       PermissionsUsageError.name,
-      'createKoaPermit(options): options must be an object { permissions, getUser, resource?, projectResourceId?, onServerError?, logLevel }.',
+      'createKoaPermit(options): options must be an object { permissions, getUser, getTenant?, resource?, projectResourceId?, onServerError?, logLevel }.',
     ]);
     expect(refusal({ permissions: {}, getUser: 'user', projectResourceId: 1 })).toEqual([
       PermissionsUsageError.name,

@@ -6,7 +6,8 @@
  * nobody defines with any company and managed users, every action, and documents that exist or not, with and
  * without an id, every answer of the Permit is the same:
  * granted, anyGranted, ownGranted, anyAttributes, pick, filterPick, listOwn / limitOwn, owningGroups — or the
- * same error.
+ * same error. In tenants, where custom roles of the same name grant something else in each (read from one source
+ * by both), every answer is the same too.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -26,11 +27,28 @@ import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { createRemotePermissions, type RemotePermissions } from '../../runtime/remote/index.js';
 import { createDecisionService, type DecisionService } from '../../runtime/service/index.js';
 import { recordingLogger, TOKEN } from '../service/service-fixture.js';
+import { memoryTenantRoles } from '../tenants/tenant-fixture.js';
 
 const NUM_RUNS = 150;
 const ACTIONS = ['read', 'list', 'review', 'delete', 'update', 'create'] as const;
 const ROLES = ['EMPLOYEE', 'EMPLOYEE_MANAGER', 'COMPANY_ADMIN', 'SUPER_ADMIN', 'QA_MANAGER', 'GOD', 'ANONYMOUS'] as const;
 const MISSING_IDS = [0, 9, 11, 1000] as const;
+/** REVIEWER reviews its company's documents without confidential data in acme, lists and reads every title in globex; initech has no custom roles. */
+const CUSTOM_ROLES = {
+  acme: {
+    definitions: [
+      {
+        roles: ['REVIEWER'],
+        resource: 'document',
+        possession: 'own',
+        grant: { read: ['*', '!confidential'], review: ['*', '!confidential'] },
+        owner: 'sameCompany',
+      },
+    ],
+  },
+  globex: { definitions: [{ roles: ['REVIEWER'], resource: 'document', grant: { 'read:any': ['id', 'title'], 'list:any': ['id', 'title'] } }] },
+};
+const TENANTS = ['acme', 'globex', 'initech'] as const;
 const bundle = JSON.parse(readFileSync(new URL('../../generated/policy.json', import.meta.url), 'utf8')) as PolicyBundle;
 
 let db: Kysely<ExampleDatabase>;
@@ -42,7 +60,14 @@ beforeAll(async () => {
   db = await seededTestDatabase();
   const ownershipRules = documentOwnershipRules(db);
   embedded = createPermissions<AppUser, DocumentFilter>({ ownershipRules, logger: { warn: () => undefined } });
-  service = await createDecisionService({ tables: bundle, tokens: [TOKEN], port: 0, logger: recordingLogger() });
+  await embedded.followTenantRoles(memoryTenantRoles(CUSTOM_ROLES).source);
+  service = await createDecisionService({
+    tables: bundle,
+    tenantRoles: memoryTenantRoles(CUSTOM_ROLES).source,
+    tokens: [TOKEN],
+    port: 0,
+    logger: recordingLogger(),
+  });
   const url = await service.listen();
   remote = await createRemotePermissions<Schema, AppUser, DocumentFilter>({
     url,
@@ -151,6 +176,57 @@ describe('remote permissions ≡ the embedded engine, on the example', () => {
         remote.grantPermit({ user, resource: 'decision', action: 'list' }),
       ]);
       expect([user.id, theirs.granted, theirs.anyAttributes]).toEqual([user.id, mine.granted, mine.anyAttributes]);
+    }
+  });
+
+  it('in tenants: every example user, also holding the custom role, every action, a document of each creator and a missing one', async () => {
+    // Documents of each company (the custom role's rule compares companies) and one that does not exist: the whole
+    // set of documents is the test above's, without tenants.
+    const ids = [undefined, ...new Set(exampleUsers.map((user) => exampleDocuments.find((document) => document.creatorId === user.id)?.id)), MISSING_IDS[0]];
+    for (const tenant of TENANTS) {
+      for (const example of [...(exampleUsers as readonly AppUser[]), exampleAnonymousUser as AppUser]) {
+        const user = { ...example, roles: [...example.roles, 'REVIEWER'] };
+        for (const action of ACTIONS) {
+          for (const resourceId of ids) {
+            const query = { user, resource: 'document', action, resourceId, tenant } as const;
+            const [mine, theirs] = await Promise.all([embedded.grantPermit(query), remote.grantPermit(query)]);
+            expect([tenant, user.id, action, resourceId, await answersOf(theirs, resourceId)]).toEqual([
+              tenant,
+              user.id,
+              action,
+              resourceId,
+              await answersOf(mine, resourceId),
+            ]);
+          }
+        }
+      }
+    }
+  }, 120_000);
+
+  it('in tenants: any mix of roles, custom or not', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        userArb,
+        fc.boolean(),
+        fc.constantFrom(...TENANTS),
+        fc.constantFrom(...ACTIONS),
+        fc.option(fc.constantFrom(...exampleDocuments.map((document) => document.id), ...MISSING_IDS), { nil: undefined }),
+        async (someone, reviewer, tenant, action, resourceId) => {
+          const user = reviewer ? { ...someone, roles: [...someone.roles, 'REVIEWER'] } : someone;
+          const query = { user, resource: 'document', action, resourceId, tenant } as const;
+          const [mine, theirs] = await Promise.all([embedded.grantPermit(query), remote.grantPermit(query)]);
+          expect(await answersOf(theirs, resourceId)).toEqual(await answersOf(mine, resourceId));
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  }, 120_000);
+
+  it('the same bad tenant ids are refused the same way', async () => {
+    const user = exampleUsers[0] as AppUser;
+    for (const tenant of ['', 't'.repeat(257), 'a\u0000b', 7] as unknown as string[]) {
+      const query = { user, resource: 'document', action: 'read', tenant } as const;
+      expect(await outcome(() => remote.grantPermit(query))).toEqual(await outcome(() => embedded.grantPermit(query)));
     }
   });
 

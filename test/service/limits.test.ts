@@ -25,6 +25,7 @@ describe('the defaults', () => {
     expect(DEFAULT_SERVICE_LIMITS).toEqual({
       maxBodyBytes: 1_048_576,
       maxChecks: 1_000,
+      maxTenants: 16,
       maxRoles: 64,
       maxOwnedBy: 256,
       maxRecordAttributes: 256,
@@ -44,7 +45,7 @@ describe('the defaults', () => {
     [{ rateLimitWindowMs: 2 ** 31 }, 'limits.rateLimitWindowMs must be a whole number from 1 to 2147483647, got 2147483648.'],
     [
       { maxCheks: 5 },
-      'unknown limit "maxCheks"; the limits are maxBodyBytes, maxChecks, maxRoles, maxOwnedBy, maxRecordAttributes, maxRelatedRecords, ' +
+      'unknown limit "maxCheks"; the limits are maxBodyBytes, maxChecks, maxTenants, maxRoles, maxOwnedBy, maxRecordAttributes, maxRelatedRecords, ' +
         'maxUserAttributes, maxAttributeLength, rateLimitMax, rateLimitWindowMs, requestTimeoutMs.',
     ],
   ])('a limit out of range stops the start: %j', async (limits, message) => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { serve, SERVE_USAGE } from '../../runtime/service/serve-command.js';
+import { fileTenantRolesAdmin } from '../../runtime/live/index.js';
 import { fixtureBundle, TOKEN, until } from './service-fixture.js';
 
 const root = new URL('../../', import.meta.url);
@@ -39,6 +40,11 @@ describe('typed-permissions serve, in process', () => {
     [[], {}, 'serve needs a policy: --policy <policy.json>, --policy-url <url> or --database-url <url> (or DATABASE_URL).'],
     [['--policy-url', 'http://127.0.0.1:1/p', '--database-url', 'postgres://127.0.0.1:1/x'], {}, 'give --policy-url or --database-url, not both.'],
     [['--policy', 'p.json', '--schema', 'x'], {}, '--schema and --channel name a PostgreSQL store: give --database-url too.'],
+    [
+      ['--policy', 'p.json', '--tenant-roles', 'roles', '--tenant-roles-database-url', 'postgres://127.0.0.1:1/x'],
+      {},
+      'give --tenant-roles or --tenant-roles-database-url, not both.',
+    ],
     [['--policy', 'p.json', '--port', '80a'], {}, '--port takes a whole number, got "80a".'],
     [['--policy', 'p.json', '--max-checks=-1'], {}, '--max-checks takes a whole number, got "-1".'],
     [['--policy', 'p.json', '--max-checks', '-1'], {}, "Option '--max-checks' argument is ambiguous."],
@@ -131,6 +137,34 @@ describe('typed-permissions serve, in process', () => {
       const address = /listening on (http:\/\/\S+)/.exec(logs.join('\n'))?.[1] as string;
       const statusWith = async (token: string) => (await fetch(`${address}/v1/policy`, { headers: { authorization: `Bearer ${token}` } })).status;
       expect([await statusWith(TOKEN), await statusWith(second), await statusWith('third-token-0123456789abcdef')]).toEqual([200, 200, 401]);
+    } finally {
+      await outcome.service?.close();
+    }
+  });
+
+  it("follows the tenants' custom roles of the folder --tenant-roles names", async () => {
+    const tenantFolder = join(folder, 'tenant-roles');
+    const admin = fileTenantRolesAdmin(tenantFolder, { policy: fixtureBundle() });
+    await admin.publish('acme', { definitions: [{ roles: ['PUBLISHER'], resource: 'article', grant: ['publish:any'] }] });
+    await admin.close();
+    const logs: string[] = [];
+    const outcome = await serve(['--policy', policyFile, '--port', '0', '--token', TOKEN, '--tenant-roles', tenantFolder], {
+      log: (line) => logs.push(line),
+      error: () => undefined,
+      env: {},
+    });
+    try {
+      const address = /listening on (http:\/\/\S+)/.exec(logs.join('\n'))?.[1] as string;
+      const grantedIn = async (tenant: string) => {
+        const checks = [{ user: { id: 7, roles: ['PUBLISHER'] }, tenant, resource: 'article', action: 'publish' }];
+        const response = await fetch(`${address}/v1/check`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ checks }),
+        });
+        return ((await response.json()) as { answers: { granted: boolean }[] }).answers[0]?.granted;
+      };
+      expect([await grantedIn('acme'), await grantedIn('globex')]).toEqual([true, false]);
     } finally {
       await outcome.service?.close();
     }

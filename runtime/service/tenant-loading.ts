@@ -1,0 +1,56 @@
+/**
+ * The tenants a request asks in, made ready before it is answered: each tenant id checked (a 400 naming the
+ * field), at most `limits.maxTenants` of them, and each one's custom roles read when the engine does not keep them
+ * yet — so that every answer of the request is then read at once, from one policy version. A tenant whose custom
+ * roles cannot be read refuses the request with 503.
+ */
+import { PermissionsError } from '../core/common/errors.js';
+import { tenantIdProblem } from '../core/decision/tenant-id.js';
+import { ServiceProblem } from './problem-details.js';
+import type { ServiceLogger } from './service-logger.js';
+
+/** What loading tenants needs of the engine. */
+export interface TenantEngine {
+  loadTenant(tenant: string): Promise<void>;
+}
+
+/** A tenant a request names, and the field that names it (`checks[3].tenant`). */
+export interface AskedTenant {
+  readonly field: string;
+  readonly tenant: string | undefined;
+}
+
+/**
+ * Checks the tenants a request names and reads the custom roles of those the engine does not keep. Rejects with a
+ * ServiceProblem: `invalid-request` for a tenant that is no tenant id, or more than `maxTenants` tenants;
+ * `tenant-roles-unavailable` (503) when a tenant's custom roles cannot be read, whose cause goes to `logger`.
+ *
+ * @example
+ * ```ts
+ * await loadTenants(engine, checks.map((check, i) => ({ field: `checks[${i}].tenant`, tenant: check.tenant })), limits.maxTenants, logger);
+ * const answers = answerChecks(engine, vocabulary, checks);
+ * ```
+ */
+export async function loadTenants(engine: TenantEngine, asked: readonly AskedTenant[], maxTenants: number, logger: ServiceLogger): Promise<void> {
+  const tenants = new Set<string>();
+  for (const { field, tenant } of asked) {
+    if (tenant === undefined) continue;
+    const problem = tenantIdProblem(tenant);
+    if (problem !== undefined) throw new ServiceProblem('invalid-request', `${field} ${problem}.`);
+    tenants.add(tenant);
+  }
+  if (tenants.size > maxTenants)
+    throw new ServiceProblem(
+      'invalid-request',
+      `The request names ${tenants.size} tenants; one request may name at most ${maxTenants} (the limit maxTenants): split it.`,
+    );
+  try {
+    await Promise.all([...tenants].map((tenant) => engine.loadTenant(tenant)));
+  } catch (error) {
+    if (!(error instanceof PermissionsError) || error.code !== 'PERMISSIONS_TENANT_ROLES_UNAVAILABLE') throw error;
+    logger.warn(`typed-permissions service: ${error.message}`);
+    // The source's own words (a host, a path) stay in the service's log.
+    const tenant = (error as PermissionsError & { readonly tenant: string }).tenant;
+    throw new ServiceProblem('tenant-roles-unavailable', `The custom roles of tenant ${JSON.stringify(tenant)} cannot be read now; try again later.`);
+  }
+}
