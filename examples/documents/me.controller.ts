@@ -53,7 +53,8 @@ export class MeController {
       // A slice is cut synchronously: the tenant's custom roles are read first (at once when they are kept).
       if (tenant !== undefined) await permissions.loadTenant(tenant);
     } catch (error) {
-      if (error instanceof PermissionsTenantRolesError) throw new ServiceUnavailableException(`The custom roles of company ${tenant} cannot be read now; try again.`);
+      if (error instanceof PermissionsTenantRolesError)
+        throw new ServiceUnavailableException(`The custom roles of company ${tenant} cannot be read now; try again.`);
       throw error;
     }
     const slice = permissions.sliceFor(user, { tenant });

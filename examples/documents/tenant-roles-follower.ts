@@ -32,7 +32,8 @@ export class TenantRolesFollower implements OnApplicationBootstrap, OnApplicatio
   async onApplicationBootstrap(): Promise<void> {
     if (this.source === undefined) return;
     this.followed = await this.permissionsService.permissions.followTenantRoles(this.source, {
-      onError: (error) => console.warn(`tenant roles from ${this.source?.description ?? 'the source'}: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (error) =>
+        console.warn(`tenant roles from ${this.source?.description ?? 'the source'}: ${error instanceof Error ? error.message : String(error)}`),
     });
   }
 

@@ -52,11 +52,18 @@ describe('the example app in tenants: a custom role of one company, published wh
     jest.restoreAllMocks();
   });
 
-  const get = (path: string, userId: string) => request((app as TestApp).getHttpServer()).get(path).set('x-user-id', userId);
+  const get = (path: string, userId: string) =>
+    request((app as TestApp).getHttpServer())
+      .get(path)
+      .set('x-user-id', userId);
 
   /** The installed CLI, as a user runs it: `npx typed-permissions tenant publish …` (here: the compiler's entry). */
   async function publish(...args: string[]): Promise<{ status: number | null; output: string }> {
-    const child = spawn(process.execPath, [compilerCli, 'tenant', 'publish', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 });
+    const child = spawn(process.execPath, [compilerCli, 'tenant', 'publish', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      timeout: 60_000,
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
