@@ -120,9 +120,12 @@ describe('examples/tenants, installed from the packed tarballs, built and starte
     }
   }, 120_000);
 
-  it('printed nothing but where it listens', async () => {
+  it('printed where it listens, and the one warning about AUDITOR while no tenant defined it', async () => {
     await app?.stop(); // every line it printed is read
-    expect(applicationOutput(app?.lines ?? [])).toEqual([`listening on ${baseUrl}`]);
+    expect(applicationOutput(app?.lines ?? [])).toEqual([
+      `listening on ${baseUrl}`,
+      'typed-permissions: unknown role "AUDITOR": no definition names it; it is ignored.',
+    ]);
   });
 });
 
