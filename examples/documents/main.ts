@@ -55,7 +55,7 @@ Each company is a tenant; custom roles from ${tenantRoles.description}. Give com
   ${publishRole}
   curl -i ${base}/documents-protected-simple/1 -H 'x-user-id: 3'    # 403 before, 200 after: QA_MANAGER reads company 1's documents
   curl -i ${base}/documents-protected-simple/4 -H 'x-user-id: 9'    # 403: company 2 defines no QA_MANAGER
-Open ${base}/ in a browser: the documents of user 1, 2, 4 or 5; the buttons the server would allow call its guarded endpoints. Or try:
+Open ${base}/ in a browser: the documents of user 1, 2, 3, 4 or 5 (and the company each works for); the buttons the server would allow call its guarded endpoints. Or try:
   curl -i ${base}/documents-protected-simple/10 -H 'x-user-id: 1'   # 200: EMPLOYEE reads own document, no 'confidential'
   curl -i ${base}/documents-protected-simple/2 -H 'x-user-id: 1'    # 403: not EMPLOYEE 1's document
   curl -i ${base}/documents-protected-simple/5 -H 'x-user-id: 4'    # 200: COMPANY_ADMIN, all attributes
