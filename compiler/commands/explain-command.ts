@@ -1,11 +1,38 @@
 /**
- * `typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--json]`: which
- * definitions grant (or would grant) an action to a set of roles, read from the tables a compile would write.
+ * `typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--tenant <id>
+ * [--tenant-roles <file>]] [--json]`: which definitions grant (or would grant) an action to a set of roles, read from
+ * the tables a compile would write — in a tenant, with that tenant's custom roles beside them.
  */
-import { explainGrant, formatExplanation } from 'typed-permissions/internal';
+import { basename, dirname } from 'node:path';
+import {
+  checkTenantId,
+  checkTenantRoles,
+  explainGrantIn,
+  formatExplanation,
+  PermissionDefinitionError,
+  PermissionsUsageError,
+  type GrantTables,
+} from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
 import { formatCompileProblem } from '../problems/compile-problem.js';
-import { definitionsFolder, parseCommandLine, UsageError, type Command } from './command-line.js';
+import { definitionsFolder, parseCommandLine, UsageError, type Command, type CommandOutput } from './command-line.js';
+import { placedProblems, readTenantRolesFile } from './tenant-roles-file.js';
+
+/** The custom roles of `--tenant-roles`, checked against `tables`; undefined (each problem printed) when refused. */
+async function tenantRolesOf(tables: GrantTables, tenant: string, file: string, io: CommandOutput): Promise<GrantTables | undefined> {
+  const read = await readTenantRolesFile(file);
+  let problems = read.problems;
+  if (read.value !== undefined) {
+    try {
+      return checkTenantRoles(tables, tenant, read.value, basename(file)).tables;
+    } catch (error) {
+      if (!(error instanceof PermissionDefinitionError)) throw error;
+      problems = placedProblems(error, basename(file), read.positions);
+    }
+  }
+  for (const problem of problems) io.error(formatCompileProblem(problem, dirname(file)));
+  return undefined;
+}
 
 /**
  * Runs `explain`.
@@ -15,12 +42,14 @@ import { definitionsFolder, parseCommandLine, UsageError, type Command } from '.
  * await explainCommand(['definitions', '--roles', 'EMPLOYEE', '--resource', 'document', '--action', 'read'], io); // 0
  * ```
  */
-export const explainCommand: Command = (argv, io) => {
+export const explainCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandLine(argv, {
     roles: { type: 'string' },
     resource: { type: 'string' },
     action: { type: 'string' },
     json: { type: 'boolean' },
+    tenant: { type: 'string' },
+    'tenant-roles': { type: 'string' },
     out: { type: 'string' },
     check: { type: 'boolean' },
     watch: { type: 'boolean' },
@@ -29,6 +58,14 @@ export const explainCommand: Command = (argv, io) => {
   if (misplaced.length > 0) throw new UsageError(`explain does not take --${misplaced.join(', --')}.`);
   if (values.roles === undefined || values.resource === undefined || values.action === undefined)
     throw new UsageError('explain needs --roles, --resource and --action.');
+  if (values['tenant-roles'] !== undefined && values.tenant === undefined) throw new UsageError('explain --tenant-roles <file> needs --tenant <id>.');
+  let tenant: string | undefined;
+  try {
+    tenant = values.tenant === undefined ? undefined : checkTenantId(values.tenant, 'explain: --tenant');
+  } catch (error) {
+    if (error instanceof PermissionsUsageError) throw new UsageError(error.message);
+    throw error;
+  }
   const definitionsDir = definitionsFolder('explain', positionals);
   const roles = values.roles
     .split(',')
@@ -37,9 +74,13 @@ export const explainCommand: Command = (argv, io) => {
   const model = compileModel(definitionsDir);
   if (!model.ok) {
     for (const problem of model.problems) io.error(formatCompileProblem(problem, definitionsDir));
-    return Promise.resolve(1);
+    return 1;
   }
-  const explanation = explainGrant(model.model.tables, roles, values.resource, values.action);
+  const { tables } = model.model;
+  const file = values['tenant-roles'];
+  const custom = tenant === undefined || file === undefined ? undefined : await tenantRolesOf(tables, tenant, file, io);
+  if (file !== undefined && custom === undefined) return 1;
+  const explanation = explainGrantIn(tables, tenant === undefined ? undefined : { id: tenant, tables: custom }, roles, values.resource, values.action);
   io.log(values.json === true ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation));
-  return Promise.resolve(0);
+  return 0;
 };

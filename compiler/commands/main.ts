@@ -12,7 +12,7 @@ import { testCommand } from './test-command.js';
 
 const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
-  typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--json]
+  typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--tenant <id> [--tenant-roles <file>]] [--json]
   typed-permissions test [definitionsDir] [--coverage] [--reporter junit <file>]
   typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>] [--force]
   typed-permissions policy list [--database-url <url>]

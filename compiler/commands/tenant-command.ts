@@ -7,19 +7,16 @@
  */
 import {
   fileTenantRolesAdmin,
-  MAX_TENANT_ROLES_BYTES,
   parseBundleText,
   PermissionDefinitionError,
   PermissionsUsageError,
   postgresTenantRolesAdmin,
-  regularFileText,
   type TenantRolesAdmin,
   type TenantRolesBase,
 } from 'typed-permissions/internal';
 import { basename, dirname } from 'node:path';
 import { formatCompileProblem, type CompileProblem } from '../problems/compile-problem.js';
-import { readJsonText } from '../reading/read-json-file.js';
-import { positionOf, type Positions } from '../reading/static-value.js';
+import { commandFileText, placedProblems, readTenantRolesFile } from './tenant-roles-file.js';
 import { parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
 
 const TENANT_OPTIONS = {
@@ -34,9 +31,6 @@ const TENANT_OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-/** A roles file may be pretty-printed: its text may be this many times the document's limit. */
-const FILE_TEXT_FACTOR = 4;
-
 type Values = ReturnType<typeof parseCommandLine<typeof TENANT_OPTIONS>>['values'];
 
 /** The server of a connection string, for messages (never its password). */
@@ -48,20 +42,10 @@ function serverOf(databaseUrl: string): string {
   }
 }
 
-/** The text of a file the command was given; a missing or unreadable file is a refusal naming it. */
-async function fileText(path: string, subject: string, maxBytes: number): Promise<string> {
-  try {
-    return await regularFileText(path, { subject: `${subject} ${path}`, maxBytes, instead: 'give the path of a regular file' });
-  } catch (error) {
-    if (error instanceof PermissionsUsageError) throw error;
-    throw new PermissionsUsageError(`cannot read ${subject} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
-  }
-}
-
 /** The base policy of `--policy`: a bundle as `npx typed-permissions compile` writes it (`generated/policy.json`). */
 async function basePolicy(path: string | undefined): Promise<TenantRolesBase | undefined> {
   if (path === undefined) return undefined;
-  return parseBundleText(await fileText(path, 'the policy bundle', 64 * 1024 * 1024), `file ${path}`) as TenantRolesBase;
+  return parseBundleText(await commandFileText(path, 'the policy bundle', 64 * 1024 * 1024), `file ${path}`) as TenantRolesBase;
 }
 
 /** The admin of the store the options name, and how messages name that store. */
@@ -96,20 +80,10 @@ function only(subcommand: string, values: Values, allowed: readonly (keyof Value
     if (values[option] !== undefined && !allowed.includes(option)) throw new UsageError(`tenant ${subcommand} takes no --${option}.`);
 }
 
-/** The problems of a document the policy refused, placed in its file as the compiler places a definition's. */
-function placedProblems(error: PermissionDefinitionError, file: string, positions: Positions): CompileProblem[] {
-  return error.problems.map((problem) => {
-    const path = problem.index === -1 ? [...problem.path] : ['definitions', problem.index, ...problem.path];
-    return { file, ...(positionOf(positions, path) ?? {}), path, code: problem.code, message: problem.message, fix: problem.fix };
-  });
-}
-
 async function publish(admin: TenantRolesAdmin, where: string, tenant: string, file: string, values: Values, io: CommandOutput): Promise<number> {
-  const text = await fileText(file, 'the roles file', FILE_TEXT_FACTOR * MAX_TENANT_ROLES_BYTES);
-  // Read as the compiler reads a definitions file: strict JSON, with where each value stands (and keys written twice refused).
-  const { read, problems } = readJsonText(basename(file), text);
-  let refused: CompileProblem[] = problems;
-  if (read !== undefined && problems.length === 0) {
+  const read = await readTenantRolesFile(file);
+  let refused: readonly CompileProblem[] = read.problems;
+  if (read.value !== undefined) {
     try {
       const { sequence } = await admin.publish(tenant, read.value, { source: basename(file), note: values.note, publishedBy: values['published-by'] });
       io.log(`typed-permissions: published the custom roles of tenant ${JSON.stringify(tenant)} from ${file} as #${sequence} to ${where}.`);

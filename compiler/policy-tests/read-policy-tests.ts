@@ -72,6 +72,7 @@ interface TestFileValue {
   readonly users: PolicyTestFile['users'];
   readonly ownership?: PolicyTestFile['ownership'];
   readonly records?: PolicyTestFile['records'];
+  readonly tenants?: PolicyTestFile['tenants'];
   readonly tests: readonly Omit<PolicyTestCase, 'line' | 'column'>[];
 }
 
@@ -80,7 +81,7 @@ interface TestFileValue {
  * each test in one field order, with its place.
  */
 function normalize(file: string, value: TestFileValue, positions: Positions): PolicyTestFile {
-  const tests = value.tests.map(({ user, action, resource, resourceId, expect, attributes }, i): PolicyTestCase => {
+  const tests = value.tests.map(({ user, action, resource, resourceId, expect, attributes, tenant }, i): PolicyTestCase => {
     const { line, column } = positionOf(positions, ['tests', i]) ?? { line: 1, column: 1 };
     return {
       user,
@@ -89,11 +90,19 @@ function normalize(file: string, value: TestFileValue, positions: Positions): Po
       ...(resourceId === undefined ? {} : { resourceId }),
       expect,
       ...(attributes === undefined ? {} : { attributes }),
+      ...(tenant === undefined ? {} : { tenant }),
       line,
       column,
     };
   });
-  return { file, users: value.users, ownership: value.ownership ?? {}, records: value.records ?? {}, tests };
+  return {
+    file,
+    users: value.users,
+    ownership: value.ownership ?? {},
+    records: value.records ?? {},
+    ...(value.tenants === undefined ? {} : { tenants: value.tenants }),
+    tests,
+  };
 }
 
 /**

@@ -52,6 +52,7 @@ function testSchema(z: ZodModule) {
         .array(z.string({ error: 'an attribute must be a name (a string)' }), { error: '"attributes" must be an array of attribute names' })
         .optional()
         .describe('The exact set of top-level keys pick keeps of the record records[resource][resourceId].'),
+      tenant: name('tenant').optional().describe('The tenant the question is asked in: one of "tenants", whose custom roles the user\'s roles may name.'),
     })
     .describe('One grant query and what it should decide.');
 }
@@ -98,9 +99,16 @@ function buildTestFileSchema(z: ZodModule) {
         )
         .optional()
         .describe('Per resource and id: the records tests pick attributes from. Each carries its "id".'),
+      tenants: z
+        .record(z.string(), z.unknown(), { error: '"tenants" must be an object: tenant id → its custom roles { "definitions": [ … ] }' })
+        .optional()
+        .describe('Per tenant: its custom roles, { "definitions": [ … ] } as in a *.permissions.json file, checked against the policy.'),
       tests: z.array(testSchema(z), { error: '"tests" must be an array of tests' }).describe('The tests.'),
     },
-    { error: (issue) => (issue.code === 'invalid_type' ? 'a test file must be an object { "users", "ownership"?, "records"?, "tests" }' : undefined) },
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type' ? 'a test file must be an object { "users", "ownership"?, "records"?, "tenants"?, "tests" }' : undefined,
+    },
   );
 }
 
@@ -125,7 +133,7 @@ function fixOf(path: readonly (string | number)[]): string {
   switch (field) {
     case undefined:
       return path[0] === 'tests'
-        ? 'Write each test as { "user", "action", "resource", "resourceId"?, "expect", "attributes"? }.'
+        ? 'Write each test as { "user", "action", "resource", "resourceId"?, "expect", "attributes"?, "tenant"? }.'
         : 'Write { "users": {…}, "tests": […] }.';
     case 'users':
       return 'Write "users": { "alice": { "id": 1, "roles": ["EMPLOYEE"] } }.';
@@ -133,6 +141,10 @@ function fixOf(path: readonly (string | number)[]): string {
       return 'Write "ownership": { "isCreator": { "alice": [1, 10] } }.';
     case 'records':
       return 'Write "records": { "document": { "1": { "id": 1, "title": "T" } } }.';
+    case 'tenants':
+      return 'Write "tenants": { "acme": { "definitions": [ … ] } }.';
+    case 'tenant':
+      return 'Write "tenant": one of "tenants".';
     case 'resourceId':
       return 'Write the id as the resource has it: 10, or "a1".';
     case 'expect':
@@ -168,9 +180,9 @@ function problemsOf(issues: readonly ZodCore.$ZodIssue[]): TestFileProblem[] {
     if (issue.code === 'unrecognized_keys') {
       const [where, fields] =
         path.length === 0
-          ? ['the test file', '"$schema", "users", "ownership", "records" and "tests"']
+          ? ['the test file', '"$schema", "users", "ownership", "records", "tenants" and "tests"']
           : path[0] === 'tests'
-            ? ['a test', '"user", "action", "resource", "resourceId", "expect" and "attributes"']
+            ? ['a test', '"user", "action", "resource", "resourceId", "expect", "attributes" and "tenant"']
             : ['a user', '"id" and "roles"'];
       for (const key of issue.keys)
         problems.push({ path: [...path, key], message: `Unknown field ${quoteForMessage(key)} in ${where}.`, fix: `Use only ${fields}.` });

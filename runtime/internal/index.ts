@@ -14,7 +14,9 @@ export { resourceMetadataSchema, validateResourceMetadata } from '../core/defini
 export { loadZod } from '../core/definition/zod-loader.js';
 export { ownershipDeclarationProblems, type OwnershipResourceDeclarations } from '../core/ownership-rules/ownership-rule-checks.js';
 export type { OwnershipCondition, RelationDeclaration, TenantIdType, UserAttributeType } from '../core/ownership-rules/ownership-rule.js';
-export { explainGrant, formatExplanation } from '../core/decision/explain.js';
+export { explainGrant, explainGrantIn, formatExplanation } from '../core/decision/explain.js';
+export { checkTenantRoles } from '../core/table-building/tenant-roles.js';
+export { checkTenantId } from '../core/decision/tenant-id.js';
 export { planFromJson, planToPatterns } from '../core/projection/attribute-plan.js';
 export { printableText } from '../core/common/printable-text.js';
 export { groupOwnershipLabel, type GrantCell, type GrantTables } from '../core/tables/grant-tables.js';

@@ -22,7 +22,7 @@ export interface TenantRolesVersion {
  *
  * @example
  * ```ts
- * const permissions = createPermissions({ ownershipRules, tenantRoles: postgresTenantRoles({ pool }) });
+ * const tenantRoles = await permissions.followTenantRoles(postgresTenantRoles({ connectionString: process.env.DATABASE_URL }));
  * ```
  */
 export interface TenantRolesSource {

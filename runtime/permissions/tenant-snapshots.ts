@@ -57,6 +57,8 @@ export class TenantSnapshots {
   /** Shared by every tenant's snapshot: their caches are bounded together, whatever the number of tenants. */
   private readonly budgets = snapshotBudgets();
   private readonly combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
+  /** Tenants whose last read failed, so that a failing source is reported once per tenant until it answers. */
+  private readonly unreadable = new Set<string>();
   /** Versions whose custom roles were refused, so that each is reported once. */
   private readonly reported = new Set<string>();
 
@@ -150,13 +152,21 @@ export class TenantSnapshots {
         version = await settings.source.read(tenant);
       } catch (error) {
         this.pending.delete(tenant);
-        throw new PermissionsTenantRolesError(
+        const refusal = new PermissionsTenantRolesError(
           tenant,
           `The custom roles of tenant ${JSON.stringify(tenant)} could not be read from ${settings.source.description}: ` +
             `${(error as Error)?.message ?? String(error)}. Its questions are refused until the source answers.`,
           { cause: error },
         );
+        // Said once until a read of the tenant succeeds again: integrations answer 503 without the cause.
+        if (!this.unreadable.has(tenant)) {
+          if (this.unreadable.size >= DEFAULT_MAX_TENANTS) this.unreadable.clear();
+          this.unreadable.add(tenant);
+          base.settings.logger.warn(`typed-permissions: ${refusal.message}`);
+        }
+        throw refusal;
       }
+      this.unreadable.delete(tenant);
       const pending = this.pending.get(tenant);
       // The tenant changed while it was read (or following stopped): what was read may be the old roles.
       if (pending?.stale === true || this.settings !== settings) {

@@ -80,10 +80,22 @@ function refusalDetail(text: string, statusText: string): string {
   return statusText;
 }
 
-/** What to do about a refusal with `status`. */
-function advice(status: number): string {
+/** The problem type of a refusal's body (`urn:typed-permissions:problem:not-ready`), when it is a problem. */
+function problemType(text: string): unknown {
+  try {
+    const problem = JSON.parse(text) as unknown;
+    return isObject(problem) ? problem['type'] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What to do about a refusal with `status` (and the body `text`). */
+function advice(status: number, text: string): string {
   if (status === 401 || status === 403) return ' Check the token given to createRemotePermissions (the service accepts the tokens it was started with).';
   if (status === 429) return ' The service limits requests per token: raise its rate limit, or run more replicas.';
+  // The detail of a tenant whose custom roles cannot be read says what to do; nothing is loaded that /readyz would tell.
+  if (status === 503 && problemType(text) === 'urn:typed-permissions:problem:tenant-roles-unavailable') return ' Nothing is granted.';
   if (status === 503) return ' The service has no policy loaded yet (GET /readyz says when it is ready).';
   return '';
 }
@@ -129,7 +141,7 @@ async function request(connection: ServiceConnection, method: 'GET' | 'POST', pa
   }
   if (!response.ok) {
     throw new PermissionsServiceError(
-      `${where} answered ${response.status}: ${refusalDetail(text, response.statusText)}.${advice(response.status)}`,
+      `${where} answered ${response.status}: ${refusalDetail(text, response.statusText).replace(/\.$/, '')}.${advice(response.status, text)}`,
       response.status,
     );
   }

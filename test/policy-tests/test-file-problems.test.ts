@@ -65,8 +65,9 @@ function problemLines(dir: string): string[] {
     `${f}:4:73 $.tests[0].expect [invalid-test-file] "expect" must be "granted" or "denied". Fix: Write "expect": "granted" or "expect": "denied".`,
     `${f}:5:5 $.tests[1].action [invalid-test-file] Field "action" is missing. Fix: Write "action": the action asked, such as "read".`,
     `${f}:5:77 $.tests[1].because [invalid-test-file] Unknown field "because" in a test. ` +
-      'Fix: Use only "user", "action", "resource", "resourceId", "expect" and "attributes".',
-    `${f}:7:12 $.extra [invalid-test-file] Unknown field "extra" in the test file. Fix: Use only "$schema", "users", "ownership", "records" and "tests".`,
+      'Fix: Use only "user", "action", "resource", "resourceId", "expect", "attributes" and "tenant".',
+    `${f}:7:12 $.extra [invalid-test-file] Unknown field "extra" in the test file. ` +
+      'Fix: Use only "$schema", "users", "ownership", "records", "tenants" and "tests".',
     `${r}:2:68 $.users["\\u202eeve"] [invalid-name] The user name "\\u202eeve" contains the unprintable character U+202E. Fix: Name the user with ` +
       `printable text.`,
     `${r}:2:89 $.users["\\u202eeve"].roles[0] [invalid-name] The role name "EDITOR\\u0007" contains the unprintable character U+0007. ` +

@@ -176,8 +176,8 @@ describe('reading a tenant', () => {
     expect(store.reads).toEqual(['acme', 'globex', 'acme']);
   });
 
-  it('refuses with a typed error while the source cannot be read, and answers once it can', async () => {
-    const { permissions } = engine();
+  it('refuses with a typed error while the source cannot be read (said once), and answers once it can', async () => {
+    const { permissions, warnings } = engine();
     const store = memorySource({ acme: { definitions: [reviewer('REVIEWER')] } });
     await permissions.followTenantRoles(store.source);
     store.fail(new Error('connection refused'));
@@ -189,8 +189,13 @@ describe('reading a tenant', () => {
       tenant: 'acme',
       message: 'The custom roles of tenant "acme" could not be read from memory: connection refused. Its questions are refused until the source answers.',
     });
+    await expect(permissions.grantPermit(query)).rejects.toThrow(PermissionsTenantRolesError);
     store.fail(undefined);
     expect((await permissions.grantPermit(query)).granted).toBe(true);
+    expect(warnings).toEqual([
+      'typed-permissions: The custom roles of tenant "acme" could not be read from memory: connection refused. ' +
+        'Its questions are refused until the source answers.',
+    ]);
   });
 
   it('keeps at most maxTenants: the least recently asked is read again', async () => {

@@ -25,3 +25,5 @@ export const MAX_POLICY_TEST_OWNED_IDS = 10_000;
 export const MAX_POLICY_TEST_RECORDS = 10_000;
 /** Attributes one test names. */
 export const MAX_POLICY_TEST_ATTRIBUTES = 1_000;
+/** Tenants one file defines custom roles for. */
+export const MAX_POLICY_TEST_TENANTS = 100;

@@ -8,6 +8,7 @@
 import { quoteForMessage } from '../common/printable-text.js';
 import type { GrantTables, HookKind, ResourceIdType } from '../tables/grant-tables.js';
 import { isObject } from './policy-test-shape.js';
+import { buildTenantRoles } from '../table-building/tenant-roles.js';
 import type { PolicyTestFile, PolicyTestId, PolicyTestProblem, PolicyTestProblemCode, PolicyTests } from './policy-test-types.js';
 
 type Path = readonly (string | number)[];
@@ -137,6 +138,16 @@ class ReferenceCheck {
     }
   }
 
+  /** Each tenant's custom roles, checked against the policy as a followed source's would be. */
+  tenants(): void {
+    for (const [tenant, document] of Object.entries(this.file.tenants ?? {})) {
+      for (const problem of buildTenantRoles(this.tables, tenant, document).problems) {
+        const at = problem.index === -1 ? [] : ['definitions', problem.index];
+        this.add(['tenants', tenant, ...at, ...problem.path], 'invalid-tenant-roles', problem.message, problem.fix);
+      }
+    }
+  }
+
   records(): void {
     for (const [resource, byId] of Object.entries(this.file.records)) {
       const index = this.resources.get(resource);
@@ -160,6 +171,14 @@ class ReferenceCheck {
     this.file.tests.forEach((test, i) => {
       const path = ['tests', i];
       this.user(test.user, [...path, 'user']);
+      const tenants = this.file.tenants ?? {};
+      if (test.tenant !== undefined && !Object.hasOwn(tenants, test.tenant))
+        this.add(
+          [...path, 'tenant'],
+          'unknown-tenant',
+          `Tenant ${quoteForMessage(test.tenant)} is not one of the file's tenants.`,
+          `Add ${quoteForMessage(test.tenant)} to "tenants" with its custom roles ({ "definitions": [] } for none).`,
+        );
       const index = this.resources.get(test.resource);
       if (index === undefined)
         this.add([...path, 'resource'], 'unknown-resource', `Resource ${quoteForMessage(test.resource)} is not named by any definition.`, this.resourceFix());
@@ -219,6 +238,7 @@ export function policyTestReferenceProblems(tests: PolicyTests, tables: GrantTab
   return tests.files.flatMap((file) => {
     const check = new ReferenceCheck(tables, file, methods);
     check.ownership();
+    check.tenants();
     check.records();
     check.tests();
     return check.problems;

@@ -9,6 +9,7 @@ import { nameProblem } from '../definition/names.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { describeValue } from '../common/describe-value.js';
 import { MAX_STRING_ID_LENGTH } from '../decision/resource-id.js';
+import { tenantIdProblem } from '../decision/tenant-id.js';
 import { both, isObject, issuesOf, list, object, record, report, valid, type Fields, type Limit, type Shape, type ShapePath } from '../shape/shape-check.js';
 import {
   MAX_POLICY_TEST_ATTRIBUTES,
@@ -16,6 +17,7 @@ import {
   MAX_POLICY_TEST_OWNED_IDS,
   MAX_POLICY_TEST_RECORDS,
   MAX_POLICY_TEST_ROLES,
+  MAX_POLICY_TEST_TENANTS,
   MAX_POLICY_TEST_USER_ATTRIBUTES,
   MAX_POLICY_TEST_USER_LIST,
   MAX_POLICY_TEST_USERS,
@@ -269,6 +271,29 @@ const attributesShape: Shape = both(attributesList, (value, path, issues) => {
   return ok;
 });
 
+/** A tenant id, by the rule every question follows. */
+const tenantShape: Shape = valid(
+  (value) => tenantIdProblem(value) === undefined,
+  problem((value) => `The tenant ${shown(value)} ${tenantIdProblem(value) ?? ''}.`, 'Write a tenant id: 1 to 256 printable characters.', 'invalid-name'),
+);
+
+const tenantsNotObject = notObject(() => 'Field "tenants"', 'Write "tenants": { "acme": { "definitions": [ … ] } }.');
+
+/** Tenants by id, each with a document of custom roles (its content is checked against the policy, with the references). */
+const tenantsShape: Shape = both(
+  valid(isObject, tenantsNotObject),
+  record(
+    () => true,
+    tenantsNotObject,
+    limit(MAX_POLICY_TEST_TENANTS, () => 'Tenants in one file', 'Split the tests over several files.'),
+  ),
+  (value, path, issues) => {
+    let ok = true;
+    for (const tenant of Object.keys(value as object)) ok = tenantShape(tenant, [...path, tenant], issues) && ok;
+    return ok;
+  },
+);
+
 const testName = (field: string): Shape<string> =>
   valid(
     (value) => typeof value === 'string' && value !== '',
@@ -294,10 +319,11 @@ const testShape = fieldsOf(
     line: position('line'),
     column: position('column'),
     attributes: (value, path, issues) => value === undefined || attributesShape(value, path, issues),
+    tenant: (value, path, issues) => value === undefined || tenantShape(value, path, issues),
   },
   notObject(() => 'A test', 'Write { "user": "alice", "action": "read", "resource": "document", "expect": "granted" }.'),
   () => 'a test',
-  ['user', 'action', 'resource', 'resourceId', 'expect', 'attributes', 'line', 'column'],
+  ['user', 'action', 'resource', 'resourceId', 'expect', 'attributes', 'tenant', 'line', 'column'],
 );
 
 const testsNotArray = problem((value) => `Field "tests" is ${shown(value)}, not an array.`, 'Write "tests": [{ "user": "alice", "action": "read", … }].');
@@ -326,11 +352,12 @@ const testFileShape = fieldsOf(
     users: usersShape,
     ownership: ownershipShape,
     records: recordsShape,
+    tenants: (value, path, issues) => value === undefined || tenantsShape(value, path, issues),
     tests: testsShape,
   },
   notObject(() => 'The test file', 'Write { "users": {…}, "tests": […] }.'),
   () => 'a test file',
-  ['file', 'users', 'ownership', 'records', 'tests'],
+  ['file', 'users', 'ownership', 'records', 'tenants', 'tests'],
 );
 
 /** The issues of `shape` on `value`, as problems of `file`. */

@@ -34,6 +34,8 @@ export interface PolicyTestCase {
   readonly expect: PolicyTestExpectation;
   /** The exact set of top-level keys `pick` keeps of the record `records[resource][String(resourceId)]`. */
   readonly attributes?: readonly string[];
+  /** The tenant the question is asked in: one of the file's `tenants`, whose custom roles the user's roles may name. */
+  readonly tenant?: string;
   /** Where the test stands in its file (1-based, in UTF-16 code units, as editors count). */
   readonly line: number;
   readonly column: number;
@@ -52,6 +54,8 @@ export interface PolicyTestFile {
   readonly users: { readonly [name: string]: PolicyTestUser };
   readonly ownership: PolicyTestOwnership;
   readonly records: PolicyTestRecords;
+  /** Per tenant, its custom roles (`{ "definitions": [ … ] }`, checked against the policy); absent when no test names a tenant. */
+  readonly tenants?: { readonly [tenant: string]: unknown };
   readonly tests: readonly PolicyTestCase[];
 }
 
@@ -72,7 +76,9 @@ export type PolicyTestProblemCode =
   | 'unknown-method'
   | 'unknown-resource'
   | 'unknown-action'
-  | 'unknown-record';
+  | 'unknown-record'
+  | 'unknown-tenant'
+  | 'invalid-tenant-roles';
 
 /** One problem of a test file: where in it (the JSON path inside the file's value), what, and how to fix it. */
 export interface PolicyTestProblem {

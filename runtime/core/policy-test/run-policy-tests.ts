@@ -10,7 +10,11 @@ import { PermissionsUsageError } from '../common/errors.js';
 import { loadCompiledTables } from '../decision/bind-hooks.js';
 import { OnceWarnings } from '../decision/once-warnings.js';
 import { engineSettings } from '../decision/engine-settings.js';
-import { PolicySnapshot } from '../decision/policy-snapshot.js';
+import { PolicySnapshot, snapshotBudgets } from '../decision/policy-snapshot.js';
+import { CacheBudget } from '../common/bounded-cache.js';
+import { checkTenantRoles } from '../table-building/tenant-roles.js';
+import { MAX_COMBINATION_CACHE_BYTES } from '../tables/table-loader.js';
+import { overlayTenantRoles } from '../tables/tenant-overlay.js';
 import type { GrantCell, GrantTables } from '../tables/grant-tables.js';
 import { policyTestReferenceProblems } from './policy-test-references.js';
 import { policyTestsShapeProblems } from './policy-test-shape.js';
@@ -105,11 +109,30 @@ class Exercised {
   }
 }
 
+/** The snapshot of each tenant of `file`: its custom roles (checked with the references) beside the policy's. */
+function tenantSnapshots(snapshot: PolicySnapshot, file: PolicyTestFile): ReadonlyMap<string, PolicySnapshot> {
+  const budgets = snapshotBudgets();
+  const combinations = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
+  return new Map(
+    Object.entries(file.tenants ?? {}).map(([tenant, document]) => {
+      const { tables } = checkTenantRoles(snapshot.tables, tenant, document);
+      const index = overlayTenantRoles(snapshot.index, tables, combinations);
+      return [tenant, new PolicySnapshot(index, snapshot.settings, snapshot.warnings, undefined, { id: tenant, tables, sequence: undefined }, budgets)];
+    }),
+  );
+}
+
 /** Decides one test with `snapshot`. */
 async function decide(snapshot: PolicySnapshot, file: PolicyTestFile, test: PolicyTestCase, ownership: TestOwnership): Promise<PolicyTestOutcome> {
   const { user, resource, action, resourceId } = test;
   try {
-    const permit = await snapshot.grantPermit({ user: ownership.user(user), resource, action, ...(resourceId === undefined ? {} : { resourceId }) });
+    const permit = await snapshot.grantPermit({
+      user: ownership.user(user),
+      resource,
+      action,
+      ...(resourceId === undefined ? {} : { resourceId }),
+      ...(test.tenant === undefined ? {} : { tenant: test.tenant }),
+    });
     let attributes: string[] | undefined;
     if (test.attributes !== undefined) {
       const record = (file.records[resource] as PolicyTestFile['records'][string])[String(resourceId)] as object;
@@ -155,8 +178,9 @@ export async function runPolicyTests(tables: GrantTables, tests: PolicyTests): P
     const service = ownership.service(tables);
     const settings = engineSettings({ ownership: service, ownershipRules: ownership.ruleSource(), logger: SILENT, compileProjections: false });
     const snapshot = new PolicySnapshot(loadCompiledTables(tables, settings), settings, new OnceWarnings(false, SILENT));
+    const inTenant = tenantSnapshots(snapshot, file);
     for (const test of file.tests) {
-      const outcome = await decide(snapshot, file, test, ownership);
+      const outcome = await decide(test.tenant === undefined ? snapshot : (inTenant.get(test.tenant) as PolicySnapshot), file, test, ownership);
       outcomes.push(outcome);
       if (!outcome.passed) failed += 1;
       exercised.mark(test, ownership.user(test.user).roles, ownership);

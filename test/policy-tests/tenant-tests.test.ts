@@ -1,0 +1,79 @@
+/**
+ * Policy tests that name a tenant: a file declares each tenant's custom roles under "tenants", and a test asks in one
+ * of them. The custom roles are checked against the policy as a followed source's are (each problem placed in the
+ * file), a test naming a tenant the file does not declare is refused, and a failing test's explanation says which
+ * role is the tenant's.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { removeTempDir } from '../compiler/helpers.js';
+import { ARTICLE_WORLD, folderWith, run } from './policy-test-folders.js';
+
+/** A test file of the articles fixture with `tenants` and one test a line; the first test stands on line 9. */
+function tenantTests(tenants: object, ...tests: object[]): string {
+  const world = ARTICLE_WORLD.replace(
+    '"users": { "ann": { "id": 1, "roles": ["AUTHOR"] },',
+    '"users": { "ann": { "id": 1, "roles": ["AUTHOR"] }, "tom": { "id": 4, "roles": ["PROOFREADER"] },',
+  );
+  return `{\n  "tenants": ${JSON.stringify(tenants)},\n  ${world}\n${tests.map((test) => `    ${JSON.stringify(test)}`).join(',\n')}\n  ]\n}\n`;
+}
+
+const proofreader = { definitions: [{ roles: ['PROOFREADER'], resource: 'article', descr: 'proofreaders read every article', grant: ['read:any'] }] };
+const ask = (user: string, expect: 'granted' | 'denied', tenant?: string) => ({
+  user,
+  action: 'read',
+  resource: 'article',
+  expect,
+  ...(tenant === undefined ? {} : { tenant }),
+});
+
+let dir = '';
+afterEach(() => {
+  if (dir !== '') removeTempDir(dir);
+  dir = '';
+});
+
+describe('policy tests in tenants', () => {
+  it('a custom role grants in its tenant only: in another tenant and without a tenant it is an unknown role', async () => {
+    dir = folderWith({
+      't.permissions.test.json': tenantTests(
+        { acme: proofreader, globex: { definitions: [] } },
+        ask('tom', 'granted', 'acme'),
+        ask('tom', 'denied', 'globex'),
+        ask('tom', 'denied'),
+      ),
+    });
+    expect(await run('test', dir)).toEqual({ code: 0, logs: ['3 passed, 0 failed'], errors: [] });
+  });
+
+  it('a failing test in a tenant explains which role is the tenant’s', async () => {
+    dir = folderWith({ 't.permissions.test.json': tenantTests({ acme: proofreader }, ask('tom', 'denied', 'acme')) });
+    const { code, logs } = await run('test', dir);
+    expect({ code, logs: logs.map((line) => line.replace(dir, '<dir>')) }).toEqual({
+      code: 1,
+      logs: [
+        `FAIL <dir>/t.permissions.test.json:9:5 tom read article`,
+        '  expected denied, got granted',
+        '  read on article for roles PROOFREADER in tenant "acme": GRANTED',
+        '    - PROOFREADER (custom role of tenant "acme"): any, attributes *',
+        '        from tenant "acme" #0 ("proofreaders read every article") as any',
+        '0 passed, 1 failed',
+      ],
+    });
+  });
+
+  it('custom roles that step outside the policy, and a tenant the file does not declare, are problems placed in the file', async () => {
+    const tenants = { acme: { definitions: [{ roles: ['AUTHOR'], resource: 'article', grant: ['delete:any'] }] } };
+    dir = folderWith({ 't.permissions.test.json': tenantTests(tenants, ask('tom', 'granted', 'acme'), ask('tom', 'granted', 'initech')) });
+    const { code, errors } = await run('test', dir);
+    expect({ code, errors: errors.map((line) => line.replace(dir, '<dir>')) }).toEqual({
+      code: 1,
+      errors: [
+        '<dir>/t.permissions.test.json:2:48 $.tenants.acme.definitions[0].roles[0] [invalid-tenant-roles] Role "AUTHOR" is a role of the compiled policy; ' +
+          'a tenant adds roles and never changes one. Fix: Give the custom role a name of its own (for example "ACME_REVIEWER").',
+        '<dir>/t.permissions.test.json:10:84 $.tests[1].tenant [unknown-tenant] Tenant "initech" is not one of the file\'s tenants. ' +
+          'Fix: Add "initech" to "tenants" with its custom roles ({ "definitions": [] } for none).',
+        'typed-permissions: 2 problems in <dir>; no test ran.',
+      ],
+    });
+  });
+});
