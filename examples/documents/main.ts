@@ -45,17 +45,17 @@ const changePolicy =
   databaseUrl === undefined
     ? `edit definitions/, then: npx typed-permissions compile definitions --out generated`
     : `npx typed-permissions policy publish definitions --database-url "$DATABASE_URL"   (then: policy list, policy rollback <n>)`;
-const publishRole =
-  databaseUrl === undefined
-    ? `npx typed-permissions tenant publish 1 examples/documents/custom-roles/qa-manager.json --store ${tenantRolesDir === defaultTenantRolesDir ? 'tenant-roles' : JSON.stringify(tenantRolesDir)} --policy generated/policy.json`
-    : `npx typed-permissions tenant publish 1 examples/documents/custom-roles/qa-manager.json --database-url "$DATABASE_URL"`;
+const store = tenantRolesDir === defaultTenantRolesDir ? 'tenant-roles' : JSON.stringify(tenantRolesDir);
+const publishRole = `npx typed-permissions tenant publish 1 examples/documents/custom-roles/qa-manager.json ${
+  databaseUrl === undefined ? `--store ${store} --policy generated/policy.json` : '--database-url "$DATABASE_URL"'
+}`;
 console.log(`Example documents app on ${base} (${databaseUrl === undefined ? 'embedded PGlite' : 'PostgreSQL'}), policy from ${policySource.description}.
 Change the policy while it runs: ${changePolicy}
 Each company is a tenant; custom roles from ${tenantRoles.description}. Give company 1 its QA_MANAGER role (user 3 holds it; user 9 of company 2 too):
   ${publishRole}
   curl -i ${base}/documents-protected-simple/1 -H 'x-user-id: 3'    # 403 before, 200 after: QA_MANAGER reads company 1's documents
   curl -i ${base}/documents-protected-simple/4 -H 'x-user-id: 9'    # 403: company 2 defines no QA_MANAGER
-Open ${base}/ in a browser: the documents of user 1, 2, 3, 4 or 5 (and the company each works for); the buttons the server would allow call its guarded endpoints. Or try:
+Open ${base}/ in a browser: the documents of user 1, 2, 3, 4 or 5 and their company; the buttons the server would allow call its guarded endpoints. Or try:
   curl -i ${base}/documents-protected-simple/10 -H 'x-user-id: 1'   # 200: EMPLOYEE reads own document, no 'confidential'
   curl -i ${base}/documents-protected-simple/2 -H 'x-user-id: 1'    # 403: not EMPLOYEE 1's document
   curl -i ${base}/documents-protected-simple/5 -H 'x-user-id: 4'    # 200: COMPANY_ADMIN, all attributes

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import request from 'supertest';
+import type { Schema } from '../../generated/index.js';
+import { createClient } from '../../runtime/client/index.js';
 import { fileTenantRoles } from '../../runtime/live/index.js';
+import type { PermissionSlice } from '../../runtime/permissions/index.js';
 import { makeTempDir, removeTempDir } from '../compiler/helpers.js';
 import { bundleForNode } from '../compiler/node-bundle.js';
 import type { TestApp } from '../nest/fixtures/documents.fixture.js';
@@ -87,7 +90,7 @@ describe('the example app in tenants: a custom role of one company, published wh
     expect((await get('/documents-protected-simple/4', '9')).status).toBe(403);
     const before = await get('/me/permissions', '3');
     expect(before.headers['x-permissions-tenant']).toBe('1');
-    expect(before.body.grants).toEqual([]);
+    expect((before.body as PermissionSlice).grants).toEqual([]);
 
     const published = await publish('1', ROLES_FILE, '--store', store, '--policy', 'generated/policy.json');
     expect(published).toEqual({
@@ -121,9 +124,17 @@ describe('the example app in tenants: a custom role of one company, published wh
     const after = await get('/me/permissions', '3');
     expect(after.headers['x-permissions-tenant']).toBe('1');
     expect(after.headers['etag']).not.toBe(before.headers['etag']);
-    expect(after.body.grants).not.toEqual([]);
+    // The slice of user 3 now says what the page enables: read and review of the company's documents, no list.
+    const client = createClient<Schema>(after.body as PermissionSlice);
+    const can = (action: 'read' | 'review' | 'list' | 'update') => [client.canOwn(action, 'document'), client.canAny(action, 'document')];
+    expect([can('read'), can('review'), can('list'), can('update')]).toEqual([
+      [true, false],
+      [true, false],
+      [false, false],
+      [false, false],
+    ]);
     const other = await get('/me/permissions', '9');
-    expect({ tenant: other.headers['x-permissions-tenant'], grants: other.body.grants as unknown }).toEqual({ tenant: '2', grants: [] });
+    expect({ tenant: other.headers['x-permissions-tenant'], grants: (other.body as PermissionSlice).grants }).toEqual({ tenant: '2', grants: [] });
     // A user of no company asks in no tenant.
     expect((await get('/me/permissions', '8')).headers['x-permissions-tenant']).toBeUndefined();
     // The published roles fit the policy: nothing was warned about them.
