@@ -20,6 +20,7 @@ import { ownershipBenchmark } from './benchmarks/ownership.js';
 import { packageBenchmark } from './benchmarks/package.js';
 import { scaleBenchmark } from './benchmarks/scale.js';
 import { serviceBenchmark } from './benchmarks/service.js';
+import { tenantsBenchmark } from './benchmarks/tenants.js';
 import { benchmarkOfParts, type Benchmark, type BenchContext } from './harness/benchmark.js';
 import { describeMachine, type Machine } from './harness/machine.js';
 import { createScenario, type Scale } from './harness/scenario.js';
@@ -45,6 +46,7 @@ export const BENCHMARKS = {
   decisionLog: decisionLogBenchmark,
   service: serviceBenchmark,
   scale: scaleBenchmark,
+  tenants: tenantsBenchmark,
 } as const;
 
 export type BenchmarkName = keyof typeof BENCHMARKS;
@@ -55,6 +57,7 @@ export type BenchmarkName = keyof typeof BENCHMARKS;
  *   over other rules and records, which makes their call sites polymorphic (after them, CASL's side measured ~1.6×
  *   slower);
  * - the live policy after HTTP: its requests during swaps load the app that HTTP built;
+ * - the tenants after the scale (both build large tables), and before PGlite: they measure the heap too;
  * - ownership on PGlite, then the list filters (a generated Prisma client, and PGlite in the smoke run) last: neither
  *   PGlite's WASM heap nor the Prisma client may sit in the process while memory is measured.
  */
@@ -70,6 +73,7 @@ export const RUN_ORDER: readonly BenchmarkName[] = [
   'service',
   'livePolicy',
   'scale',
+  'tenants',
   'ownership',
   'listFilters',
 ];

@@ -49,6 +49,25 @@ export interface ListFilterSettings {
   readonly comparison: InterleavedSettings;
 }
 
+/** The tenants benchmark: tenants with custom roles in a store, decisions in them, the cache's memory, propagation. */
+export interface TenantSettings {
+  /** `server`: the PostgreSQL server when one is found (else the folder store); `folder`: the folder store. */
+  readonly store: 'server' | 'folder';
+  /** Tenants in the store, and custom roles each. */
+  readonly tenants: number;
+  readonly rolesPerTenant: number;
+  /** Distinct cold tenants whose first decision is timed. */
+  readonly coldTenants: number;
+  /** Tenants whose engine keeps warm and cycles through in the warm comparison. */
+  readonly warmTenants: number;
+  /** Rounds of the warm comparison, in a tenant and without, interleaved. */
+  readonly warm: InterleavedSettings;
+  /** The cache of the memory part (every tenant of the store is asked, in turn). */
+  readonly maxTenants: number;
+  /** Changes published while three instances follow the store (undefined: skipped). */
+  readonly propagationChanges: number | undefined;
+}
+
 /** The mitata options the bench sets (a subset of its `k_options`). */
 export interface MitataOptions {
   readonly min_cpu_time: number;
@@ -95,6 +114,7 @@ export interface BenchSettings {
   readonly listFilters: ListFilterSettings;
   /** Swaps timed in process; propagation and requests during swaps (undefined: skipped). */
   readonly livePolicy: LivePolicySettings;
+  readonly tenants: TenantSettings;
   /** autocannon settings; undefined skips the HTTP benchmark. */
   readonly http: LoadSettings | undefined;
   /** autocannon settings of the decision service's benchmark; undefined skips it. */
@@ -131,6 +151,16 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
         comparison: { warmupRounds: 1, rounds: 3, iterationsPerRound: 1 },
       },
       livePolicy: { swaps: 3, propagation: undefined, requests: undefined },
+      tenants: {
+        store: 'folder',
+        tenants: 24,
+        rolesPerTenant: 20,
+        coldTenants: 8,
+        warmTenants: 4,
+        warm: { warmupRounds: 1, rounds: 2, iterationsPerRound: 50 },
+        maxTenants: 8,
+        propagationChanges: undefined,
+      },
       http: undefined,
       service: undefined,
     };
@@ -158,6 +188,16 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       swaps: 50,
       propagation: { publishes: 20, polledPublishes: 10, pollIntervalMs: 1000 },
       requests: { connections: 10, durationSeconds: 5, roundPairs: 2, swapIntervalMs: 100 },
+    },
+    tenants: {
+      store: 'server',
+      tenants: 10_000,
+      rolesPerTenant: 20,
+      coldTenants: 1_000,
+      warmTenants: 16,
+      warm: { warmupRounds: 4, rounds: 20, iterationsPerRound: 20_000 },
+      maxTenants: 1_000,
+      propagationChanges: 30,
     },
     http: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
     service: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },

@@ -7,7 +7,6 @@
 import { PermissionsError } from '../core/common/errors.js';
 import { tenantIdProblem } from '../core/decision/tenant-id.js';
 import { ServiceProblem } from './problem-details.js';
-import type { ServiceLogger } from './service-logger.js';
 
 /** What loading tenants needs of the engine. */
 export interface TenantEngine {
@@ -23,15 +22,15 @@ export interface AskedTenant {
 /**
  * Checks the tenants a request names and reads the custom roles of those the engine does not keep. Rejects with a
  * ServiceProblem: `invalid-request` for a tenant that is no tenant id, or more than `maxTenants` tenants;
- * `tenant-roles-unavailable` (503) when a tenant's custom roles cannot be read, whose cause goes to `logger`.
+ * `tenant-roles-unavailable` (503) when a tenant's custom roles cannot be read, whose cause the engine logs.
  *
  * @example
  * ```ts
- * await loadTenants(engine, checks.map((check, i) => ({ field: `checks[${i}].tenant`, tenant: check.tenant })), limits.maxTenants, logger);
+ * await loadTenants(engine, checks.map((check, i) => ({ field: `checks[${i}].tenant`, tenant: check.tenant })), limits.maxTenants);
  * const answers = answerChecks(engine, vocabulary, checks);
  * ```
  */
-export async function loadTenants(engine: TenantEngine, asked: readonly AskedTenant[], maxTenants: number, logger: ServiceLogger): Promise<void> {
+export async function loadTenants(engine: TenantEngine, asked: readonly AskedTenant[], maxTenants: number): Promise<void> {
   const tenants = new Set<string>();
   for (const { field, tenant } of asked) {
     if (tenant === undefined) continue;
@@ -48,8 +47,8 @@ export async function loadTenants(engine: TenantEngine, asked: readonly AskedTen
     await Promise.all([...tenants].map((tenant) => engine.loadTenant(tenant)));
   } catch (error) {
     if (!(error instanceof PermissionsError) || error.code !== 'PERMISSIONS_TENANT_ROLES_UNAVAILABLE') throw error;
-    logger.warn(`typed-permissions service: ${error.message}`);
-    // The source's own words (a host, a path) stay in the service's log.
+    // The source's own words (a host, a path) stay in the service's log: the engine says them there, once per tenant
+    // until its roles are read again.
     const tenant = (error as PermissionsError & { readonly tenant: string }).tenant;
     throw new ServiceProblem('tenant-roles-unavailable', `The custom roles of tenant ${JSON.stringify(tenant)} cannot be read now; try again later.`);
   }

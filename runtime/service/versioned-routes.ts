@@ -69,7 +69,7 @@ function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext
     async (request, reply) => {
       const { checks, policyVersion } = request.body;
       const asked = checks.map((check, i) => ({ field: `checks[${i}].tenant`, tenant: check.tenant }));
-      await loadTenants(servedPolicy(context).engine, asked, context.limits.maxTenants, context.logger);
+      await loadTenants(servedPolicy(context).engine, asked, context.limits.maxTenants);
       // Read after the tenants are ready: every answer comes from the version active now.
       const { engine, vocabulary } = servedPolicy(context);
       const active = engine.policyVersion;
@@ -104,7 +104,7 @@ function registerSliceRoute(api: FastifyInstance, context: DecisionServerContext
     },
     async (request, reply) => {
       const { user, tenant } = request.body;
-      await loadTenants(servedPolicy(context).engine, [{ field: 'tenant', tenant }], context.limits.maxTenants, context.logger);
+      await loadTenants(servedPolicy(context).engine, [{ field: 'tenant', tenant }], context.limits.maxTenants);
       const slice = servedPolicy(context).engine.sliceFor(user, { tenant });
       void reply.header(POLICY_VERSION_HEADER, slice.version);
       return slice;

@@ -67,7 +67,7 @@ describe('the example following its policy file (no DATABASE_URL)', () => {
   beforeAll(async () => {
     writeFileSync(policyFile, compiled.text);
     started = await startExample({ POLICY_FILE: policyFile });
-  }, 90_000);
+  }, 150_000);
 
   afterAll(async () => {
     await started?.stop();
@@ -133,7 +133,7 @@ describeWithServer('two example instances on one PostgreSQL server (DATABASE_URL
     url.pathname = `/${database}`;
     databaseUrl = url.href;
     instances.push(...(await Promise.all([startExample({ DATABASE_URL: databaseUrl }), startExample({ DATABASE_URL: databaseUrl })])));
-  }, 120_000);
+  }, 150_000);
 
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));

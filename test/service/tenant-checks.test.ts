@@ -109,7 +109,7 @@ describe('POST /v1/check in a tenant', () => {
       type: 'application/problem+json; charset=utf-8',
     });
     expect(logger.lines.filter((line) => line.includes('ECONNREFUSED'))).toEqual([
-      'warn: typed-permissions service: The custom roles of tenant "acme" could not be read from tenant roles in memory: connect ECONNREFUSED ' +
+      'warn: typed-permissions: The custom roles of tenant "acme" could not be read from tenant roles in memory: connect ECONNREFUSED ' +
         '10.0.0.7:5432. Its questions are refused until the source answers.',
     ]);
     roles.fail(undefined);
