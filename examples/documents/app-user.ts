@@ -22,3 +22,17 @@ export interface AppUser extends PermissionsRuleUser {
   readonly companyId: number | null;
   readonly managedUserIds: readonly number[];
 }
+
+/**
+ * The tenant a user's questions are asked in: their company's id as text, or `undefined` for a user of no company
+ * (the anonymous caller included), whose questions use the compiled policy's roles only.
+ *
+ * @example
+ * ```ts
+ * tenantOfUser({ id: 3, roles: ['QA_MANAGER'], companyId: 1, managedUserIds: [2, 5] }); // '1'
+ * tenantOfUser({ id: 8, roles: ['EMPLOYEE', 'SUPER_ADMIN'], companyId: null, managedUserIds: [] }); // undefined
+ * ```
+ */
+export function tenantOfUser(user: AppUser): string | undefined {
+  return user.companyId === null ? undefined : String(user.companyId);
+}

@@ -1,4 +1,8 @@
-/** The example documents app: data, permissions (from the generated tables), the controllers, the GraphQL resolver and the page. */
+/**
+ * The example documents app: data, permissions (from the generated tables), the controllers, the GraphQL resolver and
+ * the page. Each company is a tenant: every question names the tenant of the caller's company, whose custom roles
+ * (from `tenantRoles`) stand beside the compiled ones.
+ */
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { grantTables } from '../../generated/index.js';
@@ -15,11 +19,12 @@ import { PAGE_DIR, PageController } from './page.controller.js';
 import { DocumentsResolver } from './documents.resolver.js';
 import { exampleGraphQLModule } from './graphql-server.js';
 import { ExampleDataModule, type ExampleDataOptions } from './example-data.module.js';
-import { parseDocumentId, userFromHeader } from './extract-user.js';
+import { parseDocumentId, tenantFromHeader, userFromHeader } from './extract-user.js';
+import { TENANT_ROLES_SOURCE, TenantRolesFollower } from './tenant-roles-follower.js';
 import { UsersRepository } from './users.repository.js';
 import { EXAMPLE_OWNERSHIP_RULES } from './example.constants.js';
 import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
-import type { PolicySource } from '../../runtime/live/index.js';
+import type { PolicySource, TenantRolesSource } from '../../runtime/live/index.js';
 import type { FollowOptions } from '../../runtime/live/policy-follower.js';
 
 /** What the example says about its live policy: each change, and each rejected version with its reasons. */
@@ -38,7 +43,12 @@ const policyLog: FollowOptions = {
 @Module({})
 export class AppModule {
   static forRoot(
-    options: ExampleDataOptions & { readonly hookTimeoutMs?: number; readonly pageDir?: string; readonly policySource?: PolicySource } = {},
+    options: ExampleDataOptions & {
+      readonly hookTimeoutMs?: number;
+      readonly pageDir?: string;
+      readonly policySource?: PolicySource;
+      readonly tenantRoles?: TenantRolesSource;
+    } = {},
   ): DynamicModule {
     const data = ExampleDataModule.forRoot(options);
     return {
@@ -53,6 +63,8 @@ export class AppModule {
             // Every ownership answer comes from the rules of definitions/document.resource.json, over the example database.
             ownershipRules,
             extractUserFromRequest: userFromHeader(users),
+            // A user's questions are asked in the tenant of their company (none for a user of no company).
+            extractTenantFromRequest: tenantFromHeader(users),
             projectResourceId: (id: string) => parseDocumentId(id),
             // Every decision, written in batches to the decision_log table (GET /decisions shows the last ones).
             onDecision: decisions.record,
@@ -72,7 +84,13 @@ export class AppModule {
         PageController,
         DecisionsController,
       ],
-      providers: [DocumentsResolver, { provide: APP_FILTER, useClass: DatabaseUnavailableFilter }, { provide: PAGE_DIR, useValue: options.pageDir }],
+      providers: [
+        DocumentsResolver,
+        { provide: APP_FILTER, useClass: DatabaseUnavailableFilter },
+        { provide: PAGE_DIR, useValue: options.pageDir },
+        { provide: TENANT_ROLES_SOURCE, useValue: options.tenantRoles },
+        TenantRolesFollower,
+      ],
     };
   }
 }

@@ -168,7 +168,7 @@ export async function migrate(db: Kysely<ExampleDatabase>): Promise<void> {
  * ```ts
  * await migrate(db);
  * await seed(db);
- * await db.selectFrom('users').select('id').execute(); // ids 1 to 8
+ * await db.selectFrom('users').select('id').execute(); // ids 1 to 9
  * ```
  */
 export async function seed(db: Kysely<ExampleDatabase>): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The data of the example documents app: eight users, the documents they created, who manages
+ * The data of the example documents app: nine users, the documents they created, who manages
  * whom, and which company each user belongs to. Plain, deterministic data (no clock, no randomness)
  * so that tests can state exact expected values and the example database can be seeded from it.
  *
@@ -11,7 +11,8 @@
 
 /**
  * The roles the example app assigns. QA_MANAGER and GOD have no permission definitions; ANONYMOUS is the placeholder user's
- * role, defined in definitions/session.permissions.json with nothing on documents.
+ * role, defined in definitions/session.permissions.json with nothing on documents. QA_MANAGER is the role a company
+ * may define for itself, as a custom role of its tenant (examples/documents/custom-roles/qa-manager.json).
  */
 export type ExampleRole = 'EMPLOYEE' | 'EMPLOYEE_MANAGER' | 'QA_MANAGER' | 'COMPANY_ADMIN' | 'SUPER_ADMIN' | 'GOD' | 'ANONYMOUS';
 
@@ -59,8 +60,10 @@ export interface ExampleCompanyMembership {
 export const exampleAnonymousUser: ExampleUser = { id: 0, roles: ['ANONYMOUS'], companyId: null, managedUserIds: [] };
 
 /**
- * The users, ids 1 to 8. Users 7 and 8 hold two roles each, to show how roles combine. Users 1, 2, 3 and 7 work for
- * company 1; 4, 5 and 6 for company 2; user 8 for none. 2 manages 1 and 4; 3 manages 2 and 5; 7 manages 5 and 6.
+ * The users, ids 1 to 9. Users 7 and 8 hold two roles each, to show how roles combine. Users 1, 2, 3 and 7 work for
+ * company 1; 4, 5, 6 and 9 for company 2; user 8 for none. 2 manages 1 and 4; 3 manages 2 and 5; 7 manages 5 and 6.
+ * Users 3 and 9 are QA managers of two companies: a custom role that company 1 defines for its tenant reaches user 3
+ * only. User 9 created no documents.
  */
 export const exampleUsers: readonly ExampleUser[] = [
   { id: 1, roles: ['EMPLOYEE'], companyId: 1, managedUserIds: [] },
@@ -71,6 +74,7 @@ export const exampleUsers: readonly ExampleUser[] = [
   { id: 6, roles: ['GOD'], companyId: 2, managedUserIds: [] },
   { id: 7, roles: ['EMPLOYEE_MANAGER', 'COMPANY_ADMIN'], companyId: 1, managedUserIds: [5, 6] },
   { id: 8, roles: ['EMPLOYEE', 'SUPER_ADMIN'], companyId: null, managedUserIds: [] },
+  { id: 9, roles: ['QA_MANAGER'], companyId: 2, managedUserIds: [] },
 ];
 
 /**

@@ -7,7 +7,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Kysely } from 'kysely';
 import { createPermissions } from '../../generated/index.js';
 import { checkPermitRoutes, createPermitMiddleware, permissionsErrorHandler, permitOf } from '../../runtime/express/index.js';
-import type { AppUser } from './app-user.js';
+import { tenantOfUser, type AppUser } from './app-user.js';
 import type { DocumentFilter } from './document-filter.js';
 import { documentOwnershipRules } from './document-ownership-rules.js';
 import { nextPageLink, pageRequestOf, PageRequestError, type DocumentPageRequest } from './document-page.js';
@@ -27,6 +27,15 @@ class HttpError extends Error {
 }
 
 const POSITIVE_INT = /^[1-9]\d{0,8}$/;
+
+/** The caller of `req`: the user its x-user-id header names, the anonymous placeholder user without one, or an HttpError 401. */
+async function readUser(users: UsersRepository, req: Request): Promise<AppUser> {
+  const header = req.get('x-user-id');
+  if (header === undefined) return exampleAnonymousUser;
+  const user = POSITIVE_INT.test(header) ? await users.findUser(Number(header)) : undefined;
+  if (user === undefined) throw new HttpError(401, 'x-user-id must be the id of a user.');
+  return user;
+}
 
 /** The page request of `req`'s query string, or an HttpError 400 saying which parameter is wrong. */
 function pageRequest(req: Request): DocumentPageRequest {
@@ -59,17 +68,23 @@ export function createExpressDocumentsApp(db: Kysely<ExampleDatabase>, onError: 
   const documents = new DocumentsRepository(db);
   const ownershipRules = documentOwnershipRules(db);
   const permissions = createPermissions<AppUser, DocumentFilter>({ ownershipRules });
+  // The user and the tenant are both read from the caller: one database read per request serves both.
+  const usersOfRequests = new WeakMap<Request, Promise<AppUser>>();
+  const userOf = (req: Request): Promise<AppUser> => {
+    let user = usersOfRequests.get(req);
+    if (user === undefined) {
+      user = readUser(users, req);
+      usersOfRequests.set(req, user);
+    }
+    return user;
+  };
   const permit = createPermitMiddleware({
     permissions, // typed: permit({ action: 'raed' }) does not compile
     resource: 'document',
     // The application authenticates; no x-user-id header is the anonymous placeholder user.
-    getUser: async (req: Request) => {
-      const header = req.get('x-user-id');
-      if (header === undefined) return exampleAnonymousUser;
-      const user = POSITIVE_INT.test(header) ? await users.findUser(Number(header)) : undefined;
-      if (user === undefined) throw new HttpError(401, 'x-user-id must be the id of a user.');
-      return user;
-    },
+    getUser: (req: Request) => userOf(req),
+    // Questions are asked in the tenant of the caller's company (none for a user of no company).
+    getTenant: async (req: Request) => tenantOfUser(await userOf(req)),
     // Document ids are positive: undefined answers 400 before any check (without it, "idType": "number" projects the id).
     projectResourceId: (raw) => (POSITIVE_INT.test(raw) ? Number(raw) : undefined),
   });

@@ -7,11 +7,16 @@
  * `typed-permissions policy publish` writes); without, it follows POLICY_FILE (default generated/policy.json), so
  * recompiling the definitions while the app runs changes its grants within a second. Until the source holds a
  * version, the compiled tables answer.
+ *
+ * Each company is a tenant (its id as text). The companies' custom roles are followed too: with DATABASE_URL from the
+ * PostgreSQL tenant roles store in that database; without, from the folder store TENANT_ROLES_DIR (default
+ * tenant-roles/ at the repository's root, beside generated/). `typed-permissions tenant publish` changes them while
+ * the app runs.
  */
 import 'reflect-metadata';
 import { fileURLToPath } from 'node:url';
 import { NestFactory } from '@nestjs/core';
-import { filePolicySource, postgresPolicySource } from '../../runtime/live/index.js';
+import { filePolicySource, fileTenantRoles, postgresPolicySource, postgresTenantRoles } from '../../runtime/live/index.js';
 import { AppModule } from './app.module.js';
 import { decisionLogBoundsOf } from './decision-log-bounds.js';
 
@@ -21,6 +26,9 @@ const databaseUrl = process.env['DATABASE_URL'];
 const pageDir = fileURLToPath(new URL('../../page', import.meta.url));
 const policyFile = process.env['POLICY_FILE'] ?? fileURLToPath(new URL('../../../generated/policy.json', import.meta.url));
 const policySource = databaseUrl === undefined ? filePolicySource(policyFile) : postgresPolicySource({ connectionString: databaseUrl });
+const defaultTenantRolesDir = fileURLToPath(new URL('../../../tenant-roles', import.meta.url));
+const tenantRolesDir = process.env['TENANT_ROLES_DIR'] ?? defaultTenantRolesDir;
+const tenantRoles = databaseUrl === undefined ? fileTenantRoles(tenantRolesDir) : postgresTenantRoles({ connectionString: databaseUrl });
 let decisionLog: ReturnType<typeof decisionLogBoundsOf>;
 try {
   decisionLog = decisionLogBoundsOf(process.env);
@@ -28,7 +36,7 @@ try {
   console.error(`Example documents app: ${(error as Error).message}`);
   process.exit(1);
 }
-const app = await NestFactory.create(AppModule.forRoot({ databaseUrl, pageDir, policySource, decisionLog }), { logger: ['error', 'warn'] });
+const app = await NestFactory.create(AppModule.forRoot({ databaseUrl, pageDir, policySource, tenantRoles, decisionLog }), { logger: ['error', 'warn'] });
 app.enableShutdownHooks();
 await app.listen(port, '127.0.0.1');
 
@@ -37,9 +45,17 @@ const changePolicy =
   databaseUrl === undefined
     ? `edit definitions/, then: npx typed-permissions compile definitions --out generated`
     : `npx typed-permissions policy publish definitions --database-url "$DATABASE_URL"   (then: policy list, policy rollback <n>)`;
+const store = tenantRolesDir === defaultTenantRolesDir ? 'tenant-roles' : JSON.stringify(tenantRolesDir);
+const publishRole = `npx typed-permissions tenant publish 1 examples/documents/custom-roles/qa-manager.json ${
+  databaseUrl === undefined ? `--store ${store} --policy generated/policy.json` : '--database-url "$DATABASE_URL"'
+}`;
 console.log(`Example documents app on ${base} (${databaseUrl === undefined ? 'embedded PGlite' : 'PostgreSQL'}), policy from ${policySource.description}.
 Change the policy while it runs: ${changePolicy}
-Open ${base}/ in a browser: the documents of user 1, 2, 4 or 5; the buttons the server would allow call its guarded endpoints. Or try:
+Each company is a tenant; custom roles from ${tenantRoles.description}. Give company 1 its QA_MANAGER role (user 3 holds it; user 9 of company 2 too):
+  ${publishRole}
+  curl -i ${base}/documents-protected-simple/1 -H 'x-user-id: 3'    # 403 before, 200 after: QA_MANAGER reads company 1's documents
+  curl -i ${base}/documents-protected-simple/4 -H 'x-user-id: 9'    # 403: company 2 defines no QA_MANAGER
+Open ${base}/ in a browser: the documents of user 1, 2, 3, 4 or 5 and their company; the buttons the server would allow call its guarded endpoints. Or try:
   curl -i ${base}/documents-protected-simple/10 -H 'x-user-id: 1'   # 200: EMPLOYEE reads own document, no 'confidential'
   curl -i ${base}/documents-protected-simple/2 -H 'x-user-id: 1'    # 403: not EMPLOYEE 1's document
   curl -i ${base}/documents-protected-simple/5 -H 'x-user-id: 4'    # 200: COMPANY_ADMIN, all attributes

@@ -77,6 +77,7 @@ describe('example data', () => {
       [6, ['GOD']],
       [7, ['EMPLOYEE_MANAGER', 'COMPANY_ADMIN']],
       [8, ['EMPLOYEE', 'SUPER_ADMIN']],
+      [9, ['QA_MANAGER']],
     ]);
   });
 });

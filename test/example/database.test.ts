@@ -131,7 +131,7 @@ describe.each(targets)('the example data layer on $name', ({ databaseUrl }) => {
       expect(documentIds).toHaveLength(24);
       const userRows = await db.selectFrom('users').select(['id', 'name', 'companyId']).orderBy('id').execute();
       expect(userRows).toEqual(exampleUsers.map((user) => ({ id: user.id, name: `User ${user.id}`, companyId: user.companyId })));
-      expect(userRows.map((row) => row.companyId)).toEqual([1, 1, 1, 2, 2, 2, 1, null]);
+      expect(userRows.map((row) => row.companyId)).toEqual([1, 1, 1, 2, 2, 2, 1, null, 2]);
       const managerRows = await db.selectFrom('managers').select(['managerId', 'managedId']).orderBy('managerId').orderBy('managedId').execute();
       expect(managerRows).toEqual(exampleManagers);
       expect(managerRows).toEqual([

@@ -39,6 +39,7 @@ describe('GET /decisions', () => {
     expect(events.map(stableEvent)).toEqual([
       {
         user: { id: 1, roles: ['EMPLOYEE'] },
+        tenant: '1',
         resource: 'document',
         action: 'read',
         resourceId: 2,
@@ -52,6 +53,7 @@ describe('GET /decisions', () => {
       },
       {
         user: { id: 1, roles: ['EMPLOYEE'] },
+        tenant: '1',
         resource: 'document',
         action: 'read',
         resourceId: 10,
@@ -70,6 +72,7 @@ describe('GET /decisions', () => {
       {
         callId: answer.headers['x-permissions-call-id'],
         user: { id: 5, roles: ['SUPER_ADMIN'] },
+        tenant: '2',
         resource: 'decision',
         action: 'list',
         granted: true,

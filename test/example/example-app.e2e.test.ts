@@ -273,6 +273,7 @@ function unprotectedSiblingAndOwnedFilter(): void {
       ['GOD 6 (no definition)', 6, 'forbidden'],
       ['EMPLOYEE_MANAGER + COMPANY_ADMIN 7 (self + 5, 6; COMPANY_ADMIN has no list)', 7, idsCreatedBy(5, 6, 7)],
       ['EMPLOYEE + SUPER_ADMIN 8 (creator)', 8, idsCreatedBy(8)],
+      ['QA_MANAGER 9 (no definition; company 2 defines no custom role)', 9, 'forbidden'],
       ['anonymous', undefined, 'forbidden'],
     ];
 

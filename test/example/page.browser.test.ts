@@ -83,6 +83,14 @@ const EXPECTED_STATUS: Record<PageUserId, string> = {
   5: `Signed in as user 5 (SUPER_ADMIN): 24 documents shown; you may list documents and read any document, as decided by policy ${SHORT_POLICY}.`,
 };
 
+/** The tenant line: the company each user works for, whose custom roles their questions include. */
+const EXPECTED_TENANT: Record<PageUserId, string> = {
+  1: 'Company 1: its custom roles apply.',
+  2: 'Company 1: its custom roles apply.',
+  4: 'Company 2: its custom roles apply.',
+  5: 'Company 2: its custom roles apply.',
+};
+
 /** What the legend under the status line says. */
 const EXPECTED_LEGEND = '— in a cell: the attribute is hidden by permission for this user; the server did not send it.';
 
@@ -213,6 +221,7 @@ function pageShowsWhatTheServerAllows(): void {
       const expected = expectedRows(userId);
       const table = await readTable(page);
       expect(await page.locator('#status').textContent()).toBe(EXPECTED_STATUS[userId]);
+      expect(await page.locator('#tenant').textContent()).toBe(EXPECTED_TENANT[userId]);
       expect({ legend: await page.locator('#legend').textContent(), visible: await page.locator('#legend').isVisible() }).toEqual({
         legend: EXPECTED_LEGEND,
         visible: true,

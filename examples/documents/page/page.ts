@@ -39,11 +39,20 @@ function byId<T extends HTMLElement>(id: string): T {
 }
 
 async function getJson<T>(path: string, userId: string): Promise<T> {
+  return (await getJsonWithHeaders<T>(path, userId)).body;
+}
+
+async function getJsonWithHeaders<T>(path: string, userId: string): Promise<{ body: T; headers: Headers }> {
   const response = await fetch(path, { headers: { 'x-user-id': userId } });
   const version = response.headers.get('x-permissions-version');
   if (version !== null && shownVersion !== undefined && version !== shownVersion) policyChanged = true;
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-  return (await response.json()) as T;
+  return { body: (await response.json()) as T, headers: response.headers };
+}
+
+/** What the tenant line says: the company whose custom roles the caller's permissions include, or that there is none. */
+function tenantSentence(tenant: string | null): string {
+  return tenant === null ? 'No company: the compiled policy only.' : `Company ${tenant}: its custom roles apply.`;
 }
 
 /**
@@ -129,7 +138,11 @@ async function show(userId: string): Promise<void> {
   document.body.dataset['ready'] = 'false';
   try {
     shownVersion = undefined;
-    const client = createClient<Schema>(await getJson<PermissionSlice>('/me/permissions', userId));
+    byId('tenant').textContent = '';
+    const slice = await getJsonWithHeaders<PermissionSlice>('/me/permissions', userId);
+    // The server asks every question in the tenant of the caller's company; the slice says which one.
+    byId('tenant').textContent = tenantSentence(slice.headers.get('x-permissions-tenant'));
+    const client = createClient<Schema>(slice.body);
     shownVersion = client.version;
     policyChanged = false;
     const rows = await documentsFor(client, userId);
