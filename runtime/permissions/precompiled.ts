@@ -26,7 +26,6 @@ export type { ResourceIdType } from '../core/decision/resource-id.js';
 export type { PermissionsSchema, TypedGrantQuery, TypedPermissionsOptions } from './schema-types.js';
 export type { FollowedTenantRoles, TypedPermissions } from './precompiled-permissions.js';
 export type { TenantRolesOptions } from './tenant-roles-options.js';
-export type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
 export type { GrantTables } from '../core/tables/grant-tables.js';
 export type {
   Awaitable,

@@ -16,7 +16,7 @@ const FIELD_FIXES = {
   idType: 'Write "idType": "number" for numeric ids, "string" for uuids and slugs.',
   attributes: 'Write "attributes": ["id", "title", "address.city"], or leave it out.',
   ownedAmong: 'Name the method of the ownership service that runs a limitOwned filter over given ids, for example "ownedDocumentsAmong".',
-  unknown: 'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes" and "ownership".',
+  unknown: 'Use only "resource", "idType", "attributes", "actions", "ownedAmong", "relations", "userAttributes", "ownership" and "tenantIdType".',
   pattern: 'List attribute names, dotted for nested ones ("address.city"), without "*" or "!".',
 };
 
@@ -31,7 +31,7 @@ const CASES: readonly (readonly [what: string, text: string, problems: readonly 
     'unknown fields, each where it stands',
     '{ "resource": "note", "idType": "number", "idtype": "number", "owner": 1 }',
     [
-      `1:53 $.idtype Unknown field "idtype" in resource metadata. Fix: ${FIELD_FIXES.unknown}`,
+      `1:53 $.idtype Unknown field "idtype" in resource metadata. Did you mean "idType"? Fix: ${FIELD_FIXES.unknown}`,
       `1:72 $.owner Unknown field "owner" in resource metadata. Fix: ${FIELD_FIXES.unknown}`,
     ],
   ],

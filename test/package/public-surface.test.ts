@@ -1,10 +1,12 @@
 /**
  * The public surface stays small and complete: `typed-permissions` and `typed-permissions/precompiled` export at
- * most 40 names each (types included: 35 before the decision log's DecisionEvent, 36 before `unpackGrantTables`, which
+ * most 44 names each (types included: 35 before the decision log's DecisionEvent, 36 before `unpackGrantTables`, which
  * the generated tables.ts calls to load its packed tables, 37 before `loadDefinitionDescriptions`, which loads the
  * definitions' descriptions that the generated code imports on demand, 38 before `OwnershipRuleSource`, which the
  * generated code of a policy naming ownership rules requires, and `memoryOwnership`, the source for records in
- * memory; every other type of the rules is typed-permissions/ownership's), compiler plumbing lives in `./internal`, and every type that appears in a
+ * memory, 41 before tenants added `followTenantRoles`' options and result and the error of unreadable custom roles;
+ * every other type of the rules is typed-permissions/ownership's, and a source of custom roles is
+ * typed-permissions/live's), compiler plumbing lives in `./internal`, and every type that appears in a
  * public signature — a function's parameters and result, a class's public members, an interface's methods — is
  * exported by one of the package's entries, so a user can always name what the API takes and hands them.
  */
@@ -107,11 +109,11 @@ function signatureTypes(declaration: ts.Declaration): Set<ts.Symbol> {
 }
 
 describe('the public surface', () => {
-  it('typed-permissions and typed-permissions/precompiled export at most 40 names each, types included', () => {
+  it('typed-permissions and typed-permissions/precompiled export at most 44 names each, types included', () => {
     const counts = Object.fromEntries(Object.entries(ENTRIES).map(([entry, file]) => [entry, exportsOf(file).length]));
     console.info(`exported names per entry: ${JSON.stringify(counts)}`);
-    expect(counts['typed-permissions']).toBeLessThanOrEqual(40);
-    expect(counts['typed-permissions/precompiled']).toBeLessThanOrEqual(40);
+    expect(counts['typed-permissions']).toBeLessThanOrEqual(44);
+    expect(counts['typed-permissions/precompiled']).toBeLessThanOrEqual(44);
   });
 
   it('compiler plumbing is not exported by the public entries', () => {
