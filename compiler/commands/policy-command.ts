@@ -19,6 +19,7 @@ import {
   storeNames,
   type PgClient,
   type PolicyBundle,
+  serverOfConnectionString,
 } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
 import { formatCompileProblem } from '../problems/compile-problem.js';
@@ -37,15 +38,6 @@ const STORE_OPTIONS = {
 
 type StoreNames = ReturnType<typeof storeNames>;
 
-/** The server of a connection string, for messages (never its password). */
-function serverOf(databaseUrl: string): string {
-  try {
-    return new URL(databaseUrl).host || 'the local socket';
-  } catch {
-    return 'the configured server';
-  }
-}
-
 /**
  * A connected client for one subcommand (ended afterwards). What the server or the network refuses — no
  * connection, a missing database, a role without rights — is said in one line, exit 1, never as a crash.
@@ -58,13 +50,17 @@ async function withClient<T>(databaseUrl: string, work: (client: PgClient) => Pr
   try {
     await client.connect();
   } catch (error) {
-    throw new PermissionsUsageError(`cannot reach the PostgreSQL server at ${serverOf(databaseUrl)} (${(error as Error).message}); nothing was changed.`);
+    throw new PermissionsUsageError(
+      `cannot reach the PostgreSQL server at ${serverOfConnectionString(databaseUrl)} (${(error as Error).message}); nothing was changed.`,
+    );
   }
   try {
     return await work(client);
   } catch (error) {
     if (error instanceof PermissionsUsageError) throw error;
-    throw new PermissionsUsageError(`the PostgreSQL server at ${serverOf(databaseUrl)} refused: ${(error as Error).message}; nothing was changed.`);
+    throw new PermissionsUsageError(
+      `the PostgreSQL server at ${serverOfConnectionString(databaseUrl)} refused: ${(error as Error).message}; nothing was changed.`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

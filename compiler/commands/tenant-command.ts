@@ -13,6 +13,7 @@ import {
   postgresTenantRolesAdmin,
   type TenantRolesAdmin,
   type TenantRolesBase,
+  serverOfConnectionString,
 } from 'typed-permissions/internal';
 import { basename, dirname } from 'node:path';
 import { formatCompileProblem, type CompileProblem } from '../problems/compile-problem.js';
@@ -32,15 +33,6 @@ const TENANT_OPTIONS = {
 } as const;
 
 type Values = ReturnType<typeof parseCommandLine<typeof TENANT_OPTIONS>>['values'];
-
-/** The server of a connection string, for messages (never its password). */
-function serverOf(databaseUrl: string): string {
-  try {
-    return new URL(databaseUrl).host || 'the local socket';
-  } catch {
-    return 'the configured server';
-  }
-}
 
 /** The base policy of `--policy`: a bundle as `npx typed-permissions compile` writes it (`generated/policy.json`). */
 async function basePolicy(path: string | undefined): Promise<TenantRolesBase | undefined> {
@@ -72,7 +64,7 @@ async function adminOf(subcommand: string, values: Values): Promise<{ admin: Ten
     channel: values.channel,
     ...(policy === undefined ? {} : { policy }),
   });
-  return { admin, where: `schema ${values.schema ?? 'typed_permissions'}`, server: serverOf(databaseUrl) };
+  return { admin, where: `schema ${values.schema ?? 'typed_permissions'}`, server: serverOfConnectionString(databaseUrl) };
 }
 
 function only(subcommand: string, values: Values, allowed: readonly (keyof Values)[]): void {

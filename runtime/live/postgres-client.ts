@@ -64,3 +64,19 @@ export function loadPg(): Promise<PgModule> {
   );
   return loaded;
 }
+
+/**
+ * The server a connection string names, for messages: never its password (a key-value string is not a URL).
+ *
+ * @example
+ * ```ts
+ * serverOfConnectionString('postgres://app:secret@db.internal:5432/app'); // 'db.internal:5432'
+ * ```
+ */
+export function serverOfConnectionString(connectionString: string): string {
+  try {
+    return new URL(connectionString).host || 'the local socket';
+  } catch {
+    return 'the configured server';
+  }
+}

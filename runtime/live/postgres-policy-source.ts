@@ -9,7 +9,7 @@
 import { PermissionsUsageError } from '../core/common/errors.js';
 import type { PolicySource, SourcedPolicy } from './policy-source.js';
 import { durationOption } from './duration-option.js';
-import { loadPg, type PgPool } from './postgres-client.js';
+import { loadPg, serverOfConnectionString, type PgPool } from './postgres-client.js';
 import { PostgresListener } from './postgres-listener.js';
 import { followerRegistration } from './postgres-follower-registration.js';
 import { readCurrentPolicy, storeNames } from './postgres-policy-store.js';
@@ -37,15 +37,6 @@ export interface PostgresPolicySourceOptions {
 
 const APPLICATION_NAME = 'typed-permissions policy follower';
 
-/** The server a connection string names, for messages: never its password (a key-value string is not a URL). */
-function serverOf(connectionString: string): string {
-  try {
-    return new URL(connectionString).host || 'the local socket';
-  } catch {
-    return 'the configured server';
-  }
-}
-
 /**
  * A policy source following a PostgreSQL store.
  *
@@ -66,7 +57,7 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
   if (options.register !== undefined && typeof options.register !== 'boolean')
     throw new PermissionsUsageError('postgresPolicySource(): register must be true or false.');
   const { connectionString } = options;
-  const description = `PostgreSQL store ${names.schema} at ${serverOf(connectionString)}`;
+  const description = `PostgreSQL store ${names.schema} at ${serverOfConnectionString(connectionString)}`;
   let pool: PgPool | undefined;
   const poolOf = async (): Promise<PgPool> => {
     if (pool === undefined) {

@@ -9,7 +9,7 @@
  */
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { durationOption } from './duration-option.js';
-import { loadPg, type PgPool } from './postgres-client.js';
+import { loadPg, serverOfConnectionString, type PgPool } from './postgres-client.js';
 import { PostgresListener } from './postgres-listener.js';
 import { readTenantRoles, tenantRolesStoreNames } from './postgres-tenant-roles-store.js';
 import type { TenantRolesSource, TenantRolesVersion } from './tenant-roles-source.js';
@@ -29,15 +29,6 @@ export interface PostgresTenantRolesOptions {
 }
 
 const APPLICATION_NAME = 'typed-permissions tenant roles';
-
-/** The server a connection string names, for messages: never its password. */
-function serverOf(connectionString: string): string {
-  try {
-    return new URL(connectionString).host || 'the local socket';
-  } catch {
-    return 'the configured server';
-  }
-}
 
 /**
  * A source of tenants' custom roles in a PostgreSQL store.
@@ -66,7 +57,7 @@ export function postgresTenantRoles(options: PostgresTenantRolesOptions): Tenant
     return pool;
   };
   return {
-    description: `PostgreSQL tenant roles in schema ${names.schema} at ${serverOf(connectionString)}`,
+    description: `PostgreSQL tenant roles in schema ${names.schema} at ${serverOfConnectionString(connectionString)}`,
     async read(tenant: string): Promise<TenantRolesVersion | undefined> {
       return readTenantRoles(await poolOf(), names, tenant);
     },
