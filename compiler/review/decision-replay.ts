@@ -133,10 +133,14 @@ async function replayWith(engine: PrecompiledPermissions, log: AsyncIterable<Log
     if (unreadableExamples.length < MAX_UNREADABLE_EXAMPLES) unreadableExamples.push(entry);
   };
 
-  const answerOf = async (decision: LoggedDecision): Promise<Answer> => {
+  // A question asked before is answered from the memo without a promise: most of a log asks the same few questions.
+  const answerOf = (decision: LoggedDecision): Answer | Promise<Answer> => {
     const key = JSON.stringify([decision.tenant ?? null, decision.roles, decision.resource, decision.action]);
-    let answer = answers.get(key);
-    if (answer !== undefined) return answer;
+    return answers.get(key) ?? newAnswer(decision, key);
+  };
+
+  const newAnswer = async (decision: LoggedDecision, key: string): Promise<Answer> => {
+    let answer: Answer;
     // An action the candidate's resource does not declare is refused there (the engine would call the question a
     // mistake of the code that asks; here it is a change of the policy).
     const declared = declaredActions.get(decision.resource);
@@ -178,7 +182,8 @@ async function replayWith(engine: PrecompiledPermissions, log: AsyncIterable<Log
     }
     let answer: Answer;
     try {
-      answer = await answerOf(entry);
+      const known = answerOf(entry);
+      answer = typeof known === 'string' ? known : await known;
     } catch (error) {
       unreadable({ line: entry.line, problem: `it cannot be decided: ${(error as Error).message}` });
       continue;

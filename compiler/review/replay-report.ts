@@ -11,16 +11,16 @@ const number = (n: number): string => n.toLocaleString('en-US');
 
 const changedCount = (report: ReplayReport): number => report.grantedToRefused + report.refusedToGranted;
 
-/** One line saying what would change. */
-function summary(report: ReplayReport): string {
+/** Two lines: what was replayed against what, and what would change. */
+function summary(report: ReplayReport): [string, string] {
   const changed = changedCount(report);
-  return (
-    `${number(report.decisions)} logged decisions replayed against ${report.candidate.label} (policy ${report.candidate.version.slice(0, 12)}): ` +
-    `${number(changed)} would change (${number(report.grantedToRefused)} granted → refused, ${number(report.refusedToGranted)} refused → granted), ` +
-    `${number(report.unchanged)} unchanged, ${number(report.undecided)} undecided (the log holds no answer about the record's ownership)` +
-    (report.unreadable > 0 ? `, ${number(report.unreadable)} unreadable lines` : '') +
-    '.'
-  );
+  return [
+    `Replayed ${number(report.decisions)} logged decisions against ${report.candidate.label} (policy ${report.candidate.version}).`,
+    `${number(changed)} would change (${number(report.grantedToRefused)} granted → refused, ${number(report.refusedToGranted)} refused → granted); ` +
+      `${number(report.unchanged)} unchanged; ${number(report.undecided)} undecided (the log holds no answer about the record's ownership)` +
+      (report.unreadable > 0 ? `; ${number(report.unreadable)} unreadable lines` : '') +
+      '.',
+  ];
 }
 
 function exampleText(example: ReplayExample): string {
@@ -62,7 +62,7 @@ function notes(report: ReplayReport, listed: number): string[] {
  */
 export function replayText(report: ReplayReport): string {
   const listed = report.groups.slice(0, MAX_LISTED_GROUPS);
-  const lines = [summary(report)];
+  const lines: string[] = summary(report);
   if (listed.length > 0) lines.push('', 'By roles, resource and action:');
   for (const group of listed) {
     lines.push(`  ${rolesText(group)} · ${group.resource} · ${group.action}: ${number(group.count)} ${group.change}`);
@@ -88,7 +88,7 @@ function cell(text: string): string {
  */
 export function replayMarkdown(report: ReplayReport): string {
   const listed = report.groups.slice(0, MAX_LISTED_GROUPS);
-  const lines = ['### Replay of logged decisions', '', cell(summary(report))];
+  const lines = ['### Replay of logged decisions', '', ...summary(report).map(cell).join(' ').split('\n')];
   if (listed.length > 0) {
     lines.push('', '| roles | resource | action | change | decisions | for example |', '| --- | --- | --- | --- | ---: | --- |');
     for (const group of listed)
