@@ -30,7 +30,8 @@ const LAYERS = [
 ];
 
 /**
- * The compiler's layers, lowest first: the command line calls the pipeline, the pipeline calls the output folder,
+ * The compiler's layers, lowest first: the command line calls the review tools and the pipeline, the review tools
+ * (the review page, the policy diff) call the pipeline and the layers below it, the pipeline calls the output folder,
  * the emitters and the model, the model calls the policy-test format and the readers; problems import nothing.
  */
 const COMPILER_LAYERS = [
@@ -41,6 +42,7 @@ const COMPILER_LAYERS = [
   { name: 'emit', folders: ['compiler/emit'] },
   { name: 'output', folders: ['compiler/output'] },
   { name: 'pipeline', folders: ['compiler/compile.ts'] },
+  { name: 'review', folders: ['compiler/review'] },
   { name: 'commands', folders: ['compiler/commands'] },
   { name: 'entries', folders: ['compiler/index.ts', 'compiler/bin.ts'] },
 ];
