@@ -7,6 +7,7 @@ import { printableLines, UsageError, type Command, type CommandOutput } from './
 import { compileCommand } from './compile-command.js';
 import { explainCommand } from './explain-command.js';
 import { policyCommand } from './policy-command.js';
+import { renderCommand } from './render-command.js';
 import { tenantCommand } from './tenant-command.js';
 import { testCommand } from './test-command.js';
 
@@ -14,6 +15,7 @@ const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
   typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--tenant <id> [--tenant-roles <file>]] [--json]
   typed-permissions test [definitionsDir] [--coverage] [--reporter junit <file>]
+  typed-permissions render [definitionsDir] --out <folder> [--before <definitionsDir|policy.json>]
   typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>] [--force]
   typed-permissions policy list [--database-url <url>]
   typed-permissions policy rollback <sequence> [--database-url <url>] [--force]
@@ -33,6 +35,9 @@ const USAGE = `Usage:
   --coverage       with test: also list the grants (role, resource, action:possession) that no test exercised
   --reporter junit <file>
                    with test: also write the results to <file> as a JUnit XML report
+  render           write the review page: a static site (index.html, a page per role and per resource) showing
+                   who may do what, in tables and sentences, readable offline without JavaScript; --out must be
+                   missing, empty or an earlier render; --before highlights what changed since that version
   policy           the PostgreSQL policy store applications follow (--database-url, else DATABASE_URL;
                    --schema and --channel when the store is not typed_permissions / typed_permissions_policy);
                    publish runs the policy tests first and publishes nothing when one fails
@@ -48,6 +53,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   compile: compileCommand,
   explain: explainCommand,
   test: testCommand,
+  render: renderCommand,
   policy: policyCommand,
   tenant: tenantCommand,
 };

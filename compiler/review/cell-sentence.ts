@@ -5,8 +5,15 @@
  */
 import type { CellGrant } from '../emit/cell-grants.js';
 
-/** `a, b and c`. */
-function listInWords(items: readonly string[]): string {
+/**
+ * `a, b and c`.
+ *
+ * @example
+ * ```ts
+ * listInWords(['date', 'status', 'title']); // 'date, status and title'
+ * ```
+ */
+export function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]!}`;
 }
