@@ -208,7 +208,7 @@ function indexPage(site: SiteModel): string {
     (resource) =>
       `<section><h2><a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a></h2>\n${resourceTable(site, resource, site.roles)}\n</section>`,
   );
-  return page(frame(site, 'Who may do what', 'index.html'), [summaryHtml(site.input.changes), LEGEND, ...sections, rulesHtml(site)].join('\n'));
+  return page(frame(site, 'Who may do what', 'index.html'), [summaryHtml(site.input.changes), LEGEND, ...sections, rulesHtml(site)].filter((part) => part !== '').join('\n'));
 }
 
 function resourcePage(site: SiteModel, resource: string): string {
@@ -218,7 +218,7 @@ function resourcePage(site: SiteModel, resource: string): string {
       ? ''
       : `<section aria-labelledby="why"><h2 id="why">What the definitions say</h2><ul>${descriptions.map((text) => `<li>${htmlText(text)}</li>`).join('')}</ul></section>`;
   const body = [summaryHtml(site.input.changes), LEGEND, resourceTable(site, resource, site.roles), why, rulesHtml(site, resource)];
-  return page(frame(site, `Resource ${resource}`, site.resourceFiles.get(resource)!), body.join('\n'));
+  return page(frame(site, `Resource ${resource}`, site.resourceFiles.get(resource)!), body.filter((part) => part !== '').join('\n'));
 }
 
 /** A role's page: per resource it has a cell on, a row per action with what it grants and the sentence. */
@@ -248,7 +248,7 @@ function rolePage(site: SiteModel, role: string): string {
       ? ''
       : `<p class="not-allowed">Nothing on ${none.map((resource) => `<a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a>`).join(', ')}.</p>`;
   const body = [summaryHtml(site.input.changes), LEGEND, ...sections, nothing];
-  return page(frame(site, `Role ${role}`, site.roleFiles.get(role)!), body.join('\n'));
+  return page(frame(site, `Role ${role}`, site.roleFiles.get(role)!), body.filter((part) => part !== '').join('\n'));
 }
 
 /**
