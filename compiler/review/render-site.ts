@@ -7,7 +7,7 @@
  */
 import type { EmittedFile } from '../emit/emit-context.js';
 import type { CellGrant } from '../emit/cell-grants.js';
-import { cellSentences } from './cell-sentence.js';
+import { cellSentences, listInWords } from './cell-sentence.js';
 import { htmlText, pageFileName } from './html-text.js';
 import { page, STYLES, type PageFrame, type PageLink } from './page-layout.js';
 import { cellKey, type PolicyView } from './policy-view.js';
@@ -136,7 +136,7 @@ function cellHtml(site: SiteModel, resource: string, role: string, action: strin
     const was = cellSentences(role, action, resource, before)
       .map((sentence) => htmlText(sentence))
       .join(' ');
-    changed += `<p class="before">Before: <s>${was}</s></p>`;
+    changed += `<p class="before">Before: ${was}</p>`;
   }
   // The cell's colour is that of its first change; each change is also written out in words.
   const kind = marks[0]?.kind;
@@ -155,13 +155,14 @@ function resourceTable(site: SiteModel, resource: string, roles: readonly string
   if (rows.length === 0) return `<p class="not-allowed">No role may do anything to ${htmlText(resource)}.</p>`;
   const head = actions.map((action) => `<th scope="col">${htmlText(action)}</th>`).join('');
   return [
-    '<table>',
+    // A wide matrix scrolls sideways on a narrow screen rather than widening the page.
+    '<div class="table-scroll"><table>',
     `<caption>Who may do what to ${htmlText(resource)}</caption>`,
     `<thead><tr><th scope="col">Role</th>${head}</tr></thead>`,
     '<tbody>',
     ...rows,
     '</tbody>',
-    '</table>',
+    '</table></div>',
   ].join('\n');
 }
 
@@ -246,7 +247,7 @@ function rolePage(site: SiteModel, role: string): string {
   const nothing =
     none.length === 0
       ? ''
-      : `<p class="not-allowed">Nothing on ${none.map((resource) => `<a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a>`).join(', ')}.</p>`;
+      : `<p class="not-allowed">${htmlText(role)} may do nothing to ${listInWords(none.map((resource) => `<a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a>`))}.</p>`;
   const body = [summaryHtml(site.input.changes), LEGEND, ...sections, nothing];
   return page(frame(site, `Role ${role}`, site.roleFiles.get(role)!), body.filter((part) => part !== '').join('\n'));
 }
