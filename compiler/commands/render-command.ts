@@ -44,7 +44,9 @@ async function beforeTables(path: string, io: CommandOutput): Promise<GrantTable
   const value = parseBundleText(await commandFileText(path, 'the policy bundle', BUNDLE_MAX_BYTES), `file ${path}`);
   const problem = policyBundleProblem(value);
   if (problem === undefined) return (value as { tables: GrantTables }).tables;
-  io.error(`typed-permissions: render --before ${path}: the file ${problem}. Give a policy.json that npx typed-permissions compile wrote, or a definitions folder.`);
+  io.error(
+    `typed-permissions: render --before ${path}: the file ${problem}. Give a policy.json that npx typed-permissions compile wrote, or a definitions folder.`,
+  );
   return undefined;
 }
 
@@ -75,7 +77,9 @@ export const renderCommand: Command = async (argv, io) => {
   if (values.before !== undefined && before === undefined) return 1;
   const policy = policyView(after);
   const changes =
-    before === undefined || values.before === undefined ? undefined : siteChangesOf(policyView(before), diffPolicies(before, after, { before: values.before, after: source }));
+    before === undefined || values.before === undefined
+      ? undefined
+      : siteChangesOf(policyView(before), diffPolicies(before, after, { before: values.before, after: source }));
   let files;
   try {
     files = renderSite({ policy, source, changes });
@@ -90,7 +94,8 @@ export const renderCommand: Command = async (argv, io) => {
     return 1;
   }
   const pages = files.filter((file) => file.path.endsWith('.html')).length;
-  const compared = changes === undefined ? '' : `, compared with ${values.before}: ${changes.summary.length === 0 ? 'nothing changed' : changes.summary.join(' ')}`;
+  const compared =
+    changes === undefined ? '' : `, compared with ${values.before}: ${changes.summary.length === 0 ? 'nothing changed' : changes.summary.join(' ')}`;
   io.log(`Wrote the review page of ${source} to ${values.out}/ (${plural(pages, 'page')}; open ${values.out}/index.html)${compared}`);
   return 0;
 };

@@ -38,7 +38,8 @@ export class CellGrants {
   of(cell: GrantCell): CellGrant[] {
     const [resource, , , anyPlan, own] = cell;
     const parts: CellGrant[] = anyPlan === -1 ? [] : [{ possession: 'any', patterns: this.patterns(anyPlan) }];
-    for (let i = 0; i < own.length; i += 2) parts.push({ possession: 'own', ownership: this.ownership(own[i]!, resource), patterns: this.patterns(own[i + 1]!) });
+    for (let i = 0; i < own.length; i += 2)
+      parts.push({ possession: 'own', ownership: this.ownership(own[i]!, resource), patterns: this.patterns(own[i + 1]!) });
     return parts;
   }
 

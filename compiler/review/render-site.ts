@@ -169,7 +169,8 @@ function resourceTable(site: SiteModel, resource: string, roles: readonly string
 function summaryHtml(changes: SiteChanges | undefined): string {
   if (changes === undefined) return '';
   const compared = `Compared with ${htmlText(changes.beforeLabel)}, the earlier version, this is what changed in ${htmlText(changes.afterLabel)}.`;
-  if (changes.summary.length === 0) return `<section class="summary" aria-labelledby="changes"><h2 id="changes">Changes</h2><p>${compared} Nothing changed.</p></section>`;
+  if (changes.summary.length === 0)
+    return `<section class="summary" aria-labelledby="changes"><h2 id="changes">Changes</h2><p>${compared} Nothing changed.</p></section>`;
   const items = changes.summary.map((line) => `<li>${htmlText(line)}</li>`).join('');
   return (
     `<section class="summary" aria-labelledby="changes"><h2 id="changes">Changes</h2><p>${compared} ` +
@@ -209,7 +210,10 @@ function indexPage(site: SiteModel): string {
     (resource) =>
       `<section><h2><a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a></h2>\n${resourceTable(site, resource, site.roles)}\n</section>`,
   );
-  return page(frame(site, 'Who may do what', 'index.html'), [summaryHtml(site.input.changes), LEGEND, ...sections, rulesHtml(site)].filter((part) => part !== '').join('\n'));
+  return page(
+    frame(site, 'Who may do what', 'index.html'),
+    [summaryHtml(site.input.changes), LEGEND, ...sections, rulesHtml(site)].filter((part) => part !== '').join('\n'),
+  );
 }
 
 function resourcePage(site: SiteModel, resource: string): string {
@@ -231,9 +235,7 @@ function rolePage(site: SiteModel, role: string): string {
       none.push(resource);
       continue;
     }
-    const rows = site
-      .actionsOf(resource)
-      .map((action) => `<tr><th scope="row">${htmlText(action)}</th>${cellHtml(site, resource, role, action)}</tr>`);
+    const rows = site.actionsOf(resource).map((action) => `<tr><th scope="row">${htmlText(action)}</th>${cellHtml(site, resource, role, action)}</tr>`);
     sections.push(
       [
         `<section><h2><a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a></h2>`,

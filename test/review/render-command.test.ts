@@ -122,7 +122,9 @@ describe('render refuses what it must not overwrite or cannot read', () => {
     expect(await run(DEFINITIONS, '--out', out, '--before', missing)).toEqual({
       code: 1,
       logs: [],
-      errors: [`typed-permissions: render --before ${missing}: no such folder or file (ENOENT). Give the definitions folder of the earlier version, or its policy.json.`],
+      errors: [
+        `typed-permissions: render --before ${missing}: no such folder or file (ENOENT). Give the definitions folder of the earlier version, or its policy.json.`,
+      ],
     });
     const notJson = join(temp, 'not.json');
     writeFileSync(notJson, '{ "format": 1,');

@@ -58,16 +58,20 @@ describeInBrowser('the review page in Chromium, without JavaScript', () => {
 
   const open = (site: string, file: string) => page.goto(pathToFileURL(join(temp, site, file)).href);
   /** The text of the cell of `role` under `action` in the table of `resource`. */
-  const cellText = (resource: string, role: string, action: string) =>
-    page.evaluate(
-      ([resource, role, action]) => {
-        const table = [...document.querySelectorAll('table')].find((one) => one.querySelector('caption')?.textContent === `Who may do what to ${resource}`);
-        const column = [...(table?.querySelectorAll('thead th') ?? [])].findIndex((th) => th.textContent === action);
-        const row = [...(table?.querySelectorAll('tbody tr') ?? [])].find((tr) => tr.querySelector('th')?.textContent === role);
-        return row?.children[column]?.textContent ?? null;
-      },
-      [resource, role, action] as const,
-    );
+  const cellText = async (resource: string, role: string, action: string): Promise<string | null> => {
+    const table = page.locator('table', { has: page.locator('caption', { hasText: `Who may do what to ${resource}` }) });
+    const column = (await table.locator('thead th').allTextContents()).indexOf(action);
+    const row = table.locator('tbody tr', { has: page.locator('th', { hasText: new RegExp(`^${role}$`) }) });
+    return row.locator('th, td').nth(column).textContent();
+  };
+  /** The background colour Chromium computed for the first element of `selector`. */
+  const background = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate(
+        (element) => (globalThis as unknown as { getComputedStyle(element: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor,
+      );
 
   it('index.html shows the matrix, with any/own, the attributes and a sentence per cell, styled', async () => {
     await open('site', 'index.html');
@@ -87,7 +91,7 @@ describeInBrowser('the review page in Chromium, without JavaScript', () => {
     expect(await page.locator('thead th[scope="col"]').count()).toBe(3 + 7 + 7 + 3);
     expect(await page.locator('thead th:not([scope="col"])').count()).toBe(0);
     // The style sheet applies under the pages' content security policy, opened from disk.
-    expect(await page.locator('.possession.any').first().evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(220, 236, 255)');
+    expect(await background('.possession.any')).toBe('rgb(220, 236, 255)');
     await page.screenshot({ path: join(screenshotFolder(), 'review-page.png') });
   }, 30_000);
 
@@ -105,7 +109,9 @@ describeInBrowser('the review page in Chromium, without JavaScript', () => {
 
   it('with --before, the summary comes first and changed cells are coloured and say what changed', async () => {
     await open('compared', 'index.html');
-    expect(await page.locator('.summary p').textContent()).toMatch(/^Compared with main\/definitions, the earlier version, this is what changed in definitions\/\. /);
+    expect(await page.locator('.summary p').textContent()).toMatch(
+      /^Compared with main\/definitions, the earlier version, this is what changed in definitions\/\. /,
+    );
     expect(await page.locator('.summary li').allTextContents()).toEqual([
       '1 permission added.',
       '1 permission removed.',
@@ -118,7 +124,7 @@ describeInBrowser('the review page in Chromium, without JavaScript', () => {
     expect(await widened.locator('.before').textContent()).toBe(
       "Before: EMPLOYEE may list any document, seeing only title. EMPLOYEE may list a document where creatorId is the user's id (rule creator), seeing all attributes except confidential.",
     );
-    expect(await widened.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 241, 204)');
+    expect(await background('td.widened')).toBe('rgb(255, 241, 204)');
     expect(await page.locator('td.added .mark').allTextContents()).toEqual([
       'Added: own (rule creatorOrManaged), all attributes except confidential and personal',
     ]);
