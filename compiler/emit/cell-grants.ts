@@ -25,7 +25,9 @@ export type CellGrant =
  * @example
  * ```ts
  * const grants = new CellGrants(tables);
- * grants.of(cell); // [{ possession: 'any', patterns: ['date', 'title'] }, { possession: 'own', ownership: { label: 'rule creator', … }, patterns: ['*', '!confidential'] }]
+ * grants.of(cell);
+ * // [{ possession: 'any', patterns: ['date', 'title'] },
+ * //  { possession: 'own', ownership: { label: 'rule creator', … }, patterns: ['*', '!confidential'] }]
  * ```
  */
 export class CellGrants {

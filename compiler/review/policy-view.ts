@@ -45,7 +45,8 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  * @example
  * ```ts
  * const view = policyView(model.tables);
- * view.cells.get(cellKey('document', 'EMPLOYEE', 'read')); // [{ possession: 'own', ownership: { label: 'rule creator', … }, patterns: ['*', '!confidential'] }]
+ * view.cells.get(cellKey('document', 'EMPLOYEE', 'read'));
+ * // [{ possession: 'own', ownership: { label: 'rule creator', … }, patterns: ['*', '!confidential'] }]
  * ```
  */
 export function policyView(tables: GrantTables): PolicyView {

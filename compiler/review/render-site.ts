@@ -25,7 +25,8 @@ export class SiteTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(
       `The review site of this policy would have more than ${limit} characters, too many to read in a browser; nothing was written. ` +
-        'Read PERMISSIONS.md (written by npx typed-permissions compile), which summarises a policy this large, or ask about one cell with npx typed-permissions explain.',
+        'Read PERMISSIONS.md (written by npx typed-permissions compile), which summarises a policy this large, ' +
+        'or ask about one cell with npx typed-permissions explain.',
     );
     this.name = 'SiteTooLargeError';
   }
@@ -99,6 +100,11 @@ class SiteModel {
   }
 }
 
+/** A link to one of the site's pages; `text` is plain text. */
+function link(href: string, text: string): string {
+  return `<a href="${htmlText(href)}">${htmlText(text)}</a>`;
+}
+
 function attributesHtml(patterns: readonly string[]): string {
   return patterns.length === 0 ? '<span class="not-allowed">no attributes</span>' : patterns.map((pattern) => `<code>${htmlText(pattern)}</code>`).join(' ');
 }
@@ -150,7 +156,7 @@ function resourceTable(site: SiteModel, resource: string, roles: readonly string
   for (const role of roles) {
     if (!site.hasCells(resource, role)) continue;
     const cells = actions.map((action) => cellHtml(site, resource, role, action)).join('');
-    rows.push(`<tr><th scope="row"><a href="${htmlText(site.roleFiles.get(role)!)}">${htmlText(role)}</a></th>${cells}</tr>`);
+    rows.push(`<tr><th scope="row">${link(site.roleFiles.get(role)!, role)}</th>${cells}</tr>`);
   }
   if (rows.length === 0) return `<p class="not-allowed">No role may do anything to ${htmlText(resource)}.</p>`;
   const head = actions.map((action) => `<th scope="col">${htmlText(action)}</th>`).join('');
@@ -190,7 +196,8 @@ function rulesHtml(site: SiteModel, resource?: string): string {
   if (rules.length === 0) return '';
   const rows = rules.map(
     (rule) =>
-      `<tr><th scope="row"><a href="${htmlText(site.resourceFiles.get(rule.resource) ?? 'index.html')}">${htmlText(rule.resource)}</a></th><td><code>${htmlText(rule.name)}</code></td><td>${htmlText(rule.condition)}</td></tr>`,
+      `<tr><th scope="row">${link(site.resourceFiles.get(rule.resource) ?? 'index.html', rule.resource)}</th>` +
+      `<td><code>${htmlText(rule.name)}</code></td><td>${htmlText(rule.condition)}</td></tr>`,
   );
   return [
     '<section aria-labelledby="rules"><h2 id="rules">Ownership rules</h2>',
@@ -207,8 +214,7 @@ function frame(site: SiteModel, title: string, current: string): PageFrame {
 
 function indexPage(site: SiteModel): string {
   const sections = site.resources.map(
-    (resource) =>
-      `<section><h2><a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a></h2>\n${resourceTable(site, resource, site.roles)}\n</section>`,
+    (resource) => `<section><h2>${link(site.resourceFiles.get(resource)!, resource)}</h2>\n${resourceTable(site, resource, site.roles)}\n</section>`,
   );
   return page(
     frame(site, 'Who may do what', 'index.html'),
@@ -221,7 +227,8 @@ function resourcePage(site: SiteModel, resource: string): string {
   const why =
     descriptions.length === 0
       ? ''
-      : `<section aria-labelledby="why"><h2 id="why">What the definitions say</h2><ul>${descriptions.map((text) => `<li>${htmlText(text)}</li>`).join('')}</ul></section>`;
+      : `<section aria-labelledby="why"><h2 id="why">What the definitions say</h2>` +
+        `<ul>${descriptions.map((text) => `<li>${htmlText(text)}</li>`).join('')}</ul></section>`;
   const body = [summaryHtml(site.input.changes), LEGEND, resourceTable(site, resource, site.roles), why, rulesHtml(site, resource)];
   return page(frame(site, `Resource ${resource}`, site.resourceFiles.get(resource)!), body.filter((part) => part !== '').join('\n'));
 }
@@ -246,10 +253,8 @@ function rolePage(site: SiteModel, role: string): string {
       ].join('\n'),
     );
   }
-  const nothing =
-    none.length === 0
-      ? ''
-      : `<p class="not-allowed">${htmlText(role)} may do nothing to ${listInWords(none.map((resource) => `<a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a>`))}.</p>`;
+  const noneLinks = none.map((resource) => link(site.resourceFiles.get(resource)!, resource));
+  const nothing = none.length === 0 ? '' : `<p class="not-allowed">${htmlText(role)} may do nothing to ${listInWords(noneLinks)}.</p>`;
   const body = [summaryHtml(site.input.changes), LEGEND, ...sections, nothing];
   return page(frame(site, `Role ${role}`, site.roleFiles.get(role)!), body.filter((part) => part !== '').join('\n'));
 }

@@ -39,7 +39,9 @@ export function siteFolderProblems(outDir: string, definitionsDir: string | unde
       path: [],
       code: 'unsafe-output',
       origin: 'output',
-      message: `The folder ${target} is not empty and is not a review site render wrote (it has no ${SITE_MARKER.path}); render replaces its folder as a whole and would delete what it holds.`,
+      message:
+        `The folder ${target} is not empty and is not a review site render wrote (it has no ${SITE_MARKER.path}); ` +
+        'render replaces its folder as a whole and would delete what it holds.',
       fix: 'Pass a new or empty folder for --out, for example --out policy-site.',
     },
   ];

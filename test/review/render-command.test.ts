@@ -123,7 +123,8 @@ describe('render refuses what it must not overwrite or cannot read', () => {
       code: 1,
       logs: [],
       errors: [
-        `typed-permissions: render --before ${missing}: no such folder or file (ENOENT). Give the definitions folder of the earlier version, or its policy.json.`,
+        `typed-permissions: render --before ${missing}: no such folder or file (ENOENT). ` +
+          'Give the definitions folder of the earlier version, or its policy.json.',
       ],
     });
     const notJson = join(temp, 'not.json');
@@ -148,7 +149,8 @@ describe('render refuses what it must not overwrite or cannot read', () => {
     expect(result.code).toBe(1);
     expect(result.errors.length).toBeGreaterThan(0);
     expect(result.errors[0]).toBe(
-      `${join(broken, 'a.permissions.json')}:1:64 $.definitions[0].grant [invalid-shape] Grant must be an array of actions or an object of action → attribute patterns. ` +
+      `${join(broken, 'a.permissions.json')}:1:64 $.definitions[0].grant [invalid-shape] ` +
+        'Grant must be an array of actions or an object of action → attribute patterns. ' +
         "Fix: Set grant to an array of actions (['read', 'list:any']) or an object of action → attribute patterns ({ 'read:own': ['*', '!confidential'] }).",
     );
     expect(existsSync(join(temp, 'broken-site'))).toBe(false);

@@ -123,7 +123,8 @@ describe('a comparison with an earlier version', () => {
     // A role the new version no longer has keeps its row, to show what it lost.
     expect(row('CLERK')).toContain(
       '<td class="cell removed"><span class="not-allowed">not allowed</span><p class="sentence">CLERK may not read any document.</p>' +
-        '<p class="mark removed"><strong>Removed</strong>: any, only title</p><p class="before">Before: CLERK may read any document, seeing only title.</p></td>',
+        '<p class="mark removed"><strong>Removed</strong>: any, only title</p>' +
+        '<p class="before">Before: CLERK may read any document, seeing only title.</p></td>',
     );
     expect(index).toContain('<section class="summary" aria-labelledby="changes"><h2 id="changes">Changes</h2><p>Compared with main/definitions');
   });

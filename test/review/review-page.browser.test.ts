@@ -122,7 +122,8 @@ describeInBrowser('the review page in Chromium, without JavaScript', () => {
     expect(await widened.count()).toBe(1);
     expect(await widened.locator('.mark').textContent()).toBe('Widened: any: now also shows date');
     expect(await widened.locator('.before').textContent()).toBe(
-      "Before: EMPLOYEE may list any document, seeing only title. EMPLOYEE may list a document where creatorId is the user's id (rule creator), seeing all attributes except confidential.",
+      'Before: EMPLOYEE may list any document, seeing only title. ' +
+        "EMPLOYEE may list a document where creatorId is the user's id (rule creator), seeing all attributes except confidential.",
     );
     expect(await background('td.widened')).toBe('rgb(255, 241, 204)');
     expect(await page.locator('td.added .mark').allTextContents()).toEqual([
