@@ -62,6 +62,9 @@ class SiteModel {
   readonly resources: readonly string[];
   readonly roleFiles = new Map<string, string>();
   readonly resourceFiles = new Map<string, string>();
+  private readonly actions = new Map<string, readonly string[]>();
+  /** Per resource, the roles with a cell on it in either version: read once from the cells, so rows cost what is granted. */
+  private readonly rolesWithCells = new Map<string, Set<string>>();
 
   constructor(readonly input: SiteInput) {
     const before = input.changes?.before;
@@ -69,10 +72,23 @@ class SiteModel {
     this.resources = union(input.policy.resources, before?.resources ?? []);
     this.roles.forEach((role, i) => this.roleFiles.set(role, pageFileName('role', i, role)));
     this.resources.forEach((resource, i) => this.resourceFiles.set(resource, pageFileName('resource', i, resource)));
+    for (const cells of [input.policy.cells, before?.cells ?? new Map<string, never>()]) {
+      for (const key of cells.keys()) {
+        const [resource, role] = JSON.parse(key) as [string, string, string];
+        let roles = this.rolesWithCells.get(resource);
+        if (roles === undefined) this.rolesWithCells.set(resource, (roles = new Set()));
+        roles.add(role);
+      }
+    }
   }
 
-  actionsOf(resource: string): string[] {
-    return union(this.input.policy.actions.get(resource) ?? [], this.input.changes?.before.actions.get(resource) ?? []);
+  actionsOf(resource: string): readonly string[] {
+    let actions = this.actions.get(resource);
+    if (actions === undefined) {
+      actions = union(this.input.policy.actions.get(resource) ?? [], this.input.changes?.before.actions.get(resource) ?? []);
+      this.actions.set(resource, actions);
+    }
+    return actions;
   }
 
   grants(key: string): readonly CellGrant[] {
@@ -85,11 +101,7 @@ class SiteModel {
 
   /** Whether the role has a cell on the resource in either version (rows only for these, as PERMISSIONS.md does). */
   hasCells(resource: string, role: string): boolean {
-    const before = this.input.changes?.before.cells;
-    return this.actionsOf(resource).some((action) => {
-      const key = cellKey(resource, role, action);
-      return this.input.policy.cells.has(key) || before?.has(key) === true;
-    });
+    return this.rolesWithCells.get(resource)?.has(role) === true;
   }
 
   links(): { roles: PageLink[]; resources: PageLink[] } {
