@@ -199,6 +199,30 @@ describe('typed-permissions diff refuses what it cannot read (exit 2)', () => {
   });
 });
 
+describe("typed-permissions diff of a tenant's effective policy", () => {
+  it("shows what a tenant's custom roles add to the policy, from a folder store", async () => {
+    const store = join(temp, 'tenant-roles');
+    const policy = join(repoRoot, 'generated', 'policy.json');
+    const roles = join(repoRoot, 'examples', 'documents', 'custom-roles', 'qa-manager.json');
+    expect((await run('tenant', 'publish', '1', roles, '--store', store, '--policy', policy)).code).toBe(0);
+    expect(await run('diff', policy, 'tenant:1', '--store', store, '--policy', policy)).toEqual({
+      code: 1,
+      logs: [
+        [
+          `Policy diff ${policy} -> tenant:1: +2 −0 cells, roles +1 −0`,
+          'roles added: "QA_MANAGER"',
+          'document:',
+          '  + QA_MANAGER read:own, attributes * !confidential (ownership: rule sameCompany)',
+          '  + QA_MANAGER review:own, attributes * !confidential (ownership: rule sameCompany)',
+        ].join('\n'),
+      ],
+      errors: [],
+    });
+    // A tenant without custom roles decides with the policy alone.
+    expect((await run('diff', policy, 'tenant:2', '--store', store, '--policy', policy)).code).toBe(0);
+  });
+});
+
 describe('typed-permissions diff escapes names in Markdown', () => {
   it('shows roles, resources and attributes with |, <, backticks and link syntax as written, in their cells', async () => {
     const odd = 'R|<b>`x`</b>*[a](https://e.com)';
