@@ -120,7 +120,8 @@ describeWithServer('policy publish shows the diff and asks; diff reads the store
     });
     expect(result.code).toBe(1);
     expect(result.errors).toEqual([
-      'typed-permissions: the active version changed while the diff was shown (#2 is now #3); nothing was published. Run policy publish again to see the diff against it.',
+      'typed-permissions: the active version changed while the diff was shown (#2 is now #3); nothing was published. ' +
+        'Run policy publish again to see the diff against it.',
     ]);
     const { rows } = await admin().query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`);
     expect(rows).toEqual([{ sequence: '3' }]);
