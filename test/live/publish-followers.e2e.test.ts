@@ -119,7 +119,11 @@ describeWithServer('policy publish checks every follower seen recently', () => {
     const published = await run('policy', 'publish', '--yes', good.dir, ...store());
     expect(published).toEqual({
       code: 0,
-      logs: [`typed-permissions: published version ${good.bundle.version} as #2 to ${schema}; 3 followers load it now.`],
+      // The diff against the active version first (publish prints it before it publishes).
+      logs: [
+        expect.stringMatching(/^Policy diff store:1 -> /),
+        `typed-permissions: published version ${good.bundle.version} as #2 to ${schema}; 3 followers load it now.`,
+      ],
       errors: [],
     });
     await until('every follower on #2', () => [...followers, readOnly].every((follower) => lastChange(follower)?.sequence === 2));
@@ -136,7 +140,7 @@ describeWithServer('policy publish checks every follower seen recently', () => {
   ])('a version with %s is refused, exit 1, each follower named with its reason; nothing changes', async (_label, candidate, reason) => {
     const { dir, bundle } = candidate();
     const refused = await run('policy', 'publish', '--yes', dir, ...store());
-    expect([refused.code, refused.logs]).toEqual([1, []]);
+    expect([refused.code, refused.logs]).toEqual([1, [expect.stringMatching(/^Policy diff store:2 -> /)]]);
     expect(refused.errors[0]).toBe(`typed-permissions: 3 of 3 followers would reject version ${bundle.version}; nothing was changed:`);
     expect(refused.errors.slice(1, 4)).toEqual(
       followers.map(() => expect.stringMatching(new RegExp(`^  \\S+ pid \\d+ \\(instance [0-9a-f]{8}\\), runs #2 ${good.bundle.version}: `))),
@@ -152,13 +156,13 @@ describeWithServer('policy publish checks every follower seen recently', () => {
 
   it('--force publishes it anyway and says who keeps the old version; the followers reject it and register why', async () => {
     const forced = await run('policy', 'publish', '--yes', newAction.dir, ...store(), '--force');
-    expect([forced.code, forced.errors, forced.logs[0]]).toEqual([
+    expect([forced.code, forced.errors, forced.logs[1]]).toEqual([
       0,
       [],
       `typed-permissions: published version ${newAction.bundle.version} as #3 to ${schema} (--force); ` +
         '0 followers load it now; 3 reject it and keep the version they run:',
     ]);
-    expect(forced.logs.slice(1)).toEqual(
+    expect(forced.logs.slice(2)).toEqual(
       followers.map(() =>
         expect.stringMatching(
           new RegExp(
@@ -186,7 +190,7 @@ describeWithServer('policy publish checks every follower seen recently', () => {
 
   it('policy list counts the followers that run each version', async () => {
     const listed = await run('policy', 'list', ...store());
-    expect(listed.logs.map((line) => line.replace(/ \S+Z [^\s,]+/, ' <when> <who>'))).toEqual([
+    expect(listed.logs.map((line) => line.replace(/ \S+Z [^\s,]+/, ' <when> <who>').replace(/ \[[^\]]*\]$/, ''))).toEqual([
       `#3 ${newAction.bundle.version} <when> <who> (active), run by 0 followers`,
       `#2 ${good.bundle.version} <when> <who>, run by 3 followers`,
       `#1 ${base.bundle.version} <when> <who>, run by 0 followers`,
@@ -228,7 +232,10 @@ describeWithServer('policy publish checks every follower seen recently', () => {
     expect(listed.logs.join('\n')).not.toContain(`pid ${stale.child.pid} `);
     // Stale until its next refresh (every 10 s): the publish deletes the row first, and counts two.
     const published = await run('policy', 'publish', '--yes', good.dir, ...store());
-    expect(published.logs).toEqual([`typed-permissions: published version ${good.bundle.version} as #5 to ${schema}; 2 followers load it now.`]);
+    expect(published.logs).toEqual([
+      expect.stringMatching(/^Policy diff store:4 -> /),
+      `typed-permissions: published version ${good.bundle.version} as #5 to ${schema}; 2 followers load it now.`,
+    ]);
     const exited = new Promise((resolve) => stopping.child.once('exit', resolve));
     stopping.child.kill('SIGTERM');
     await exited;

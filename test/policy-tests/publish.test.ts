@@ -53,8 +53,10 @@ describeWithServer('policy publish on a PostgreSQL server', () => {
 
   it('publishes a passing version with its tests; a failing one after it changes nothing', async () => {
     const good = await run('policy', 'publish', '--yes', folder(passing), ...store());
-    expect([good.code, good.errors, good.logs.length]).toEqual([0, [], 1]);
-    expect(good.logs[0]).toMatch(
+    // The diff against the store (nothing published yet) first, then the publish.
+    expect([good.code, good.errors, good.logs.length]).toEqual([0, [], 2]);
+    expect(good.logs[0]).toMatch(/^Policy diff nothing published -> .*: \+\d+ −0 cells/);
+    expect(good.logs[1]).toMatch(
       new RegExp(`^typed-permissions: published version [0-9a-f]{64} as #1 to ${schema}; no follower was seen in the last 60 s\\.$`),
     );
     const dir = folder(failing);
