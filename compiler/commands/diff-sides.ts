@@ -145,7 +145,9 @@ export async function sideTables(side: string, stores: DiffStores): Promise<Gran
     if (side.startsWith('tenant:')) return await tenantTables(side, side.slice('tenant:'.length), stores);
     return await fileTables(side);
   } catch (error) {
+    if (error instanceof DiffSideError || error instanceof UsageError) throw error;
     if (error instanceof PermissionsUsageError) refuse(error.message.replace(/^typed-permissions: /, ''));
-    throw error;
+    // Whatever else a store or a file throws (a server that drops the connection mid-read) is a side not read, never a crash.
+    refuse(`cannot read ${side}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -136,6 +136,23 @@ describeWithServer('policy publish shows the diff and asks; diff reads the store
     expect((await run(['policy', 'list', ...store()])).logs[0]).toMatch(/\(active\), run by 0 followers \[\+0 −0 cells, 1 attribute set widened\]$/);
   });
 
+  it("diff tenant:<id> reads the tenant's custom roles from the database, over the store's active policy", async () => {
+    const roles = join(temp, 'auditor.json');
+    writeFileSync(roles, JSON.stringify({ definitions: [{ roles: ['AUDITOR'], resource: 'note', grant: { 'read:any': ['title'] } }] }));
+    expect((await run(['tenant', 'publish', 'acme', roles, ...store()])).code).toBe(0);
+    expect(await run(['diff', 'store:active', 'tenant:acme', ...store()])).toEqual({
+      code: 1,
+      logs: [
+        ['Policy diff store:active -> tenant:acme: +1 −0 cells, roles +1 −0', 'roles added: "AUDITOR"', 'note:', '  + AUDITOR read:any, attributes title'].join(
+          '\n',
+        ),
+      ],
+      errors: [],
+      questions: [],
+    });
+    expect((await run(['diff', 'store:active', 'tenant:other', ...store()])).code).toBe(0);
+  });
+
   it('--published-by must be a printable name within its limit', async () => {
     for (const name of ['', ' ', 'a'.repeat(201), 'bell\u0007']) {
       const result = await run(['policy', 'publish', v1, ...store(), '--yes', '--published-by', name]);
