@@ -41,6 +41,11 @@ export function markdownText(text: string): string {
   );
 }
 
+/** `text` as literal HTML text: its markup characters as entities, line breaks as spaces. */
+function htmlText(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').replace(/[&<>|`"]/g, (char) => ENTITIES[char] as string);
+}
+
 function cut(text: string): string {
   return text.length <= MAX_MARKDOWN_CELL ? text : `${text.slice(0, MAX_MARKDOWN_CELL - 1)}…`;
 }
@@ -139,9 +144,13 @@ export function formatDiffMarkdown(diff: PolicyDiff): string {
       shown++;
     }
     if (lines.length === 0) continue;
-    const title = `${markdownText(resource)}: ${rows.length} ${rows.length === 1 ? 'change' : 'changes'}`;
+    const count = `${rows.length} ${rows.length === 1 ? 'change' : 'changes'}`;
     const table = `${HEADER}\n${lines.join('\n')}`;
-    const section = rows.length > COLLAPSE_AFTER_ROWS ? `<details>\n<summary>${title}</summary>\n\n${table}\n\n</details>` : `#### ${title}\n\n${table}`;
+    // Inside <summary> Markdown is not read: the name is escaped as HTML only, or its backslashes would show.
+    const section =
+      rows.length > COLLAPSE_AFTER_ROWS
+        ? `<details>\n<summary>${htmlText(resource)}: ${count}</summary>\n\n${table}\n\n</details>`
+        : `#### ${markdownText(resource)}: ${count}\n\n${table}`;
     length += section.length - lines.join('\n').length;
     parts.push(section);
   }

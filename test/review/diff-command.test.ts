@@ -243,6 +243,17 @@ describe('typed-permissions diff escapes names in Markdown', () => {
   });
 });
 
+describe('typed-permissions diff collapses a long resource', () => {
+  it('in <details>, its name escaped as HTML in the summary (Markdown is not read there)', async () => {
+    const a = folder('long-a', [{ roles: ['R0'], resource: 'n*_|<i>', grant: ['read:any'] }]);
+    const roles = Array.from({ length: 11 }, (_, i) => `R${i + 1}`);
+    const b = folder('long-b', [{ roles: ['R0', ...roles], resource: 'n*_|<i>', grant: ['read:any'] }]);
+    const markdown = (await run('diff', a, b, '--format', 'markdown')).logs.join('\n');
+    expect(markdown).toContain('<details>\n<summary>n*_&#124;&lt;i&gt;: 11 changes</summary>\n\n| Change | Role |');
+    expect(markdown.endsWith('| gained | R9 | read | any | \\* |  |\n\n</details>')).toBe(true);
+  });
+});
+
 describe('typed-permissions diff of a large policy', () => {
   it('walks every cell of 120 roles × 60 resources, and keeps the Markdown within its limits', async () => {
     const small = writeScaleDefinitions(join(temp, 'scale-small'), { roles: 120, resources: 60, actions: 8 });
