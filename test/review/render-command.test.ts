@@ -75,7 +75,7 @@ describe('render writes the review page of a definitions folder', () => {
     expect(existsSync(join(out, 'role-3-contractor.html'))).toBe(true);
   }, 60_000);
 
-  it('with --before a policy.json as compile writes it, the same highlights', async () => {
+  it('with --before the policy.json compile wrote for the same definitions: compared, nothing changed', async () => {
     const out = join(temp, 'from-bundle');
     const result = await run(DEFINITIONS, '--out', out, '--before', join(repoRoot, 'generated', 'policy.json'));
     expect(result.code).toBe(0);
@@ -95,6 +95,18 @@ describe('render refuses what it must not overwrite or cannot read', () => {
     expect(result.errors[0]).toContain('[unsafe-output]');
     expect(result.errors[0]).toContain('1 entry the compiler did not write: notes.txt');
     expect(readdirSync(out)).toEqual(['notes.txt']);
+  }, 60_000);
+
+  it("a folder holding the user's own web pages, even beside a render's marker: only files render wrote are replaced", async () => {
+    const out = join(temp, 'own-pages');
+    mkdirSync(out);
+    writeFileSync(join(out, 'index.html'), '<!doctype html><title>My site</title>');
+    writeFileSync(join(out, 'styles.css'), 'body { color: red; }');
+    writeFileSync(join(out, 'typed-permissions-render.json'), readFileSync(join(temp, 'site', 'typed-permissions-render.json')));
+    const result = await run(DEFINITIONS, '--out', out);
+    expect(result.code).toBe(1);
+    expect(result.errors[0]).toContain('2 entries the compiler did not write: index.html, styles.css');
+    expect(readdirSync(out).sort()).toEqual(['index.html', 'styles.css', 'typed-permissions-render.json']);
   }, 60_000);
 
   it("the compiler's generated/ folder (generated files, but no render marker)", async () => {
