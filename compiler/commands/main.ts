@@ -9,6 +9,7 @@ import { compileCommand } from './compile-command.js';
 import { diffCommand } from './diff-command.js';
 import { explainCommand } from './explain-command.js';
 import { policyCommand } from './policy-command.js';
+import { renderCommand } from './render-command.js';
 import { replayCommand } from './replay-command.js';
 import { tenantCommand } from './tenant-command.js';
 import { testCommand } from './test-command.js';
@@ -18,6 +19,7 @@ const USAGE = `Usage:
   typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--tenant <id> [--tenant-roles <file>]] [--json]
   typed-permissions test [definitionsDir] [--coverage] [--reporter junit <file>]
   typed-permissions diff <before> <after> [--format text|markdown|json] [--database-url <url>] [--store <folder> --policy <policy.json>]
+  typed-permissions render [definitionsDir] --out <folder> [--before <definitionsDir|policy.json>]
   typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>] [--published-by <name>] [--yes] [--force]
   typed-permissions policy list [--database-url <url>]
   typed-permissions policy rollback <sequence> [--database-url <url>] [--force]
@@ -43,6 +45,9 @@ const USAGE = `Usage:
                    ownership changed; each side a definitions folder, a policy.json bundle, store:<sequence> or
                    store:active (the policy store), or tenant:<id> (the policy with that tenant's custom roles, from
                    --store or the database); exit 0 when nothing changes, 1 when something does, 2 on an error
+  render           write the review page: a static site (index.html, a page per role and per resource) showing
+                   who may do what, in tables and sentences, readable offline without JavaScript; --out must be
+                   missing, empty or an earlier render; --before highlights what changed since that version
   policy           the PostgreSQL policy store applications follow (--database-url, else DATABASE_URL;
                    --schema and --channel when the store is not typed_permissions / typed_permissions_policy);
                    publish runs the policy tests first and publishes nothing when one fails, then prints the diff
@@ -65,6 +70,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   explain: explainCommand,
   test: testCommand,
   diff: diffCommand,
+  render: renderCommand,
   policy: policyCommand,
   tenant: tenantCommand,
   replay: replayCommand,
