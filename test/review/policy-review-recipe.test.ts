@@ -15,7 +15,7 @@ import { repoRoot } from '../compiler/helpers.js';
 let repo: string;
 
 function sh(command: string, args: readonly string[], env: Record<string, string> = {}) {
-  const result = spawnSync(command, args, { cwd: repo, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+  const result = spawnSync(command, args, { cwd: repo, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 200_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -111,7 +111,7 @@ describe("docs/policy-review.md's CI script in a throwaway git repository", () =
     ].join('\n');
     expect(result.report).toBe(markdown);
     expect(result.stdout.endsWith(markdown)).toBe(true);
-  }, 120_000);
+  }, 240_000);
 
   it('fails (exit 1) when a policy test fails, before any diff', () => {
     writeDefinitions(['title'], 'denied');
@@ -119,7 +119,7 @@ describe("docs/policy-review.md's CI script in a throwaway git repository", () =
     const result = review();
     expect(result.status).toBe(1);
     expect(result.report).toBeUndefined();
-  }, 120_000);
+  }, 240_000);
 
   it('fails (exit 1) when the definitions have problems', () => {
     writeDefinitions(['title']);
@@ -128,12 +128,12 @@ describe("docs/policy-review.md's CI script in a throwaway git repository", () =
     const result = review();
     expect(result.status).toBe(1);
     expect(result.stdout + result.stderr).toContain('[empty-grant]');
-  }, 120_000);
+  }, 240_000);
 
   it('reports no change for a branch whose policy grants the same', () => {
     writeDefinitions(['title']);
     commit('back to titles');
     const result = review();
     expect([result.status, result.report]).toEqual([0, '**Policy diff** .policy-review/main/definitions → definitions: no change\n']);
-  }, 120_000);
+  }, 240_000);
 });
