@@ -25,7 +25,7 @@ export { POLICY_VERSION_HEADER } from '../integration/index.js';
 /** The exception Nest answers a refusal of the integration kit with (its exception filter sends the same JSON body). */
 function exceptionOf(answer: ErrorAnswer): HttpException {
   const { status, body } = answer;
-  return status === 400 ? new BadRequestException(body.message) : status === 403 ? new ForbiddenException(body.message) : new HttpException(body, status);
+  return status === 400 ? new BadRequestException(body.message) : status === 403 ? new ForbiddenException(body) : new HttpException(body, status);
 }
 
 /** Sets the decision headers on an express (`setHeader`) or fastify (`header`) response whose headers are not sent yet. */
