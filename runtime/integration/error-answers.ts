@@ -41,6 +41,11 @@ export interface PermissionsErrorBody extends ErrorBody {
  * record that does not exist, whose ownership is answered "not owned" too; an unknown role, tenant, resource or
  * action is the server's mistake, not the caller's, and shows as `'no-grant'` (the permit, the decision log and
  * the warnings name it exactly).
+ *
+ * @example
+ * ```ts
+ * const reason: ForbiddenReason = decision.answer.body.reason; // 'not-owner': the record is not the caller's
+ * ```
  */
 export type ForbiddenReason = Extract<PermitReason, 'no-grant' | 'not-owner'>;
 

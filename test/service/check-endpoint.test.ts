@@ -17,7 +17,7 @@ const authorGroup = { group: 0, isOwner: 'isAuthor', listOwned: 'listAuthored', 
 /** The MEMBER group of teams: limitToMember, run by the teams' executor teamsAmong. */
 const memberGroup = { group: 1, limitOwned: 'limitToMember', ownedAmong: 'teamsAmong', attributes: ['*'] };
 
-const denied = { granted: false, anyGranted: false, ownGranted: false, needsOwnership: false, anyAttributes: [], attributes: [], ownership: [] };
+const denied = { granted: false, anyGranted: false, ownGranted: false, needsOwnership: false, reason: 'no-grant', anyAttributes: [], attributes: [], ownership: [] };
 
 let service: DecisionService;
 beforeAll(async () => {
@@ -52,6 +52,7 @@ describe('POST /v1/check', () => {
         anyGranted: false,
         ownGranted: true,
         needsOwnership: false,
+        reason: 'granted-own',
         anyAttributes: [],
         attributes: [],
         ownership: [authorGroup],
@@ -62,6 +63,7 @@ describe('POST /v1/check', () => {
         anyGranted: true,
         ownGranted: true,
         needsOwnership: false,
+        reason: 'granted-any',
         anyAttributes: ['body', 'id', 'title'],
         attributes: ['body', 'id', 'title'],
         ownership: [],
@@ -78,6 +80,7 @@ describe('POST /v1/check', () => {
         anyGranted: false,
         ownGranted: false,
         needsOwnership: true,
+        reason: null,
         anyAttributes: [],
         attributes: [],
         ownership: [authorGroup],
@@ -97,6 +100,7 @@ describe('POST /v1/check', () => {
         anyGranted: false,
         ownGranted: true,
         needsOwnership: false,
+        reason: 'granted-own',
         anyAttributes: [],
         attributes: ['*', '!notes'],
         ownership: [authorGroup],
@@ -107,6 +111,7 @@ describe('POST /v1/check', () => {
         anyGranted: false,
         ownGranted: false,
         needsOwnership: false,
+        reason: 'not-owner',
         anyAttributes: [],
         attributes: [],
         ownership: [authorGroup],
@@ -117,6 +122,7 @@ describe('POST /v1/check', () => {
         anyGranted: false,
         ownGranted: false,
         needsOwnership: false,
+        reason: 'not-owner',
         anyAttributes: [],
         attributes: [],
         ownership: [authorGroup],
@@ -139,6 +145,7 @@ describe('POST /v1/check', () => {
         anyGranted: true,
         ownGranted: true,
         needsOwnership: true,
+        reason: 'granted-any',
         anyAttributes: ['id', 'title'],
         attributes: ['id', 'title'],
         ownership: [listGroup],
@@ -149,6 +156,7 @@ describe('POST /v1/check', () => {
         anyGranted: true,
         ownGranted: true,
         needsOwnership: false,
+        reason: 'granted-any',
         anyAttributes: ['id', 'title'],
         attributes: ['*', '!notes'],
         ownership: [listGroup],
@@ -159,6 +167,7 @@ describe('POST /v1/check', () => {
         anyGranted: true,
         ownGranted: true,
         needsOwnership: false,
+        reason: 'granted-any',
         anyAttributes: ['id', 'title'],
         attributes: ['id', 'title'],
         ownership: [listGroup],
@@ -183,6 +192,7 @@ describe('POST /v1/check', () => {
         anyGranted: true,
         ownGranted: true,
         needsOwnership: false,
+        reason: 'granted-any',
         anyAttributes: ['body', 'id', 'title'],
         attributes: ['*', '!notes'],
         ownership: [authorGroup],
@@ -193,6 +203,7 @@ describe('POST /v1/check', () => {
         anyGranted: true,
         ownGranted: true,
         needsOwnership: true,
+        reason: 'granted-any',
         anyAttributes: ['body', 'id', 'title'],
         attributes: ['body', 'id', 'title'],
         ownership: [authorGroup],
@@ -203,6 +214,7 @@ describe('POST /v1/check', () => {
         anyGranted: false,
         ownGranted: false,
         needsOwnership: true,
+        reason: null,
         anyAttributes: [],
         attributes: [],
         ownership: [memberGroup],
@@ -213,12 +225,14 @@ describe('POST /v1/check', () => {
         anyGranted: false,
         ownGranted: true,
         needsOwnership: false,
+        reason: 'granted-own',
         anyAttributes: [],
         attributes: ['*'],
         ownership: [memberGroup],
         policyVersion: version,
       },
-      { ...denied, policyVersion: version },
+      // Every role unknown is said so; no role at all is just no grant.
+      { ...denied, reason: 'unknown-role', policyVersion: version },
       { ...denied, policyVersion: version },
     ]);
   });
