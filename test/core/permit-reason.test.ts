@@ -9,16 +9,21 @@ import { AUDITOR, LONGEST_TENANT, tenantEngine } from '../tenants/tenant-fixture
 
 type AppUser = { id: number; roles: string[] };
 const DEFINITIONS: PermissionDefinition[] = [
-  { roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: { read: ['*'], update: ['title'] }, isOwner: 'isCreator' },
+  { roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: { read: ['*'], update: ['title'] }, isOwner: 'isCreator', listOwned: 'listCreated' },
   { roles: ['EMPLOYEE'], resource: 'document', grant: { 'list:any': ['id', 'title'] } },
   { roles: ['ADMIN'], resource: 'document', grant: ['*:any'] },
   { roles: ['ADMIN'], resource: 'report', grant: ['read:any'] },
 ];
-const EXTRA: PermissionDefinition[] = [{ roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: { read: ['*'] }, isOwner: 'isCreator' }];
+const EXTRA: PermissionDefinition[] = [
+  { roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: { read: ['*'] }, isOwner: 'isCreator', listOwned: 'listCreated' },
+];
 const employee: AppUser = { id: 1, roles: ['EMPLOYEE'] };
 
 function engine(): Permissions<AppUser> {
-  const ownership = { isCreator: ({ user, resourceId }: { user: AppUser; resourceId: unknown }) => user.id === 1 && resourceId === 10 };
+  const ownership = {
+    isCreator: ({ user, resourceId }: { user: AppUser; resourceId: unknown }) => user.id === 1 && resourceId === 10,
+    listCreated: ({ user }: { user: AppUser }) => (user.id === 1 ? [10] : []),
+  };
   return new Permissions<AppUser>({ ownership, resourceIdTypes: { document: 'number' }, logger: { warn: () => undefined } })
     .addPermissions(DEFINITIONS, { source: 'documents.json' })
     .addPermissions(EXTRA, { source: 'extra rules' })
@@ -66,7 +71,7 @@ describe('permit.reason, embedded', () => {
   it('grantPermitSync gives the same words, and a resource that declares its actions still throws for another', () => {
     expect(permissions.grantPermitSync({ user: employee, resource: 'document', action: 'list' }).reason).toBe('granted-any');
     expect(permissions.grantPermitSync({ user: employee, resource: 'document', action: 'delete' }).reason).toBe('no-grant');
-    const declaring = new Permissions<AppUser>({ declaredActions: { report: ['read'] }, logger: { warn: () => undefined } })
+    const declaring = new Permissions<AppUser>({ resourceActions: { report: ['read'] }, logger: { warn: () => undefined } })
       .addPermissions([{ roles: ['ADMIN'], resource: 'report', grant: ['read:any'] }])
       .build();
     expect(() => declaring.grantPermitSync({ user: employee, resource: 'report', action: 'write' })).toThrow(PermissionsUsageError);
@@ -80,7 +85,7 @@ describe('permit.reason in tenants', () => {
       const permit = await permissions.grantPermit({ user: AUDITOR, resource, action, ...(tenant === undefined ? {} : { tenant }) });
       return [permit.reason, permit.reasonSource];
     };
-    expect(await ask('acme', 'decision', 'list')).toEqual(['granted-any', { source: 'tenant acme', index: 0 }]);
+    expect(await ask('acme', 'decision', 'list')).toEqual(['granted-any', { source: 'tenant "acme"', index: 0 }]);
     // acme's custom roles are kept: AUDITOR exists there and lists no documents.
     expect(await ask('acme', 'document', 'list')).toEqual(['no-grant', undefined]);
     // No tenant: AUDITOR is no role of the policy.
@@ -96,7 +101,16 @@ describe('permit.reason in tenants', () => {
 
 describe('the reason words', () => {
   it('are eight, each recognised, and the refusal is asked only when nothing grants as own', () => {
-    expect(PERMIT_REASONS).toEqual(['granted-any', 'granted-own', 'not-owner', 'no-grant', 'unknown-role', 'unknown-tenant', 'unknown-resource', 'unknown-action']);
+    expect(PERMIT_REASONS).toEqual([
+      'granted-any',
+      'granted-own',
+      'not-owner',
+      'no-grant',
+      'unknown-role',
+      'unknown-tenant',
+      'unknown-resource',
+      'unknown-action',
+    ]);
     expect(PERMIT_REASONS.every(isPermitReason)).toBe(true);
     expect([isPermitReason('denied'), isPermitReason(''), isPermitReason(undefined), isPermitReason(['no-grant'])]).toEqual([false, false, false, false]);
     const refusal = () => {

@@ -109,7 +109,8 @@ describe('the decision log', () => {
         granted: false,
         anyGranted: false,
         possession: null,
-        reason: 'no-grant',
+        // No definition grants approve on anything.
+        reason: 'unknown-action',
         ownershipChecked: false,
         definitions: [],
       },
