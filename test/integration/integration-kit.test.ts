@@ -66,7 +66,9 @@ describe('decideRequest', () => {
       status: 403,
       body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' },
     });
-    expect(JSON.stringify(decision.answer.body)).toBe('{"statusCode":403,"error":"Forbidden","message":"read on document is not granted","reason":"not-owner"}');
+    expect(JSON.stringify(decision.answer.body)).toBe(
+      '{"statusCode":403,"error":"Forbidden","message":"read on document is not granted","reason":"not-owner"}',
+    );
     expect(decision.headers).toEqual(decisionHeaders(decision.permit as NonNullable<typeof decision.permit>));
   });
 
@@ -75,7 +77,7 @@ describe('decideRequest', () => {
     const refused = async (user: AppUser, resource: string, action: string, resourceId?: string) => {
       const decision = await decideRequest(permissions, { user, resource, action, ...(resourceId === undefined ? {} : { resourceId }) }, 'kit');
       if (decision.granted || decision.permit === undefined) throw new Error('expected a refusal with a permit');
-      return [decision.permit.reason, decision.answer.body.reason];
+      return [decision.permit.reason, (decision.answer.body as { reason?: unknown }).reason];
     };
     expect(await refused(employee, 'document', 'delete')).toEqual(['no-grant', 'no-grant']);
     expect(await refused(employee, 'document', 'read', '11')).toEqual(['not-owner', 'not-owner']);
