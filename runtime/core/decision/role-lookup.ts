@@ -162,6 +162,7 @@ export function refusalInIndex(index: GrantIndex, roles: readonly string[], reso
   if (loaded === undefined) return 'unknown-resource';
   const a = index.actionIds[action];
   if (a === undefined || (loaded.takes !== undefined && loaded.takes[a] !== true)) return 'unknown-action';
-  if (roles.length === 0 || roles.some((role) => index.roleIds[role] !== undefined)) return 'no-grant';
+  if (roles.length === 0) return 'no-grant';
+  for (let i = 0; i < roles.length; i++) if (index.roleIds[roles[i] as string] !== undefined) return 'no-grant';
   return tenantKnown ? 'unknown-role' : 'unknown-tenant';
 }
