@@ -17,7 +17,16 @@ const authorGroup = { group: 0, isOwner: 'isAuthor', listOwned: 'listAuthored', 
 /** The MEMBER group of teams: limitToMember, run by the teams' executor teamsAmong. */
 const memberGroup = { group: 1, limitOwned: 'limitToMember', ownedAmong: 'teamsAmong', attributes: ['*'] };
 
-const denied = { granted: false, anyGranted: false, ownGranted: false, needsOwnership: false, reason: 'no-grant', anyAttributes: [], attributes: [], ownership: [] };
+const denied = {
+  granted: false,
+  anyGranted: false,
+  ownGranted: false,
+  needsOwnership: false,
+  reason: 'no-grant',
+  anyAttributes: [],
+  attributes: [],
+  ownership: [],
+};
 
 let service: DecisionService;
 beforeAll(async () => {
