@@ -56,7 +56,7 @@ describe('remote permit.reason', () => {
     await embedded.followTenantRoles(source);
     for (const [expected, user, resource, action, resourceId, tenant] of QUESTIONS) {
       const query = { user, resource, action, ...(resourceId === undefined ? {} : { resourceId }), ...(tenant === undefined ? {} : { tenant }) };
-      const permit = await remote.grantPermit(query as Parameters<RemotePermissions['grantPermit']>[0]);
+      const permit = await remote.grantPermit(query);
       const local = await embedded.grantPermit(query);
       expect([resource, action, tenant, permit.reason, local.reason]).toEqual([resource, action, tenant, expected, expected]);
       expect(permit.reasonSource).toBeUndefined();

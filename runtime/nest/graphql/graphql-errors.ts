@@ -3,7 +3,7 @@
  * and Apollo's standard codes kept, and nothing of an internal error leaks.
  */
 import { HttpStatus } from '@nestjs/common';
-import type { ForbiddenReason } from '../../integration/error-answers.js';
+import type { ForbiddenReason } from '../../integration/index.js';
 
 /** A formatted GraphQL error (graphql-js `GraphQLFormattedError`), as far as it is read and written here. */
 export interface FormattedGraphQLError {
@@ -153,7 +153,8 @@ function forbiddenReasonOf(thrown: object): ForbiddenReason | undefined {
  * @example
  * ```ts
  * GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, autoSchemaFile: true, formatError: formatGraphQLError });
- * // { errors: [{ message: 'read on document is not granted', path: ['document'], extensions: { code: 'FORBIDDEN', reason: 'no-grant' } }], data: { document: null } }
+ * // { errors: [{ message: 'read on document is not granted', path: ['document'], extensions: { code: 'FORBIDDEN', reason: 'no-grant' } }],
+ * //   data: { document: null } }
  * // { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] }
  * ```
  */
