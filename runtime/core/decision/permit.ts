@@ -7,7 +7,7 @@
 import { unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { pickWithPlan } from '../projection/attribute-picker.js';
 import { explainGrantIn, type Explanation } from './explain.js';
-import { reasonOf, reasonSourceOf, type PermitReason, type ReasonSource, type RefusalReason } from './permit-reason.js';
+import { reasonSourceOf, type PermitReason, type ReasonSource, type RefusalReason } from './permit-reason.js';
 import { callIdOf, nextCallSequence } from './call-id.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import { loadDefinitionDescriptions } from '../tables/packed-tables.js';
@@ -151,10 +151,11 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * ```
    */
   get reason(): PermitReason {
+    // reasonOf's order, written out: no closure is made for the refusal, which is asked only when nothing grants as own.
     const { combination } = this;
-    return reasonOf(this.granted, combination.anyGranted, combination.ownActionGranted, () =>
-      this.context.refusalOf(this.user.roles, this.resource, this.action),
-    );
+    if (this.granted) return combination.anyGranted ? 'granted-any' : 'granted-own';
+    if (combination.ownActionGranted) return 'not-owner';
+    return this.context.refusalOf(this.user.roles, this.resource, this.action);
   }
 
   /**
