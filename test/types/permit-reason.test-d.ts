@@ -4,7 +4,7 @@
  * slice cannot know, and a 403 body of the integrations shows only `'no-grant'` or `'not-owner'`.
  */
 import type { Schema } from '../../generated/index.js';
-import type { Permit, PermitReason, ReasonSource } from '../../runtime/permissions/index.js';
+import type { Permit, PermitReason } from '../../runtime/permissions/index.js';
 import { createClient, type ClientReason, type PermissionSlice } from '../../runtime/client/index.js';
 import type { ForbiddenReason, PermissionsForbiddenBody } from '../../runtime/integration/index.js';
 import type { Equal, Expect } from './type-assert.js';
@@ -22,8 +22,7 @@ export type Checks = [
     >
   >,
   Expect<Equal<typeof permit.reason, PermitReason>>,
-  Expect<Equal<typeof permit.reasonSource, ReasonSource | undefined>>,
-  Expect<Equal<ReasonSource, { readonly source: string; readonly index: number }>>,
+  Expect<Equal<typeof permit.reasonSource, { readonly source: string; readonly index: number } | undefined>>,
   Expect<Equal<ClientReason, 'granted-any' | 'granted-own' | 'not-owner' | 'no-grant' | 'unknown-role' | 'unknown-tenant'>>,
   Expect<Equal<typeof clientReason, ClientReason>>,
   Expect<Equal<ForbiddenReason, 'no-grant' | 'not-owner'>>,

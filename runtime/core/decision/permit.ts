@@ -7,7 +7,7 @@
 import { unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { pickWithPlan } from '../projection/attribute-picker.js';
 import { explainGrantIn, type Explanation } from './explain.js';
-import { reasonSourceOf, type PermitReason, type ReasonSource, type RefusalReason } from './permit-reason.js';
+import { reasonSourceOf, type PermitReason, type RefusalReason } from './permit-reason.js';
 import { callIdOf, nextCallSequence } from './call-id.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import { loadDefinitionDescriptions } from '../tables/packed-tables.js';
@@ -170,7 +170,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * permit.reasonSource; // { source: 'document.permissions.json', index: 2 }
    * ```
    */
-  get reasonSource(): ReasonSource | undefined {
+  get reasonSource(): { readonly source: string; readonly index: number } | undefined {
     const reason = this.reason;
     const { tables, tenant, tenantTables } = this.context;
     if (tables === undefined || (reason !== 'granted-any' && reason !== 'granted-own' && reason !== 'not-owner')) return undefined;
