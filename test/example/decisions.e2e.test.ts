@@ -99,7 +99,10 @@ describe('GET /decisions', () => {
     ['the anonymous caller', undefined],
   ])('refuses %s with 403', async (_who, userId) => {
     const answer = await get('/decisions', userId);
-    expect([answer.status, answer.body]).toEqual([403, { statusCode: 403, message: 'list on decision is not granted', error: 'Forbidden' }]);
+    expect([answer.status, answer.body]).toEqual([
+      403,
+      { statusCode: 403, message: 'list on decision is not granted', error: 'Forbidden', reason: 'no-grant' },
+    ]);
   });
 
   it('answers 20 by default and at most 100; a limit that is no small number is the default', async () => {
