@@ -46,6 +46,7 @@ describe('GET /decisions', () => {
         granted: false,
         anyGranted: false,
         possession: null,
+        reason: 'not-owner',
         ownershipChecked: true,
         definitions: [{ source: 'document.permissions.json', index: 0 }],
         policyVersion,
@@ -60,6 +61,7 @@ describe('GET /decisions', () => {
         granted: true,
         anyGranted: false,
         possession: 'own',
+        reason: 'granted-own',
         ownershipChecked: true,
         definitions: [{ source: 'document.permissions.json', index: 0 }],
         policyVersion,
@@ -78,6 +80,7 @@ describe('GET /decisions', () => {
         granted: true,
         anyGranted: true,
         possession: 'any',
+        reason: 'granted-any',
         ownershipChecked: false,
         definitions: [
           { source: 'decision.permissions.json', index: 0 },
