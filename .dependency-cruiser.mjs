@@ -41,6 +41,7 @@ const COMPILER_LAYERS = [
   { name: 'emit', folders: ['compiler/emit'] },
   { name: 'output', folders: ['compiler/output'] },
   { name: 'pipeline', folders: ['compiler/compile.ts'] },
+  { name: 'review', folders: ['compiler/review'] },
   { name: 'commands', folders: ['compiler/commands'] },
   { name: 'entries', folders: ['compiler/index.ts', 'compiler/bin.ts'] },
 ];

@@ -21,6 +21,7 @@ import { packageBenchmark } from './benchmarks/package.js';
 import { scaleBenchmark } from './benchmarks/scale.js';
 import { serviceBenchmark } from './benchmarks/service.js';
 import { tenantsBenchmark } from './benchmarks/tenants.js';
+import { replayBenchmark } from './benchmarks/replay.js';
 import { benchmarkOfParts, type Benchmark, type BenchContext } from './harness/benchmark.js';
 import { describeMachine, type Machine } from './harness/machine.js';
 import { createScenario, type Scale } from './harness/scenario.js';
@@ -47,6 +48,7 @@ export const BENCHMARKS = {
   service: serviceBenchmark,
   scale: scaleBenchmark,
   tenants: tenantsBenchmark,
+  replay: replayBenchmark,
 } as const;
 
 export type BenchmarkName = keyof typeof BENCHMARKS;
@@ -74,6 +76,7 @@ export const RUN_ORDER: readonly BenchmarkName[] = [
   'livePolicy',
   'scale',
   'tenants',
+  'replay',
   'ownership',
   'listFilters',
 ];

@@ -115,6 +115,8 @@ export interface BenchSettings {
   /** Swaps timed in process; propagation and requests during swaps (undefined: skipped). */
   readonly livePolicy: LivePolicySettings;
   readonly tenants: TenantSettings;
+  /** The replay benchmark: logged decisions written to a JSON Lines file, then replayed against a candidate. */
+  readonly replay: { readonly decisions: number };
   /** autocannon settings; undefined skips the HTTP benchmark. */
   readonly http: LoadSettings | undefined;
   /** autocannon settings of the decision service's benchmark; undefined skips it. */
@@ -161,6 +163,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
         maxTenants: 8,
         propagationChanges: undefined,
       },
+      replay: { decisions: 2_000 },
       http: undefined,
       service: undefined,
     };
@@ -199,6 +202,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
       maxTenants: 1_000,
       propagationChanges: 30,
     },
+    replay: { decisions: 1_000_000 },
     http: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
     service: { warmupSeconds: 1, durationSeconds: 5, connections: 10 },
   };

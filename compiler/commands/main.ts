@@ -7,6 +7,7 @@ import { printableLines, UsageError, type Command, type CommandOutput } from './
 import { compileCommand } from './compile-command.js';
 import { explainCommand } from './explain-command.js';
 import { policyCommand } from './policy-command.js';
+import { replayCommand } from './replay-command.js';
 import { tenantCommand } from './tenant-command.js';
 import { testCommand } from './test-command.js';
 
@@ -22,6 +23,8 @@ const USAGE = `Usage:
   typed-permissions tenant list [--database-url <url> | --store <folder>] [--after <tenant>] [--limit <n>]
   typed-permissions tenant show <tenant> [--database-url <url> | --store <folder>]
   typed-permissions tenant rollback <tenant> <sequence> [--database-url <url> | --store <folder>] [--policy <policy.json>]
+  typed-permissions replay --candidate <definitionsDir|policy.json> --decisions <file.jsonl|postgres://…> [--table <name>] [--column <name>]
+                           [--tenant-roles <folder>] [--format text|markdown|json] [--examples <n>]
   typed-permissions serve (--policy <file> | --policy-url <url> | --database-url <url>) [--token <t>]…
 
   definitionsDir   folder of *.permissions.json, *.permissions.ts, *.resource.json and *.permissions.test.json (default: definitions)
@@ -42,6 +45,10 @@ const USAGE = `Usage:
                    (--database-url, else DATABASE_URL; checked against its active policy unless --policy) or in a
                    folder (--store, checked against --policy, a bundle that compile wrote); a file with problems
                    prints them at file:line:column and publishes nothing
+  replay           decide the logged decisions again under a candidate policy and report the answers that would
+                   change, by roles, resource and action (a JSON Lines export of the decision log, or its PostgreSQL
+                   table: --table, default decision_log, and --column holding each event, default event); the
+                   ownership of a record is the answer the log holds; exit 0 when no answer changes, 1 when some do, 2 on error
   serve            the decision service over HTTP (in the typed-permissions package; typed-permissions serve --help)`;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -50,6 +57,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   test: testCommand,
   policy: policyCommand,
   tenant: tenantCommand,
+  replay: replayCommand,
 };
 
 /**

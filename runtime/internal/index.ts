@@ -53,3 +53,7 @@ export { parseBundleText } from '../live/bundle-text.js';
 export { regularFileText } from '../live/regular-file-text.js';
 export { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin, type TenantRolesBase } from '../live/tenant-roles-admin.js';
 export { MAX_TENANT_ROLES_BYTES } from '../live/tenant-roles-document.js';
+export { ownershipRulesStandIn, ownershipStandIn } from '../live/ownership-stand-in.js';
+export { permissionsFromTables, PrecompiledPermissions } from '../permissions/precompiled-permissions.js';
+export { fileTenantRoles } from '../live/file-tenant-roles.js';
+export type { DecisionEvent } from '../core/decision-log/decision-event.js';

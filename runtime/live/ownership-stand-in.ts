@@ -6,6 +6,7 @@
  */
 import { hookNameProblem } from '../core/definition/names.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
+import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
 
 /** Stand-ins that have every method a policy may name: their methods cannot be listed, only said to be "any". */
 const HAS_EVERY_METHOD = new WeakSet<object>();
@@ -49,6 +50,22 @@ export function ownershipStandIn(methods: readonly string[] | undefined, refusal
   );
   HAS_EVERY_METHOD.add(service);
   return service;
+}
+
+/**
+ * A source of the records behind ownership rules that binds a policy's rules and refuses, with `refusal`, every
+ * question asked of it: where rules are evaluated on a record given with the question, or not at all.
+ *
+ * @example
+ * ```ts
+ * const permissions = permissionsFromTables(tables, { ownershipRules: ownershipRulesStandIn('The service has no records.') });
+ * ```
+ */
+export function ownershipRulesStandIn(refusal: string): OwnershipRuleSource {
+  const refuse = (): never => {
+    throw new PermissionsUsageError(refusal);
+  };
+  return { filter: refuse, ownedAmong: refuse, listOwned: refuse };
 }
 
 /**

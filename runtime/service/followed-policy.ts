@@ -11,23 +11,18 @@ import { type Vocabulary, vocabularyOf } from '../core/tables/vocabulary.js';
 import type { LivePolicy } from '../live/policy-follower.js';
 import type { PolicySource } from '../live/policy-source.js';
 import type { TenantRolesSource } from '../live/tenant-roles-source.js';
-import { ownershipStandIn } from '../live/ownership-stand-in.js';
+import { ownershipRulesStandIn, ownershipStandIn } from '../live/ownership-stand-in.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import type { PolicyBundle } from '../live/policy-bundle.js';
 import type { ServedPolicy } from './server-context.js';
 import type { ServiceLogger } from './service-logger.js';
 import type { ServiceMetrics } from './service-metrics.js';
-import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
-import { PermissionsUsageError } from '../core/common/errors.js';
 
 /**
  * The service's rule source: it binds a policy's ownership rules and is never asked (rules are evaluated on the record
  * a check carries, or by the application that asked).
  */
-const refuse = (): never => {
-  throw new PermissionsUsageError('The decision service has no records: it evaluates ownership rules only on the record a check carries.');
-};
-const ruleSourceStandIn: OwnershipRuleSource = { filter: refuse, ownedAmong: refuse, listOwned: refuse };
+const ruleSourceStandIn = ownershipRulesStandIn('The decision service has no records: it evaluates ownership rules only on the record a check carries.');
 
 /** Where the policy comes from. */
 export interface PolicyOrigin {

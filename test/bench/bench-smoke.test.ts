@@ -91,6 +91,14 @@ describe('bench smoke run', () => {
     ).toEqual([undefined, undefined, undefined]);
   });
 
+  it("replays the smoke run's logged decisions against a candidate without one role, every one decided", () => {
+    const replay = results.replay;
+    expect(replay?.decisions).toBe(benchSettings('smoke').replay.decisions);
+    // Half the logged answers are drawn granted and half refused: some would change, whatever the candidate.
+    expect(replay?.changed).toBeGreaterThan(0);
+    expect(replay?.groups).toBeGreaterThan(0);
+  });
+
   it('skips the HTTP benchmark and the spawned processes in smoke mode', () => {
     expect(results.http).toEqual({ skipped: expect.stringContaining('smoke') });
     expect(results.build.tsc).toEqual({ skipped: expect.stringContaining('smoke') });

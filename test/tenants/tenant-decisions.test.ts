@@ -288,6 +288,10 @@ describe('tenant ids', () => {
     const ask = (asked: string) => permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: asked });
     expect((await ask(tenant)).granted).toBe(true);
     expect((await ask('acme')).granted).toBe(false);
+    // Asked again, each is kept under its own id: no second read, and the same answers.
+    expect((await ask(tenant)).granted).toBe(true);
+    expect(permissions.grantPermitSync({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant }).granted).toBe(true);
+    expect((await ask('acme')).granted).toBe(false);
     expect(store.reads).toEqual([tenant, 'acme']);
   });
 
