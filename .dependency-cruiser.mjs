@@ -30,7 +30,8 @@ const LAYERS = [
 ];
 
 /**
- * The compiler's layers, lowest first: the command line calls the pipeline, the pipeline calls the output folder,
+ * The compiler's layers, lowest first: the command line calls the review tools and the pipeline, the review tools
+ * (the policy diff, the review page, the replay of logged decisions) call the pipeline and the layers below it, the pipeline calls the output folder,
  * the emitters and the model, the model calls the policy-test format and the readers; problems import nothing.
  */
 const COMPILER_LAYERS = [

@@ -17,6 +17,11 @@ export interface CommandOutput {
   readonly error: (line: string) => void;
   /** Where a long compile shows its progress when it is a terminal (process.stderr), and after how long; none by default. */
   readonly progress?: { readonly stream: ProgressStream; readonly afterMs?: number } | undefined;
+  /**
+   * Asks the person at the terminal a question and resolves with the line they answer; absent when standard input
+   * is not a terminal (a pipe, CI), where a command that needs an answer refuses rather than waits.
+   */
+  readonly ask?: ((question: string) => Promise<string>) | undefined;
 }
 
 /** A command's arguments are wrong: the command line prints the message and the usage, and exits 2. */

@@ -3,10 +3,13 @@
  * Exit codes: 0 success, 1 invalid input or failed checks, 2 usage errors.
  */
 import { PermissionsUsageError } from 'typed-permissions/internal';
+import { createInterface } from 'node:readline/promises';
 import { printableLines, UsageError, type Command, type CommandOutput } from './command-line.js';
 import { compileCommand } from './compile-command.js';
+import { diffCommand } from './diff-command.js';
 import { explainCommand } from './explain-command.js';
 import { policyCommand } from './policy-command.js';
+import { renderCommand } from './render-command.js';
 import { replayCommand } from './replay-command.js';
 import { tenantCommand } from './tenant-command.js';
 import { testCommand } from './test-command.js';
@@ -15,7 +18,9 @@ const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
   typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--tenant <id> [--tenant-roles <file>]] [--json]
   typed-permissions test [definitionsDir] [--coverage] [--reporter junit <file>]
-  typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>] [--force]
+  typed-permissions diff <before> <after> [--format text|markdown|json] [--database-url <url>] [--store <folder> --policy <policy.json>]
+  typed-permissions render [definitionsDir] --out <folder> [--before <definitionsDir|policy.json>]
+  typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>] [--published-by <name>] [--yes] [--force]
   typed-permissions policy list [--database-url <url>]
   typed-permissions policy rollback <sequence> [--database-url <url>] [--force]
   typed-permissions policy followers [--database-url <url>]
@@ -36,9 +41,18 @@ const USAGE = `Usage:
   --coverage       with test: also list the grants (role, resource, action:possession) that no test exercised
   --reporter junit <file>
                    with test: also write the results to <file> as a JUnit XML report
+  diff             the exact difference between two policies: cells gained or lost, attributes widened or narrowed,
+                   ownership changed; each side a definitions folder, a policy.json bundle, store:<sequence> or
+                   store:active (the policy store), or tenant:<id> (the policy with that tenant's custom roles, from
+                   --store or the database); exit 0 when nothing changes, 1 when something does, 2 on an error
+  render           write the review page: a static site (index.html, a page per role and per resource) showing
+                   who may do what, in tables and sentences, readable offline without JavaScript; --out must be
+                   missing, empty or an earlier render; --before highlights what changed since that version
   policy           the PostgreSQL policy store applications follow (--database-url, else DATABASE_URL;
                    --schema and --channel when the store is not typed_permissions / typed_permissions_policy);
-                   publish runs the policy tests first and publishes nothing when one fails
+                   publish runs the policy tests first and publishes nothing when one fails, then prints the diff
+                   against the active version and asks before publishing (--yes does not ask; without a terminal
+                   and without --yes it publishes nothing, exit 2); list shows who published and what changed
                    publish and rollback change nothing when a running follower would reject the version (--force does)
                    followers lists the applications following the store, what they run and their last rejection
   tenant           tenants' custom roles ({ "definitions": [ … ] }), versioned per tenant, in the PostgreSQL store
@@ -55,10 +69,22 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   compile: compileCommand,
   explain: explainCommand,
   test: testCommand,
+  diff: diffCommand,
+  render: renderCommand,
   policy: policyCommand,
   tenant: tenantCommand,
   replay: replayCommand,
 };
+
+/** Asks on the process's terminal (standard error, so that standard output stays the command's result). */
+async function askOnTerminal(question: string): Promise<string> {
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await terminal.question(question);
+  } finally {
+    terminal.close();
+  }
+}
 
 /**
  * Runs the command line with `argv` (without node and script) and returns the exit code.
@@ -74,6 +100,7 @@ export async function main(
     log: (line: string) => console.log(line),
     error: (line: string) => console.error(line),
     progress: { stream: process.stderr },
+    ask: process.stdin.isTTY ? askOnTerminal : undefined,
   },
 ): Promise<number> {
   // Every line may carry input (folder names, definitions, roles): no control character reaches the terminal.
@@ -81,6 +108,7 @@ export async function main(
     log: (text: string) => output.log(printableLines(text)),
     error: (text: string) => output.error(printableLines(text)),
     progress: output.progress,
+    ask: output.ask,
   };
   const [name, ...rest] = argv;
   if (argv.includes('--help') || argv.includes('-h')) {

@@ -9,22 +9,26 @@ import {
   forgetGoneFollowers,
   listFollowers,
   listPolicies,
-  loadPg,
-  PermissionsUsageError,
   policyBundleOf,
+  policyBundleProblem,
+  printableText,
   publishPolicy,
+  readCurrentPolicy,
   readStoredVersion,
   rollbackPolicy,
   runPolicyTests,
   storeNames,
+  type GrantTables,
   type PgClient,
   type PolicyBundle,
-  serverOfConnectionString,
 } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
 import { formatCompileProblem } from '../problems/compile-problem.js';
 import { failuresOf } from '../policy-tests/test-report.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
+import { withClient } from './store-client.js';
+import { formatDiffText } from '../review/diff-text.js';
+import { diffPolicies, summaryLine } from '../review/policy-diff.js';
 import { followerLines, followerName, refusingFollowers, runningVersion, SEEN_RECENTLY, type RefusingFollower } from './policy-followers.js';
 
 /** The store connection options every subcommand takes. */
@@ -34,39 +38,32 @@ const STORE_OPTIONS = {
   channel: { type: 'string' },
   note: { type: 'string' },
   force: { type: 'boolean' },
+  yes: { type: 'boolean' },
+  'published-by': { type: 'string' },
 } as const;
 
 type StoreNames = ReturnType<typeof storeNames>;
 
-/**
- * A connected client for one subcommand (ended afterwards). What the server or the network refuses — no
- * connection, a missing database, a role without rights — is said in one line, exit 1, never as a crash.
- */
-async function withClient<T>(databaseUrl: string, work: (client: PgClient) => Promise<T>): Promise<T> {
-  const { Client } = await loadPg();
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000, application_name: 'typed-permissions policy' });
-  // A connection that breaks while idle emits 'error'; the pending query rejects with it as well.
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new PermissionsUsageError(
-      `cannot reach the PostgreSQL server at ${serverOfConnectionString(databaseUrl)} (${(error as Error).message}); nothing was changed.`,
-    );
+/** Tables that grant nothing: what a store that has no active version is compared with. */
+const NOTHING_PUBLISHED: GrantTables = { format: 1, roles: [], resources: [], actions: [], plans: [], hooks: [], owners: [], cells: [], definitions: [] };
+
+/** The longest `--published-by` a version records. */
+export const MAX_PUBLISHED_BY_LENGTH = 200;
+
+/** The store's active version as a diff reads it: its tables and how the diff names it. */
+async function activeForDiff(client: PgClient, names: StoreNames, io: CommandOutput): Promise<{ tables: GrantTables; label: string; sequence?: number }> {
+  const current = await readCurrentPolicy(client, names);
+  if (current === undefined) return { tables: NOTHING_PUBLISHED, label: 'nothing published' };
+  const problem = policyBundleProblem(current.bundle);
+  if (problem !== undefined) {
+    // A version this library cannot read is what a new publish replaces: compare with nothing, and say why.
+    io.log(`typed-permissions: the active version #${current.sequence} cannot be read (it ${problem}); the diff below is against nothing.`);
+    return { tables: NOTHING_PUBLISHED, label: `unreadable #${current.sequence}`, sequence: current.sequence };
   }
-  try {
-    return await work(client);
-  } catch (error) {
-    if (error instanceof PermissionsUsageError) throw error;
-    throw new PermissionsUsageError(
-      `the PostgreSQL server at ${serverOfConnectionString(databaseUrl)} refused: ${(error as Error).message}; nothing was changed.`,
-    );
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  return { tables: (current.bundle as { tables: GrantTables }).tables, label: `store:${current.sequence}`, sequence: current.sequence };
 }
 
-async function publish(definitionsDir: string, databaseUrl: string, names: StoreNames, options: ActivateOptions, io: CommandOutput): Promise<number> {
+async function publish(definitionsDir: string, databaseUrl: string, names: StoreNames, options: PublishOptions, io: CommandOutput): Promise<number> {
   const model = compileModel(definitionsDir);
   if (!model.ok) {
     for (const problem of model.problems) io.error(formatCompileProblem(problem, definitionsDir));
@@ -84,18 +81,53 @@ async function publish(definitionsDir: string, databaseUrl: string, names: Store
     }
   }
   const bundle = policyBundleOf(tables, tests);
-  return withClient(databaseUrl, (client) =>
-    activateChecked(client, names, bundle, options, io, {
-      publish: () => publishPolicy(client, names, bundle, options.note),
+  // What the version changes, shown before anything changes; its summary is recorded with the version.
+  const shown = await withClient(databaseUrl, async (client) => {
+    const active = await activeForDiff(client, names, io);
+    return { sequence: active.sequence, diff: diffPolicies(active.tables, tables, { before: active.label, after: definitionsDir }) };
+  });
+  io.log(formatDiffText(shown.diff));
+  if (!options.yes) {
+    if (io.ask === undefined) {
+      io.error(
+        'typed-permissions: policy publish asks before publishing, and standard input is not a terminal; nothing was published. ' +
+          'Review the diff above, then publish with --yes.',
+      );
+      return 2;
+    }
+    const answer = (await io.ask('Publish? [y/N] ')).trim().toLowerCase();
+    if (answer !== 'y' && answer !== 'yes') {
+      io.error('typed-permissions: nothing was published.');
+      return 1;
+    }
+  }
+  return withClient(databaseUrl, async (client) => {
+    // A person took time to answer: the diff they agreed to must still be the diff against the active version.
+    const active = (await readCurrentPolicy(client, names))?.sequence;
+    if (active !== shown.sequence) {
+      io.error(
+        `typed-permissions: the active version changed while the diff was shown (#${shown.sequence ?? 'none'} is now #${active ?? 'none'}); ` +
+          'nothing was published. Run policy publish again to see the diff against it.',
+      );
+      return 1;
+    }
+    return activateChecked(client, names, bundle, options, io, {
+      publish: () => publishPolicy(client, names, bundle, options.note, { publishedBy: options.publishedBy, diffSummary: summaryLine(shown.diff.summary) }),
       done: (sequence) => `published version ${bundle.version} as #${sequence} to ${names.schema}`,
-    }),
-  );
+    });
+  });
 }
 
 /** What publish and rollback share. */
 interface ActivateOptions {
   readonly note: string;
   readonly force: boolean;
+}
+
+/** What publish takes besides: whether to publish without asking, and who publishes. */
+interface PublishOptions extends ActivateOptions {
+  readonly yes: boolean;
+  readonly publishedBy: string | undefined;
 }
 
 /**
@@ -147,7 +179,10 @@ async function list(databaseUrl: string, names: StoreNames, io: CommandOutput): 
   for (const entry of entries) {
     const active = entry.active ? ' (active)' : '';
     const note = entry.note === '' ? '' : ` — ${entry.note}`;
-    io.log(`#${entry.sequence} ${entry.version} ${entry.publishedAt} ${entry.publishedBy}${active}, run by ${plural(entry.followers, 'follower')}${note}`);
+    const diff = entry.diffSummary === '' ? '' : ` [${entry.diffSummary}]`;
+    io.log(
+      `#${entry.sequence} ${entry.version} ${entry.publishedAt} ${entry.publishedBy}${active}, run by ${plural(entry.followers, 'follower')}${diff}${note}`,
+    );
   }
   return 0;
 }
@@ -198,7 +233,14 @@ export const policyCommand: Command = async (argv, io) => {
     ...(values.channel === undefined ? {} : { channel: values.channel }),
   });
   const options: ActivateOptions = { note: values.note ?? '', force: values.force === true };
-  if (subcommand === 'publish') return publish(definitionsFolder('policy publish', rest), databaseUrl, names, options, io);
+  if (subcommand !== 'publish')
+    for (const flag of ['yes', 'published-by'] as const) if (values[flag] !== undefined) throw new UsageError(`policy ${subcommand} takes no --${flag}.`);
+  if (subcommand === 'publish') {
+    const publishedBy = values['published-by'];
+    if (publishedBy !== undefined && (publishedBy.trim() === '' || publishedBy.length > MAX_PUBLISHED_BY_LENGTH || printableText(publishedBy) !== publishedBy))
+      throw new UsageError(`policy publish --published-by takes a printable name of 1 to ${MAX_PUBLISHED_BY_LENGTH} characters.`);
+    return publish(definitionsFolder('policy publish', rest), databaseUrl, names, { ...options, yes: values.yes === true, publishedBy }, io);
+  }
   if (subcommand === 'list' || subcommand === 'followers') {
     if (rest.length > 0) throw new UsageError(`policy ${subcommand} takes no folder.`);
     return subcommand === 'list' ? list(databaseUrl, names, io) : followers(databaseUrl, names, io);

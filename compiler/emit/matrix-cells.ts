@@ -1,9 +1,11 @@
 /**
  * The text of one cell of PERMISSIONS.md: what a role may do with one action on one resource (any,
- * own with its ownership check), with the attributes it may see. Each plan and hook is rendered once,
- * not once per cell: a plan can be long, and `*` grants repeat the same few plans in every cell.
+ * own with its ownership check), with the attributes it may see — the parts cell-grants.ts reads, in Markdown.
+ * Each plan and hook is rendered once, not once per cell: a plan can be long, and `*` grants repeat the same
+ * few plans in every cell.
  */
-import { type GrantCell, type GrantTables, groupOwnershipLabel, planFromJson, planToPatterns } from 'typed-permissions/internal';
+import type { GrantCell, GrantTables } from 'typed-permissions/internal';
+import { CellGrants } from './cell-grants.js';
 import { markdownCode, markdownName } from './markdown-text.js';
 
 /** An attribute list whose Markdown is longer than this is shown once, under "Attribute sets", and cells name it. */
@@ -19,29 +21,31 @@ export const ATTRIBUTE_SET_MIN_CHARS = 120;
  * ```
  */
 export class MatrixCells {
-  private readonly planTexts = new Map<number, string>();
+  private readonly grants: CellGrants;
+  private readonly planTexts = new Map<readonly string[], string>();
   private readonly hookTexts = new Map<string, string>();
   /** Each long attribute list, by its text, with the name cells use for it (`A1`, `A2`, …), in order of first use. */
   readonly setNames = new Map<string, string>();
 
-  constructor(private readonly tables: GrantTables) {}
+  constructor(tables: GrantTables) {
+    this.grants = new CellGrants(tables);
+  }
 
   text(cell: GrantCell): string {
-    const [resource, , , anyPlan, own] = cell;
-    let text = anyPlan === -1 ? '' : `**any**: ${this.attributes(anyPlan)}`;
-    for (let i = 0; i < own.length; i += 2) {
-      text += `${text === '' ? '' : '<br>'}**own** (${this.ownershipName(own[i]!, resource)}): ${this.attributes(own[i + 1]!)}`;
+    let text = '';
+    for (const part of this.grants.of(cell)) {
+      if (part.possession === 'any') text = `**any**: ${this.attributes(part.patterns)}`;
+      else text += `${text === '' ? '' : '<br>'}**own** (${this.ownershipName(part.ownership.label)}): ${this.attributes(part.patterns)}`;
     }
     return text;
   }
 
-  private attributes(plan: number): string {
-    let text = this.planTexts.get(plan);
+  /** `patterns` are the same array for the same plan (CellGrants keeps one per plan), so its text is made once. */
+  private attributes(patterns: readonly string[]): string {
+    let text = this.planTexts.get(patterns);
     if (text === undefined) {
-      text = planToPatterns(planFromJson(this.tables.plans[plan]!))
-        .map((pattern) => markdownCode(pattern, 'table'))
-        .join(' ');
-      this.planTexts.set(plan, text);
+      text = patterns.map((pattern) => markdownCode(pattern, 'table')).join(' ');
+      this.planTexts.set(patterns, text);
     }
     if (text.length <= ATTRIBUTE_SET_MIN_CHARS) return text;
     let name = this.setNames.get(text);
@@ -49,10 +53,9 @@ export class MatrixCells {
     return `set ${name}`;
   }
 
-  private ownershipName(group: number, resource: number): string {
-    const key = `${group}/${resource}`;
-    let text = this.hookTexts.get(key);
-    if (text === undefined) this.hookTexts.set(key, (text = markdownName(groupOwnershipLabel(this.tables, group, resource), 'table')));
+  private ownershipName(label: string): string {
+    let text = this.hookTexts.get(label);
+    if (text === undefined) this.hookTexts.set(label, (text = markdownName(label, 'table')));
     return text;
   }
 }

@@ -17,12 +17,12 @@ export type { OwnershipCondition, RelationDeclaration, TenantIdType, UserAttribu
 export { explainGrant, explainGrantIn, formatExplanation } from '../core/decision/explain.js';
 export { checkTenantRoles } from '../core/table-building/tenant-roles.js';
 export { checkTenantId } from '../core/decision/tenant-id.js';
-export { planFromJson, planToPatterns } from '../core/projection/attribute-plan.js';
+export { planFromJson, planToJson, planToPatterns, unionPlans, type AttributePlanJson } from '../core/projection/attribute-plan.js';
 export { printableText } from '../core/common/printable-text.js';
 export { groupOwnershipLabel, type GrantCell, type GrantTables } from '../core/tables/grant-tables.js';
-export { policyBundleOf, type PolicyBundle } from '../live/policy-bundle.js';
+export { policyBundleOf, policyBundleProblem, type PolicyBundle } from '../live/policy-bundle.js';
 export { policyVersionOf } from '../core/tables/policy-version.js';
-export { packGrantTables } from '../core/tables/packed-tables.js';
+export { packGrantTables, resourceCells } from '../core/tables/packed-tables.js';
 export { MAX_POLICY_TEST_FILES, MAX_POLICY_TEST_USER_LIST, MAX_POLICY_TESTS, MAX_POLICY_TESTS_PER_FILE } from '../core/policy-test/policy-test-limits.js';
 export { describeFailure, describePolicyTest, policyTestLocation } from '../core/policy-test/policy-test-report.js';
 export { policyTestReferenceProblems } from '../core/policy-test/policy-test-references.js';
@@ -45,7 +45,15 @@ export type { FollowerCapabilities } from '../live/policy-source.js';
 export { loadPg, serverOfConnectionString, type PgClient } from '../live/postgres-client.js';
 export { FOLLOWER_FORGET_MS, FOLLOWER_REFRESH_MS } from '../live/follower-timing.js';
 export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../live/postgres-follower-registry.js';
-export { listPolicies, publishPolicy, readStoredVersion, rollbackPolicy, storeNames, type StoredVersion } from '../live/postgres-policy-store.js';
+export {
+  listPolicies,
+  publishPolicy,
+  readCurrentPolicy,
+  readStoredVersion,
+  rollbackPolicy,
+  storeNames,
+  type StoredVersion,
+} from '../live/postgres-policy-store.js';
 export { PermissionsUsageError } from '../core/common/errors.js';
 export { describeRule } from '../core/ownership-rules/describe-rule.js';
 export { PermissionDefinitionError } from '../core/common/errors.js';

@@ -31,6 +31,8 @@ export interface StoredVersion {
   readonly publishedAt: string;
   readonly publishedBy: string;
   readonly note: string;
+  /** The one-line summary of what the version changed against the version active before it (`+12 −3 cells, …`); empty when not recorded. */
+  readonly diffSummary: string;
   readonly active: boolean;
   /** How many followers seen recently (see FOLLOWER_FORGET_MS) run this entry of the log. */
   readonly followers: number;
@@ -94,6 +96,14 @@ export async function ensurePolicyStore(client: Queryable, names: PolicyStoreNam
        note text NOT NULL DEFAULT ''
      )`,
   );
+  // Added after the first release: a store made before it gets the column on its next publish, and keeps working
+  // until then (listPolicies reads the column only when it is there). Altered only when missing: ALTER TABLE locks
+  // the table and needs its owner's rights, which a follower that calls this may not have.
+  const { rows: diffColumn } = await client.query(
+    `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'policy_versions' AND column_name = 'diff_summary'`,
+    [names.schema],
+  );
+  if (diffColumn.length === 0) await client.query(`ALTER TABLE ${schema}.policy_versions ADD COLUMN IF NOT EXISTS diff_summary text NOT NULL DEFAULT ''`);
   await client.query(
     `CREATE TABLE IF NOT EXISTS ${schema}.policy_current (
        id boolean PRIMARY KEY DEFAULT true CHECK (id),
@@ -155,12 +165,28 @@ export async function readCurrentPolicy(client: Queryable, names: PolicyStoreNam
   }
 }
 
+/** What a publish records beside the version: who published it, and what it changed. */
+export interface PublishRecord {
+  /** Who published; the database user (`current_user`) when not given. */
+  readonly publishedBy?: string | undefined;
+  /** The one-line summary of the version's diff against the version active before it. */
+  readonly diffSummary?: string | undefined;
+}
+
 /** Inserts a bundle, points the store at it and notifies followers; inside the caller's transaction. */
-async function insertAndActivate(client: PgClient, names: PolicyStoreNames, bundle: PolicyBundle, text: string, note: string): Promise<number> {
+async function insertAndActivate(
+  client: PgClient,
+  names: PolicyStoreNames,
+  bundle: PolicyBundle,
+  text: string,
+  note: string,
+  record: PublishRecord = {},
+): Promise<number> {
   const schema = q(names.schema);
   const { rows } = await client.query<{ sequence: string }>(
-    `INSERT INTO ${schema}.policy_versions (version, bundle, note) VALUES ($1, $2, $3) RETURNING sequence`,
-    [bundle.version, text, note],
+    `INSERT INTO ${schema}.policy_versions (version, bundle, note, published_by, diff_summary)
+     VALUES ($1, $2, $3, coalesce($4, current_user), $5) RETURNING sequence`,
+    [bundle.version, text, note, record.publishedBy ?? null, record.diffSummary ?? ''],
   );
   const sequence = Number((rows[0] as { sequence: string }).sequence);
   await client.query(`INSERT INTO ${schema}.policy_current (id, sequence) VALUES (true, $1) ON CONFLICT (id) DO UPDATE SET sequence = EXCLUDED.sequence`, [
@@ -195,15 +221,15 @@ async function inTransaction<T>(client: PgClient, work: () => Promise<T>): Promi
  *
  * @example
  * ```ts
- * const sequence = await publishPolicy(client, names, bundle, 'grant review to managers');
+ * const sequence = await publishPolicy(client, names, bundle, 'grant review to managers', { publishedBy: 'alice', diffSummary: '+2 −0 cells' });
  * ```
  */
-export async function publishPolicy(client: PgClient, names: PolicyStoreNames, bundle: PolicyBundle, note = ''): Promise<number> {
+export async function publishPolicy(client: PgClient, names: PolicyStoreNames, bundle: PolicyBundle, note = '', record: PublishRecord = {}): Promise<number> {
   const problem = policyBundleProblem(bundle);
   if (problem !== undefined) throw new PermissionsUsageError(`The bundle to publish ${problem}.`);
   return inTransaction(client, async () => {
     await ensurePolicyStore(client, names);
-    return insertAndActivate(client, names, bundle, JSON.stringify(bundle), note);
+    return insertAndActivate(client, names, bundle, JSON.stringify(bundle), note, record);
   });
 }
 
@@ -261,10 +287,13 @@ export async function listPolicies(client: Queryable, names: PolicyStoreNames, l
       published_at: Date;
       published_by: string;
       note: string;
+      diff_summary: string;
       active: boolean;
       followers: string;
     }>(
-      `SELECT v.sequence, v.version, v.published_at, v.published_by, v.note, (c.sequence = v.sequence) AS active,
+      // diff_summary through to_jsonb: a store made before the column was added has none until its next publish.
+      `SELECT v.sequence, v.version, v.published_at, v.published_by, v.note, coalesce(to_jsonb(v) ->> 'diff_summary', '') AS diff_summary,
+              (c.sequence = v.sequence) AS active,
               (SELECT count(*) FROM ${schema}.policy_followers f
                 WHERE f.sequence = v.sequence AND f.last_seen > now() - make_interval(secs => $2)) AS followers
          FROM ${schema}.policy_versions v LEFT JOIN ${schema}.policy_current c ON c.id
@@ -277,6 +306,7 @@ export async function listPolicies(client: Queryable, names: PolicyStoreNames, l
       publishedAt: new Date(row.published_at).toISOString(),
       publishedBy: row.published_by,
       note: row.note,
+      diffSummary: row.diff_summary,
       active: row.active === true,
       followers: Number(row.followers),
     }));

@@ -27,7 +27,7 @@ import { DocumentTerminal } from './doc-terminal.js';
  */
 export const DOCUMENT_SUITES: Readonly<Record<string, readonly string[]>> = {
   'docs-readme.test.ts': ['README.md'],
-  'docs-compiler-guides.test.ts': ['docs/definitions-and-compiler.md', 'docs/policy-tests.md', 'docs/live-policy.md'],
+  'docs-compiler-guides.test.ts': ['docs/definitions-and-compiler.md', 'docs/policy-tests.md', 'docs/policy-review.md', 'docs/live-policy.md'],
   'docs-rest-guides.test.ts': ['docs/express.md', 'docs/fastify.md', 'docs/hono.md'],
   'docs-nestjs-guides.test.ts': ['docs/nestjs.md', 'docs/graphql.md', 'docs/integration-kit.md'],
 };

@@ -1,5 +1,5 @@
 /**
- * The sh and console blocks of the guides to the compiler, the policy tests and live policies run, as a reader pasting
+ * The sh and console blocks of the guides to the compiler, the policy tests, reviewing a policy change and live policies run, as a reader pasting
  * them would, against the packed tarballs in a throwaway project (test/docs/doc-checks.ts says how).
  */
 import { describeDocumentBlocks, documentsOfSuite } from './doc-checks.js';

@@ -58,7 +58,7 @@ describe('typed-permissions policy: refusals', () => {
   });
 
   it('a definitions folder with problems publishes nothing, and connects to nothing', async () => {
-    const { code, logs, errors } = await run('policy', 'publish', fixture('bad/empty-grant'), '--database-url', UNREACHABLE);
+    const { code, logs, errors } = await run('policy', 'publish', '--yes', fixture('bad/empty-grant'), '--database-url', UNREACHABLE);
     expect([code, logs]).toEqual([1, []]);
     expect(errors.at(-1)).toBe(`typed-permissions: ${fixture('bad/empty-grant')} has problems; nothing was published.`);
     expect(errors.join('\n')).not.toContain('cannot reach');
@@ -66,7 +66,7 @@ describe('typed-permissions policy: refusals', () => {
 
   it('a server that cannot be reached is one line, exit 1, without the password', async () => {
     for (const argv of [
-      ['policy', 'publish', definitions],
+      ['policy', 'publish', '--yes', definitions],
       ['policy', 'list'],
       ['policy', 'rollback', '3'],
     ]) {
@@ -98,16 +98,29 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
 
   it('creates the store on the first publish, lists newest first, and refuses a rollback to a version it does not have', async () => {
     expect(await run('policy', 'list', ...store())).toEqual({ code: 0, logs: [`typed-permissions: nothing was published to ${schema} yet.`], errors: [] });
-    for (const sequence of [1, 2])
-      expect(await run('policy', 'publish', definitions, ...store(), '--note', `take ${sequence}`)).toEqual({
-        code: 0,
-        logs: [`typed-permissions: published version ${policyVersion} as #${sequence} to ${schema}; no follower was seen in the last 60 s.`],
-        errors: [],
-      });
+    // Publishing prints the diff against the active version first: the first, everything the policy grants; the second, nothing.
+    const first = await run('policy', 'publish', '--yes', definitions, ...store(), '--note', 'take 1');
+    expect([first.code, first.errors]).toEqual([0, []]);
+    expect(first.logs[0]).toMatch(
+      new RegExp(`^Policy diff nothing published -> ${definitions}: \\+(\\d+) −0 cells, roles \\+\\d+ −0, resources \\+3 −0, actions \\+\\d+ −0\n`),
+    );
+    expect(first.logs[1]).toBe(`typed-permissions: published version ${policyVersion} as #1 to ${schema}; no follower was seen in the last 60 s.`);
+    const firstSummary = (first.logs[0] as string).split('\n')[0]?.replace(/^.*: /, '');
+    expect(await run('policy', 'publish', '--yes', definitions, ...store(), '--note', 'take 2', '--published-by', 'alice')).toEqual({
+      code: 0,
+      logs: [
+        `Policy diff store:1 -> ${definitions}: no change`,
+        `typed-permissions: published version ${policyVersion} as #2 to ${schema}; no follower was seen in the last 60 s.`,
+      ],
+      errors: [],
+    });
     const listed = await run('policy', 'list', ...store());
-    expect(listed.logs.map((line) => line.replace(/ \S+Z [^\s,]+/, ' <when> <who>'))).toEqual([
-      `#2 ${policyVersion} <when> <who> (active), run by 0 followers — take 2`,
-      `#1 ${policyVersion} <when> <who>, run by 0 followers — take 1`,
+    // Who published: the name given, else the database user (as before --published-by).
+    expect(
+      listed.logs.map((line) => line.replace(/ \S+Z (alice|[^\s,]+)/, (_, who: string) => ` <when> ${who === 'alice' ? who : '<database user>'}`)),
+    ).toEqual([
+      `#2 ${policyVersion} <when> alice (active), run by 0 followers [no change] — take 2`,
+      `#1 ${policyVersion} <when> <database user>, run by 0 followers [${firstSummary}] — take 1`,
     ]);
     expect(await run('policy', 'rollback', '9', ...store())).toEqual({
       code: 1,

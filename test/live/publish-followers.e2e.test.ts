@@ -71,7 +71,7 @@ describeWithServer('policy publish checks every follower seen recently', () => {
     await admin.connect();
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.query(`DROP ROLE IF EXISTS "${readOnlyRole}"`);
-    expect(await run('policy', 'publish', base.dir, ...store())).toMatchObject({ code: 0 });
+    expect(await run('policy', 'publish', '--yes', base.dir, ...store())).toMatchObject({ code: 0 });
     await admin.query(`CREATE ROLE "${readOnlyRole}" LOGIN`);
     await admin.query(`GRANT USAGE ON SCHEMA "${schema}" TO "${readOnlyRole}"`);
     await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA "${schema}" TO "${readOnlyRole}"`);
@@ -116,10 +116,14 @@ describeWithServer('policy publish checks every follower seen recently', () => {
   });
 
   it('a version every follower takes is published, and reaches all four', async () => {
-    const published = await run('policy', 'publish', good.dir, ...store());
+    const published = await run('policy', 'publish', '--yes', good.dir, ...store());
     expect(published).toEqual({
       code: 0,
-      logs: [`typed-permissions: published version ${good.bundle.version} as #2 to ${schema}; 3 followers load it now.`],
+      // The diff against the active version first (publish prints it before it publishes).
+      logs: [
+        expect.stringMatching(/^Policy diff store:1 -> /),
+        `typed-permissions: published version ${good.bundle.version} as #2 to ${schema}; 3 followers load it now.`,
+      ],
       errors: [],
     });
     await until('every follower on #2', () => [...followers, readOnly].every((follower) => lastChange(follower)?.sequence === 2));
@@ -135,8 +139,8 @@ describeWithServer('policy publish checks every follower seen recently', () => {
     ],
   ])('a version with %s is refused, exit 1, each follower named with its reason; nothing changes', async (_label, candidate, reason) => {
     const { dir, bundle } = candidate();
-    const refused = await run('policy', 'publish', dir, ...store());
-    expect([refused.code, refused.logs]).toEqual([1, []]);
+    const refused = await run('policy', 'publish', '--yes', dir, ...store());
+    expect([refused.code, refused.logs]).toEqual([1, [expect.stringMatching(/^Policy diff store:2 -> /)]]);
     expect(refused.errors[0]).toBe(`typed-permissions: 3 of 3 followers would reject version ${bundle.version}; nothing was changed:`);
     expect(refused.errors.slice(1, 4)).toEqual(
       followers.map(() => expect.stringMatching(new RegExp(`^  \\S+ pid \\d+ \\(instance [0-9a-f]{8}\\), runs #2 ${good.bundle.version}: `))),
@@ -151,14 +155,14 @@ describeWithServer('policy publish checks every follower seen recently', () => {
   });
 
   it('--force publishes it anyway and says who keeps the old version; the followers reject it and register why', async () => {
-    const forced = await run('policy', 'publish', newAction.dir, ...store(), '--force');
-    expect([forced.code, forced.errors, forced.logs[0]]).toEqual([
+    const forced = await run('policy', 'publish', '--yes', newAction.dir, ...store(), '--force');
+    expect([forced.code, forced.errors, forced.logs[1]]).toEqual([
       0,
       [],
       `typed-permissions: published version ${newAction.bundle.version} as #3 to ${schema} (--force); ` +
         '0 followers load it now; 3 reject it and keep the version they run:',
     ]);
-    expect(forced.logs.slice(1)).toEqual(
+    expect(forced.logs.slice(2)).toEqual(
       followers.map(() =>
         expect.stringMatching(
           new RegExp(
@@ -186,7 +190,7 @@ describeWithServer('policy publish checks every follower seen recently', () => {
 
   it('policy list counts the followers that run each version', async () => {
     const listed = await run('policy', 'list', ...store());
-    expect(listed.logs.map((line) => line.replace(/ \S+Z [^\s,]+/, ' <when> <who>'))).toEqual([
+    expect(listed.logs.map((line) => line.replace(/ \S+Z [^\s,]+/, ' <when> <who>').replace(/ \[[^\]]*\]$/, ''))).toEqual([
       `#3 ${newAction.bundle.version} <when> <who> (active), run by 0 followers`,
       `#2 ${good.bundle.version} <when> <who>, run by 3 followers`,
       `#1 ${base.bundle.version} <when> <who>, run by 0 followers`,
@@ -210,7 +214,7 @@ describeWithServer('policy publish checks every follower seen recently', () => {
       `INSERT INTO "${schema}".policy_followers (instance, host, pid, started_at, capabilities) ` +
         `VALUES ('forged', 'elsewhere', 1, now(), '{"ownershipMethods": 7}')`,
     );
-    const refused = await run('policy', 'publish', good.dir, ...store());
+    const refused = await run('policy', 'publish', '--yes', good.dir, ...store());
     expect([refused.code, refused.errors[0], refused.errors[1]]).toEqual([
       1,
       `typed-permissions: 1 of 4 followers would reject version ${good.bundle.version}; nothing was changed:`,
@@ -227,8 +231,11 @@ describeWithServer('policy publish checks every follower seen recently', () => {
     expect(listed.logs[0]).toBe(`typed-permissions: 2 followers of ${schema}, seen in the last 60 s:`);
     expect(listed.logs.join('\n')).not.toContain(`pid ${stale.child.pid} `);
     // Stale until its next refresh (every 10 s): the publish deletes the row first, and counts two.
-    const published = await run('policy', 'publish', good.dir, ...store());
-    expect(published.logs).toEqual([`typed-permissions: published version ${good.bundle.version} as #5 to ${schema}; 2 followers load it now.`]);
+    const published = await run('policy', 'publish', '--yes', good.dir, ...store());
+    expect(published.logs).toEqual([
+      expect.stringMatching(/^Policy diff store:4 -> /),
+      `typed-permissions: published version ${good.bundle.version} as #5 to ${schema}; 2 followers load it now.`,
+    ]);
     const exited = new Promise((resolve) => stopping.child.once('exit', resolve));
     stopping.child.kill('SIGTERM');
     await exited;

@@ -233,7 +233,7 @@ describeWithServer('typed-permissions tenant on a PostgreSQL server', () => {
           "(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin's `policy` option).",
       ],
     });
-    expect((await run('policy', 'publish', join(repoRoot, 'definitions'), ...store())).code).toBe(0);
+    expect((await run('policy', 'publish', '--yes', join(repoRoot, 'definitions'), ...store())).code).toBe(0);
     expect(await run('tenant', 'publish', 'acme', file, ...store(), '--published-by', 'ana')).toEqual({
       code: 0,
       logs: [`typed-permissions: published the custom roles of tenant "acme" from ${file} as #1 to schema ${schema}.`],

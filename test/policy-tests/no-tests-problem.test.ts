@@ -70,7 +70,7 @@ describe('a test file without tests', () => {
 
   it('policy publish: the same problem, nothing published, before any connection', async () => {
     const dir = folder({ 'articles.permissions.test.json': noTests });
-    expect(await run('policy', 'publish', dir, '--database-url', UNREACHABLE)).toEqual({
+    expect(await run('policy', 'publish', '--yes', dir, '--database-url', UNREACHABLE)).toEqual({
       code: 1,
       logs: [],
       errors: [problemLine(dir, 'articles.permissions.test.json'), `typed-permissions: ${dir} has problems; nothing was published.`],

@@ -39,7 +39,7 @@ function refusal(dir: string): string[] {
 describe('policy publish runs the policy tests first', () => {
   it('a failing version is refused before any connection: the failures, exit 1', async () => {
     const dir = folder(failing);
-    expect(await run('policy', 'publish', dir, '--database-url', UNREACHABLE)).toEqual({ code: 1, logs: [], errors: refusal(dir) });
+    expect(await run('policy', 'publish', '--yes', dir, '--database-url', UNREACHABLE)).toEqual({ code: 1, logs: [], errors: refusal(dir) });
   });
 });
 
@@ -52,13 +52,15 @@ describeWithServer('policy publish on a PostgreSQL server', () => {
   const { store, admin } = useServerSchema(serverUrl as string, schema);
 
   it('publishes a passing version with its tests; a failing one after it changes nothing', async () => {
-    const good = await run('policy', 'publish', folder(passing), ...store());
-    expect([good.code, good.errors, good.logs.length]).toEqual([0, [], 1]);
-    expect(good.logs[0]).toMatch(
+    const good = await run('policy', 'publish', '--yes', folder(passing), ...store());
+    // The diff against the store (nothing published yet) first, then the publish.
+    expect([good.code, good.errors, good.logs.length]).toEqual([0, [], 2]);
+    expect(good.logs[0]).toMatch(/^Policy diff nothing published -> .*: \+\d+ −0 cells/);
+    expect(good.logs[1]).toMatch(
       new RegExp(`^typed-permissions: published version [0-9a-f]{64} as #1 to ${schema}; no follower was seen in the last 60 s\\.$`),
     );
     const dir = folder(failing);
-    expect(await run('policy', 'publish', dir, ...store())).toEqual({ code: 1, logs: [], errors: refusal(dir) });
+    expect(await run('policy', 'publish', '--yes', dir, ...store())).toEqual({ code: 1, logs: [], errors: refusal(dir) });
     const { rows } = await admin().query<{ sequence: string; tests: { files: { tests: unknown[] }[] } }>(
       `SELECT v.sequence, (v.bundle::jsonb)->'tests' AS tests FROM ${schema}.policy_versions v JOIN ${schema}.policy_current c ON c.sequence = v.sequence`,
     );

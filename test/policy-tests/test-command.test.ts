@@ -210,7 +210,7 @@ describe('typed-permissions test', () => {
       '  --coverage       with test: also list the grants (role, resource, action:possession) that no test exercised',
       '  --reporter junit <file>',
       '                   with test: also write the results to <file> as a JUnit XML report',
-      '                   publish runs the policy tests first and publishes nothing when one fails',
+      '                   publish runs the policy tests first and publishes nothing when one fails, then prints the diff',
     ]);
   });
 });

@@ -62,7 +62,20 @@ describeWithServer('a decision service through a database outage', () => {
   const publish = async (note: string) => {
     const folder = folderWith({});
     folders.push(folder);
-    const published = await run('policy', 'publish', folder, '--database-url', databaseUrl as string, '--schema', schema, '--channel', channel, '--note', note);
+    const published = await run(
+      'policy',
+      'publish',
+      '--yes',
+      folder,
+      '--database-url',
+      databaseUrl as string,
+      '--schema',
+      schema,
+      '--channel',
+      channel,
+      '--note',
+      note,
+    );
     expect(published.code).toBe(0);
   };
   const following = async () => {

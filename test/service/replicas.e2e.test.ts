@@ -156,11 +156,11 @@ describeWithServer('two replicas following one PostgreSQL store', () => {
     const v1 = writeDefinitions(join(folder, 'v1'), fixtureDefinitions);
     const v2 = writeDefinitions(join(folder, 'v2'), editorsUpdate);
 
-    policy('publish', join(folder, 'v1'), '--note', 'first');
+    policy('publish', '--yes', join(folder, 'v1'), '--note', 'first');
     await until('both ready on v1', async () => (await Promise.all(replicas.map(readyVersion))).every((version) => version === v1.version), 20_000);
     for (const replica of replicas) expect(await editorMayUpdate(replica)).toEqual({ version: v1.version, granted: false, policyVersion: v1.version });
 
-    policy('publish', join(folder, 'v2'), '--note', 'editors update titles');
+    policy('publish', '--yes', join(folder, 'v2'), '--note', 'editors update titles');
     await until('both on v2', async () => (await Promise.all(replicas.map(readyVersion))).every((version) => version === v2.version), 20_000);
     for (const replica of replicas) expect(await editorMayUpdate(replica)).toEqual({ version: v2.version, granted: true, policyVersion: v2.version });
 
