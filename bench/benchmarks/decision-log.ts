@@ -9,7 +9,12 @@
  *   telemetry on — `@opentelemetry/api` is installed here, and no SDK registered — against one with
  *   `telemetry: false`.
  *
- * Targets: the no-op sink at most 1.1× without, the guarded decision without an SDK at most 1.03× telemetry off.
+ * - `grantPermitSync` whose permit's `reason` is read (a granted and a refused query in turn: the refusal asks the
+ *   policy why) against `grantPermitSync` alone. The reason is a getter over what the permit holds: deciding does
+ *   no work for it, so this measures what reading it costs.
+ *
+ * Targets: the no-op sink at most 1.1× without, the guarded decision without an SDK at most 1.03× telemetry off,
+ * reading the reason at most 1.05× not reading it.
  * Alone: `node --expose-gc --import tsx bench/run.ts --only decisionLog [--smoke]`.
  */
 import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
@@ -45,6 +50,8 @@ export interface DecisionLogResult {
   readonly noopSink: DecisionLogComparison & { readonly delivered: number; readonly dropped: number };
   /** A guarded decision, with `@opentelemetry/api` installed and no SDK against telemetry off. */
   readonly tracingWithoutSdk: DecisionLogComparison;
+  /** grantPermitSync reading `permit.reason` against not reading it (absent from results recorded before reasons). */
+  readonly reasons?: DecisionLogComparison;
 }
 
 function engine(options: ConstructorParameters<typeof Permissions<BenchUser>>[0]): Permissions<BenchUser> {
@@ -78,7 +85,33 @@ async function run({ settings: { decisionLog: settings }, log }: BenchContext): 
   const { delivered, dropped } = logged.decisionLog?.stats ?? { delivered: 0, dropped: 0 };
   log(`  grantPermitSync: no-op sink ${withSink.medianNs.toFixed(1)} ns, none ${withoutSink.medianNs.toFixed(1)} ns`);
   const tracingWithoutSdk = await compareTracing(settings, gc, log);
-  return { settings, noopSink: { ...compare(withSink, withoutSink), delivered, dropped }, tracingWithoutSdk };
+  const reasons = await compareReasons(plain, settings, gc, log);
+  return { settings, noopSink: { ...compare(withSink, withoutSink), delivered, dropped }, tracingWithoutSdk, reasons };
+}
+
+/** grantPermitSync reading each permit's reason against grantPermitSync alone, on one engine. */
+async function compareReasons(
+  permissions: Permissions<BenchUser>,
+  settings: InterleavedSettings,
+  gc: () => void,
+  log: (line: string) => void,
+): Promise<DecisionLogComparison> {
+  const reading = (iterations: number) => {
+    for (let i = 0; i < iterations; i++) kept[0] = permissions.grantPermitSync(QUERIES[i & 1] as (typeof QUERIES)[number]).reason;
+  };
+  const deciding = (iterations: number) => {
+    for (let i = 0; i < iterations; i++) kept[0] = permissions.grantPermitSync(QUERIES[i & 1] as (typeof QUERIES)[number]);
+  };
+  const [withReason, withoutReason] = (await interleavedRounds(
+    [
+      { name: 'reason read', run: reading },
+      { name: 'reason not read', run: deciding },
+    ],
+    settings,
+    gc,
+  )) as [RoundTimes, RoundTimes];
+  log(`  grantPermitSync: reason read ${withReason.medianNs.toFixed(1)} ns, not read ${withoutReason.medianNs.toFixed(1)} ns`);
+  return compare(withReason, withoutReason);
 }
 
 /** A guarded decision of an engine with telemetry on (the API installed, no SDK) against one with it off. */
@@ -102,6 +135,7 @@ async function compareTracing(settings: InterleavedSettings, gc: () => void, log
 
 export const NOOP_SINK_TARGET = 'grantPermitSync with a no-op onDecision sink ≤ 1.1× without';
 export const TRACING_TARGET = 'Guarded decision with @opentelemetry/api installed and no SDK ≤ 1.03× telemetry off';
+export const REASON_TARGET = 'grantPermitSync reading permit.reason ≤ 1.05× not reading it';
 
 /** What the no-op sink's cost is, as profiled. */
 const NOOP_SINK_LIMIT =
@@ -125,6 +159,7 @@ function sections(result: DecisionLogResult | undefined): string[] {
         [
           ...rows('grantPermitSync', 'onDecision: () => {}', 'no onDecision', noopSink),
           ...rows("grantPermitVia(query, 'express')", '@opentelemetry/api, no SDK', 'telemetry: false', tracingWithoutSdk),
+          ...(result.reasons === undefined ? [] : rows('grantPermitSync', 'permit.reason read', 'permit.reason not read', result.reasons)),
         ],
       )}\n\nEvents delivered to the no-op sink: ${noopSink.delivered}; dropped: ${noopSink.dropped}.`,
   ];
@@ -139,7 +174,11 @@ function targets(result: DecisionLogResult | undefined): TargetVerdict[] {
     met: c.ratio <= limit,
     ...(missedBecause === undefined ? {} : limitWhenMissed(c.ratio <= limit, missedBecause)),
   });
-  return [verdict(NOOP_SINK_TARGET, result.noopSink, 1.1, NOOP_SINK_LIMIT), verdict(TRACING_TARGET, result.tracingWithoutSdk, 1.03)];
+  return [
+    verdict(NOOP_SINK_TARGET, result.noopSink, 1.1, NOOP_SINK_LIMIT),
+    verdict(TRACING_TARGET, result.tracingWithoutSdk, 1.03),
+    ...(result.reasons === undefined ? [] : [verdict(REASON_TARGET, result.reasons, 1.05)]),
+  ];
 }
 
 /** The decision log and OpenTelemetry, interleaved. */

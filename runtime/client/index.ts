@@ -4,6 +4,15 @@
  * server's rules. Small, dependency-free, and safe under a strict Content-Security-Policy (no code is
  * compiled at run time).
  */
-export { createClient, type ClientAction, type ClientResource, type Owned, type OwnedOption, type PermissionsClient } from './permissions-client.js';
+export {
+  createClient,
+  type ClientAction,
+  type ClientReason,
+  type ClientResource,
+  type Owned,
+  type OwnedOption,
+  type PermissionsClient,
+} from './permissions-client.js';
+export type { PermitReason } from '../core/decision/permit-reason.js';
 export type { PermissionSlice, SliceAction, SliceResource } from '../core/decision/permission-slice.js';
 export { PermissionsError, PermissionsUsageError } from '../core/common/errors.js';

@@ -9,7 +9,15 @@ import { NOTHING, planToPatterns, unionPlans, type AttributePlan } from '../core
 import { interpretPicker, type Picker } from '../core/projection/attribute-projection.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { readSlice, type PermissionSlice, type SliceEntry as Entry } from '../core/decision/permission-slice.js';
+import type { PermitReason } from '../core/decision/permit-reason.js';
 import { sliceProblem } from './slice-shape.js';
+
+/**
+ * The reasons a client can give from a slice: every {@link PermitReason} but `'unknown-resource'` and
+ * `'unknown-action'` — a slice lists granted actions only, so an action it does not list is `'no-grant'` (or the
+ * slice's `'unknown-role'` / `'unknown-tenant'` when none of the user's roles exists).
+ */
+export type ClientReason = Exclude<PermitReason, 'unknown-resource' | 'unknown-action'>;
 
 /**
  * Who owns a record, for the client: `true` (owned through every ownership group the user has), `false`
@@ -50,6 +58,12 @@ export interface PermissionsClient<TResourceActions = { readonly [resource: stri
     item: TItem,
     options?: OwnedOption,
   ): Partial<TItem>;
+  /**
+   * Why {@link PermissionsClient.can} answers as it does, in the server permit's words (`permit.reason`): without
+   * `owned`, `'granted-any'`, `'granted-own'` or a refusal; with it, `'not-owner'` when the action is granted as own
+   * only and the record is not owned.
+   */
+  reason<R extends ClientResource<TResourceActions>>(action: ClientAction<TResourceActions, R>, resource: R, options?: OwnedOption): ClientReason;
   /** The attribute patterns the user may see for `action` (`['*', '!confidential']`), `[]` when none. */
   attributes<R extends ClientResource<TResourceActions>>(action: ClientAction<TResourceActions, R>, resource: R, options?: OwnedOption): readonly string[];
 }
@@ -101,6 +115,8 @@ export function createClient<TResourceActions = { readonly [resource: string]: s
   if (problem !== undefined)
     throw new PermissionsUsageError(`createClient(slice): not a permissions slice (${problem}); pass what permissions.sliceFor(user) returned.`);
   const entries = readSlice(slice);
+  // Read once, like the entries: the client answers from the slice as it was given.
+  const refusal: ClientReason = slice.refusal ?? 'no-grant';
   const entryOf = (action: unknown, resource: unknown): Entry | undefined =>
     typeof action === 'string' && typeof resource === 'string' ? entries.get(resource)?.get(action) : undefined;
   return {
@@ -110,6 +126,12 @@ export function createClient<TResourceActions = { readonly [resource: string]: s
       if (entry === undefined) return false;
       if (entry.any !== undefined) return true;
       return entry.ownGranted && (options?.owned === undefined || isOwned(entry, options.owned));
+    },
+    reason(action, resource, options) {
+      const entry = entryOf(action, resource);
+      if (entry === undefined || (entry.any === undefined && !entry.ownGranted)) return refusal;
+      if (entry.any !== undefined) return 'granted-any';
+      return options?.owned === undefined || isOwned(entry, options.owned) ? 'granted-own' : 'not-owner';
     },
     canAny(action, resource) {
       return entryOf(action, resource)?.any !== undefined;

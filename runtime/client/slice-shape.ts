@@ -41,8 +41,9 @@ function groupsProblem(list: unknown, pairs: boolean, planCount: number): boolea
  */
 export function sliceProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'it is not an object';
-  const { format, version, plans, grants } = value as Partial<Record<keyof PermissionSlice, unknown>>;
+  const { format, version, plans, grants, refusal } = value as Partial<Record<keyof PermissionSlice, unknown>>;
   if (format !== 1) return 'format is not 1';
+  if (refusal !== undefined && refusal !== 'unknown-role' && refusal !== 'unknown-tenant') return 'refusal is neither "unknown-role" nor "unknown-tenant"';
   if (typeof version !== 'string') return 'version is not a string';
   if (!Array.isArray(plans)) return 'plans is not an array';
   for (let i = 0; i < plans.length; i++) {

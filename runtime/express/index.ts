@@ -6,7 +6,7 @@
  * earlier step put on the request.
  */
 export type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
-export type { ErrorBody, PermissionsErrorBody, PermissionsForbiddenBody, ProjectResourceId } from '../integration/index.js';
+export type { ErrorBody, ForbiddenReason, PermissionsErrorBody, PermissionsForbiddenBody, ProjectResourceId } from '../integration/index.js';
 export { checkPermitRoutes } from './check-permit-routes.js';
 export { permissionsErrorHandler, type PermissionsErrorHandlerOptions } from './error-handler.js';
 export { initPermissions } from './init-permissions.js';

@@ -4,7 +4,14 @@
  * `checkPermitRoutes(app)` before serving, and `permissionsErrorHandler()` for JSON errors. It loads no Node.js
  * module: it runs wherever Hono runs (Node.js, Deno, Bun, workers, a browser).
  */
-export type { ErrorBody, PermissionsErrorBody, PermissionsForbiddenBody, ProjectResourceId, ResourceIdParamSetting } from '../integration/index.js';
+export type {
+  ErrorBody,
+  ForbiddenReason,
+  PermissionsErrorBody,
+  PermissionsForbiddenBody,
+  ProjectResourceId,
+  ResourceIdParamSetting,
+} from '../integration/index.js';
 export { checkPermitRoutes } from './check-permit-routes.js';
 export { permissionsErrorHandler, type PermissionsErrorHandlerOptions } from './error-handler.js';
 export {

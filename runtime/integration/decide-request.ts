@@ -13,7 +13,7 @@ import { requestResourceId, type ProjectResourceId } from '../core/decision/reso
 import type { PermissionsSchema } from '../permissions/schema-types.js';
 import type { TypedPermissions } from '../permissions/precompiled-permissions.js';
 import { decisionHeaders, type DecisionHeaders } from './decision-headers.js';
-import { errorAnswer, type ErrorAnswer, type PermissionsErrorBody, type PermissionsForbiddenBody } from './error-answers.js';
+import { forbiddenReason, type ErrorAnswer, type PermissionsErrorBody, type PermissionsForbiddenBody } from './error-answers.js';
 
 /**
  * The resource id of a request: the id to check (undefined for a collection check), or the 400 answer.
@@ -150,7 +150,10 @@ export async function decideRequest<TUser extends User<unknown>, TFilter>(
   }
   const headers = decisionHeaders(permit);
   if (permit.granted) return { granted: true, permit, headers };
-  const answer = errorAnswer(403, `${query.action} on ${query.resource} is not granted`) as ErrorAnswer<PermissionsForbiddenBody>;
+  const answer: ErrorAnswer<PermissionsForbiddenBody> = {
+    status: 403,
+    body: { statusCode: 403, error: 'Forbidden', message: `${query.action} on ${query.resource} is not granted`, reason: forbiddenReason(permit.reason) },
+  };
   return { granted: false, permit, headers, answer };
 }
 

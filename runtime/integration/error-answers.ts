@@ -4,6 +4,7 @@
  * the application's own code throws for an unknown caller, 403 when nothing is granted, and 500 for anything
  * else, with nothing of the original error in it.
  */
+import type { PermitReason } from '../core/decision/permit-reason.js';
 import { PermissionsInvalidIdError } from '../core/common/errors.js';
 
 /**
@@ -34,16 +35,46 @@ export interface PermissionsErrorBody extends ErrorBody {
 }
 
 /**
+ * The reason a 403 answer shows the caller: `'not-owner'` when the user's roles grant the action on their own
+ * records only and the record is not theirs, else `'no-grant'`. The caller learns nothing a refusal without it
+ * would not tell: `'not-owner'` is about the caller's own roles (their slice says as much) and is the same for a
+ * record that does not exist, whose ownership is answered "not owned" too; an unknown role, tenant, resource or
+ * action is the server's mistake, not the caller's, and shows as `'no-grant'` (the permit, the decision log and
+ * the warnings name it exactly).
+ *
+ * @example
+ * ```ts
+ * const reason: ForbiddenReason = decision.answer.body.reason; // 'not-owner': the record is not the caller's
+ * ```
+ */
+export type ForbiddenReason = Extract<PermitReason, 'no-grant' | 'not-owner'>;
+
+/**
+ * What a 403 answer shows of a refused permit's reason ({@link ForbiddenReason}).
+ *
+ * @example
+ * ```ts
+ * forbiddenReason('not-owner'); // 'not-owner'
+ * forbiddenReason('unknown-role'); // 'no-grant'
+ * ```
+ */
+export function forbiddenReason(reason: PermitReason): ForbiddenReason {
+  return reason === 'not-owner' ? 'not-owner' : 'no-grant';
+}
+
+/**
  * The JSON body of a 403 answer.
  *
  * @example
  * ```ts
- * const body: PermissionsForbiddenBody = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
+ * const body: PermissionsForbiddenBody = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'no-grant' };
  * ```
  */
 export interface PermissionsForbiddenBody extends PermissionsErrorBody {
   readonly statusCode: 403;
   readonly error: 'Forbidden';
+  /** Why, as much as the caller may know ({@link ForbiddenReason}). */
+  readonly reason: ForbiddenReason;
 }
 
 /**

@@ -37,9 +37,11 @@ export { decideRequest, permissionsEngineOf, projectRequestId, type RequestDecis
 export {
   answerOfError,
   errorAnswer,
+  forbiddenReason,
   INTERNAL_ERROR_MESSAGE,
   type ErrorAnswer,
   type ErrorBody,
+  type ForbiddenReason,
   type PermissionsErrorBody,
   type PermissionsForbiddenBody,
 } from './error-answers.js';

@@ -3,7 +3,14 @@
  */
 import { BadRequestException, ForbiddenException, HttpException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
 import { PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../permissions/index.js';
-import { decideRequest, projectRequestId, rawResourceIdOf, type DecisionHeaders, type ErrorAnswer } from '../integration/index.js';
+import {
+  decideRequest,
+  projectRequestId,
+  rawResourceIdOf,
+  type DecisionHeaders,
+  type ErrorAnswer,
+  type PermissionsForbiddenBody,
+} from '../integration/index.js';
 import type { PermissionsGuardOptions } from './permissions-guard-options.js';
 import { PERMIT_REQUEST_KEY } from './permissions-constants.js';
 import { registerPermissionsGuard, type PermissionsGuardConfig, type PermissionsRoute } from './guarded-routes.js';
@@ -22,10 +29,19 @@ interface GuardedRequest {
 /** The response header naming the policy version a guarded response was decided on. */
 export { POLICY_VERSION_HEADER } from '../integration/index.js';
 
+/** A 403 in Nest's own order of fields (message, error, statusCode, as its other exceptions), with the kit's reason. */
+function forbiddenException({ message, reason }: PermissionsForbiddenBody): ForbiddenException {
+  return new ForbiddenException({ message, error: 'Forbidden', statusCode: 403, reason });
+}
+
 /** The exception Nest answers a refusal of the integration kit with (its exception filter sends the same JSON body). */
 function exceptionOf(answer: ErrorAnswer): HttpException {
   const { status, body } = answer;
-  return status === 400 ? new BadRequestException(body.message) : status === 403 ? new ForbiddenException(body.message) : new HttpException(body, status);
+  return status === 400
+    ? new BadRequestException(body.message)
+    : status === 403
+      ? forbiddenException(body as PermissionsForbiddenBody)
+      : new HttpException(body, status);
 }
 
 /** Sets the decision headers on an express (`setHeader`) or fastify (`header`) response whose headers are not sent yet. */

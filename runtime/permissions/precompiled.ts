@@ -5,6 +5,7 @@
  */
 export { PrecompiledPermissions as Permissions, permissionsFromTables } from './precompiled-permissions.js';
 export { Permit } from '../core/decision/permit.js';
+export type { PermitReason } from '../core/decision/permit-reason.js';
 export { loadDefinitionDescriptions, unpackGrantTables } from '../core/tables/packed-tables.js';
 export { formatExplanation, type Explanation } from '../core/decision/explain.js';
 export {

@@ -40,6 +40,8 @@ const VERSION_RACE_RETRIES = 3;
 export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, TUser extends User<unknown> = User, TFilter = unknown> {
   private readonly roleSets = new Map<string, Promise<RoleSetPolicy>>();
   private readonly idTypes: ReadonlyMap<string, ResourceIdType | undefined>;
+  /** The actions of the service's policy, as last asked (a permit's reason names an action outside them). */
+  private actions: ReadonlySet<string>;
   /** The declared actions of the resources that declare them, in the service's active version (as last asked). */
   private declaredActions: ReadonlyMap<string, readonly string[]>;
   private readonly warnings: OnceWarnings;
@@ -58,6 +60,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     this.rules = { version: policy.policyVersion, table: policy.ownershipRules };
     this.idTypes = new Map(policy.resources.map((resource) => [resource.name, resource.idType ?? undefined]));
     this.declaredActions = declaredActionsOf(policy);
+    this.actions = new Set(policy.actions);
     this.warnings = new OnceWarnings(false, settings.logger);
     this.refreshing = setInterval(() => void this.refresh(), settings.refreshIntervalMs);
     // Asking for the version must not keep a process alive that has nothing else to do.
@@ -153,7 +156,9 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
       }
     }
     this.adopt(slice.version);
-    return new RoleSetPolicy(slice, asked, methods, this.settings, rules.table, tenant);
+    return new RoleSetPolicy(slice, asked, methods, this.settings, rules.table, tenant, (resource, action) =>
+      !this.idTypes.has(resource) ? 'unknown-resource' : this.actions.has(action) ? undefined : 'unknown-action',
+    );
   }
 
   /** Keeps the rules of `policy` (a version at least as new as the ones kept). */
@@ -179,6 +184,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
       const policy = await fetchPolicy(this.settings.connection);
       this.refreshFailed = false;
       this.declaredActions = declaredActionsOf(policy);
+      this.actions = new Set(policy.actions);
       this.rememberRules(policy);
       this.adopt(policy.policyVersion);
       // A tenant's custom roles change without a new policy version: its role sets are asked again after each refresh.

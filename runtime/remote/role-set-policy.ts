@@ -8,6 +8,7 @@
 import type { LimitOwnReducer } from '../core/definition/definition-types.js';
 import { readSlice, type PermissionSlice } from '../core/decision/permission-slice.js';
 import type { PermitContext } from '../core/decision/permit.js';
+import type { RefusalReason } from '../core/decision/permit-reason.js';
 import { resolveMethod } from '../core/table-building/ownership-methods.js';
 import { type BoundHook, NO_GRANT, type Combination, type LoadedOwner, type OwnGrant } from '../core/tables/table-loader.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
@@ -92,6 +93,8 @@ export class RoleSetPolicy implements PermitContext {
   readonly hookTimeoutMs: number;
   readonly compileProjections: boolean;
   private readonly combinations = new Map<string, Map<string, Combination>>();
+  /** Why this role set is refused what the slice does not grant, on known resources and actions (the service's word). */
+  private readonly refusal: RefusalReason;
   private readonly owners = new Map<string, readonly LoadedOwner[]>();
 
   constructor(
@@ -101,7 +104,10 @@ export class RoleSetPolicy implements PermitContext {
     settings: RemotePermitSettings,
     rules: OwnershipRulesTable,
     tenant: string | undefined,
+    /** An unknown resource or action of the service's policy, as last asked ('unknown-resource', 'unknown-action'), else undefined. */
+    private readonly unknownName: (resource: string, action: string) => RefusalReason | undefined = () => undefined,
   ) {
+    this.refusal = slice.refusal ?? 'no-grant';
     this.version = slice.version;
     this.tenant = tenant;
     this.limitOwnReduce = settings.limitOwnReduce;
@@ -172,6 +178,11 @@ export class RoleSetPolicy implements PermitContext {
   /** What the role set may do with `action` on `resource` (nothing, when the slice does not grant it). */
   combination(resource: string, action: string): Combination {
     return this.combinations.get(resource)?.get(action) ?? NO_GRANT;
+  }
+
+  /** See PermitContext.refusalOf: the vocabulary's word first, then the slice's (every role unknown), else no grant. */
+  refusalOf(_roles: readonly string[], resource: string, action: string): RefusalReason {
+    return this.unknownName(resource, action) ?? this.refusal;
   }
 
   /** The role set's ownership groups on `resource`, over every action (the roles are the role set's). */

@@ -18,6 +18,7 @@ import { PermissionsInvalidIdError } from '../core/common/errors.js';
 import { NOTHING, unionPlans, type AttributePlan } from '../core/projection/attribute-plan.js';
 import type { GrantTables, ResourceIdType } from '../core/tables/grant-tables.js';
 import { canonicalPatterns } from '../core/tables/table-loader.js';
+import { reasonOf, type PermitReason, type RefusalReason } from '../core/decision/permit-reason.js';
 import { ServiceProblem } from './problem-details.js';
 import { checkRelated, groupRule, ruleGroupsOwning, type CheckRecord, type RelatedRecords } from './record-ownership.js';
 import { DEFAULT_SERVICE_LIMITS } from './service-limits.js';
@@ -70,6 +71,11 @@ export interface CheckAnswer {
   readonly ownGranted: boolean;
   /** The answer for `resourceId` depends on which groups own it, and `ownedBy` did not say. */
   readonly needsOwnership: boolean;
+  /**
+   * Why, as the embedded permit's `reason` says it; null while `needsOwnership` leaves the decision open (not
+   * granted yet). Never `'unknown-resource'` nor `'unknown-action'`: a check naming those is refused as a whole.
+   */
+  readonly reason: PermitReason | null;
   readonly anyAttributes: readonly string[];
   /** The attribute patterns of the record: `anyAttributes` plus those of the groups in `ownedBy`; `[]` when nothing is visible. */
   readonly attributes: readonly string[];
@@ -201,12 +207,14 @@ function answer(
   parts: Pick<EntryParts, 'anyAttributes' | 'ownership'>,
   attributes: readonly string[],
   policyVersion: string,
+  reason: PermitReason | null,
 ): CheckAnswer {
   return {
     granted,
     anyGranted,
     ownGranted: granted,
     needsOwnership,
+    reason,
     anyAttributes: parts.anyAttributes,
     attributes,
     ownership: parts.ownership,
@@ -221,7 +229,15 @@ const NO_PARTS = { anyAttributes: NONE, ownership: Object.freeze([]) as readonly
  * taken from `ownedBy`, and while it is missing and such a group could still grant the action or add attributes,
  * the answer says what the rules decided so far and that ownership is still to be asked.
  */
-function answerWithRecord(entry: SliceEntry, parts: EntryParts, check: CheckQuery, tables: GrantTables, policyVersion: string, at: string): CheckAnswer {
+function answerWithRecord(
+  entry: SliceEntry,
+  parts: EntryParts,
+  check: CheckQuery,
+  tables: GrantTables,
+  policyVersion: string,
+  at: string,
+  refusal: RefusalReason,
+): CheckAnswer {
   const anyGranted = entry.any !== undefined;
   const groups = parts.ownership.map((group) => group.group);
   const record = check.record as CheckRecord;
@@ -232,26 +248,39 @@ function answerWithRecord(entry: SliceEntry, parts: EntryParts, check: CheckQuer
   const undecided =
     check.ownedBy === undefined &&
     (granted ? hookGroups.some((group) => entry.own.has(group)) : entry.ownGranted && hookGroups.some((group) => entry.owners.includes(group)));
-  return answer(granted, anyGranted, undecided, parts, granted ? ownedAttributes(entry, parts, ownedBy) : NONE, policyVersion);
+  const reason = undecided && !granted ? null : reasonOf(granted, anyGranted, entry.ownGranted, () => refusal);
+  return answer(granted, anyGranted, undecided, parts, granted ? ownedAttributes(entry, parts, ownedBy) : NONE, policyVersion, reason);
 }
 
 /** The answer to one check whose resource, action and id are known good; `at` is its place in the batch. */
-function answerOne(entry: SliceEntry | undefined, check: CheckQuery, tables: GrantTables, policyVersion: string, at: string): CheckAnswer {
-  if (entry === undefined) return answer(false, false, false, NO_PARTS, NONE, policyVersion);
+function answerOne(
+  entry: SliceEntry | undefined,
+  check: CheckQuery,
+  tables: GrantTables,
+  policyVersion: string,
+  at: string,
+  refusal: RefusalReason,
+): CheckAnswer {
+  if (entry === undefined) return answer(false, false, false, NO_PARTS, NONE, policyVersion, refusal);
+  const why = (granted: boolean): PermitReason => reasonOf(granted, anyGranted, entry.ownGranted, () => refusal);
   const anyGranted = entry.any !== undefined;
   const parts = entryParts(entry, tables, check.resource);
   // Without a record: granted in some possession, as grantPermit answers without a resource id.
-  if (check.resourceId === undefined) return answer(anyGranted || entry.ownGranted, anyGranted, false, parts, parts.anyAttributes, policyVersion);
-  if (check.record !== undefined) return answerWithRecord(entry, parts, check, tables, policyVersion, at);
+  if (check.resourceId === undefined) {
+    const granted = anyGranted || entry.ownGranted;
+    return answer(granted, anyGranted, false, parts, parts.anyAttributes, policyVersion, why(granted));
+  }
+  if (check.record !== undefined) return answerWithRecord(entry, parts, check, tables, policyVersion, at, refusal);
   const { ownedBy } = check;
   if (ownedBy === undefined) {
     // Owned or not, the record is granted as any; its attributes still depend on who owns it when a group adds some.
     const decidedByOwnership = !anyGranted && entry.ownGranted && entry.owners.length > 0;
     const needsOwnership = decidedByOwnership || (anyGranted && entry.own.size > 0);
-    return answer(anyGranted, anyGranted, needsOwnership, parts, parts.anyAttributes, policyVersion);
+    return answer(anyGranted, anyGranted, needsOwnership, parts, parts.anyAttributes, policyVersion, decidedByOwnership ? null : why(anyGranted));
   }
   const owned = entry.owners.some((group) => ownedBy.includes(group));
-  return answer(anyGranted || (entry.ownGranted && owned), anyGranted, false, parts, ownedAttributes(entry, parts, ownedBy), policyVersion);
+  const granted = anyGranted || (entry.ownGranted && owned);
+  return answer(granted, anyGranted, false, parts, ownedAttributes(entry, parts, ownedBy), policyVersion, why(granted));
 }
 
 /**
@@ -333,16 +362,10 @@ export function answerChecks(
     return checked;
   });
   // Every check is answered before any is logged: a refused batch logs no decision.
-  const answers = queries.map((check, i) =>
-    answerOne(
-      entriesOf(engine.sliceFor(check.user, { tenant: check.tenant }))
-        .get(check.resource)
-        ?.get(check.action),
-      check,
-      tables,
-      policyVersion,
-      `checks[${i}]`,
-    ),
-  );
+  const answers = queries.map((check, i) => {
+    const slice = engine.sliceFor(check.user, { tenant: check.tenant });
+    // Roles that are all unknown are refused for that reason, as the embedded permit says it.
+    return answerOne(entriesOf(slice).get(check.resource)?.get(check.action), check, tables, policyVersion, `checks[${i}]`, slice.refusal ?? 'no-grant');
+  });
   return answers.map((answer, i) => logged(engine, queries[i] as CheckQuery, answer));
 }

@@ -203,7 +203,7 @@ const checkAnswerSchema = {
   $id: 'CheckAnswer',
   type: 'object',
   additionalProperties: false,
-  required: ['granted', 'anyGranted', 'ownGranted', 'needsOwnership', 'anyAttributes', 'attributes', 'ownership', 'policyVersion'],
+  required: ['granted', 'anyGranted', 'ownGranted', 'needsOwnership', 'reason', 'anyAttributes', 'attributes', 'ownership', 'policyVersion'],
   description: 'The answer to one check: what the Permit of the embedded engine holds, and what is still to be asked when ownership decides.',
   properties: {
     granted: {
@@ -217,6 +217,14 @@ const checkAnswerSchema = {
       description:
         'The answer for resourceId depends on which of the ownership groups own it, and ownedBy did not say: ask them (or send ownedBy) ' +
         'for the final granted and attributes.',
+    },
+    reason: {
+      type: ['string', 'null'],
+      enum: ['granted-any', 'granted-own', 'not-owner', 'no-grant', 'unknown-role', 'unknown-tenant', null],
+      description:
+        'Why, as the embedded permit’s reason says it: granted-any, granted-own (owned, or no record asked and own granted), not-owner ' +
+        '(granted as own only, the record not owned), no-grant, unknown-role (none of the user’s roles exists), unknown-tenant (the same, ' +
+        'in a tenant without custom roles); null while needsOwnership leaves the decision open.',
     },
     anyAttributes: patternsSchema('The attribute patterns of any record.'),
     attributes: patternsSchema(
@@ -267,6 +275,13 @@ const sliceResponseSchema = {
       type: 'array',
       items: { type: 'array' },
       description: 'Per resource, [resource, [[action, anyPlan, ownGranted, own, owners], …]]: only granted actions appear.',
+    },
+    refusal: {
+      type: 'string',
+      enum: ['unknown-role', 'unknown-tenant'],
+      description:
+        'Present when none of the roles exists in the policy (nor among the tenant’s custom roles): every action is refused for that reason ' +
+        '(unknown-tenant: asked in a tenant without custom roles kept).',
     },
   },
 } as const;

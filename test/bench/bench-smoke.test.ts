@@ -80,6 +80,10 @@ describe('bench smoke run', () => {
     expect(results.decisionLog?.noopSink).toMatchObject({ delivered: (rounds.warmupRounds + rounds.rounds) * rounds.iterationsPerRound, dropped: 0 });
     expect(results.decisionLog?.noopSink.with.roundsNs).toHaveLength(rounds.rounds);
     expect(results.decisionLog?.tracingWithoutSdk.without.roundsNs).toHaveLength(rounds.rounds);
+    // Reading permit.reason against not reading it: both sides timed every round, the ratio of their medians kept.
+    const reasons = results.decisionLog?.reasons;
+    expect([reasons?.with.roundsNs.length, reasons?.without.roundsNs.length]).toEqual([rounds.rounds, rounds.rounds]);
+    expect(reasons?.ratio).toBe((reasons?.with.medianNs ?? 0) / (reasons?.without.medianNs ?? 1));
     expect(
       evaluateTargets(results)
         .filter((v) => v.target.startsWith('Live policy'))

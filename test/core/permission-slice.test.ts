@@ -300,7 +300,8 @@ describe('the slice cache', () => {
     const twoRoles = permissions.sliceFor(userWith(1, ['COMPANY_ADMIN', 'EMPLOYEE']));
     expect(twoRoles.grants[0]?.[1].map(([action]) => action)).toEqual(['create', 'list', 'read', 'review', 'update']);
     const oneUnknownRole = permissions.sliceFor(userWith(2, ['COMPANY_ADMIN\u0000EMPLOYEE']));
-    expect(oneUnknownRole).toEqual({ format: 1, version: VERSION, plans: [], grants: [] });
+    // Its only role is unknown: the slice grants nothing and says why.
+    expect(oneUnknownRole).toEqual({ format: 1, version: VERSION, plans: [], grants: [], refusal: 'unknown-role' });
   });
 
   it('a slice is deeply frozen: mutating it at any depth throws (strict mode)', () => {

@@ -59,6 +59,7 @@ describe('the decision log', () => {
         granted: true,
         anyGranted: false,
         possession: 'own',
+        reason: 'granted-own',
         ownershipChecked: true,
         definitions: [{ source: 'documents.permissions.json', index: 0 }],
       },
@@ -71,6 +72,7 @@ describe('the decision log', () => {
         granted: false,
         anyGranted: false,
         possession: null,
+        reason: 'not-owner',
         ownershipChecked: true,
         definitions: [{ source: 'documents.permissions.json', index: 0 }],
       },
@@ -82,6 +84,7 @@ describe('the decision log', () => {
         granted: true,
         anyGranted: true,
         possession: 'any',
+        reason: 'granted-any',
         ownershipChecked: false,
         definitions: [{ source: 'documents.permissions.json', index: 1 }],
       },
@@ -94,6 +97,7 @@ describe('the decision log', () => {
         granted: true,
         anyGranted: true,
         possession: 'any',
+        reason: 'granted-any',
         ownershipChecked: false,
         definitions: [{ source: 'documents.permissions.json', index: 2 }],
       },
@@ -105,11 +109,22 @@ describe('the decision log', () => {
         granted: false,
         anyGranted: false,
         possession: null,
+        // No definition grants approve on anything.
+        reason: 'unknown-action',
         ownershipChecked: false,
         definitions: [],
       },
     ]);
     expect(events.map((event) => event.callId)).toEqual([owned, notOwned, list, admin, refused].map((permit) => permit.callId));
+    // The event's reason is the permit's; the permit names the definition that decided (none for a plain refusal).
+    expect(events.map((event) => event.reason)).toEqual([owned, notOwned, list, admin, refused].map((permit) => permit.reason));
+    expect([owned, notOwned, list, admin, refused].map((permit) => permit.reasonSource)).toEqual([
+      { source: 'documents.permissions.json', index: 0 },
+      { source: 'documents.permissions.json', index: 0 },
+      { source: 'documents.permissions.json', index: 1 },
+      { source: 'documents.permissions.json', index: 2 },
+      undefined,
+    ]);
     for (const event of events) {
       expect(event.callId).toMatch(UUID);
       expect(Date.parse(event.time)).toBeGreaterThanOrEqual(before - 1);

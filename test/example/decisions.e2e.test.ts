@@ -46,6 +46,7 @@ describe('GET /decisions', () => {
         granted: false,
         anyGranted: false,
         possession: null,
+        reason: 'not-owner',
         ownershipChecked: true,
         definitions: [{ source: 'document.permissions.json', index: 0 }],
         policyVersion,
@@ -60,6 +61,7 @@ describe('GET /decisions', () => {
         granted: true,
         anyGranted: false,
         possession: 'own',
+        reason: 'granted-own',
         ownershipChecked: true,
         definitions: [{ source: 'document.permissions.json', index: 0 }],
         policyVersion,
@@ -78,6 +80,7 @@ describe('GET /decisions', () => {
         granted: true,
         anyGranted: true,
         possession: 'any',
+        reason: 'granted-any',
         ownershipChecked: false,
         definitions: [
           { source: 'decision.permissions.json', index: 0 },
@@ -99,7 +102,10 @@ describe('GET /decisions', () => {
     ['the anonymous caller', undefined],
   ])('refuses %s with 403', async (_who, userId) => {
     const answer = await get('/decisions', userId);
-    expect([answer.status, answer.body]).toEqual([403, { statusCode: 403, message: 'list on decision is not granted', error: 'Forbidden' }]);
+    expect([answer.status, answer.body]).toEqual([
+      403,
+      { statusCode: 403, message: 'list on decision is not granted', error: 'Forbidden', reason: 'no-grant' },
+    ]);
   });
 
   it('answers 20 by default and at most 100; a limit that is no small number is the default', async () => {

@@ -43,7 +43,8 @@ async function stored(id: number): Promise<{ status: number; body: unknown }> {
 }
 
 const refusal = (statusCode: number, error: string, message: string) => ({ statusCode, error, message });
-const notGranted = (action: string) => refusal(403, 'Forbidden', `${action} on document is not granted`);
+/** A 403 of the guard: `not-owner` when the caller's roles grant the action as own only and the document is not theirs. */
+const notGranted = (action: string, reason: 'no-grant' | 'not-owner') => ({ ...refusal(403, 'Forbidden', `${action} on document is not granted`), reason });
 
 describe('the guarded changes of a document (AppModule, embedded PGlite)', () => {
   beforeAll(async () => {
@@ -90,21 +91,21 @@ function renameGrantedAndRefused(): void {
   }, 30_000);
 
   it('EMPLOYEE (1) on their own, EMPLOYEE_MANAGER (2) on a managed one, COMPANY_ADMIN (4) on another company’s, anonymous: 403, unchanged', async () => {
-    for (const [userId, id] of [
-      ['1', 10],
-      ['2', 1],
-      ['4', 1],
-      [undefined, 10],
+    for (const [userId, id, reason] of [
+      ['1', 10, 'no-grant'],
+      ['2', 1, 'no-grant'],
+      ['4', 1, 'not-owner'],
+      [undefined, 10, 'no-grant'],
     ] as const) {
       const response = await patch(id, userId, { title: 'Not allowed' });
-      expect({ userId, id, status: response.status, body: response.body as unknown }).toEqual({ userId, id, status: 403, body: notGranted('update') });
+      expect({ userId, id, status: response.status, body: response.body as unknown }).toEqual({ userId, id, status: 403, body: notGranted('update', reason) });
       expect(await stored(id)).toEqual({ status: 200, body: documentWithId(id) });
     }
   }, 30_000);
 
   it('a refused caller is refused before the body is read: 403 even for a body that would be a 400', async () => {
     const response = await patch(10, '1', { title: '' }).expect(403);
-    expect(response.body).toEqual(notGranted('update'));
+    expect(response.body).toEqual(notGranted('update', 'no-grant'));
   }, 30_000);
 
   it('an unknown user (99) gets 401 and changes nothing', async () => {
@@ -154,7 +155,7 @@ function deleteGrantedAndRefused(): void {
     expect(response.body).toEqual(documentWithout(40, 'confidential', 'personal'));
     expect((await stored(40)).status).toBe(404);
     // Gone: the manager owns nothing there any more (403, as for any document they do not own); any-access learns it is missing.
-    expect((await remove(40, '2')).body).toEqual(notGranted('delete'));
+    expect((await remove(40, '2')).body).toEqual(notGranted('delete', 'not-owner'));
     expect((await remove(40, '5')).body).toEqual(refusal(404, 'Not Found', 'No document 40.'));
   }, 30_000);
 
@@ -165,14 +166,14 @@ function deleteGrantedAndRefused(): void {
   }, 30_000);
 
   it('EMPLOYEE (1) on their own, COMPANY_ADMIN (4) on one of their company, EMPLOYEE_MANAGER (2) on an unmanaged one, anonymous: 403, kept', async () => {
-    for (const [userId, id] of [
-      ['1', 100],
-      ['4', 400],
-      ['2', 300],
-      [undefined, 100],
+    for (const [userId, id, reason] of [
+      ['1', 100, 'no-grant'],
+      ['4', 400, 'no-grant'],
+      ['2', 300, 'not-owner'],
+      [undefined, 100, 'no-grant'],
     ] as const) {
       const response = await remove(id, userId);
-      expect({ userId, id, status: response.status, body: response.body as unknown }).toEqual({ userId, id, status: 403, body: notGranted('delete') });
+      expect({ userId, id, status: response.status, body: response.body as unknown }).toEqual({ userId, id, status: 403, body: notGranted('delete', reason) });
       expect(await stored(id)).toEqual({ status: 200, body: documentWithId(id) });
     }
   }, 30_000);
@@ -191,14 +192,15 @@ function reviewGrantedAndRefused(): void {
   }, 30_000);
 
   it('EMPLOYEE (1) on their own document, EMPLOYEE_MANAGER (2) on an unmanaged one, QA_MANAGER (3), the anonymous caller: 403, nothing changed', async () => {
-    for (const [userId, id] of [
-      ['1', 1],
-      ['2', 3],
-      ['3', 30],
-      [undefined, 1],
+    // QA_MANAGER is no role of the policy (nor of tenant 1 until it publishes one): the caller is told 'no-grant'.
+    for (const [userId, id, reason] of [
+      ['1', 1, 'no-grant'],
+      ['2', 3, 'not-owner'],
+      ['3', 30, 'no-grant'],
+      [undefined, 1, 'no-grant'],
     ] as const) {
       const response = await review(id, userId);
-      expect({ userId, id, status: response.status, body: response.body as unknown }).toEqual({ userId, id, status: 403, body: notGranted('review') });
+      expect({ userId, id, status: response.status, body: response.body as unknown }).toEqual({ userId, id, status: 403, body: notGranted('review', reason) });
       expect(await stored(id)).toEqual({ status: 200, body: documentWithId(id) });
     }
   }, 30_000);
@@ -227,9 +229,10 @@ function malformedAndMissingIds(): void {
       missing,
     ]);
     expect([(await patch(9999, '4', { title: 'x' })).body, (await remove(9999, '2')).body, (await review(9999, '4')).body]).toEqual([
-      notGranted('update'),
-      notGranted('delete'),
-      notGranted('review'),
+      // A missing document is not owned: the same 'not-owner' as someone else's, so its absence does not show.
+      notGranted('update', 'not-owner'),
+      notGranted('delete', 'not-owner'),
+      notGranted('review', 'not-owner'),
     ]);
   }, 30_000);
 }

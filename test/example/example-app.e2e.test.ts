@@ -52,7 +52,7 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
 
     it('2. EMPLOYEE reads a non-owned document: 403', async () => {
       const response = await get(`${READ}/2`, '1').expect(403);
-      expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' });
+      expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' });
       await get(`${READ}/40`, '1').expect(403);
     });
 
@@ -73,7 +73,7 @@ describe('example documents app (NestJS, embedded PGlite)', () => {
 
     it("5. COMPANY_ADMIN lists: 403, because 'list' is not granted", async () => {
       const response = await get(READ, '4').expect(403);
-      expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' });
+      expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on document is not granted', reason: 'no-grant' });
     });
   });
   managersAndTheMultiRoleDefect();
@@ -418,6 +418,6 @@ describe('paging through lists: ?limit=&after= and a Link header to the next pag
 
   it('a refused list stays 403 whatever the page parameters (the guard decides first)', async () => {
     const response = await request(app.getHttpServer()).get(`${OWNED}?limit=0`).set('x-user-id', '4').expect(403);
-    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' });
+    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on document is not granted', reason: 'no-grant' });
   });
 });

@@ -28,6 +28,7 @@ import {
   partial,
   refused,
   oneDocument,
+  forbiddenList,
   forbiddenRead,
   expectStillAnswers,
 } from './example-graphql.fixture.js';
@@ -167,12 +168,12 @@ function exampleChecksAndCallers(): void {
   it('check 5 — COMPANY_ADMIN 4 lists: FORBIDDEN, and data is null because documents is [Document!]!', async () => {
     // `documents` is non-null, so its error cannot leave it null: graphql-js propagates the null to its parent,
     // the root, and the whole `data` becomes null (a nullable `document` field keeps `data: { document: null }`).
-    expect(await gql(`{ documents { ${ALL_FIELDS} } }`, '4')).toEqual(partial([fieldError('list on document is not granted', 'FORBIDDEN', 'documents')], null));
+    expect(await gql(`{ documents { ${ALL_FIELDS} } }`, '4')).toEqual(partial([forbiddenList()], null));
   });
 
   it('the anonymous caller (no header) is FORBIDDEN on document and documents', async () => {
-    expect(await gql(oneDocument(10))).toEqual(partial([forbiddenRead()], { document: null }));
-    expect(await gql('{ documents { id } }')).toEqual(partial([fieldError('list on document is not granted', 'FORBIDDEN', 'documents')], null));
+    expect(await gql(oneDocument(10))).toEqual(partial([forbiddenRead('document', 3, 'no-grant')], { document: null }));
+    expect(await gql('{ documents { id } }')).toEqual(partial([forbiddenList()], null));
   });
 
   it('QA_MANAGER 3 and GOD 6 (no definitions) are FORBIDDEN, even on a document they created', async () => {
@@ -180,8 +181,8 @@ function exampleChecksAndCallers(): void {
       ['3', 3],
       ['6', 600],
     ] as const) {
-      expect(await gql(oneDocument(id), userId)).toEqual(partial([forbiddenRead()], { document: null }));
-      expect(await gql('{ documents { id } }', userId)).toEqual(partial([fieldError('list on document is not granted', 'FORBIDDEN', 'documents')], null));
+      expect(await gql(oneDocument(id), userId)).toEqual(partial([forbiddenRead('document', 3, 'no-grant')], { document: null }));
+      expect(await gql('{ documents { id } }', userId)).toEqual(partial([forbiddenList()], null));
     }
   });
 
@@ -250,7 +251,15 @@ function badIdsAndManagers(): void {
   it('a missing document (99) is NOT_FOUND for SUPER_ADMIN 5 and user 8, FORBIDDEN for callers without any-access', async () => {
     for (const userId of ['5', '8'])
       expect(await gql(oneDocument(99), userId)).toEqual(partial([fieldError('No document 99.', 'NOT_FOUND', 'document')], { document: null }));
-    for (const userId of ['1', '2', '4', '7', undefined]) expect(await gql(oneDocument(99), userId)).toEqual(partial([forbiddenRead()], { document: null }));
+    // Not owned, as anyone's document that does not exist; the anonymous caller reads no document at all.
+    for (const [userId, reason] of [
+      ['1', 'not-owner'],
+      ['2', 'not-owner'],
+      ['4', 'not-owner'],
+      ['7', 'not-owner'],
+      [undefined, 'no-grant'],
+    ] as const)
+      expect(await gql(oneDocument(99), userId)).toEqual(partial([forbiddenRead('document', 3, reason)], { document: null }));
   });
 
   it('SUPER_ADMIN 5 lists all 24 documents with every field', async () => {
@@ -323,9 +332,7 @@ function fieldLevelAgainstHostileSelections(): void {
 
     it('a denied list next to a granted read — documents is non-null, so its FORBIDDEN nulls the whole data', async () => {
       const query = '{ document(id: 50) { id } documents { id } }';
-      expect(await gql(query, '4')).toEqual(
-        partial([fieldError('list on document is not granted', 'FORBIDDEN', 'documents', query.indexOf('documents') + 1)], null),
-      );
+      expect(await gql(query, '4')).toEqual(partial([forbiddenList(query.indexOf('documents') + 1)], null));
     });
   });
 }

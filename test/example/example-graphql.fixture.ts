@@ -12,7 +12,7 @@ import type { KyselyOwnershipSource } from '../../runtime/kysely/index.js';
 import type { TestApp } from '../nest/fixtures/documents.fixture.js';
 import { startExampleApp } from './example-app.fixture.js';
 import { documentWithout } from './example-expectations.js';
-import { ALL_FIELDS, asSelected, fieldError, type ExpectedGraphQLError } from './graphql-expectations.js';
+import { ALL_FIELDS, asSelected, forbiddenError, type ExpectedGraphQLError } from './graphql-expectations.js';
 
 export const GRAPHQL = '/graphql';
 export const READ = '/documents-protected-simple';
@@ -112,7 +112,11 @@ export const partial = (errors: readonly ExpectedGraphQLError[], data: unknown):
 export const refused = (...errors: readonly ExpectedGraphQLError[]): Answer => ({ status: 400, body: { errors } });
 
 export const oneDocument = (id: number, selection = ALL_FIELDS) => `{ document(id: ${id}) { ${selection} } }`;
-export const forbiddenRead = (path = 'document', column = 3) => fieldError('read on document is not granted', 'FORBIDDEN', path, column);
+/** A refused read: by default of a document that is not the caller's; `no-grant` for a caller whose roles read none. */
+export const forbiddenRead = (path = 'document', column = 3, reason: 'no-grant' | 'not-owner' = 'not-owner') =>
+  forbiddenError('read on document is not granted', reason, path, column);
+/** A refused list: no record is asked about, so never `not-owner`. */
+export const forbiddenList = (column = 3) => forbiddenError('list on document is not granted', 'no-grant', 'documents', column);
 
 /** After a refusal the server must still answer normally: EMPLOYEE 1 reads document 10. */
 export const expectStillAnswers = async (): Promise<void> => {

@@ -45,7 +45,7 @@ describe('example definitions under the express middleware (embedded PGlite)', (
 
   it('2. EMPLOYEE reads a non-owned document: 403', async () => {
     const response = await get('/documents/2', '1').expect(403);
-    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' });
+    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' });
   });
 
   it('3. COMPANY_ADMIN reads an owned document: 200 with all attributes including confidential; a non-owned one: 403', async () => {
@@ -61,7 +61,7 @@ describe('example definitions under the express middleware (embedded PGlite)', (
 
   it("5. COMPANY_ADMIN lists: 403, because 'list' is not granted", async () => {
     const response = await get('/documents', '4').expect(403);
-    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' });
+    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on document is not granted', reason: 'no-grant' });
   });
 
   it('user 7 reading document 6, owned only through management, gets no confidential and no personal; document 1 (company) in full', async () => {

@@ -34,7 +34,7 @@ export interface ExpectedGraphQLError {
   readonly message: string;
   readonly locations?: readonly { readonly line: number; readonly column: number }[];
   readonly path?: readonly (string | number)[];
-  readonly extensions: { readonly code: string };
+  readonly extensions: { readonly code: string; readonly reason?: 'no-grant' | 'not-owner' };
 }
 
 /**
@@ -48,6 +48,19 @@ export interface ExpectedGraphQLError {
  */
 export function fieldError(message: string, code: string, path: string, column = 3, line = 1): ExpectedGraphQLError {
   return { message, locations: [{ line, column }], path: [path], extensions: { code } };
+}
+
+/**
+ * The guard's refusal of a root field: FORBIDDEN with the reason the caller may know — `not-owner` for a record the
+ * roles grant as own only and that is not the caller's (or does not exist), else `no-grant`.
+ *
+ * @example
+ * ```ts
+ * forbiddenError('read on document is not granted', 'not-owner', 'document'); // for `{ document(id: 2) { id } }`
+ * ```
+ */
+export function forbiddenError(message: string, reason: 'no-grant' | 'not-owner', path: string, column = 3, line = 1): ExpectedGraphQLError {
+  return { message, locations: [{ line, column }], path: [path], extensions: { code: 'FORBIDDEN', reason } };
 }
 
 /**

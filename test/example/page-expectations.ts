@@ -48,8 +48,9 @@ export const EXPECTED_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export const FORBIDDEN_LIST = { statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' };
-export const FORBIDDEN_READ = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
+// Collection checks: no record is asked about, so a refusal is never 'not-owner'; an unknown role shows as 'no-grant'.
+export const FORBIDDEN_LIST = { statusCode: 403, error: 'Forbidden', message: 'list on document is not granted', reason: 'no-grant' };
+export const FORBIDDEN_READ = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'no-grant' };
 
 // Plans are attribute tries as JSON: [keepOthers, [[key, child | null], …]], keys sorted.
 export const ALL_BUT_CONFIDENTIAL = [1, [['confidential', null]]];

@@ -16,10 +16,11 @@ const DOCUMENTS = '{ documents { id title content authorId } }';
 const TRAVEL_POLICY = { id: '1', title: 'Travel policy', content: 'Take the train for trips under 500 km.', authorId: '1' };
 
 /** The answer to a query whose one root field `document` failed with `message` and `code` (column 3 of line 1). */
-function refusedDocument(message: string, code: string) {
+function refusedDocument(message: string, code: string, reason?: 'no-grant' | 'not-owner') {
+  const extensions = reason === undefined ? { code } : { code, reason };
   return {
     status: 200,
-    body: { errors: [{ message, locations: [{ line: 1, column: 3 }], path: ['document'], extensions: { code } }], data: { document: null } },
+    body: { errors: [{ message, locations: [{ line: 1, column: 3 }], path: ['document'], extensions }], data: { document: null } },
   };
 }
 
@@ -48,7 +49,7 @@ describe('examples/graphql, installed from the packed tarballs, built and starte
   });
 
   it('another employee: FORBIDDEN, and a document nobody wrote is refused the same way', async () => {
-    const forbidden = refusedDocument('read on document is not granted', 'FORBIDDEN');
+    const forbidden = refusedDocument('read on document is not granted', 'FORBIDDEN', 'not-owner');
     expect(await postGraphQL(baseUrl, DOCUMENT_1, 'bob-token')).toEqual(forbidden);
     expect(await postGraphQL(baseUrl, '{ document(id: 99) { title } }', 'alice-token')).toEqual(forbidden);
   });
@@ -97,7 +98,7 @@ describe('examples/graphql, installed from the packed tarballs, built and starte
         },
       },
     });
-    expect(await postGraphQL(baseUrl, DOCUMENT_1)).toEqual(refusedDocument('read on document is not granted', 'FORBIDDEN'));
+    expect(await postGraphQL(baseUrl, DOCUMENT_1)).toEqual(refusedDocument('read on document is not granted', 'FORBIDDEN', 'no-grant'));
   });
 
   it('the console blocks of docs/graphql.md and of the example’s README print what the server answers', () => {

@@ -8,7 +8,8 @@ import { installExample, removeExample, type RunningExample } from './example-pr
 import { applicationOutput, buildAndStart, getJson, installDifferences, shownTranscriptDifferences } from './server-example.js';
 
 const document = (id: number) => ({ id, title: `Document ${id}`, content: `The text of document ${id}.`, creatorId: [1, 2, 5][(id - 1) % 3] });
-const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
+/** Every definition grants as own only: a document the rules do not give the caller (or one that does not exist) is 'not-owner'. */
+const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' };
 
 describe('examples/ownership-rules, installed from the packed tarballs, built and started', () => {
   let dir: string | undefined;

@@ -11,7 +11,10 @@ import { applicationOutput, buildAndStart, getJson, installDifferences, notADocu
 
 const TRAVEL_POLICY = { id: 1, title: 'Travel policy', content: 'Take the train for trips under 500 km.', authorId: 1 };
 const TEAM_OFFSITE = { id: 2, title: 'Team offsite', content: 'The offsite moves to May.', authorId: 2 };
-const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
+/** An employee reads own documents only: someone else's, or one that does not exist, is 'not-owner'. */
+const NOT_OWNED = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' };
+/** The anonymous visitor lists documents and reads none: 'no-grant'. */
+const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'no-grant' };
 const UNAUTHORIZED = { statusCode: 401, error: 'Unauthorized', message: 'Unknown token.' };
 
 /** Which example, the guide that ends with it, and the TypeScript major it is built with. */
@@ -58,8 +61,8 @@ export function describeRestExample({ name, guide, typescriptMajor }: RestExampl
     });
 
     it('another employee: 403, and a document nobody wrote is refused the same way', async () => {
-      expect(await getJson(baseUrl, '/documents/1', 'bob-token')).toEqual({ status: 403, body: FORBIDDEN });
-      expect(await getJson(baseUrl, '/documents/99', 'alice-token')).toEqual({ status: 403, body: FORBIDDEN });
+      expect(await getJson(baseUrl, '/documents/1', 'bob-token')).toEqual({ status: 403, body: NOT_OWNED });
+      expect(await getJson(baseUrl, '/documents/99', 'alice-token')).toEqual({ status: 403, body: NOT_OWNED });
     });
 
     it('an unknown token: 401', async () => {

@@ -17,8 +17,11 @@ const GUIDE = 'docs/tenants.md';
 const TRAVEL_POLICY = { id: 1, title: 'Travel policy', content: 'Take the train for trips under 500 km.', authorId: 1, tenantId: 'acme' };
 const BUDGET = { id: 2, title: 'Budget 2027', content: 'Travel costs fall by a tenth.', authorId: 1, tenantId: 'acme' };
 const ROADMAP = { id: 3, title: 'Roadmap', content: 'The new plant opens in March.', authorId: 3, tenantId: 'globex' };
-const READ_FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
-const LIST_FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' };
+/** A read refused because the document is not the caller's (or not of the tenant asked in): the roles read own documents only. */
+const READ_NOT_OWNED = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' };
+/** A refusal of a role the tenant does not define: the caller is told 'no-grant', not which role is unknown. */
+const READ_FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'no-grant' };
+const LIST_FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'list on document is not granted', reason: 'no-grant' };
 
 /** GET `path` as `token`'s person asking in `tenant`, bounded to 10 s. */
 async function ask(baseUrl: string, path: string, token: string, tenant?: string): Promise<Answer> {
@@ -61,10 +64,10 @@ describe('examples/tenants, installed from the packed tarballs, built and starte
     // alice is an EMPLOYEE of acme: her documents of acme in full; globex's Roadmap is no record of acme.
     expect(await ask(baseUrl, '/documents/1', 'alice-token', 'acme')).toEqual({ status: 200, body: TRAVEL_POLICY });
     expect(await ask(baseUrl, '/documents', 'alice-token', 'acme')).toEqual({ status: 200, body: [TRAVEL_POLICY, BUDGET] });
-    expect(await ask(baseUrl, '/documents/3', 'alice-token', 'acme')).toEqual({ status: 403, body: READ_FORBIDDEN });
+    expect(await ask(baseUrl, '/documents/3', 'alice-token', 'acme')).toEqual({ status: 403, body: READ_NOT_OWNED });
     // carol is a MANAGER of globex: every document of globex, none of acme's.
     expect(await ask(baseUrl, '/documents', 'carol-token', 'globex')).toEqual({ status: 200, body: [ROADMAP] });
-    expect(await ask(baseUrl, '/documents/1', 'carol-token', 'globex')).toEqual({ status: 403, body: READ_FORBIDDEN });
+    expect(await ask(baseUrl, '/documents/1', 'carol-token', 'globex')).toEqual({ status: 403, body: READ_NOT_OWNED });
   });
 
   it('refuses a company the person is no member of (403), no tenant (400), a tenant that is no tenant id (400), an unknown token (401)', async () => {

@@ -118,9 +118,13 @@ describe('createPermissionsMiddleware', () => {
   it('answers 403 with a JSON body when not granted, and the handler does not run', async () => {
     const { app, ran, errors } = makeApp(permissions);
     const notOwned = await request(app).get('/docs/2').set('x-user-id', '1').expect(403);
-    expect(notOwned.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on doc is not granted' });
-    await request(app).get('/docs/1').set('x-user-id', '3').expect(403);
-    await request(app).get('/docs').expect(403);
+    // An author reads own docs only: the body says the record is not theirs (as it would for a doc that does not exist).
+    expect(notOwned.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on doc is not granted', reason: 'not-owner' });
+    const visitor = await request(app).get('/docs/1').set('x-user-id', '3').expect(403);
+    expect(visitor.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on doc is not granted', reason: 'no-grant' });
+    // ANONYMOUS is no role of the policy: the permit says 'unknown-role', the caller is told no more than 'no-grant'.
+    const anonymous = await request(app).get('/docs').expect(403);
+    expect(anonymous.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'list on doc is not granted', reason: 'no-grant' });
     expect(ran).toEqual([]);
     expect(errors).toEqual([]);
   });

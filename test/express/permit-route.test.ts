@@ -70,6 +70,7 @@ describe('express permit({ action }) per route', () => {
       statusCode: 403,
       error: 'Forbidden',
       message: 'read on document is not granted',
+      reason: 'not-owner',
     });
     expect((await request(app).get('/documents').set('x-user-id', '1').expect(200)).body).toEqual({ list: null });
   });

@@ -149,5 +149,6 @@ export async function ask(
   };
 }
 
-export const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
+/** Employees read their own documents only: a refusal of someone else's (or of one that does not exist) is 'not-owner'. */
+export const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' };
 export const INTERNAL = { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' };

@@ -49,13 +49,14 @@ describe('fastify permit({ action }) per route, on a real server', () => {
     expect(await ask(server, '/documents', { userId: '1' })).toMatchObject({ status: 200, body: { list: null } });
     expect(await ask(server, '/documents/3', { userId: '1', method: 'DELETE' })).toMatchObject({
       status: 403,
-      body: { statusCode: 403, error: 'Forbidden', message: 'delete on document is not granted' },
+      body: { statusCode: 403, error: 'Forbidden', message: 'delete on document is not granted', reason: 'not-owner' },
     });
     expect(await ask(server, '/documents/1', { userId: '2' })).toMatchObject({ status: 403, body: FORBIDDEN });
     // The anonymous placeholder's role has no definition: nothing is granted.
     expect(await ask(server, '/documents')).toMatchObject({
       status: 403,
-      body: { statusCode: 403, error: 'Forbidden', message: 'list on document is not granted' },
+      // ANONYMOUS is no role of the policy ('unknown-role' on the permit): the caller is told 'no-grant'.
+      body: { statusCode: 403, error: 'Forbidden', message: 'list on document is not granted', reason: 'no-grant' },
     });
     expect(server.ran).toEqual(['read', 'list']);
     expect(server.serverErrors).toEqual([]);
@@ -111,7 +112,8 @@ describe('fastify permit({ action }) per route, on a real server', () => {
       status: 404,
       body: { statusCode: 404, error: 'Not Found', message: 'No such document.' },
     });
-    // An employee is refused a document nobody has: the check comes first, so its existence does not show.
+    // An employee is refused a document nobody has: the check comes first, so its existence does not show (the
+    // same 'not-owner' as for someone else's document).
     expect(await ask(server, '/documents/999', { userId: '1' })).toMatchObject({ status: 403, body: FORBIDDEN });
     expect(server.ran).toEqual(['read']);
   });

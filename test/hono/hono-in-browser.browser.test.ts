@@ -30,7 +30,8 @@ async function bundleForBrowser(contents: string): Promise<{ code: string; input
   return { code: output.text, inputs: Object.keys(result.metafile.inputs).map((input) => relative(process.cwd(), resolve(input))) };
 }
 
-const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
+/** Employees read their own documents only: a refusal of someone else's (or of one that does not exist) is 'not-owner'. */
+const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' };
 
 describeInBrowser('a Hono application with typed-permissions/hono, bundled for the browser and run in Chromium', () => {
   let bundled: { code: string; inputs: string[] };

@@ -37,7 +37,8 @@ const ownership = {
   listCreated: ({ user }: { user: AppUser }) => [...CREATORS].filter(([, creator]) => creator === user.id).map(([id]) => id),
 };
 
-const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' };
+/** Employees read their own documents only: a refusal of someone else's (or of one that does not exist) is 'not-owner'. */
+const FORBIDDEN = { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' };
 const INTERNAL = { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' };
 
 interface TestApp {

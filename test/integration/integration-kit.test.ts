@@ -20,6 +20,7 @@ import {
   decideRequest,
   decisionHeaders,
   errorAnswer,
+  forbiddenReason,
   permissionsEngineOf,
   projectRequestId,
   rawResourceIdOf,
@@ -59,9 +60,32 @@ describe('decideRequest', () => {
   it('a refused query: the 403 answer as data, with the refusing permit and its headers', async () => {
     const decision = await decideRequest(engine(), { user: employee, resource: 'document', action: 'read', resourceId: '11' }, 'kit');
     if (decision.granted) throw new Error('expected a refusal');
-    expect(decision.answer).toEqual({ status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' } });
-    expect(JSON.stringify(decision.answer.body)).toBe('{"statusCode":403,"error":"Forbidden","message":"read on document is not granted"}');
+    // The employee reads own documents only, and 11 is not theirs: the body says so, as the permit does.
+    expect(decision.permit?.reason).toBe('not-owner');
+    expect(decision.answer).toEqual({
+      status: 403,
+      body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' },
+    });
+    expect(JSON.stringify(decision.answer.body)).toBe(
+      '{"statusCode":403,"error":"Forbidden","message":"read on document is not granted","reason":"not-owner"}',
+    );
     expect(decision.headers).toEqual(decisionHeaders(decision.permit as NonNullable<typeof decision.permit>));
+  });
+
+  it('a 403 body shows no-grant or not-owner only: an unknown role, resource or action is the server’s to know', async () => {
+    const permissions = engine();
+    const refused = async (user: AppUser, resource: string, action: string, resourceId?: string) => {
+      const decision = await decideRequest(permissions, { user, resource, action, ...(resourceId === undefined ? {} : { resourceId }) }, 'kit');
+      if (decision.granted || decision.permit === undefined) throw new Error('expected a refusal with a permit');
+      return [decision.permit.reason, (decision.answer.body as { reason?: unknown }).reason];
+    };
+    expect(await refused(employee, 'document', 'delete')).toEqual(['no-grant', 'no-grant']);
+    expect(await refused(employee, 'document', 'read', '11')).toEqual(['not-owner', 'not-owner']);
+    expect(await refused({ id: 2, roles: ['GHOST'] }, 'document', 'read')).toEqual(['unknown-role', 'no-grant']);
+    expect(await refused(employee, 'invoice', 'read')).toEqual(['unknown-resource', 'no-grant']);
+    expect(await refused(employee, 'document', 'archive')).toEqual(['unknown-action', 'no-grant']);
+    expect(forbiddenReason('unknown-tenant')).toBe('no-grant');
+    expect(forbiddenReason('granted-any')).toBe('no-grant');
   });
 
   it('an id that is no id of the resource: the 400 answer, nothing decided, no headers', async () => {

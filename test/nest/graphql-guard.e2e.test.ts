@@ -55,7 +55,14 @@ function recordIdsOfResolvers(): void {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       data: { document: null },
-      errors: [{ message: 'read on document is not granted', locations: [{ line: 1, column: 3 }], path: ['document'], extensions: { code: 'FORBIDDEN' } }],
+      errors: [
+        {
+          message: 'read on document is not granted',
+          locations: [{ line: 1, column: 3 }],
+          path: ['document'],
+          extensions: { code: 'FORBIDDEN', reason: 'not-owner' },
+        },
+      ],
     });
     expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 3 }]);
     expect(log.ran).toEqual([]);
@@ -104,7 +111,7 @@ function recordIdsOfResolvers(): void {
     const owned = await postGraphQL(app, '{ note(id: "n1") { id text checkedId } }', { userId: 1 });
     expect(owned.body).toEqual({ data: { note: { id: 'n1', text: 'note one', checkedId: 'n1' } } });
     const other = await postGraphQL(app, '{ note(id: "n2") { id text } }', { userId: 1 });
-    expect(errorsByPath(other)).toEqual([{ message: 'read on note is not granted', path: ['note'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(errorsByPath(other)).toEqual([{ message: 'read on note is not granted', path: ['note'], extensions: { code: 'FORBIDDEN', reason: 'not-owner' } }]);
     expect(ownership.calls).toEqual([
       { hook: 'isNoteAuthor', userId: 1, resourceId: 'n1' },
       { hook: 'isNoteAuthor', userId: 1, resourceId: 'n2' },
@@ -114,7 +121,7 @@ function recordIdsOfResolvers(): void {
   it('an ID argument written as a number reaches the hook as the string GraphQL makes of it', async () => {
     reset();
     const answer = await postGraphQL(app, '{ note(id: 7) { id } }', { userId: 1 });
-    expect(errorsByPath(answer)).toEqual([{ message: 'read on note is not granted', path: ['note'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(errorsByPath(answer)).toEqual([{ message: 'read on note is not granted', path: ['note'], extensions: { code: 'FORBIDDEN', reason: 'not-owner' } }]);
     expect(ownership.calls).toEqual([{ hook: 'isNoteAuthor', userId: 1, resourceId: '7' }]);
   });
 }
@@ -124,7 +131,9 @@ function namedIdArgumentsAndCollections(): void {
     reset();
     // Folder 1 would pass as user 1's document 1 if the wrong argument were read.
     const refused = await postGraphQL(app, '{ documentInFolder(folderId: 1, documentId: 3) { id } }', { userId: 1 });
-    expect(errorsByPath(refused)).toEqual([{ message: 'read on document is not granted', path: ['documentInFolder'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(errorsByPath(refused)).toEqual([
+      { message: 'read on document is not granted', path: ['documentInFolder'], extensions: { code: 'FORBIDDEN', reason: 'not-owner' } },
+    ]);
     const granted = await postGraphQL(app, '{ documentInFolder(folderId: 3, documentId: 2) { id checkedId } }', { userId: 1 });
     expect(granted.body).toEqual({ data: { documentInFolder: { id: 2, checkedId: 2 } } });
     expect(ownership.calls).toEqual([
@@ -137,7 +146,9 @@ function namedIdArgumentsAndCollections(): void {
   it("a guard's resourceIdParam names the id argument of each resolver it guards; one without arguments is a collection check", async () => {
     reset();
     const refused = await postGraphQL(app, '{ noteInFolder(folderId: "n1", noteId: "n2") { id } }', { userId: 1 });
-    expect(errorsByPath(refused)).toEqual([{ message: 'read on note is not granted', path: ['noteInFolder'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(errorsByPath(refused)).toEqual([
+      { message: 'read on note is not granted', path: ['noteInFolder'], extensions: { code: 'FORBIDDEN', reason: 'not-owner' } },
+    ]);
     const granted = await postGraphQL(app, '{ noteInFolder(folderId: "n2", noteId: "n1") { id checkedId } }', { userId: 1 });
     expect(granted.body).toEqual({ data: { noteInFolder: { id: 'n1', checkedId: 'n1' } } });
     const list = await postGraphQL(app, '{ notes { id text } }', { userId: 1 });
@@ -163,7 +174,9 @@ function namedIdArgumentsAndCollections(): void {
       userId: 1,
       variables: { input: { id: 3, title: 'Stolen' } },
     });
-    expect(errorsByPath(answer)).toEqual([{ message: 'update on document is not granted', path: ['renameDocument'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(errorsByPath(answer)).toEqual([
+      { message: 'update on document is not granted', path: ['renameDocument'], extensions: { code: 'FORBIDDEN', reason: 'not-owner' } },
+    ]);
     expect(answer.body.data).toEqual({ renameDocument: null });
     expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 3 }]);
     expect(log.ran).toEqual([]);
@@ -195,7 +208,9 @@ function nullableIdsActionsAndFieldLevel(): void {
     expect(log.ran).toEqual(['readable:undefined']);
     reset();
     const one = await postGraphQL(app, '{ readable(id: 3) { id } }', { userId: 1 });
-    expect(errorsByPath(one)).toEqual([{ message: 'read on document is not granted', path: ['readable'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(errorsByPath(one)).toEqual([
+      { message: 'read on document is not granted', path: ['readable'], extensions: { code: 'FORBIDDEN', reason: 'not-owner' } },
+    ]);
     expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 3 }]);
     expect(log.ran).toEqual([]);
     // `id: null` is absent too.
@@ -210,7 +225,9 @@ function nullableIdsActionsAndFieldLevel(): void {
     const read = await postGraphQL(app, '{ document(id: 1) { title } }', { userId: 4 });
     expect(read.body).toEqual({ data: { document: { title: 'Doc 1' } } });
     const edit = await postGraphQL(app, '{ documentForEdit(id: 1) { title } }', { userId: 4 });
-    expect(errorsByPath(edit)).toEqual([{ message: 'update on document is not granted', path: ['documentForEdit'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(errorsByPath(edit)).toEqual([
+      { message: 'update on document is not granted', path: ['documentForEdit'], extensions: { code: 'FORBIDDEN', reason: 'no-grant' } },
+    ]);
     // The owner may update it.
     const owner = await postGraphQL(app, '{ documentForEdit(id: 1) { title confidential } }', { userId: 1 });
     expect(owner.body).toEqual({ data: { documentForEdit: { title: 'Doc 1', confidential: 'confidential 1' } } });
@@ -267,7 +284,9 @@ function concurrencyFailuresAndWarnings(): void {
     const owned = new Set([1, 2, 5, 8, 10]);
     expect(answer.body.data).toEqual(Object.fromEntries(ids.map((id) => [`d${id}`, owned.has(id) ? { id, title: `Doc ${id}`, checkedId: id } : null])));
     expect(errorsByPath(answer)).toEqual(
-      ids.filter((id) => !owned.has(id)).map((id) => ({ message: 'read on document is not granted', path: [`d${id}`], extensions: { code: 'FORBIDDEN' } })),
+      ids
+        .filter((id) => !owned.has(id))
+        .map((id) => ({ message: 'read on document is not granted', path: [`d${id}`], extensions: { code: 'FORBIDDEN', reason: 'not-owner' } })),
     );
     expect([...ownership.calls].sort((a, b) => Number(a.resourceId) - Number(b.resourceId))).toEqual(
       ids.map((id) => ({ hook: 'isCreator', userId: 1, resourceId: id })),
@@ -307,7 +326,9 @@ function concurrencyFailuresAndWarnings(): void {
     await request(app.getHttpServer()).get('/documents/3').set('x-user-id', '1').expect(403);
     const graphql = await postGraphQL(app, '{ document(id: 2) { id } other: document(id: 3) { id } }', { userId: 1 });
     expect(graphql.body.data).toEqual({ document: { id: 2 }, other: null });
-    expect(errorsByPath(graphql)).toEqual([{ message: 'read on document is not granted', path: ['other'], extensions: { code: 'FORBIDDEN' } }]);
+    expect(errorsByPath(graphql)).toEqual([
+      { message: 'read on document is not granted', path: ['other'], extensions: { code: 'FORBIDDEN', reason: 'not-owner' } },
+    ]);
     expect(log.ran).toEqual(['rest:2', 'document:2']);
   });
 

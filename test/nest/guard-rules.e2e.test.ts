@@ -70,7 +70,7 @@ function guardRulesAndOverrides(): void {
   it('rule 3: an id that is not owned, without any-access, is 403 and the handler does not run', async () => {
     reset();
     const response = await request(server()).get('/documents/3').set('x-user-id', '1').expect(403);
-    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' });
+    expect(response.body).toEqual({ statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' });
     expect(ownership.calls).toEqual([{ hook: 'isCreator', userId: 1, resourceId: 3 }]);
     expect(log.ran).toEqual([]);
     // the owner of document 3 reads it

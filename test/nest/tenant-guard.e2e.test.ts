@@ -128,7 +128,8 @@ describe('the Nest guard of GraphQL resolvers in a tenant', () => {
       message: `list on ${resource} is not granted`,
       locations: [{ line: 1, column: 3 }],
       path: [path],
-      extensions: { code: 'FORBIDDEN' },
+      // A role of no tenant, or one that lists nothing here: the caller is told 'no-grant' either way.
+      extensions: { code: 'FORBIDDEN', reason: 'no-grant' },
     });
     expect((await graphql('{ documents }', 'acme').expect(200)).body).toEqual({ data: { documents: null }, errors: [forbidden('document', 'documents')] });
     expect((await graphql('{ decisions }').expect(200)).body).toEqual({ data: { decisions: null }, errors: [forbidden('decision', 'decisions')] });

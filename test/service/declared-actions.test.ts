@@ -36,7 +36,16 @@ afterAll(async () => {
 });
 
 const checkOf = (...checks: object[]) => ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
-const denied = { granted: false, anyGranted: false, ownGranted: false, needsOwnership: false, anyAttributes: [], attributes: [], ownership: [] };
+const denied = {
+  granted: false,
+  anyGranted: false,
+  ownGranted: false,
+  needsOwnership: false,
+  reason: 'no-grant',
+  anyAttributes: [],
+  attributes: [],
+  ownership: [],
+};
 
 describe('POST /v1/check of a resource that declares its actions', () => {
   it.each([

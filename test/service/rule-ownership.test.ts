@@ -41,6 +41,8 @@ const decision = (granted: boolean, needsOwnership: boolean, attributes: readonl
   anyGranted: false,
   ownGranted: granted,
   needsOwnership,
+  // Granted as own only: owned, not owned, or (while ownership is still to be asked and nothing is granted yet) open.
+  reason: granted ? 'granted-own' : needsOwnership ? null : 'not-owner',
   anyAttributes: [],
   attributes,
   ownership,

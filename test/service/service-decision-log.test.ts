@@ -27,11 +27,11 @@ describe('the decision service’s decision log', () => {
     ];
     const { status, body } = await ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
     expect(status).toBe(200);
-    expect(body.answers.map((answer) => [answer.granted, answer.needsOwnership, typeof answer.callId])).toEqual([
-      [true, false, 'string'],
-      [true, false, 'string'],
-      [false, true, 'undefined'],
-      [false, false, 'string'],
+    expect(body.answers.map((answer) => [answer.granted, answer.needsOwnership, answer.reason, typeof answer.callId])).toEqual([
+      [true, false, 'granted-any', 'string'],
+      [true, false, 'granted-own', 'string'],
+      [false, true, null, 'undefined'],
+      [false, false, 'no-grant', 'string'],
     ]);
     await service.permissions.decisionLog?.flush();
     const version = fixtureBundle().version;
@@ -45,6 +45,7 @@ describe('the decision service’s decision log', () => {
         granted: true,
         anyGranted: true,
         possession: 'any',
+        reason: 'granted-any',
         ownershipChecked: false,
         policyVersion: version,
         via: 'service',
@@ -58,6 +59,7 @@ describe('the decision service’s decision log', () => {
         granted: true,
         anyGranted: false,
         possession: 'own',
+        reason: 'granted-own',
         ownershipChecked: true,
         policyVersion: version,
         via: 'service',
@@ -70,6 +72,8 @@ describe('the decision service’s decision log', () => {
         granted: false,
         anyGranted: false,
         possession: null,
+        // MEMBER exists (it reads teams) and updates no article; the answer says the same.
+        reason: 'no-grant',
         ownershipChecked: false,
         policyVersion: version,
         via: 'service',

@@ -23,6 +23,7 @@ const granted = (anyAttributes: string[]) => ({
   anyGranted: true,
   ownGranted: true,
   needsOwnership: false,
+  reason: 'granted-any',
   anyAttributes,
   attributes: anyAttributes,
   ownership: [],
@@ -33,6 +34,7 @@ const denied = {
   anyGranted: false,
   ownGranted: false,
   needsOwnership: false,
+  reason: 'no-grant',
   anyAttributes: [],
   attributes: [],
   ownership: [],
@@ -67,7 +69,8 @@ describe('POST /v1/check in a tenant', () => {
       { user: publisher, tenant: 'acme', resource: 'article', action: 'read' },
     );
     expect(status).toBe(200);
-    expect(body.answers).toEqual([granted(['*']), denied, granted(['id', 'title']), denied, denied]);
+    // Without a tenant, PUBLISHER is no role at all ('unknown-role'); in acme it is one that does not read ('no-grant').
+    expect(body.answers).toEqual([granted(['*']), denied, granted(['id', 'title']), { ...denied, reason: 'unknown-role' }, denied]);
     expect(roles.reads.sort()).toEqual(['acme', 'globex']);
   });
 
@@ -84,7 +87,8 @@ describe('POST /v1/check in a tenant', () => {
       body: invalid('checks[0].tenant must be at most 256 characters long.'),
     });
     expect(exactly(await check({ ...read, tenant: 7 }))).toEqual({ status: 400, body: invalid('checks[0].tenant must be a string.') });
-    expect((await check({ ...read, tenant: 't'.repeat(256) })).body.answers).toEqual([denied]);
+    // A tenant the source holds no custom roles for, and a role only such custom roles could have defined.
+    expect((await check({ ...read, tenant: 't'.repeat(256) })).body.answers).toEqual([{ ...denied, reason: 'unknown-tenant' }]);
   });
 
   it('answers a request naming maxTenants tenants, and refuses one naming more', async () => {

@@ -87,4 +87,6 @@ export const UNAVAILABLE_ANSWER = (tenant: string) =>
     message: `The custom roles of tenant ${JSON.stringify(tenant)} cannot be read now; try again later.`,
   }) as const;
 /** The body of a refused `list` on `resource`. */
-export const NOT_LISTED = (resource: string) => ({ statusCode: 403, error: 'Forbidden', message: `list on ${resource} is not granted` }) as const;
+/** A refused list: the role exists (in the tenant, or in the policy) and lists nothing there, so the body says 'no-grant'. */
+export const NOT_LISTED = (resource: string) =>
+  ({ statusCode: 403, error: 'Forbidden', message: `list on ${resource} is not granted`, reason: 'no-grant' }) as const;

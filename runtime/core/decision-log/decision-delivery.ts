@@ -22,7 +22,8 @@ function isThenable(value: unknown): value is PromiseLike<void> {
  *
  * @example
  * ```ts
- * const delivery = new DecisionDelivery((event) => events.push(event), 5000, console, { callIdOf, decisionLabelOf, explainGrantIn });
+ * const makers = { callIdOf, decisionLabelOf, explainGrantIn, reasonOf, refusalOfExplanation };
+ * const delivery = new DecisionDelivery((event) => events.push(event), 5000, console, makers);
  * delivery.push(permit, snapshot, decisionLabelNumber('direct') * 2);
  * await delivery.flush();
  * ```

@@ -5,6 +5,7 @@
 import type { callIdOf } from '../decision/call-id.js';
 import type { decisionLabelOf } from '../decision/decision-labels.js';
 import type { explainGrantIn } from '../decision/explain.js';
+import type { PermitReason, reasonOf, RefusalReason, refusalOfExplanation } from '../decision/permit-reason.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import type { QueuedDecision } from './decision-queue.js';
 
@@ -25,6 +26,8 @@ export interface DecisionEvent {
   readonly anyGranted: boolean;
   /** How it was granted: on any record, on the user's own (the record was owned, or none was asked about), or not at all. */
   readonly possession: 'any' | 'own' | null;
+  /** Why it was granted or refused, as `permit.reason` says it (`PermitReason` lists the words). */
+  readonly reason: PermitReason;
   /** Whether deciding asked the ownership hooks whether the user owns `resourceId`. */
   readonly ownershipChecked: boolean;
   /**
@@ -54,20 +57,32 @@ export interface EventMakers {
   readonly callIdOf: typeof callIdOf;
   readonly decisionLabelOf: typeof decisionLabelOf;
   readonly explainGrantIn: typeof explainGrantIn;
+  readonly reasonOf: typeof reasonOf;
+  readonly refusalOfExplanation: typeof refusalOfExplanation;
+}
+
+/** What an event reads from the explanation of its roles, resource and action (cached per policy). */
+interface ExplainedQuestion {
+  /** The definitions that grant in the possession the roles have (any, else own), unique and sorted. */
+  readonly definitions: readonly DecisionDefinition[];
+  /** Some role grants the action as own or any (so a refused record was not owned). */
+  readonly ownActionGranted: boolean;
+  /** Why the roles get nothing, whatever they own. */
+  readonly refusal: RefusalReason;
 }
 
 /** The most role sets × resources × actions whose deciding definitions are kept per policy. */
 const MAX_CACHED_DEFINITIONS = 4096;
-/** The deciding definitions per policy (its tables), by roles, resource, action and possession. */
-const definitionsCache = new WeakMap<GrantTables, Map<string, readonly DecisionDefinition[]>>();
+/** What the events of a policy (its tables) read from explanations, by roles, resource and action. */
+const definitionsCache = new WeakMap<GrantTables, Map<string, ExplainedQuestion>>();
 
 /** The definitions of a decision, unique and sorted by source and index (frozen, shared by the events that ask again). */
-function decidingDefinitions(decision: QueuedDecision, { explainGrantIn }: EventMakers): readonly DecisionDefinition[] {
+function explainedQuestion(decision: QueuedDecision, { explainGrantIn, refusalOfExplanation }: EventMakers): ExplainedQuestion {
   const { tables, tenant, tenantTables } = decision.policy;
   // A tenant's custom roles have tables of their own: its decisions are cached with them.
   const cacheOf = tenantTables ?? tables;
   let cache = definitionsCache.get(cacheOf);
-  if (cache === undefined) definitionsCache.set(cacheOf, (cache = new Map<string, readonly DecisionDefinition[]>()));
+  if (cache === undefined) definitionsCache.set(cacheOf, (cache = new Map<string, ExplainedQuestion>()));
   const key = JSON.stringify([decision.user.roles, decision.resource, decision.action]);
   let found = cache.get(key);
   if (found === undefined) {
@@ -87,7 +102,10 @@ function decidingDefinitions(decision: QueuedDecision, { explainGrantIn }: Event
         unique.set(JSON.stringify([source, definition.index]), Object.freeze({ source, index: definition.index }));
       }
     }
-    found = Object.freeze([...unique.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.index - b.index)));
+    const definitions = Object.freeze([...unique.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.index - b.index)));
+    // A tenant is known when its custom roles are kept, as the engine's permits say it.
+    const refusal = refusalOfExplanation(explanation, tenant === undefined || tenantTables !== undefined);
+    found = { definitions, ownActionGranted: explanation.granted, refusal };
     if (cache.size >= MAX_CACHED_DEFINITIONS) cache.clear();
     cache.set(key, found);
   }
@@ -99,11 +117,12 @@ function decidingDefinitions(decision: QueuedDecision, { explainGrantIn }: Event
  *
  * @example
  * ```ts
- * const event = decisionEvent(queue.shift(), { callIdOf, decisionLabelOf, explainGrantIn });
+ * const event = decisionEvent(queue.shift(), { callIdOf, decisionLabelOf, explainGrantIn, reasonOf, refusalOfExplanation });
  * ```
  */
 export function decisionEvent(decision: QueuedDecision, makers: EventMakers): DecisionEvent {
   const { user, resource, action, resourceId, granted, anyGranted, code, policy } = decision;
+  const explained = explainedQuestion(decision, makers);
   return {
     callId: makers.callIdOf(decision.callSequence),
     time: new Date(decision.time).toISOString(),
@@ -115,8 +134,9 @@ export function decisionEvent(decision: QueuedDecision, makers: EventMakers): De
     granted,
     anyGranted,
     possession: anyGranted ? 'any' : granted ? 'own' : null,
+    reason: makers.reasonOf(granted, anyGranted, explained.ownActionGranted, () => explained.refusal),
     ownershipChecked: (code & 1) === 1,
-    definitions: decision.ownGranted || anyGranted || resourceId !== undefined ? decidingDefinitions(decision, makers) : [],
+    definitions: decision.ownGranted || anyGranted || resourceId !== undefined ? explained.definitions : [],
     policyVersion: policy.version,
     via: makers.decisionLabelOf(code >> 1),
   };

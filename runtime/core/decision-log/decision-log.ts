@@ -10,6 +10,7 @@
 import { callIdOf } from '../decision/call-id.js';
 import { decisionLabelNumber, decisionLabelOf } from '../decision/decision-labels.js';
 import { explainGrantIn } from '../decision/explain.js';
+import { reasonOf, refusalOfExplanation } from '../decision/permit-reason.js';
 import type { DecisionDelivery, DecisionSink } from './decision-delivery.js';
 import type { DecidingPolicy, DecisionLogStats, DecisionRecorder, LoggedDecision, PermissionsLogger } from '../decision/engine-settings.js';
 
@@ -126,7 +127,13 @@ export class DecisionLog implements DecisionRecorder {
   private async loadDelivery(): Promise<void> {
     try {
       const { DecisionDelivery } = await this.load();
-      const delivery = new DecisionDelivery(this.sink, this.sinkTimeoutMs, this.logger, { callIdOf, decisionLabelOf, explainGrantIn });
+      const delivery = new DecisionDelivery(this.sink, this.sinkTimeoutMs, this.logger, {
+        callIdOf,
+        decisionLabelOf,
+        explainGrantIn,
+        reasonOf,
+        refusalOfExplanation,
+      });
       for (const { decision, policy, code, time } of this.waiting) delivery.push(decision, policy, code, time);
       this.delivery = delivery;
     } catch (error) {

@@ -187,7 +187,8 @@ export function explainGrantIn(
     anyAttributes: base.anyGranted || own.anyGranted ? planToPatterns(anyPlan) : [],
     unknownRoles,
     suggestions: suggestionsFor(
-      { ...tables, roles: [...tables.roles, ...custom.roles] },
+      // The names only: spreading the tables would read their definitions, which packed tables load on demand.
+      { roles: [...tables.roles, ...custom.roles], resources: tables.resources, actions: tables.actions },
       unknownRoles,
       base.unknownResource ? resource : undefined,
       base.unknownAction ? action : undefined,
@@ -198,7 +199,7 @@ export function explainGrantIn(
 }
 
 function suggestionsFor(
-  tables: GrantTables,
+  tables: Pick<GrantTables, 'roles' | 'resources' | 'actions'>,
   roles: readonly string[],
   resource: string | undefined,
   action: string | undefined,

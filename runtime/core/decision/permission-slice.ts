@@ -37,6 +37,12 @@ export interface PermissionSlice {
   readonly version: string;
   readonly plans: readonly AttributePlanJson[];
   readonly grants: readonly SliceResource[];
+  /**
+   * Present when none of the roles exists in the policy (nor among the tenant's custom roles): every action is
+   * refused for that reason (`'unknown-tenant'`: asked in a tenant without custom roles kept). A permit's
+   * `reason`, remote or in the browser client, reads it.
+   */
+  readonly refusal?: 'unknown-role' | 'unknown-tenant';
 }
 
 /** The combination of the user's roles for one resource and action (the engine's own look-up). */

@@ -7,6 +7,7 @@
 import { unionPlans, type AttributePlan } from '../projection/attribute-plan.js';
 import { pickWithPlan } from '../projection/attribute-picker.js';
 import { explainGrantIn, type Explanation } from './explain.js';
+import { reasonSourceOf, type PermitReason, type RefusalReason } from './permit-reason.js';
 import { callIdOf, nextCallSequence } from './call-id.js';
 import type { GrantTables } from '../tables/grant-tables.js';
 import { loadDefinitionDescriptions } from '../tables/packed-tables.js';
@@ -41,6 +42,11 @@ export interface PermitContext {
   readonly hookTimeoutMs: number;
   /** Whether hot attribute plans may be compiled (`compileProjections`). */
   readonly compileProjections: boolean;
+  /**
+   * Why `roles` get nothing of `action` on `resource`, whatever they own (an unknown resource, action, tenant or
+   * roles, or no grant): asked only when a permit's reason is read, never while deciding.
+   */
+  refusalOf(roles: readonly string[], resource: string, action: string): RefusalReason;
   /** The ownership groups of a set of roles on a resource, over every action. */
   ownersOnResource(roles: readonly string[], resource: string): readonly LoadedOwner[];
 }
@@ -132,6 +138,50 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    */
   get callId(): string {
     return callIdOf(this.callSequence);
+  }
+
+  /**
+   * Why this permit is granted or refused, in one word ({@link PermitReason} lists them and when each holds). Worked
+   * out when read, from what the permit holds: deciding costs nothing more for it.
+   *
+   * @example
+   * ```ts
+   * const permit = await permissions.grantPermit({ user, resource: 'document', action: 'update', resourceId: 7 });
+   * if (permit.reason === 'not-owner') return reply.code(403).send({ message: 'Only its creator may change this document.' });
+   * ```
+   */
+  get reason(): PermitReason {
+    // reasonOf's order, written out: no closure is made for the refusal, which is asked only when nothing grants as own.
+    const { combination } = this;
+    if (this.granted) return combination.anyGranted ? 'granted-any' : 'granted-own';
+    if (combination.ownActionGranted) return 'not-owner';
+    return this.context.refusalOf(this.user.roles, this.resource, this.action);
+  }
+
+  /**
+   * The definition that decided this permit, by its source (the file, or the `addPermissions` label) and its index
+   * there: for `'granted-any'` the first definition granting the action as any to the user's roles, for
+   * `'granted-own'` and `'not-owner'` the first granting it as own (first by source, then index; `explain()` and
+   * the decision log list them all). Undefined for the other refusals, where no definition decided, and on a
+   * permit of remote permissions (the decision service never sends definitions).
+   *
+   * @example
+   * ```ts
+   * permit.reasonSource; // { source: 'document.permissions.json', index: 2 }
+   * ```
+   */
+  get reasonSource(): { readonly source: string; readonly index: number } | undefined {
+    const reason = this.reason;
+    const { tables, tenant, tenantTables } = this.context;
+    if (tables === undefined || (reason !== 'granted-any' && reason !== 'granted-own' && reason !== 'not-owner')) return undefined;
+    const explanation = explainGrantIn(
+      tables,
+      tenant === undefined ? undefined : { id: tenant, tables: tenantTables },
+      this.user.roles,
+      this.resource,
+      this.action,
+    );
+    return reasonSourceOf(explanation, reason);
   }
 
   /** The attribute patterns allowed for the `any` possession, canonical: `['*', '!confidential']`, `['date', 'title']`. */

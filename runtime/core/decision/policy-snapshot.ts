@@ -16,7 +16,8 @@ import { policyVersionOf } from '../tables/policy-version.js';
 import { defaultResourceId, type DecisionRecorder, type EngineSettings } from './engine-settings.js';
 import { decideOwnership, decideWithoutHooks, queriedResourceId, type Decision } from './decide-permit.js';
 import { Permit, type PermitContext } from './permit.js';
-import { lookupCombination } from './role-lookup.js';
+import { lookupCombination, refusalInIndex } from './role-lookup.js';
+import type { RefusalReason } from './permit-reason.js';
 
 /** Slices (and per-resource ownership groups) kept per distinct set of roles; the oldest is forgotten first. */
 export const MAX_CACHED_SLICES = 1024;
@@ -116,6 +117,11 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     return lookupCombination(this.index, roles, this.index.resourceByName[resource], resource, action, this.warnings);
   }
 
+  /** See {@link PermitContext.refusalOf}: a tenant is known when its custom roles are kept (`tenantTables`). */
+  refusalOf(roles: readonly string[], resource: string, action: string): RefusalReason {
+    return refusalInIndex(this.index, roles, resource, action, this.tenant === undefined || this.tenantTables !== undefined);
+  }
+
   /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */
   decide<TId>(query: GrantQuery<TUser, TId>): Decision<TUser, TId, TFilter> {
     checkGrantQuery(query);
@@ -158,7 +164,10 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     const key = rolesKey(roles);
     let slice = this.slices.get(key);
     if (slice === undefined) {
-      const cut = cutSlice(this.tables, this.version, (resource, action) => this.lookup(roles, resource, action));
+      let cut = cutSlice(this.tables, this.version, (resource, action) => this.lookup(roles, resource, action));
+      // Roles that are all unknown are refused everything for that reason: the slice says it, for remote permits and clients.
+      if (roles.length > 0 && roles.every((role) => this.index.roleIds[role] === undefined))
+        cut = { ...cut, refusal: this.tenant === undefined || this.tenantTables !== undefined ? 'unknown-role' : 'unknown-tenant' };
       slice = deepFreeze(cut);
       this.slices.set(key, slice, sliceBytes(cut) + 2 * key.length);
     }

@@ -18,6 +18,7 @@ import {
 } from '../tables/table-loader.js';
 import { declaredActionsOf } from '../tables/vocabulary.js';
 import type { OnceWarnings } from './once-warnings.js';
+import type { RefusalReason } from './permit-reason.js';
 
 /** The distinct combinations of one multi-role look-up, sorted by id: reused by every look-up (they never nest). */
 const scratch: Combination[] = [];
@@ -144,4 +145,24 @@ export function lookupCombination(
   // The scratch list holds no combination between calls (nothing is kept alive by it).
   for (let i = 0; i < count; i++) scratch[i] = NO_GRANT;
   return combination;
+}
+
+/**
+ * Why `roles` get nothing of `action` on `resource` in `index`, whatever they own, in the order `PermitReason`
+ * states: an unknown resource, an unknown action, every role unknown (in a tenant without custom roles kept:
+ * `'unknown-tenant'`), else no grant. Read only when a permit's reason is asked, so it warns about nothing.
+ *
+ * @example
+ * ```ts
+ * refusalInIndex(index, ['GHOST'], 'document', 'read', true); // 'unknown-role'
+ * ```
+ */
+export function refusalInIndex(index: GrantIndex, roles: readonly string[], resource: string, action: string, tenantKnown: boolean): RefusalReason {
+  const loaded = index.resourceByName[resource];
+  if (loaded === undefined) return 'unknown-resource';
+  const a = index.actionIds[action];
+  if (a === undefined || (loaded.takes !== undefined && loaded.takes[a] !== true)) return 'unknown-action';
+  if (roles.length === 0) return 'no-grant';
+  for (let i = 0; i < roles.length; i++) if (index.roleIds[roles[i] as string] !== undefined) return 'no-grant';
+  return tenantKnown ? 'unknown-role' : 'unknown-tenant';
 }

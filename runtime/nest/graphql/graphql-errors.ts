@@ -3,6 +3,7 @@
  * and Apollo's standard codes kept, and nothing of an internal error leaks.
  */
 import { HttpStatus } from '@nestjs/common';
+import type { ForbiddenReason } from '../../integration/index.js';
 
 /** A formatted GraphQL error (graphql-js `GraphQLFormattedError`), as far as it is read and written here. */
 export interface FormattedGraphQLError {
@@ -108,6 +109,17 @@ function httpStatusOf(error: object): number | undefined {
 }
 
 /**
+ * The reason of a refusal of the permissions guard (its 403 body's `reason`, which shows only what the caller may
+ * know); undefined for any other 403, whose body is the application's.
+ */
+function forbiddenReasonOf(thrown: object): ForbiddenReason | undefined {
+  const body: unknown = (thrown as { getResponse(): unknown }).getResponse();
+  if (typeof body !== 'object' || body === null) return undefined;
+  const reason = (body as { reason?: unknown }).reason;
+  return reason === 'no-grant' || reason === 'not-owner' ? reason : undefined;
+}
+
+/**
  * The `formatError` of a GraphQL server (`GraphQLModule.forRoot({ formatError: formatGraphQLError })`):
  * gives every error the code a GraphQL client expects for the HTTP answer REST would have sent, keeps the
  * standard codes of GraphQL and Apollo, and never leaks what the application did not mean to show.
@@ -134,12 +146,15 @@ function httpStatusOf(error: object): number | undefined {
  *   keep their code and graphql-js's message (which quotes the scalar's: a scalar's parser is the application's
  *   input validation, its messages are written for the client).
  *
- * The result has `message`, `locations`, `path` and `extensions: { code }` only.
+ * The result has `message`, `locations`, `path` and `extensions: { code }` only; a refusal of the permissions guard
+ * adds its 403 body's `reason` (`extensions: { code: 'FORBIDDEN', reason: 'not-owner' }`: `'no-grant'` or
+ * `'not-owner'`, what the caller may know).
  *
  * @example
  * ```ts
  * GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, autoSchemaFile: true, formatError: formatGraphQLError });
- * // { errors: [{ message: 'read on document is not granted', path: ['document'], extensions: { code: 'FORBIDDEN' } }], data: { document: null } }
+ * // { errors: [{ message: 'read on document is not granted', path: ['document'], extensions: { code: 'FORBIDDEN', reason: 'no-grant' } }],
+ * //   data: { document: null } }
  * // { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] }
  * ```
  */
@@ -164,9 +179,11 @@ export function formatGraphQLError(formatted: FormattedGraphQLError, error: unkn
   }
   const message = (thrown as { message?: unknown }).message;
   const named: unknown = (HttpStatus as unknown as Record<number, unknown>)[status];
+  const code = CODES[status] ?? (typeof named === 'string' ? named : `HTTP_${status}`);
+  const reason = status === 403 ? forbiddenReasonOf(thrown) : undefined;
   return {
     message: typeof message === 'string' ? message : formatted.message,
     ...where,
-    extensions: { code: CODES[status] ?? (typeof named === 'string' ? named : `HTTP_${status}`) },
+    extensions: reason === undefined ? { code } : { code, reason },
   };
 }
