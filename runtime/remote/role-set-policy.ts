@@ -181,7 +181,7 @@ export class RoleSetPolicy implements PermitContext {
   }
 
   /** See PermitContext.refusalOf: the vocabulary's word first, then the slice's (every role unknown), else no grant. */
-  refusalOf(_roles: readonly string[], resource: string, action: string): RefusalReason {
+  refusalOf(_combination: Combination, _roles: readonly string[], resource: string, action: string): RefusalReason {
     return this.unknownName(resource, action) ?? this.refusal;
   }
 

@@ -188,7 +188,10 @@ describeInBrowser('the browser-client example project', () => {
       return { status: response.status, body };
     };
     expect(await get('/documents/1', '1')).toEqual({ status: 200, body: { id: 1, title: 'Travel policy', text: 'Trains under 700 km.', ownerId: 1 } });
-    expect(await get('/documents/2', '1')).toEqual({ status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' } });
+    expect(await get('/documents/2', '1')).toEqual({
+      status: 403,
+      body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' },
+    });
     expect(await get('/documents/1', '9')).toEqual({
       status: 401,
       body: { statusCode: 401, error: 'Unauthorized', message: 'x-user-id must be the id of a user.' },

@@ -134,9 +134,11 @@ describe('the decision-service example project', () => {
   it('check.sh prints exactly the answers the guide shows: final with the records, naming the rule without one', () => {
     const printed = ok(run('env', [`DECISION_SERVICE_URL=${serviceUrl}`, 'sh', 'check.sh'], dir), 'sh check.sh');
     const ownership = `"ownership":[{"group":0,"attributes":["*","!confidential"],"rule":"documentOwner"}],"policyVersion":"${version}"}`;
-    const granted = `"granted":true,"anyGranted":false,"ownGranted":true,"needsOwnership":false,"anyAttributes":[],"attributes":["*","!confidential"]`;
-    const refused = `"granted":false,"anyGranted":false,"ownGranted":false,"needsOwnership":false,"anyAttributes":[],"attributes":[]`;
-    const needsOwnership = `"granted":false,"anyGranted":false,"ownGranted":false,"needsOwnership":true,"anyAttributes":[],"attributes":[]`;
+    const granted =
+      '"granted":true,"anyGranted":false,"ownGranted":true,"needsOwnership":false,"reason":"granted-own",' +
+      '"anyAttributes":[],"attributes":["*","!confidential"]';
+    const refused = `"granted":false,"anyGranted":false,"ownGranted":false,"needsOwnership":false,"reason":"not-owner","anyAttributes":[],"attributes":[]`;
+    const needsOwnership = `"granted":false,"anyGranted":false,"ownGranted":false,"needsOwnership":true,"reason":null,"anyAttributes":[],"attributes":[]`;
     expect(printed).toBe(`{"answers":[{${granted},${ownership},{${refused},${ownership}]}\n{"answers":[{${needsOwnership},${ownership}]}\n`);
     const blocks = docBlocks(repoRoot, 'docs/decision-service.md');
     const quote = blocks.findIndex((block) => block.example === 'examples/decision-service/check.sh');

@@ -44,9 +44,10 @@ export interface PermitContext {
   readonly compileProjections: boolean;
   /**
    * Why `roles` get nothing of `action` on `resource`, whatever they own (an unknown resource, action, tenant or
-   * roles, or no grant): asked only when a permit's reason is read, never while deciding.
+   * roles, or no grant), given the combination they were decided with: asked only when a permit's reason is read,
+   * never while deciding. The embedded engine reads it from the combination alone.
    */
-  refusalOf(roles: readonly string[], resource: string, action: string): RefusalReason;
+  refusalOf(combination: Combination, roles: readonly string[], resource: string, action: string): RefusalReason;
   /** The ownership groups of a set of roles on a resource, over every action. */
   ownersOnResource(roles: readonly string[], resource: string): readonly LoadedOwner[];
 }
@@ -155,7 +156,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const { combination } = this;
     if (this.granted) return combination.anyGranted ? 'granted-any' : 'granted-own';
     if (combination.ownActionGranted) return 'not-owner';
-    return this.context.refusalOf(this.user.roles, this.resource, this.action);
+    return this.context.refusalOf(combination, this.user.roles, this.resource, this.action);
   }
 
   /**

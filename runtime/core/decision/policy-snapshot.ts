@@ -16,7 +16,7 @@ import { policyVersionOf } from '../tables/policy-version.js';
 import { defaultResourceId, type DecisionRecorder, type EngineSettings } from './engine-settings.js';
 import { decideOwnership, decideWithoutHooks, queriedResourceId, type Decision } from './decide-permit.js';
 import { Permit, type PermitContext } from './permit.js';
-import { lookupCombination, refusalInIndex } from './role-lookup.js';
+import { lookupCombination, refusalOfCombination } from './role-lookup.js';
 import type { RefusalReason } from './permit-reason.js';
 
 /** Slices (and per-resource ownership groups) kept per distinct set of roles; the oldest is forgotten first. */
@@ -118,8 +118,8 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   }
 
   /** See {@link PermitContext.refusalOf}: a tenant is known when its custom roles are kept (`tenantTables`). */
-  refusalOf(roles: readonly string[], resource: string, action: string): RefusalReason {
-    return refusalInIndex(this.index, roles, resource, action, this.tenant === undefined || this.tenantTables !== undefined);
+  refusalOf(combination: Combination): RefusalReason {
+    return refusalOfCombination(combination, this.tenant === undefined || this.tenantTables !== undefined);
   }
 
   /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */

@@ -12,6 +12,9 @@ import {
   combineRoles,
   MAX_CACHED_COMBINATIONS,
   NO_GRANT,
+  UNKNOWN_ACTION,
+  UNKNOWN_RESOURCE,
+  UNKNOWN_ROLES,
   type Combination,
   type GrantIndex,
   type LoadedResource,
@@ -66,7 +69,7 @@ function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | u
       consequence: 'nothing is granted',
       hint: didYouMean(name, index.tables.resources),
     }));
-    return NO_GRANT;
+    return UNKNOWN_RESOURCE;
   }
   // A resource that declares its actions takes those only: any other is asked in vain.
   const declared = declaredActionsOf(index.tables).get(name);
@@ -76,7 +79,7 @@ function unknownResourceOrAction(index: GrantIndex, resource: LoadedResource | u
     consequence: 'nothing is granted',
     hint: didYouMean(action, index.tables.actions),
   }));
-  return NO_GRANT;
+  return UNKNOWN_ACTION;
 }
 
 /**
@@ -106,16 +109,18 @@ export function lookupCombination(
     const role = index.roleIds[roles[0] as string];
     if (role !== undefined) return (byRole[role] as readonly Combination[])[a] as Combination;
     warnUnknownRole(index, warnings, roles[0] as string);
-    return NO_GRANT;
+    return UNKNOWN_ROLES;
   }
   // Most multi-role users have one role that matters for a given resource and action, and roles whose cells say
   // the same share one combination: only when distinct combinations meet is a key made, from their ids kept sorted
   // in a scratch list (no allocation, no comparator sort on the hot path).
   let count = 0;
+  let unknown = 0;
   for (let i = 0; i < roles.length; i++) {
     const role = index.roleIds[roles[i] as string];
     if (role === undefined) {
       warnUnknownRole(index, warnings, roles[i] as string);
+      unknown++;
       continue;
     }
     const combination = (byRole[role] as readonly Combination[])[a] as Combination;
@@ -128,7 +133,7 @@ export function lookupCombination(
     count++;
   }
   // Most often no role or one role grants: answered without touching the cache (and without a call to clear the scratch list).
-  if (count === 0) return NO_GRANT;
+  if (count === 0) return unknown > 0 && unknown === roles.length ? UNKNOWN_ROLES : NO_GRANT;
   if (count === 1) {
     const only = scratch[0] as Combination;
     scratch[0] = NO_GRANT;
@@ -148,21 +153,18 @@ export function lookupCombination(
 }
 
 /**
- * Why `roles` get nothing of `action` on `resource` in `index`, whatever they own, in the order `PermitReason`
- * states: an unknown resource, an unknown action, every role unknown (in a tenant without custom roles kept:
- * `'unknown-tenant'`), else no grant. Read only when a permit's reason is asked, so it warns about nothing.
+ * Why a combination the look-up gave refuses, whatever the user owns: an unknown resource, an unknown action, every
+ * role unknown (`'unknown-tenant'` when asked in a tenant without custom roles kept), else no grant. Read from the
+ * combination's identity ({@link UNKNOWN_RESOURCE} and its twins), so a permit's reason costs no look-up.
  *
  * @example
  * ```ts
- * refusalInIndex(index, ['GHOST'], 'document', 'read', true); // 'unknown-role'
+ * refusalOfCombination(lookupCombination(index, ['GHOST'], loaded, 'document', 'read', warnings), true); // 'unknown-role'
  * ```
  */
-export function refusalInIndex(index: GrantIndex, roles: readonly string[], resource: string, action: string, tenantKnown: boolean): RefusalReason {
-  const loaded = index.resourceByName[resource];
-  if (loaded === undefined) return 'unknown-resource';
-  const a = index.actionIds[action];
-  if (a === undefined || (loaded.takes !== undefined && loaded.takes[a] !== true)) return 'unknown-action';
-  if (roles.length === 0) return 'no-grant';
-  for (let i = 0; i < roles.length; i++) if (index.roleIds[roles[i] as string] !== undefined) return 'no-grant';
-  return tenantKnown ? 'unknown-role' : 'unknown-tenant';
+export function refusalOfCombination(combination: Combination, tenantKnown: boolean): RefusalReason {
+  if (combination === UNKNOWN_RESOURCE) return 'unknown-resource';
+  if (combination === UNKNOWN_ACTION) return 'unknown-action';
+  if (combination === UNKNOWN_ROLES) return tenantKnown ? 'unknown-role' : 'unknown-tenant';
+  return 'no-grant';
 }

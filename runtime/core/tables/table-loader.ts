@@ -158,15 +158,29 @@ export function combinationBytes(combination: Combination): number {
   return bytes;
 }
 
+/** A combination that grants nothing (one object literal, so that every such combination has one hidden class). */
+const nothingGranted = (): Combination =>
+  Object.freeze({
+    id: -1,
+    anyPlan: NOTHING,
+    anyGranted: false,
+    ownActionGranted: false,
+    ownBeyondAny: Object.freeze([]),
+    owners: Object.freeze([]),
+  });
+
 /** The combination of no role at all: nothing granted. */
-export const NO_GRANT: Combination = Object.freeze({
-  id: -1,
-  anyPlan: NOTHING,
-  anyGranted: false,
-  ownActionGranted: false,
-  ownBeyondAny: Object.freeze([]),
-  owners: Object.freeze([]),
-});
+export const NO_GRANT: Combination = nothingGranted();
+
+/**
+ * What the look-up gives, instead of NO_GRANT, where it refuses because a name is unknown: the same nothing, told apart
+ * by identity, so that a permit's reason is read from its combination. The look-up takes these ways only for names it
+ * warns about, so the decision path pays nothing for them.
+ */
+export const UNKNOWN_RESOURCE: Combination = nothingGranted();
+export const UNKNOWN_ACTION: Combination = nothingGranted();
+/** Every role of the question is unknown (there was at least one). */
+export const UNKNOWN_ROLES: Combination = nothingGranted();
 
 const NO_OWN_BEYOND_ANY: readonly OwnGrant[] = Object.freeze([]);
 
