@@ -25,7 +25,7 @@ const blocks = allBlocks.filter((block) => block.example === undefined);
 describe('the documentation’s code blocks', () => {
   it('are found: every user document has some, and every block is of a language the check knows', () => {
     expect(documents.length).toBeGreaterThan(5);
-    const unknown = blocks.filter((block) => !['sh', 'ts', 'console', 'json', 'text', 'graphql', 'http'].includes(block.lang)).map(where);
+    const unknown = blocks.filter((block) => !['sh', 'ts', 'console', 'json', 'text', 'graphql', 'http', 'yaml'].includes(block.lang)).map(where);
     expect(unknown).toEqual([]);
   });
 

@@ -199,8 +199,8 @@ describe('declared id types, with no projection written', () => {
 
   it("another owner's document is 403 everywhere (a valid id, not a malformed one)", async () => {
     expect(await answers(nest, app, '/documents/2', '{ read(id: 2) { checked } }')).toEqual({
-      nest: { status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' } },
-      express: { status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted' } },
+      nest: { status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' } },
+      express: { status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'read on document is not granted', reason: 'not-owner' } },
       graphql: 'FORBIDDEN',
     });
   });

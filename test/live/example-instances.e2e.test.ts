@@ -144,16 +144,20 @@ describeWithServer('two example instances on one PostgreSQL server (DATABASE_URL
   it('a policy published by the CLI reaches both instances; a rollback restores the old answers on both', async () => {
     for (const instance of instances) expect(await employeeRead(instance)).toEqual({ status: 200, confidential: false, version: compiled.version });
 
-    const first = await cli('publish', 'definitions', '--note', 'as compiled');
-    expect(first).toEqual({
-      status: 0,
-      output: `typed-permissions: published version ${compiled.version} as #1 to typed_permissions; 2 followers load it now.\n`,
-    });
-    const second = await cli('publish', changed.definitions, '--note', 'employees read confidential figures of their own documents');
-    expect(second).toEqual({
-      status: 0,
-      output: `typed-permissions: published version ${changed.version} as #2 to typed_permissions; 2 followers load it now.\n`,
-    });
+    // Publish prints the diff against the active version first (its first line ends with the summary the store records).
+    const published = (output: string) => output.trimEnd().split('\n').at(-1);
+    const summaryOf = (output: string) => /^Policy diff .*?: (.*)$/m.exec(output)?.[1];
+    const first = await cli('publish', 'definitions', '--note', 'as compiled', '--yes');
+    expect([first.status, published(first.output)]).toEqual([
+      0,
+      `typed-permissions: published version ${compiled.version} as #1 to typed_permissions; 2 followers load it now.`,
+    ]);
+    const second = await cli('publish', changed.definitions, '--note', 'employees read confidential figures of their own documents', '--yes');
+    expect([second.status, published(second.output)]).toEqual([
+      0,
+      `typed-permissions: published version ${changed.version} as #2 to typed_permissions; 2 followers load it now.`,
+    ]);
+    expect(summaryOf(second.output)).toMatch(/widened/);
     const reached = await Promise.all(instances.map((instance) => until('the published policy', async () => (await employeeRead(instance)).confidential)));
     for (const instance of instances) expect(await employeeRead(instance)).toEqual({ status: 200, confidential: true, version: changed.version });
     // Timing belongs to the benchmark (npm run bench); reported here for the record.
@@ -167,8 +171,8 @@ describeWithServer('two example instances on one PostgreSQL server (DATABASE_URL
     expect(list.status).toBe(0);
     expect(list.output.split('\n').map((line) => line.replace(/ \d{4}-\d\d-\d\dT[\d:.]+Z [^\s,]+/, ' <when> <who>'))).toEqual([
       `#3 ${compiled.version} <when> <who> (active), run by 2 followers — rollback to 1`,
-      `#2 ${changed.version} <when> <who>, run by 0 followers — employees read confidential figures of their own documents`,
-      `#1 ${compiled.version} <when> <who>, run by 0 followers — as compiled`,
+      `#2 ${changed.version} <when> <who>, run by 0 followers [${summaryOf(second.output)}] — employees read confidential figures of their own documents`,
+      `#1 ${compiled.version} <when> <who>, run by 0 followers [${summaryOf(first.output)}] — as compiled`,
       '',
     ]);
   }, 120_000);

@@ -271,7 +271,7 @@ console.log(JSON.stringify({ answers, refusal }));
     expect(JSON.parse(ok(run(process.execPath, ['fastify-guarded.mjs'], project)))).toEqual({
       answers: [
         [200, { id: 7, title: 't' }],
-        [403, { statusCode: 403, error: 'Forbidden', message: 'read on article is not granted' }],
+        [403, { statusCode: 403, error: 'Forbidden', message: 'read on article is not granted', reason: 'no-grant' }],
         [
           400,
           {

@@ -126,7 +126,14 @@ await app.close();
       reader: { data: { read: { id: 2, title: 'Two', body: null } } },
       stranger: {
         data: { read: null },
-        errors: [{ message: 'read on article is not granted', locations: [{ line: 1, column: 3 }], path: ['read'], extensions: { code: 'FORBIDDEN' } }],
+        errors: [
+          {
+            message: 'read on article is not granted',
+            locations: [{ line: 1, column: 3 }],
+            path: ['read'],
+            extensions: { code: 'FORBIDDEN', reason: 'no-grant' },
+          },
+        ],
       },
     });
   });
