@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
-import { listPolicies, publishPolicy, rollbackPolicy, storeNames, type PolicyStoreNames } from '../../runtime/live/postgres-policy-store.js';
+import { ensurePolicyStore, listPolicies, publishPolicy, rollbackPolicy, storeNames, type PolicyStoreNames } from '../../runtime/live/postgres-policy-store.js';
 import type { PgClient } from '../../runtime/live/postgres-client.js';
 import { isReady, lastChange, until, useFollowerProcesses, type Follower } from './fixtures/follower-processes.js';
 
@@ -63,7 +63,12 @@ describeWithServer('live policy across processes, on a PostgreSQL server', () =>
     client = new pg.Client({ connectionString: databaseUrl }) as unknown as PgClient;
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${names.schema}" CASCADE`);
-    // An empty store: the instances start on their base policy and follow what is published from now on.
+    // An empty store, made before the instances start: several connections creating it at once can still race in
+    // PostgreSQL (a concurrent CREATE SCHEMA IF NOT EXISTS may fail on the catalog's unique index), which this test
+    // is not about. The instances start on their base policy and follow what is published from now on.
+    await client.query('BEGIN');
+    await ensurePolicyStore(client, names);
+    await client.query('COMMIT');
     for (let i = 0; i < 3; i++) startFollower(names.channel, 30_000);
     await until('three followers ready', () => followers.every(isReady), 30_000);
   }, 60_000);
