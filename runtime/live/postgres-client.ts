@@ -80,3 +80,25 @@ export function serverOfConnectionString(connectionString: string): string {
     return 'the configured server';
   }
 }
+
+/**
+ * Creates `schema` (a quoted identifier) when it is not there, inside the caller's transaction. The lookup that
+ * `CREATE SCHEMA IF NOT EXISTS` makes can answer from what this connection saw before an advisory lock let it in,
+ * so a schema another connection has just created can still look missing and the insert fail on the catalog's
+ * unique index (23505) or say it exists (42P06): a savepoint turns either into "already there".
+ *
+ * @example
+ * ```ts
+ * await client.query('BEGIN'); await createSchemaIfMissing(client, '"typed_permissions"'); …
+ * ```
+ */
+export async function createSchemaIfMissing(client: Queryable, schema: string): Promise<void> {
+  await client.query('SAVEPOINT typed_permissions_create_schema');
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (error) {
+    if (!['23505', '42P06'].includes((error as { code?: string } | null)?.code ?? '')) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT typed_permissions_create_schema');
+  }
+  await client.query('RELEASE SAVEPOINT typed_permissions_create_schema');
+}

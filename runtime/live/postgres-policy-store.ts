@@ -11,7 +11,7 @@ import { PermissionsUsageError } from '../core/common/errors.js';
 import { policyBundleProblem, type PolicyBundle } from './policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
 import { FOLLOWER_FORGET_MS } from './follower-timing.js';
-import type { PgClient, Queryable } from './postgres-client.js';
+import { createSchemaIfMissing, type PgClient, type Queryable } from './postgres-client.js';
 
 /** Where the store lives: a schema of its own, and the channel that carries notifications. */
 export interface PolicyStoreNames {
@@ -85,7 +85,7 @@ export function isMissingStore(error: unknown): boolean {
 export async function ensurePolicyStore(client: Queryable, names: PolicyStoreNames): Promise<void> {
   const schema = q(names.schema);
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`typed-permissions:${names.schema}`]);
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  await createSchemaIfMissing(client, schema);
   await client.query(
     `CREATE TABLE IF NOT EXISTS ${schema}.policy_versions (
        sequence bigserial PRIMARY KEY,

@@ -8,7 +8,7 @@
  */
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { checkTenantId } from '../core/decision/tenant-id.js';
-import type { Queryable } from './postgres-client.js';
+import { createSchemaIfMissing, type Queryable } from './postgres-client.js';
 import { isMissingStore, storeNames, type PolicyStoreNames } from './postgres-policy-store.js';
 import type { TenantRolesVersion } from './tenant-roles-source.js';
 import {
@@ -60,7 +60,7 @@ export async function ensureTenantRolesStore(client: Queryable, names: PolicySto
   if (rows[0]?.present === true) return;
   await inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`typed-permissions:${names.schema}`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await createSchemaIfMissing(client, schema);
     // COLLATE "C": tenants are paged in the order of their bytes, whatever the database's locale.
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${schema}.tenant_role_versions (
