@@ -8,7 +8,7 @@
  */
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { checkTenantId } from '../core/decision/tenant-id.js';
-import { createSchemaIfMissing, type Queryable } from './postgres-client.js';
+import { createSchemaIfMissing, preparedQuery, type Queryable } from './postgres-client.js';
 import { isMissingStore, storeNames, type PolicyStoreNames } from './postgres-policy-store.js';
 import type { TenantRolesVersion } from './tenant-roles-source.js';
 import {
@@ -208,10 +208,12 @@ export async function readTenantRoles(client: Queryable, names: PolicyStoreNames
   const schema = q(names.schema);
   try {
     const { rows } = await client.query<{ sequence: number; document: string }>(
-      `SELECT c.sequence, v.document::text AS document
-         FROM ${schema}.tenant_role_current c JOIN ${schema}.tenant_role_versions v ON v.tenant = c.tenant AND v.sequence = c.sequence
-        WHERE c.tenant = $1`,
-      [tenant],
+      preparedQuery(
+        `SELECT c.sequence, v.document::text AS document
+           FROM ${schema}.tenant_role_current c JOIN ${schema}.tenant_role_versions v ON v.tenant = c.tenant AND v.sequence = c.sequence
+          WHERE c.tenant = $1`,
+        [tenant],
+      ),
     );
     const row = rows[0];
     if (row === undefined) return undefined;
