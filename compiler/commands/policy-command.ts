@@ -2,8 +2,9 @@
  * `typed-permissions policy publish|list|rollback|followers`: the PostgreSQL policy store that running
  * applications follow (`postgresPolicySource`). Publishing compiles the definitions in memory, runs their policy
  * tests (a failing test publishes nothing), checks the bundle against every follower seen recently (one that
- * would reject it publishes nothing, unless `--force`), and inserts the version, moves the store's pointer and
- * notifies every follower in one transaction. A rollback is checked the same way.
+ * would reject it publishes nothing, unless `--force`) and against every tenant's custom roles in the store (a
+ * version they would no longer fit publishes nothing, unless `--force`), and inserts the version, moves the
+ * store's pointer and notifies every follower in one transaction. A rollback is checked the same way.
  */
 import {
   forgetGoneFollowers,
@@ -18,7 +19,10 @@ import {
   rollbackPolicy,
   runPolicyTests,
   storeNames,
+  tenantRolesFit,
+  formatProblemLocation,
   type GrantTables,
+  type TenantRolesFit,
   type PgClient,
   type PolicyBundle,
 } from 'typed-permissions/internal';
@@ -131,9 +135,9 @@ interface PublishOptions extends ActivateOptions {
 }
 
 /**
- * Checks `bundle` against every follower seen recently, then (unless one would reject it and `--force` is not
- * given) runs `activate.publish` and says who loads it. Refused: exit 1, naming each follower and its reasons,
- * nothing changed.
+ * Checks `bundle` against every follower seen recently and against every tenant's custom roles, then (unless a
+ * follower would reject it or a tenant's roles would no longer fit, and `--force` is not given) runs
+ * `activate.publish` and says who loads it. Refused: exit 1, naming each follower and tenant and why, nothing changed.
  */
 async function activateChecked(
   client: PgClient,
@@ -146,14 +150,25 @@ async function activateChecked(
   await forgetGoneFollowers(client, names);
   const followers = await listFollowers(client, names);
   const refusing = refusingFollowers(bundle, followers);
-  if (refusing.length > 0 && !options.force) {
-    const counted = `${refusing.length} of ${plural(followers.length, 'follower')}`;
-    io.error(`typed-permissions: ${counted} would reject version ${bundle.version}; nothing was changed:`);
-    for (const line of refusalLines(refusing, 'runs')) io.error(line);
-    io.error(
-      'typed-permissions: change the definitions, or first deploy code that can honour them; ' +
-        '`--force` activates the version anyway, and these followers keep the version they run.',
-    );
+  const fit = await tenantRolesFit(client, names, bundle.tables as GrantTables);
+  if ((refusing.length > 0 || fit.unfitCount > 0) && !options.force) {
+    if (refusing.length > 0) {
+      const counted = `${refusing.length} of ${plural(followers.length, 'follower')}`;
+      io.error(`typed-permissions: ${counted} would reject version ${bundle.version}; nothing was changed:`);
+      for (const line of refusalLines(refusing, 'runs')) io.error(line);
+      io.error(
+        'typed-permissions: change the definitions, or first deploy code that can honour them; ' +
+          '`--force` activates the version anyway, and these followers keep the version they run.',
+      );
+    }
+    if (fit.unfitCount > 0) {
+      io.error(`typed-permissions: ${unfitCounted(fit)} would no longer fit version ${bundle.version}; nothing was changed:`);
+      for (const line of unfitLines(fit)) io.error(line);
+      io.error(
+        "typed-permissions: change the definitions, or first publish these tenants' roles without what the version drops " +
+          '(typed-permissions tenant publish); `--force` activates the version anyway, and their custom roles grant nothing until they fit.',
+      );
+    }
     return 1;
   }
   const sequence = await activate.publish();
@@ -161,12 +176,33 @@ async function activateChecked(
   if (refusing.length === 0) {
     const who = followers.length === 0 ? `no follower was ${SEEN_RECENTLY}` : `${plural(loading, 'follower')} load it now`;
     io.log(`typed-permissions: ${activate.done(sequence)}; ${who}.`);
-    return 0;
+  } else {
+    const who = `${plural(loading, 'follower')} load it now; ${refusing.length} reject it and keep the version they run`;
+    io.log(`typed-permissions: ${activate.done(sequence)} (--force); ${who}:`);
+    for (const line of refusalLines(refusing, 'keeps')) io.log(line);
   }
-  const who = `${plural(loading, 'follower')} load it now; ${refusing.length} reject it and keep the version they run`;
-  io.log(`typed-permissions: ${activate.done(sequence)} (--force); ${who}:`);
-  for (const line of refusalLines(refusing, 'keeps')) io.log(line);
+  if (fit.unfitCount > 0) {
+    io.log(`typed-permissions: ${unfitCounted(fit)} grant nothing under it until they fit (--force):`);
+    for (const line of unfitLines(fit)) io.log(line);
+  }
   return 0;
+}
+
+/** "the custom roles of 2 of 5 tenants" */
+function unfitCounted(fit: TenantRolesFit): string {
+  return `the custom roles of ${fit.unfitCount} of ${plural(fit.checked, 'tenant')}`;
+}
+
+/** A line per reported tenant with its first problem, and how many were left out. */
+function unfitLines(fit: TenantRolesFit): string[] {
+  const lines = fit.unfit.map(({ tenant, sequence, problems }) => {
+    const [first] = problems;
+    const more = problems.length > 1 ? ` (and ${plural(problems.length - 1, 'more problem')})` : '';
+    const where = first === undefined ? '' : `${formatProblemLocation({ ...first, source: undefined })}: ${first.message}`;
+    return `  tenant ${JSON.stringify(tenant)} #${sequence}: ${where}${more}`;
+  });
+  if (fit.unfitCount > fit.unfit.length) lines.push(`  … and ${plural(fit.unfitCount - fit.unfit.length, 'more tenant')}`);
+  return lines;
 }
 
 function refusalLines(refusing: readonly RefusingFollower[], verb: 'runs' | 'keeps'): string[] {

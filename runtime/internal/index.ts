@@ -56,11 +56,12 @@ export {
 } from '../live/postgres-policy-store.js';
 export { PermissionsUsageError } from '../core/common/errors.js';
 export { describeRule } from '../core/ownership-rules/describe-rule.js';
-export { PermissionDefinitionError } from '../core/common/errors.js';
+export { formatProblemLocation, PermissionDefinitionError } from '../core/common/errors.js';
 export { parseBundleText } from '../live/bundle-text.js';
 export { regularFileText } from '../live/regular-file-text.js';
 export { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin, type TenantRolesBase } from '../live/tenant-roles-admin.js';
 export { MAX_TENANT_ROLES_BYTES } from '../live/tenant-roles-document.js';
+export { tenantRolesFit, type TenantRolesFit } from '../live/tenant-roles-fit.js';
 export { ownershipRulesStandIn, ownershipStandIn } from '../live/ownership-stand-in.js';
 export { permissionsFromTables, PrecompiledPermissions } from '../permissions/precompiled-permissions.js';
 export { fileTenantRoles } from '../live/file-tenant-roles.js';

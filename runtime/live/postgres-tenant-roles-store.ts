@@ -234,6 +234,39 @@ interface EntryRow {
   active?: boolean;
 }
 
+/**
+ * One page of the tenants' active versions with their documents, ordered by tenant id: `next` is the last tenant
+ * of a full page (pass it as `after`). A store without its tables has no tenants.
+ *
+ * @example
+ * ```ts
+ * let page = await readActiveTenantRolesPage(client, names, undefined, 50);
+ * while (page.next !== undefined) page = await readActiveTenantRolesPage(client, names, page.next, 50);
+ * ```
+ */
+export async function readActiveTenantRolesPage(
+  client: Queryable,
+  names: PolicyStoreNames,
+  after: string | undefined,
+  limit: number,
+): Promise<{ readonly versions: readonly TenantRolesVersion[]; readonly next?: string }> {
+  const schema = q(names.schema);
+  try {
+    const { rows } = await client.query<{ tenant: string; sequence: number; document: string }>(
+      `SELECT c.tenant, c.sequence, v.document::text AS document
+         FROM ${schema}.tenant_role_current c JOIN ${schema}.tenant_role_versions v ON v.tenant = c.tenant AND v.sequence = c.sequence
+        WHERE $1::text IS NULL OR c.tenant > $1
+        ORDER BY c.tenant LIMIT $2`,
+      [after ?? null, limit],
+    );
+    const versions = rows.map((row) => ({ tenant: row.tenant, sequence: Number(row.sequence), document: JSON.parse(row.document) as unknown }));
+    return rows.length === limit ? { versions, next: (versions.at(-1) as TenantRolesVersion).tenant } : { versions };
+  } catch (error) {
+    if (isMissingStore(error)) return { versions: [] };
+    throw error;
+  }
+}
+
 /** Entry fields, as both `list` and `show` give them (roles arrive as JSON text: the same with every driver). */
 const ENTRY_COLUMNS = 'v.tenant, v.sequence, v.published_at, v.published_by, v.note, to_jsonb(v.roles)::text AS roles';
 
