@@ -234,12 +234,25 @@ async function followers(databaseUrl: string, names: StoreNames, io: CommandOutp
   return 0;
 }
 
-async function rollback(databaseUrl: string, names: StoreNames, sequence: number, options: ActivateOptions, io: CommandOutput): Promise<number> {
+/**
+ * Makes version `sequence` active again, as a new entry. What it changes is shown first and recorded with the entry,
+ * as a publish's is; it does not ask, since a rollback is what an incident reaches for.
+ */
+async function rollback(
+  databaseUrl: string,
+  names: StoreNames,
+  sequence: number,
+  options: ActivateOptions & { readonly publishedBy: string | undefined },
+  io: CommandOutput,
+): Promise<number> {
   return withClient(databaseUrl, async (client) => {
     const bundle = await readStoredVersion(client, names, sequence);
+    const active = await activeForDiff(client, names, io);
+    const diff = diffPolicies(active.tables, bundle.tables as GrantTables, { before: active.label, after: `store:${sequence}` });
+    io.log(formatDiffText(diff));
     return activateChecked(client, names, bundle, options, io, {
-      publish: () => rollbackPolicy(client, names, sequence),
-      done: (active) => `version #${sequence} is active again, as #${active}`,
+      publish: () => rollbackPolicy(client, names, sequence, { publishedBy: options.publishedBy, diffSummary: summaryLine(diff.summary) }),
+      done: (activated) => `version #${sequence} is active again, as #${activated}`,
     });
   });
 }
@@ -269,14 +282,14 @@ export const policyCommand: Command = async (argv, io) => {
     ...(values.channel === undefined ? {} : { channel: values.channel }),
   });
   const options: ActivateOptions = { note: values.note ?? '', force: values.force === true };
-  if (subcommand !== 'publish')
-    for (const flag of ['yes', 'published-by'] as const) if (values[flag] !== undefined) throw new UsageError(`policy ${subcommand} takes no --${flag}.`);
-  if (subcommand === 'publish') {
-    const publishedBy = values['published-by'];
-    if (publishedBy !== undefined && (publishedBy.trim() === '' || publishedBy.length > MAX_PUBLISHED_BY_LENGTH || printableText(publishedBy) !== publishedBy))
-      throw new UsageError(`policy publish --published-by takes a printable name of 1 to ${MAX_PUBLISHED_BY_LENGTH} characters.`);
+  if (subcommand !== 'publish' && values.yes !== undefined) throw new UsageError(`policy ${subcommand} takes no --yes.`);
+  if (subcommand !== 'publish' && subcommand !== 'rollback' && values['published-by'] !== undefined)
+    throw new UsageError(`policy ${subcommand} takes no --published-by.`);
+  const publishedBy = values['published-by'];
+  if (publishedBy !== undefined && (publishedBy.trim() === '' || publishedBy.length > MAX_PUBLISHED_BY_LENGTH || printableText(publishedBy) !== publishedBy))
+    throw new UsageError(`policy ${subcommand} --published-by takes a printable name of 1 to ${MAX_PUBLISHED_BY_LENGTH} characters.`);
+  if (subcommand === 'publish')
     return publish(definitionsFolder('policy publish', rest), databaseUrl, names, { ...options, yes: values.yes === true, publishedBy }, io);
-  }
   if (subcommand === 'list' || subcommand === 'followers') {
     if (rest.length > 0) throw new UsageError(`policy ${subcommand} takes no folder.`);
     return subcommand === 'list' ? list(databaseUrl, names, io) : followers(databaseUrl, names, io);
@@ -284,5 +297,5 @@ export const policyCommand: Command = async (argv, io) => {
   const sequence = Number(rest[0]);
   if (rest.length !== 1 || !Number.isSafeInteger(sequence) || sequence < 1)
     throw new UsageError('policy rollback takes the sequence number of a version (see policy list).');
-  return rollback(databaseUrl, names, sequence, options, io);
+  return rollback(databaseUrl, names, sequence, { ...options, publishedBy }, io);
 };

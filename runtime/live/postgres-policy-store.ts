@@ -259,14 +259,14 @@ export async function readStoredVersion(client: Queryable, names: PolicyStoreNam
  *
  * @example
  * ```ts
- * await rollbackPolicy(client, names, 12); // 15: the bundle of 12, active again
+ * await rollbackPolicy(client, names, 12, { publishedBy: 'alice', diffSummary: '-2 cells' }); // 15: the bundle of 12, active again
  * ```
  */
-export async function rollbackPolicy(client: PgClient, names: PolicyStoreNames, sequence: number): Promise<number> {
+export async function rollbackPolicy(client: PgClient, names: PolicyStoreNames, sequence: number, record: PublishRecord = {}): Promise<number> {
   return inTransaction(client, async () => {
     await ensurePolicyStore(client, names);
     const bundle = await readStoredVersion(client, names, sequence);
-    return insertAndActivate(client, names, bundle, JSON.stringify(bundle), `rollback to ${sequence}`);
+    return insertAndActivate(client, names, bundle, JSON.stringify(bundle), `rollback to ${sequence}`, record);
   });
 }
 

@@ -163,14 +163,23 @@ describeWithServer('two example instances on one PostgreSQL server (DATABASE_URL
     // Timing belongs to the benchmark (npm run bench); reported here for the record.
     console.info(`publish → both example instances answering with it: ${reached.join(' ms, ')} ms`);
 
-    expect(await cli('rollback', '1')).toEqual({ status: 0, output: 'typed-permissions: version #1 is active again, as #3; 2 followers load it now.\n' });
+    expect(await cli('rollback', '1')).toEqual({
+      status: 0,
+      output: [
+        'Policy diff store:2 -> store:1: +0 −0 cells, 1 attribute set narrowed',
+        'document:',
+        '  ~ EMPLOYEE read:own, attributes narrowed (declared attributes -confidential): * -> * !confidential',
+        'typed-permissions: version #1 is active again, as #3; 2 followers load it now.',
+        '',
+      ].join('\n'),
+    });
     await Promise.all(instances.map((instance) => until('the rollback', async () => !(await employeeRead(instance)).confidential)));
     for (const instance of instances) expect(await employeeRead(instance)).toEqual({ status: 200, confidential: false, version: compiled.version });
 
     const list = await cli('list');
     expect(list.status).toBe(0);
     expect(list.output.split('\n').map((line) => line.replace(/ \d{4}-\d\d-\d\dT[\d:.]+Z [^\s,]+/, ' <when> <who>'))).toEqual([
-      `#3 ${compiled.version} <when> <who> (active), run by 2 followers — rollback to 1`,
+      `#3 ${compiled.version} <when> <who> (active), run by 2 followers [+0 −0 cells, 1 attribute set narrowed] — rollback to 1`,
       `#2 ${changed.version} <when> <who>, run by 0 followers [${summaryOf(second.output)}] — employees read confidential figures of their own documents`,
       `#1 ${compiled.version} <when> <who>, run by 0 followers [${summaryOf(first.output)}] — as compiled`,
       '',

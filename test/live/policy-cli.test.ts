@@ -51,6 +51,13 @@ describe('typed-permissions policy: refusals', () => {
       ['policy', 'rollback', '0', '--database-url', UNREACHABLE],
       'policy rollback takes the sequence number of a version (see policy list).',
     ],
+    ['a rollback with --yes (it does not ask)', ['policy', 'rollback', '1', '--yes', '--database-url', UNREACHABLE], 'policy rollback takes no --yes.'],
+    [
+      'a rollback by an unprintable name',
+      ['policy', 'rollback', '1', '--published-by', 'a\u0007b', '--database-url', UNREACHABLE],
+      'policy rollback --published-by takes a printable name of 1 to 200 characters.',
+    ],
+    ['a list with --published-by', ['policy', 'list', '--published-by', 'alice', '--database-url', UNREACHABLE], 'policy list takes no --published-by.'],
   ])('%s: exit 2 with the usage', async (_label, argv, says) => {
     const { code, logs, errors } = await run(...argv);
     expect([code, logs]).toEqual([2, []]);

@@ -85,7 +85,12 @@ if (serverUrl === undefined) console.info('policy publish against tenants: skipp
     expect([back.code, back.errors, back.logs]).toEqual([
       0,
       [],
-      [`typed-permissions: version #1 is active again, as #3; no follower was seen in the last 60 s.`],
+      [
+        ['Policy diff store:2 -> store:1: +1 −0 cells, resources +1 −0', 'resources added: "invoice"', 'invoice:', '  + READER read:any, attributes *'].join(
+          '\n',
+        ),
+        `typed-permissions: version #1 is active again, as #3; no follower was seen in the last 60 s.`,
+      ],
     ]);
   }, 60_000);
 

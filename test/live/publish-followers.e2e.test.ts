@@ -198,8 +198,19 @@ describeWithServer('policy publish checks every follower seen recently', () => {
   });
 
   it('a rollback is checked the same way: to a version they take, it goes through', async () => {
-    const rolledBack = await run('policy', 'rollback', '1', ...store());
-    expect(rolledBack).toEqual({ code: 0, logs: [`typed-permissions: version #1 is active again, as #4; 3 followers load it now.`], errors: [] });
+    const rolledBack = await run('policy', 'rollback', '1', ...store(), '--published-by', 'on-call');
+    // What the rollback changes is shown first, and recorded with the new entry as a publish's is.
+    const diff = [
+      'Policy diff store:3 -> store:1: +0 −2 cells, actions +0 −1',
+      'actions removed: "approve"',
+      'doc:',
+      '  - READER approve:any, attributes *',
+      '  - WRITER approve:any, attributes *',
+    ].join('\n');
+    expect(rolledBack).toEqual({ code: 0, logs: [diff, `typed-permissions: version #1 is active again, as #4; 3 followers load it now.`], errors: [] });
+    expect((await run('policy', 'list', ...store())).logs[0]).toMatch(
+      /^#4 [0-9a-f]{64} \S+ on-call \(active\), run by \d+ followers? \[\+0 −2 cells, actions \+0 −1\] — rollback to 1$/,
+    );
     await until('every follower on #4', () => followers.every((follower) => lastChange(follower)?.sequence === 4));
     const refused = await run('policy', 'rollback', '3', ...store());
     expect([refused.code, refused.errors[0]]).toEqual([
