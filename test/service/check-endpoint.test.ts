@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DecisionService } from '../../runtime/service/index.js';
-import { ask, fixtureBundle, fixtureService, problem } from './service-fixture.js';
+import { ask, fixtureBundle, fixtureService, postChecks, problem, REFUSED_CHECK } from './service-fixture.js';
 
 const version = fixtureBundle().version;
 const author = { id: 1, roles: ['AUTHOR'] };
@@ -17,16 +17,7 @@ const authorGroup = { group: 0, isOwner: 'isAuthor', listOwned: 'listAuthored', 
 /** The MEMBER group of teams: limitToMember, run by the teams' executor teamsAmong. */
 const memberGroup = { group: 1, limitOwned: 'limitToMember', ownedAmong: 'teamsAmong', attributes: ['*'] };
 
-const denied = {
-  granted: false,
-  anyGranted: false,
-  ownGranted: false,
-  needsOwnership: false,
-  reason: 'no-grant',
-  anyAttributes: [],
-  attributes: [],
-  ownership: [],
-};
+const denied = REFUSED_CHECK;
 
 let service: DecisionService;
 beforeAll(async () => {
@@ -37,7 +28,7 @@ afterAll(async () => {
 });
 
 async function check(...checks: object[]) {
-  const answer = await ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
+  const answer = await postChecks(service, ...checks);
   expect([answer.status, answer.headers['content-type'], answer.headers['x-permissions-version'], answer.headers['cache-control']]).toEqual([
     200,
     'application/json; charset=utf-8',

@@ -11,7 +11,7 @@ import { Permissions } from '../../runtime/permissions/index.js';
 import { createDecisionService, type DecisionService } from '../../runtime/service/index.js';
 import { createRemotePermissions } from '../../runtime/remote/index.js';
 import { PermissionsUsageError } from '../../runtime/permissions/index.js';
-import { addressOf, ask, fixtureDefinitions, fixtureOwnership, problem, recordingLogger, TOKEN } from './service-fixture.js';
+import { addressOf, ask, fixtureDefinitions, fixtureOwnership, postChecks, problem, recordingLogger, REFUSED_CHECK, TOKEN } from './service-fixture.js';
 
 const bundle = policyBundleOf(
   new Permissions({
@@ -35,17 +35,8 @@ afterAll(async () => {
   await service.close();
 });
 
-const checkOf = (...checks: object[]) => ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
-const denied = {
-  granted: false,
-  anyGranted: false,
-  ownGranted: false,
-  needsOwnership: false,
-  reason: 'no-grant',
-  anyAttributes: [],
-  attributes: [],
-  ownership: [],
-};
+const checkOf = (...checks: object[]) => postChecks(service, ...checks);
+const denied = REFUSED_CHECK;
 
 describe('POST /v1/check of a resource that declares its actions', () => {
   it.each([

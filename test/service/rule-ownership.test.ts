@@ -11,7 +11,7 @@ import { compileModel } from '../../compiler/model/compile-model.js';
 import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
 import { DEFAULT_SERVICE_LIMITS, type DecisionService } from '../../runtime/service/index.js';
 import { fixture } from '../compiler/helpers.js';
-import { ask, fixtureService, problem } from './service-fixture.js';
+import { ask, fixtureService, postChecks, problem } from './service-fixture.js';
 
 let tables: GrantTables;
 let service: DecisionService;
@@ -32,7 +32,7 @@ const CREATOR = { group: 0, rule: 'creator', attributes: ['*', '!confidential'] 
 const AUDITED = { group: 3, isOwner: 'isAudited', listOwned: 'listAudited', attributes: ['*'] };
 
 const check = async (...checks: object[]) => {
-  const answer = await ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
+  const answer = await postChecks(service, ...checks);
   return { status: answer.status, body: answer.body };
 };
 /** The fields of an answer that say the decision (the version is the policy's, checked once). */

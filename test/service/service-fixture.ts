@@ -143,6 +143,30 @@ export async function ask(service: DecisionService, request: Request): Promise<A
   };
 }
 
+/**
+ * Posts `checks` to `/v1/check` of `service`.
+ *
+ * @example
+ * ```ts
+ * const answer = await postChecks(service, { user, resource: 'article', action: 'read' });
+ * ```
+ */
+export function postChecks(service: DecisionService, ...checks: object[]): Promise<Answer> {
+  return ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
+}
+
+/** A check's answer when nothing grants it (add `policyVersion`, and `reason` for another refusal). */
+export const REFUSED_CHECK = {
+  granted: false,
+  anyGranted: false,
+  ownGranted: false,
+  needsOwnership: false,
+  reason: 'no-grant',
+  anyAttributes: [],
+  attributes: [],
+  ownership: [],
+} as const;
+
 /** A JSON Schema, loosely, to read the service's schemas in an OpenAPI document. */
 export interface JsonSchema {
   readonly properties: Readonly<Record<string, JsonSchema>>;

@@ -9,7 +9,7 @@ import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import type { DecisionService } from '../../runtime/service/index.js';
 import type { DecisionEvent } from '../../runtime/permissions/index.js';
 import { memoryTenantRoles } from '../tenants/tenant-fixture.js';
-import { ask, fixtureBundle, fixtureService, problem, recordingLogger } from './service-fixture.js';
+import { ask, fixtureBundle, fixtureService, postChecks, problem, recordingLogger, REFUSED_CHECK } from './service-fixture.js';
 
 const version = fixtureBundle().version;
 /** PUBLISHER publishes every article in acme, and reads them in globex; no policy role has that name. */
@@ -29,17 +29,7 @@ const granted = (anyAttributes: string[]) => ({
   ownership: [],
   policyVersion: version,
 });
-const denied = {
-  granted: false,
-  anyGranted: false,
-  ownGranted: false,
-  needsOwnership: false,
-  reason: 'no-grant',
-  anyAttributes: [],
-  attributes: [],
-  ownership: [],
-  policyVersion: version,
-};
+const denied = { ...REFUSED_CHECK, policyVersion: version };
 /** The status and body of an answer, to compare whole. */
 const exactly = ({ status, body }: { status: number; body: unknown }) => ({ status, body });
 const invalid = (detail: string) => problem('invalid-request', 400, 'Invalid request', detail);
@@ -54,7 +44,7 @@ async function tenantService(limits: { maxTenants?: number } = {}) {
   const roles = memoryTenantRoles(CUSTOM_ROLES);
   const logger = recordingLogger();
   service = await fixtureService({ tenantRoles: roles.source, logger, limits });
-  const check = (...checks: object[]) => ask(service as DecisionService, { method: 'POST', url: '/v1/check', payload: { checks } });
+  const check = (...checks: object[]) => postChecks(service as DecisionService, ...checks);
   return { roles, logger, check, service };
 }
 
