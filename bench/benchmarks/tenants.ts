@@ -37,6 +37,7 @@ import {
   withRole,
   type TenantRolesDocument,
 } from '../harness/tenant-roles-documents.js';
+import { Random } from '../harness/random.js';
 import { getGc, interleavedRounds } from '../harness/timing.js';
 
 const FOLLOWER = 'bench/harness/tenant-follower.ts';
@@ -329,6 +330,8 @@ async function timeWarmDecisions(
       ],
       settings.warm,
       gc,
+      // In an order drawn afresh each round: neither side always follows the other (and what it left behind).
+      { shuffle: new Random(SEED) },
     );
     const expected = question.granted ? 2 * (settings.warm.warmupRounds + settings.warm.rounds) * settings.warm.iterationsPerRound : 0;
     if (answers !== expected) throw new Error(`${question.case}: ${answers} answers granted while timed, expected ${expected}`);
