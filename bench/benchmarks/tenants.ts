@@ -404,12 +404,7 @@ function startFollower(server: NonNullable<TenantStore['server']>, changes: numb
  * Publishes `changes` changes, each to another tenant (a new role that reads), one at a time once every instance
  * answered the one before; the delays from each publish's commit to each instance's first yes.
  */
-async function measurePropagation(
-  store: TenantStore,
-  seeded: Seeded,
-  changes: number,
-  resource: string,
-): Promise<TenantsResult['propagation']> {
+async function measurePropagation(store: TenantStore, seeded: Seeded, changes: number, resource: string): Promise<TenantsResult['propagation']> {
   const server = store.server;
   if (server === undefined) return { skipped: 'the folder store: propagation is measured on the PostgreSQL store only' };
   const followers: Follower[] = [];
