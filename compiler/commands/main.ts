@@ -19,7 +19,7 @@ const USAGE = `Usage:
   typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--tenant <id> [--tenant-roles <file>]] [--json]
   typed-permissions test [definitionsDir] [--coverage] [--reporter junit <file>]
   typed-permissions diff <before> <after> [--format text|markdown|json] [--database-url <url>] [--store <folder> --policy <policy.json>]
-  typed-permissions render [definitionsDir] --out <folder> [--before <definitionsDir|policy.json>]
+  typed-permissions render [definitionsDir] --out <folder> [--before <definitionsDir|policy.json|store:<n>|store:active|tenant:<id>>] [--database-url <url>]
   typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>] [--published-by <name>] [--yes] [--force]
   typed-permissions policy list [--database-url <url>]
   typed-permissions policy rollback <sequence> [--database-url <url>] [--published-by <name>] [--force]

@@ -3,7 +3,8 @@
  * PostgreSQL server (TEST_DATABASE_URL), publishing prints the diff against the active version, asks on a terminal
  * (no answer, or no terminal without --yes, publishes nothing), refuses when the active version moved while the
  * question was asked, records who published and the diff's summary (a store made before that column keeps working),
- * and `diff store:<sequence> store:active` compares two versions of the store.
+ * `diff store:<sequence> store:active` compares two versions of the store, and `render --before store:<sequence>` draws
+ * the review page against one.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -110,6 +111,19 @@ describeWithServer('policy publish shows the diff and asks; diff reads the store
       code: 2,
       logs: [],
       errors: ['typed-permissions: The policy store has no version 9; see `typed-permissions policy list`.'],
+      questions: [],
+    });
+  });
+
+  it('render --before store:1 draws the review page against a version of the store', async () => {
+    const site = join(temp, 'site');
+    const rendered = await run(['render', v2, '--out', site, '--before', 'store:1', ...store()]);
+    expect(rendered).toEqual({
+      code: 0,
+      logs: [
+        `Wrote the review page of v2/ to ${site}/ (3 pages; open ${site}/index.html), compared with store:1: 1 attribute set widened (more attributes shown).`,
+      ],
+      errors: [],
       questions: [],
     });
   });

@@ -1,7 +1,8 @@
 /**
  * `typed-permissions render`: the site written for the example, its folder refused when it is not empty and not an
  * earlier render (the compiler's generated/ included), a second render over the first, `--before` with a
- * definitions folder and with a policy.json, and every refusal with its exit code.
+ * definitions folder and with a policy.json (read as `diff` reads a side: the store's versions are tested in
+ * test/review/diff-command.test.ts and test/live/policy-publish-diff.test.ts), and every refusal with its exit code.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -128,29 +129,40 @@ describe('render refuses what it must not overwrite or cannot read', () => {
     expect(result.errors.join('\n')).toContain('The output folder is the definitions folder');
   }, 60_000);
 
-  it('a --before that does not exist, is not JSON, or is not a policy bundle', async () => {
+  it('a --before that does not exist, is not JSON, or is not a policy bundle: read and refused as diff reads a side', async () => {
     const out = join(temp, 'refused');
     const missing = join(temp, 'nowhere');
     expect(await run(DEFINITIONS, '--out', out, '--before', missing)).toEqual({
       code: 1,
       logs: [],
-      errors: [
-        `typed-permissions: render --before ${missing}: no such folder or file (ENOENT). ` +
-          'Give the definitions folder of the earlier version, or its policy.json.',
-      ],
+      errors: [`typed-permissions: ${missing} does not exist: give a definitions folder, a policy.json bundle, store:<sequence>, store:active or tenant:<id>.`],
     });
     const notJson = join(temp, 'not.json');
     writeFileSync(notJson, '{ "format": 1,');
     const bad = await run(DEFINITIONS, '--out', out, '--before', notJson);
     expect(bad.code).toBe(1);
-    expect(bad.errors[0]).toMatch(/^typed-permissions: render --before .*not\.json: The policy bundle of file .*not\.json is not JSON/);
+    expect(bad.errors[0]).toMatch(/^typed-permissions: The policy bundle of file .*not\.json is not JSON/);
     const wrongShape = join(temp, 'wrong.json');
     writeFileSync(wrongShape, JSON.stringify({ format: 1, version: 'x', tables: {} }));
     expect((await run(DEFINITIONS, '--out', out, '--before', wrongShape)).errors).toEqual([
-      `typed-permissions: render --before ${wrongShape}: the file has no version (64 hexadecimal digits of SHA-256). ` +
-        'Give a policy.json that npx typed-permissions compile wrote, or a definitions folder.',
+      `typed-permissions: file ${wrongShape} has no version (64 hexadecimal digits of SHA-256).`,
     ]);
     expect(existsSync(out)).toBe(false);
+  }, 60_000);
+
+  it('a --before in a store needs the store: store:active without a database is a usage error', async () => {
+    const saved = process.env['DATABASE_URL'];
+    delete process.env['DATABASE_URL'];
+    try {
+      const result = await run(DEFINITIONS, '--out', join(temp, 'no-store'), '--before', 'store:active');
+      expect([result.code, result.errors[0]]).toEqual([
+        2,
+        expect.stringMatching(/^typed-permissions: store:active needs --database-url <url> \(or DATABASE_URL\)\./),
+      ]);
+    } finally {
+      if (saved !== undefined) process.env['DATABASE_URL'] = saved;
+    }
+    expect(existsSync(join(temp, 'no-store'))).toBe(false);
   }, 60_000);
 
   it('definitions with problems: printed at file:line:column, exit 1', async () => {
