@@ -16,6 +16,8 @@ const MODULE_OPTION_KEYS: readonly string[] = [
   'tables',
   'source',
   'follow',
+  'tenantRoles',
+  'followTenantRoles',
 ];
 
 const KNOWN_OPTION_KEYS: readonly string[] = [...MODULE_OPTION_KEYS, ...PERMISSIONS_OPTION_KEYS];
@@ -34,6 +36,12 @@ const moduleOptionsShape = object(
       'source must be a policy source (filePolicySource, postgresPolicySource, httpPolicySource of typed-permissions/live).',
     ),
     follow: is(isObjectLike, 'follow must be an object { onChange?, onReject?, onError? }.'),
+    tenantRoles: is(
+      (source) => isObjectLike(source) && typeof (source as { read?: unknown }).read === 'function',
+      'tenantRoles must be a source of tenant roles (postgresTenantRoles, fileTenantRoles of typed-permissions/live, or an object with read(tenant)).',
+    ),
+    // Checked by followTenantRoles itself when the application starts, with its own messages.
+    followTenantRoles: is(isObjectLike, 'followTenantRoles must be an object { maxTenants?, maxBytes?, onError? }.'),
     extractUserFromRequest: valid(
       (extract) => typeof extract === 'function',
       'PermissionsModule.forRoot(): extractUserFromRequest must be a function (request) => user | Promise<user>.',

@@ -3,8 +3,8 @@
  * `PermissionsOptions` as `new Permissions()` and express's `initPermissions`), plus what only the
  * integration needs.
  */
-import type { GrantTables, PermissionDefinition, PermissionsOptions, User } from '../permissions/index.js';
-import type { FollowOptions, PolicyBundle, PolicySource } from '../live/index.js';
+import type { GrantTables, PermissionDefinition, PermissionsOptions, TenantRolesOptions, User } from '../permissions/index.js';
+import type { FollowOptions, PolicyBundle, PolicySource, TenantRolesSource } from '../live/index.js';
 import type { ProjectResourceId } from '../integration/index.js';
 
 export type { ProjectResourceId } from '../integration/index.js';
@@ -63,4 +63,12 @@ export interface PermissionsModuleOptions<TUser extends User<unknown> = User<unk
   readonly source?: PolicySource | undefined;
   /** What to do on each change, rejection and source failure of `source` (default: warnings through `logger`). */
   readonly follow?: FollowOptions | undefined;
+  /**
+   * The tenants' custom roles to follow (`typed-permissions/live`: `postgresTenantRoles`, `fileTenantRoles`, or an
+   * object of your own with `read(tenant)`): followed when the application starts, as
+   * `permissions.followTenantRoles(tenantRoles, followTenantRoles)` would, and closed when it shuts down.
+   */
+  readonly tenantRoles?: TenantRolesSource | undefined;
+  /** The bounds of the tenants' cache and what to do on a watch's trouble (`maxTenants`, `maxBytes`, `onError`). */
+  readonly followTenantRoles?: TenantRolesOptions | undefined;
 }

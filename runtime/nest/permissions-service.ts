@@ -6,7 +6,7 @@
  */
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ModuleRef, ModulesContainer, type ApplicationConfig } from '@nestjs/core';
-import { PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../permissions/index.js';
+import { PermissionsUsageError, type FollowedTenantRoles, type GrantQuery, type Permissions, type Permit, type User } from '../permissions/index.js';
 import type { LivePolicy } from '../live/index.js';
 import { definitionSources } from './definition-sources.js';
 import { checkPermitConsumers } from './get-permit-consumers.js';
@@ -52,6 +52,8 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
   private engine: Permissions<TUser, TFilter> | undefined;
   /** The followed live policy (the `source` option), closed at shutdown. */
   private live: LivePolicy | undefined;
+  /** The followed custom roles of tenants (the `tenantRoles` option), closed at shutdown. */
+  private tenantRoles: FollowedTenantRoles | undefined;
   private records: readonly HandlerRecord[] = [];
   private readonly options: PermissionsModuleOptions<TUser, TFilter>;
   /**
@@ -79,9 +81,18 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
 
   /**
    * Builds the engine at start (an invalid definition makes `app.init()` reject), follows the `source` option when
-   * given (its first version loaded before the start goes on), and checks every guarded handler.
+   * given (its first version loaded before the start goes on) and the `tenantRoles` option, and checks every
+   * guarded handler.
    */
   async onModuleInit(): Promise<void> {
+    await this.followPolicy();
+    const { tenantRoles, followTenantRoles } = this.options;
+    if (tenantRoles !== undefined && this.tenantRoles === undefined)
+      this.tenantRoles = await this.ensureBuilt().followTenantRoles(tenantRoles, followTenantRoles);
+  }
+
+  /** Follows the `source` option when given (its first version loaded before the start goes on); else builds the engine. */
+  private async followPolicy(): Promise<void> {
     const { source, follow } = this.options;
     if (source === undefined) {
       this.ensureBuilt();
@@ -104,9 +115,9 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     }
   }
 
-  /** Stops following the live policy. */
+  /** Stops following the live policy and the tenants' custom roles. */
   async onApplicationShutdown(): Promise<void> {
-    await this.live?.close();
+    await Promise.all([this.live?.close(), this.tenantRoles?.close()]);
   }
 
   /**

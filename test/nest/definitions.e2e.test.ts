@@ -240,7 +240,8 @@ describe('start fails on bad definitions', () => {
     expect(error).toBeInstanceOf(PermissionsUsageError);
     expect((error as Error).message).toBe(
       'PermissionsModule.forRoot(): option "limitOwnReduse" does not exist; the options are extractUserFromRequest, extractTenantFromRequest, ' +
-        'projectResourceId, definitions, tables, source, follow, ownership, ownershipRules, limitOwnReduce, strict, logger, getResourceId, ' +
+        'projectResourceId, definitions, tables, source, follow, tenantRoles, followTenantRoles, ownership, ownershipRules, limitOwnReduce, strict, ' +
+        'logger, getResourceId, ' +
         'hookTimeoutMs, ownedAmong, resourceIdTypes, ' +
         'resourceActions, compileProjections, onDecision, decisionLog, telemetry.',
     );

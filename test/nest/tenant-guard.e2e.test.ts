@@ -2,7 +2,9 @@
  * The Nest guard asks in the tenant the module's `extractTenantFromRequest` names, for REST handlers and GraphQL
  * resolvers alike: a custom role grants in its own tenant only, a tenant that is no tenant id answers 400
  * (GraphQL: BAD_USER_INPUT), an extractTenantFromRequest that throws is a 500 with nothing of the error, and a
- * tenant whose custom roles cannot be read answers 503 (GraphQL: SERVICE_UNAVAILABLE) — over real HTTP.
+ * tenant whose custom roles cannot be read answers 503 (GraphQL: SERVICE_UNAVAILABLE) — over real HTTP. The custom
+ * roles are followed through the module's `tenantRoles` option: at start, and no longer once the application closes;
+ * a `tenantRoles` that is no source stops the start.
  */
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -13,6 +15,7 @@ import request from 'supertest';
 import { grantTables } from '../../generated/tables.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import { createPermissionsGuard, PermissionsModule, PermissionsService } from '../../runtime/nest/index.js';
+import { PermissionsUsageError } from '../../runtime/permissions/index.js';
 import {
   AUDITOR,
   EMPTY_ANSWER,
@@ -24,7 +27,7 @@ import {
   TOO_LONG_TENANT,
   UNAVAILABLE_ANSWER,
 } from '../tenants/tenant-fixture.js';
-import { listenApp } from './fixtures/documents.fixture.js';
+import { createApp, listenApp } from './fixtures/documents.fixture.js';
 import { fixtureGraphQLModule } from './fixtures/graphql/graphql-app.fixture.js';
 
 @Controller('decisions')
@@ -54,10 +57,23 @@ class DocumentsResolver {
   }
 }
 
+/** The source of custom roles in memory, watched: the test sees the watch start with the application and stop with it. */
+const roles = memoryTenantRoles();
+const watching: string[] = [];
+const watchedSource = {
+  ...roles.source,
+  watch: () => {
+    watching.push('started');
+    return () => Promise.resolve(void watching.push('stopped'));
+  },
+};
+
 @Module({
   imports: [
     PermissionsModule.forRoot({
       tables: grantTables,
+      tenantRoles: watchedSource,
+      followTenantRoles: { maxTenants: 100 },
       ownershipRules: memoryOwnership({ document: [], user: [{ id: 1, companyId: 10 }] }),
       logger: { warn: () => undefined },
       extractUserFromRequest: () => AUDITOR,
@@ -74,12 +90,11 @@ class DocumentsResolver {
 })
 class TenantsModule {}
 
-const roles = memoryTenantRoles();
 let app: INestApplication<Server>;
 
 beforeAll(async () => {
   ({ app } = await listenApp({ imports: [TenantsModule] }));
-  await app.get(PermissionsService).permissions.followTenantRoles(roles.source);
+  expect(watching).toEqual(['started']);
 }, 30_000);
 
 afterAll(async () => {
@@ -149,4 +164,28 @@ describe('the Nest guard of GraphQL resolvers in a tenant', () => {
     });
     roles.fail(undefined);
   });
+});
+
+describe('the module option tenantRoles', () => {
+  it('stops following the custom roles when the application closes', async () => {
+    const { app: other } = await listenApp({ imports: [TenantsModule] });
+    expect(watching).toEqual(['started', 'started']);
+    expect(other.get(PermissionsService).permissions.grantPermitSync({ user: AUDITOR, resource: 'decision', action: 'list' }).granted).toBe(false);
+    await other.close();
+    expect(watching).toEqual(['started', 'started', 'stopped']);
+  }, 30_000);
+
+  it('stops the start when it is no source of tenant roles', async () => {
+    const failure = await createApp({
+      imports: [PermissionsModule.forRoot({ tables: grantTables, extractUserFromRequest: () => AUDITOR, tenantRoles: { read: 'acme' } as never })],
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(PermissionsUsageError);
+    expect((failure as Error).message).toBe(
+      'PermissionsModule.forRoot(): tenantRoles must be a source of tenant roles (postgresTenantRoles, fileTenantRoles of typed-permissions/live, ' +
+        'or an object with read(tenant)).',
+    );
+  }, 30_000);
 });
