@@ -11,7 +11,7 @@ import type { Queryable } from './postgres-client.js';
 import type { PolicyStoreNames } from './postgres-policy-store.js';
 import { readActiveTenantRolesPage } from './postgres-tenant-roles-store.js';
 
-/** Documents read per query: a document may hold up to 1 MiB, so a page stays within 50 MiB. */
+/** Documents read per query: each holds at most 1 MiB of JSON, so a page reads at most 50 MiB. */
 const PAGE_SIZE = 50;
 /** Tenants whose problems are kept for the report; the rest are counted. */
 export const MAX_REPORTED_UNFIT_TENANTS = 100;
