@@ -8,7 +8,7 @@ import { formatDiffMarkdown } from '../review/diff-markdown.js';
 import { formatDiffText } from '../review/diff-text.js';
 import { diffPolicies } from '../review/policy-diff.js';
 import { parseCommandLine, UsageError, type Command } from './command-line.js';
-import { DiffSideError, sideTables, type DiffStores } from './diff-sides.js';
+import { DiffSideError, SIDE_STORE_OPTIONS, sideStoresOf, sideTables } from './diff-sides.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 
@@ -21,29 +21,15 @@ const FORMATS = ['text', 'markdown', 'json'] as const;
  * ```
  */
 export const diffCommand: Command = async (argv, io) => {
-  const { values, positionals } = parseCommandLine(argv, {
-    format: { type: 'string' },
-    'database-url': { type: 'string' },
-    schema: { type: 'string' },
-    // Taken as the other store commands take it, so that the same store options work; a diff notifies no one.
-    channel: { type: 'string' },
-    store: { type: 'string' },
-    policy: { type: 'string' },
-  });
+  const { values, positionals } = parseCommandLine(argv, { format: { type: 'string' }, ...SIDE_STORE_OPTIONS });
   if (positionals.length !== 2)
     throw new UsageError(
       `diff takes two sides, got ${positionals.length}: each a definitions folder, a policy.json bundle, store:<sequence>, store:active or tenant:<id>.`,
     );
   const format = values.format ?? 'text';
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`diff --format takes text, markdown or json, got ${JSON.stringify(format)}.`);
-  if (values.store === '') throw new UsageError('diff: --store needs the path of a folder.');
+  const stores = sideStoresOf('diff', values);
   const [before, after] = positionals as [string, string];
-  const stores: DiffStores = {
-    databaseUrl: values['database-url'] ?? process.env['DATABASE_URL'],
-    schema: values.schema,
-    tenantStore: values.store,
-    policy: values.policy,
-  };
   let diff;
   try {
     diff = diffPolicies(await sideTables(before, stores), await sideTables(after, stores), { before, after });

@@ -41,6 +41,32 @@ export interface DiffStores {
   readonly policy: string | undefined;
 }
 
+/**
+ * The command-line options that say where store sides are read from, as `diff` and `render --before` take them
+ * (`--channel` is taken as the other store commands take it, so that the same store options work; reading notifies no one).
+ */
+export const SIDE_STORE_OPTIONS = {
+  'database-url': { type: 'string' },
+  schema: { type: 'string' },
+  channel: { type: 'string' },
+  store: { type: 'string' },
+  policy: { type: 'string' },
+} as const;
+
+/**
+ * The stores of {@link SIDE_STORE_OPTIONS}' values (the database from `DATABASE_URL` when not given); a usage error
+ * naming `command` for an empty `--store`.
+ *
+ * @example
+ * ```ts
+ * const stores = sideStoresOf('diff', values);
+ * ```
+ */
+export function sideStoresOf(command: string, values: { readonly [key in keyof typeof SIDE_STORE_OPTIONS]?: string | undefined }): DiffStores {
+  if (values.store === '') throw new UsageError(`${command}: --store needs the path of a folder.`);
+  return { databaseUrl: values['database-url'] ?? process.env['DATABASE_URL'], schema: values.schema, tenantStore: values.store, policy: values.policy };
+}
+
 /** A side that could not be read: the lines to print (problems at file:line:column, or one message). */
 export class DiffSideError extends Error {
   constructor(readonly lines: readonly string[]) {

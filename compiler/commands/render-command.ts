@@ -16,7 +16,7 @@ import { renderSite, SiteTooLargeError } from '../review/render-site.js';
 import { siteChangesOf } from '../review/site-changes.js';
 import { writeSite } from '../review/site-folder.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
-import { DiffSideError, sideTables } from './diff-sides.js';
+import { DiffSideError, SIDE_STORE_OPTIONS, sideStoresOf, sideTables } from './diff-sides.js';
 
 /** The tables of a definitions folder, compiled in memory; undefined (each problem printed) when it has problems. */
 function compiledTables(definitionsDir: string, io: CommandOutput): GrantTables | undefined {
@@ -35,35 +35,19 @@ function compiledTables(definitionsDir: string, io: CommandOutput): GrantTables 
  * ```
  */
 export const renderCommand: Command = async (argv, io) => {
-  const { values, positionals } = parseCommandLine(argv, {
-    out: { type: 'string' },
-    before: { type: 'string' },
-    // The store options of `diff`, for an earlier version kept in a store.
-    'database-url': { type: 'string' },
-    schema: { type: 'string' },
-    channel: { type: 'string' },
-    store: { type: 'string' },
-    policy: { type: 'string' },
-  });
+  // The store options of `diff`, for an earlier version kept in a store.
+  const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' }, before: { type: 'string' }, ...SIDE_STORE_OPTIONS });
   if (values.out === undefined || values.out === '') throw new UsageError('render needs --out <folder>, the folder of the review page.');
   if (values.before === '')
     throw new UsageError('render --before needs the earlier version: a definitions folder, a policy.json, store:<sequence>, store:active or tenant:<id>.');
-  if (values.store === '') throw new UsageError('render: --store needs the path of a folder.');
+  const stores = sideStoresOf('render', values);
   const definitionsDir = definitionsFolder('render', positionals);
   const after = compiledTables(definitionsDir, io);
   if (after === undefined) return 1;
   const source = `${basename(resolve(definitionsDir))}/`;
   let before: GrantTables | undefined;
   try {
-    before =
-      values.before === undefined
-        ? undefined
-        : await sideTables(values.before, {
-            databaseUrl: values['database-url'] ?? process.env['DATABASE_URL'],
-            schema: values.schema,
-            tenantStore: values.store,
-            policy: values.policy,
-          });
+    before = values.before === undefined ? undefined : await sideTables(values.before, stores);
   } catch (error) {
     if (!(error instanceof DiffSideError)) throw error;
     for (const line of error.lines) io.error(line);
