@@ -87,8 +87,15 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
   async onModuleInit(): Promise<void> {
     await this.followPolicy();
     const { tenantRoles, followTenantRoles } = this.options;
-    if (tenantRoles !== undefined && this.tenantRoles === undefined)
+    if (tenantRoles === undefined || this.tenantRoles !== undefined) return;
+    try {
       this.tenantRoles = await this.ensureBuilt().followTenantRoles(tenantRoles, followTenantRoles);
+    } catch (error) {
+      // The start fails (bad options, say): the live policy followed above is not left running without a shutdown.
+      await this.live?.close();
+      this.live = undefined;
+      throw error;
+    }
   }
 
   /** Follows the `source` option when given (its first version loaded before the start goes on); else builds the engine. */

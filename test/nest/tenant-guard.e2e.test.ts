@@ -27,7 +27,8 @@ import {
   TOO_LONG_TENANT,
   UNAVAILABLE_ANSWER,
 } from '../tenants/tenant-fixture.js';
-import { createApp, listenApp } from './fixtures/documents.fixture.js';
+import { memorySource } from '../live/memory-source.js';
+import { createApp, listenApp, startApp } from './fixtures/documents.fixture.js';
 import { fixtureGraphQLModule } from './fixtures/graphql/graphql-app.fixture.js';
 
 @Controller('decisions')
@@ -173,6 +174,28 @@ describe('the module option tenantRoles', () => {
     expect(other.get(PermissionsService).permissions.grantPermitSync({ user: AUDITOR, resource: 'decision', action: 'list' }).granted).toBe(false);
     await other.close();
     expect(watching).toEqual(['started', 'started', 'stopped']);
+  }, 30_000);
+
+  it('stops the start when followTenantRoles is wrong, saying which option, and stops following the live policy', async () => {
+    const policy = memorySource(undefined);
+    const failure = await startApp({
+      imports: [
+        PermissionsModule.forRoot({
+          tables: grantTables,
+          source: policy.source,
+          ownershipRules: memoryOwnership({ document: [], user: [] }),
+          extractUserFromRequest: () => AUDITOR,
+          tenantRoles: roles.source,
+          followTenantRoles: { maxTenants: 0 },
+        }),
+      ],
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(PermissionsUsageError);
+    expect((failure as Error).message).toBe('followTenantRoles(source, options): maxTenants must be a positive whole number, got 0.');
+    expect(policy.stopped).toBe(true);
   }, 30_000);
 
   it('stops the start when it is no source of tenant roles', async () => {
