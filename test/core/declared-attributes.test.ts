@@ -9,7 +9,7 @@ import { undeclaredAttributePaths } from '../../runtime/core/definition/declared
 import { buildGrantTables, type LocatedDefinition, type ValidDefinition } from '../../runtime/core/table-building/table-builder.js';
 import { packGrantTables, unpackGrantTables } from '../../runtime/core/tables/packed-tables.js';
 import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
-import { grantTablesProblem, packedTablesCheck } from '../../runtime/core/tables/table-shape.js';
+import { grantTablesProblem } from '../../runtime/core/tables/table-shape.js';
 import { Permissions, PermissionsUsageError, type GrantTables } from '../../runtime/permissions/index.js';
 
 const definitions: ValidDefinition[] = [
@@ -57,11 +57,31 @@ describe('the tables carry the declared attributes', () => {
   it('packed tables carry them in their header, and unpack to the same tables and version', () => {
     const tables = tablesWith(declared);
     const packed = packGrantTables(tables);
-    expect(JSON.parse(packed.header)).toMatchObject({ attributes: [['address.city', 'id', 'secret', 'title'], null] });
+    expect(JSON.parse(packed.header)).toMatchObject({ attributes: { lists: [['address.city', 'id', 'secret', 'title']], numbers: [0, -1] } });
     const unpacked = unpackGrantTables(packed.header, packed.definitions, packed.cells, packed.descriptions);
     expect(unpacked.attributes).toEqual([['address.city', 'id', 'secret', 'title'], null]);
     expect(JSON.stringify(unpacked)).toBe(JSON.stringify(tables));
     expect(policyVersionOf(unpacked)).toBe(policyVersionOf(tables));
+    expect(Permissions.fromTables(unpacked).tables.attributes).toEqual([['address.city', 'id', 'secret', 'title'], null]);
+  });
+
+  it('packed tables write a list that several resources declare once, and unpack it to each of them', () => {
+    const tables = tablesWith(new Map([['document', ['title', 'id']], ['note', ['id', 'title']]]));
+    const packed = packGrantTables(tables);
+    expect(JSON.parse(packed.header)).toMatchObject({ attributes: { lists: [['id', 'title']], numbers: [0, 0] } });
+    const unpacked = unpackGrantTables(packed.header, packed.definitions, packed.cells, packed.descriptions);
+    expect(unpacked.attributes).toEqual([['id', 'title'], ['id', 'title']]);
+    expect(JSON.stringify(unpacked)).toBe(JSON.stringify(tables));
+    expect(policyVersionOf(unpacked)).toBe(policyVersionOf(tables));
+  });
+
+  it('tables packed before lists were shared (a plain list per resource) still load', () => {
+    const tables = tablesWith(declared);
+    const packed = packGrantTables(tables);
+    const header = packed.header.replace(/"attributes":\{[^}]*\}/, '"attributes":[["address.city","id","secret","title"],null]');
+    expect(header).not.toBe(packed.header);
+    const unpacked = unpackGrantTables(header, packed.definitions, packed.cells, packed.descriptions);
+    expect(JSON.stringify(unpacked)).toBe(JSON.stringify(tables));
     expect(Permissions.fromTables(unpacked).tables.attributes).toEqual([['address.city', 'id', 'secret', 'title'], null]);
   });
 });
@@ -85,6 +105,20 @@ describe('tampered attributes are refused by the shape check', () => {
     expect(grantTablesProblem(withAttributes(attributes))).toBe(problem);
   });
 
+  it.each([
+    ['a list number that names no list', { lists: [['id']], numbers: [5, -1] }, 'attributes[0] is not an array'],
+    ['a list number that is not an integer', { lists: [['id']], numbers: ['0', -1] }, 'attributes[0] is not an array'],
+    ['list numbers not one per resource', { lists: [['id']], numbers: [0] }, 'attributes does not have one entry per resource'],
+    ['lists that are no list', { lists: 'id', numbers: [0, -1] }, 'attributes is not an array'],
+    ['a shared list with a bad name', { lists: [['!id']], numbers: [0, 0] }, 'attributes[0][0] is not an attribute name'],
+    ['a list named "__proto__"', { lists: [['id']], numbers: ['__proto__', -1] }, 'attributes[0] is not an array'],
+  ])('in a packed header, refuses %s', (_what, attributes, problem) => {
+    const packed = packGrantTables(tables);
+    const header = JSON.stringify({ ...(JSON.parse(packed.header) as object), attributes });
+    const unpacked = unpackGrantTables(header, packed.definitions, packed.cells, packed.descriptions);
+    expect(() => Permissions.fromTables(unpacked)).toThrow(`(${problem})`);
+  });
+
   it('accepts null and empty entries', () => {
     expect(grantTablesProblem(withAttributes([null, []]))).toBeUndefined();
   });
@@ -97,9 +131,8 @@ describe('tampered attributes are refused by the shape check', () => {
       ),
     );
     const packed = packGrantTables(tables);
-    const header = packed.header.replace('"attributes":[["address.city"', '"attributes":[[7');
+    const header = packed.header.replace('"lists":[["address.city"', '"lists":[[7');
     expect(header).not.toBe(packed.header);
-    expect(packedTablesCheck(JSON.parse(header)).header).toBe('attributes[0][0] is not an attribute name');
     expect(() => Permissions.fromTables(unpackGrantTables(header, packed.definitions, packed.cells, packed.descriptions))).toThrow(
       new PermissionsUsageError(
         'These are not grant tables of this version of typed-permissions (attributes[0][0] is not an attribute name); ' +

@@ -5,6 +5,8 @@
  * other resources keep answering.
  */
 import { describe, expect, it } from '@jest/globals';
+import { packCells } from '../../runtime/core/tables/packed-cells.js';
+import { MAX_PACKED_NUMBER, packNumbers } from '../../runtime/core/tables/packed-numbers.js';
 import { packGrantTables, type PackedGrantTables } from '../../runtime/core/tables/packed-tables.js';
 import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
 import { loadDefinitionDescriptions } from '../../runtime/permissions/precompiled.js';
@@ -69,8 +71,9 @@ describe('packed grant tables', () => {
   });
 
   it("a resource's malformed cells fail closed on its first question, every time, with the loading error; other resources still answer", () => {
-    // Resources are sorted: document (0), invoice (1). The invoice's cells name a role index past the roles.
-    const tables = tampered((packed) => (packed.cells[1] = (packed.cells[1] as string).replace(/\],\[(\d+),(\d+),/, '],[$1,99,')));
+    // Resources are sorted: document (0), invoice (1); actions: create, delete, read (2), update. The invoice's only
+    // cell names a role index past the three roles.
+    const tables = tampered((packed) => (packed.cells[1] = packCells([[0, [], [], [4]]], [2, 99, 0])));
     const engine = Permissions.fromTables(tables, { ownership, logger: collectingLogger().logger });
     expect(engine.grantPermitSync(read(['AUDITOR'], 'document')).granted).toBe(true);
     const message =
@@ -83,14 +86,46 @@ describe('packed grant tables', () => {
   });
 
   it.each<[string, (packed: Parts) => void, string]>([
-    ['cells that are not JSON', (p) => (p.cells[0] = '[[0,[],[],[1]],[3,0'), '(the cells of "document" are not two lists of JSON)'],
-    ['cells that are not [bodies, entries]', (p) => (p.cells[0] = '[[0,2,0]]'), '(the cells of "document" are not two lists of JSON)'],
-    ['a lone number', (p) => (p.cells[0] = '7'), '(the cells of "document" are not two lists of JSON)'],
-    ['entries not in threes', (p) => (p.cells[0] = '[[[0,[],[],[2]]],[1,0]]'), '(cells of "document"[0] does not have 7 fields)'],
-    ['an entry naming a body that does not exist', (p) => (p.cells[0] = '[[[0,[],[],[2]]],[1,0,5]]'), 'cells of "document"[0] does not have 7 fields'],
-    ['cells out of order', (p) => (p.cells[0] = '[[[0,[],[],[2]]],[1,1,0,1,0,0]]'), 'cells of "document"[1] does not come after the cell before it'],
-    ['a body with a plan past the plans', (p) => (p.cells[0] = '[[[7,[],[],[2]]],[1,0,0]]'), 'cells of "document"[0][3] is not an index below 2'],
-    ['a missing resource part', (p) => p.cells.pop(), '(the cells of "invoice" are not two lists of JSON)'],
+    [
+      'a character outside the packed alphabet',
+      (p) => (p.cells[0] = '1"0'),
+      '(the cells of "document" are not packed cells: character 1 is not one of the packed alphabet)',
+    ],
+    [
+      'a character past ASCII',
+      (p) => (p.cells[0] = '1\u00e90'),
+      '(the cells of "document" are not packed cells: character 1 is not one of the packed alphabet)',
+    ],
+    ['a text cut inside a number', (p) => (p.cells[0] = 'W'), '(the cells of "document" are not packed cells: it ends inside the number at 0)'],
+    ['an empty text', (p) => (p.cells[0] = ''), '(the cells of "document" are not packed cells: it ends where number 0 was expected)'],
+    [
+      'a count of a billion bodies in a text of a few',
+      (p) => (p.cells[0] = `${packNumbers([MAX_PACKED_NUMBER])}0000`),
+      '(the cells of "document" are not packed cells: it ends where number 10 was expected)',
+    ],
+    [
+      'a number longer than six characters',
+      (p) => (p.cells[0] = 'WWWWWW0'),
+      '(the cells of "document" are not packed cells: the number at 0 is longer than 6 characters)',
+    ],
+    [
+      'text after the last cell',
+      (p) => (p.cells[0] = `${packCells([[0, [], [], [2]]], [1, 0, 0])}0`),
+      '(the cells of "document" are not packed cells: it goes on after the last cell)',
+    ],
+    [
+      'an entry naming a body that does not exist',
+      (p) => (p.cells[0] = packCells([[0, [], [], [2]]], [1, 0, 5])),
+      'cells of "document"[0] does not have 7 fields',
+    ],
+    [
+      'a cell written twice',
+      (p) => (p.cells[0] = packCells([[0, [], [], [2]]], [1, 0, 0, 1, 0, 0])),
+      'cells of "document"[1] does not come after the cell before it',
+    ],
+    ['a body with a plan past the plans', (p) => (p.cells[0] = packCells([[7, [], [], [2]]], [1, 0, 0])), 'cells of "document"[0][3] is not an index below 2'],
+    ['a part that is not a text', (p) => (p.cells[0] = 7 as never), '(the cells of "document" are not a text)'],
+    ['a missing resource part', (p) => p.cells.pop(), '(the cells of "invoice" are not a text)'],
   ])('%s: refused on first use with a usage error naming the place', (_what, change, says) => {
     const engine = Permissions.fromTables(tampered(change), { ownership, logger: collectingLogger().logger });
     const resource = says.includes('invoice') ? 'invoice' : 'document';

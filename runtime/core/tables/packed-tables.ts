@@ -1,13 +1,15 @@
 /**
  * Grant tables packed for loading on demand, the form the generated code holds: a small header (names, plans,
- * hooks, ownership groups), each resource's cells as their own JSON text, where each definition comes from as
- * another, and the definitions' descriptions as a last one, which the generated code keeps in a module of its own,
- * imported only when an explanation first needs them. Importing the generated code parses the header only; an
- * engine decodes a resource's cells the first time a decision needs them, and checks them then, so loading does
- * not grow with the policy.
+ * hooks, ownership groups), each resource's cells as a text of packed numbers (packed-cells.ts), where each
+ * definition comes from as JSON, and the definitions' descriptions as a last one, which the generated code keeps in
+ * a module of its own, imported only when an explanation first needs them. Importing the generated code parses the
+ * header only; an engine decodes a resource's cells the first time a decision needs them, and checks them then, so
+ * loading does not grow with the policy beyond reading the module's text (which the packed cells keep short).
  */
 import { PermissionsUsageError } from '../common/errors.js';
 import type { DefinitionSummary, GrantCell, GrantTables } from './grant-tables.js';
+import { packCells, unpackCells, type CellBody } from './packed-cells.js';
+import { PackedTextError } from './packed-numbers.js';
 import { packedTablesCheck } from './table-shape.js';
 
 /**
@@ -15,7 +17,12 @@ import { packedTablesCheck } from './table-shape.js';
  * them costs in proportion to their length.
  */
 export interface PackedGrantTables {
-  /** The tables' JSON with `cells` and `definitions` replaced by their counts (in the same place, so key order is kept). */
+  /**
+   * The tables' JSON with `cells` and `definitions` replaced by their counts (in the same place, so key order is
+   * kept), and `attributes`, when the tables declare any, by `{ lists, numbers }`: the distinct lists of declared
+   * attributes and, per resource, the number of its list (-1: none) — resources of a large policy often declare the
+   * same attributes, which are then written, and checked, once.
+   */
   readonly header: string;
   /**
    * Where each definition comes from: `[sources, runs]`, the distinct source names and the definitions in runs of
@@ -26,9 +33,11 @@ export interface PackedGrantTables {
   /** Per definition, in the same order, its description or null: a JSON list. */
   readonly descriptions: string;
   /**
-   * Per resource (same order as `resources`), its cells: `[bodies, entries]`, the distinct
-   * `[anyPlan, own, owners, sources]` of its cells and, per cell in the tables' order, three entries: its action,
-   * its role and the number of its body.
+   * Per resource (same order as `resources`), its cells as packed numbers (see `packNumbers`): the count of the
+   * distinct bodies `[anyPlan, own, owners, sources]` of its cells, each body (`anyPlan + 1`; each list as its
+   * length and its numbers, the sources as differences from the source before, zigzag-signed), then the count of
+   * cells and, per cell in the tables' order, its action as the difference from the action before, its role (the
+   * difference from the role before when the action is the same), and the number of its body.
    */
   readonly cells: readonly string[];
 }
@@ -87,22 +96,25 @@ export function notGrantTablesError(problem: string): PermissionsUsageError {
  * ```ts
  * const packed = packGrantTables(tables);
  * packed.header; // '{"format":1,…,"cells":25,"definitions":12}'
- * packed.cells[0]; // '[[[0,[],[],[0,8]],[0,[],[],[8]]],[2,4,0,3,4,1]]': the bodies, then (action, role, body) per cell
+ * packed.cells[0]; // '210020G100102240141': two bodies, then (action, role, body) for each of the two cells
  * packed.definitions; // '[["a.permissions.json"],[0,0,12]]': 12 definitions of a.permissions.json, indexes 0 to 11
  * packed.descriptions; // '["Employees read their own documents.",null,…]'
  * ```
  */
 export function packGrantTables(tables: GrantTables): PackedGrantTables {
-  const byResource = tables.resources.map(() => ({ bodies: new Map<string, number>(), entries: [] as number[] }));
+  const byResource = tables.resources.map(() => ({ numbers: new Map<string, number>(), bodies: [] as CellBody[], entries: [] as number[] }));
   for (const [resource, action, role, ...body] of tables.cells) {
     const packed = byResource[resource] as (typeof byResource)[number];
     const key = JSON.stringify(body);
-    let number = packed.bodies.get(key);
-    if (number === undefined) packed.bodies.set(key, (number = packed.bodies.size));
+    let number = packed.numbers.get(key);
+    if (number === undefined) packed.numbers.set(key, (number = packed.bodies.push(body) - 1));
     packed.entries.push(action, role, number);
   }
   const header = Object.fromEntries(
-    Object.entries(tables).map(([key, value]) => [key, key === 'cells' || key === 'definitions' ? (value as readonly unknown[]).length : value]),
+    Object.entries(tables).map(([key, value]) => [
+      key,
+      key === 'cells' || key === 'definitions' ? (value as readonly unknown[]).length : key === 'attributes' ? packedAttributes(tables.attributes ?? []) : value,
+    ]),
   );
   const sources = new Map<string, number>();
   const runs: number[] = [];
@@ -120,8 +132,37 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
     header: JSON.stringify(header),
     definitions: JSON.stringify([[...sources.keys()], runs]),
     descriptions: JSON.stringify(tables.definitions.map(({ descr }) => descr ?? null)),
-    cells: byResource.map(({ bodies, entries }) => `[[${[...bodies.keys()].join(',')}],${JSON.stringify(entries)}]`),
+    cells: byResource.map(({ bodies, entries }) => packCells(bodies, entries)),
   };
+}
+
+/** Each resource's declared attributes as the distinct lists and each resource's list number (-1: none). */
+function packedAttributes(attributes: readonly (readonly string[] | null)[]): { lists: (readonly string[])[]; numbers: number[] } {
+  const numbers = new Map<string, number>();
+  const lists: (readonly string[])[] = [];
+  return {
+    lists,
+    numbers: attributes.map((list) => {
+      if (list === null) return -1;
+      const key = JSON.stringify(list);
+      let number = numbers.get(key);
+      if (number === undefined) numbers.set(key, (number = lists.push(list) - 1));
+      return number;
+    }),
+  };
+}
+
+/**
+ * Each resource's declared attributes from their packed form, one array per distinct list (the shape check then
+ * checks each list once); a value in any other form is given back as it is, for the shape check to judge (the
+ * declared attributes of tables packed before they were interned are a plain list).
+ */
+function unpackedAttributes(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const { lists, numbers } = value as { lists?: unknown; numbers?: unknown };
+  if (!Array.isArray(lists) || !Array.isArray(numbers)) return value;
+  // A number that names no list gives undefined in its place, which the shape check refuses as not a list.
+  return numbers.map((number: unknown) => (number === -1 ? null : Number.isInteger(number) && Object.hasOwn(lists, number as number) ? lists[number as number] : undefined));
 }
 
 /**
@@ -134,7 +175,7 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
  *
  * @example
  * ```ts
- * export const grantTables: GrantTables = unpackGrantTables('{"format":1,…}', '[…]', ['[[0,2,4,0,[],[],[0,8]]]', …], () => import('./descriptions.js'),
+ * export const grantTables: GrantTables = unpackGrantTables('{"format":1,…}', '[…]', ['210020G100102240141', …], () => import('./descriptions.js'),
  *   policyVersion);
  * ```
  */
@@ -146,6 +187,7 @@ export function unpackGrantTables(
   version?: string,
 ): GrantTables {
   const parsed = JSON.parse(header) as Record<string, unknown>;
+  if (Object.hasOwn(parsed, 'attributes')) parsed['attributes'] = unpackedAttributes(parsed['attributes']);
   const check = packedTablesCheck(parsed);
   const parts: PackedParts = { header: parsed, cells, check, definitions, descriptions, version };
   let allCells: readonly GrantCell[] | undefined;
@@ -165,7 +207,7 @@ export function unpackGrantTables(
 }
 
 /**
- * A part's JSON parsed into `[list, list]` (what both kinds of part are), else a PermissionsUsageError naming the
+ * A part's JSON parsed into `[list, list]` (what the definitions' part is), else a PermissionsUsageError naming the
  * part; what the lists hold is checked by the caller, as a whole.
  */
 function twoLists(text: string | undefined, part: string): [readonly unknown[], readonly unknown[]] {
@@ -182,12 +224,15 @@ function twoLists(text: string | undefined, part: string): [readonly unknown[], 
 
 function decodedCells(parts: PackedParts, resource: number): readonly GrantCell[] {
   const name = String((parts.header['resources'] as unknown[])[resource]);
-  const [bodies, entries] = twoLists(parts.cells[resource], `the cells of ${JSON.stringify(name)}`);
-  const cells: unknown[] = [];
-  for (let i = 0; i < entries.length; i += 3) {
-    const body = bodies[entries[i + 2] as number];
-    // A missing body, or one that is not a list, leaves the cell short: the check below says where.
-    cells.push([resource, entries[i], entries[i + 1], ...(Array.isArray(body) ? (body as unknown[]) : [])]);
+  const text = parts.cells[resource];
+  if (typeof text !== 'string') throw notGrantTablesError(`the cells of ${JSON.stringify(name)} are not a text`);
+  let cells: unknown[];
+  try {
+    // A body number past the bodies leaves its cell short: the check below says where.
+    cells = unpackCells(text, resource);
+  } catch (error) {
+    if (error instanceof PackedTextError) throw notGrantTablesError(`the cells of ${JSON.stringify(name)} are not packed cells: ${error.message}`);
+    throw error;
   }
   const problem = parts.check.cellsProblem(cells, name);
   if (problem !== undefined) throw notGrantTablesError(problem);

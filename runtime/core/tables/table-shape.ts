@@ -206,8 +206,11 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
     return new Set(indexes as readonly number[]);
   });
   // Each entry null (declares none) or attribute names, ascending: each after the one before, so sorted and each once.
+  // Resources that declare the same attributes share one list in packed tables: each list is checked once.
+  const checkedLists = new Set<unknown>();
   perResource(tables.attributes, 'attributes')?.forEach((list, i) => {
-    if (list === null) return;
+    if (list === null || checkedLists.has(list)) return;
+    checkedLists.add(list);
     const attributes = array(list, `attributes[${i}]`);
     attributes.forEach((name, k) => {
       if (typeof name !== 'string' || attributeNameProblem(name) !== undefined) fail(`attributes[${i}][${k}]`, 'is not an attribute name');
