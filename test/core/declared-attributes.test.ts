@@ -66,11 +66,19 @@ describe('the tables carry the declared attributes', () => {
   });
 
   it('packed tables write a list that several resources declare once, and unpack it to each of them', () => {
-    const tables = tablesWith(new Map([['document', ['title', 'id']], ['note', ['id', 'title']]]));
+    const tables = tablesWith(
+      new Map([
+        ['document', ['title', 'id']],
+        ['note', ['id', 'title']],
+      ]),
+    );
     const packed = packGrantTables(tables);
     expect(JSON.parse(packed.header)).toMatchObject({ attributes: { lists: [['id', 'title']], numbers: [0, 0] } });
     const unpacked = unpackGrantTables(packed.header, packed.definitions, packed.cells, packed.descriptions);
-    expect(unpacked.attributes).toEqual([['id', 'title'], ['id', 'title']]);
+    expect(unpacked.attributes).toEqual([
+      ['id', 'title'],
+      ['id', 'title'],
+    ]);
     expect(JSON.stringify(unpacked)).toBe(JSON.stringify(tables));
     expect(policyVersionOf(unpacked)).toBe(policyVersionOf(tables));
   });

@@ -113,7 +113,11 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
   const header = Object.fromEntries(
     Object.entries(tables).map(([key, value]) => [
       key,
-      key === 'cells' || key === 'definitions' ? (value as readonly unknown[]).length : key === 'attributes' ? packedAttributes(tables.attributes ?? []) : value,
+      key === 'cells' || key === 'definitions'
+        ? (value as readonly unknown[]).length
+        : key === 'attributes'
+          ? packedAttributes(tables.attributes ?? [])
+          : value,
     ]),
   );
   const sources = new Map<string, number>();
@@ -161,8 +165,11 @@ function unpackedAttributes(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const { lists, numbers } = value as { lists?: unknown; numbers?: unknown };
   if (!Array.isArray(lists) || !Array.isArray(numbers)) return value;
+  const known: readonly unknown[] = lists;
   // A number that names no list gives undefined in its place, which the shape check refuses as not a list.
-  return numbers.map((number: unknown) => (number === -1 ? null : Number.isInteger(number) && Object.hasOwn(lists, number as number) ? lists[number as number] : undefined));
+  return (numbers as readonly unknown[]).map((number): unknown =>
+    number === -1 ? null : Number.isInteger(number) && Object.hasOwn(known, number as number) ? known[number as number] : undefined,
+  );
 }
 
 /**
