@@ -88,6 +88,20 @@ describe('the packed tarballs, installed outside the repository', () => {
     );
     for (const file of ['grant.mjs', 'grant.cjs']) expect(JSON.parse(ok(run(process.execPath, [file], project)))).toEqual([true, { id: 1, title: 't' }]);
 
+    // Each entry is a module of its own over shared chunks: a class is the same whatever entry it comes through, so an
+    // error thrown inside one entry is an instance of the class another entry exports.
+    writeFileSync(
+      join(project, 'one-class.mjs'),
+      `import { Permit, PermissionsUsageError } from 'typed-permissions';\n` +
+        `import * as precompiled from 'typed-permissions/precompiled';\n` +
+        `import { Permit as RemotePermit } from 'typed-permissions/remote';\n` +
+        `import { postgresPolicySource } from 'typed-permissions/live';\n` +
+        `let thrown;\ntry { postgresPolicySource({}); } catch (error) { thrown = error; }\n` +
+        `console.log(JSON.stringify([RemotePermit === Permit, precompiled.PermissionsUsageError === PermissionsUsageError, ` +
+        `thrown instanceof PermissionsUsageError, thrown?.name]));\n`,
+    );
+    expect(JSON.parse(ok(run(process.execPath, ['one-class.mjs'], project)))).toEqual([true, true, true, 'PermissionsUsageError']);
+
     // The live entry loads without node-postgres; only the PostgreSQL source needs it, and says so through onError.
     writeFileSync(
       join(project, 'live-without-pg.mjs'),
