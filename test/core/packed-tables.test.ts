@@ -133,6 +133,16 @@ describe('packed grant tables', () => {
     expect(() => engine.grantPermitSync(read(['AUDITOR', 'EDITOR'], resource))).toThrow(says);
   });
 
+  it('cells written as JSON by an earlier version are refused when the engine is made, not on a first question', () => {
+    const earlier = tampered((p) => (p.cells[1] = '[[[0,[],[],[4]]],[2,0,0]]'));
+    expect(() => Permissions.fromTables(earlier, { ownership, logger: collectingLogger().logger })).toThrow(
+      new PermissionsUsageError(
+        'These are not grant tables of this version of typed-permissions (the cells of "invoice" are JSON, as an earlier version wrote them); ' +
+          'run `npx typed-permissions compile` again.',
+      ),
+    );
+  });
+
   it('a malformed header is refused when the engine loads, as unpacked tables always were', () => {
     const roleNotAName = tampered((p) => (p.header = p.header.replace('"roles":["AUDITOR"', '"roles":[7')));
     expect(() => Permissions.fromTables(roleNotAName, { ownership })).toThrow(

@@ -350,7 +350,14 @@ export function definitionSummary(tables: GrantTables, definition: number): Defi
  * ```
  */
 export function packedHeaderProblem(tables: GrantTables): string | undefined {
-  return packedParts.get(tables)?.check.header;
+  const parts = packedParts.get(tables);
+  if (parts === undefined) return undefined;
+  // Generated code of an earlier version wrote each resource's cells as JSON: refused when the engine is made, not on
+  // the first question about each resource (one character per resource looked at).
+  const json = parts.cells.findIndex((text) => typeof text === 'string' && text.startsWith('['));
+  if (json !== -1)
+    return `the cells of ${JSON.stringify((parts.header['resources'] as unknown[] | undefined)?.[json])} are JSON, as an earlier version wrote them`;
+  return parts.check.header;
 }
 
 /**
