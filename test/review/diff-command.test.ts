@@ -181,6 +181,7 @@ describe('typed-permissions diff refuses what it cannot read (exit 2)', () => {
       [['diff', 'store:active', 'definitions'], 'store:active needs --database-url <url> (or DATABASE_URL).'],
       [['diff', 'store:x', 'definitions', '--database-url', 'postgres://127.0.0.1:1/none'], 'store:x: a store side is store:active or store:<sequence>'],
       [['diff', 'tenant:acme', 'definitions', '--store', 'tenant-roles'], 'tenant:acme with --store <folder> needs --policy <policy.json>'],
+      [['diff', 'tenant:acme', 'definitions', '--store', ''], 'diff: --store needs the path of a folder.'],
     ] as const) {
       const saved = process.env['DATABASE_URL'];
       delete process.env['DATABASE_URL'];

@@ -180,11 +180,18 @@ describe('render refuses what it must not overwrite or cannot read', () => {
     expect(existsSync(join(temp, 'broken-site'))).toBe(false);
   }, 60_000);
 
-  it('usage errors exit 2: no --out, an empty --before, two folders', async () => {
-    for (const argv of [[DEFINITIONS], [DEFINITIONS, '--out', join(temp, 'x'), '--before', ''], ['a', 'b', '--out', join(temp, 'x')]]) {
+  it('usage errors exit 2: no --out, an empty --before, two folders, an empty --store', async () => {
+    for (const argv of [
+      [DEFINITIONS],
+      [DEFINITIONS, '--out', join(temp, 'x'), '--before', ''],
+      ['a', 'b', '--out', join(temp, 'x')],
+      [DEFINITIONS, '--out', join(temp, 'x'), '--before', 'tenant:acme', '--store', ''],
+    ]) {
       const result = await run(...argv);
       expect(result.code).toBe(2);
-      expect(result.errors[0]).toMatch(/^typed-permissions: (render needs --out <folder>|render --before needs|render takes one definitions folder)/);
+      const usage =
+        /^typed-permissions: (render needs --out <folder>|render --before needs|render takes one definitions folder|render: --store needs the path)/;
+      expect(result.errors[0]).toMatch(usage);
     }
   }, 60_000);
 });

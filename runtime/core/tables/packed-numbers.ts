@@ -3,8 +3,8 @@
  * number is one to six characters of the URL-safe base64 alphabet (`0-9`, `A-Z`, `a-z`, `-`, `_`), five bits per
  * character, least significant first; a character of the upper half of the alphabet says that another follows.
  * Numbers below 32 take one character, below 1,024 two. The text needs no quoting inside a string literal, and it
- * takes well under half the characters of the JSON of the same cells, which matters because a module's text is read and scanned
- * when it is imported: the cells of a large policy are most of its generated code.
+ * takes well under half the characters of the JSON of the same cells, which matters because a module's text is read
+ * and scanned when it is imported: the cells of a large policy are most of its generated code.
  */
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
