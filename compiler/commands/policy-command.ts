@@ -20,6 +20,7 @@ import {
   runPolicyTests,
   storeNames,
   tenantRolesFit,
+  compileActiveTenantRoles,
   formatProblemLocation,
   type GrantTables,
   type TenantRolesFit,
@@ -180,6 +181,11 @@ async function activateChecked(
     const who = `${plural(loading, 'follower')} load it now; ${refusing.length} reject it and keep the version they run`;
     io.log(`typed-permissions: ${activate.done(sequence)} (--force); ${who}:`);
     for (const line of refusalLines(refusing, 'keeps')) io.log(line);
+  }
+  // Engines take a tenant's compiled roles only for the policy they were compiled against: compiled again for this one.
+  if (fit.checked > fit.unfitCount) {
+    const { compiled } = await compileActiveTenantRoles(client, names, bundle.tables as GrantTables, bundle.version);
+    io.log(`typed-permissions: compiled the custom roles of ${plural(compiled, 'tenant')} against it.`);
   }
   if (fit.unfitCount > 0) {
     io.log(`typed-permissions: ${unfitCounted(fit)} grant nothing under it until they fit (--force):`);

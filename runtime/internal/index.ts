@@ -62,6 +62,7 @@ export { regularFileText } from '../live/regular-file-text.js';
 export { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin, type TenantRolesBase } from '../live/tenant-roles-admin.js';
 export { MAX_TENANT_ROLES_BYTES } from '../live/tenant-roles-document.js';
 export { tenantRolesFit, type TenantRolesFit } from '../live/tenant-roles-fit.js';
+export { compileActiveTenantRoles } from '../live/tenant-roles-compile.js';
 export { ownershipRulesStandIn, ownershipStandIn } from '../live/ownership-stand-in.js';
 export { permissionsFromTables, PrecompiledPermissions } from '../permissions/precompiled-permissions.js';
 export { fileTenantRoles } from '../live/file-tenant-roles.js';

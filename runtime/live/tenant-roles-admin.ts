@@ -6,9 +6,11 @@
  * the same schema, read at each publish so that a new base policy is checked against at once.
  */
 import { PermissionsUsageError } from '../core/common/errors.js';
-import { checkTenantRoles } from '../core/table-building/tenant-roles.js';
+import { checkTenantRoles, tenantRolesSource } from '../core/table-building/tenant-roles.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import { grantTablesProblem } from '../core/tables/table-shape.js';
+import { compileTenantRoles } from '../core/tables/compiled-tenant-roles.js';
+import { policyVersionOf } from '../core/tables/policy-version.js';
 import { policyBundleProblem } from './policy-bundle.js';
 import { loadPg, type PgPool } from './postgres-client.js';
 import { readCurrentPolicy } from './postgres-policy-store.js';
@@ -39,22 +41,42 @@ export interface TenantRolesAdmin {
 /** The base policy a document is checked against: a policy bundle (`generated/policy.json`) or compiled tables. */
 export type TenantRolesBase = { readonly format: 1; readonly version: string; readonly tables: object } | GrantTables;
 
-/** Checks a document against base tables (the engine's `checkTenantRoles`). */
-export type TenantRolesValidation = (tables: GrantTables, tenant: string, document: unknown, source?: string) => void;
+/** Checks a document against base tables and builds the tenant's (the engine's `checkTenantRoles`). */
+export type TenantRolesValidation = (tables: GrantTables, tenant: string, document: unknown, source?: string) => GrantTables;
 
-/** The tables of `base`, a bundle checked whole (its tables hash to its version). */
-function tablesOf(base: unknown, what: string): GrantTables {
+/** A base policy checked: its tables and their version. */
+interface CheckedBase {
+  readonly tables: GrantTables;
+  readonly version: string;
+}
+
+/** The tables of `base` and their version, a bundle checked whole (its tables hash to its version). */
+function tablesOf(base: unknown, what: string): CheckedBase {
   if (typeof base !== 'object' || base === null || Array.isArray(base))
     throw new PermissionsUsageError(`${what}: policy must be a policy bundle or compiled tables.`);
   if (!('tables' in base && 'version' in base)) {
     const shape = grantTablesProblem(base);
     if (shape !== undefined)
       throw new PermissionsUsageError(`${what}: policy is neither a policy bundle nor compiled tables of this version of typed-permissions: ${shape}`);
-    return base as GrantTables;
+    return { tables: base as GrantTables, version: policyVersionOf(base) };
   }
   const problem = policyBundleProblem(base);
   if (problem !== undefined) throw new PermissionsUsageError(`${what}: the policy bundle ${problem}.`);
-  return (base as unknown as { tables: GrantTables }).tables;
+  return base as unknown as CheckedBase;
+}
+
+/**
+ * The check a publish runs: `validate` against `base`, giving the compiled form of the tenant's roles that the
+ * store keeps beside the document.
+ */
+function checkAgainst(validate: TenantRolesValidation, base: CheckedBase, source: string | undefined): TenantRolesCheck {
+  return (tenant, document) => {
+    const tables = validate(base.tables, tenant, document, source);
+    // Problems name the file the document came from; explanations name the tenant, as when an engine builds the document.
+    const named = tenantRolesSource(tenant);
+    const definitions = tables.definitions.map((definition) => ({ ...definition, source: named }));
+    return compileTenantRoles({ ...tables, definitions }, base.version);
+  };
 }
 
 /** Options of {@link postgresTenantRolesAdmin}. */
@@ -93,18 +115,17 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
     return pool;
   };
   const checkOf = async (source?: string): Promise<TenantRolesCheck> => {
-    let tables = given;
-    if (tables === undefined) {
+    let base = given;
+    if (base === undefined) {
       const current = await readCurrentPolicy(await poolOf(), names);
       if (current === undefined)
         throw new PermissionsUsageError(
           `No policy was published to ${names.schema}, so tenants' roles cannot be checked against it: publish one first ` +
             "(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin's `policy` option).",
         );
-      tables = tablesOf(current.bundle, what);
+      base = tablesOf(current.bundle, what);
     }
-    const base = tables;
-    return (tenant, document) => validate(base, tenant, document, source);
+    return checkAgainst(validate, base, source);
   };
   /** A transaction needs one connection of its own, borrowed from the pool and given back. */
   const withConnection = async <T>(work: (client: Parameters<typeof publishTenantRoles>[0]) => Promise<T>): Promise<T> => {
@@ -158,7 +179,7 @@ export function fileAdminWith(validate: TenantRolesValidation, folder: string, o
   const checkFrom = (source: string | undefined): TenantRolesCheck => {
     if (base === undefined)
       throw new PermissionsUsageError(`${what}: publishing and rolling back need the base policy the roles are checked against (options.policy).`);
-    return (tenant, document) => validate(base, tenant, document, source);
+    return checkAgainst(validate, base, source);
   };
   return {
     async publish(tenant, document, publishOptions) {
@@ -174,9 +195,7 @@ export function fileAdminWith(validate: TenantRolesValidation, folder: string, o
 }
 
 /** The engine's check of a tenant's document against the base policy: what `tenant publish` and the engine apply. */
-const engineValidation: TenantRolesValidation = (tables, tenant, document, source) => {
-  checkTenantRoles(tables, tenant, document, source);
-};
+const engineValidation: TenantRolesValidation = (tables, tenant, document, source) => checkTenantRoles(tables, tenant, document, source).tables;
 
 /**
  * The admin of tenants' custom roles in a PostgreSQL store, checked against the policy store's active version

@@ -23,8 +23,11 @@ export const DEFAULT_TENANT_ROLES_PAGE = 100;
 /** The most versions `show` gives, newest first. */
 export const MAX_TENANT_ROLES_SHOWN_VERSIONS = 100;
 
-/** Checks a tenant's document against the base policy; throws PermissionDefinitionError when it does not fit. */
-export type TenantRolesCheck = (tenant: string, document: unknown) => void;
+/**
+ * Checks a tenant's document against the base policy and returns its compiled form (`compileTenantRoles`), which
+ * a store may keep beside the document; throws PermissionDefinitionError when it does not fit.
+ */
+export type TenantRolesCheck = (tenant: string, document: unknown) => string;
 
 /** What a publish may say about itself. */
 export interface TenantRolesPublishOptions {

@@ -15,6 +15,13 @@ export interface TenantRolesVersion {
    * source (not trusted: the engine checks it against the compiled policy before using it).
    */
   readonly document: unknown;
+  /**
+   * The custom roles as the publish compiled them against the policy active then (`compileTenantRoles`), when the
+   * source keeps them: an engine on that policy reads them instead of building the document (a cold tenant's first
+   * decision then costs a fraction); made for another policy, or unusable, they are ignored and the document is built.
+   * A source must give them only for this very document.
+   */
+  readonly compiled?: string | undefined;
 }
 
 /**

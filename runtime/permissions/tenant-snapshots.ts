@@ -10,6 +10,7 @@ import { PermissionsTenantRolesError } from '../core/common/errors.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import { overlayTenantRoles, tenantViewBytes } from '../core/tables/tenant-overlay.js';
 import { MAX_COMBINATION_CACHE_BYTES } from '../core/tables/table-loader.js';
+import { readCompiledTenantRoles } from '../core/tables/compiled-tenant-roles.js';
 import { PolicySnapshot, snapshotBudgets } from '../core/decision/policy-snapshot.js';
 import type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
 import type { buildTenantRoles } from '../core/table-building/tenant-roles.js';
@@ -64,7 +65,7 @@ export class TenantSnapshots {
   private readonly combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
   /** Tenants whose last read failed, so that a failing source is reported once per tenant until it answers. */
   private readonly unreadable = new Set<string>();
-  /** Versions whose custom roles were refused, so that each is reported once. */
+  /** What was reported (versions whose custom roles were refused, compiled forms not used), so that each is reported once. */
   private readonly reported = new Set<string>();
 
   /** How many tenants are kept now. */
@@ -223,19 +224,48 @@ export class TenantSnapshots {
     return made;
   }
 
-  /** The tables of a version's custom roles over `policy`; undefined (reported once) when they do not fit it. */
+  /**
+   * The tables of a version's custom roles over `base`: its compiled form when it was compiled against this policy,
+   * else built from its document; undefined (reported once) when they do not fit it.
+   */
   private build(base: PolicySnapshot, version: TenantRolesVersion): GrantTables | undefined {
+    if (version.compiled !== undefined) {
+      const read = readCompiledTenantRoles(base.tables, base.version, version.compiled);
+      if ('tables' in read) return read.tables;
+      if ('problem' in read)
+        this.reportOnce(
+          base,
+          JSON.stringify(['compiled', version.tenant, version.sequence]),
+          () =>
+            `typed-permissions: the compiled custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) cannot be used ` +
+            `(${read.problem}), so its document is built instead.`,
+        );
+      else
+        this.reportOnce(
+          base,
+          JSON.stringify(['other policy', read.otherPolicy, base.version]),
+          () =>
+            `typed-permissions: tenants' custom roles were compiled against policy version ${read.otherPolicy}, not the active ${base.version}, ` +
+            'so their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
+        );
+    }
     const { roles, problems } = (this.settings as TenantFollowSettings).build(base.tables, version.tenant, version.document);
     if (roles !== undefined) return roles.tables;
-    const key = JSON.stringify([version.tenant, version.sequence]);
-    if (!this.reported.has(key)) {
-      if (this.reported.size >= DEFAULT_MAX_TENANTS) this.reported.clear();
-      this.reported.add(key);
-      base.settings.logger.warn(
+    this.reportOnce(
+      base,
+      JSON.stringify([version.tenant, version.sequence]),
+      () =>
         `typed-permissions: the custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) do not fit the active policy, ` +
-          `so they grant nothing: ${problems.map((problem) => problem.message).join(' ')}`,
-      );
-    }
+        `so they grant nothing: ${problems.map((problem) => problem.message).join(' ')}`,
+    );
     return undefined;
+  }
+
+  /** Warns with `message()` the first time `key` is seen (the keys kept are bounded). */
+  private reportOnce(base: PolicySnapshot, key: string, message: () => string): void {
+    if (this.reported.has(key)) return;
+    if (this.reported.size >= DEFAULT_MAX_TENANTS) this.reported.clear();
+    this.reported.add(key);
+    base.settings.logger.warn(message());
   }
 }

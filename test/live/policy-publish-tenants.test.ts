@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../compiler/commands/main.js';
 import { postgresTenantRolesAdmin } from '../../runtime/live/tenant-roles-admin.js';
+import { readCurrentPolicy } from '../../runtime/live/postgres-policy-store.js';
+import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
+import { readTenantRoles, tenantRolesStoreNames } from '../../runtime/live/postgres-tenant-roles-store.js';
 import { collectIo } from '../compiler/helpers.js';
 import { useServerSchema } from './fixtures/server-schema.js';
 
@@ -42,7 +45,19 @@ if (serverUrl === undefined) console.info('policy publish against tenants: skipp
 
 (serverUrl === undefined ? describe.skip : describe)('policy publish checks the tenants’ custom roles', () => {
   const schema = `publish_tenants_${process.pid}`;
-  const { store } = useServerSchema(serverUrl as string, schema);
+  const { store, admin: client } = useServerSchema(serverUrl as string, schema);
+  const names = tenantRolesStoreNames({ schema, channel: schema });
+  let first: string | undefined;
+  /** The policy version each tenant's active roles were compiled against (null: none), and the active version. */
+  const compiledAgainst = async (tenants: readonly string[]) => ({
+    active: ((await readCurrentPolicy(client(), names))?.bundle as PolicyBundle | undefined)?.version,
+    tenants: await Promise.all(
+      tenants.map(async (tenant) => {
+        const compiled = (await readTenantRoles(client(), names, tenant))?.compiled;
+        return compiled === undefined ? null : (JSON.parse(compiled) as { policy: string }).policy;
+      }),
+    ),
+  });
   const temp = mkdtempSync(join(tmpdir(), 'publish-tenants-'));
   const withInvoices = folder(join(temp, 'v1'), ['invoice', 'note']);
   const withoutInvoices = folder(join(temp, 'v2'), ['note']);
@@ -53,6 +68,10 @@ if (serverUrl === undefined) console.info('policy publish against tenants: skipp
     await admin.publish('acme', auditing('invoice'));
     await admin.publish('beta "quoted"', auditing('invoice'));
     await admin.publish('gamma', auditing('note'));
+    // Each publish compiled the tenant's roles against the active policy.
+    const { active, tenants } = await compiledAgainst(['acme', 'beta "quoted"', 'gamma']);
+    expect(tenants).toEqual([active, active, active]);
+    first = active;
   }, 60_000);
   afterAll(async () => {
     await admin.close();
@@ -77,10 +96,15 @@ if (serverUrl === undefined) console.info('policy publish against tenants: skipp
     expect([forced.code, forced.errors]).toEqual([0, []]);
     expect(forced.logs.slice(1)).toEqual([
       `typed-permissions: published version <version> as #2 to ${schema}; no follower was seen in the last 60 s.`,
+      'typed-permissions: compiled the custom roles of 1 tenant against it.',
       'typed-permissions: the custom roles of 2 of 3 tenants grant nothing under it until they fit (--force):',
       `  tenant "acme" #1: ${INVOICE_GONE}`,
       `  tenant "beta \\"quoted\\"" #1: ${INVOICE_GONE}`,
     ]);
+    // The tenants that do not fit keep the roles compiled against the version before (an engine builds their documents).
+    const forcedCompiled = await compiledAgainst(['acme', 'beta "quoted"', 'gamma']);
+    expect(forcedCompiled.tenants).toEqual([first, first, forcedCompiled.active]);
+    expect(forcedCompiled.active).not.toBe(first);
     const back = await run(['policy', 'rollback', '1', ...store()]);
     expect([back.code, back.errors, back.logs]).toEqual([
       0,
@@ -90,8 +114,11 @@ if (serverUrl === undefined) console.info('policy publish against tenants: skipp
           '\n',
         ),
         `typed-permissions: version #1 is active again, as #3; no follower was seen in the last 60 s.`,
+        'typed-permissions: compiled the custom roles of 3 tenants against it.',
       ],
     ]);
+    const { active, tenants } = await compiledAgainst(['acme', 'beta "quoted"', 'gamma']);
+    expect(tenants).toEqual([active, active, active]);
   }, 60_000);
 
   it('counts every unfit tenant and names the first hundred', async () => {

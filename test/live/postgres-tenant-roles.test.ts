@@ -13,6 +13,7 @@ import {
   listTenantRoles,
   publishTenantRoles,
   readTenantRoles,
+  storeCompiledTenantRoles,
   rollbackTenantRoles,
   showTenantRoles,
   tenantRolesStoreNames,
@@ -26,11 +27,16 @@ const serverUrl = process.env['TEST_DATABASE_URL'];
 const schema = `tenant_roles_${process.pid}`;
 const names = tenantRolesStoreNames({ schema, channel: schema });
 
+/** What the stand-in check gives as a document's compiled form (its roles: the same after jsonb reorders its keys). */
+const compiledOf = (document: unknown): string =>
+  `compiled ${JSON.stringify(((document as { definitions?: { roles?: unknown }[] }).definitions ?? []).map((definition) => definition.roles))}`;
+
 /** Stands in for the engine's check: refuses a document that says so, and records what it was asked. */
 const checked: string[] = [];
 const check: TenantRolesCheck = (tenant, document) => {
   checked.push(tenant);
   if ((document as { refuse?: unknown }).refuse === true) throw new PermissionsUsageError(`refused for ${tenant}`);
+  return compiledOf(document);
 };
 
 const auditors = { definitions: [{ roles: ['AUDITOR'], resource: 'document', grant: ['read:any'] }] };
@@ -79,7 +85,7 @@ if (serverUrl === undefined) console.info('PostgreSQL tenant roles: skipped, no 
     expect(await publishTenantRoles(client, names, 'acme', clerks, check)).toBe(2);
     expect(await publishTenantRoles(client, names, 'globex', auditors, check, { publishedBy: 'bo' })).toBe(1);
     expect(checked).toEqual(['acme', 'acme', 'globex']);
-    expect(await readTenantRoles(admin(), names, 'acme')).toEqual({ tenant: 'acme', sequence: 2, document: clerks });
+    expect(await readTenantRoles(admin(), names, 'acme')).toEqual({ tenant: 'acme', sequence: 2, document: clerks, compiled: compiledOf(clerks) });
     const shown = await showTenantRoles(admin(), names, 'acme');
     expect(shown.versions.map(({ sequence, publishedBy, note, roles, active }) => ({ sequence, publishedBy, note, roles, active }))).toEqual([
       { sequence: 2, publishedBy: 'postgres', note: '', roles: ['AUDITOR', 'CLERK'], active: true },
@@ -98,13 +104,13 @@ if (serverUrl === undefined) console.info('PostgreSQL tenant roles: skipped, no 
   it('a document the check refuses is not stored', async () => {
     const client = await connection();
     await expect(publishTenantRoles(client, names, 'acme', { definitions: [], refuse: true }, check)).rejects.toThrow('refused for acme');
-    expect(await readTenantRoles(admin(), names, 'acme')).toEqual({ tenant: 'acme', sequence: 2, document: clerks });
+    expect(await readTenantRoles(admin(), names, 'acme')).toEqual({ tenant: 'acme', sequence: 2, document: clerks, compiled: compiledOf(clerks) });
   }, 20_000);
 
   it('rolls back by publishing an earlier document again; a version that does not exist changes nothing', async () => {
     const client = await connection();
     expect(await rollbackTenantRoles(client, names, 'acme', 1, check)).toBe(3);
-    expect(await readTenantRoles(admin(), names, 'acme')).toEqual({ tenant: 'acme', sequence: 3, document: auditors });
+    expect(await readTenantRoles(admin(), names, 'acme')).toEqual({ tenant: 'acme', sequence: 3, document: auditors, compiled: compiledOf(auditors) });
     expect((await showTenantRoles(admin(), names, 'acme')).versions[0]).toMatchObject({ sequence: 3, note: 'rollback to 1', active: true });
     await expect(rollbackTenantRoles(client, names, 'acme', 9, check)).rejects.toThrow(
       new PermissionsUsageError('Tenant "acme" has no version 9 of custom roles; see `typed-permissions tenant show`.'),
@@ -113,12 +119,33 @@ if (serverUrl === undefined) console.info('PostgreSQL tenant roles: skipped, no 
     expect((await readTenantRoles(admin(), names, 'acme'))?.sequence).toBe(3);
   }, 20_000);
 
+  it('gives the compiled form only with the document it was compiled from; a compile for a policy replaces it for that version only', async () => {
+    const client = await connection();
+    expect(await publishTenantRoles(client, names, 'compiled', auditors, check)).toBe(1);
+    // Changed by hand in the table: the compiled form is of the old document, so it is not given.
+    await admin().query(`UPDATE ${schema}.tenant_role_versions SET document = $1::jsonb WHERE tenant = 'compiled'`, [JSON.stringify(clerks)]);
+    expect(await readTenantRoles(admin(), names, 'compiled')).toEqual({ tenant: 'compiled', sequence: 1, document: clerks });
+    expect(
+      await storeCompiledTenantRoles(client, names, [
+        { tenant: 'compiled', sequence: 1, compiled: 'compiled again' },
+        { tenant: 'compiled', sequence: 2, compiled: 'no such version' },
+        { tenant: 'nobody', sequence: 1, compiled: 'no such tenant' },
+      ]),
+    ).toBe(1);
+    expect(await readTenantRoles(admin(), names, 'compiled')).toEqual({ tenant: 'compiled', sequence: 1, document: clerks, compiled: 'compiled again' });
+    expect(await storeCompiledTenantRoles(client, names, [])).toBe(0);
+    // A form the store holds for no document (the column emptied by hand) is not given either.
+    await admin().query(`UPDATE ${schema}.tenant_role_versions SET compiled_document = NULL WHERE tenant = 'compiled'`);
+    expect(await readTenantRoles(admin(), names, 'compiled')).toEqual({ tenant: 'compiled', sequence: 1, document: clerks });
+  }, 20_000);
+
   it('stores hostile tenant ids exactly, and refuses ids that break the rule', async () => {
     const client = await connection();
     const hostile = ['../../etc/passwd', "x'); DROP TABLE tenant_role_current; --", 'ACME', 'acme ', '名前 🏢', '%', 'a'.repeat(256)];
     for (const tenant of hostile) expect(await publishTenantRoles(client, names, tenant, auditors, check)).toBe(1);
-    for (const tenant of hostile) expect(await readTenantRoles(admin(), names, tenant)).toEqual({ tenant, sequence: 1, document: auditors });
-    expect(await readTenantRoles(admin(), names, 'acme')).toEqual({ tenant: 'acme', sequence: 3, document: auditors });
+    for (const tenant of hostile)
+      expect(await readTenantRoles(admin(), names, tenant)).toEqual({ tenant, sequence: 1, document: auditors, compiled: compiledOf(auditors) });
+    expect(await readTenantRoles(admin(), names, 'acme')).toEqual({ tenant: 'acme', sequence: 3, document: auditors, compiled: compiledOf(auditors) });
     for (const [tenant, message] of [
       ['a'.repeat(257), 'publish: tenant must be at most 256 characters, got 257.'],
       ['', 'publish: tenant must not be empty.'],
@@ -192,7 +219,7 @@ if (serverUrl === undefined) console.info('PostgreSQL tenant roles: skipped, no 
       await publishTenantRoles(client, names, 'globex', auditors, check);
       await waitFor('the notification', () => changes.length === 3, 1_000);
       expect(changes).toEqual([undefined, '../../etc/passwd', 'globex']);
-      expect(await source.read('globex')).toEqual({ tenant: 'globex', sequence: 3, document: auditors });
+      expect(await source.read('globex')).toEqual({ tenant: 'globex', sequence: 3, document: auditors, compiled: compiledOf(auditors) });
       // The listener's connection is cut by the server: it comes back and says any tenant may have changed.
       const { rows } = await admin().query<{ ended: boolean }>(
         'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()',

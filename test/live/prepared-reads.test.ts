@@ -33,13 +33,13 @@ if (serverUrl === undefined) console.info('Prepared tenant reads: skipped, no Po
 
   it('prepares the read once per connection and answers every tenant exactly', async () => {
     await client.connect();
-    const check = () => undefined;
+    const check = (tenant: string) => `compiled for ${tenant}`;
     const document = (i: number) => ({ definitions: [{ roles: [`ROLE_${i}`], resource: 'document', grant: ['read'] }] });
     for (let i = 0; i < 3; i++) await publishTenantRoles(client, names, `tenant-${i}`, document(i), check);
     for (let round = 0; round < 100; round++) {
       const i = round % 4;
       const read = await readTenantRoles(client, names, `tenant-${i}`);
-      expect(read).toEqual(i === 3 ? undefined : { tenant: `tenant-${i}`, sequence: 1, document: document(i) });
+      expect(read).toEqual(i === 3 ? undefined : { tenant: `tenant-${i}`, sequence: 1, document: document(i), compiled: `compiled for tenant-${i}` });
     }
     const { rows } = await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
     expect(rows).toHaveLength(1);

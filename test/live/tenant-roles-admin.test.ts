@@ -8,7 +8,11 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/glo
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermissionDefinitionError, PermissionsUsageError } from '../../runtime/core/common/errors.js';
-import { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin } from '../../runtime/live/index.js';
+import { fileTenantRolesAdmin, postgresTenantRoles, postgresTenantRolesAdmin, type TenantRolesAdmin } from '../../runtime/live/index.js';
+import { createPermissions } from '../../generated/permissions.js';
+import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
+import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
+import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
 import type { PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import type { PgClient } from '../../runtime/live/postgres-client.js';
 import { publishPolicy, storeNames } from '../../runtime/live/postgres-policy-store.js';
@@ -113,6 +117,41 @@ if (serverUrl === undefined) console.info('the PostgreSQL tenant roles admin: sk
     );
     await publishPolicy(admin() as unknown as PgClient, storeNames({ schema, channel: schema }), bundle);
     await publishesChecksAndRollsBack(tenantAdmin);
+  }, 30_000);
+
+  it('stores the roles compiled against its policy, which an engine on that policy takes; one compiled against another policy is built again', async () => {
+    const tenantAdmin = postgresTenantRolesAdmin({ connectionString: serverUrl ?? '', schema, channel: schema, policy: bundle });
+    // The same names, another description: another policy version, which the auditors' document fits as well.
+    const tables = bundle.tables as unknown as GrantTables;
+    const other = { ...tables, definitions: tables.definitions.map((definition, i) => (i === 0 ? { ...definition, descr: 'Changed.' } : definition)) };
+    const otherAdmin = postgresTenantRolesAdmin({ connectionString: serverUrl ?? '', schema, channel: schema, policy: other });
+    admins.push(tenantAdmin, otherAdmin);
+    await tenantAdmin.publish('compiled-here', auditors, { source: 'auditors.json' });
+    await otherAdmin.publish('compiled-elsewhere', auditors);
+    const source = postgresTenantRoles({ connectionString: serverUrl ?? '', schema, channel: schema });
+    expect(JSON.parse((await source.read('compiled-here'))?.compiled ?? '{}')).toMatchObject({ policy: bundle.version, roles: ['AUDITOR'] });
+    expect(JSON.parse((await source.read('compiled-elsewhere'))?.compiled ?? '{}')).toMatchObject({ policy: policyVersionOf(other) });
+    const warnings: string[] = [];
+    const permissions = createPermissions({ ownershipRules: memoryOwnership({ document: [], user: [] }), logger: { warn: (line) => warnings.push(line) } });
+    const following = await permissions.followTenantRoles(source);
+    try {
+      const user = { id: 1, roles: ['AUDITOR'], companyId: 1, managedUserIds: [] };
+      for (const tenant of ['compiled-here', 'compiled-elsewhere']) {
+        const permit = await permissions.grantPermit({ user, resource: 'document', action: 'read', tenant });
+        // Explanations name the tenant, not the file the document was published from, whichever way the roles were read.
+        expect({ tenant, granted: permit.granted, reason: permit.reasonSource }).toEqual({
+          tenant,
+          granted: true,
+          reason: { source: `tenant "${tenant}"`, index: 0 },
+        });
+      }
+      expect(warnings).toEqual([
+        `typed-permissions: tenants' custom roles were compiled against policy version ${policyVersionOf(other)}, not the active ${bundle.version}, ` +
+          'so their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
+      ]);
+    } finally {
+      await following.close();
+    }
   }, 30_000);
 
   it('publishes to many tenants at once through one admin', async () => {

@@ -3,14 +3,16 @@
  * prefixes), random custom roles (names shared between tenants, names of policy roles, which make a tenant's document
  * refused), random users and questions, and a cache far smaller than the tenants asked about, a question asked in a
  * tenant is granted exactly when a policy role of the user grants it or a custom role of that tenant's accepted
- * document does — never through another tenant's roles, never through a question without a tenant.
+ * document does — never through another tenant's roles, never through a question without a tenant — whether the
+ * source gives each document alone or with the custom roles compiled from it.
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { createPermissions } from '../../generated/permissions.js';
-import { grantTables } from '../../generated/tables.js';
+import { grantTables, policyVersion } from '../../generated/tables.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import { buildTenantRoles } from '../../runtime/core/table-building/tenant-roles.js';
+import { compileTenantRoles } from '../../runtime/core/tables/compiled-tenant-roles.js';
 import type { TenantRolesSource } from '../../runtime/live/tenant-roles-source.js';
 
 const TENANTS = ['acme', 'acm', '__proto__', 'constructor', '../acme', 'ACME', '1', '01'];
@@ -62,11 +64,18 @@ describe('tenants are isolated', () => {
           }),
           { minLength: 1, maxLength: 12 },
         ),
-        async (documents, questions) => {
+        fc.boolean(),
+        async (documents, questions, compiled) => {
+          const versionOf = (tenant: string) => {
+            const document = { definitions: documents[tenant] };
+            const { roles } = buildTenantRoles(grantTables, tenant, document);
+            return compiled && roles !== undefined
+              ? { tenant, sequence: 1, document, compiled: compileTenantRoles(roles.tables, policyVersion) }
+              : { tenant, sequence: 1, document };
+          };
           const source: TenantRolesSource = {
             description: 'memory',
-            read: (tenant) =>
-              Promise.resolve(Object.hasOwn(documents, tenant) ? { tenant, sequence: 1, document: { definitions: documents[tenant] } } : undefined),
+            read: (tenant) => Promise.resolve(Object.hasOwn(documents, tenant) ? versionOf(tenant) : undefined),
           };
           const permissions = createPermissions({ ownershipRules: memoryOwnership({ document: [], user: [] }), logger: { warn: () => undefined } });
           await permissions.followTenantRoles(source, { maxTenants: 2 });

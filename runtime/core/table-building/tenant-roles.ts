@@ -18,11 +18,11 @@ import type { GrantCell, GrantTables, OwnerGroup, ResourceIdType } from '../tabl
 import { grantEntries, rolesOf, type LocatedDefinition, type ValidDefinition } from './definition-parts.js';
 import type { ResourceRules } from './rule-owners.js';
 import { buildGrantTables, type DeclaredResourceActions } from './table-builder.js';
+import { MAX_TENANT_ROLES } from '../tables/compiled-tenant-roles.js';
 
 /** The most definitions one tenant's document may hold. */
 export const MAX_TENANT_DEFINITIONS = 1000;
-/** The most custom roles one tenant may define. */
-export const MAX_TENANT_ROLES = 100;
+export { MAX_TENANT_ROLES } from '../tables/compiled-tenant-roles.js';
 
 /** A tenant's custom roles, built: tables with the compiled policy's names, owners and rules, and the tenant's roles, plans, cells and definitions. */
 export interface TenantRoles {
@@ -231,6 +231,18 @@ function remapCells(cells: readonly GrantCell[], built: GrantTables, base: Polic
 const sameNames = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((name, i) => name === b[i]);
 
 /**
+ * Where a tenant's definitions come from, as explanations and decision logs name it when an engine reads them.
+ *
+ * @example
+ * ```ts
+ * tenantRolesSource('acme'); // 'tenant "acme"'
+ * ```
+ */
+export function tenantRolesSource(tenant: string): string {
+  return `tenant ${quoteForMessage(tenant)}`;
+}
+
+/**
  * Checks and builds a tenant's custom roles against the compiled policy `base`. Returns the built roles, or every
  * problem found (none of them thrown): the document's shape, each definition's, what a tenant may not name, the
  * builder's own checks, and the limits ({@link MAX_TENANT_DEFINITIONS}, {@link MAX_TENANT_ROLES}). Each problem's
@@ -247,7 +259,7 @@ export function buildTenantRoles(
   base: GrantTables,
   tenant: string,
   document: unknown,
-  source = `tenant ${quoteForMessage(tenant)}`,
+  source = tenantRolesSource(tenant),
 ): { readonly roles: TenantRoles | undefined; readonly problems: readonly DefinitionProblem[] } {
   const whole = (problem: Omit<DefinitionProblem, 'index' | 'source'>) => ({ roles: undefined, problems: [{ ...problem, index: -1, source }] });
   const shape = definitionsOfFileValue(document);

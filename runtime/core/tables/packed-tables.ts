@@ -10,7 +10,7 @@ import { PermissionsUsageError } from '../common/errors.js';
 import type { DefinitionSummary, GrantCell, GrantTables } from './grant-tables.js';
 import { packCells, unpackCells, type CellBody } from './packed-cells.js';
 import { PackedTextError } from './packed-numbers.js';
-import { packedTablesCheck } from './table-shape.js';
+import { packedTablesCheck, type PackedTablesCheck } from './table-shape.js';
 
 /**
  * What the compiler emits for {@link unpackGrantTables}: JSON texts, compact because parsing the module that holds
@@ -59,7 +59,7 @@ type PackedDescriptions = string | (() => Promise<{ readonly definitionDescripti
 interface PackedParts {
   readonly header: Record<string, unknown>;
   readonly cells: readonly string[];
-  readonly check: ReturnType<typeof packedTablesCheck>;
+  readonly check: PackedTablesCheck;
   readonly definitions: string;
   descriptions: PackedDescriptions;
   /** The tables' version as the compiler computed it, when given: computing it would need the descriptions. */
@@ -83,10 +83,15 @@ const packedParts = new WeakMap<object, PackedParts>();
  * ```
  */
 export function notGrantTablesError(problem: string): PermissionsUsageError {
-  return new PermissionsUsageError(
+  const error = new PermissionsUsageError(
     `These are not grant tables of this version of typed-permissions (${problem}); run \`npx typed-permissions compile\` again.`,
   );
+  problemOfError.set(error, problem);
+  return error;
 }
+
+/** The problem each error of {@link notGrantTablesError} names, for {@link packedPartsProblem}. */
+const problemOfError = new WeakMap<object, string>();
 
 /**
  * Packs tables for the generated code: one JSON text per resource's cells. The cells stay in their order
@@ -102,14 +107,6 @@ export function notGrantTablesError(problem: string): PermissionsUsageError {
  * ```
  */
 export function packGrantTables(tables: GrantTables): PackedGrantTables {
-  const byResource = tables.resources.map(() => ({ numbers: new Map<string, number>(), bodies: [] as CellBody[], entries: [] as number[] }));
-  for (const [resource, action, role, ...body] of tables.cells) {
-    const packed = byResource[resource] as (typeof byResource)[number];
-    const key = JSON.stringify(body);
-    let number = packed.numbers.get(key);
-    if (number === undefined) packed.numbers.set(key, (number = packed.bodies.push(body) - 1));
-    packed.entries.push(action, role, number);
-  }
   const header = Object.fromEntries(
     Object.entries(tables).map(([key, value]) => [
       key,
@@ -120,10 +117,47 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
           : value,
     ]),
   );
+  return {
+    header: JSON.stringify(header),
+    definitions: packedDefinitionPlaces(tables.definitions),
+    descriptions: JSON.stringify(tables.definitions.map(({ descr }) => descr ?? null)),
+    cells: packedResourceCells(tables),
+  };
+}
+
+/**
+ * Each resource's cells as {@link PackedGrantTables}' `cells` holds them (a resource without cells has a text too).
+ *
+ * @example
+ * ```ts
+ * packedResourceCells(tables)[0]; // '210020G100102240141'
+ * ```
+ */
+export function packedResourceCells(tables: GrantTables): string[] {
+  const byResource = tables.resources.map(() => ({ numbers: new Map<string, number>(), bodies: [] as CellBody[], entries: [] as number[] }));
+  for (const [resource, action, role, ...body] of tables.cells) {
+    const packed = byResource[resource] as (typeof byResource)[number];
+    const key = JSON.stringify(body);
+    let number = packed.numbers.get(key);
+    if (number === undefined) packed.numbers.set(key, (number = packed.bodies.push(body) - 1));
+    packed.entries.push(action, role, number);
+  }
+  return byResource.map(({ bodies, entries }) => packCells(bodies, entries));
+}
+
+/**
+ * Where each definition comes from, as {@link PackedGrantTables}' `definitions` holds it.
+ *
+ * @example
+ * ```ts
+ * packedDefinitionPlaces(tables.definitions); // '[["a.permissions.json"],[0,0,12]]'
+ * ```
+ */
+export function packedDefinitionPlaces(definitions: readonly DefinitionSummary[]): string {
   const sources = new Map<string, number>();
   const runs: number[] = [];
   let previous: DefinitionSummary | undefined;
-  for (const definition of tables.definitions) {
+  for (const definition of definitions) {
     const { index, source } = definition;
     if (source !== undefined && !sources.has(source)) sources.set(source, sources.size);
     const number = source === undefined ? -1 : (sources.get(source) as number);
@@ -132,12 +166,7 @@ export function packGrantTables(tables: GrantTables): PackedGrantTables {
     else runs.push(number, index, 1);
     previous = definition;
   }
-  return {
-    header: JSON.stringify(header),
-    definitions: JSON.stringify([[...sources.keys()], runs]),
-    descriptions: JSON.stringify(tables.definitions.map(({ descr }) => descr ?? null)),
-    cells: byResource.map(({ bodies, entries }) => packCells(bodies, entries)),
-  };
+  return JSON.stringify([[...sources.keys()], runs]);
 }
 
 /** Each resource's declared attributes as the distinct lists and each resource's list number (-1: none). */
@@ -195,7 +224,27 @@ export function unpackGrantTables(
 ): GrantTables {
   const parsed = JSON.parse(header) as Record<string, unknown>;
   if (Object.hasOwn(parsed, 'attributes')) parsed['attributes'] = unpackedAttributes(parsed['attributes']);
-  const check = packedTablesCheck(parsed);
+  return packedTablesFrom(parsed, cells, packedTablesCheck(parsed), definitions, descriptions, version);
+}
+
+/**
+ * Tables over packed parts, the header already parsed and its check made: the cells and definitions decoded (and
+ * checked by `check`) when first read. {@link unpackGrantTables} makes the generated code's with it, the reader of
+ * a tenant's compiled custom roles a tenant's.
+ *
+ * @example
+ * ```ts
+ * const tables = packedTablesFrom(header, cells, tenantTablesCheck(grantTables, header), places, descriptions, undefined);
+ * ```
+ */
+export function packedTablesFrom(
+  parsed: Record<string, unknown>,
+  cells: readonly string[],
+  check: PackedTablesCheck,
+  definitions: string,
+  descriptions: string | (() => Promise<{ readonly definitionDescriptions: unknown }>),
+  version: string | undefined,
+): GrantTables {
   const parts: PackedParts = { header: parsed, cells, check, definitions, descriptions, version };
   let allCells: readonly GrantCell[] | undefined;
   const tables: Record<string, unknown> = {};
@@ -358,6 +407,31 @@ export function packedHeaderProblem(tables: GrantTables): string | undefined {
   if (json !== -1)
     return `the cells of ${JSON.stringify((parts.header['resources'] as unknown[] | undefined)?.[json])} are JSON, as an earlier version wrote them`;
   return parts.check.header;
+}
+
+/**
+ * The first problem of packed tables' parts, every resource's cells and the definitions decoded and checked now
+ * (undefined when all are well formed, or the tables are not packed): for packed parts that come from a store,
+ * whose problems are better found when they are read than by a decision.
+ *
+ * @example
+ * ```ts
+ * packedPartsProblem(tables); // undefined, or 'cells of "document"[0][2] is not an index below 1'
+ * ```
+ */
+export function packedPartsProblem(tables: GrantTables): string | undefined {
+  const parts = packedParts.get(tables);
+  if (parts === undefined) return undefined;
+  try {
+    parts.cells.forEach((_, resource) => decodedCells(parts, resource));
+    if (typeof parts.descriptions === 'string') describedDefinitions(parts);
+    else definitionPlaces(parts);
+    return undefined;
+  } catch (error) {
+    const problem = typeof error === 'object' && error !== null ? problemOfError.get(error) : undefined;
+    if (problem === undefined) throw error;
+    return problem;
+  }
 }
 
 /**

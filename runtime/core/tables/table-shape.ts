@@ -144,24 +144,30 @@ function ownershipRules(value: unknown, resources: readonly string[]): readonly 
 /** Checks one cell (its path given); throws a ShapeError at the first problem. */
 export type CellCheck = (cell: unknown, path: string) => void;
 
+/** What cells are checked against besides roles, plans and definitions: the names and ownership of the tables. */
+interface CellVocabulary {
+  readonly resources: number;
+  readonly actions: number;
+  readonly owners: readonly unknown[];
+  /** Per resource, the actions it declares, or undefined when it declares none. */
+  readonly declaredSets: readonly (ReadonlySet<number> | undefined)[] | undefined;
+  /** Whether ownership group `group` can decide ownership of a record of resource `resource`. */
+  readonly decidable: (group: number, resource: number) => boolean;
+}
+
 /**
- * Checks everything of tables but their cells, and returns the check of one cell. The definitions are checked
- * here too, unless only their count is known (`definitionCount`: packed tables decode them when first read).
+ * Checks the names and ownership of tables (everything but their roles, plans, cells and definitions, and the
+ * definitions each ownership group names), and returns what their cells are checked against.
  */
-function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, definitionCount?: number): CellCheck {
-  if (tables.format !== 1) fail('format', 'is not 1');
-  const roles = names(tables.roles, 'roles');
+function checkedVocabulary(tables: Partial<Record<keyof GrantTables, unknown>>): CellVocabulary {
   const resources = names(tables.resources, 'resources');
   const actions = names(tables.actions, 'actions');
-  const plans = array(tables.plans, 'plans');
-  plans.forEach((entry, i) => plan(entry, `plans[${i}]`));
   const hooks = array(tables.hooks, 'hooks');
   hooks.forEach((hook, i) => {
     const { kind, name } = (hook ?? {}) as { kind?: unknown; name?: unknown };
     if (typeof kind !== 'string' || !HOOK_KINDS.has(kind)) fail(`hooks[${i}].kind`, 'is not isOwner, listOwned, limitOwned or ownedAmong');
     if (typeof name !== 'string' || name.length === 0) fail(`hooks[${i}].name`, 'is not a name');
   });
-  const definitions = definitionCount ?? checkDefinitions(tables.definitions, 'definitions').length;
   const hookOfKind = (value: unknown, kind: string, path: string) => {
     const at = index(value, hooks.length, path);
     if ((hooks[at] as { kind: string }).kind !== kind) fail(path, `is not a ${kind} hook`);
@@ -169,7 +175,7 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
   const ruleResources = ownershipRules(tables.ownershipRules, resources);
   const owners = array(tables.owners, 'owners');
   owners.forEach((owner, i) => {
-    const group = (owner ?? {}) as { isOwner?: unknown; listOwned?: unknown; limitOwned?: unknown; rule?: unknown; definitions?: unknown };
+    const group = (owner ?? {}) as { isOwner?: unknown; listOwned?: unknown; limitOwned?: unknown; rule?: unknown };
     if (group.rule !== undefined) {
       index(group.rule, ruleResources.length, `owners[${i}].rule`);
       if (group.isOwner !== undefined || group.listOwned !== undefined || group.limitOwned !== undefined) fail(`owners[${i}]`, 'has both a rule and hooks');
@@ -177,7 +183,6 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
     if (group.isOwner !== undefined) hookOfKind(group.isOwner, 'isOwner', `owners[${i}].isOwner`);
     if (group.listOwned !== undefined) hookOfKind(group.listOwned, 'listOwned', `owners[${i}].listOwned`);
     if (group.limitOwned !== undefined) hookOfKind(group.limitOwned, 'limitOwned', `owners[${i}].limitOwned`);
-    array(group.definitions, `owners[${i}].definitions`).forEach((definition, k) => index(definition, definitions, `owners[${i}].definitions[${k}]`));
   });
   // The optional lists of one entry per resource.
   const perResource = (value: unknown, path: string): readonly unknown[] | undefined => {
@@ -224,18 +229,24 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
     if (rule !== undefined) return ruleResources[rule] === resource;
     return isOwner !== undefined || listOwned !== undefined || (executors?.[resource] ?? -1) !== -1;
   };
+  return { resources: resources.length, actions: actions.length, owners, declaredSets, decidable };
+}
+
+/** The check of one cell of tables with `vocabulary` and these many roles, plans and definitions. */
+function cellCheckOf(vocabulary: CellVocabulary, counts: { readonly roles: number; readonly plans: number; readonly definitions: number }): CellCheck {
+  const { resources, actions, owners, declaredSets, decidable } = vocabulary;
   return (entry, at) => {
     const cell = array(entry, at);
     if (cell.length !== 7) fail(at, 'does not have 7 fields');
     const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
-    index(resource, resources.length, `${at}[0]`);
-    index(action, actions.length, `${at}[1]`);
+    index(resource, resources, `${at}[0]`);
+    index(action, actions, `${at}[1]`);
     if (declaredSets?.[resource as number]?.has(action as number) === false) fail(`${at}[1]`, 'is not an action its resource declares');
-    index(role, roles.length, `${at}[2]`);
-    if (anyPlan !== -1) index(anyPlan, plans.length, `${at}[3]`);
+    index(role, counts.roles, `${at}[2]`);
+    if (anyPlan !== -1) index(anyPlan, counts.plans, `${at}[3]`);
     const ownList = array(own, `${at}[4]`);
     if (ownList.length % 2 !== 0) fail(`${at}[4]`, 'is not a list of (ownership group, plan) pairs');
-    ownList.forEach((value, k) => index(value, k % 2 === 0 ? owners.length : plans.length, `${at}[4][${k}]`));
+    ownList.forEach((value, k) => index(value, k % 2 === 0 ? owners.length : counts.plans, `${at}[4][${k}]`));
     array(cellOwners, `${at}[5]`).forEach((value, k) => {
       const group = index(value, owners.length, `${at}[5][${k}]`);
       if (!decidable(group, resource as number))
@@ -244,8 +255,33 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
           'names an ownership group that cannot decide ownership of this resource (no isOwner, no listOwned, no ownedAmong, no rule of it)',
         );
     });
-    array(sources, `${at}[6]`).forEach((value, k) => index(value, definitions * 2, `${at}[6][${k}]`));
+    array(sources, `${at}[6]`).forEach((value, k) => index(value, counts.definitions * 2, `${at}[6][${k}]`));
   };
+}
+
+/** The roles and plans of tables, checked: their counts. */
+function checkedRolesAndPlans(tables: { readonly roles?: unknown; readonly plans?: unknown }): { readonly roles: number; readonly plans: number } {
+  const roles = names(tables.roles, 'roles');
+  const plans = array(tables.plans, 'plans');
+  plans.forEach((entry, i) => plan(entry, `plans[${i}]`));
+  return { roles: roles.length, plans: plans.length };
+}
+
+/**
+ * Checks everything of tables but their cells, and returns the check of one cell. The definitions are checked
+ * here too, unless only their count is known (`definitionCount`: packed tables decode them when first read).
+ */
+function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, definitionCount?: number): CellCheck {
+  if (tables.format !== 1) fail('format', 'is not 1');
+  const { roles, plans } = checkedRolesAndPlans(tables);
+  const vocabulary = checkedVocabulary(tables);
+  const definitions = definitionCount ?? checkDefinitions(tables.definitions, 'definitions').length;
+  vocabulary.owners.forEach((owner, i) =>
+    array((owner as { definitions?: unknown }).definitions, `owners[${i}].definitions`).forEach((definition, k) =>
+      index(definition, definitions, `owners[${i}].definitions[${k}]`),
+    ),
+  );
+  return cellCheckOf(vocabulary, { roles, plans, definitions });
 }
 
 function checkDefinitions(value: unknown, path: string): readonly unknown[] {
@@ -300,22 +336,15 @@ export function grantTablesProblem(value: unknown): string | undefined {
   });
 }
 
-/**
- * The check of packed tables' parts (what generated code holds): their header at load, each resource's cells
- * and the definitions when first decoded. Each says where the part is wrong, as {@link grantTablesProblem} does.
- *
- * @example
- * ```ts
- * const parts = packedTablesCheck(JSON.parse(headerText)); // its cells and definitions are counts
- * parts.header; // undefined when the header is well formed
- * parts.cellsProblem(cells, 'resource_0004'); // 'cells of "resource_0004"[2][2] is not an index below 4'
- * ```
- */
-export function packedTablesCheck(header: unknown): {
+/** The checks of packed tables' parts: the header's problem (when loaded), then a resource's cells and the definitions (when decoded). */
+export interface PackedTablesCheck {
   readonly header: string | undefined;
   cellsProblem(cells: unknown, name: string): string | undefined;
   definitionsProblem(definitions: unknown): string | undefined;
-} {
+}
+
+/** The checks of a packed header whose counts are checked here and the rest by `checkRest`, which returns the cells' check. */
+function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>, definitionCount: number) => CellCheck): PackedTablesCheck {
   let checkCell: CellCheck | undefined;
   let definitionCount = 0;
   const headerProblem = problemOf(() => {
@@ -324,7 +353,7 @@ export function packedTablesCheck(header: unknown): {
     if (!isIndex(cells, Number.MAX_SAFE_INTEGER)) fail('cells', 'is not a count of cells');
     if (!isIndex(definitions, Number.MAX_SAFE_INTEGER)) fail('definitions', 'is not a count of definitions');
     definitionCount = definitions;
-    checkCell = checkedHeader(header, definitionCount);
+    checkCell = checkRest(header as Record<string, unknown>, definitionCount);
   });
   return {
     header: headerProblem,
@@ -342,4 +371,43 @@ export function packedTablesCheck(header: unknown): {
         if (checkDefinitions(definitions, 'definitions').length !== definitionCount) fail('definitions', `do not number ${definitionCount}`);
       }),
   };
+}
+
+/**
+ * The check of packed tables' parts (what generated code holds): their header at load, each resource's cells
+ * and the definitions when first decoded. Each says where the part is wrong, as {@link grantTablesProblem} does.
+ *
+ * @example
+ * ```ts
+ * const parts = packedTablesCheck(JSON.parse(headerText)); // its cells and definitions are counts
+ * parts.header; // undefined when the header is well formed
+ * parts.cellsProblem(cells, 'resource_0004'); // 'cells of "resource_0004"[2][2] is not an index below 4'
+ * ```
+ */
+export function packedTablesCheck(header: unknown): PackedTablesCheck {
+  return partsCheck(header, checkedHeader);
+}
+
+/** The vocabulary of each base policy's tables, checked once however many tenants' tables are checked against it. */
+const baseVocabularies = new WeakMap<GrantTables, CellVocabulary>();
+
+/**
+ * The check of a tenant's packed tables, whose header holds their own parts only — `format`, `roles`, `plans` and
+ * the counts of `cells` and `definitions` — and whose cells name the names and ownership groups of `base`, the
+ * policy's tables (checked once per base). Each check says where the part is wrong, as {@link packedTablesCheck}'s.
+ *
+ * @example
+ * ```ts
+ * const parts = tenantTablesCheck(grantTables, { format: 1, roles: ['AUDITOR'], plans: [[1, []]], cells: 2, definitions: 1 });
+ * parts.cellsProblem(cells, 'document'); // undefined, or 'cells of "document"[0][2] is not an index below 1'
+ * ```
+ */
+export function tenantTablesCheck(base: GrantTables, header: unknown): PackedTablesCheck {
+  return partsCheck(header, (own, definitions) => {
+    if (own['format'] !== 1) fail('format', 'is not 1');
+    const counts = checkedRolesAndPlans(own);
+    let vocabulary = baseVocabularies.get(base);
+    if (vocabulary === undefined) baseVocabularies.set(base, (vocabulary = checkedVocabulary(base)));
+    return cellCheckOf(vocabulary, { ...counts, definitions });
+  });
 }

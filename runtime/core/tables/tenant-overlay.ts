@@ -22,7 +22,7 @@ import { CellDecoder, LoadedResource, nameDictionary, type Combination, type Gra
  */
 export function tenantViewBytes(base: GrantIndex, tenant: GrantTables): number {
   const roles = base.tables.roles.length + tenant.roles.length;
-  return 4096 + base.tables.resources.length * (160 + 8 * roles) + 160 * tenant.cells.length + 96 * tenant.plans.length;
+  return 4096 + base.tables.resources.length * (160 + 8 * roles) + 160 * cellCount(tenant) + 96 * tenant.plans.length;
 }
 
 /**

@@ -1,0 +1,160 @@
+/**
+ * A tenant's custom roles as a publish compiles them: the tables the tenant roles builder made from the document,
+ * packed as the generated code packs a policy's (only what is the tenant's own: roles, plans, cells, definitions),
+ * with the version of the policy they were built against. Stored beside the document, they let an engine on that
+ * policy take a cold tenant's roles without validating and building the document again: reading them parses one
+ * short JSON text and decodes its cells. They are checked as the generated code's tables are (every index within
+ * the policy's names, actions its resources declare, ownership groups that decide the resource), and their roles as
+ * a tenant's (names that are not the policy's roles, each once, at most {@link MAX_TENANT_ROLES}). Made for another
+ * policy version, or malformed, they are not used: the engine builds the document.
+ */
+import { nameProblem } from '../definition/names.js';
+import type { GrantTables } from './grant-tables.js';
+import { packCells } from './packed-cells.js';
+import { packedDefinitionPlaces, packedPartsProblem, packedResourceCells, packedTablesFrom } from './packed-tables.js';
+import { tenantTablesCheck } from './table-shape.js';
+
+/** The most custom roles one tenant may define: the tenant roles builder's limit, which compiled roles are held to as well. */
+export const MAX_TENANT_ROLES = 100;
+
+/** The longest compiled form read, in UTF-16 code units: a document is at most 1 MiB, and its compiled form is smaller. */
+export const MAX_COMPILED_TENANT_ROLES_LENGTH = 2 * 1024 * 1024;
+
+/** The compiled form, as JSON. */
+interface CompiledForm {
+  readonly format: 1;
+  /** The version of the policy the roles were built against. */
+  readonly policy: string;
+  readonly roles: readonly string[];
+  readonly plans: readonly unknown[];
+  readonly cells: number;
+  readonly definitions: number;
+  /** `[resource, packed cells]` for each resource the roles have cells on, by ascending resource number. */
+  readonly resources: readonly (readonly [number, string])[];
+  /** Where each definition comes from, packed as the generated code packs a policy's. */
+  readonly places: string;
+  /** The definitions' descriptions, a JSON list. */
+  readonly descriptions: string;
+}
+
+/**
+ * The compiled form of a tenant's custom roles: `tables` as the tenant roles builder made them against the policy
+ * whose version is `policyVersion`.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileTenantRoles(checkTenantRoles(grantTables, 'acme', document).tables, policyVersion);
+ * ```
+ */
+export function compileTenantRoles(tables: GrantTables, policyVersion: string): string {
+  const packed = packedResourceCells(tables);
+  const empty = packCells([], []);
+  const form: CompiledForm = {
+    format: 1,
+    policy: policyVersion,
+    roles: tables.roles,
+    plans: tables.plans,
+    cells: tables.cells.length,
+    definitions: tables.definitions.length,
+    resources: packed.flatMap((text, resource) => (text === empty ? [] : [[resource, text] as const])),
+    places: packedDefinitionPlaces(tables.definitions),
+    descriptions: JSON.stringify(tables.definitions.map(({ descr }) => descr ?? null)),
+  };
+  return JSON.stringify(form);
+}
+
+/** What reading a compiled form gives: the tenant's tables, or why it cannot be used. */
+export type CompiledTenantRolesRead =
+  | { readonly tables: GrantTables }
+  /** Compiled against another policy version: the document is built instead (not a fault). */
+  | { readonly otherPolicy: string }
+  /** Not a compiled form this version reads, or one that does not fit the policy: the document is built instead. */
+  | { readonly problem: string };
+
+/** The roles of each policy, as a set: a tenant's compiled roles must not be among them. */
+const policyRoles = new WeakMap<GrantTables, ReadonlySet<string>>();
+
+function roleProblem(base: GrantTables, roles: unknown): string | undefined {
+  if (!Array.isArray(roles)) return 'roles is not a list';
+  if (roles.length > MAX_TENANT_ROLES) return `roles lists ${roles.length} roles, more than the limit of ${MAX_TENANT_ROLES}`;
+  let known = policyRoles.get(base);
+  if (known === undefined) policyRoles.set(base, (known = new Set(base.roles)));
+  for (let i = 0; i < roles.length; i++) {
+    const role: unknown = roles[i];
+    if (typeof role !== 'string' || nameProblem(role) !== undefined || role === '*') return `roles[${i}] is not a role name`;
+    if (known.has(role)) return `roles[${i}] is ${JSON.stringify(role)}, a role of the policy`;
+    if (i > 0 && !((roles[i - 1] as string) < role)) return `roles[${i}] does not come after the role before it (sorted, each once)`;
+  }
+  return undefined;
+}
+
+/** The resources' packed cells, one text per resource of `base` (the empty text for those not named); a problem as a string. */
+function resourceTexts(base: GrantTables, resources: unknown): string[] | string {
+  if (!Array.isArray(resources)) return 'resources is not a list';
+  const texts: string[] = new Array<string>(base.resources.length).fill(packCells([], []));
+  let previous = -1;
+  for (let i = 0; i < resources.length; i++) {
+    const entry: unknown = resources[i];
+    const [resource, text] = Array.isArray(entry) && entry.length === 2 ? (entry as [unknown, unknown]) : [];
+    if (!Number.isInteger(resource) || (resource as number) <= previous || (resource as number) >= base.resources.length)
+      return `resources[${i}] does not name a resource of the policy after the one before it`;
+    if (typeof text !== 'string') return `resources[${i}] holds no packed cells`;
+    texts[resource as number] = text;
+    previous = resource as number;
+  }
+  return texts;
+}
+
+/**
+ * Reads the compiled form `text` of a tenant's custom roles for the policy `base` whose version is `baseVersion`:
+ * the tenant's tables (every part checked), `otherPolicy` when they were compiled against another version, or the
+ * problem that makes them unusable. Never throws.
+ *
+ * @example
+ * ```ts
+ * const read = readCompiledTenantRoles(grantTables, policyVersion, version.compiled);
+ * if ('tables' in read) overlayTenantRoles(index, read.tables, budget);
+ * ```
+ */
+export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, text: string): CompiledTenantRolesRead {
+  if (typeof text !== 'string' || text.length > MAX_COMPILED_TENANT_ROLES_LENGTH)
+    return { problem: `the compiled custom roles are not a text of at most ${MAX_COMPILED_TENANT_ROLES_LENGTH} characters` };
+  let form: Partial<Record<keyof CompiledForm, unknown>>;
+  try {
+    form = JSON.parse(text) as typeof form;
+  } catch {
+    return { problem: 'the compiled custom roles are not JSON' };
+  }
+  if (typeof form !== 'object' || form === null || form.format !== 1) return { problem: 'the compiled custom roles are not of format 1' };
+  if (typeof form.policy !== 'string') return { problem: 'the compiled custom roles name no policy version' };
+  if (form.policy !== baseVersion) return { otherPolicy: form.policy };
+  const roles = roleProblem(base, form.roles);
+  if (roles !== undefined) return { problem: `the compiled custom roles' ${roles}` };
+  const cells = resourceTexts(base, form.resources);
+  if (typeof cells === 'string') return { problem: `the compiled custom roles' ${cells}` };
+  if (typeof form.places !== 'string' || typeof form.descriptions !== 'string') return { problem: "the compiled custom roles' definitions are not texts" };
+  // The keys in the order the tenant roles builder writes them; the names and ownership are the policy's own objects.
+  const header: Record<string, unknown> = {
+    format: 1,
+    roles: form.roles,
+    resources: base.resources,
+    actions: base.actions,
+    plans: form.plans,
+    hooks: base.hooks,
+    owners: base.owners,
+    ...(base.ownedAmong === undefined ? {} : { ownedAmong: base.ownedAmong }),
+    ...(base.idTypes === undefined ? {} : { idTypes: base.idTypes }),
+    ...(base.declaredActions === undefined ? {} : { declaredActions: base.declaredActions }),
+    ...(base.attributes === undefined ? {} : { attributes: base.attributes }),
+    ...(base.ownershipRules === undefined ? {} : { ownershipRules: base.ownershipRules }),
+    cells: form.cells,
+    definitions: form.definitions,
+  };
+  const check = tenantTablesCheck(base, header);
+  if (check.header !== undefined) return { problem: `the compiled custom roles' ${check.header}` };
+  const tables = packedTablesFrom(header, cells, check, form.places, form.descriptions, undefined);
+  // A tenant's cells are few: checked whole now, a malformed form is refused at its read (the document is built
+  // instead) rather than failing the decision that first decodes it.
+  const problem = packedPartsProblem(tables);
+  return problem === undefined ? { tables } : { problem: `the compiled custom roles' ${problem}` };
+}

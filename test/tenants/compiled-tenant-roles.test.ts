@@ -1,0 +1,231 @@
+/**
+ * A tenant's custom roles as a publish compiles them (against the example policy): read back, they are the tables
+ * the builder makes from the document, part for part; made for another policy they are not used; malformed or
+ * stepping outside the policy (a policy role, an index past its names, an action a resource does not declare) they
+ * are refused with where they are wrong. An engine takes a usable compiled form without building the document, and
+ * builds the document, saying so once, when the form is for another policy or unusable.
+ */
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { createPermissions } from '../../generated/permissions.js';
+import { grantTables, policyVersion } from '../../generated/tables.js';
+import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
+import { buildTenantRoles, checkTenantRoles } from '../../runtime/core/table-building/tenant-roles.js';
+import { compileTenantRoles, MAX_TENANT_ROLES, readCompiledTenantRoles } from '../../runtime/core/tables/compiled-tenant-roles.js';
+import { packCells } from '../../runtime/core/tables/packed-cells.js';
+import type { TenantRolesSource } from '../../runtime/live/tenant-roles-source.js';
+
+const REVIEWERS = {
+  definitions: [
+    {
+      roles: ['REVIEWER'],
+      resource: 'document',
+      possession: 'own',
+      grant: { read: ['*', '!confidential'], review: ['*'] },
+      owner: 'sameCompany',
+      descr: 'Reviewers review the documents of their company.',
+    },
+    { roles: ['AUDITOR', 'REVIEWER'], resource: 'decision', grant: ['list:any'] },
+    { roles: ['AUDITOR'], resource: '*', grant: ['read:any'] },
+  ],
+};
+
+/** How many resources the reviewers' roles have cells on (each of the policy's three). */
+const REVIEWERS_RESOURCES = 3;
+
+/** Tables as plain data: packed ones decode their cells and definitions on the way. */
+const plain = (tables: unknown): unknown => JSON.parse(JSON.stringify(tables));
+
+const compiledOf = (document: unknown, version = policyVersion): string => compileTenantRoles(checkTenantRoles(grantTables, 'acme', document).tables, version);
+
+/** The compiled form of {@link REVIEWERS} with `change` made to its JSON. */
+function changed(change: (form: Record<string, unknown>) => void): string {
+  const form = JSON.parse(compiledOf(REVIEWERS)) as Record<string, unknown>;
+  change(form);
+  return JSON.stringify(form);
+}
+
+describe('compiled custom roles', () => {
+  it('read back as the tables the builder makes from the document, with the policy’s own names and ownership', () => {
+    const built = checkTenantRoles(grantTables, 'acme', REVIEWERS).tables;
+    const read = readCompiledTenantRoles(grantTables, policyVersion, compiledOf(REVIEWERS));
+    if (!('tables' in read)) throw new Error(`not read: ${JSON.stringify(read)}`);
+    expect(plain(read.tables)).toEqual(plain(built));
+    expect(read.tables.resources).toBe(grantTables.resources);
+    expect(read.tables.owners).toBe(grantTables.owners);
+    expect(read.tables.definitions[0]).toEqual({ index: 0, source: 'tenant "acme"', descr: 'Reviewers review the documents of their company.' });
+  });
+
+  it('hold only the tenant’s parts: the resources without cells are left out', () => {
+    expect((JSON.parse(compiledOf(REVIEWERS)) as { resources: unknown[] }).resources).toHaveLength(REVIEWERS_RESOURCES);
+    const form = JSON.parse(compiledOf({ definitions: [{ roles: ['AUDITOR'], resource: 'decision', grant: ['list:any'] }] })) as Record<string, unknown>;
+    expect(Object.keys(form)).toEqual(['format', 'policy', 'roles', 'plans', 'cells', 'definitions', 'resources', 'places', 'descriptions']);
+    expect(form['resources']).toEqual([[grantTables.resources.indexOf('decision'), expect.any(String)]]);
+  });
+
+  it('are the built tables for any document that fits (property)', () => {
+    const roles = fc.uniqueArray(fc.constantFrom('REVIEWER', 'AUDITOR', 'CLERK'), { minLength: 1, maxLength: 3 });
+    const descr = fc.option(fc.string({ maxLength: 20 }), { nil: undefined });
+    const attributes = fc.constantFrom(['*'], ['*', '!confidential'], ['title', 'date'], ['*', '!personal', '!confidential']);
+    // Grants as any on any resource (the actions each declares), and grants as own on documents, by a rule of the policy.
+    const anyGrant = fc.oneof(
+      fc.record({ roles, resource: fc.constant('decision'), grant: fc.uniqueArray(fc.constantFrom('list:any', 'read:any', '*:any'), { minLength: 1 }), descr }),
+      fc.record({ roles, resource: fc.constant('session'), grant: fc.uniqueArray(fc.constantFrom('create:any', 'frobnicate:any'), { minLength: 1 }), descr }),
+      fc.record({
+        roles,
+        resource: fc.constant('document'),
+        grant: fc.dictionary(fc.constantFrom('read', 'list', 'review', 'delete'), attributes, { minKeys: 1 }),
+        descr,
+      }),
+    );
+    const ownGrant = fc.record({
+      roles,
+      resource: fc.constant('document'),
+      possession: fc.constant('own'),
+      grant: fc.dictionary(fc.constantFrom('read', 'update', 'review'), attributes, { minKeys: 1 }),
+      owner: fc.constantFrom('creator', 'sameCompany', 'creatorOrManaged'),
+      descr,
+    });
+    const definition = fc.oneof(anyGrant, ownGrant);
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(definition, { minLength: 1, maxLength: 6 }), (definitions) => {
+        const document = { definitions: definitions.map(({ descr, ...rest }) => (descr === undefined ? rest : { ...rest, descr })) };
+        const { roles } = buildTenantRoles(grantTables, 'acme', document);
+        if (roles === undefined) return;
+        accepted++;
+        const read = readCompiledTenantRoles(grantTables, policyVersion, compileTenantRoles(roles.tables, policyVersion));
+        expect('tables' in read ? plain(read.tables) : read).toEqual(plain(roles.tables));
+      }),
+      { numRuns: 200 },
+    );
+    // Most random documents fit (those that grant an action a resource does not declare do not): the property is not vacuous.
+    expect(accepted).toBeGreaterThan(50);
+  });
+
+  it('made for another policy version are not used', () => {
+    expect(readCompiledTenantRoles(grantTables, policyVersion, compiledOf(REVIEWERS, 'f'.repeat(64)))).toEqual({ otherPolicy: 'f'.repeat(64) });
+  });
+
+  it('are refused, saying where, when malformed or outside the policy', () => {
+    const decision = grantTables.resources.indexOf('decision');
+    const cases: [string, string][] = [
+      ['not json', 'the compiled custom roles are not JSON'],
+      ['[]', 'the compiled custom roles are not of format 1'],
+      [changed((form) => (form['format'] = 2)), 'the compiled custom roles are not of format 1'],
+      [changed((form) => delete form['policy']), 'the compiled custom roles name no policy version'],
+      [changed((form) => (form['roles'] = 'AUDITOR')), "the compiled custom roles' roles is not a list"],
+      [changed((form) => (form['roles'] = ['AUDITOR', 'EMPLOYEE'])), 'the compiled custom roles\' roles[1] is "EMPLOYEE", a role of the policy'],
+      [changed((form) => (form['roles'] = ['*', 'AUDITOR'])), "the compiled custom roles' roles[0] is not a role name"],
+      [changed((form) => (form['roles'] = ['AUDITOR\n', 'REVIEWER'])), "the compiled custom roles' roles[0] is not a role name"],
+      [
+        changed((form) => (form['roles'] = ['REVIEWER', 'AUDITOR'])),
+        "the compiled custom roles' roles[1] does not come after the role before it (sorted, each once)",
+      ],
+      [
+        changed((form) => (form['roles'] = ['AUDITOR', 'AUDITOR'])),
+        "the compiled custom roles' roles[1] does not come after the role before it (sorted, each once)",
+      ],
+      [
+        changed((form) => (form['roles'] = Array.from({ length: MAX_TENANT_ROLES + 1 }, (_, i) => `R${String(i).padStart(3, '0')}`))),
+        `the compiled custom roles' roles lists ${MAX_TENANT_ROLES + 1} roles, more than the limit of ${MAX_TENANT_ROLES}`,
+      ],
+      [changed((form) => (form['resources'] = {})), "the compiled custom roles' resources is not a list"],
+      [
+        changed((form) => (form['resources'] = [[grantTables.resources.length, packCells([], [])]])),
+        "the compiled custom roles' resources[0] does not name a resource of the policy after the one before it",
+      ],
+      [
+        changed((form) => (form['resources'] = [...(form['resources'] as unknown[]), ...(form['resources'] as unknown[])])),
+        `the compiled custom roles' resources[${REVIEWERS_RESOURCES}] does not name a resource of the policy after the one before it`,
+      ],
+      [changed((form) => (form['resources'] = [[decision, 7]])), "the compiled custom roles' resources[0] holds no packed cells"],
+      [changed((form) => (form['places'] = [])), "the compiled custom roles' definitions are not texts"],
+      [changed((form) => (form['cells'] = -1)), "the compiled custom roles' cells is not a count of cells"],
+      [changed((form) => (form['plans'] = [[2, []]])), "the compiled custom roles' plans[0][0] is not 0 or 1"],
+      // One cell of the decision log, for role 5 of the two there are.
+      [
+        changed((form) => (form['resources'] = [[decision, packCells([[0, [], [], [0]]], [2, 5, 0])]])),
+        `the compiled custom roles' cells of "decision"[0][2] is not an index below 2`,
+      ],
+      // The decision log declares its actions, and "delete" is not one of them.
+      [
+        changed((form) => (form['resources'] = [[decision, packCells([[0, [], [], [0]]], [grantTables.actions.indexOf('delete'), 0, 0])]])),
+        `the compiled custom roles' cells of "decision"[0][1] is not an action its resource declares`,
+      ],
+      [
+        changed((form) => (form['places'] = '[["x"],[0,0,99]]')),
+        `the compiled custom roles' the definitions' run 0 does not count between 1 and the 3 definitions`,
+      ],
+      [changed((form) => (form['descriptions'] = '[]')), "the compiled custom roles' the descriptions are not a JSON list of 3"],
+    ];
+    for (const [text, problem] of cases) expect({ text, read: readCompiledTenantRoles(grantTables, policyVersion, text) }).toEqual({ text, read: { problem } });
+  });
+});
+
+/** A source that gives each tenant's document with `compiled` as its compiled form. */
+function sourceOf(versions: Readonly<Record<string, { readonly document: unknown; readonly compiled: string }>>): TenantRolesSource {
+  return {
+    description: 'memory',
+    read: (tenant) => {
+      const version = versions[tenant];
+      return Promise.resolve(Object.hasOwn(versions, tenant) && version !== undefined ? { tenant, sequence: 1, ...version } : undefined);
+    },
+  };
+}
+
+async function engineOf(source: TenantRolesSource) {
+  const warnings: string[] = [];
+  const permissions = createPermissions({
+    ownershipRules: memoryOwnership({ document: [], user: [] }),
+    logger: { warn: (message: string) => warnings.push(message) },
+  });
+  await permissions.followTenantRoles(source);
+  return { permissions, warnings };
+}
+
+const AUDITOR = { id: 1, roles: ['AUDITOR'], companyId: 1, managedUserIds: [] };
+
+describe('an engine reading compiled custom roles', () => {
+  it('takes them without building the document (here one it would refuse), and explains by them', async () => {
+    const { permissions, warnings } = await engineOf(sourceOf({ acme: { document: { definitions: 'not definitions' }, compiled: compiledOf(REVIEWERS) } }));
+    const permit = await permissions.grantPermit({ user: AUDITOR, resource: 'decision', action: 'list', tenant: 'acme' });
+    expect(permit.granted).toBe(true);
+    expect(permit.reasonSource).toEqual({ source: 'tenant "acme"', index: 1 });
+    expect((await permit.explain()).byRole.map(({ role, tenant }) => ({ role, tenant }))).toEqual([{ role: 'AUDITOR', tenant: 'acme' }]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('builds the document of roles compiled for another policy, saying so once', async () => {
+    const other = compiledOf(REVIEWERS, 'e'.repeat(64));
+    const { permissions, warnings } = await engineOf(
+      sourceOf({ acme: { document: REVIEWERS, compiled: other }, globex: { document: REVIEWERS, compiled: other } }),
+    );
+    for (const tenant of ['acme', 'globex'])
+      expect((await permissions.grantPermit({ user: AUDITOR, resource: 'decision', action: 'list', tenant })).granted).toBe(true);
+    expect(warnings).toEqual([
+      `typed-permissions: tenants' custom roles were compiled against policy version ${'e'.repeat(64)}, not the active ${policyVersion}, ` +
+        'so their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
+    ]);
+  });
+
+  it('builds the document of unusable compiled roles, saying why; a document that does not fit then grants nothing', async () => {
+    const { permissions, warnings } = await engineOf(
+      sourceOf({
+        acme: { document: REVIEWERS, compiled: changed((form) => (form['roles'] = ['AUDITOR', 'EMPLOYEE'])) },
+        globex: { document: { definitions: [{ roles: ['EMPLOYEE'], resource: 'decision', grant: ['list:any'] }] }, compiled: 'not json' },
+      }),
+    );
+    expect((await permissions.grantPermit({ user: AUDITOR, resource: 'decision', action: 'list', tenant: 'acme' })).granted).toBe(true);
+    const employee = { ...AUDITOR, roles: ['EMPLOYEE'] };
+    expect((await permissions.grantPermit({ user: employee, resource: 'decision', action: 'list', tenant: 'globex' })).granted).toBe(false);
+    expect(warnings).toEqual([
+      'typed-permissions: the compiled custom roles of tenant "acme" (version 1) cannot be used ' +
+        '(the compiled custom roles\' roles[1] is "EMPLOYEE", a role of the policy), so its document is built instead.',
+      'typed-permissions: the compiled custom roles of tenant "globex" (version 1) cannot be used ' +
+        '(the compiled custom roles are not JSON), so its document is built instead.',
+      'typed-permissions: the custom roles of tenant "globex" (version 1) do not fit the active policy, so they grant nothing: ' +
+        'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.',
+    ]);
+  });
+});
