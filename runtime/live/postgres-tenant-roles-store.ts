@@ -228,8 +228,25 @@ export async function readTenantRoles(client: Queryable, names: PolicyStoreNames
     );
     const row = rows[0];
     if (row === undefined) return undefined;
-    const version = { tenant, sequence: Number(row.sequence), document: JSON.parse(row.document) as unknown };
-    return typeof row.compiled === 'string' ? { ...version, compiled: row.compiled } : version;
+    if (typeof row.compiled !== 'string') return { tenant, sequence: Number(row.sequence), document: JSON.parse(row.document) as unknown };
+    // With its compiled form, the document is parsed only if it is read: an engine on the policy of the form never does.
+    const text = row.document;
+    let document: unknown;
+    let parsed = false;
+    const version = { tenant, sequence: Number(row.sequence), compiled: row.compiled } as {
+      document: unknown;
+      tenant: string;
+      sequence: number;
+      compiled: string;
+    };
+    Object.defineProperty(version, 'document', {
+      enumerable: true,
+      get: () => {
+        if (!parsed) [document, parsed] = [JSON.parse(text) as unknown, true];
+        return document;
+      },
+    });
+    return version;
   } catch (error) {
     if (isMissingStore(error)) return undefined;
     throw error;

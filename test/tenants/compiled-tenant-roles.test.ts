@@ -12,7 +12,9 @@ import { grantTables, policyVersion } from '../../generated/tables.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import { buildTenantRoles, checkTenantRoles } from '../../runtime/core/table-building/tenant-roles.js';
 import { compileTenantRoles, MAX_TENANT_ROLES, readCompiledTenantRoles } from '../../runtime/core/tables/compiled-tenant-roles.js';
-import { packCells } from '../../runtime/core/tables/packed-cells.js';
+import { packCells, unpackCells } from '../../runtime/core/tables/packed-cells.js';
+import { PackedTextError } from '../../runtime/core/tables/packed-numbers.js';
+import { tenantTablesCheck } from '../../runtime/core/tables/table-shape.js';
 import type { TenantRolesSource } from '../../runtime/live/tenant-roles-source.js';
 
 const REVIEWERS = {
@@ -160,6 +162,73 @@ describe('compiled custom roles', () => {
       [changed((form) => (form['descriptions'] = '[]')), "the compiled custom roles' the descriptions are not a JSON list of 3"],
     ];
     for (const [text, problem] of cases) expect({ text, read: readCompiledTenantRoles(grantTables, policyVersion, text) }).toEqual({ text, read: { problem } });
+  });
+});
+
+describe('the check of packed cells without making them', () => {
+  const form = JSON.parse(compiledOf(REVIEWERS)) as { roles: string[]; plans: unknown[]; cells: number; definitions: number; resources: [number, string][] };
+  const check = tenantTablesCheck(grantTables, { format: 1, roles: form.roles, plans: form.plans, cells: form.cells, definitions: form.definitions });
+  /** Whether the cells' check after decoding accepts `text` (the check that says where a text is wrong). */
+  const decodedFit = (text: string, resource: number): boolean => {
+    try {
+      return check.cellsProblem(unpackCells(text, resource), grantTables.resources[resource] as string) === undefined;
+    } catch (error) {
+      if (error instanceof PackedTextError) return false;
+      throw error;
+    }
+  };
+
+  it('accepts every resource’s cells of a compiled form', () => {
+    expect(form.resources.map(([resource, text]) => [check.packedCellsFit(text, resource), decodedFit(text, resource)])).toEqual(
+      form.resources.map(() => [true, true]),
+    );
+  });
+
+  it('never accepts what the check after decoding refuses (property: texts changed at random)', () => {
+    const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...form.resources),
+        fc.nat(),
+        fc.constantFrom(...alphabet),
+        fc.constantFrom('replace', 'insert', 'delete'),
+        ([resource, text], at, character, change) => {
+          const i = at % text.length;
+          const changed =
+            change === 'replace'
+              ? text.slice(0, i) + character + text.slice(i + 1)
+              : change === 'insert'
+                ? text.slice(0, i) + character + text.slice(i)
+                : text.slice(0, i) + text.slice(i + 1);
+          const fits = check.packedCellsFit(changed, resource);
+          if (!fits) refused++;
+          if (fits) expect({ changed, decoded: decodedFit(changed, resource) }).toEqual({ changed, decoded: true });
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Most changes break a text: the property is not vacuous.
+    expect(refused).toBeGreaterThan(500);
+  });
+
+  it('refuses a body that no cell uses when it is not well formed, which decoding would not see', () => {
+    const decision = grantTables.resources.indexOf('decision');
+    // Two bodies, the second naming plan 9 of the policy's few; the one cell uses the first.
+    const text = packCells(
+      [
+        [0, [], [], [0]],
+        [9, [], [], [0]],
+      ],
+      [grantTables.actions.indexOf('list'), 0, 0],
+    );
+    expect([check.packedCellsFit(text, decision), decodedFit(text, decision)]).toEqual([false, true]);
+    const read = readCompiledTenantRoles(
+      grantTables,
+      policyVersion,
+      changed((form) => (form['resources'] = [[decision, text]])),
+    );
+    expect(read).toEqual({ problem: `the compiled custom roles' the cells of "decision" hold a body that is not well formed, which no cell uses` });
   });
 });
 

@@ -8,7 +8,7 @@ import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
 import type { User } from '../definition/definition-types.js';
 import { PermissionsUsageError } from '../common/errors.js';
 import { resourceActionIndexes, type GrantTables } from '../tables/grant-tables.js';
-import type { Combination, GrantIndex, LoadedOwner } from '../tables/table-loader.js';
+import type { Combination, GrantIndex, LoadedOwner, LoadedResource } from '../tables/table-loader.js';
 import { checkGrantQuery, checkRoles, rolesKey, type GrantQuery } from './grant-query.js';
 import type { OnceWarnings } from './once-warnings.js';
 import { cutSlice, sliceBytes, type PermissionSlice } from './permission-slice.js';
@@ -80,9 +80,9 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   private readonly log: DecisionRecorder | undefined;
   private fingerprint: string | undefined;
   /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only (and the tenant, whose snapshot this is). */
-  private readonly slices: BoundedCache<string, PermissionSlice>;
+  private slicesMade: BoundedCache<string, PermissionSlice> | undefined;
   /** The ownership groups of a set of roles on a resource, over every action, by `[resource, rolesKey]`. */
-  private readonly resourceOwners: BoundedCache<string, readonly LoadedOwner[]>;
+  private resourceOwnersMade: BoundedCache<string, readonly LoadedOwner[]> | undefined;
 
   constructor(
     readonly index: GrantIndex,
@@ -90,10 +90,8 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     readonly warnings: OnceWarnings,
     version?: string,
     tenant?: SnapshotTenant,
-    budgets: SnapshotBudgets = snapshotBudgets(),
+    private readonly budgets: SnapshotBudgets = snapshotBudgets(),
   ) {
-    this.slices = new BoundedCache(MAX_CACHED_SLICES, budgets.slices);
-    this.resourceOwners = new BoundedCache(MAX_CACHED_SLICES, budgets.resourceOwners);
     this.tenant = tenant?.id;
     this.tenantTables = tenant?.tables;
     this.tenantSequence = tenant?.sequence;
@@ -107,6 +105,15 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     this.fingerprint = version;
   }
 
+  /** The caches, made when first used: a tenant's snapshot that only decides holds neither. */
+  private get slices(): BoundedCache<string, PermissionSlice> {
+    return (this.slicesMade ??= new BoundedCache(MAX_CACHED_SLICES, this.budgets.slices));
+  }
+
+  private get resourceOwners(): BoundedCache<string, readonly LoadedOwner[]> {
+    return (this.resourceOwnersMade ??= new BoundedCache(MAX_CACHED_SLICES, this.budgets.resourceOwners));
+  }
+
   /** The version of the policy: the one it was published with, else the SHA-256 of its tables (computed once). */
   get version(): string {
     return (this.fingerprint ??= policyVersionOf(this.tables));
@@ -114,7 +121,12 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
 
   /** What `roles` may do with `action` on `resource`. */
   lookup(roles: readonly string[], resource: string, action: string): Combination {
-    return lookupCombination(this.index, roles, this.index.resourceByName[resource], resource, action, this.warnings);
+    return lookupCombination(this.index, roles, this.resourceNamed(resource), resource, action, this.warnings);
+  }
+
+  /** The loaded resource named `name`, or undefined when the policy has none (one property read when it was asked about before). */
+  private resourceNamed(name: string): LoadedResource | undefined {
+    return this.index.resourceByName[name] ?? this.index.resourceOnFirstUse?.(name);
   }
 
   /** See {@link PermitContext.refusalOf}: a tenant is known when its custom roles are kept (`tenantTables`). */
@@ -126,7 +138,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   decide<TId>(query: GrantQuery<TUser, TId>): Decision<TUser, TId, TFilter> {
     checkGrantQuery(query);
     const { user, resource, action } = query;
-    const loaded = this.index.resourceByName[resource];
+    const loaded = this.resourceNamed(resource);
     // The id in the resource's declared type ('10' → 10 for numeric ids); anything else is refused here, before any hook.
     const resourceId = queriedResourceId<TId>(query, loaded?.idType);
     const combination = lookupCombination(this.index, user.roles, loaded, resource, action, this.warnings);
@@ -180,7 +192,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     let owners = this.resourceOwners.get(key);
     if (owners === undefined) {
       const found = new Map<number, LoadedOwner>();
-      const loaded = this.index.resourceByName[resource];
+      const loaded = this.resourceNamed(resource);
       for (const action of loaded === undefined ? [] : resourceActionIndexes(this.tables, loaded.index).map((a) => this.tables.actions[a] as string)) {
         for (const owner of this.lookup(roles, resource, action).owners) found.set(owner.id, owner);
       }

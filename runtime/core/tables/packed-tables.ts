@@ -59,14 +59,14 @@ type PackedDescriptions = string | (() => Promise<{ readonly definitionDescripti
 interface PackedParts {
   readonly header: Record<string, unknown>;
   readonly cells: readonly string[];
-  readonly check: PackedTablesCheck;
+  check: PackedTablesCheck;
   readonly definitions: string;
   descriptions: PackedDescriptions;
   /** The tables' version as the compiler computed it, when given: computing it would need the descriptions. */
   readonly version: string | undefined;
   /** Decoded on first need: each definition's index and source, then (once loaded) with its description. */
-  places?: readonly DefinitionSummary[];
-  summaries?: readonly DefinitionSummary[];
+  places?: readonly DefinitionSummary[] | undefined;
+  summaries?: readonly DefinitionSummary[] | undefined;
   loading?: Promise<void>;
 }
 
@@ -89,6 +89,12 @@ export function notGrantTablesError(problem: string): PermissionsUsageError {
   problemOfError.set(error, problem);
   return error;
 }
+
+/** The check of parts already checked whole. */
+const CHECKED: PackedTablesCheck = { header: undefined, cellsProblem: () => undefined, packedCellsFit: () => true, definitionsProblem: () => undefined };
+
+/** A resource's cells when it has none: nothing to decode or check. */
+const NO_CELLS = packCells([], []);
 
 /** The problem each error of {@link notGrantTablesError} names, for {@link packedPartsProblem}. */
 const problemOfError = new WeakMap<object, string>();
@@ -422,10 +428,23 @@ export function packedHeaderProblem(tables: GrantTables): string | undefined {
 export function packedPartsProblem(tables: GrantTables): string | undefined {
   const parts = packedParts.get(tables);
   if (parts === undefined) return undefined;
+  const { places, summaries } = parts;
   try {
-    parts.cells.forEach((_, resource) => decodedCells(parts, resource));
+    for (let resource = 0; resource < parts.cells.length; resource++) {
+      const text = parts.cells[resource];
+      // Read without making the cells; those found wrong are decoded, so that the message says where.
+      if (text === NO_CELLS || (typeof text === 'string' && parts.check.packedCellsFit(text, resource))) continue;
+      decodedCells(parts, resource);
+      const name = JSON.stringify((parts.header['resources'] as unknown[])[resource]);
+      return `the cells of ${name} hold a body that is not well formed, which no cell uses`;
+    }
     if (typeof parts.descriptions === 'string') describedDefinitions(parts);
     else definitionPlaces(parts);
+    // Checked, not kept: the definitions are read by explanations only, which decode them again.
+    parts.places = places;
+    parts.summaries = summaries;
+    // Every part is checked: what is decoded again later needs no second check, and the check is not kept.
+    parts.check = CHECKED;
     return undefined;
   } catch (error) {
     const problem = typeof error === 'object' && error !== null ? problemOfError.get(error) : undefined;

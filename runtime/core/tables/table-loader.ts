@@ -111,6 +111,11 @@ export interface GrantIndex {
   readonly roleIds: NameDictionary<number>;
   readonly actionIds: NameDictionary<number>;
   readonly resourceByName: NameDictionary<LoadedResource>;
+  /**
+   * The loaded resource named `name` when `resourceByName` does not hold it yet: a tenant's view makes its resources
+   * when a decision first asks about them (a view holds only what its tenant used). Undefined: `resourceByName` holds every one.
+   */
+  readonly resourceOnFirstUse: ((name: string) => LoadedResource | undefined) | undefined;
   /** Above the id of every combination the tables can give (their cell count): the base of multi-role cache keys. */
   readonly combinationIdBound: number;
   /** The bytes every multi-role cache of the engine may hold together. */
@@ -319,6 +324,8 @@ export function loadGrantTables(
     roleIds: nameDictionary(tables.roles.map((name, i) => [name, i])),
     actionIds: nameDictionary(tables.actions.map((name, i) => [name, i])),
     resourceByName: nameDictionary(resources),
+    // Present though undefined, so that a policy's index and a tenant's view have one shape: the decision path reads both.
+    resourceOnFirstUse: undefined,
     combinationIdBound,
     combinationBudget: new CacheBudget(MAX_COMBINATION_CACHE_BYTES),
     combinationsOf,

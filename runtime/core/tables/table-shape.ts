@@ -8,6 +8,7 @@
 import { attributeNameProblem } from '../definition/declared-attributes.js';
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../definition/grant-syntax.js';
 import type { GrantTables } from './grant-tables.js';
+import { packedCellsFit, type PackedCellBounds } from './packed-cells.js';
 import { OWNERSHIP_LIMITS, TENANT_ID_TYPES, USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
 
 const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned', 'ownedAmong']);
@@ -141,8 +142,11 @@ function ownershipRules(value: unknown, resources: readonly string[]): readonly 
   });
 }
 
-/** Checks one cell (its path given); throws a ShapeError at the first problem. */
-export type CellCheck = (cell: unknown, path: string) => void;
+/**
+ * Checks cell `i` of the list at `at`; throws a ShapeError at the first problem. Its path (`at[i]`) is spelled
+ * out only then: a check that passes allocates nothing, which matters when a tenant's cells are checked at its read.
+ */
+export type CellCheck = (cell: unknown, at: string, i: number) => void;
 
 /** What cells are checked against besides roles, plans and definitions: the names and ownership of the tables. */
 interface CellVocabulary {
@@ -232,13 +236,26 @@ function checkedVocabulary(tables: Partial<Record<keyof GrantTables, unknown>>):
   return { resources: resources.length, actions: actions.length, owners, declaredSets, decidable };
 }
 
-/** The check of one cell of tables with `vocabulary` and these many roles, plans and definitions. */
-function cellCheckOf(vocabulary: CellVocabulary, counts: { readonly roles: number; readonly plans: number; readonly definitions: number }): CellCheck {
+/** Whether `value` is a list of indexes below `bound`, each checked without a path (for a cell's lists, checked at their read). */
+function indexList(value: unknown, bound: number): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const item of value as unknown[]) if (!isIndex(item, bound)) return false;
+  return true;
+}
+
+/** What cells are checked against: the vocabulary, and how many roles, plans and definitions the tables have. */
+interface CellRules {
+  readonly vocabulary: CellVocabulary;
+  readonly counts: { readonly roles: number; readonly plans: number; readonly definitions: number };
+}
+
+/** The check of one cell of tables with these rules. */
+function cellCheckOf({ vocabulary, counts }: CellRules): CellCheck {
   const { resources, actions, owners, declaredSets, decidable } = vocabulary;
-  return (entry, at) => {
-    const cell = array(entry, at);
-    if (cell.length !== 7) fail(at, 'does not have 7 fields');
+  /** The same checks with paths, run only on a cell found wrong, so that the message says where. */
+  const explain = (cell: readonly unknown[], at: string): never => {
     const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
+    if (cell.length !== 7) fail(at, 'does not have 7 fields');
     index(resource, resources, `${at}[0]`);
     index(action, actions, `${at}[1]`);
     if (declaredSets?.[resource as number]?.has(action as number) === false) fail(`${at}[1]`, 'is not an action its resource declares');
@@ -256,6 +273,23 @@ function cellCheckOf(vocabulary: CellVocabulary, counts: { readonly roles: numbe
         );
     });
     array(sources, `${at}[6]`).forEach((value, k) => index(value, counts.definitions * 2, `${at}[6][${k}]`));
+    throw new Error('A cell was found wrong, then right: a bug of typed-permissions.');
+  };
+  const fits = (cell: readonly unknown[]): boolean => {
+    if (cell.length !== 7) return false;
+    const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
+    if (!isIndex(resource, resources) || !isIndex(action, actions) || !isIndex(role, counts.roles)) return false;
+    if (declaredSets?.[resource]?.has(action) === false) return false;
+    if (anyPlan !== -1 && !isIndex(anyPlan, counts.plans)) return false;
+    if (!Array.isArray(own) || own.length % 2 !== 0) return false;
+    for (let k = 0; k < own.length; k++) if (!isIndex(own[k], k % 2 === 0 ? owners.length : counts.plans)) return false;
+    if (!indexList(cellOwners, owners.length)) return false;
+    for (const group of cellOwners as number[]) if (!decidable(group, resource)) return false;
+    return indexList(sources, counts.definitions * 2);
+  };
+  return (entry, at, i) => {
+    if (Array.isArray(entry) && fits(entry as unknown[])) return;
+    explain(array(entry, `${at}[${i}]`), `${at}[${i}]`);
   };
 }
 
@@ -271,7 +305,7 @@ function checkedRolesAndPlans(tables: { readonly roles?: unknown; readonly plans
  * Checks everything of tables but their cells, and returns the check of one cell. The definitions are checked
  * here too, unless only their count is known (`definitionCount`: packed tables decode them when first read).
  */
-function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, definitionCount?: number): CellCheck {
+function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, definitionCount?: number): CellRules {
   if (tables.format !== 1) fail('format', 'is not 1');
   const { roles, plans } = checkedRolesAndPlans(tables);
   const vocabulary = checkedVocabulary(tables);
@@ -281,7 +315,7 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
       index(definition, definitions, `owners[${i}].definitions[${k}]`),
     ),
   );
-  return cellCheckOf(vocabulary, { roles, plans, definitions });
+  return { vocabulary, counts: { roles, plans, definitions } };
 }
 
 function checkDefinitions(value: unknown, path: string): readonly unknown[] {
@@ -298,9 +332,9 @@ function checkDefinitions(value: unknown, path: string): readonly unknown[] {
 /** Cells come sorted by (resource, action, role), each once: readers find a resource's cells by that order. */
 function checkOrder(cells: readonly unknown[], path: (i: number) => string): void {
   for (let i = 1; i < cells.length; i++) {
-    const [a0, a1, a2] = cells[i - 1] as number[];
-    const [b0, b1, b2] = cells[i] as number[];
-    if (((b0 as number) - (a0 as number) || (b1 as number) - (a1 as number) || (b2 as number) - (a2 as number)) <= 0)
+    const a = cells[i - 1] as readonly number[];
+    const b = cells[i] as readonly number[];
+    if (((b[0] as number) - (a[0] as number) || (b[1] as number) - (a[1] as number) || (b[2] as number) - (a[2] as number)) <= 0)
       fail(path(i), 'does not come after the cell before it (cells are sorted by resource, action and role, each once)');
   }
 }
@@ -329,9 +363,9 @@ export function grantTablesProblem(value: unknown): string | undefined {
   return problemOf(() => {
     if (typeof value !== 'object' || value === null) fail('the tables', 'are not an object');
     const tables = value as Partial<Record<keyof GrantTables, unknown>>;
-    const checkCell = checkedHeader(tables);
+    const checkCell = cellCheckOf(checkedHeader(tables));
     const cells = array(tables.cells, 'cells');
-    cells.forEach((entry, i) => checkCell(entry, `cells[${i}]`));
+    cells.forEach((entry, i) => checkCell(entry, 'cells', i));
     checkOrder(cells, (i) => `cells[${i}]`);
   });
 }
@@ -340,12 +374,27 @@ export function grantTablesProblem(value: unknown): string | undefined {
 export interface PackedTablesCheck {
   readonly header: string | undefined;
   cellsProblem(cells: unknown, name: string): string | undefined;
+  /** Whether the packed cells `text` of resource number `resource` are well formed, read without making them (see `packedCellsFit`). */
+  packedCellsFit(text: string, resource: number): boolean;
   definitionsProblem(definitions: unknown): string | undefined;
 }
 
-/** The checks of a packed header whose counts are checked here and the rest by `checkRest`, which returns the cells' check. */
-function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>, definitionCount: number) => CellCheck): PackedTablesCheck {
+/** The bounds of packed cells under `rules`. */
+function packedBounds({ vocabulary, counts }: CellRules): PackedCellBounds {
+  return {
+    roles: counts.roles,
+    plans: counts.plans,
+    owners: vocabulary.owners.length,
+    sources: counts.definitions * 2,
+    takes: (resource, action) => action < vocabulary.actions && vocabulary.declaredSets?.[resource]?.has(action) !== false,
+    decides: vocabulary.decidable,
+  };
+}
+
+/** The checks of a packed header whose counts are checked here and the rest by `checkRest`, which returns the cells' rules. */
+function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>, definitionCount: number) => CellRules): PackedTablesCheck {
   let checkCell: CellCheck | undefined;
+  let bounds: PackedCellBounds | undefined;
   let definitionCount = 0;
   const headerProblem = problemOf(() => {
     if (typeof header !== 'object' || header === null) fail('the tables', 'are not an object');
@@ -353,7 +402,9 @@ function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>
     if (!isIndex(cells, Number.MAX_SAFE_INTEGER)) fail('cells', 'is not a count of cells');
     if (!isIndex(definitions, Number.MAX_SAFE_INTEGER)) fail('definitions', 'is not a count of definitions');
     definitionCount = definitions;
-    checkCell = checkRest(header as Record<string, unknown>, definitionCount);
+    const rules = checkRest(header as Record<string, unknown>, definitionCount);
+    checkCell = cellCheckOf(rules);
+    bounds = packedBounds(rules);
   });
   return {
     header: headerProblem,
@@ -362,9 +413,10 @@ function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>
       problemOf(() => {
         const at = `cells of ${JSON.stringify(name)}`;
         const list = array(cells, at);
-        list.forEach((entry, i) => (checkCell as CellCheck)(entry, `${at}[${i}]`));
+        list.forEach((entry, i) => (checkCell as CellCheck)(entry, at, i));
         checkOrder(list, (i) => `${at}[${i}]`);
       }),
+    packedCellsFit: (text, resource) => headerProblem === undefined && packedCellsFit(text, resource, bounds as PackedCellBounds),
     definitionsProblem: (definitions) =>
       headerProblem ??
       problemOf(() => {
@@ -408,6 +460,6 @@ export function tenantTablesCheck(base: GrantTables, header: unknown): PackedTab
     const counts = checkedRolesAndPlans(own);
     let vocabulary = baseVocabularies.get(base);
     if (vocabulary === undefined) baseVocabularies.set(base, (vocabulary = checkedVocabulary(base)));
-    return cellCheckOf(vocabulary, { ...counts, definitions });
+    return { vocabulary, counts: { ...counts, definitions } };
   });
 }

@@ -9,7 +9,7 @@ import type { CacheBudget } from '../common/bounded-cache.js';
 import type { GrantTables } from './grant-tables.js';
 import { cellCount, resourceCells } from './packed-tables.js';
 import { planFromJson } from '../projection/attribute-plan.js';
-import { CellDecoder, LoadedResource, nameDictionary, type Combination, type GrantIndex } from './table-loader.js';
+import { CellDecoder, LoadedResource, type Combination, type GrantIndex } from './table-loader.js';
 
 /**
  * The estimated bytes a tenant's view may come to hold beyond its cells: per resource, one row reference per role
@@ -48,18 +48,27 @@ export function overlayTenantRoles(base: GrantIndex, tenant: GrantTables, budget
   delete (roleIds as Record<symbol, number>)[first];
   const combinationIdBound = base.combinationIdBound + cellCount(tenant) + 1;
   const decoder = new CellDecoder(tenant.actions.length, tenant.plans.map(planFromJson), base.ownerOf, base.combinationIdBound, combinationIdBound);
-  const baseResources = base.tables.resources.map((name) => base.resourceByName[name] as LoadedResource);
-  const resources = baseResources.map((loaded) => [loaded.name, new LoadedResource(loaded.name, loaded.index, loaded.idType, loaded.takes)] as const);
+  // A view holds the loaded resources its tenant asked about, each made on first use: a view of a policy with a
+  // thousand resources costs what its tenant uses (the cache's memory, and the collector's work on a cold tenant).
+  const resourceByName = Object.create(null) as Record<string, LoadedResource>;
+  const resourceOnFirstUse = (name: string): LoadedResource | undefined => {
+    const loaded = base.resourceByName[name];
+    if (loaded === undefined) return undefined;
+    const own = new LoadedResource(loaded.name, loaded.index, loaded.idType, loaded.takes);
+    Object.defineProperty(resourceByName, name, { value: own, enumerable: true });
+    return own;
+  };
   const combinationsOf = (resource: LoadedResource): readonly (readonly Combination[])[] => {
     if (resource.byRole !== null) return resource.byRole;
     const own = decoder.rows(resourceCells(tenant, resource.index), tenant.roles.length);
-    return (resource.byRole = [...base.combinationsOf(baseResources[resource.index] as LoadedResource), ...own]);
+    return (resource.byRole = [...base.combinationsOf(base.resourceByName[resource.name] as LoadedResource), ...own]);
   };
   return {
     tables: base.tables,
     roleIds: roleIds,
     actionIds: base.actionIds,
-    resourceByName: nameDictionary(resources),
+    resourceByName,
+    resourceOnFirstUse,
     combinationIdBound,
     combinationBudget: budget,
     combinationsOf,
