@@ -16,10 +16,10 @@ export interface TenantRolesVersion {
    */
   readonly document: unknown;
   /**
-   * The custom roles as the publish compiled them against the policy active then (`compileTenantRoles`), when the
-   * source keeps them: an engine on that policy reads them instead of building the document (a cold tenant's first
-   * decision then costs a fraction); made for another policy, or unusable, they are ignored and the document is built.
-   * A source must give them only for this very document.
+   * The custom roles as a publish compiled them against the policy active then, when the source keeps them (the
+   * PostgreSQL store does): an engine on that policy reads them instead of building the document (a cold tenant's
+   * first decision then costs a fraction); made for another policy, or unusable, they are ignored and the document is
+   * built. Given only with the very document they were compiled from; a source of your own leaves them out.
    */
   readonly compiled?: string | undefined;
 }
