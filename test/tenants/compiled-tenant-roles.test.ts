@@ -14,7 +14,8 @@ import { buildTenantRoles, checkTenantRoles } from '../../runtime/core/table-bui
 import { compileTenantRoles, MAX_TENANT_ROLES, readCompiledTenantRoles } from '../../runtime/core/tables/compiled-tenant-roles.js';
 import { packCells, unpackCells } from '../../runtime/core/tables/packed-cells.js';
 import { PackedTextError } from '../../runtime/core/tables/packed-numbers.js';
-import { tenantTablesCheck } from '../../runtime/core/tables/table-shape.js';
+import { packedCellsFit } from '../../runtime/core/tables/packed-cells-fit.js';
+import { tenantTablesCheck } from '../../runtime/core/tables/tenant-tables-check.js';
 import type { TenantRolesSource } from '../../runtime/live/tenant-roles-source.js';
 
 const REVIEWERS = {
@@ -167,7 +168,13 @@ describe('compiled custom roles', () => {
 
 describe('the check of packed cells without making them', () => {
   const form = JSON.parse(compiledOf(REVIEWERS)) as { roles: string[]; plans: unknown[]; cells: number; definitions: number; resources: [number, string][] };
-  const check = tenantTablesCheck(grantTables, { format: 1, roles: form.roles, plans: form.plans, cells: form.cells, definitions: form.definitions });
+  const { check, bounds } = tenantTablesCheck(grantTables, {
+    format: 1,
+    roles: form.roles,
+    plans: form.plans,
+    cells: form.cells,
+    definitions: form.definitions,
+  });
   /** Whether the cells' check after decoding accepts `text` (the check that says where a text is wrong). */
   const decodedFit = (text: string, resource: number): boolean => {
     try {
@@ -179,7 +186,7 @@ describe('the check of packed cells without making them', () => {
   };
 
   it('accepts every resource’s cells of a compiled form', () => {
-    expect(form.resources.map(([resource, text]) => [check.packedCellsFit(text, resource), decodedFit(text, resource)])).toEqual(
+    expect(form.resources.map(([resource, text]) => [packedCellsFit(text, resource, bounds!), decodedFit(text, resource)])).toEqual(
       form.resources.map(() => [true, true]),
     );
   });
@@ -201,7 +208,7 @@ describe('the check of packed cells without making them', () => {
               : change === 'insert'
                 ? text.slice(0, i) + character + text.slice(i)
                 : text.slice(0, i) + text.slice(i + 1);
-          const fits = check.packedCellsFit(changed, resource);
+          const fits = packedCellsFit(changed, resource, bounds!);
           if (!fits) refused++;
           if (fits) expect({ changed, decoded: decodedFit(changed, resource) }).toEqual({ changed, decoded: true });
         },
@@ -222,7 +229,7 @@ describe('the check of packed cells without making them', () => {
       ],
       [grantTables.actions.indexOf('list'), 0, 0],
     );
-    expect([check.packedCellsFit(text, decision), decodedFit(text, decision)]).toEqual([false, true]);
+    expect([packedCellsFit(text, decision, bounds!), decodedFit(text, decision)]).toEqual([false, true]);
     const read = readCompiledTenantRoles(
       grantTables,
       policyVersion,

@@ -10,15 +10,36 @@
  */
 import { nameProblem } from '../definition/names.js';
 import type { GrantTables } from './grant-tables.js';
-import { packCells } from './packed-cells.js';
-import { packedDefinitionPlaces, packedPartsProblem, packedResourceCells, packedTablesFrom } from './packed-tables.js';
-import { tenantTablesCheck } from './table-shape.js';
+import { packCells, unpackCells } from './packed-cells.js';
+import { packedCellsFit } from './packed-cells-fit.js';
+import { PackedTextError } from './packed-numbers.js';
+import { notGrantTablesProblem, packedDefinitionPlaces, packedResourceCells, packedTablesFrom } from './packed-tables.js';
+import type { PackedTablesCheck } from './table-shape.js';
+import { tenantTablesCheck } from './tenant-tables-check.js';
 
 /** The most custom roles one tenant may define: the tenant roles builder's limit, which compiled roles are held to as well. */
 export const MAX_TENANT_ROLES = 100;
 
 /** The longest compiled form read, in UTF-16 code units: a document is at most 1 MiB, and its compiled form is smaller. */
 export const MAX_COMPILED_TENANT_ROLES_LENGTH = 2 * 1024 * 1024;
+
+/** A resource's cells when it has none: nothing to check. */
+const NO_CELLS = packCells([], []);
+
+/** The check of parts checked whole when they were read: decoding them again needs no second check. */
+const CHECKED: PackedTablesCheck = { header: undefined, cellsProblem: () => undefined, definitionsProblem: () => undefined };
+
+/** Where the packed cells `text` of resource `name` are wrong, as the check after decoding them says it. */
+function cellsProblem(check: PackedTablesCheck, text: string, resource: number, name: string): string {
+  let cells: unknown[];
+  try {
+    cells = unpackCells(text, resource);
+  } catch (error) {
+    if (error instanceof PackedTextError) return `the cells of ${JSON.stringify(name)} are not packed cells: ${error.message}`;
+    throw error;
+  }
+  return check.cellsProblem(cells, name) ?? `the cells of ${JSON.stringify(name)} hold a body that is not well formed, which no cell uses`;
+}
 
 /** The compiled form, as JSON. */
 interface CompiledForm {
@@ -48,7 +69,6 @@ interface CompiledForm {
  */
 export function compileTenantRoles(tables: GrantTables, policyVersion: string): string {
   const packed = packedResourceCells(tables);
-  const empty = packCells([], []);
   const form: CompiledForm = {
     format: 1,
     policy: policyVersion,
@@ -56,7 +76,7 @@ export function compileTenantRoles(tables: GrantTables, policyVersion: string): 
     plans: tables.plans,
     cells: tables.cells.length,
     definitions: tables.definitions.length,
-    resources: packed.flatMap((text, resource) => (text === empty ? [] : [[resource, text] as const])),
+    resources: packed.flatMap((text, resource) => (text === NO_CELLS ? [] : [[resource, text] as const])),
     places: packedDefinitionPlaces(tables.definitions),
     descriptions: JSON.stringify(tables.definitions.map(({ descr }) => descr ?? null)),
   };
@@ -91,7 +111,7 @@ function roleProblem(base: GrantTables, roles: unknown): string | undefined {
 /** The resources' packed cells, one text per resource of `base` (the empty text for those not named); a problem as a string. */
 function resourceTexts(base: GrantTables, resources: unknown): string[] | string {
   if (!Array.isArray(resources)) return 'resources is not a list';
-  const texts: string[] = new Array<string>(base.resources.length).fill(packCells([], []));
+  const texts: string[] = new Array<string>(base.resources.length).fill(NO_CELLS);
   let previous = -1;
   for (let i = 0; i < resources.length; i++) {
     const entry: unknown = resources[i];
@@ -150,11 +170,22 @@ export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, 
     cells: form.cells,
     definitions: form.definitions,
   };
-  const check = tenantTablesCheck(base, header);
-  if (check.header !== undefined) return { problem: `the compiled custom roles' ${check.header}` };
-  const tables = packedTablesFrom(header, cells, check, form.places, form.descriptions, undefined);
-  // A tenant's cells are few: checked whole now, a malformed form is refused at its read (the document is built
+  const { check, bounds } = tenantTablesCheck(base, header);
+  if (check.header !== undefined || bounds === undefined) return { problem: `the compiled custom roles' ${check.header ?? 'header is malformed'}` };
+  // A tenant's parts are few: checked whole now, a malformed form is refused at its read (the document is built
   // instead) rather than failing the decision that first decodes it.
-  const problem = packedPartsProblem(tables);
-  return problem === undefined ? { tables } : { problem: `the compiled custom roles' ${problem}` };
+  for (let resource = 0; resource < cells.length; resource++) {
+    const text = cells[resource] as string;
+    if (text === NO_CELLS || packedCellsFit(text, resource, bounds)) continue;
+    return { problem: `the compiled custom roles' ${cellsProblem(check, text, resource, base.resources[resource] as string)}` };
+  }
+  // Read through tables with the check, then let go: the definitions are decoded again only by explanations.
+  try {
+    void packedTablesFrom(header, cells, check, form.places, form.descriptions, undefined).definitions;
+  } catch (error) {
+    const problem = notGrantTablesProblem(error);
+    if (problem === undefined) throw error;
+    return { problem: `the compiled custom roles' ${problem}` };
+  }
+  return { tables: packedTablesFrom(header, cells, CHECKED, form.places, form.descriptions, undefined) };
 }

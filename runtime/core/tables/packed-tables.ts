@@ -59,14 +59,14 @@ type PackedDescriptions = string | (() => Promise<{ readonly definitionDescripti
 interface PackedParts {
   readonly header: Record<string, unknown>;
   readonly cells: readonly string[];
-  check: PackedTablesCheck;
+  readonly check: PackedTablesCheck;
   readonly definitions: string;
   descriptions: PackedDescriptions;
   /** The tables' version as the compiler computed it, when given: computing it would need the descriptions. */
   readonly version: string | undefined;
   /** Decoded on first need: each definition's index and source, then (once loaded) with its description. */
-  places?: readonly DefinitionSummary[] | undefined;
-  summaries?: readonly DefinitionSummary[] | undefined;
+  places?: readonly DefinitionSummary[];
+  summaries?: readonly DefinitionSummary[];
   loading?: Promise<void>;
 }
 
@@ -90,14 +90,21 @@ export function notGrantTablesError(problem: string): PermissionsUsageError {
   return error;
 }
 
-/** The check of parts already checked whole. */
-const CHECKED: PackedTablesCheck = { header: undefined, cellsProblem: () => undefined, packedCellsFit: () => true, definitionsProblem: () => undefined };
-
-/** A resource's cells when it has none: nothing to decode or check. */
-const NO_CELLS = packCells([], []);
-
-/** The problem each error of {@link notGrantTablesError} names, for {@link packedPartsProblem}. */
+/** The problem each error of {@link notGrantTablesError} names, for {@link notGrantTablesProblem}. */
 const problemOfError = new WeakMap<object, string>();
+
+/**
+ * The problem `error` names when it is an error of {@link notGrantTablesError} (the part that is wrong, without the
+ * advice to compile again), else undefined.
+ *
+ * @example
+ * ```ts
+ * notGrantTablesProblem(notGrantTablesError('cells[3][2] is not an index below 4')); // 'cells[3][2] is not an index below 4'
+ * ```
+ */
+export function notGrantTablesProblem(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? problemOfError.get(error) : undefined;
+}
 
 /**
  * Packs tables for the generated code: one JSON text per resource's cells. The cells stay in their order
@@ -413,44 +420,6 @@ export function packedHeaderProblem(tables: GrantTables): string | undefined {
   if (json !== -1)
     return `the cells of ${JSON.stringify((parts.header['resources'] as unknown[] | undefined)?.[json])} are JSON, as an earlier version wrote them`;
   return parts.check.header;
-}
-
-/**
- * The first problem of packed tables' parts, every resource's cells and the definitions decoded and checked now
- * (undefined when all are well formed, or the tables are not packed): for packed parts that come from a store,
- * whose problems are better found when they are read than by a decision.
- *
- * @example
- * ```ts
- * packedPartsProblem(tables); // undefined, or 'cells of "document"[0][2] is not an index below 1'
- * ```
- */
-export function packedPartsProblem(tables: GrantTables): string | undefined {
-  const parts = packedParts.get(tables);
-  if (parts === undefined) return undefined;
-  const { places, summaries } = parts;
-  try {
-    for (let resource = 0; resource < parts.cells.length; resource++) {
-      const text = parts.cells[resource];
-      // Read without making the cells; those found wrong are decoded, so that the message says where.
-      if (text === NO_CELLS || (typeof text === 'string' && parts.check.packedCellsFit(text, resource))) continue;
-      decodedCells(parts, resource);
-      const name = JSON.stringify((parts.header['resources'] as unknown[])[resource]);
-      return `the cells of ${name} hold a body that is not well formed, which no cell uses`;
-    }
-    if (typeof parts.descriptions === 'string') describedDefinitions(parts);
-    else definitionPlaces(parts);
-    // Checked, not kept: the definitions are read by explanations only, which decode them again.
-    parts.places = places;
-    parts.summaries = summaries;
-    // Every part is checked: what is decoded again later needs no second check, and the check is not kept.
-    parts.check = CHECKED;
-    return undefined;
-  } catch (error) {
-    const problem = typeof error === 'object' && error !== null ? problemOfError.get(error) : undefined;
-    if (problem === undefined) throw error;
-    return problem;
-  }
 }
 
 /**

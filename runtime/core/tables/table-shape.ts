@@ -8,14 +8,21 @@
 import { attributeNameProblem } from '../definition/declared-attributes.js';
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../definition/grant-syntax.js';
 import type { GrantTables } from './grant-tables.js';
-import { packedCellsFit, type PackedCellBounds } from './packed-cells.js';
 import { OWNERSHIP_LIMITS, TENANT_ID_TYPES, USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
 
 const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned', 'ownedAmong']);
 
 class ShapeError extends Error {}
 
-function fail(path: string, what: string): never {
+/**
+ * Throws the shape error of `path`: what a check run by {@link partsCheck} throws, which becomes its problem.
+ *
+ * @example
+ * ```ts
+ * if (header['format'] !== 1) fail('format', 'is not 1');
+ * ```
+ */
+export function fail(path: string, what: string): never {
   throw new ShapeError(`${path} ${what}`);
 }
 
@@ -142,14 +149,11 @@ function ownershipRules(value: unknown, resources: readonly string[]): readonly 
   });
 }
 
-/**
- * Checks cell `i` of the list at `at`; throws a ShapeError at the first problem. Its path (`at[i]`) is spelled
- * out only then: a check that passes allocates nothing, which matters when a tenant's cells are checked at its read.
- */
-export type CellCheck = (cell: unknown, at: string, i: number) => void;
+/** Checks one cell (its path given); throws a ShapeError at the first problem. */
+export type CellCheck = (cell: unknown, path: string) => void;
 
 /** What cells are checked against besides roles, plans and definitions: the names and ownership of the tables. */
-interface CellVocabulary {
+export interface CellVocabulary {
   readonly resources: number;
   readonly actions: number;
   readonly owners: readonly unknown[];
@@ -163,7 +167,7 @@ interface CellVocabulary {
  * Checks the names and ownership of tables (everything but their roles, plans, cells and definitions, and the
  * definitions each ownership group names), and returns what their cells are checked against.
  */
-function checkedVocabulary(tables: Partial<Record<keyof GrantTables, unknown>>): CellVocabulary {
+export function checkedVocabulary(tables: Partial<Record<keyof GrantTables, unknown>>): CellVocabulary {
   const resources = names(tables.resources, 'resources');
   const actions = names(tables.actions, 'actions');
   const hooks = array(tables.hooks, 'hooks');
@@ -236,15 +240,8 @@ function checkedVocabulary(tables: Partial<Record<keyof GrantTables, unknown>>):
   return { resources: resources.length, actions: actions.length, owners, declaredSets, decidable };
 }
 
-/** Whether `value` is a list of indexes below `bound`, each checked without a path (for a cell's lists, checked at their read). */
-function indexList(value: unknown, bound: number): boolean {
-  if (!Array.isArray(value)) return false;
-  for (const item of value as unknown[]) if (!isIndex(item, bound)) return false;
-  return true;
-}
-
 /** What cells are checked against: the vocabulary, and how many roles, plans and definitions the tables have. */
-interface CellRules {
+export interface CellRules {
   readonly vocabulary: CellVocabulary;
   readonly counts: { readonly roles: number; readonly plans: number; readonly definitions: number };
 }
@@ -252,10 +249,10 @@ interface CellRules {
 /** The check of one cell of tables with these rules. */
 function cellCheckOf({ vocabulary, counts }: CellRules): CellCheck {
   const { resources, actions, owners, declaredSets, decidable } = vocabulary;
-  /** The same checks with paths, run only on a cell found wrong, so that the message says where. */
-  const explain = (cell: readonly unknown[], at: string): never => {
-    const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
+  return (entry, at) => {
+    const cell = array(entry, at);
     if (cell.length !== 7) fail(at, 'does not have 7 fields');
+    const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
     index(resource, resources, `${at}[0]`);
     index(action, actions, `${at}[1]`);
     if (declaredSets?.[resource as number]?.has(action as number) === false) fail(`${at}[1]`, 'is not an action its resource declares');
@@ -273,28 +270,11 @@ function cellCheckOf({ vocabulary, counts }: CellRules): CellCheck {
         );
     });
     array(sources, `${at}[6]`).forEach((value, k) => index(value, counts.definitions * 2, `${at}[6][${k}]`));
-    throw new Error('A cell was found wrong, then right: a bug of typed-permissions.');
-  };
-  const fits = (cell: readonly unknown[]): boolean => {
-    if (cell.length !== 7) return false;
-    const [resource, action, role, anyPlan, own, cellOwners, sources] = cell;
-    if (!isIndex(resource, resources) || !isIndex(action, actions) || !isIndex(role, counts.roles)) return false;
-    if (declaredSets?.[resource]?.has(action) === false) return false;
-    if (anyPlan !== -1 && !isIndex(anyPlan, counts.plans)) return false;
-    if (!Array.isArray(own) || own.length % 2 !== 0) return false;
-    for (let k = 0; k < own.length; k++) if (!isIndex(own[k], k % 2 === 0 ? owners.length : counts.plans)) return false;
-    if (!indexList(cellOwners, owners.length)) return false;
-    for (const group of cellOwners as number[]) if (!decidable(group, resource)) return false;
-    return indexList(sources, counts.definitions * 2);
-  };
-  return (entry, at, i) => {
-    if (Array.isArray(entry) && fits(entry as unknown[])) return;
-    explain(array(entry, `${at}[${i}]`), `${at}[${i}]`);
   };
 }
 
 /** The roles and plans of tables, checked: their counts. */
-function checkedRolesAndPlans(tables: { readonly roles?: unknown; readonly plans?: unknown }): { readonly roles: number; readonly plans: number } {
+export function checkedRolesAndPlans(tables: { readonly roles?: unknown; readonly plans?: unknown }): { readonly roles: number; readonly plans: number } {
   const roles = names(tables.roles, 'roles');
   const plans = array(tables.plans, 'plans');
   plans.forEach((entry, i) => plan(entry, `plans[${i}]`));
@@ -365,7 +345,7 @@ export function grantTablesProblem(value: unknown): string | undefined {
     const tables = value as Partial<Record<keyof GrantTables, unknown>>;
     const checkCell = cellCheckOf(checkedHeader(tables));
     const cells = array(tables.cells, 'cells');
-    cells.forEach((entry, i) => checkCell(entry, 'cells', i));
+    cells.forEach((entry, i) => checkCell(entry, `cells[${i}]`));
     checkOrder(cells, (i) => `cells[${i}]`);
   });
 }
@@ -374,27 +354,20 @@ export function grantTablesProblem(value: unknown): string | undefined {
 export interface PackedTablesCheck {
   readonly header: string | undefined;
   cellsProblem(cells: unknown, name: string): string | undefined;
-  /** Whether the packed cells `text` of resource number `resource` are well formed, read without making them (see `packedCellsFit`). */
-  packedCellsFit(text: string, resource: number): boolean;
   definitionsProblem(definitions: unknown): string | undefined;
 }
 
-/** The bounds of packed cells under `rules`. */
-function packedBounds({ vocabulary, counts }: CellRules): PackedCellBounds {
-  return {
-    roles: counts.roles,
-    plans: counts.plans,
-    owners: vocabulary.owners.length,
-    sources: counts.definitions * 2,
-    takes: (resource, action) => action < vocabulary.actions && vocabulary.declaredSets?.[resource]?.has(action) !== false,
-    decides: vocabulary.decidable,
-  };
-}
-
-/** The checks of a packed header whose counts are checked here and the rest by `checkRest`, which returns the cells' rules. */
-function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>, definitionCount: number) => CellRules): PackedTablesCheck {
+/**
+ * The checks of a packed header whose counts are checked here and the rest by `checkRest` (which throws with
+ * {@link fail}, and returns the rules of the cells): packed tables' header, or a tenant's (tenant-tables-check.ts).
+ *
+ * @example
+ * ```ts
+ * const check = partsCheck(header, checkedHeader);
+ * ```
+ */
+export function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>, definitionCount: number) => CellRules): PackedTablesCheck {
   let checkCell: CellCheck | undefined;
-  let bounds: PackedCellBounds | undefined;
   let definitionCount = 0;
   const headerProblem = problemOf(() => {
     if (typeof header !== 'object' || header === null) fail('the tables', 'are not an object');
@@ -402,9 +375,7 @@ function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>
     if (!isIndex(cells, Number.MAX_SAFE_INTEGER)) fail('cells', 'is not a count of cells');
     if (!isIndex(definitions, Number.MAX_SAFE_INTEGER)) fail('definitions', 'is not a count of definitions');
     definitionCount = definitions;
-    const rules = checkRest(header as Record<string, unknown>, definitionCount);
-    checkCell = cellCheckOf(rules);
-    bounds = packedBounds(rules);
+    checkCell = cellCheckOf(checkRest(header as Record<string, unknown>, definitionCount));
   });
   return {
     header: headerProblem,
@@ -413,10 +384,9 @@ function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>
       problemOf(() => {
         const at = `cells of ${JSON.stringify(name)}`;
         const list = array(cells, at);
-        list.forEach((entry, i) => (checkCell as CellCheck)(entry, at, i));
+        list.forEach((entry, i) => (checkCell as CellCheck)(entry, `${at}[${i}]`));
         checkOrder(list, (i) => `${at}[${i}]`);
       }),
-    packedCellsFit: (text, resource) => headerProblem === undefined && packedCellsFit(text, resource, bounds as PackedCellBounds),
     definitionsProblem: (definitions) =>
       headerProblem ??
       problemOf(() => {
@@ -438,28 +408,4 @@ function partsCheck(header: unknown, checkRest: (header: Record<string, unknown>
  */
 export function packedTablesCheck(header: unknown): PackedTablesCheck {
   return partsCheck(header, checkedHeader);
-}
-
-/** The vocabulary of each base policy's tables, checked once however many tenants' tables are checked against it. */
-const baseVocabularies = new WeakMap<GrantTables, CellVocabulary>();
-
-/**
- * The check of a tenant's packed tables, whose header holds their own parts only — `format`, `roles`, `plans` and
- * the counts of `cells` and `definitions` — and whose cells name the names and ownership groups of `base`, the
- * policy's tables (checked once per base). Each check says where the part is wrong, as {@link packedTablesCheck}'s.
- *
- * @example
- * ```ts
- * const parts = tenantTablesCheck(grantTables, { format: 1, roles: ['AUDITOR'], plans: [[1, []]], cells: 2, definitions: 1 });
- * parts.cellsProblem(cells, 'document'); // undefined, or 'cells of "document"[0][2] is not an index below 1'
- * ```
- */
-export function tenantTablesCheck(base: GrantTables, header: unknown): PackedTablesCheck {
-  return partsCheck(header, (own, definitions) => {
-    if (own['format'] !== 1) fail('format', 'is not 1');
-    const counts = checkedRolesAndPlans(own);
-    let vocabulary = baseVocabularies.get(base);
-    if (vocabulary === undefined) baseVocabularies.set(base, (vocabulary = checkedVocabulary(base)));
-    return { vocabulary, counts: { ...counts, definitions } };
-  });
 }
