@@ -9,7 +9,7 @@ import { PermissionsUsageError } from '../core/common/errors.js';
 import { checkTenantRoles, tenantRolesSource } from '../core/table-building/tenant-roles.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import { grantTablesProblem } from '../core/tables/table-shape.js';
-import { compileTenantRoles } from '../core/tables/compiled-tenant-roles.js';
+import { compileTenantRoles } from '../core/tables/write-compiled-tenant-roles.js';
 import { policyVersionOf } from '../core/tables/policy-version.js';
 import { policyBundleProblem } from './policy-bundle.js';
 import { loadPg, type PgPool } from './postgres-client.js';

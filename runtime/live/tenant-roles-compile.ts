@@ -7,7 +7,7 @@
  * only ever touches the version it read, and only while that version still holds the document it compiled.
  */
 import { buildTenantRoles } from '../core/table-building/tenant-roles.js';
-import { compileTenantRoles } from '../core/tables/compiled-tenant-roles.js';
+import { compileTenantRoles } from '../core/tables/write-compiled-tenant-roles.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import type { Queryable } from './postgres-client.js';
 import type { PolicyStoreNames } from './postgres-policy-store.js';

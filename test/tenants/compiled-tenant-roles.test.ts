@@ -11,7 +11,8 @@ import { createPermissions } from '../../generated/permissions.js';
 import { grantTables, policyVersion } from '../../generated/tables.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import { buildTenantRoles, checkTenantRoles } from '../../runtime/core/table-building/tenant-roles.js';
-import { compileTenantRoles, MAX_TENANT_ROLES, readCompiledTenantRoles } from '../../runtime/core/tables/compiled-tenant-roles.js';
+import { MAX_TENANT_ROLES, NO_CELLS, readCompiledTenantRoles } from '../../runtime/core/tables/compiled-tenant-roles.js';
+import { compileTenantRoles } from '../../runtime/core/tables/write-compiled-tenant-roles.js';
 import { packCells, unpackCells } from '../../runtime/core/tables/packed-cells.js';
 import { PackedTextError } from '../../runtime/core/tables/packed-numbers.js';
 import { packedCellsFit } from '../../runtime/core/tables/packed-cells-fit.js';
@@ -59,7 +60,8 @@ describe('compiled custom roles', () => {
     expect(read.tables.definitions[0]).toEqual({ index: 0, source: 'tenant "acme"', descr: 'Reviewers review the documents of their company.' });
   });
 
-  it('hold only the tenant’s parts: the resources without cells are left out', () => {
+  it('hold only the tenant’s parts: the resources without cells (whose packed text the reader knows) are left out', () => {
+    expect(NO_CELLS).toBe(packCells([], []));
     expect((JSON.parse(compiledOf(REVIEWERS)) as { resources: unknown[] }).resources).toHaveLength(REVIEWERS_RESOURCES);
     const form = JSON.parse(compiledOf({ definitions: [{ roles: ['AUDITOR'], resource: 'decision', grant: ['list:any'] }] })) as Record<string, unknown>;
     expect(Object.keys(form)).toEqual(['format', 'policy', 'roles', 'plans', 'cells', 'definitions', 'resources', 'places', 'descriptions']);

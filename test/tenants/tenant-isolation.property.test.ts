@@ -12,7 +12,7 @@ import { createPermissions } from '../../generated/permissions.js';
 import { grantTables, policyVersion } from '../../generated/tables.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import { buildTenantRoles } from '../../runtime/core/table-building/tenant-roles.js';
-import { compileTenantRoles } from '../../runtime/core/tables/compiled-tenant-roles.js';
+import { compileTenantRoles } from '../../runtime/core/tables/write-compiled-tenant-roles.js';
 import type { TenantRolesSource } from '../../runtime/live/tenant-roles-source.js';
 
 const TENANTS = ['acme', 'acm', '__proto__', 'constructor', '../acme', 'ACME', '1', '01'];

@@ -1,5 +1,6 @@
 /**
- * A tenant's custom roles as a publish compiles them: the tables the tenant roles builder made from the document,
+ * Reading a tenant's custom roles as a publish compiles them (write-compiled-tenant-roles.ts): the tables the tenant
+ * roles builder made from the document,
  * packed as the generated code packs a policy's (only what is the tenant's own: roles, plans, cells, definitions),
  * with the version of the policy they were built against. Stored beside the document, they let an engine on that
  * policy take a cold tenant's roles without validating and building the document again: reading them parses one
@@ -10,10 +11,10 @@
  */
 import { nameProblem } from '../definition/names.js';
 import type { GrantTables } from './grant-tables.js';
-import { packCells, unpackCells } from './packed-cells.js';
+import { unpackCells } from './packed-cells.js';
 import { packedCellsFit } from './packed-cells-fit.js';
 import { PackedTextError } from './packed-numbers.js';
-import { notGrantTablesProblem, packedDefinitionPlaces, packedResourceCells, packedTablesFrom } from './packed-tables.js';
+import { notGrantTablesProblem, packedTablesFrom } from './packed-tables.js';
 import type { PackedTablesCheck } from './table-shape.js';
 import { tenantTablesCheck } from './tenant-tables-check.js';
 
@@ -23,8 +24,11 @@ export const MAX_TENANT_ROLES = 100;
 /** The longest compiled form read, in UTF-16 code units: a document is at most 1 MiB, and its compiled form is smaller. */
 export const MAX_COMPILED_TENANT_ROLES_LENGTH = 2 * 1024 * 1024;
 
-/** A resource's cells when it has none: nothing to check. */
-const NO_CELLS = packCells([], []);
+/**
+ * A resource's cells when it has none, as `packCells([], [])` writes them (no bodies, no cells): written out here so
+ * that reading compiled roles needs none of the packing code, which a page deciding in the browser leaves out.
+ */
+export const NO_CELLS = '00';
 
 /** The check of parts checked whole when they were read: decoding them again needs no second check. */
 const CHECKED: PackedTablesCheck = { header: undefined, cellsProblem: () => undefined, definitionsProblem: () => undefined };
@@ -41,8 +45,8 @@ function cellsProblem(check: PackedTablesCheck, text: string, resource: number, 
   return check.cellsProblem(cells, name) ?? `the cells of ${JSON.stringify(name)} hold a body that is not well formed, which no cell uses`;
 }
 
-/** The compiled form, as JSON. */
-interface CompiledForm {
+/** The compiled form, as JSON (write-compiled-tenant-roles.ts writes it). */
+export interface CompiledForm {
   readonly format: 1;
   /** The version of the policy the roles were built against. */
   readonly policy: string;
@@ -56,31 +60,6 @@ interface CompiledForm {
   readonly places: string;
   /** The definitions' descriptions, a JSON list. */
   readonly descriptions: string;
-}
-
-/**
- * The compiled form of a tenant's custom roles: `tables` as the tenant roles builder made them against the policy
- * whose version is `policyVersion`.
- *
- * @example
- * ```ts
- * const compiled = compileTenantRoles(checkTenantRoles(grantTables, 'acme', document).tables, policyVersion);
- * ```
- */
-export function compileTenantRoles(tables: GrantTables, policyVersion: string): string {
-  const packed = packedResourceCells(tables);
-  const form: CompiledForm = {
-    format: 1,
-    policy: policyVersion,
-    roles: tables.roles,
-    plans: tables.plans,
-    cells: tables.cells.length,
-    definitions: tables.definitions.length,
-    resources: packed.flatMap((text, resource) => (text === NO_CELLS ? [] : [[resource, text] as const])),
-    places: packedDefinitionPlaces(tables.definitions),
-    descriptions: JSON.stringify(tables.definitions.map(({ descr }) => descr ?? null)),
-  };
-  return JSON.stringify(form);
 }
 
 /** What reading a compiled form gives: the tenant's tables, or why it cannot be used. */
