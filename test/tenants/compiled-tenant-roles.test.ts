@@ -115,54 +115,46 @@ describe('compiled custom roles', () => {
   it('are refused, saying where, when malformed or outside the policy', () => {
     const decision = grantTables.resources.indexOf('decision');
     const cases: [string, string][] = [
-      ['not json', 'the compiled custom roles are not JSON'],
-      ['[]', 'the compiled custom roles are not of format 1'],
-      [changed((form) => (form['format'] = 2)), 'the compiled custom roles are not of format 1'],
-      [changed((form) => delete form['policy']), 'the compiled custom roles name no policy version'],
-      [changed((form) => (form['roles'] = 'AUDITOR')), "the compiled custom roles' roles is not a list"],
-      [changed((form) => (form['roles'] = ['AUDITOR', 'EMPLOYEE'])), 'the compiled custom roles\' roles[1] is "EMPLOYEE", a role of the policy'],
-      [changed((form) => (form['roles'] = ['*', 'AUDITOR'])), "the compiled custom roles' roles[0] is not a role name"],
-      [changed((form) => (form['roles'] = ['AUDITOR\n', 'REVIEWER'])), "the compiled custom roles' roles[0] is not a role name"],
-      [
-        changed((form) => (form['roles'] = ['REVIEWER', 'AUDITOR'])),
-        "the compiled custom roles' roles[1] does not come after the role before it (sorted, each once)",
-      ],
-      [
-        changed((form) => (form['roles'] = ['AUDITOR', 'AUDITOR'])),
-        "the compiled custom roles' roles[1] does not come after the role before it (sorted, each once)",
-      ],
+      ['not json', 'not JSON'],
+      ['[]', 'not of format 1'],
+      [changed((form) => (form['format'] = 2)), 'not of format 1'],
+      [changed((form) => delete form['policy']), 'no policy version'],
+      [changed((form) => (form['roles'] = 'AUDITOR')), 'roles is not a list'],
+      [changed((form) => (form['roles'] = ['AUDITOR', 'EMPLOYEE'])), 'roles[1] is "EMPLOYEE", a role of the policy'],
+      [changed((form) => (form['roles'] = ['*', 'AUDITOR'])), 'roles[0] is not a role name'],
+      [changed((form) => (form['roles'] = ['AUDITOR\n', 'REVIEWER'])), 'roles[0] is not a role name'],
+      [changed((form) => (form['roles'] = ['REVIEWER', 'AUDITOR'])), 'roles[1] does not come after the role before it (sorted, each once)'],
+      [changed((form) => (form['roles'] = ['AUDITOR', 'AUDITOR'])), 'roles[1] does not come after the role before it (sorted, each once)'],
       [
         changed((form) => (form['roles'] = Array.from({ length: MAX_TENANT_ROLES + 1 }, (_, i) => `R${String(i).padStart(3, '0')}`))),
-        `the compiled custom roles' roles lists ${MAX_TENANT_ROLES + 1} roles, more than the limit of ${MAX_TENANT_ROLES}`,
+        `roles lists ${MAX_TENANT_ROLES + 1} roles, more than the limit of ${MAX_TENANT_ROLES}`,
       ],
-      [changed((form) => (form['resources'] = {})), "the compiled custom roles' resources is not a list"],
+      [changed((form) => (form['resources'] = {})), 'resources is not a list'],
       [
         changed((form) => (form['resources'] = [[grantTables.resources.length, packCells([], [])]])),
-        "the compiled custom roles' resources[0] does not name a resource of the policy after the one before it",
+        'resources[0] does not name a resource of the policy after the one before it',
       ],
       [
         changed((form) => (form['resources'] = [...(form['resources'] as unknown[]), ...(form['resources'] as unknown[])])),
-        `the compiled custom roles' resources[${REVIEWERS_RESOURCES}] does not name a resource of the policy after the one before it`,
+        `resources[${REVIEWERS_RESOURCES}] does not name a resource of the policy after the one before it`,
       ],
-      [changed((form) => (form['resources'] = [[decision, 7]])), "the compiled custom roles' resources[0] holds no packed cells"],
-      [changed((form) => (form['places'] = [])), "the compiled custom roles' definitions are not texts"],
-      [changed((form) => (form['cells'] = -1)), "the compiled custom roles' cells is not a count of cells"],
-      [changed((form) => (form['plans'] = [[2, []]])), "the compiled custom roles' plans[0][0] is not 0 or 1"],
-      // One cell of the decision log, for role 5 of the two there are.
+      [changed((form) => (form['resources'] = [[decision, 7]])), 'resources[0] holds no packed cells'],
       [
-        changed((form) => (form['resources'] = [[decision, packCells([[0, [], [], [0]]], [2, 5, 0])]])),
-        `the compiled custom roles' cells of "decision"[0][2] is not an index below 2`,
+        changed((form) => (form['resources'] = [[decision, '1!']])),
+        'the cells of "decision" are not packed cells: character 1 is not one of the packed alphabet',
       ],
+      [changed((form) => (form['places'] = [])), 'the definitions are not texts'],
+      [changed((form) => (form['cells'] = -1)), 'cells is not a count of cells'],
+      [changed((form) => (form['plans'] = [[2, []]])), 'plans[0][0] is not 0 or 1'],
+      // One cell of the decision log, for role 5 of the two there are.
+      [changed((form) => (form['resources'] = [[decision, packCells([[0, [], [], [0]]], [2, 5, 0])]])), `cells of "decision"[0][2] is not an index below 2`],
       // The decision log declares its actions, and "delete" is not one of them.
       [
         changed((form) => (form['resources'] = [[decision, packCells([[0, [], [], [0]]], [grantTables.actions.indexOf('delete'), 0, 0])]])),
-        `the compiled custom roles' cells of "decision"[0][1] is not an action its resource declares`,
+        `cells of "decision"[0][1] is not an action its resource declares`,
       ],
-      [
-        changed((form) => (form['places'] = '[["x"],[0,0,99]]')),
-        `the compiled custom roles' the definitions' run 0 does not count between 1 and the 3 definitions`,
-      ],
-      [changed((form) => (form['descriptions'] = '[]')), "the compiled custom roles' the descriptions are not a JSON list of 3"],
+      [changed((form) => (form['places'] = '[["x"],[0,0,99]]')), `the definitions' run 0 does not count between 1 and the 3 definitions`],
+      [changed((form) => (form['descriptions'] = '[]')), 'the descriptions are not a JSON list of 3'],
     ];
     for (const [text, problem] of cases) expect({ text, read: readCompiledTenantRoles(grantTables, policyVersion, text) }).toEqual({ text, read: { problem } });
   });
@@ -237,7 +229,7 @@ describe('the check of packed cells without making them', () => {
       policyVersion,
       changed((form) => (form['resources'] = [[decision, text]])),
     );
-    expect(read).toEqual({ problem: `the compiled custom roles' the cells of "decision" hold a body that is not well formed, which no cell uses` });
+    expect(read).toEqual({ problem: `the cells of "decision" hold a body that is not well formed, which no cell uses` });
   });
 });
 
@@ -299,9 +291,8 @@ describe('an engine reading compiled custom roles', () => {
     expect((await permissions.grantPermit({ user: employee, resource: 'decision', action: 'list', tenant: 'globex' })).granted).toBe(false);
     expect(warnings).toEqual([
       'typed-permissions: the compiled custom roles of tenant "acme" (version 1) cannot be used ' +
-        '(the compiled custom roles\' roles[1] is "EMPLOYEE", a role of the policy), so its document is built instead.',
-      'typed-permissions: the compiled custom roles of tenant "globex" (version 1) cannot be used ' +
-        '(the compiled custom roles are not JSON), so its document is built instead.',
+        '(roles[1] is "EMPLOYEE", a role of the policy), so its document is built instead.',
+      'typed-permissions: the compiled custom roles of tenant "globex" (version 1) cannot be used ' + '(not JSON), so its document is built instead.',
       'typed-permissions: the custom roles of tenant "globex" (version 1) do not fit the active policy, so they grant nothing: ' +
         'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.',
     ]);

@@ -1,8 +1,7 @@
 /**
  * Reading a tenant's custom roles as a publish compiles them (write-compiled-tenant-roles.ts): the tables the tenant
- * roles builder made from the document,
- * packed as the generated code packs a policy's (only what is the tenant's own: roles, plans, cells, definitions),
- * with the version of the policy they were built against. Stored beside the document, they let an engine on that
+ * roles builder made from the document, packed as the generated code packs a policy's (only what is the tenant's
+ * own: roles, plans, cells, definitions), with the version of the policy they were built against. Stored beside the document, they let an engine on that
  * policy take a cold tenant's roles without validating and building the document again: reading them parses one
  * short JSON text and decodes its cells. They are checked as the generated code's tables are (every index within
  * the policy's names, actions its resources declare, ownership groups that decide the resource), and their roles as
@@ -117,21 +116,21 @@ function resourceTexts(base: GrantTables, resources: unknown): string[] | string
  */
 export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, text: string): CompiledTenantRolesRead {
   if (typeof text !== 'string' || text.length > MAX_COMPILED_TENANT_ROLES_LENGTH)
-    return { problem: `the compiled custom roles are not a text of at most ${MAX_COMPILED_TENANT_ROLES_LENGTH} characters` };
+    return { problem: `not a text of at most ${MAX_COMPILED_TENANT_ROLES_LENGTH} characters` };
   let form: Partial<Record<keyof CompiledForm, unknown>>;
   try {
     form = JSON.parse(text) as typeof form;
   } catch {
-    return { problem: 'the compiled custom roles are not JSON' };
+    return { problem: 'not JSON' };
   }
-  if (typeof form !== 'object' || form === null || form.format !== 1) return { problem: 'the compiled custom roles are not of format 1' };
-  if (typeof form.policy !== 'string') return { problem: 'the compiled custom roles name no policy version' };
+  if (typeof form !== 'object' || form === null || form.format !== 1) return { problem: 'not of format 1' };
+  if (typeof form.policy !== 'string') return { problem: 'no policy version' };
   if (form.policy !== baseVersion) return { otherPolicy: form.policy };
   const roles = roleProblem(base, form.roles);
-  if (roles !== undefined) return { problem: `the compiled custom roles' ${roles}` };
+  if (roles !== undefined) return { problem: roles };
   const cells = resourceTexts(base, form.resources);
-  if (typeof cells === 'string') return { problem: `the compiled custom roles' ${cells}` };
-  if (typeof form.places !== 'string' || typeof form.descriptions !== 'string') return { problem: "the compiled custom roles' definitions are not texts" };
+  if (typeof cells === 'string') return { problem: cells };
+  if (typeof form.places !== 'string' || typeof form.descriptions !== 'string') return { problem: 'the definitions are not texts' };
   // The keys in the order the tenant roles builder writes them; the names and ownership are the policy's own objects.
   const header: Record<string, unknown> = {
     format: 1,
@@ -150,13 +149,13 @@ export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, 
     definitions: form.definitions,
   };
   const { check, bounds } = tenantTablesCheck(base, header);
-  if (check.header !== undefined || bounds === undefined) return { problem: `the compiled custom roles' ${check.header ?? 'header is malformed'}` };
+  if (check.header !== undefined || bounds === undefined) return { problem: check.header ?? 'the header is malformed' };
   // A tenant's parts are few: checked whole now, a malformed form is refused at its read (the document is built
   // instead) rather than failing the decision that first decodes it.
   for (let resource = 0; resource < cells.length; resource++) {
     const text = cells[resource] as string;
     if (text === NO_CELLS || packedCellsFit(text, resource, bounds)) continue;
-    return { problem: `the compiled custom roles' ${cellsProblem(check, text, resource, base.resources[resource] as string)}` };
+    return { problem: cellsProblem(check, text, resource, base.resources[resource] as string) };
   }
   // Read through tables with the check, then let go: the definitions are decoded again only by explanations.
   try {
@@ -164,7 +163,7 @@ export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, 
   } catch (error) {
     const problem = notGrantTablesProblem(error);
     if (problem === undefined) throw error;
-    return { problem: `the compiled custom roles' ${problem}` };
+    return { problem };
   }
   return { tables: packedTablesFrom(header, cells, CHECKED, form.places, form.descriptions, undefined) };
 }
