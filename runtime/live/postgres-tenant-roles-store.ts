@@ -231,21 +231,9 @@ export async function readTenantRoles(client: Queryable, names: PolicyStoreNames
     if (typeof row.compiled !== 'string') return { tenant, sequence: Number(row.sequence), document: JSON.parse(row.document) as unknown };
     // With its compiled form, the document is parsed only if it is read: an engine on the policy of the form never does.
     const text = row.document;
-    let document: unknown;
-    let parsed = false;
-    const version = { tenant, sequence: Number(row.sequence), compiled: row.compiled } as {
-      document: unknown;
-      tenant: string;
-      sequence: number;
-      compiled: string;
-    };
-    Object.defineProperty(version, 'document', {
-      enumerable: true,
-      get: () => {
-        if (!parsed) [document, parsed] = [JSON.parse(text) as unknown, true];
-        return document;
-      },
-    });
+    let parsed: { readonly document: unknown } | undefined;
+    const version = { tenant, sequence: Number(row.sequence), compiled: row.compiled } as TenantRolesVersion;
+    Object.defineProperty(version, 'document', { enumerable: true, get: () => (parsed ??= { document: JSON.parse(text) as unknown }).document });
     return version;
   } catch (error) {
     if (isMissingStore(error)) return undefined;

@@ -18,7 +18,7 @@ import type { GrantCell, GrantTables, OwnerGroup, ResourceIdType } from '../tabl
 import { grantEntries, rolesOf, type LocatedDefinition, type ValidDefinition } from './definition-parts.js';
 import type { ResourceRules } from './rule-owners.js';
 import { buildGrantTables, type DeclaredResourceActions } from './table-builder.js';
-import { MAX_TENANT_ROLES } from '../tables/compiled-tenant-roles.js';
+import { MAX_TENANT_ROLES, tenantTablesOver } from '../tables/compiled-tenant-roles.js';
 
 /** The most definitions one tenant's document may hold. */
 export const MAX_TENANT_DEFINITIONS = 1000;
@@ -312,22 +312,12 @@ export function buildTenantRoles(
     roles: {
       tenant,
       // Named field by field: the policy's tables may be packed, and their cells and definitions are not the tenant's.
-      tables: {
-        format: 1,
+      tables: tenantTablesOver(base, {
         roles: tables.roles,
-        resources: base.resources,
-        actions: base.actions,
         plans: tables.plans,
-        hooks: base.hooks,
-        owners: base.owners,
-        ...(base.ownedAmong === undefined ? {} : { ownedAmong: base.ownedAmong }),
-        ...(base.idTypes === undefined ? {} : { idTypes: base.idTypes }),
-        ...(base.declaredActions === undefined ? {} : { declaredActions: base.declaredActions }),
-        ...(base.attributes === undefined ? {} : { attributes: base.attributes }),
-        ...(base.ownershipRules === undefined ? {} : { ownershipRules: base.ownershipRules }),
         cells: remapCells(tables.cells, tables, vocabulary),
         definitions: tables.definitions,
-      },
+      }),
     },
     problems: [],
   };

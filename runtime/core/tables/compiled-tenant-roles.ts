@@ -61,6 +61,43 @@ export interface CompiledForm {
   readonly descriptions: string;
 }
 
+/** The parts of a tenant's tables that are its own; the rest are the policy's. */
+interface TenantParts {
+  readonly roles: unknown;
+  readonly plans: unknown;
+  readonly cells: unknown;
+  readonly definitions: unknown;
+}
+
+/**
+ * A tenant's tables over the policy's `base`: its own roles, plans, cells and definitions (or, packed, their counts),
+ * and the policy's names, ownership groups and rules — the same objects, not copies — in the key order the tenant
+ * roles builder writes (the tables' JSON is then the same whichever way they were made).
+ *
+ * @example
+ * ```ts
+ * const tables = tenantTablesOver(grantTables, { roles: ['AUDITOR'], plans: [[1, []]], cells, definitions });
+ * ```
+ */
+export function tenantTablesOver<T extends TenantParts>(base: GrantTables, own: T): Omit<GrantTables, keyof TenantParts> & Pick<T, keyof TenantParts> {
+  return {
+    format: 1,
+    roles: own.roles,
+    resources: base.resources,
+    actions: base.actions,
+    plans: own.plans,
+    hooks: base.hooks,
+    owners: base.owners,
+    ...(base.ownedAmong === undefined ? {} : { ownedAmong: base.ownedAmong }),
+    ...(base.idTypes === undefined ? {} : { idTypes: base.idTypes }),
+    ...(base.declaredActions === undefined ? {} : { declaredActions: base.declaredActions }),
+    ...(base.attributes === undefined ? {} : { attributes: base.attributes }),
+    ...(base.ownershipRules === undefined ? {} : { ownershipRules: base.ownershipRules }),
+    cells: own.cells,
+    definitions: own.definitions,
+  };
+}
+
 /** What reading a compiled form gives: the tenant's tables, or why it cannot be used. */
 export type CompiledTenantRolesRead =
   | { readonly tables: GrantTables }
@@ -131,23 +168,7 @@ export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, 
   const cells = resourceTexts(base, form.resources);
   if (typeof cells === 'string') return { problem: cells };
   if (typeof form.places !== 'string' || typeof form.descriptions !== 'string') return { problem: 'the definitions are not texts' };
-  // The keys in the order the tenant roles builder writes them; the names and ownership are the policy's own objects.
-  const header: Record<string, unknown> = {
-    format: 1,
-    roles: form.roles,
-    resources: base.resources,
-    actions: base.actions,
-    plans: form.plans,
-    hooks: base.hooks,
-    owners: base.owners,
-    ...(base.ownedAmong === undefined ? {} : { ownedAmong: base.ownedAmong }),
-    ...(base.idTypes === undefined ? {} : { idTypes: base.idTypes }),
-    ...(base.declaredActions === undefined ? {} : { declaredActions: base.declaredActions }),
-    ...(base.attributes === undefined ? {} : { attributes: base.attributes }),
-    ...(base.ownershipRules === undefined ? {} : { ownershipRules: base.ownershipRules }),
-    cells: form.cells,
-    definitions: form.definitions,
-  };
+  const header: Record<string, unknown> = tenantTablesOver(base, { roles: form.roles, plans: form.plans, cells: form.cells, definitions: form.definitions });
   const { check, bounds } = tenantTablesCheck(base, header);
   if (check.header !== undefined || bounds === undefined) return { problem: check.header ?? 'the header is malformed' };
   // A tenant's parts are few: checked whole now, a malformed form is refused at its read (the document is built

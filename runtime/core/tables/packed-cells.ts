@@ -12,9 +12,9 @@ export type CellBody = readonly [anyPlan: number, own: readonly number[], owners
 
 /** A signed difference as an unsigned number: 0, -1, 1, -2 … → 0, 1, 2, 3 …. */
 const zigzag = (difference: number): number => (difference >= 0 ? 2 * difference : -2 * difference - 1);
-// A packed number is below 2^30 (six characters of five bits): integer operations keep it a small integer.
 /**
- * A number written by `zigzag` as the signed difference it stands for.
+ * A number written by `zigzag` as the signed difference it stands for. A packed number is below 2^30 (six characters
+ * of five bits), so integer operations do it and keep it a small integer.
  *
  * @example
  * ```ts
