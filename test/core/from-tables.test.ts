@@ -63,6 +63,16 @@ describe('precompiled tables are shape-checked by hand, and the precompiled entr
       'owners[0].isOwner is not a isOwner hook',
     ],
     [
+      'an ownership group naming a definition past the definitions',
+      (t) => (t['owners'] as { definitions: unknown[] }[])[0]!.definitions.push(0, 5),
+      'owners[0].definitions[2] is not an index below 2',
+    ],
+    [
+      'an ownership group whose definitions are no list',
+      (t) => ((t['owners'] as { definitions: unknown }[])[0]!.definitions = 0),
+      'owners[0].definitions is not an array',
+    ],
+    [
       'a plan nested deeper than attribute paths go',
       (t) => {
         let plan: unknown = [1, []];

@@ -1,5 +1,6 @@
 /**
- * A tenant's view of the loaded policy holds only what its tenant used: a resource is made in the view the first
+ * The loaded policy makes a resource when a decision first asks about it (loading a policy of many resources makes
+ * none), and a tenant's view of it holds only what its tenant used: a resource is made in the view the first
  * time a decision asks about it (so a view of a policy with many resources costs what its tenant asks), a name the
  * policy does not have — `__proto__` and `constructor` included — makes nothing, and the policy's index and a view
  * have the same shape.
@@ -27,17 +28,27 @@ describe('a tenant’s view of the policy', () => {
     const roles = checkTenantRoles(tables, 'acme', { definitions: [{ roles: ['AUDITOR'], resource: 'invoice', grant: ['read:any'] }] });
     const view = overlayTenantRoles(base, roles.tables, new CacheBudget(1024 * 1024));
     expect(Object.keys(base)).toEqual(Object.keys(view));
-    expect(Object.keys(view.resourceByName)).toEqual([]);
+    expect([Object.keys(base.resourceByName), Object.keys(view.resourceByName)]).toEqual([[], []]);
     const ask = (name: string, role: string) => {
-      const loaded = view.resourceByName[name] ?? view.resourceOnFirstUse?.(name);
+      const loaded = view.resourceByName[name] ?? view.resourceOnFirstUse(name);
       return lookupCombination(view, [role], loaded, name, 'read', new OnceWarnings(false, { warn: () => undefined })).anyGranted;
     };
     expect([ask('invoice', 'AUDITOR'), ask('invoice', 'EMPLOYEE'), ask('document', 'AUDITOR')]).toEqual([true, true, false]);
     expect(Object.keys(view.resourceByName).sort()).toEqual(['document', 'invoice']);
-    for (const name of ['__proto__', 'constructor', 'missing']) expect(view.resourceOnFirstUse?.(name)).toBeUndefined();
+    for (const name of ['__proto__', 'constructor', 'missing'])
+      expect([view.resourceOnFirstUse(name), base.resourceOnFirstUse(name)]).toEqual([undefined, undefined]);
     expect(Object.keys(view.resourceByName).sort()).toEqual(['document', 'invoice']);
-    // The view's resources are its own: the policy's are not changed by what the tenant's roles add.
+    // The view's resources are its own: the policy's are not changed by what the tenant's roles add. The policy made
+    // the two the view asked it for, and no other.
     expect(base.resourceByName['invoice']).not.toBe(view.resourceByName['invoice']);
-    expect(base.resourceOnFirstUse).toBeUndefined();
+    expect(Object.keys(base.resourceByName).sort()).toEqual(['document', 'invoice']);
+  });
+
+  it('the policy’s own index makes a resource when first asked, once', () => {
+    const base = loadGrantTables(tables, (ref) => ({ name: ref.name, call: () => undefined }));
+    const first = base.resourceOnFirstUse('report');
+    expect([first?.name, first?.index, Object.keys(base.resourceByName)]).toEqual(['report', tables.resources.indexOf('report'), ['report']]);
+    expect(base.resourceByName['report']).toBe(first);
+    expect(lookupCombination(base, ['EMPLOYEE'], first, 'report', 'read', new OnceWarnings(false, { warn: () => undefined })).anyGranted).toBe(true);
   });
 });

@@ -126,7 +126,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
 
   /** The loaded resource named `name`, or undefined when the policy has none (one property read when it was asked about before). */
   private resourceNamed(name: string): LoadedResource | undefined {
-    return this.index.resourceByName[name] ?? this.index.resourceOnFirstUse?.(name);
+    return this.index.resourceByName[name] ?? this.index.resourceOnFirstUse(name);
   }
 
   /** See {@link PermitContext.refusalOf}: a tenant is known when its custom roles are kept (`tenantTables`). */

@@ -112,10 +112,11 @@ export interface GrantIndex {
   readonly actionIds: NameDictionary<number>;
   readonly resourceByName: NameDictionary<LoadedResource>;
   /**
-   * The loaded resource named `name` when `resourceByName` does not hold it yet: a tenant's view makes its resources
-   * when a decision first asks about them (a view holds only what its tenant used). Undefined: `resourceByName` holds every one.
+   * The loaded resource named `name` when `resourceByName` does not hold it yet (then it does), or undefined when the
+   * tables have no such resource: resources are made when a decision first asks about them, so that loading costs
+   * no object per resource and a tenant's view holds only what its tenant used.
    */
-  readonly resourceOnFirstUse: ((name: string) => LoadedResource | undefined) | undefined;
+  readonly resourceOnFirstUse: (name: string) => LoadedResource | undefined;
   /** Above the id of every combination the tables can give (their cell count): the base of multi-role cache keys. */
   readonly combinationIdBound: number;
   /** The bytes every multi-role cache of the engine may hold together. */
@@ -312,20 +313,28 @@ export function loadGrantTables(
   const combinationsOf = (resource: LoadedResource): readonly (readonly Combination[])[] =>
     (resource.byRole ??= decoder.rows(resourceCells(tables, resource.index), tables.roles.length));
 
+  // The resources are made when a decision first asks about them, as a tenant's view makes its own: loading a policy
+  // of a thousand resources then costs a Map of their names, not a thousand objects and dictionary properties (each
+  // name made a property key, which is the dearer part).
   const declared = tables.declaredActions;
-  const resources = tables.resources.map((name, r) => {
+  const numbers = new Map(tables.resources.map((name, r) => [name, r]));
+  const resourceByName = Object.create(null) as Record<string, LoadedResource>;
+  const resourceOnFirstUse = (name: string): LoadedResource | undefined => {
+    const r = numbers.get(name);
+    if (r === undefined) return undefined;
     const indexes = declared?.[r] ?? null;
     const takes = indexes === null ? undefined : tables.actions.map((_, a) => indexes.includes(a));
-    return [name, new LoadedResource(name, r, tables.idTypes?.[r] ?? undefined, takes)] as const;
-  });
+    const loaded = new LoadedResource(name, r, tables.idTypes?.[r] ?? undefined, takes);
+    Object.defineProperty(resourceByName, name, { value: loaded, enumerable: true });
+    return loaded;
+  };
 
   return {
     tables,
     roleIds: nameDictionary(tables.roles.map((name, i) => [name, i])),
     actionIds: nameDictionary(tables.actions.map((name, i) => [name, i])),
-    resourceByName: nameDictionary(resources),
-    // Present though undefined, so that a policy's index and a tenant's view have one shape: the decision path reads both.
-    resourceOnFirstUse: undefined,
+    resourceByName,
+    resourceOnFirstUse,
     combinationIdBound,
     combinationBudget: new CacheBudget(MAX_COMBINATION_CACHE_BYTES),
     combinationsOf,

@@ -46,6 +46,13 @@ function index(value: unknown, length: number, path: string): number {
   return value;
 }
 
+/** A list of indexes below `length`: checked item by item, a failing item's path made only then (the lists a large policy loads are long). */
+function indexes(value: unknown, length: number, path: string): readonly number[] {
+  const list = array(value, path);
+  for (let k = 0; k < list.length; k++) if (!isIndex(list[k], length)) fail(`${path}[${k}]`, `is not an index below ${length}`);
+  return list as readonly number[];
+}
+
 /** Plans nest one level per attribute path segment: walked with an explicit stack, depth bounded. */
 function plan(value: unknown, path: string): void {
   const stack: [node: unknown, path: string, depth: number][] = [[value, path, 0]];
@@ -290,11 +297,7 @@ function checkedHeader(tables: Partial<Record<keyof GrantTables, unknown>>, defi
   const { roles, plans } = checkedRolesAndPlans(tables);
   const vocabulary = checkedVocabulary(tables);
   const definitions = definitionCount ?? checkDefinitions(tables.definitions, 'definitions').length;
-  vocabulary.owners.forEach((owner, i) =>
-    array((owner as { definitions?: unknown }).definitions, `owners[${i}].definitions`).forEach((definition, k) =>
-      index(definition, definitions, `owners[${i}].definitions[${k}]`),
-    ),
-  );
+  vocabulary.owners.forEach((owner, i) => indexes((owner as { definitions?: unknown }).definitions, definitions, `owners[${i}].definitions`));
   return { vocabulary, counts: { roles, plans, definitions } };
 }
 

@@ -52,7 +52,7 @@ export function overlayTenantRoles(base: GrantIndex, tenant: GrantTables, budget
   // thousand resources costs what its tenant uses (the cache's memory, and the collector's work on a cold tenant).
   const resourceByName = Object.create(null) as Record<string, LoadedResource>;
   const resourceOnFirstUse = (name: string): LoadedResource | undefined => {
-    const loaded = base.resourceByName[name];
+    const loaded = base.resourceByName[name] ?? base.resourceOnFirstUse(name);
     if (loaded === undefined) return undefined;
     const own = new LoadedResource(loaded.name, loaded.index, loaded.idType, loaded.takes);
     Object.defineProperty(resourceByName, name, { value: own, enumerable: true });
@@ -61,7 +61,8 @@ export function overlayTenantRoles(base: GrantIndex, tenant: GrantTables, budget
   const combinationsOf = (resource: LoadedResource): readonly (readonly Combination[])[] => {
     if (resource.byRole !== null) return resource.byRole;
     const own = decoder.rows(resourceCells(tenant, resource.index), tenant.roles.length);
-    return (resource.byRole = [...base.combinationsOf(base.resourceByName[resource.name] as LoadedResource), ...own]);
+    const policyResource = (base.resourceByName[resource.name] ?? base.resourceOnFirstUse(resource.name)) as LoadedResource;
+    return (resource.byRole = [...base.combinationsOf(policyResource), ...own]);
   };
   return {
     tables: base.tables,
