@@ -51,4 +51,23 @@ describe('a tenant’s view of the policy', () => {
     expect(base.resourceByName['report']).toBe(first);
     expect(lookupCombination(base, ['EMPLOYEE'], first, 'report', 'read', new OnceWarnings(false, { warn: () => undefined })).anyGranted).toBe(true);
   });
+
+  it('the policy’s own index puts a role in its dictionary when a decision first names it, and every role before a tenant’s view reads them', () => {
+    const base = loadGrantTables(tables, (ref) => ({ name: ref.name, call: () => undefined }));
+    const warnings = new OnceWarnings(false, { warn: () => undefined });
+    expect(Object.keys(base.roleIds)).toEqual([]);
+    const report = base.resourceOnFirstUse('report');
+    expect(lookupCombination(base, ['EMPLOYEE'], report, 'report', 'read', warnings).anyGranted).toBe(true);
+    for (const name of ['__proto__', 'constructor', 'GHOST']) expect(base.roleOnFirstUse(name)).toBeUndefined();
+    expect(Object.keys(base.roleIds)).toEqual(['EMPLOYEE']);
+    const roles = checkTenantRoles(tables, 'acme', { definitions: [{ roles: ['AUDITOR'], resource: 'invoice', grant: ['read:any'] }] });
+    const view = overlayTenantRoles(base, roles.tables, new CacheBudget(1024 * 1024));
+    // The view reads the policy's roles through its prototype: they are all there before it is made.
+    expect(Object.keys(base.roleIds).sort()).toEqual([...tables.roles].sort());
+    expect([view.roleIds['AUDITOR'], view.roleIds['EMPLOYEE'], view.roleOnFirstUse('GHOST')]).toEqual([
+      tables.roles.length,
+      tables.roles.indexOf('EMPLOYEE'),
+      undefined,
+    ]);
+  });
 });

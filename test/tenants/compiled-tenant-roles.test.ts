@@ -104,8 +104,9 @@ describe('compiled custom roles', () => {
       }),
       { numRuns: 200 },
     );
-    // Most random documents fit (those that grant an action a resource does not declare do not): the property is not vacuous.
-    expect(accepted).toBeGreaterThan(50);
+    // Many random documents fit (those that grant an action a resource does not declare do not): the property is not
+    // vacuous. Six runs accepted 54–74 of 200, and one 49: the bound leaves room for any seed.
+    expect(accepted).toBeGreaterThan(20);
   });
 
   it('made for another policy version are not used', () => {

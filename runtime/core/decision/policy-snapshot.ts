@@ -178,7 +178,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     if (slice === undefined) {
       let cut = cutSlice(this.tables, this.version, (resource, action) => this.lookup(roles, resource, action));
       // Roles that are all unknown are refused everything for that reason: the slice says it, for remote permits and clients.
-      if (roles.length > 0 && roles.every((role) => this.index.roleIds[role] === undefined))
+      if (roles.length > 0 && roles.every((role) => (this.index.roleIds[role] ?? this.index.roleOnFirstUse(role)) === undefined))
         cut = { ...cut, refusal: this.tenant === undefined || this.tenantTables !== undefined ? 'unknown-role' : 'unknown-tenant' };
       slice = deepFreeze(cut);
       this.slices.set(key, slice, sliceBytes(cut) + 2 * key.length);

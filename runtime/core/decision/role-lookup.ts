@@ -106,7 +106,7 @@ export function lookupCombination(
     return unknownResourceOrAction(index, resource, name, action, warnings);
   const byRole = resource.byRole ?? index.combinationsOf(resource);
   if (roles.length === 1) {
-    const role = index.roleIds[roles[0] as string];
+    const role = index.roleIds[roles[0] as string] ?? index.roleOnFirstUse(roles[0] as string);
     if (role !== undefined) return (byRole[role] as readonly Combination[])[a] as Combination;
     warnUnknownRole(index, warnings, roles[0] as string);
     return UNKNOWN_ROLES;
@@ -117,7 +117,7 @@ export function lookupCombination(
   let count = 0;
   let unknown = 0;
   for (let i = 0; i < roles.length; i++) {
-    const role = index.roleIds[roles[i] as string];
+    const role = index.roleIds[roles[i] as string] ?? index.roleOnFirstUse(roles[i] as string);
     if (role === undefined) {
       warnUnknownRole(index, warnings, roles[i] as string);
       unknown++;

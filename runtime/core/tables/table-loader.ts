@@ -106,15 +106,17 @@ export interface GrantIndex {
   readonly tables: GrantTables;
   /**
    * The number of each role and action, and every resource, by name: dictionaries without a prototype, which the
-   * decision path reads (a property read is cheaper than a Map's `get`).
+   * decision path reads (a property read is cheaper than a Map's `get`). A role is put in `roleIds` when a decision
+   * first names it ({@link GrantIndex.roleOnFirstUse}), as a resource in `resourceByName`.
    */
   readonly roleIds: NameDictionary<number>;
+  /** The number of role `name` when `roleIds` does not hold it yet (then it does), or undefined when the tables have no such role. */
+  readonly roleOnFirstUse: (name: string) => number | undefined;
   readonly actionIds: NameDictionary<number>;
   readonly resourceByName: NameDictionary<LoadedResource>;
   /**
    * The loaded resource named `name` when `resourceByName` does not hold it yet (then it does), or undefined when the
-   * tables have no such resource: resources are made when a decision first asks about them, so that loading costs
-   * no object per resource and a tenant's view holds only what its tenant used.
+   * tables have no such resource: a tenant's view too holds only the resources its tenant used.
    */
   readonly resourceOnFirstUse: (name: string) => LoadedResource | undefined;
   /** Above the id of every combination the tables can give (their cell count): the base of multi-role cache keys. */
@@ -142,6 +144,37 @@ export function nameDictionary<T>(entries: Iterable<readonly [string, T]>): Name
   const dictionary = Object.create(null) as Record<string, T>;
   for (const [name, value] of entries) Object.defineProperty(dictionary, name, { value, enumerable: true });
   return dictionary;
+}
+
+/** A dictionary of names filled as they are first asked for: see {@link namesOnFirstUse}. */
+export interface NamesOnFirstUse<T> {
+  /** The names asked for so far, with their values. */
+  readonly dictionary: NameDictionary<T>;
+  /** The value of `name` when `dictionary` does not hold it yet (then it does); undefined when `name` is none of the names. */
+  readonly onFirstUse: (name: string) => T | undefined;
+}
+
+/**
+ * A dictionary (without a prototype, as {@link nameDictionary}'s) whose entries are made when a name is first asked
+ * for: `make` gives a name's value, or undefined for a name that has none. Loading a policy of thousands of roles
+ * or resources then makes no property key per name (making a name a key is the dearer part) and no object per
+ * resource.
+ *
+ * @example
+ * ```ts
+ * const numbers = new Map([['ADMIN', 0], ['EMPLOYEE', 1]]);
+ * const roles = namesOnFirstUse((name) => numbers.get(name));
+ * roles.dictionary['EMPLOYEE'] ?? roles.onFirstUse('EMPLOYEE'); // 1, and `roles.dictionary` now holds it
+ * ```
+ */
+export function namesOnFirstUse<T>(make: (name: string) => T | undefined): NamesOnFirstUse<T> {
+  const dictionary = Object.create(null) as Record<string, T>;
+  const onFirstUse = (name: string): T | undefined => {
+    const value = make(name);
+    if (value !== undefined) Object.defineProperty(dictionary, name, { value, enumerable: true });
+    return value;
+  };
+  return { dictionary, onFirstUse };
 }
 
 /** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
@@ -313,28 +346,26 @@ export function loadGrantTables(
   const combinationsOf = (resource: LoadedResource): readonly (readonly Combination[])[] =>
     (resource.byRole ??= decoder.rows(resourceCells(tables, resource.index), tables.roles.length));
 
-  // The resources are made when a decision first asks about them, as a tenant's view makes its own: loading a policy
-  // of a thousand resources then costs a Map of their names, not a thousand objects and dictionary properties (each
-  // name made a property key, which is the dearer part).
+  // Resources and roles are put in their dictionaries when a decision first names them, as a tenant's view does.
   const declared = tables.declaredActions;
-  const numbers = new Map(tables.resources.map((name, r) => [name, r]));
-  const resourceByName = Object.create(null) as Record<string, LoadedResource>;
-  const resourceOnFirstUse = (name: string): LoadedResource | undefined => {
-    const r = numbers.get(name);
+  const resourceNumbers = new Map(tables.resources.map((name, r) => [name, r]));
+  const resources = namesOnFirstUse((name) => {
+    const r = resourceNumbers.get(name);
     if (r === undefined) return undefined;
     const indexes = declared?.[r] ?? null;
     const takes = indexes === null ? undefined : tables.actions.map((_, a) => indexes.includes(a));
-    const loaded = new LoadedResource(name, r, tables.idTypes?.[r] ?? undefined, takes);
-    Object.defineProperty(resourceByName, name, { value: loaded, enumerable: true });
-    return loaded;
-  };
+    return new LoadedResource(name, r, tables.idTypes?.[r] ?? undefined, takes);
+  });
+  const roleNumbers = new Map(tables.roles.map((name, role) => [name, role]));
+  const roles = namesOnFirstUse((name) => roleNumbers.get(name));
 
   return {
     tables,
-    roleIds: nameDictionary(tables.roles.map((name, i) => [name, i])),
+    roleIds: roles.dictionary,
+    roleOnFirstUse: roles.onFirstUse,
     actionIds: nameDictionary(tables.actions.map((name, i) => [name, i])),
-    resourceByName,
-    resourceOnFirstUse,
+    resourceByName: resources.dictionary,
+    resourceOnFirstUse: resources.onFirstUse,
     combinationIdBound,
     combinationBudget: new CacheBudget(MAX_COMBINATION_CACHE_BYTES),
     combinationsOf,
