@@ -37,7 +37,7 @@ import { memoryOwnership } from '../../runtime/ownership/index.js';
  * tenant's header reuses it, packed tables made from a parsed header, a tenant's view making a resource on first
  * use, and a snapshot making its caches on first use. The policy's own resources made on first use (loading a large
  * policy makes no object per resource) brought it to 29,382, and its roles put in their dictionary when a decision
- * first names them (loading a policy of thousands of roles makes no property key per role) to 29,476. This limit
+ * first names them (loading a policy of thousands of roles makes no property key per role) to 29,482. This limit
  * keeps it from growing further.
  */
 const MAX_GZIPPED_BYTES = 29_504;

@@ -12,7 +12,8 @@ import { OnceWarnings } from '../../runtime/core/decision/once-warnings.js';
 import { Permissions } from '../../runtime/permissions/index.js';
 import { checkTenantRoles } from '../../runtime/core/table-building/tenant-roles.js';
 import { loadGrantTables } from '../../runtime/core/tables/table-loader.js';
-import { overlayTenantRoles } from '../../runtime/core/tables/tenant-overlay.js';
+import { MAX_SHARED_PLAN_LENGTH, MAX_SHARED_PLANS, overlayTenantRoles } from '../../runtime/core/tables/tenant-overlay.js';
+import { compileAttributePatterns, planToJson, planToPatterns } from '../../runtime/core/projection/attribute-plan.js';
 
 const tables = new Permissions({ logger: { warn: () => undefined } })
   .addPermissions([
@@ -49,6 +50,8 @@ describe('a tenant’s view of the policy', () => {
     const first = base.resourceOnFirstUse('report');
     expect([first?.name, first?.index, Object.keys(base.resourceByName)]).toEqual(['report', tables.resources.indexOf('report'), ['report']]);
     expect(base.resourceByName['report']).toBe(first);
+    // Asked again, it gives the one it made.
+    expect(base.resourceOnFirstUse('report')).toBe(first);
     expect(lookupCombination(base, ['EMPLOYEE'], first, 'report', 'read', new OnceWarnings(false, { warn: () => undefined })).anyGranted).toBe(true);
   });
 
@@ -69,5 +72,47 @@ describe('a tenant’s view of the policy', () => {
       tables.roles.indexOf('EMPLOYEE'),
       undefined,
     ]);
+  });
+
+  it('tenants’ views of one policy share the plan of an attribute list, and still pick what each tenant grants', () => {
+    const base = loadGrantTables(tables, (ref) => ({ name: ref.name, call: () => undefined }));
+    const warnings = new OnceWarnings(false, { warn: () => undefined });
+    const viewOf = (tenant: string, attributes: string[]) =>
+      overlayTenantRoles(
+        base,
+        checkTenantRoles(tables, tenant, { definitions: [{ roles: ['AUDITOR'], resource: 'invoice', grant: { 'read:any': attributes } }] }).tables,
+        new CacheBudget(1024 * 1024),
+      );
+    const planOf = (view: ReturnType<typeof viewOf>) =>
+      lookupCombination(view, ['AUDITOR'], view.resourceByName['invoice'] ?? view.resourceOnFirstUse('invoice'), 'invoice', 'read', warnings).anyPlan;
+    const [acme, globex, initech] = [viewOf('acme', ['*', '!total']), viewOf('globex', ['*', '!total']), viewOf('initech', ['number'])];
+    expect(planOf(acme)).toBe(planOf(globex));
+    expect(planOf(acme)).not.toBe(planOf(initech));
+    expect([planToPatterns(planOf(acme)), planToPatterns(planOf(initech))]).toEqual([['*', '!total'], ['number']]);
+  });
+
+  it(`shares at most ${MAX_SHARED_PLANS} plans per policy, each at most ${MAX_SHARED_PLAN_LENGTH} characters as JSON; past either, a view's plan is its own`, () => {
+    const base = loadGrantTables(tables, (ref) => ({ name: ref.name, call: () => undefined }));
+    const warnings = new OnceWarnings(false, { warn: () => undefined });
+    const planOf = (tenant: string, attributes: string[]) => {
+      const roles = checkTenantRoles(tables, tenant, { definitions: [{ roles: ['AUDITOR'], resource: 'invoice', grant: { 'read:any': attributes } }] });
+      const view = overlayTenantRoles(base, roles.tables, new CacheBudget(1024 * 1024));
+      return lookupCombination(view, ['AUDITOR'], view.resourceOnFirstUse('invoice'), 'invoice', 'read', warnings).anyPlan;
+    };
+    // Attribute lists whose plans, as JSON, are `length` characters: nine names of 100 characters and one to fill.
+    const ofLength = (length: number, i: number) => {
+      const list = [...Array.from({ length: 9 }, (_, k) => `a${k}${String(i).padStart(98, '0')}`), `z${'0'.repeat(length - 1006)}`];
+      expect(JSON.stringify(planToJson(compileAttributePatterns(list))).length).toBe(length);
+      return list;
+    };
+    expect(planOf('t1', ofLength(MAX_SHARED_PLAN_LENGTH, 1))).toBe(planOf('t2', ofLength(MAX_SHARED_PLAN_LENGTH, 1)));
+    expect(planOf('t3', ofLength(MAX_SHARED_PLAN_LENGTH + 1, 1))).not.toBe(planOf('t4', ofLength(MAX_SHARED_PLAN_LENGTH + 1, 1)));
+    const named = (i: number) => `a${String(i).padStart(7, '0')}`;
+    // One plan is shared already: the views below share 1,023 more, the limit; the next is its view's own.
+    for (let i = 2; i <= MAX_SHARED_PLANS; i++) planOf(`u${i}`, [named(i)]);
+    expect(planOf('v1', [named(MAX_SHARED_PLANS)])).toBe(planOf('v2', [named(MAX_SHARED_PLANS)]));
+    const past = [named(MAX_SHARED_PLANS + 1)];
+    expect(planOf('w1', past)).not.toBe(planOf('w2', past));
+    expect(planToPatterns(planOf('w3', past))).toEqual(past);
   });
 });

@@ -170,6 +170,9 @@ export interface NamesOnFirstUse<T> {
 export function namesOnFirstUse<T>(make: (name: string) => T | undefined): NamesOnFirstUse<T> {
   const dictionary = Object.create(null) as Record<string, T>;
   const onFirstUse = (name: string): T | undefined => {
+    // Asked again for a name it holds (a caller that did not read the dictionary first), it gives what it holds.
+    const held = dictionary[name];
+    if (held !== undefined) return held;
     const value = make(name);
     if (value !== undefined) Object.defineProperty(dictionary, name, { value, enumerable: true });
     return value;

@@ -8,7 +8,7 @@
 import type { CacheBudget } from '../common/bounded-cache.js';
 import type { GrantTables } from './grant-tables.js';
 import { cellCount, resourceCells } from './packed-tables.js';
-import { planFromJson } from '../projection/attribute-plan.js';
+import { planFromJson, type AttributePlan, type AttributePlanJson } from '../projection/attribute-plan.js';
 import { CellDecoder, LoadedResource, namesOnFirstUse, type Combination, type GrantIndex } from './table-loader.js';
 
 /**
@@ -26,6 +26,29 @@ export function tenantViewBytes(base: GrantIndex, tenant: GrantTables): number {
 }
 
 const noRole = (): undefined => undefined;
+
+/** The most plans shared per policy, and the longest plan (as JSON) shared: past either, a tenant's plan is its own. */
+export const MAX_SHARED_PLANS = 1024;
+export const MAX_SHARED_PLAN_LENGTH = 1024;
+/** Per policy, the plans tenants' views have made, by their JSON. */
+const sharedPlans = new WeakMap<GrantIndex, Map<string, AttributePlan>>();
+
+/**
+ * The plan `json` for a view of `base`, made once per policy and shared by every tenant's view: tenants name the
+ * same few attribute lists, and making their plans was an eighth of what reading a tenant's compiled roles
+ * allocated. A plan holds attribute names only, nothing of a tenant.
+ */
+function sharedPlan(base: GrantIndex, json: AttributePlanJson): AttributePlan {
+  let plans = sharedPlans.get(base);
+  if (plans === undefined) sharedPlans.set(base, (plans = new Map()));
+  const key = JSON.stringify(json);
+  let plan = plans.get(key);
+  if (plan === undefined) {
+    plan = planFromJson(json);
+    if (plans.size < MAX_SHARED_PLANS && key.length <= MAX_SHARED_PLAN_LENGTH) plans.set(key, plan);
+  }
+  return plan;
+}
 
 /**
  * The view of `base` for a tenant whose custom roles are `tenant` (tables made by the tenant roles builder
@@ -52,7 +75,13 @@ export function overlayTenantRoles(base: GrantIndex, tenant: GrantTables, budget
   tenant.roles.forEach((role, i) => Object.defineProperty(roleIds, role, { value: baseRoles + i, enumerable: true }));
   delete (roleIds as Record<symbol, number>)[first];
   const combinationIdBound = base.combinationIdBound + cellCount(tenant) + 1;
-  const decoder = new CellDecoder(tenant.actions.length, tenant.plans.map(planFromJson), base.ownerOf, base.combinationIdBound, combinationIdBound);
+  const decoder = new CellDecoder(
+    tenant.actions.length,
+    tenant.plans.map((json) => sharedPlan(base, json)),
+    base.ownerOf,
+    base.combinationIdBound,
+    combinationIdBound,
+  );
   // A view holds the loaded resources its tenant asked about, each made on first use: a view of a policy with a
   // thousand resources costs what its tenant uses (the cache's memory, and the collector's work on a cold tenant).
   const resources = namesOnFirstUse((name) => {
