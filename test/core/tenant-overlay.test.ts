@@ -91,7 +91,7 @@ describe('a tenant’s view of the policy', () => {
     expect([planToPatterns(planOf(acme)), planToPatterns(planOf(initech))]).toEqual([['*', '!total'], ['number']]);
   });
 
-  it(`shares at most ${MAX_SHARED_PLANS} plans per policy, each at most ${MAX_SHARED_PLAN_LENGTH} characters as JSON; past either, a view's plan is its own`, () => {
+  it(`shares at most ${MAX_SHARED_PLANS} plans per policy, each at most ${MAX_SHARED_PLAN_LENGTH} characters as JSON; past that, a view's own`, () => {
     const base = loadGrantTables(tables, (ref) => ({ name: ref.name, call: () => undefined }));
     const warnings = new OnceWarnings(false, { warn: () => undefined });
     const planOf = (tenant: string, attributes: string[]) => {

@@ -40,7 +40,7 @@ const sharedPlans = new WeakMap<GrantIndex, Map<string, AttributePlan>>();
  */
 function sharedPlan(base: GrantIndex, json: AttributePlanJson): AttributePlan {
   let plans = sharedPlans.get(base);
-  if (plans === undefined) sharedPlans.set(base, (plans = new Map()));
+  if (plans === undefined) sharedPlans.set(base, (plans = new Map<string, AttributePlan>()));
   const key = JSON.stringify(json);
   let plan = plans.get(key);
   if (plan === undefined) {
