@@ -17,7 +17,8 @@ import { packCells, unpackCells } from '../../runtime/core/tables/packed-cells.j
 import { PackedTextError } from '../../runtime/core/tables/packed-numbers.js';
 import { packedCellsFit } from '../../runtime/core/tables/packed-cells-fit.js';
 import { tenantTablesCheck } from '../../runtime/core/tables/tenant-tables-check.js';
-import type { TenantRolesSource } from '../../runtime/live/tenant-roles-source.js';
+import type { TenantRolesSource, TenantRolesVersion } from '../../runtime/live/tenant-roles-source.js';
+import { keptVersion } from '../../runtime/permissions/tenant-snapshots.js';
 
 const REVIEWERS = {
   definitions: [
@@ -265,6 +266,38 @@ describe('an engine reading compiled custom roles', () => {
     expect(permit.reasonSource).toEqual({ source: 'tenant "acme"', index: 1 });
     expect((await permit.explain()).byRole.map(({ role, tenant }) => ({ role, tenant }))).toEqual([{ role: 'AUDITOR', tenant: 'acme' }]);
     expect(warnings).toEqual([]);
+  });
+
+  it('keeps the tenant without the version its source gave (whose compiled text served once), and answers the same', async () => {
+    const given: WeakRef<object>[] = [];
+    const { permissions } = await engineOf({
+      description: 'memory',
+      read: (tenant) => {
+        const version = { tenant, sequence: 1, document: REVIEWERS, compiled: compiledOf(REVIEWERS) };
+        given.push(new WeakRef(version));
+        return Promise.resolve(version);
+      },
+    });
+    expect((await permissions.grantPermit({ user: AUDITOR, resource: 'decision', action: 'list', tenant: 'acme' })).granted).toBe(true);
+    // A WeakRef holds its target until the job that made it is over: collected after a turn of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    (globalThis as { gc?: () => void }).gc?.();
+    expect([given.length, given[0]?.deref()]).toEqual([1, undefined]);
+    expect(permissions.grantPermitSync({ user: AUDITOR, resource: 'decision', action: 'list', tenant: 'acme' }).granted).toBe(true);
+  });
+
+  it('keeps a version for a policy change without its compiled text and without reading a document parsed on demand', () => {
+    const plain = keptVersion({ tenant: 'acme', sequence: 2, document: REVIEWERS, compiled: compiledOf(REVIEWERS) });
+    expect([plain, Object.keys(plain)]).toEqual([{ tenant: 'acme', sequence: 2, document: REVIEWERS }, ['tenant', 'sequence', 'document']]);
+    let parsed = 0;
+    const lazy = { tenant: 'globex', sequence: 5, compiled: compiledOf(REVIEWERS) } as TenantRolesVersion;
+    const text = JSON.stringify(REVIEWERS);
+    Object.defineProperty(lazy, 'document', { enumerable: true, get: () => (parsed++, JSON.parse(text) as unknown) });
+    const kept = keptVersion(lazy);
+    expect([parsed, kept.compiled, kept.sequence]).toEqual([0, undefined, 5]);
+    expect([kept.document, parsed]).toEqual([REVIEWERS, 1]);
+    const none = { tenant: 'initech', sequence: 1, document: REVIEWERS };
+    expect(keptVersion(none)).toBe(none);
   });
 
   it('builds the document of roles compiled for another policy, saying so once', async () => {
