@@ -12,6 +12,7 @@ import { overlayTenantRoles, tenantViewBytes } from '../core/tables/tenant-overl
 import { MAX_COMBINATION_CACHE_BYTES } from '../core/tables/table-loader.js';
 import { readCompiledTenantRoles } from '../core/tables/compiled-tenant-roles.js';
 import { PolicySnapshot, snapshotBudgets } from '../core/decision/policy-snapshot.js';
+import { OnceWarnings } from '../core/decision/once-warnings.js';
 import type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
 import type { buildTenantRoles } from '../core/table-building/tenant-roles.js';
 
@@ -84,8 +85,8 @@ export class TenantSnapshots {
   private readonly combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
   /** Tenants whose last read failed, so that a failing source is reported once per tenant until it answers. */
   private readonly unreadable = new Set<string>();
-  /** What was reported (versions whose custom roles were refused, compiled forms not used), so that each is reported once. */
-  private readonly reported = new Set<string>();
+  /** What was said of tenants' custom roles (refused, compiled forms not used), made when first needed. */
+  private said: OnceWarnings | undefined;
 
   /** How many tenants are kept now. */
   get size(): number {
@@ -252,39 +253,28 @@ export class TenantSnapshots {
       const read = readCompiledTenantRoles(base.tables, base.version, version.compiled);
       if ('tables' in read) return read.tables;
       if ('problem' in read)
-        this.reportOnce(
-          base,
-          JSON.stringify(['compiled', version.tenant, version.sequence]),
-          () =>
-            `typed-permissions: the compiled custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) cannot be used ` +
-            `(${read.problem}), so its document is built instead.`,
-        );
+        this.reports(base).warn('compiled custom roles', JSON.stringify([version.tenant, version.sequence]), () => ({
+          problem: `the compiled custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) cannot be used (${read.problem})`,
+          consequence: 'its document is built instead',
+        }));
       else
-        this.reportOnce(
-          base,
-          JSON.stringify(['other policy', read.otherPolicy, base.version]),
-          () =>
-            `typed-permissions: tenants' custom roles were compiled against policy version ${read.otherPolicy}, not the active ${base.version}, ` +
-            'so their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
-        );
+        this.reports(base).warn('compiled for another policy', JSON.stringify([read.otherPolicy, base.version]), () => ({
+          problem: `tenants' custom roles were compiled against policy version ${read.otherPolicy}, not the active ${base.version}`,
+          consequence: 'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again',
+        }));
     }
     const { roles, problems } = (this.settings as TenantFollowSettings).build(base.tables, version.tenant, version.document);
     if (roles !== undefined) return roles.tables;
-    this.reportOnce(
-      base,
-      JSON.stringify([version.tenant, version.sequence]),
-      () =>
-        `typed-permissions: the custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) do not fit the active policy, ` +
-        `so they grant nothing: ${problems.map((problem) => problem.message).join(' ')}`,
-    );
+    this.reports(base).warn('custom roles that do not fit', JSON.stringify([version.tenant, version.sequence]), () => ({
+      problem: `the custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) do not fit the active policy`,
+      consequence: 'they grant nothing',
+      hint: ` ${problems.map((problem) => problem.message).join(' ')}`,
+    }));
     return undefined;
   }
 
-  /** Warns with `message()` the first time `key` is seen (the keys kept are bounded). */
-  private reportOnce(base: PolicySnapshot, key: string, message: () => string): void {
-    if (this.reported.has(key)) return;
-    if (this.reported.size >= DEFAULT_MAX_TENANTS) this.reported.clear();
-    this.reported.add(key);
-    base.settings.logger.warn(message());
+  /** What is said of tenants' custom roles, each once: the engine's logger, warnings bounded as the engine's are (never refusals). */
+  private reports(base: PolicySnapshot): OnceWarnings {
+    return (this.said ??= new OnceWarnings(false, base.settings.logger));
   }
 }

@@ -146,8 +146,8 @@ if (serverUrl === undefined) console.info('the PostgreSQL tenant roles admin: sk
         });
       }
       expect(warnings).toEqual([
-        `typed-permissions: tenants' custom roles were compiled against policy version ${policyVersionOf(other)}, not the active ${bundle.version}, ` +
-          'so their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
+        `typed-permissions: tenants' custom roles were compiled against policy version ${policyVersionOf(other)}, not the active ${bundle.version}; ` +
+          'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
       ]);
     } finally {
       await following.close();

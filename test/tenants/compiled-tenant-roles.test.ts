@@ -308,8 +308,8 @@ describe('an engine reading compiled custom roles', () => {
     for (const tenant of ['acme', 'globex'])
       expect((await permissions.grantPermit({ user: AUDITOR, resource: 'decision', action: 'list', tenant })).granted).toBe(true);
     expect(warnings).toEqual([
-      `typed-permissions: tenants' custom roles were compiled against policy version ${'e'.repeat(64)}, not the active ${policyVersion}, ` +
-        'so their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
+      `typed-permissions: tenants' custom roles were compiled against policy version ${'e'.repeat(64)}, not the active ${policyVersion}; ` +
+        'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
     ]);
   });
 
@@ -325,9 +325,9 @@ describe('an engine reading compiled custom roles', () => {
     expect((await permissions.grantPermit({ user: employee, resource: 'decision', action: 'list', tenant: 'globex' })).granted).toBe(false);
     expect(warnings).toEqual([
       'typed-permissions: the compiled custom roles of tenant "acme" (version 1) cannot be used ' +
-        '(roles[1] is "EMPLOYEE", a role of the policy), so its document is built instead.',
-      'typed-permissions: the compiled custom roles of tenant "globex" (version 1) cannot be used ' + '(not JSON), so its document is built instead.',
-      'typed-permissions: the custom roles of tenant "globex" (version 1) do not fit the active policy, so they grant nothing: ' +
+        '(roles[1] is "EMPLOYEE", a role of the policy); its document is built instead.',
+      'typed-permissions: the compiled custom roles of tenant "globex" (version 1) cannot be used ' + '(not JSON); its document is built instead.',
+      'typed-permissions: the custom roles of tenant "globex" (version 1) do not fit the active policy; they grant nothing. ' +
         'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.',
     ]);
   });

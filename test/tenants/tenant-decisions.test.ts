@@ -224,7 +224,7 @@ describe('reading a tenant', () => {
     const query = { user: userWith('EMPLOYEE'), resource: 'document', action: 'delete', resourceId: 200, tenant: 'acme' } as const;
     expect((await permissions.grantPermit(query)).granted).toBe(false);
     expect(warnings).toEqual([
-      'typed-permissions: the custom roles of tenant "acme" (version 1) do not fit the active policy, so they grant nothing: ' +
+      'typed-permissions: the custom roles of tenant "acme" (version 1) do not fit the active policy; they grant nothing. ' +
         'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.',
     ]);
   });
