@@ -27,6 +27,9 @@ export function tenantViewBytes(base: GrantIndex, tenant: GrantTables): number {
 
 const noRole = (): undefined => undefined;
 
+/** The policies whose every role is in their dictionary already (a view reads them through its prototype). */
+const rolesFilled = new WeakSet<GrantIndex>();
+
 /** The most plans shared per policy, and the longest plan (as JSON) shared: past either, a tenant's plan is its own. */
 export const MAX_SHARED_PLANS = 1024;
 export const MAX_SHARED_PLAN_LENGTH = 1024;
@@ -68,7 +71,11 @@ export function overlayTenantRoles(base: GrantIndex, tenant: GrantTables, budget
   // a question without a tenant, over 16 tenants). The answer is the same either way.
   // Every role of the policy is put in its dictionary before it is a prototype: read through a prototype that
   // properties are still added to, a tenant's decisions were a sixth slower.
-  for (const role of base.tables.roles) if (base.roleIds[role] === undefined) base.roleOnFirstUse(role);
+  // Once per policy, not per tenant: a policy of thousands of roles would make every cold tenant walk them.
+  if (!rolesFilled.has(base)) {
+    for (const role of base.tables.roles) if (base.roleIds[role] === undefined) base.roleOnFirstUse(role);
+    rolesFilled.add(base);
+  }
   const roleIds = Object.create(base.roleIds) as Record<string, number>;
   const first = Symbol('first');
   Object.defineProperty(roleIds, first, { value: 0, configurable: true });
