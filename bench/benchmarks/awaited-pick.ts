@@ -24,8 +24,7 @@ import { formatCalls, formatNs, formatRatio, roundTimesCells, table } from '../h
 import type { BenchUser } from '../harness/peers/peer.js';
 import type { TargetVerdict } from '../harness/report.js';
 import type { InterleavedSettings } from '../harness/settings.js';
-import { median } from '../harness/statistics.js';
-import { getGc, interleavedRounds, type RoundTimes, type TimedSide } from '../harness/timing.js';
+import { getGc, interleavedRounds, roundRatios, type RoundRatios, type RoundTimes, type TimedSide } from '../harness/timing.js';
 
 /** A document shaped like the example app's rows. */
 export interface AwaitedPickDocument {
@@ -128,7 +127,7 @@ export interface AwaitedPickCase {
   /** ours.medianNs / casl.medianNs. */
   readonly ratio: number;
   /** ours ÷ CASL round by round: how much the ratio moved within the run. */
-  readonly roundRatios: { readonly median: number; readonly min: number; readonly max: number };
+  readonly roundRatios: RoundRatios;
   /** The sides whose output differed from the expected object. */
   readonly mismatches: readonly string[];
 }
@@ -182,7 +181,6 @@ async function runCase(
     ...(isDeepStrictEqual(caslPermittedCopy(ability, caslDocument), EXPECTED[name]) ? [] : ['CASL']),
   ];
   const [ours, casl] = (await interleavedRounds(sidesOf(permit, ourDocument, ability, caslDocument), settings, gc)) as [RoundTimes, RoundTimes];
-  const perRound = ours.roundsNs.map((ns, round) => ns / (casl.roundsNs[round] as number));
   return {
     case: name,
     documentId: DOCUMENTS[name].id,
@@ -190,7 +188,7 @@ async function runCase(
     ours,
     casl,
     ratio: ours.medianNs / casl.medianNs,
-    roundRatios: { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound) },
+    roundRatios: roundRatios(ours, casl),
     mismatches,
   };
 }

@@ -101,6 +101,30 @@ export async function interleavedRounds(
   return rounds.map((roundsNs) => ({ roundsNs, medianNs: median(roundsNs), p95Ns: quantile(roundsNs, 0.95), p99Ns: quantile(roundsNs, 0.99) }));
 }
 
+/** The ratio of two sides round by round: its median, and the smallest and largest round's. */
+export interface RoundRatios {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * `a` ÷ `b` in each round both ran, summarised. A slow spell of the machine slows the two sides of a round alike,
+ * so the ratios of rounds vary less than either side's times do: the median of the rounds' ratios is the steadier
+ * estimate on a shared machine, where the ratio of the two medians can pair a fast round of one side with a slow
+ * round of the other.
+ *
+ * @example
+ * ```ts
+ * const [ours, casl] = await interleavedRounds([oursSide, caslSide], settings.awaitedPick, getGc());
+ * roundRatios(ours, casl).median; // 0.15: ours takes 15% of CASL's time in the middle round
+ * ```
+ */
+export function roundRatios(a: RoundTimes, b: RoundTimes): RoundRatios {
+  const ratios = a.roundsNs.map((ns, round) => ns / (b.roundsNs[round] as number));
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
 /** Fisher–Yates, drawing from `random`. */
 function shuffleInPlace(items: number[], random: Random): void {
   for (let i = items.length - 1; i > 0; i--) {

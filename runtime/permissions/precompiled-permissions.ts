@@ -297,8 +297,13 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
 
   /** The snapshot of `tenant` when it is kept; a PermissionsUsageError naming `what` when its custom roles must be read first. */
   private readyTenant(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, what: string): PolicySnapshot<TUser, TFilter> {
+    // The warm path is this one look-up; the rest is apart, so that the engine can inline this into every decision.
     const kept = typeof tenant === 'string' ? this.tenantSnapshots?.kept(snapshot, tenant) : undefined;
-    if (kept !== undefined) return kept as PolicySnapshot<TUser, TFilter>;
+    return kept !== undefined ? (kept as PolicySnapshot<TUser, TFilter>) : this.tenantNotKept(snapshot, tenant, what);
+  }
+
+  /** See {@link readyTenant}: a tenant not kept (made now when nothing must be read), or refused. */
+  private tenantNotKept(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, what: string): PolicySnapshot<TUser, TFilter> {
     const ready = this.tenantSnapshots?.ready(snapshot, checkTenantId(tenant, `${what}: tenant`));
     if (ready !== undefined) return ready as PolicySnapshot<TUser, TFilter>;
     throw new PermissionsUsageError(

@@ -75,10 +75,14 @@ export class TenantSnapshots {
   private settings: TenantFollowSettings | undefined;
   private entries = this.cache(DEFAULT_MAX_TENANTS, DEFAULT_MAX_TENANT_BYTES);
   /**
-   * The entries kept, by tenant id, in a dictionary without a prototype: the warm path's one look-up (a property
-   * read costs less than the cache's Map), kept in step with the cache.
+   * The snapshots kept over {@link keptOver}, by tenant id: the warm path's one look-up, kept in step with the cache.
+   * A Map, not a dictionary object: tenant ids come from requests, and a property look-up with a string just read
+   * from a request first looks it up in the engine's table of names (measured: 40 ns more per decision than a Map).
+   * It holds snapshots, not entries: one read fewer per decision.
    */
-  private byTenant = Object.create(null) as Record<string, TenantEntry>;
+  private byTenant = new Map<string, PolicySnapshot>();
+  /** The policy the snapshots of {@link byTenant} are over: a new one starts an empty map. */
+  private keptOver: PolicySnapshot | undefined;
   private readonly pending = new Map<string, Pending>();
   /** Shared by every tenant's snapshot: their caches are bounded together, whatever the number of tenants. */
   private readonly budgets = snapshotBudgets();
@@ -109,7 +113,7 @@ export class TenantSnapshots {
 
   private cache(maxTenants: number, maxBytes: number): BoundedCache<string, TenantEntry> {
     return new BoundedCache(maxTenants, new CacheBudget(maxBytes), (tenant, entry) => {
-      if (this.byTenant[tenant] === entry) delete this.byTenant[tenant];
+      if (this.byTenant.get(tenant) === entry.snapshot) this.byTenant.delete(tenant);
     });
   }
 
@@ -142,8 +146,7 @@ export class TenantSnapshots {
    * ```
    */
   kept(base: PolicySnapshot, tenant: string): PolicySnapshot | undefined {
-    const entry = this.byTenant[tenant];
-    return entry !== undefined && entry.base === base ? entry.snapshot : undefined;
+    return base === this.keptOver ? this.byTenant.get(tenant) : undefined;
   }
 
   /**
@@ -240,7 +243,13 @@ export class TenantSnapshots {
     const made: TenantEntry = { version: version === undefined ? undefined : keptVersion(version), snapshot, base };
     this.entries.set(tenant, made, roles === undefined ? 512 + 2 * tenant.length : tenantViewBytes(base.index, roles) + 2 * tenant.length);
     // A tenant larger than the whole budget is not kept: it is read again when next asked.
-    if (this.entries.get(tenant) === made) this.byTenant[tenant] = made;
+    if (this.entries.get(tenant) !== made) return made;
+    if (base !== this.keptOver) {
+      // Snapshots over an earlier policy are remade when next asked (through `ready`), not answered from here.
+      this.byTenant = new Map();
+      this.keptOver = base;
+    }
+    this.byTenant.set(tenant, snapshot);
     return made;
   }
 

@@ -86,6 +86,27 @@ describe('permissions.follow(source)', () => {
     await live.close();
   });
 
+  it('a tenant kept before a swap answers from the new policy, as does every other tenant kept then', async () => {
+    const permissions = engine();
+    const { source, publish } = memorySource({ bundle: readAll, sequence: 1 });
+    await permissions.follow(source);
+    const auditors = { definitions: [{ roles: ['AUDITOR'], resource: 'doc', grant: ['read:any'] }] };
+    await permissions.followTenantRoles({ description: 'memory', read: (tenant) => Promise.resolve({ tenant, sequence: 1, document: auditors }) });
+    for (const tenant of ['acme', 'globex']) await permissions.loadTenant(tenant);
+    const read = (tenant: string, role: string) => permissions.grantPermitSync({ user: { id: 1, roles: [role] }, resource: 'doc', action: 'read', tenant });
+    expect([read('acme', 'READER').pickSync(docs[1] as Doc), read('globex', 'READER').pickSync(docs[1] as Doc)]).toEqual([docs[1], docs[1]]);
+    publish({ bundle: readTitles, sequence: 2 });
+    await settle();
+    // The first tenant asked after the swap is remade over the new policy; the other must not answer from the old one.
+    expect(read('globex', 'READER').pickSync(docs[1] as Doc)).toEqual({ id: 2, title: 't2' });
+    expect(read('acme', 'READER').pickSync(docs[1] as Doc)).toEqual({ id: 2, title: 't2' });
+    expect(read('globex', 'READER').pickSync(docs[1] as Doc)).toEqual({ id: 2, title: 't2' });
+    expect([read('acme', 'AUDITOR').granted, read('globex', 'AUDITOR').granted]).toEqual([true, true]);
+    publish({ bundle: readNothing, sequence: 3 });
+    await settle();
+    expect([read('acme', 'READER').granted, read('globex', 'READER').granted, read('acme', 'AUDITOR').granted]).toEqual([false, false, true]);
+  });
+
   it('ignores the active version read again at its sequence, and an unchanged version without sequences', async () => {
     const permissions = engine();
     const { source, publish } = memorySource({ bundle: readAll, sequence: 5, store: 'store-a' });

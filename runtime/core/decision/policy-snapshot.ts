@@ -65,6 +65,13 @@ export interface SnapshotTenant {
   readonly sequence: number | undefined;
 }
 
+/** The refusal of `grantPermitSync` for a record whose ownership decides (built apart: the decision stays small enough to inline). */
+function ownershipNeeded(query: GrantQuery<User<unknown>, unknown>, resourceId: unknown): PermissionsUsageError {
+  return new PermissionsUsageError(
+    `grantPermitSync: ${query.action} on ${query.resource} ${String(resourceId)} depends on ownership (an isOwner hook); use await grantPermit(query).`,
+  );
+}
+
 export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter = any> implements PermitContext {
   readonly tables: GrantTables;
   readonly tenant: string | undefined;
@@ -164,10 +171,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
       this.log?.record(decided, this, 'direct', false);
       return decided;
     }
-    throw new PermissionsUsageError(
-      `grantPermitSync: ${query.action} on ${query.resource} ${String(decided.resourceId)} depends on ownership (an isOwner hook); ` +
-        'use await grantPermit(query).',
-    );
+    throw ownershipNeeded(query, decided.resourceId);
   }
 
   /** See `Permissions.sliceFor`. */
