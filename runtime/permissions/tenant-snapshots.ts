@@ -160,7 +160,8 @@ export class TenantSnapshots {
    */
   ready(base: PolicySnapshot, tenant: string): PolicySnapshot | undefined {
     const entry = this.entries.get(tenant);
-    if (entry !== undefined) return entry.base === base ? entry.snapshot : this.remake(tenant, entry.version, base).snapshot;
+    if (entry !== undefined && entry.base === base) return this.keptFast(tenant, base, entry.snapshot);
+    if (entry !== undefined) return this.remake(tenant, entry.version, base).snapshot;
     if (this.settings !== undefined) return undefined;
     return this.remake(tenant, undefined, base).snapshot;
   }
@@ -243,14 +244,22 @@ export class TenantSnapshots {
     const made: TenantEntry = { version: version === undefined ? undefined : keptVersion(version), snapshot, base };
     this.entries.set(tenant, made, roles === undefined ? 512 + 2 * tenant.length : tenantViewBytes(base.index, roles) + 2 * tenant.length);
     // A tenant larger than the whole budget is not kept: it is read again when next asked.
-    if (this.entries.get(tenant) !== made) return made;
+    if (this.entries.get(tenant) === made) this.keptFast(tenant, base, snapshot);
+    return made;
+  }
+
+  /**
+   * Puts a kept snapshot over `base` where {@link kept} finds it (a snapshot over an earlier policy is not found
+   * there: it is remade when next asked, through `ready`). Also called by `ready` for a tenant kept in the cache but
+   * not there (after a question over another policy made it start anew), so that its next questions take the warm path.
+   */
+  private keptFast(tenant: string, base: PolicySnapshot, snapshot: PolicySnapshot): PolicySnapshot {
     if (base !== this.keptOver) {
-      // Snapshots over an earlier policy are remade when next asked (through `ready`), not answered from here.
       this.byTenant = new Map();
       this.keptOver = base;
     }
     this.byTenant.set(tenant, snapshot);
-    return made;
+    return snapshot;
   }
 
   /**
