@@ -27,6 +27,7 @@ import { describeMachine, type Machine } from './harness/machine.js';
 import { createScenario, type Scale } from './harness/scenario.js';
 import type { BenchSettings } from './harness/settings.js';
 import { createSubjects, type BenchSubjects } from './harness/subjects.js';
+import { getGc } from './harness/timing.js';
 
 /** Every benchmark, by the key of its results in results.json, in report order. */
 export const BENCHMARKS = {
@@ -133,7 +134,8 @@ export function createContext(
   seededDatabase: () => Promise<Kysely<ExampleDatabase>> = createSeededDatabase,
 ): BenchContext {
   const scales: readonly Scale[] = settings.smoke ? [1] : [1, 10];
-  return { settings, subjects: scales.map((scale) => createSubjects(createScenario(scale))), log, seededDatabase };
+  const gc = settings.smoke ? () => undefined : getGc();
+  return { settings, subjects: scales.map((scale) => createSubjects(createScenario(scale))), log, seededDatabase, gc };
 }
 
 function sizeOf({ scenario, universe, permissions }: BenchSubjects): ScenarioSize {

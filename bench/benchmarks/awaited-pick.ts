@@ -24,7 +24,7 @@ import { formatCalls, formatNs, formatRatio, roundTimesCells, table } from '../h
 import type { BenchUser } from '../harness/peers/peer.js';
 import type { TargetVerdict } from '../harness/report.js';
 import type { InterleavedSettings } from '../harness/settings.js';
-import { getGc, interleavedRounds, roundRatios, type RoundRatios, type RoundTimes, type TimedSide } from '../harness/timing.js';
+import { interleavedRounds, roundRatios, type RoundRatios, type RoundTimes, type TimedSide } from '../harness/timing.js';
 
 /** A document shaped like the example app's rows. */
 export interface AwaitedPickDocument {
@@ -194,7 +194,7 @@ async function runCase(
 }
 
 /** The owned case, then the not-owned case, each in interleaved rounds, from one permit that knows both ownerships. */
-async function run({ settings, log }: BenchContext): Promise<AwaitedPickResult> {
+async function run({ settings, log, gc }: BenchContext): Promise<AwaitedPickResult> {
   const ownership = new DocumentOwnership();
   const permissions = new Permissions<BenchUser>({ ownership }).addPermissions(DEFINITIONS, { source: 'awaited pick bench' }).build();
   const permit = await permissions.grantPermit({ user: AWAITED_PICK_USER, resource: 'document', action: 'read' });
@@ -204,7 +204,6 @@ async function run({ settings, log }: BenchContext): Promise<AwaitedPickResult> 
   const hookCallsBeforeTiming = Object.fromEntries(ownership.calls);
   ownership.calls.clear();
   const ability = threeRuleAbility(AWAITED_PICK_USER);
-  const gc = getGc();
   const cases: AwaitedPickCase[] = [];
   for (const name of ['owned', 'not owned'] as const) {
     const result = await runCase(name, permit, ability, settings.awaitedPick, gc);

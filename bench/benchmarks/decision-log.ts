@@ -24,7 +24,7 @@ import type { BenchUser } from '../harness/peers/peer.js';
 import { limitWhenMissed, type TargetVerdict } from '../harness/report.js';
 import type { InterleavedSettings } from '../harness/settings.js';
 import { Random } from '../harness/random.js';
-import { getGc, interleavedRounds, type RoundTimes } from '../harness/timing.js';
+import { interleavedRounds, type RoundTimes } from '../harness/timing.js';
 
 const DEFINITIONS: readonly PermissionDefinition[] = [
   { roles: ['EMPLOYEE'], resource: 'document', grant: { 'list:any': ['title', 'date'], 'read:any': ['*', '!confidential'] } },
@@ -71,8 +71,7 @@ function compare(withFeature: RoundTimes, without: RoundTimes): DecisionLogCompa
 }
 
 /** grantPermitSync with a no-op sink against without, then a guarded decision with tracing against without. */
-async function run({ settings: { decisionLog: settings }, log }: BenchContext): Promise<DecisionLogResult> {
-  const gc = getGc();
+async function run({ settings: { decisionLog: settings }, log, gc }: BenchContext): Promise<DecisionLogResult> {
   const plain = engine({ telemetry: false });
   const logged = engine({ telemetry: false, onDecision: () => undefined, decisionLog: { maxPending: 1_000_000 } });
   const sync = (permissions: Permissions<BenchUser>) => (iterations: number) => {

@@ -16,7 +16,6 @@ import { Random } from '../harness/random.js';
 import type { BenchSettings } from '../harness/settings.js';
 import { median } from '../harness/statistics.js';
 import { largestSubjects, type BenchSubjects } from '../harness/subjects.js';
-import { getGc } from '../harness/timing.js';
 
 export interface HeapPerInstance {
   readonly implementation: string;
@@ -134,9 +133,8 @@ async function allocationPerDecision(subjects: BenchSubjects, settings: BenchSet
 }
 
 /** Runs on the largest scenario (10×, or 1× in the smoke run). */
-async function run({ subjects, settings }: BenchContext): Promise<MemoryResult> {
+async function run({ subjects, settings, gc }: BenchContext): Promise<MemoryResult> {
   const largest = largestSubjects(subjects);
-  const gc = getGc();
   const heap = await heapPerInstances(largest, settings, gc);
   const allocation = await allocationPerDecision(largest, settings, gc);
   sink[0] = undefined;

@@ -38,7 +38,7 @@ import {
   type TenantRolesDocument,
 } from '../harness/tenant-roles-documents.js';
 import { Random } from '../harness/random.js';
-import { getGc, interleavedRounds, roundRatios, type RoundTimes } from '../harness/timing.js';
+import { interleavedRounds, roundRatios, type RoundTimes } from '../harness/timing.js';
 
 const FOLLOWER = 'bench/harness/tenant-follower.ts';
 /** The seed of the tenants' custom roles. */
@@ -431,11 +431,8 @@ async function measurePropagation(store: TenantStore, seeded: Seeded, changes: n
 }
 
 /** Runs every part on one store, or on the folder store when no server is found. */
-async function run({ settings, log }: BenchContext): Promise<TenantsResult> {
+async function run({ settings, log, gc }: BenchContext): Promise<TenantsResult> {
   const tenantSettings = settings.tenants;
-  // Full collections make the timings and heap figures comparable; a smoke run asserts what each part did, not its
-  // figures, and collecting a test worker's whole heap some thirty times took it past its time limit.
-  const gc = settings.smoke ? () => undefined : getGc();
   const scenario = createScenario(1);
   const { granted, refused } = tenantQuestions(scenario);
   const policy = buildPermissions(scenario, new CountingOwnership());

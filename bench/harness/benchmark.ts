@@ -21,6 +21,12 @@ export interface BenchContext {
    * same data started from a dump (the smoke test's, which skips PGlite's seconds of `initdb`).
    */
   readonly seededDatabase: () => Promise<Kysely<ExampleDatabase>>;
+  /**
+   * A full collection: made in a full run, so that timings and heap figures are comparable; nothing in a smoke run,
+   * which asserts what each part did, not its figures (a test worker's heap is large, and the some 160 collections of
+   * a smoke run made the bench's test several times slower than the run itself).
+   */
+  readonly gc: () => void;
 }
 
 /** One benchmark: how it measures, and how its results read in the report. */

@@ -75,6 +75,8 @@ export interface MitataOptions {
   readonly max_samples: number;
   readonly warmup_samples: number;
   readonly batch_samples: number;
+  /** `false`: no collection before each measurement (mitata makes one when it can); a smoke run's figures are not read. */
+  readonly gc?: false;
 }
 
 /** Rounds of an interleaved comparison: each side runs `iterationsPerRound` calls per round, in turn. */
@@ -135,7 +137,7 @@ export function benchSettings(mode: 'full' | 'smoke'): BenchSettings {
   if (mode === 'smoke') {
     return {
       smoke: true,
-      mitata: { min_cpu_time: 0, min_samples: 1, max_samples: 2, warmup_samples: 0, batch_samples: 2 },
+      mitata: { min_cpu_time: 0, min_samples: 1, max_samples: 2, warmup_samples: 0, batch_samples: 2, gc: false },
       queriesPerCase: 8,
       decisionScales: [1],
       filterPickItems: 1000,
