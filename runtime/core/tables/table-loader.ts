@@ -106,8 +106,11 @@ export interface GrantIndex {
   readonly tables: GrantTables;
   /**
    * The number of each role and action, and every resource, by name: dictionaries without a prototype, which the
-   * decision path reads (a property read is cheaper than a Map's `get`). A role is put in `roleIds` when a decision
-   * first names it ({@link GrantIndex.roleOnFirstUse}), as a resource in `resourceByName`.
+   * decision path reads. For a name seen before a property read is cheaper than a Map's `get` (three roles: 17 ns
+   * against 22 ns); for a string made by the request, which the engine first looks up in its table of names, it
+   * costs 15–25 ns more per name (a tenant id, always such a string, is looked up in a Map for that reason). A role
+   * is put in `roleIds` when a decision first names it ({@link GrantIndex.roleOnFirstUse}), as a resource in
+   * `resourceByName`.
    */
   readonly roleIds: NameDictionary<number>;
   /** The number of role `name` when `roleIds` does not hold it yet (then it does), or undefined when the tables have no such role. */
