@@ -5,14 +5,6 @@
 import { PermissionsUsageError } from 'typed-permissions/internal';
 import { createInterface } from 'node:readline/promises';
 import { printableLines, UsageError, type Command, type CommandOutput } from './command-line.js';
-import { compileCommand } from './compile-command.js';
-import { diffCommand } from './diff-command.js';
-import { explainCommand } from './explain-command.js';
-import { policyCommand } from './policy-command.js';
-import { renderCommand } from './render-command.js';
-import { replayCommand } from './replay-command.js';
-import { tenantCommand } from './tenant-command.js';
-import { testCommand } from './test-command.js';
 
 const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
@@ -65,15 +57,19 @@ const USAGE = `Usage:
                    ownership of a record is the answer the log holds; exit 0 when no answer changes, 1 when some do, 2 on error
   serve            the decision service over HTTP (in the typed-permissions package; typed-permissions serve --help)`;
 
-const COMMANDS: Readonly<Record<string, Command>> = {
-  compile: compileCommand,
-  explain: explainCommand,
-  test: testCommand,
-  diff: diffCommand,
-  render: renderCommand,
-  policy: policyCommand,
-  tenant: tenantCommand,
-  replay: replayCommand,
+/**
+ * Each command, imported when it runs: a command loads only what it uses (the emitter, TypeScript and prettier
+ * for `compile`; the PostgreSQL client for the store's commands), so that `test`, `diff` or `--help` start fast.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  compile: async () => (await import('./compile-command.js')).compileCommand,
+  explain: async () => (await import('./explain-command.js')).explainCommand,
+  test: async () => (await import('./test-command.js')).testCommand,
+  diff: async () => (await import('./diff-command.js')).diffCommand,
+  render: async () => (await import('./render-command.js')).renderCommand,
+  policy: async () => (await import('./policy-command.js')).policyCommand,
+  tenant: async () => (await import('./tenant-command.js')).tenantCommand,
+  replay: async () => (await import('./replay-command.js')).replayCommand,
 };
 
 /** Asks on the process's terminal (standard error, so that standard output stays the command's result). */
@@ -119,12 +115,13 @@ export async function main(
     io.error(`typed-permissions: No command given.\n\n${USAGE}`);
     return 2;
   }
-  const command = COMMANDS[name];
-  if (command === undefined || !Object.hasOwn(COMMANDS, name)) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (load === undefined) {
     io.error(`typed-permissions: Unknown command ${JSON.stringify(name)}.\n\n${USAGE}`);
     return 2;
   }
   try {
+    const command = await load();
     return await command(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {

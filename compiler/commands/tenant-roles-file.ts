@@ -7,7 +7,7 @@ import { MAX_TENANT_ROLES_BYTES, PermissionDefinitionError, PermissionsUsageErro
 import { basename } from 'node:path';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { readJsonText } from '../reading/read-json-file.js';
-import { positionOf, type Positions } from '../reading/static-value.js';
+import { positionOf, type Positions } from '../reading/value-positions.js';
 
 /** A roles file may be pretty-printed: its text may be this many times the document's limit. */
 const FILE_TEXT_FACTOR = 4;

@@ -22,7 +22,7 @@ import { collectHookMethods, DEFAULT_ID_TYPE, type HookMethod } from './hook-met
 import { readDefinitionsFolder, type ReadDefinition, type ReadResult } from '../reading/read-definitions.js';
 import type { ResourceMetadata } from '../reading/read-resource-metadata.js';
 import { policyTestProblems, policyTestsOf, readPolicyTestFiles } from '../policy-tests/read-policy-tests.js';
-import { positionOf } from '../reading/static-value.js';
+import { positionOf } from '../reading/value-positions.js';
 
 /** Everything the emitters need. */
 export interface CompiledModel {

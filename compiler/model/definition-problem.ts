@@ -1,7 +1,7 @@
 /** Problems of one definition, placed in its file: the checks speak of paths inside a definition, a user reads lines of a file. */
 import type { CompileProblem, ValuePath } from '../problems/compile-problem.js';
 import type { ReadDefinition } from '../reading/read-definitions.js';
-import { positionOf } from '../reading/static-value.js';
+import { positionOf } from '../reading/value-positions.js';
 
 /**
  * A problem at `path` inside the definition `read`, with its file, line, column and path in the file.

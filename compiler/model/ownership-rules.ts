@@ -6,7 +6,7 @@
 import { ownershipDeclarationProblems, type GrantTables, type OwnershipResourceDeclarations, type UserAttributeType } from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import type { ResourceMetadata } from '../reading/read-resource-metadata.js';
-import { positionOf } from '../reading/static-value.js';
+import { positionOf } from '../reading/value-positions.js';
 
 /**
  * An `invalid-ownership-rule` problem for every name an ownership declaration gets wrong, across all metadata files.

@@ -18,7 +18,7 @@ import {
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { readJsonText } from '../reading/read-json-file.js';
 import { wholeFileProblem, type FileRead } from '../reading/read-file-result.js';
-import { positionOf, type Positions } from '../reading/static-value.js';
+import { positionOf, type Positions } from '../reading/value-positions.js';
 import { testFileProblems } from './test-file-schema.js';
 
 /** The name of a policy test file. */

@@ -5,8 +5,9 @@
  * `export * from`, `export default function`…), is a problem naming the line: a file must never
  * mean something else than what is read.
  */
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
 import type { CompileProblem } from '../problems/compile-problem.js';
+import { typescriptParser } from './typescript-parser.js';
 
 /** An export that carries the definitions, as the reader understands them. */
 interface DefinitionsExport {
@@ -19,12 +20,14 @@ const EXPORT_FORMS_FIX =
   'Export the definitions once, as `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.';
 
 function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
-  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((modifier) => modifier.kind === kind) ?? false);
+  const typescript = typescriptParser();
+  return typescript.canHaveModifiers(node) && (typescript.getModifiers(node)?.some((modifier) => modifier.kind === kind) ?? false);
 }
 
 function bindsName(name: ts.BindingName, wanted: string): boolean {
-  if (ts.isIdentifier(name)) return name.text === wanted;
-  return name.elements.some((element) => !ts.isOmittedExpression(element) && bindsName(element.name, wanted));
+  const typescript = typescriptParser();
+  if (typescript.isIdentifier(name)) return name.text === wanted;
+  return name.elements.some((element) => !typescript.isOmittedExpression(element) && bindsName(element.name, wanted));
 }
 
 /** The exports of one file, as they are found statement by statement. */
@@ -43,33 +46,39 @@ class ExportSearch {
   }
 
   visit(statement: ts.Statement): void {
-    if (ts.isExportAssignment(statement)) {
+    const typescript = typescriptParser();
+    if (typescript.isExportAssignment(statement)) {
       if (statement.isExportEquals) this.unsupported(statement, '`export =`');
       else this.exports.push({ form: '`export default`', node: statement, expression: statement.expression });
-    } else if (ts.isVariableStatement(statement) && hasModifier(statement, ts.SyntaxKind.ExportKeyword)) {
+    } else if (typescript.isVariableStatement(statement) && hasModifier(statement, typescript.SyntaxKind.ExportKeyword)) {
       this.visitVariables(statement);
-    } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && hasModifier(statement, ts.SyntaxKind.ExportKeyword)) {
-      const kind = ts.isFunctionDeclaration(statement) ? 'function' : 'class';
-      if (hasModifier(statement, ts.SyntaxKind.DefaultKeyword)) this.unsupported(statement, `\`export default ${kind}\``);
+    } else if (
+      (typescript.isFunctionDeclaration(statement) || typescript.isClassDeclaration(statement)) &&
+      hasModifier(statement, typescript.SyntaxKind.ExportKeyword)
+    ) {
+      const kind = typescript.isFunctionDeclaration(statement) ? 'function' : 'class';
+      if (hasModifier(statement, typescript.SyntaxKind.DefaultKeyword)) this.unsupported(statement, `\`export default ${kind}\``);
       else if (statement.name?.text === 'definitions') this.unsupported(statement, `An exported ${kind} named \`definitions\``);
-    } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
+    } else if (typescript.isExportDeclaration(statement) && !statement.isTypeOnly) {
       this.visitExportDeclaration(statement);
     }
   }
 
   private visitVariables(statement: ts.VariableStatement): void {
+    const typescript = typescriptParser();
     for (const declaration of statement.declarationList.declarations) {
       if (!bindsName(declaration.name, 'definitions')) continue;
-      if (!ts.isIdentifier(declaration.name)) this.unsupported(declaration, 'A destructuring export of `definitions`');
+      if (!typescript.isIdentifier(declaration.name)) this.unsupported(declaration, 'A destructuring export of `definitions`');
       else if (declaration.initializer === undefined) this.unsupported(declaration, 'An export of `definitions` without a value');
       else this.exports.push({ form: '`export const definitions`', node: declaration, expression: declaration.initializer });
     }
   }
 
   private visitExportDeclaration(statement: ts.ExportDeclaration): void {
+    const typescript = typescriptParser();
     const clause = statement.exportClause;
     if (clause === undefined) this.unsupported(statement, '`export * from`');
-    else if (ts.isNamespaceExport(clause)) {
+    else if (typescript.isNamespaceExport(clause)) {
       if (clause.name.text === 'default' || clause.name.text === 'definitions') this.unsupported(statement, `\`export * as ${clause.name.text}\``);
     } else {
       for (const element of clause.elements) {

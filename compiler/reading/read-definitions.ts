@@ -12,7 +12,7 @@ import { readJsonFile } from './read-json-file.js';
 import { readResourceMetadata, type ResourceMetadata } from './read-resource-metadata.js';
 import { unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { readTypeScriptFile } from './read-typescript-file.js';
-import { positionOf, type Positions, type StaticValue } from './static-value.js';
+import { positionOf, type Positions, type StaticValue } from './value-positions.js';
 
 /** One definition as read from a file, not validated yet. */
 export interface ReadDefinition {

@@ -1,6 +1,6 @@
 /** What reading one definitions or metadata file gives: its value with positions, or the problems that kept it from being read. */
 import type { CompileProblem } from '../problems/compile-problem.js';
-import type { StaticValue } from './static-value.js';
+import type { StaticValue } from './value-positions.js';
 
 /** The value of a file (`undefined` when it could not be read) and every problem met reading it. */
 export interface FileRead {

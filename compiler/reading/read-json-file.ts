@@ -1,15 +1,14 @@
 /**
  * Reads a JSON file of a definitions folder (`*.permissions.json`, `*.resource.json`). It is accepted
  * or refused by the runtime's own strict reader (`parseStrictJson`), so that a file the compiler
- * accepts also loads at run time; TypeScript's JSON parser only tells where each value stands (and
- * finds keys written twice, which `JSON.parse` cannot see).
+ * accepts also loads at run time; the runtime's JSON scanner then tells where each value stands and
+ * finds keys written twice, which `JSON.parse` cannot see. No TypeScript is loaded for JSON.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ts } from 'ts-morph';
-import { parseStrictJson } from 'typed-permissions/internal';
-import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
-import { readStaticValue } from './static-value.js';
+import { lineStarts, parseStrictJson, scanJson } from 'typed-permissions/internal';
+import { readFrom, type FileRead } from './read-file-result.js';
+import { duplicateKeyProblem, OffsetPositions, pathKey, type StaticValueProblem } from './value-positions.js';
 
 /**
  * Reads `file` of `directory` as strict JSON, with the position of every value.
@@ -24,7 +23,9 @@ export function readJsonFile(directory: string, file: string): FileRead {
 }
 
 /**
- * Reads `text`, the content of `file`, as strict JSON, with the position of every value.
+ * Reads `text`, the content of `file`, as strict JSON, with the position of every value. A key written twice is a
+ * problem at its second place; the value is `JSON.parse`'s (the last one counts, as at run time), and so are the
+ * positions of what it holds.
  *
  * @example
  * ```ts
@@ -37,12 +38,20 @@ export function readJsonText(file: string, text: string): FileRead {
     const { line, column, description, fix } = parsed.issue;
     return { read: undefined, problems: [{ file, line, column, path: [], code: 'syntax-error', message: `Syntax error: ${description}.`, fix }] };
   }
-  // Strict JSON is also valid for TypeScript's JSON parser, which knows where every value stands.
-  const sourceFile = ts.parseJsonText(file, parsed.text);
-  const statement = sourceFile.statements[0];
-  if (statement === undefined)
-    return unread(wholeFileProblem(file, 'invalid-file', 'The file holds no JSON value.', 'Write a JSON array of definitions, or { "definitions": [...] }.'));
-  const located = readStaticValue(sourceFile, statement.expression);
-  // The value is JSON.parse's, as at run time; the reader adds only the positions and its problems.
-  return readFrom(file, { value: parsed.value, positions: located.positions, problems: located.problems });
+  const positions = new OffsetPositions(lineStarts(parsed.text));
+  const problems: StaticValueProblem[] = [];
+  // Each object's keys so far, by where the object starts.
+  const keysOf = new Map<number, Set<string>>();
+  // The text is JSON (JSON.parse took it): the scan finds no mistake, only places.
+  scanJson(parsed.text, {
+    value: (path, offset) => positions.starts.set(pathKey(path), offset),
+    key: (path, offset, objectOffset) => {
+      const key = path[path.length - 1] as string;
+      let keys = keysOf.get(objectOffset);
+      if (keys === undefined) keysOf.set(objectOffset, (keys = new Set()));
+      if (keys.has(key)) problems.push(duplicateKeyProblem([...path], positions.at(offset)));
+      else keys.add(key);
+    },
+  });
+  return readFrom(file, { value: parsed.value, positions, problems });
 }

@@ -10,7 +10,7 @@ import {
   type UserAttributeType,
 } from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
-import { positionOf, type Positions, type StaticValue } from './static-value.js';
+import { positionOf, type Positions, type StaticValue } from './value-positions.js';
 
 /** A resource's declared metadata. */
 export interface ResourceMetadata {

@@ -1,15 +1,16 @@
 /**
- * Reads a `*.permissions.ts` file statically: parsed by TypeScript, never run. Its definitions are
+ * Reads a `*.permissions.ts` file statically: parsed by TypeScript (loaded for the first such file), never run. Its definitions are
  * the literal of its one export of them (definitions-export.ts), read with the position of every value.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
 import { MAX_DEFINITIONS_FILE_LENGTH } from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { findDefinitionsExport } from './definitions-export.js';
 import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { readStaticValue } from './static-value.js';
+import { typescriptParser } from './typescript-parser.js';
 
 /** Syntax errors of a parsed file (TypeScript keeps them on the source file). */
 function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem[] {
@@ -22,7 +23,7 @@ function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem
       column: character + 1,
       path: [],
       code: 'syntax-error',
-      message: `Syntax error: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/\.$/, '')}.`,
+      message: `Syntax error: ${typescriptParser().flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/\.$/, '')}.`,
       fix: 'Fix the syntax of the file.',
     };
   });
@@ -48,7 +49,8 @@ export function readTypeScriptFile(directory: string, file: string): FileRead {
       ),
     );
   }
-  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const typescript = typescriptParser();
+  const sourceFile = typescript.createSourceFile(file, text, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
   const problems = syntaxProblems(file, sourceFile);
   if (problems.length > 0) return { read: undefined, problems };
   const found = findDefinitionsExport(file, sourceFile);

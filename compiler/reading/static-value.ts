@@ -1,83 +1,44 @@
 /**
- * Reads literal values out of a TypeScript (or JSON) syntax tree without running anything, and
- * remembers where every value stands, so that a problem at `grant[2]` can name its line and column.
- * JSON files and `*.permissions.ts` files go through this one reader.
+ * Reads literal values out of a TypeScript syntax tree without running anything, and remembers where every value
+ * stands, so that a problem at `grant[2]` can name its line and column. `*.permissions.ts` files go through this
+ * reader; JSON files through the runtime's JSON scanner (read-json-file.ts), with the same positions and problems.
  */
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
 import type { ValuePath } from '../problems/compile-problem.js';
+import { typescriptParser } from './typescript-parser.js';
+import { duplicateKeyProblem, OffsetPositions, pathKey, type Position, type StaticValue, type StaticValueProblem } from './value-positions.js';
 
-/** A 1-based line and column. */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
+/** TypeScript's `ts` namespace, as {@link typescriptParser} loads it. */
+type TypeScript = typeof ts;
 
-/** A problem met while reading a literal: something that is not a static value, or a duplicate key. */
-export interface StaticValueProblem {
-  readonly code: 'not-static' | 'duplicate-key';
-  readonly path: ValuePath;
-  readonly position: Position;
-  readonly message: string;
-  readonly fix: string;
-}
-
-/** Where each path of a value stands, by {@link pathKey}. */
-export interface Positions {
-  get(key: string): Position | undefined;
-}
-
-/** A value read from source, with the position of every path in it. */
-export interface StaticValue {
-  readonly value: unknown;
-  readonly positions: Positions;
-  readonly problems: readonly StaticValueProblem[];
-}
-
-/**
- * The key under which a path's position is stored.
- *
- * @example
- * ```ts
- * positions.get(pathKey(['definitions', 0]));
- * ```
- */
-export function pathKey(path: ValuePath): string {
-  return JSON.stringify(path);
-}
-
-/**
- * The position of `path`, or of its nearest ancestor that exists (a missing field points at its object).
- *
- * @example
- * ```ts
- * positionOf(read.positions, [0, 'roles']); // where definition 0 stands, when it has no roles
- * ```
- */
-export function positionOf(positions: Positions, path: ValuePath): Position | undefined {
-  for (let length = path.length; length >= 0; length--) {
-    const found = positions.get(pathKey(path.slice(0, length)));
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-function unwrap(node: ts.Node): ts.Node {
+function unwrap(typescript: TypeScript, node: ts.Node): ts.Node {
   let current = node;
-  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current))
+  while (
+    typescript.isParenthesizedExpression(current) ||
+    typescript.isAsExpression(current) ||
+    typescript.isSatisfiesExpression(current) ||
+    typescript.isTypeAssertionExpression(current)
+  )
     current = current.expression;
   return current;
 }
 
-function propertyName(name: ts.PropertyName): string | undefined {
-  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+function propertyName(typescript: TypeScript, name: ts.PropertyName): string | undefined {
+  if (
+    typescript.isIdentifier(name) ||
+    typescript.isStringLiteral(name) ||
+    typescript.isNumericLiteral(name) ||
+    typescript.isNoSubstitutionTemplateLiteral(name)
+  )
+    return name.text;
   return undefined;
 }
 
 /** What an object member that is not `key: value` is called in a message. */
-function constructName(property: ts.ObjectLiteralElementLike): string {
-  if (ts.isShorthandPropertyAssignment(property)) return 'A shorthand property';
-  if (ts.isSpreadAssignment(property)) return 'A spread (...)';
-  if (ts.isMethodDeclaration(property)) return 'A method';
+function constructName(typescript: TypeScript, property: ts.ObjectLiteralElementLike): string {
+  if (typescript.isShorthandPropertyAssignment(property)) return 'A shorthand property';
+  if (typescript.isSpreadAssignment(property)) return 'A spread (...)';
+  if (typescript.isMethodDeclaration(property)) return 'A method';
   return 'A computed property';
 }
 
@@ -85,78 +46,58 @@ function constructName(property: ts.ObjectLiteralElementLike): string {
 const NOT_SCALAR = Symbol('not a scalar');
 
 /** The literal value of a scalar node (string, number, negative number, boolean, null), or `NOT_SCALAR`. */
-function scalarValue(node: ts.Node): unknown {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isNumericLiteral(node)) return Number(node.text);
-  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) return -Number(node.operand.text);
-  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
-  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
-  if (node.kind === ts.SyntaxKind.NullKeyword) return null;
+function scalarValue(typescript: TypeScript, node: ts.Node): unknown {
+  const { SyntaxKind } = typescript;
+  if (typescript.isStringLiteral(node) || typescript.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (typescript.isNumericLiteral(node)) return Number(node.text);
+  if (typescript.isPrefixUnaryExpression(node) && node.operator === SyntaxKind.MinusToken && typescript.isNumericLiteral(node.operand))
+    return -Number(node.operand.text);
+  if (node.kind === SyntaxKind.TrueKeyword) return true;
+  if (node.kind === SyntaxKind.FalseKeyword) return false;
+  if (node.kind === SyntaxKind.NullKeyword) return null;
   return NOT_SCALAR;
-}
-
-/**
- * The positions of a file's values, kept as offsets and turned into a line and column only when asked: a large folder
- * has millions of values, and only those with a problem are ever placed.
- */
-class SourcePositions implements Positions {
-  readonly starts = new Map<string, number>();
-  private readonly lineStarts: readonly number[];
-
-  constructor(sourceFile: ts.SourceFile) {
-    this.lineStarts = sourceFile.getLineStarts();
-  }
-
-  get(key: string): Position | undefined {
-    const start = this.starts.get(key);
-    if (start === undefined) return undefined;
-    // The last line that starts at or before the offset.
-    let low = 0;
-    let high = this.lineStarts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.lineStarts[middle] as number) <= start) low = middle;
-      else high = middle - 1;
-    }
-    return { line: low + 1, column: start - (this.lineStarts[low] as number) + 1 };
-  }
 }
 
 /** One read of a literal: the positions and problems it collects as it walks the tree. */
 class StaticReader {
-  readonly positions: SourcePositions;
+  readonly positions: OffsetPositions;
   readonly problems: StaticValueProblem[] = [];
 
-  constructor(private readonly sourceFile: ts.SourceFile) {
-    this.positions = new SourcePositions(sourceFile);
+  constructor(
+    private readonly typescript: TypeScript,
+    private readonly sourceFile: ts.SourceFile,
+  ) {
+    this.positions = new OffsetPositions(sourceFile.getLineStarts());
   }
 
   read(raw: ts.Node, path: ValuePath): unknown {
-    const node = unwrap(raw);
+    const { typescript } = this;
+    const node = unwrap(typescript, raw);
     this.positions.starts.set(pathKey(path), node.getStart(this.sourceFile));
-    const scalar = scalarValue(node);
+    const scalar = scalarValue(typescript, node);
     if (scalar !== NOT_SCALAR) return scalar;
-    if (ts.isArrayLiteralExpression(node)) return this.readArray(node, path);
-    if (ts.isObjectLiteralExpression(node)) return this.readObject(node, path);
+    if (typescript.isArrayLiteralExpression(node)) return this.readArray(node, path);
+    if (typescript.isObjectLiteralExpression(node)) return this.readObject(node, path);
     this.problems.push({
       code: 'not-static',
       path,
       position: this.at(node),
       message:
-        ts.isArrowFunction(node) || ts.isFunctionExpression(node) ? 'A function is not a static value.' : `${ts.SyntaxKind[node.kind]} is not a static value.`,
+        typescript.isArrowFunction(node) || typescript.isFunctionExpression(node)
+          ? 'A function is not a static value.'
+          : `${typescript.SyntaxKind[node.kind]} is not a static value.`,
       fix: 'Definition files are read without running them: write literals only, and name hooks with method-name strings of the ownership service.',
     });
     return undefined;
   }
 
   private at(node: ts.Node): Position {
-    const { line, character } = this.sourceFile.getLineAndCharacterOfPosition(node.getStart(this.sourceFile));
-    return { line: line + 1, column: character + 1 };
+    return this.positions.at(node.getStart(this.sourceFile));
   }
 
   private readArray(node: ts.ArrayLiteralExpression, path: ValuePath): unknown[] {
     return node.elements.map((element, i) => {
-      if (!ts.isSpreadElement(element)) return this.read(element, [...path, i]);
+      if (!this.typescript.isSpreadElement(element)) return this.read(element, [...path, i]);
       this.problems.push({
         code: 'not-static',
         path: [...path, i],
@@ -169,27 +110,22 @@ class StaticReader {
   }
 
   private readObject(node: ts.ObjectLiteralExpression, path: ValuePath): Record<string, unknown> {
+    const { typescript } = this;
     // Built with defineProperty: a key named "__proto__" must stay a plain key, never set the prototype.
     const object: Record<string, unknown> = {};
     const seen = new Set<string>();
     for (const property of node.properties) {
-      const name = ts.isPropertyAssignment(property) ? propertyName(property.name) : undefined;
-      if (!ts.isPropertyAssignment(property) || name === undefined) {
+      const name = typescript.isPropertyAssignment(property) ? propertyName(typescript, property.name) : undefined;
+      if (!typescript.isPropertyAssignment(property) || name === undefined) {
         this.problems.push({
           code: 'not-static',
           path,
           position: this.at(property),
-          message: `${constructName(property)} is not a static value.`,
+          message: `${constructName(typescript, property)} is not a static value.`,
           fix: 'Write `key: literal`; hooks are method-name strings, for example isOwner: "isCreator".',
         });
       } else if (seen.has(name)) {
-        this.problems.push({
-          code: 'duplicate-key',
-          path: [...path, name],
-          position: this.at(property),
-          message: `Key ${JSON.stringify(name)} appears twice in the same object; only one can count.`,
-          fix: 'Remove one of the two keys, or merge their values.',
-        });
+        this.problems.push(duplicateKeyProblem([...path, name], this.at(property)));
       } else {
         seen.add(name);
         Object.defineProperty(object, name, { value: this.read(property.initializer, [...path, name]), enumerable: true, writable: true, configurable: true });
@@ -211,7 +147,7 @@ class StaticReader {
  * ```
  */
 export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPath: ValuePath = []): StaticValue {
-  const reader = new StaticReader(sourceFile);
+  const reader = new StaticReader(typescriptParser(), sourceFile);
   const value = reader.read(root, rootPath);
   return { value, positions: reader.positions, problems: reader.problems };
 }

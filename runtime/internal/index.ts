@@ -6,6 +6,8 @@
 export { buildGrantTables, type LocatedDefinition, type ValidDefinition } from '../core/table-building/table-builder.js';
 export { definitionSchema, validateDefinition } from '../core/definition/definition-schema.js';
 export { MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from '../core/definition/definitions-file.js';
+export { scanJson, type JsonPath, type JsonPlaceListener } from '../core/definition/json-syntax-scanner.js';
+export { lineStarts } from '../core/definition/text-position.js';
 export { definitionsFileSchema, definitionsOfFileValue } from '../core/definition/definitions-file-schema.js';
 export { parseAttributePattern } from '../core/definition/grant-syntax.js';
 export { undeclaredAttributePaths, type DeclaredResourceAttributes, type UndeclaredAttributeProblem } from '../core/definition/declared-attributes.js';

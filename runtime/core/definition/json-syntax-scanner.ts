@@ -1,8 +1,8 @@
 /**
  * A scan of a text by the JSON grammar (RFC 8259, what `JSON.parse` accepts) that names the first
  * place where it is not JSON, with what a person probably meant there. `JSON.parse` decides whether a
- * text is JSON; this only explains a refusal, and finds where top-level fields stand. Iterative, so
- * that any depth of nesting is fine.
+ * text is JSON; this only explains a refusal, and tells where each value and key of a valid text stands
+ * (the compiler places its problems with it). Iterative, so that any depth of nesting is fine.
  */
 import { isDigit, isJsonSpace, isWordChar, notAValue, scanNumber, scanString, shown, type JsonMistake } from './json-tokens.js';
 import { positionAt, type TextPosition } from './text-position.js';
@@ -10,8 +10,22 @@ import { positionAt, type TextPosition } from './text-position.js';
 /** What the scanner expects next. */
 type Expecting = 'value' | 'key' | 'colon' | 'after';
 
-/** Receives the key of every field of a top-level object with the offset of its value. */
-type TopLevelFieldListener = (key: string, valueOffset: number) => void;
+/** The path of a value from the root of the text: the keys and indexes that lead to it. */
+export type JsonPath = readonly (string | number)[];
+
+/**
+ * Told where each value and each key of the text starts, in the order they appear. `path` is the scan's own list,
+ * valid during the call only (copy it to keep it).
+ */
+export interface JsonPlaceListener {
+  /** A value (of any kind, the root included) at `path` starts at `offset`. */
+  readonly value: (path: JsonPath, offset: number) => void;
+  /**
+   * A key starts at `offset` (its opening quote); `path` ends with it, as the path of the value that follows, and
+   * `objectOffset` is where its object's `{` stands (which tells one object from another at the same path).
+   */
+  readonly key?: (path: JsonPath, offset: number, objectOffset: number) => void;
+}
 
 /** The scan of one text; every step either moves on (returns `undefined`) or names the mistake. */
 class JsonSyntaxScan {
@@ -22,13 +36,13 @@ class JsonSyntaxScan {
   private justOpened = false;
   /** Offset of the comma just read, or -1: a `]` or `}` here is a trailing comma. */
   private comma = -1;
-  /** The key of a top-level field whose value comes next. */
-  private topLevelKey: string | undefined;
+  /** The path of the value being read, for a listener: per open container, its current index (or key, read only for a listener). */
+  private readonly path: (string | number)[] = [];
   private i = 0;
 
   constructor(
     private readonly text: string,
-    private readonly onTopLevelField: TopLevelFieldListener | undefined,
+    private readonly listener: JsonPlaceListener | undefined,
   ) {}
 
   run(): JsonMistake | undefined {
@@ -66,6 +80,7 @@ class JsonSyntaxScan {
     }
     if (closes && (this.expecting === 'after' || this.justOpened)) {
       this.open.pop();
+      this.path.pop();
       this.i += 1;
       this.expecting = 'after';
       this.justOpened = false;
@@ -96,6 +111,7 @@ class JsonSyntaxScan {
     if (code === 0x2c) {
       this.comma = this.i;
       this.i += 1;
+      if (innermost === '[') this.path[this.path.length - 1] = (this.path[this.path.length - 1] as number) + 1;
       this.expecting = innermost === '[' ? 'value' : 'key';
       return undefined;
     }
@@ -123,19 +139,21 @@ class JsonSyntaxScan {
     }
     const end = scanString(this.text, this.i);
     if (typeof end !== 'number') return end;
-    if (this.open.length === 1) this.topLevelKey = JSON.parse(this.text.slice(this.i, end)) as string;
+    if (this.listener !== undefined) {
+      this.path[this.path.length - 1] = JSON.parse(this.text.slice(this.i, end)) as string;
+      this.listener.key?.(this.path, this.i, this.open[this.open.length - 1] as number);
+    }
     this.i = end;
     this.expecting = 'colon';
     return undefined;
   }
 
   private value(code: number): JsonMistake | undefined {
-    if (this.topLevelKey !== undefined) {
-      this.onTopLevelField?.(this.topLevelKey, this.i);
-      this.topLevelKey = undefined;
-    }
+    this.listener?.value(this.path, this.i);
     if (code === 0x5b || code === 0x7b) {
       this.open.push(this.i);
+      // An array's first index; an object's slot, which each key fills.
+      this.path.push(code === 0x5b ? 0 : '');
       this.i += 1;
       this.expecting = code === 0x5b ? 'value' : 'key';
       this.justOpened = true;
@@ -168,15 +186,16 @@ class JsonSyntaxScan {
  * Scans `text` by the JSON grammar and names the first place where it is not JSON, with what a
  * person probably meant there (a comment, a trailing comma, single quotes, …).
  *
- * @param onTopLevelField receives the key of every field of a top-level object with the offset of its value.
+ * @param listener is told where each value and key starts, up to the first mistake.
  * @returns the first mistake, or `undefined` when the text is JSON.
  * @example
  * ```ts
  * scanJson('[1, 2,]'); // { offset: 5, description: "a trailing comma before ']' (JSON allows none)", fix: … }
+ * scanJson('{ "a": [true] }', { value: (path, offset) => console.log(path, offset) }); // [] 0, ['a'] 7, ['a', 0] 8
  * ```
  */
-export function scanJson(text: string, onTopLevelField?: TopLevelFieldListener): JsonMistake | undefined {
-  return new JsonSyntaxScan(text, onTopLevelField).run();
+export function scanJson(text: string, listener?: JsonPlaceListener): JsonMistake | undefined {
+  return new JsonSyntaxScan(text, listener).run();
 }
 
 /**
@@ -191,6 +210,10 @@ export function scanJson(text: string, onTopLevelField?: TopLevelFieldListener):
  */
 export function topLevelFieldPositions(text: string): Map<string, TextPosition> {
   const positions = new Map<string, TextPosition>();
-  scanJson(text, (key, offset) => positions.set(key, positionAt(text, offset)));
+  scanJson(text, {
+    value: (path, offset) => {
+      if (path.length === 1 && typeof path[0] === 'string') positions.set(path[0], positionAt(text, offset));
+    },
+  });
   return positions;
 }
