@@ -7,8 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lineStarts, parseStrictJson, scanJson } from 'typed-permissions/internal';
-import { readFrom, type FileRead } from './read-file-result.js';
-import { duplicateKeyProblem, OffsetPositions, pathKey, type StaticValueProblem } from './value-positions.js';
+import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
+import { duplicateKeyProblem, OffsetPositions, type Place, type StaticValueProblem } from './value-positions.js';
+
+/**
+ * The deepest nesting of arrays and objects a JSON file the compiler reads may have: 64 levels. Real files stay far
+ * below it (a definition's attributes are 5 levels deep, an ownership rule of 8 levels of `all`/`any` about 20, a
+ * policy test's record 4 plus what the record holds); a deeper file is refused before anything else reads it.
+ */
+export const MAX_JSON_NESTING = 64;
 
 /**
  * Reads `file` of `directory` as strict JSON, with the position of every value.
@@ -40,11 +47,21 @@ export function readJsonText(file: string, text: string): FileRead {
   }
   const positions = new OffsetPositions(lineStarts(parsed.text));
   const problems: StaticValueProblem[] = [];
+  // The places of the value being read and of its ancestors: places[i] is that of the path's first i parts.
+  const places: Place[] = [];
   // Each object's keys so far, by where the object starts.
   const keysOf = new Map<number, Set<string>>();
+  let tooDeep = false;
   // The text is JSON (JSON.parse took it): the scan finds no mistake, only places.
   scanJson(parsed.text, {
-    value: (path, offset) => positions.starts.set(pathKey(path), offset),
+    value: (path, offset) => {
+      if (path.length > MAX_JSON_NESTING) {
+        tooDeep = true;
+        return;
+      }
+      places.length = path.length;
+      places.push(positions.place(places[path.length - 1], path[path.length - 1], offset));
+    },
     key: (path, offset, objectOffset) => {
       const key = path[path.length - 1] as string;
       let keys = keysOf.get(objectOffset);
@@ -53,5 +70,15 @@ export function readJsonText(file: string, text: string): FileRead {
       else keys.add(key);
     },
   });
+  if (tooDeep) {
+    return unread(
+      wholeFileProblem(
+        file,
+        'invalid-file',
+        `The file nests arrays and objects more than ${MAX_JSON_NESTING} levels deep; no definitions, resource, test or custom roles file does.`,
+        'Remove the nesting: definitions, resources and tests are shallow objects.',
+      ),
+    );
+  }
   return readFrom(file, { value: parsed.value, positions, problems });
 }

@@ -6,7 +6,7 @@
 import type { ts } from 'ts-morph';
 import type { ValuePath } from '../problems/compile-problem.js';
 import { typescriptParser } from './typescript-parser.js';
-import { duplicateKeyProblem, OffsetPositions, pathKey, type Position, type StaticValue, type StaticValueProblem } from './value-positions.js';
+import { duplicateKeyProblem, OffsetPositions, type Place, type Position, type StaticValue, type StaticValueProblem } from './value-positions.js';
 
 /** TypeScript's `ts` namespace, as {@link typescriptParser} loads it. */
 type TypeScript = typeof ts;
@@ -70,14 +70,15 @@ class StaticReader {
     this.positions = new OffsetPositions(sourceFile.getLineStarts());
   }
 
-  read(raw: ts.Node, path: ValuePath): unknown {
+  /** The value at `path` (whose parent value's place is `parent`, none for the root). */
+  read(raw: ts.Node, path: ValuePath, parent: Place | undefined): unknown {
     const { typescript } = this;
     const node = unwrap(typescript, raw);
-    this.positions.starts.set(pathKey(path), node.getStart(this.sourceFile));
+    const place = this.positions.place(parent, path[path.length - 1], node.getStart(this.sourceFile));
     const scalar = scalarValue(typescript, node);
     if (scalar !== NOT_SCALAR) return scalar;
-    if (typescript.isArrayLiteralExpression(node)) return this.readArray(node, path);
-    if (typescript.isObjectLiteralExpression(node)) return this.readObject(node, path);
+    if (typescript.isArrayLiteralExpression(node)) return this.readArray(node, path, place);
+    if (typescript.isObjectLiteralExpression(node)) return this.readObject(node, path, place);
     this.problems.push({
       code: 'not-static',
       path,
@@ -95,9 +96,9 @@ class StaticReader {
     return this.positions.at(node.getStart(this.sourceFile));
   }
 
-  private readArray(node: ts.ArrayLiteralExpression, path: ValuePath): unknown[] {
+  private readArray(node: ts.ArrayLiteralExpression, path: ValuePath, place: Place): unknown[] {
     return node.elements.map((element, i) => {
-      if (!this.typescript.isSpreadElement(element)) return this.read(element, [...path, i]);
+      if (!this.typescript.isSpreadElement(element)) return this.read(element, [...path, i], place);
       this.problems.push({
         code: 'not-static',
         path: [...path, i],
@@ -109,7 +110,7 @@ class StaticReader {
     });
   }
 
-  private readObject(node: ts.ObjectLiteralExpression, path: ValuePath): Record<string, unknown> {
+  private readObject(node: ts.ObjectLiteralExpression, path: ValuePath, place: Place): Record<string, unknown> {
     const { typescript } = this;
     // Built with defineProperty: a key named "__proto__" must stay a plain key, never set the prototype.
     const object: Record<string, unknown> = {};
@@ -128,7 +129,12 @@ class StaticReader {
         this.problems.push(duplicateKeyProblem([...path, name], this.at(property)));
       } else {
         seen.add(name);
-        Object.defineProperty(object, name, { value: this.read(property.initializer, [...path, name]), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(object, name, {
+          value: this.read(property.initializer, [...path, name], place),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
     }
     return object;
@@ -146,8 +152,8 @@ class StaticReader {
  * readStaticValue(file, expression).value; // [{ roles: 'A' }]
  * ```
  */
-export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node, rootPath: ValuePath = []): StaticValue {
+export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node): StaticValue {
   const reader = new StaticReader(typescriptParser(), sourceFile);
-  const value = reader.read(root, rootPath);
+  const value = reader.read(root, [], undefined);
   return { value, positions: reader.positions, problems: reader.problems };
 }

@@ -10,9 +10,10 @@ export interface Position {
   readonly column: number;
 }
 
-/** Where each path of a value stands, by {@link pathKey}. */
+/** Where each path of a value stands. */
 export interface Positions {
-  get(key: string): Position | undefined;
+  /** The position of the value at `path`, or of its nearest ancestor that has one; undefined when not even the root has. */
+  nearest(path: ValuePath): Position | undefined;
 }
 
 /** A problem met while reading a literal: something that is not a static value, or a duplicate key. */
@@ -32,18 +33,6 @@ export interface StaticValue {
 }
 
 /**
- * The key under which a path's position is stored.
- *
- * @example
- * ```ts
- * positions.get(pathKey(['definitions', 0]));
- * ```
- */
-export function pathKey(path: ValuePath): string {
-  return JSON.stringify(path);
-}
-
-/**
  * The position of `path`, or of its nearest ancestor that exists (a missing field points at its object).
  *
  * @example
@@ -52,11 +41,7 @@ export function pathKey(path: ValuePath): string {
  * ```
  */
 export function positionOf(positions: Positions, path: ValuePath): Position | undefined {
-  for (let length = path.length; length >= 0; length--) {
-    const found = positions.get(pathKey(path.slice(0, length)));
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  return positions.nearest(path);
 }
 
 /**
@@ -77,26 +62,51 @@ export function duplicateKeyProblem(path: ValuePath, position: Position): Static
   };
 }
 
+/** Where one value starts, and the places of the values it holds, by key or index. */
+export interface Place {
+  readonly offset: number;
+  children: Map<string | number, Place> | undefined;
+}
+
 /**
- * The positions of a file's values, kept as offsets and turned into a line and column only when asked: a large folder
+ * The positions of a file's values: a tree of places along the value's own paths (so that a deep path or a long key
+ * costs nothing per value below it), each an offset, turned into a line and column only when asked — a large folder
  * has millions of values, and only those with a problem are ever placed.
  *
  * @example
  * ```ts
  * const positions = new OffsetPositions(lineStarts(text));
- * positions.starts.set(pathKey([0]), 2);
- * positions.get(pathKey([0])); // { line: 1, column: 3 }
+ * const root = positions.place(undefined, undefined, 0);
+ * positions.place(root, 0, 2);
+ * positions.nearest([0, 'roles']); // { line: 1, column: 3 }
  * ```
  */
 export class OffsetPositions implements Positions {
-  readonly starts = new Map<string, number>();
+  private root: Place | undefined;
 
   /** `lineStarts`: the offset at which each line of the file starts, ascending (the first is 0). */
   constructor(private readonly lineStarts: readonly number[]) {}
 
-  get(key: string): Position | undefined {
-    const start = this.starts.get(key);
-    return start === undefined ? undefined : this.at(start);
+  /**
+   * Records that a value starts at `offset`: the root when `parent` is undefined, else `parent`'s child `part`,
+   * replacing what was recorded there (a key written twice: the last counts, as in `JSON.parse`). Returns its place,
+   * the parent of its children.
+   */
+  place(parent: Place | undefined, part: string | number | undefined, offset: number): Place {
+    const place: Place = { offset, children: undefined };
+    if (parent === undefined) this.root = place;
+    else (parent.children ??= new Map<string | number, Place>()).set(part ?? '', place);
+    return place;
+  }
+
+  nearest(path: ValuePath): Position | undefined {
+    let found = this.root;
+    for (const part of path) {
+      const child = found?.children?.get(part);
+      if (child === undefined) break;
+      found = child;
+    }
+    return found === undefined ? undefined : this.at(found.offset);
   }
 
   /** The line and column of `offset`. */

@@ -127,3 +127,47 @@ describe('a hostile 100 KB definitions file compiles or fails clearly, within a 
     180_000,
   );
 });
+
+describe('a JSON file nested past the limit, or deep with long keys, is refused or read within a 512 MB heap', () => {
+  let temp: string | undefined;
+  let cli: string;
+  beforeAll(async () => {
+    temp = makeTempDir('hostile-nesting');
+    cli = await bundleForNode('compiler/bin.ts', join(temp, 'cli.mjs'));
+  }, 60_000);
+  afterAll(() => removeTempDir(temp));
+
+  /** Compiles a folder holding `text` as its one definitions file, in a process with a 512 MB heap. */
+  function compileFile(name: string, text: string) {
+    const dir = join(temp as string, name);
+    mkdirSync(join(dir, 'definitions'), { recursive: true });
+    writeFileSync(join(dir, 'definitions', 'hostile.permissions.json'), text);
+    const compiled = spawnSync(process.execPath, ['--max-old-space-size=512', cli, 'compile', join(dir, 'definitions'), '--out', join(dir, 'generated')], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+      timeout: 120_000,
+    });
+    expect(compiled.signal).toBeNull();
+    expect(compiled.stderr).not.toMatch(/internal error|RangeError|heap out of memory|Allocation failed/);
+    return compiled;
+  }
+
+  it('1,000,000 nested arrays (2 MB): one problem at the start of the file', () => {
+    const compiled = compileFile('depth', `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`);
+    expect(compiled.status).toBe(1);
+    expect(compiled.stderr).toContain(
+      'hostile.permissions.json:1:1 $ [invalid-file] The file nests arrays and objects more than 64 levels deep; ' +
+        'no definitions, resource, test or custom roles file does.',
+    );
+  }, 180_000);
+
+  it('60 levels of 60,000-character keys above 1,000,000 values (5.6 MB): read, and refused as no definitions', () => {
+    const key = 'k'.repeat(60_000);
+    const text = `${`{"${key}":`.repeat(60)}[${Array.from({ length: 1_000_000 }, () => '0').join(',')}]${'}'.repeat(60)}`;
+    expect(text.length).toBeLessThan(8 * 1024 * 1024);
+    const compiled = compileFile('long-keys', text);
+    expect(compiled.status).toBe(1);
+    expect(compiled.stderr).toContain('hostile.permissions.json:1:1 $.definitions [invalid-file] Field "definitions" is missing.');
+  }, 180_000);
+});

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { ts } from 'ts-morph';
 import { readJsonText } from '../../compiler/reading/read-json-file.js';
 import { readStaticValue } from '../../compiler/reading/static-value.js';
-import { pathKey, type StaticValue } from '../../compiler/reading/value-positions.js';
+import type { StaticValue } from '../../compiler/reading/value-positions.js';
 import type { ValuePath } from '../../compiler/problems/compile-problem.js';
 
 /** A JSON text's tree as written: an object is its entries in order, a key may be written twice. */
@@ -70,7 +70,7 @@ describe('the JSON reader', () => {
         // TypeScript's reading skips the value of a key written twice (JSON.parse keeps it, and so does this reader):
         // what lies under one is compared only where both read it.
         const compared = pathsOf(JSON.parse(json)).filter((path) => !within(path, duplicates));
-        for (const path of compared) expect([path, ours.read?.positions.get(pathKey(path))]).toEqual([path, theirs.positions.get(pathKey(path))]);
+        for (const path of compared) expect([path, ours.read?.positions.nearest(path)]).toEqual([path, theirs.positions.nearest(path)]);
         const expected = theirs.problems.map(({ position, ...problem }) => ({ file: 'a.json', ...position, ...problem }));
         // Under a key written twice, TypeScript's reading sees the first value only, this reader every one.
         const underDuplicate = (problem: { path: ValuePath }) =>
@@ -90,7 +90,7 @@ describe('the JSON reader', () => {
       { line: 3, column: 3, path: ['a'], code: 'duplicate-key' },
       { line: 3, column: 18, path: ['a', 'b'], code: 'duplicate-key' },
     ]);
-    expect(read.read?.positions.get(pathKey(['a', 'b']))).toEqual({ line: 3, column: 23 });
+    expect(read.read?.positions.nearest(['a', 'b'])).toEqual({ line: 3, column: 23 });
     expect(read.read?.value).toEqual({ a: { b: 2 } });
   });
 });
