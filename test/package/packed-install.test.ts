@@ -330,6 +330,20 @@ console.log(JSON.stringify({ answers, refusal }));
       expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile', 'definitions', '--out', 'generated'], project))).toMatch(
         /^typed-permissions: wrote 11 files to generated \(2 roles, 1 resource, 6 actions, 5 grants\)/,
       );
+      // A definitions file in TypeScript: the installed compiler loads TypeScript (its own dependency) to read it.
+      mkdirSync(join(project, 'ts-definitions'));
+      writeFileSync(
+        join(project, 'ts-definitions', 'audit.permissions.ts'),
+        `export default [{ roles: ['AUDITOR'], resource: 'report', grant: ['read:any'] }];\n`,
+      );
+      const explained = ok(
+        run(
+          NPM,
+          ['exec', '--no', '--', 'typed-permissions', 'explain', 'ts-definitions', '--roles', 'AUDITOR', '--resource', 'report', '--action', 'read'],
+          project,
+        ),
+      );
+      expect(explained).toBe('read on report for roles AUDITOR: GRANTED\n  - AUDITOR: any, attributes *\n      from audit.permissions.ts #0 as any\n');
 
       mkdirSync(join(project, 'src'));
       writeFileSync(
