@@ -63,6 +63,8 @@ export function readJsonText(file: string, text: string): FileRead {
       places.push(positions.place(places[path.length - 1], path[path.length - 1], offset));
     },
     key: (path, offset, objectOffset) => {
+      // A key past the limit belongs to a file refused as a whole: nothing of it is kept.
+      if (path.length > MAX_JSON_NESTING) return;
       const key = path[path.length - 1] as string;
       let keys = keysOf.get(objectOffset);
       if (keys === undefined) keysOf.set(objectOffset, (keys = new Set()));

@@ -162,6 +162,13 @@ describe('a JSON file nested past the limit, or deep with long keys, is refused 
     );
   }, 180_000);
 
+  it('300,000 nested objects, each with a key written twice (3.6 MB): one problem at the start of the file', () => {
+    const compiled = compileFile('duplicates', `${'{"a":0,"a":'.repeat(300_000)}0${'}'.repeat(300_000)}`);
+    expect(compiled.status).toBe(1);
+    expect(compiled.stderr).toContain('hostile.permissions.json:1:1 $ [invalid-file] The file nests arrays and objects more than 64 levels deep;');
+    expect(compiled.stderr).not.toContain('[duplicate-key]');
+  }, 180_000);
+
   it('60 levels of 60,000-character keys above 1,000,000 values (5.6 MB): read, and refused as no definitions', () => {
     const key = 'k'.repeat(60_000);
     const text = `${`{"${key}":`.repeat(60)}[${Array.from({ length: 1_000_000 }, () => '0').join(',')}]${'}'.repeat(60)}`;
