@@ -23,8 +23,8 @@ export interface BenchContext {
   readonly seededDatabase: () => Promise<Kysely<ExampleDatabase>>;
   /**
    * A full collection: made in a full run, so that timings and heap figures are comparable; nothing in a smoke run,
-   * which asserts what each part did, not its figures (a test worker's heap is large: without the some 130
-   * collections, the bench's smoke test takes 27 s instead of 33 s on an idle machine).
+   * which asserts what each part did, not its figures (a test worker's heap is large: without
+   * some 130 collections, the bench's smoke test takes 27 s instead of 33 s on an idle machine).
    */
   readonly gc: () => void;
 }

@@ -7,7 +7,7 @@
  */
 import type { ts } from 'ts-morph';
 import type { CompileProblem } from '../problems/compile-problem.js';
-import { typescriptParser } from './typescript-parser.js';
+import { typescriptParser, type TypeScript } from './typescript-parser.js';
 
 /** An export that carries the definitions, as the reader understands them. */
 interface DefinitionsExport {
@@ -19,21 +19,21 @@ interface DefinitionsExport {
 const EXPORT_FORMS_FIX =
   'Export the definitions once, as `export default [ ... ] satisfies PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.';
 
-function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
-  const typescript = typescriptParser();
+function hasModifier(typescript: TypeScript, node: ts.Node, kind: ts.SyntaxKind): boolean {
   return typescript.canHaveModifiers(node) && (typescript.getModifiers(node)?.some((modifier) => modifier.kind === kind) ?? false);
 }
 
-function bindsName(name: ts.BindingName, wanted: string): boolean {
-  const typescript = typescriptParser();
+function bindsName(typescript: TypeScript, name: ts.BindingName, wanted: string): boolean {
   if (typescript.isIdentifier(name)) return name.text === wanted;
-  return name.elements.some((element) => !typescript.isOmittedExpression(element) && bindsName(element.name, wanted));
+  return name.elements.some((element) => !typescript.isOmittedExpression(element) && bindsName(typescript, element.name, wanted));
 }
 
 /** The exports of one file, as they are found statement by statement. */
 class ExportSearch {
   readonly exports: DefinitionsExport[] = [];
   readonly problems: CompileProblem[] = [];
+
+  private readonly typescript = typescriptParser();
 
   constructor(
     private readonly file: string,
@@ -46,18 +46,18 @@ class ExportSearch {
   }
 
   visit(statement: ts.Statement): void {
-    const typescript = typescriptParser();
+    const { typescript } = this;
     if (typescript.isExportAssignment(statement)) {
       if (statement.isExportEquals) this.unsupported(statement, '`export =`');
       else this.exports.push({ form: '`export default`', node: statement, expression: statement.expression });
-    } else if (typescript.isVariableStatement(statement) && hasModifier(statement, typescript.SyntaxKind.ExportKeyword)) {
+    } else if (typescript.isVariableStatement(statement) && hasModifier(typescript, statement, typescript.SyntaxKind.ExportKeyword)) {
       this.visitVariables(statement);
     } else if (
       (typescript.isFunctionDeclaration(statement) || typescript.isClassDeclaration(statement)) &&
-      hasModifier(statement, typescript.SyntaxKind.ExportKeyword)
+      hasModifier(typescript, statement, typescript.SyntaxKind.ExportKeyword)
     ) {
       const kind = typescript.isFunctionDeclaration(statement) ? 'function' : 'class';
-      if (hasModifier(statement, typescript.SyntaxKind.DefaultKeyword)) this.unsupported(statement, `\`export default ${kind}\``);
+      if (hasModifier(typescript, statement, typescript.SyntaxKind.DefaultKeyword)) this.unsupported(statement, `\`export default ${kind}\``);
       else if (statement.name?.text === 'definitions') this.unsupported(statement, `An exported ${kind} named \`definitions\``);
     } else if (typescript.isExportDeclaration(statement) && !statement.isTypeOnly) {
       this.visitExportDeclaration(statement);
@@ -65,9 +65,9 @@ class ExportSearch {
   }
 
   private visitVariables(statement: ts.VariableStatement): void {
-    const typescript = typescriptParser();
+    const { typescript } = this;
     for (const declaration of statement.declarationList.declarations) {
-      if (!bindsName(declaration.name, 'definitions')) continue;
+      if (!bindsName(typescript, declaration.name, 'definitions')) continue;
       if (!typescript.isIdentifier(declaration.name)) this.unsupported(declaration, 'A destructuring export of `definitions`');
       else if (declaration.initializer === undefined) this.unsupported(declaration, 'An export of `definitions` without a value');
       else this.exports.push({ form: '`export const definitions`', node: declaration, expression: declaration.initializer });
@@ -75,7 +75,7 @@ class ExportSearch {
   }
 
   private visitExportDeclaration(statement: ts.ExportDeclaration): void {
-    const typescript = typescriptParser();
+    const { typescript } = this;
     const clause = statement.exportClause;
     if (clause === undefined) this.unsupported(statement, '`export * from`');
     else if (typescript.isNamespaceExport(clause)) {

@@ -5,11 +5,8 @@
  */
 import type { ts } from 'ts-morph';
 import type { ValuePath } from '../problems/compile-problem.js';
-import { typescriptParser } from './typescript-parser.js';
+import { typescriptParser, type TypeScript } from './typescript-parser.js';
 import { duplicateKeyProblem, OffsetPositions, type Place, type Position, type StaticValue, type StaticValueProblem } from './value-positions.js';
-
-/** TypeScript's `ts` namespace, as {@link typescriptParser} loads it. */
-type TypeScript = typeof ts;
 
 function unwrap(typescript: TypeScript, node: ts.Node): ts.Node {
   let current = node;

@@ -6,7 +6,10 @@
 import { createRequire } from 'node:module';
 import type { ts } from 'ts-morph';
 
-let loaded: typeof ts | undefined;
+/** TypeScript's `ts` namespace, as {@link typescriptParser} loads it. */
+export type TypeScript = typeof ts;
+
+let loaded: TypeScript | undefined;
 
 /**
  * The `ts` namespace of TypeScript, required once.
@@ -17,6 +20,6 @@ let loaded: typeof ts | undefined;
  * const sourceFile = ts.createSourceFile('a.permissions.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
  * ```
  */
-export function typescriptParser(): typeof ts {
-  return (loaded ??= (createRequire(import.meta.url)('ts-morph') as { ts: typeof ts }).ts);
+export function typescriptParser(): TypeScript {
+  return (loaded ??= (createRequire(import.meta.url)('ts-morph') as { ts: TypeScript }).ts);
 }
