@@ -44,7 +44,7 @@ export class Permissions<TUser extends User<unknown> = User<unknown>, TFilter = 
    *
    * @example
    * ```ts
-   * permissions.build(); // throws PermissionDefinitionError: definitions[2].grant[0]: … 'read:mine' …
+   * permissions.build(); // throws PermissionDefinitionError: definitions[2].grant[0]: ... 'read:mine' ...
    * ```
    */
   override build(): this {

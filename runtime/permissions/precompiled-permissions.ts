@@ -151,7 +151,7 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
    *
    * @example
    * ```ts
-   * permissions.policyVersion; // '3f1c…' (64 hex digits)
+   * permissions.policyVersion; // '3f1c...' (64 hex digits)
    * ```
    */
   get policyVersion(): string {
@@ -160,8 +160,8 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
 
   /**
    * Follows a policy source (`typed-permissions/live`: a file, a URL, a PostgreSQL store): loads its current
-   * version, checks it against the running code — the resources, actions and id types it is written against,
-   * the ownership service's methods — and activates it by replacing the engine's snapshot at once; then does
+   * version, checks it against the running code (the resources, actions and id types it is written against,
+   * the ownership service's methods) and activates it by replacing the engine's snapshot at once; then does
    * the same for every later version the source holds. A request decided before a swap finishes on its own
    * snapshot; one after it sees only the new policy. A version that cannot be honoured is rejected (`onReject`)
    * and the last good version stays; an older or equal version is ignored. Never rejects for the source's
@@ -406,7 +406,7 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
   }
 
   /**
-   * What the decision log (`onDecision`) did so far — events delivered, failed, dropped, skipped, pending — and a
+   * What the decision log (`onDecision`) did so far (events delivered, failed, dropped, skipped, pending) and a
    * way to wait for the pending ones (at shutdown). Undefined without `onDecision`.
    *
    * @example

@@ -74,7 +74,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
 
   /**
    * Like the embedded `grantPermit`: the same typed query, the same Permit. Rejects with a
-   * PermissionsServiceError when the service cannot answer — nothing is granted then — and, as embedded, with a
+   * PermissionsServiceError when the service cannot answer (nothing is granted then) and, as embedded, with a
    * PermissionsUsageError for an action its resource does not declare.
    *
    * @example

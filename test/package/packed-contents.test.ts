@@ -73,6 +73,13 @@ describe('the packed tarballs', () => {
     }
   });
 
+  it("ships the runtime's JavaScript in ASCII only, so that V8 holds it, and a bundle of it with generated tables, as one-byte text", () => {
+    const scripts = (packed.find((pack) => pack.name === 'typed-permissions') as Packed).files.filter((file) => file.path.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(20);
+    const wide = scripts.filter((file) => /[\u0080-\uffff]/.test(readFileSync(join(repoRoot, 'runtime', file.path), 'utf8'))).map((file) => file.path);
+    expect(wide).toEqual([]);
+  });
+
   it('publint and arethetypeswrong are clean on both tarballs', () => {
     for (const pack of packed) {
       expect(ok(run(process.execPath, [join(repoRoot, 'node_modules/publint/src/cli.js'), 'run', tarball(pack.name), '--strict'], repoRoot))).toContain(

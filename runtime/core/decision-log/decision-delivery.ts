@@ -35,7 +35,7 @@ export class DecisionDelivery {
   private draining: Promise<void> | undefined;
   /**
    * The time queued decisions are stamped with: read by the first decision after a batch was taken or an event
-   * delivered, shared by those queued after it until then — a clock read per decision would cost the decision
+   * delivered, shared by those queued after it until then: a clock read per decision would cost the decision
    * more than queueing it. A stamp is at most one event-loop turn (or one sink call) old.
    */
   private stamp: number | undefined;
@@ -66,7 +66,7 @@ export class DecisionDelivery {
   }
 
   /**
-   * Queues a decision; `code` is its label's number × 2 + whether ownership was checked. `time` is when it was
+   * Queues a decision; `code` is its label's number * 2 + whether ownership was checked. `time` is when it was
    * decided, for a decision kept while the delivery loaded; otherwise the shared stamp.
    */
   push(decision: LoggedDecision, policy: DecidingPolicy, code: number, time: number = (this.stamp ??= Date.now())): void {

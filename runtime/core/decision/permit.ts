@@ -329,7 +329,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * Keeps the items the user may see (owned, or readable as `any`), in order, each reduced like
    * {@link Permit.pick}. Ownership is answered for all items at once, per ownership group: its
    * listOwned is called once per permit, or its resource's ownedAmong once for every id not known
-   * yet — whatever the number of items; only a group that has neither asks isOwner per item, at
+   * yet, whatever the number of items; only a group that has neither asks isOwner per item, at
    * most 32 at a time.
    *
    * @example
@@ -370,7 +370,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * @example
    * ```ts
    * console.log(formatExplanation(await permit.explain()));
-   * // read on document for roles EMPLOYEE: NOT GRANTED for id 2 … isCreator answered not owned …
+   * // read on document for roles EMPLOYEE: NOT GRANTED for id 2 ... isCreator answered not owned ...
    * ```
    */
   async explain(resourceId: TId | undefined = this.resourceId): Promise<Explanation> {

@@ -87,7 +87,7 @@ export class TestOwnership {
    *
    * @example
    * ```ts
-   * const service = ownership.service(grantTables); // { isCreator({ user, resourceId }), limitToCreator({ user }), … }
+   * const service = ownership.service(grantTables); // { isCreator({ user, resourceId }), limitToCreator({ user }), ... }
    * ```
    */
   service(tables: GrantTables): object {
