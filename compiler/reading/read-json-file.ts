@@ -60,7 +60,8 @@ export function readJsonText(file: string, text: string): FileRead {
         return;
       }
       places.length = path.length;
-      places.push(positions.place(places[path.length - 1], path[path.length - 1], offset));
+      const parent = places[path.length - 1];
+      places.push(parent === undefined ? positions.placeRoot(offset) : positions.place(parent, path[path.length - 1] as string | number, offset));
     },
     key: (path, offset, objectOffset) => {
       // A key past the limit belongs to a file refused as a whole: nothing of it is kept.

@@ -71,7 +71,8 @@ class StaticReader {
   read(raw: ts.Node, path: ValuePath, parent: Place | undefined): unknown {
     const { typescript } = this;
     const node = unwrap(typescript, raw);
-    const place = this.positions.place(parent, path[path.length - 1], node.getStart(this.sourceFile));
+    const start = node.getStart(this.sourceFile);
+    const place = parent === undefined ? this.positions.placeRoot(start) : this.positions.place(parent, path[path.length - 1] as string | number, start);
     const scalar = scalarValue(typescript, node);
     if (scalar !== NOT_SCALAR) return scalar;
     if (typescript.isArrayLiteralExpression(node)) return this.readArray(node, path, place);

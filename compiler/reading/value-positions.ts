@@ -76,7 +76,7 @@ export interface Place {
  * @example
  * ```ts
  * const positions = new OffsetPositions(lineStarts(text));
- * const root = positions.place(undefined, undefined, 0);
+ * const root = positions.placeRoot(0);
  * positions.place(root, 0, 2);
  * positions.nearest([0, 'roles']); // { line: 1, column: 3 }
  * ```
@@ -87,15 +87,19 @@ export class OffsetPositions implements Positions {
   /** `lineStarts`: the offset at which each line of the file starts, ascending (the first is 0). */
   constructor(private readonly lineStarts: readonly number[]) {}
 
+  /** Records that the file's value (the root of every path) starts at `offset`; returns its place. */
+  placeRoot(offset: number): Place {
+    this.root = { offset, children: undefined };
+    return this.root;
+  }
+
   /**
-   * Records that a value starts at `offset`: the root when `parent` is undefined, else `parent`'s child `part`,
-   * replacing what was recorded there (a key written twice: the last counts, as in `JSON.parse`). Returns its place,
-   * the parent of its children.
+   * Records that `parent`'s child `part` starts at `offset`, replacing what was recorded there (a key written twice:
+   * the last counts, as in `JSON.parse`). Returns its place, the parent of its children.
    */
-  place(parent: Place | undefined, part: string | number | undefined, offset: number): Place {
+  place(parent: Place, part: string | number, offset: number): Place {
     const place: Place = { offset, children: undefined };
-    if (parent === undefined) this.root = place;
-    else (parent.children ??= new Map<string | number, Place>()).set(part ?? '', place);
+    (parent.children ??= new Map<string | number, Place>()).set(part, place);
     return place;
   }
 
