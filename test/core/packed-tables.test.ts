@@ -113,15 +113,26 @@ describe('packed grant tables', () => {
       (p) => (p.cells[0] = `${packCells([[0, [], [], [2]]], [1, 0, 0])}0`),
       '(the cells of "document" are not packed cells: it goes on after the last cell)',
     ],
+    // By hand: one shape [anyPlan 0], one role, one word of actions, then role 0's groups — shape, actions, sources.
     [
-      'an entry naming a body that does not exist',
-      (p) => (p.cells[0] = packCells([[0, [], [], [2]]], [1, 0, 5])),
+      'a group naming a shape that does not exist',
+      (p) => (p.cells[0] = packNumbers([1, 1, 0, 0, 1, 1, 0, 1, 5, 0b10, 1, 4])),
       'cells of "document"[0] does not have 7 fields',
     ],
     [
-      'a cell written twice',
-      (p) => (p.cells[0] = packCells([[0, [], [], [2]]], [1, 0, 0, 1, 0, 0])),
+      'a cell written twice (two groups of a role with one action)',
+      (p) => (p.cells[0] = packNumbers([1, 1, 0, 0, 1, 1, 0, 2, 0, 0b10, 1, 4, 0, 0b110, 1, 0])),
       'cells of "document"[1] does not come after the cell before it',
+    ],
+    [
+      'an action past the actions',
+      (p) => (p.cells[0] = packNumbers([1, 1, 0, 0, 1, 1, 0, 1, 0, 1 << 10, 1, 4])),
+      'cells of "document"[0][1] is not an index below 4',
+    ],
+    [
+      'more cells than every role with every action (one role, a thousand groups of every action)',
+      (p) => (p.cells[0] = packNumbers([1, 1, 0, 0, 1, 1, 0, 1000, ...Array.from({ length: 1000 }, () => [0, 0b1111, 0]).flat()])),
+      '(the cells of "document" are not packed cells: it holds more cells than 3 roles with 4 actions)',
     ],
     ['a body with a plan past the plans', (p) => (p.cells[0] = packCells([[7, [], [], [2]]], [1, 0, 0])), 'cells of "document"[0][3] is not an index below 2'],
     ['a part that is not a text', (p) => (p.cells[0] = 7 as never), '(the cells of "document" are not a text)'],

@@ -118,8 +118,8 @@ describe('compiled custom roles', () => {
     const decision = grantTables.resources.indexOf('decision');
     const cases: [string, string][] = [
       ['not json', 'not JSON'],
-      ['[]', 'not of format 1'],
-      [changed((form) => (form['format'] = 2)), 'not of format 1'],
+      ['[]', 'not of format 2'],
+      [changed((form) => (form['format'] = 1)), 'not of format 2'],
       [changed((form) => delete form['policy']), 'no policy version'],
       [changed((form) => (form['roles'] = 'AUDITOR')), 'roles is not a list'],
       [changed((form) => (form['roles'] = ['AUDITOR', 'EMPLOYEE'])), 'roles[1] is "EMPLOYEE", a role of the policy'],
@@ -174,7 +174,7 @@ describe('the check of packed cells without making them', () => {
   /** Whether the cells' check after decoding accepts `text` (the check that says where a text is wrong). */
   const decodedFit = (text: string, resource: number): boolean => {
     try {
-      return check.cellsProblem(unpackCells(text, resource), grantTables.resources[resource] as string) === undefined;
+      return check.cellsProblem(unpackCells(text, resource, bounds!), grantTables.resources[resource] as string) === undefined;
     } catch (error) {
       if (error instanceof PackedTextError) return false;
       throw error;
@@ -215,9 +215,9 @@ describe('the check of packed cells without making them', () => {
     expect(refused).toBeGreaterThan(500);
   });
 
-  it('refuses a body that no cell uses when it is not well formed, which decoding would not see', () => {
+  it('refuses a shape that no cell uses when it is not well formed, which decoding would not see', () => {
     const decision = grantTables.resources.indexOf('decision');
-    // Two bodies, the second naming plan 9 of the policy's few; the one cell uses the first.
+    // Two shapes, the second naming plan 9 of the policy's few; the one cell uses the first.
     const text = packCells(
       [
         [0, [], [], [0]],
@@ -231,7 +231,7 @@ describe('the check of packed cells without making them', () => {
       policyVersion,
       changed((form) => (form['resources'] = [[decision, text]])),
     );
-    expect(read).toEqual({ problem: `the cells of "decision" hold a body that is not well formed, which no cell uses` });
+    expect(read).toEqual({ problem: `the cells of "decision" hold a shape or a group that no cell uses and that is not well formed` });
   });
 });
 

@@ -10,7 +10,7 @@
  */
 import { nameProblem } from '../definition/names.js';
 import type { GrantTables } from './grant-tables.js';
-import { unpackCells } from './packed-cells.js';
+import { unpackCells, type PackedCellLimits } from './packed-cells.js';
 import { packedCellsFit } from './packed-cells-fit.js';
 import { PackedTextError } from './packed-numbers.js';
 import { notGrantTablesProblem, packedTablesFrom } from './packed-tables.js';
@@ -33,20 +33,26 @@ export const NO_CELLS = '00';
 const CHECKED: PackedTablesCheck = { header: undefined, cellsProblem: () => undefined, definitionsProblem: () => undefined };
 
 /** Where the packed cells `text` of resource `name` are wrong, as the check after decoding them says it. */
-function cellsProblem(check: PackedTablesCheck, text: string, resource: number, name: string): string {
+function cellsProblem(check: PackedTablesCheck, limits: PackedCellLimits, text: string, resource: number, name: string): string {
   let cells: unknown[];
   try {
-    cells = unpackCells(text, resource);
+    cells = unpackCells(text, resource, limits);
   } catch (error) {
     if (error instanceof PackedTextError) return `the cells of ${JSON.stringify(name)} are not packed cells: ${error.message}`;
     throw error;
   }
-  return check.cellsProblem(cells, name) ?? `the cells of ${JSON.stringify(name)} hold a body that is not well formed, which no cell uses`;
+  return check.cellsProblem(cells, name) ?? `the cells of ${JSON.stringify(name)} hold a shape or a group that no cell uses and that is not well formed`;
 }
+
+/**
+ * The format of compiled forms this version reads: 2 since cells are packed by role (a form of format 1, compiled
+ * by an earlier version, is not read: the document is built instead).
+ */
+export const COMPILED_FORM_FORMAT = 2;
 
 /** The compiled form, as JSON (write-compiled-tenant-roles.ts writes it). */
 export interface CompiledForm {
-  readonly format: 1;
+  readonly format: typeof COMPILED_FORM_FORMAT;
   /** The version of the policy the roles were built against. */
   readonly policy: string;
   readonly roles: readonly string[];
@@ -160,7 +166,7 @@ export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, 
   } catch {
     return { problem: 'not JSON' };
   }
-  if (typeof form !== 'object' || form === null || form.format !== 1) return { problem: 'not of format 1' };
+  if (typeof form !== 'object' || form === null || form.format !== COMPILED_FORM_FORMAT) return { problem: `not of format ${COMPILED_FORM_FORMAT}` };
   if (typeof form.policy !== 'string') return { problem: 'no policy version' };
   if (form.policy !== baseVersion) return { otherPolicy: form.policy };
   const roles = roleProblem(base, form.roles);
@@ -176,7 +182,7 @@ export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, 
   for (let resource = 0; resource < cells.length; resource++) {
     const text = cells[resource] as string;
     if (text === NO_CELLS || packedCellsFit(text, resource, bounds)) continue;
-    return { problem: cellsProblem(check, text, resource, base.resources[resource] as string) };
+    return { problem: cellsProblem(check, bounds, text, resource, base.resources[resource] as string) };
   }
   // Read through tables with the check, then let go: the definitions are decoded again only by explanations.
   try {

@@ -22,6 +22,7 @@ const policyVocabularies = new WeakMap<GrantTables, CellVocabulary>();
 /** The bounds of packed cells under `rules`. */
 function packedBounds({ vocabulary, counts }: CellRules): PackedCellBounds {
   return {
+    actions: vocabulary.actions,
     roles: counts.roles,
     plans: counts.plans,
     owners: vocabulary.owners.length,

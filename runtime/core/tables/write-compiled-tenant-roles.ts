@@ -4,7 +4,7 @@
  * packing code.
  */
 import type { GrantTables } from './grant-tables.js';
-import { NO_CELLS, type CompiledForm } from './compiled-tenant-roles.js';
+import { COMPILED_FORM_FORMAT, NO_CELLS, type CompiledForm } from './compiled-tenant-roles.js';
 import { packedDefinitionPlaces, packedResourceCells } from './packed-tables.js';
 
 /**
@@ -19,7 +19,7 @@ import { packedDefinitionPlaces, packedResourceCells } from './packed-tables.js'
 export function compileTenantRoles(tables: GrantTables, policyVersion: string): string {
   const packed = packedResourceCells(tables);
   const form: CompiledForm = {
-    format: 1,
+    format: COMPILED_FORM_FORMAT,
     policy: policyVersion,
     roles: tables.roles,
     plans: tables.plans,
