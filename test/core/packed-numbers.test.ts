@@ -94,6 +94,13 @@ describe('packed cells', () => {
     );
   });
 
+  it('refuse to pack a cell written twice, or one naming a body past the bodies: the packed form could not hold them', () => {
+    const body: CellBody = [0, [], [], [1]];
+    expect(() => packCells([body], [1, 0, 0, 1, 0, 0])).toThrow(new RangeError('the cell of action 1 and role 0 is written twice'));
+    expect(() => packCells([body, [1, [], [], [1]]], [1, 0, 0, 1, 0, 1])).toThrow(new RangeError('the cell of action 1 and role 0 is written twice'));
+    expect(() => packCells([body], [1, 0, 1])).toThrow(new RangeError('the cell of action 1 and role 0 names body 1, past the 1 bodies'));
+  });
+
   it('take a fifth of the characters of the JSON they replace, for a large policy’s mostly distinct bodies (a role’s actions of one body are one set)', () => {
     const bodies: CellBody[] = Array.from({ length: 40 }, (_, i) => [i % 3, [], [], [20_000 + 7 * i]]);
     const entries = Array.from({ length: 80 }, (_, i) => [Math.floor(i / 10), 37 * (i % 10) + 5, i % 40]).flat();

@@ -57,7 +57,7 @@ export function packCells(bodies: readonly CellBody[], entries: readonly number[
   const roles = new Map<number, RoleGroups>();
   for (let i = 0; i < entries.length; i += 3) {
     const [action, role, body] = [entries[i] as number, entries[i + 1] as number, entries[i + 2] as number];
-    if (!(body in shapeOf)) throw new RangeError(`the cell of action ${action} and role ${role} names body ${body}, one of none of the ${bodies.length}`);
+    if (!(body in shapeOf)) throw new RangeError(`the cell of action ${action} and role ${role} names body ${body}, past the ${bodies.length} bodies`);
     const [word, bit] = [Math.floor(action / ACTIONS_PER_WORD), 1 << (action % ACTIONS_PER_WORD)];
     words = Math.max(words, word + 1);
     let groups = roles.get(role);
