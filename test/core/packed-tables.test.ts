@@ -70,6 +70,20 @@ describe('packed grant tables', () => {
         }
   });
 
+  it('tables packed in another format (by an earlier compiler) are refused when an engine is made of them, saying so', () => {
+    const packed = packGrantTables(built());
+    expect(JSON.parse(packed.header)).toMatchObject({ format: 2 });
+    for (const format of [1, 3, '2', null]) {
+      const tables = tampered((p) => (p.header = p.header.replace('"format":2', `"format":${JSON.stringify(format)}`)));
+      expect(() => Permissions.fromTables(tables, { ownership, logger: collectingLogger().logger })).toThrow(
+        new PermissionsUsageError(
+          `These are not grant tables of this version of typed-permissions (they are packed in format ${String(format)}, and this version reads 2); ` +
+            'run `npx typed-permissions compile` again.',
+        ),
+      );
+    }
+  });
+
   it("a resource's malformed cells fail closed on its first question, every time, with the loading error; other resources still answer", () => {
     // Resources are sorted: document (0), invoice (1); actions: create, delete, read (2), update. The invoice's only
     // cell names a role index past the three roles.

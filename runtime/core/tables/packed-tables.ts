@@ -248,10 +248,13 @@ export function unpackGrantTables(
 ): GrantTables {
   const parsed = JSON.parse(header) as Record<string, unknown>;
   if (Object.hasOwn(parsed, 'attributes')) parsed['attributes'] = unpackedAttributes(parsed['attributes']);
-  // The header's format says how the cells are packed; the tables it describes are of format 1. Packed in another
-  // format (by another version of the compiler), the header is refused by the tables' check of their format.
-  parsed['format'] = parsed['format'] === PACKED_FORMAT ? 1 : `packed in format ${String(parsed['format'])}`;
-  return packedTablesFrom(parsed, cells, packedTablesCheck(parsed), definitions, descriptions, version);
+  // The header's format says how the cells are packed; the tables it describes are of format 1. Tables packed in
+  // another format (by another version of the compiler) are refused when an engine is made of them.
+  const packing = parsed['format'];
+  parsed['format'] = packing === PACKED_FORMAT ? 1 : undefined;
+  const check = packedTablesCheck(parsed);
+  const formatProblem = `they are packed in format ${String(packing)}, and this version reads ${PACKED_FORMAT}`;
+  return packedTablesFrom(parsed, cells, packing === PACKED_FORMAT ? check : { ...check, header: formatProblem }, definitions, descriptions, version);
 }
 
 /**
