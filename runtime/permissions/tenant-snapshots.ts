@@ -10,7 +10,7 @@ import { PermissionsTenantRolesError } from '../core/common/errors.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import { overlayTenantRoles, tenantViewBytes } from '../core/tables/tenant-overlay.js';
 import { MAX_COMBINATION_CACHE_BYTES } from '../core/tables/table-loader.js';
-import { readCompiledTenantRoles } from '../core/tables/compiled-tenant-roles.js';
+import { COMPILED_FORM_FORMAT, readCompiledTenantRoles } from '../core/tables/compiled-tenant-roles.js';
 import { PolicySnapshot, snapshotBudgets } from '../core/decision/policy-snapshot.js';
 import { OnceWarnings } from '../core/decision/once-warnings.js';
 import type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
@@ -274,6 +274,11 @@ export class TenantSnapshots {
         this.reports(base).warn('compiled custom roles', JSON.stringify([version.tenant, version.sequence]), () => ({
           problem: `the compiled custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) cannot be used (${read.problem})`,
           consequence: 'its document is built instead',
+        }));
+      else if ('otherFormat' in read)
+        this.reports(base).warn('compiled by another version', JSON.stringify([read.otherFormat]), () => ({
+          problem: `tenants' custom roles were compiled by another version of typed-permissions (format ${read.otherFormat}, not ${COMPILED_FORM_FORMAT})`,
+          consequence: 'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again',
         }));
       else
         this.reports(base).warn('compiled for another policy', JSON.stringify([read.otherPolicy, base.version]), () => ({

@@ -119,7 +119,7 @@ describe('compiled custom roles', () => {
     const cases: [string, string][] = [
       ['not json', 'not JSON'],
       ['[]', 'not of format 2'],
-      [changed((form) => (form['format'] = 1)), 'not of format 2'],
+      [changed((form) => (form['format'] = '2')), 'not of format 2'],
       [changed((form) => delete form['policy']), 'no policy version'],
       [changed((form) => (form['roles'] = 'AUDITOR')), 'roles is not a list'],
       [changed((form) => (form['roles'] = ['AUDITOR', 'EMPLOYEE'])), 'roles[1] is "EMPLOYEE", a role of the policy'],
@@ -309,6 +309,20 @@ describe('an engine reading compiled custom roles', () => {
       expect((await permissions.grantPermit({ user: AUDITOR, resource: 'decision', action: 'list', tenant })).granted).toBe(true);
     expect(warnings).toEqual([
       `typed-permissions: tenants' custom roles were compiled against policy version ${'e'.repeat(64)}, not the active ${policyVersion}; ` +
+        'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
+    ]);
+  });
+
+  it('builds the document of roles compiled by another version of typed-permissions (another format), saying so once', async () => {
+    const older = changed((form) => (form['format'] = 1));
+    expect(readCompiledTenantRoles(grantTables, policyVersion, older)).toEqual({ otherFormat: 1 });
+    const { permissions, warnings } = await engineOf(
+      sourceOf({ acme: { document: REVIEWERS, compiled: older }, globex: { document: REVIEWERS, compiled: older } }),
+    );
+    for (const tenant of ['acme', 'globex'])
+      expect((await permissions.grantPermit({ user: AUDITOR, resource: 'decision', action: 'list', tenant })).granted).toBe(true);
+    expect(warnings).toEqual([
+      "typed-permissions: tenants' custom roles were compiled by another version of typed-permissions (format 1, not 2); " +
         'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again.',
     ]);
   });

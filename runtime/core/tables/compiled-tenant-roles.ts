@@ -109,6 +109,8 @@ export type CompiledTenantRolesRead =
   | { readonly tables: GrantTables }
   /** Compiled against another policy version: the document is built instead (not a fault). */
   | { readonly otherPolicy: string }
+  /** Compiled by another version of typed-permissions, in another format: the document is built instead (not a fault). */
+  | { readonly otherFormat: number }
   /** Not a compiled form this version reads, or one that does not fit the policy: the document is built instead. */
   | { readonly problem: string };
 
@@ -148,8 +150,9 @@ function resourceTexts(base: GrantTables, resources: unknown): string[] | string
 
 /**
  * Reads the compiled form `text` of a tenant's custom roles for the policy `base` whose version is `baseVersion`:
- * the tenant's tables (every part checked), `otherPolicy` when they were compiled against another version, or the
- * problem that makes them unusable. Never throws.
+ * the tenant's tables (every part checked), `otherPolicy` when they were compiled against another version of the
+ * policy, `otherFormat` when by another version of typed-permissions, or the problem that makes them unusable.
+ * Never throws.
  *
  * @example
  * ```ts
@@ -166,7 +169,8 @@ export function readCompiledTenantRoles(base: GrantTables, baseVersion: string, 
   } catch {
     return { problem: 'not JSON' };
   }
-  if (typeof form !== 'object' || form === null || form.format !== COMPILED_FORM_FORMAT) return { problem: `not of format ${COMPILED_FORM_FORMAT}` };
+  if (typeof form !== 'object' || form === null || !Number.isSafeInteger(form.format)) return { problem: `not of format ${COMPILED_FORM_FORMAT}` };
+  if (form.format !== COMPILED_FORM_FORMAT) return { otherFormat: form.format as number };
   if (typeof form.policy !== 'string') return { problem: 'no policy version' };
   if (form.policy !== baseVersion) return { otherPolicy: form.policy };
   const roles = roleProblem(base, form.roles);
