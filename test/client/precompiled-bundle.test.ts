@@ -41,8 +41,9 @@ import { memoryOwnership } from '../../runtime/ownership/index.js';
  * checks kept apart from their messages (so that the JavaScript engine inlines the decision: 5–25% faster, and a
  * tenant's decision 10–15% faster) brought it to 29,545. Cells packed by role, each role's actions of one shape and
  * source as one set of bits (a large policy's `tables.ts` 40% shorter; the decoder of packed cells and the refusal
- * of an earlier packing, saying which format it reads, 232 bytes longer) brought it to 29,777. This limit keeps it from
- * growing further.
+ * of an earlier packing, saying which format it reads, 232 bytes longer) brought it to 29,777, and the maps of the
+ * policy's names made by the first decision rather than at load (a 5,000-role policy loads in 30% less time) to
+ * 29,792. This limit keeps it from growing further.
  */
 const MAX_GZIPPED_BYTES = 29_792;
 

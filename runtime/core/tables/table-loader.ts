@@ -183,6 +183,27 @@ export function namesOnFirstUse<T>(make: (name: string) => T | undefined): Names
   return { dictionary, onFirstUse };
 }
 
+/**
+ * The number of a name in `names`, from a map made when a name is first asked for: loading a policy makes no map of
+ * its thousands of names, the first decision does (a name's first look-up, when it goes into its dictionary).
+ *
+ * @example
+ * ```ts
+ * const roleNumber = numberOnFirstUse(['ADMIN', 'EMPLOYEE']);
+ * roleNumber('EMPLOYEE'); // 1
+ * ```
+ */
+function numberOnFirstUse(names: readonly string[]): (name: string) => number | undefined {
+  let numbers: Map<string, number> | undefined;
+  return (name) => {
+    if (numbers === undefined) {
+      numbers = new Map<string, number>();
+      for (let i = 0; i < names.length; i++) numbers.set(names[i] as string, i);
+    }
+    return numbers.get(name);
+  };
+}
+
 /** Multi-role combinations cached per resource and action; bounded so that odd role lists cannot grow memory without limit. */
 export const MAX_CACHED_COMBINATIONS = 1024;
 /** The estimated bytes of every multi-role combination one engine keeps, over all resources and actions. */
@@ -354,16 +375,15 @@ export function loadGrantTables(
 
   // Resources and roles are put in their dictionaries when a decision first names them, as a tenant's view does.
   const declared = tables.declaredActions;
-  const resourceNumbers = new Map(tables.resources.map((name, r) => [name, r]));
+  const resourceNumber = numberOnFirstUse(tables.resources);
   const resources = namesOnFirstUse((name) => {
-    const r = resourceNumbers.get(name);
+    const r = resourceNumber(name);
     if (r === undefined) return undefined;
     const indexes = declared?.[r] ?? null;
     const takes = indexes === null ? undefined : tables.actions.map((_, a) => indexes.includes(a));
     return new LoadedResource(name, r, tables.idTypes?.[r] ?? undefined, takes);
   });
-  const roleNumbers = new Map(tables.roles.map((name, role) => [name, role]));
-  const roles = namesOnFirstUse((name) => roleNumbers.get(name));
+  const roles = namesOnFirstUse(numberOnFirstUse(tables.roles));
 
   return {
     tables,
