@@ -62,6 +62,10 @@ export interface TenantFollowSettings {
   readonly maxBytes: number;
 }
 
+/** What follows when tenants' compiled roles are for another policy or another version: the same remedy for both. */
+const BUILT_UNTIL_PUBLISHED =
+  'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again';
+
 /**
  * The tenants of one engine.
  *
@@ -278,12 +282,12 @@ export class TenantSnapshots {
       else if ('otherFormat' in read)
         this.reports(base).warn('compiled by another version', JSON.stringify([read.otherFormat]), () => ({
           problem: `tenants' custom roles were compiled by another version of typed-permissions (format ${read.otherFormat}, not ${COMPILED_FORM_FORMAT})`,
-          consequence: 'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again',
+          consequence: BUILT_UNTIL_PUBLISHED,
         }));
       else
         this.reports(base).warn('compiled for another policy', JSON.stringify([read.otherPolicy, base.version]), () => ({
           problem: `tenants' custom roles were compiled against policy version ${read.otherPolicy}, not the active ${base.version}`,
-          consequence: 'their documents are built instead (a slower first decision per tenant) until `typed-permissions policy publish` compiles them again',
+          consequence: BUILT_UNTIL_PUBLISHED,
         }));
     }
     const { roles, problems } = (this.settings as TenantFollowSettings).build(base.tables, version.tenant, version.document);
