@@ -105,7 +105,9 @@ describe('ownership rule evaluators agree (in memory, SQL text, kysely) on PGlit
       }),
       { numRuns: NUM_RUNS },
     );
-    expect(mixed).toBeGreaterThan(NUM_RUNS / 5);
+    // About 30% of the generated cases own some documents and not all (4,000 sampled): 300 cases hold 45 or fewer
+    // such about once in a hundred million runs, 60 or fewer once in about 4,000 (the bar this test had).
+    expect(mixed).toBeGreaterThan(45);
   }, 120_000);
 
   it('select every document for "everything" and none for "nothing"', async () => {
