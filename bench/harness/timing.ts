@@ -24,13 +24,18 @@ const WARM_PASS = { calls: 10_000, ms: 500 };
 /** Calls after the warm pass, each timed, whose median tells a fast `fn` from a slow one. */
 const SPEED_CALLS = 25;
 
-/** Calls `fn` until {@link WARM_PASS}'s bounds (once in a smoke run), awaiting each when it is async. */
+/** One call of `fn`, awaited when it is async. */
+async function callOnce(fn: () => unknown, isAsync: boolean): Promise<void> {
+  const result = fn();
+  if (isAsync) await result;
+}
+
+/** Calls `fn` until {@link WARM_PASS}'s bounds (once in a smoke run). */
 async function warmUp(fn: () => unknown, isAsync: boolean, smoke: boolean): Promise<void> {
   const started = performance.now();
   let calls = 0;
   do {
-    const result = fn();
-    if (isAsync) await result;
+    await callOnce(fn, isAsync);
     calls++;
   } while (!smoke && calls < WARM_PASS.calls && performance.now() - started < WARM_PASS.ms);
 }
@@ -40,8 +45,7 @@ async function callMedianNs(fn: () => unknown, isAsync: boolean): Promise<number
   const times: number[] = [];
   for (let call = 0; call < SPEED_CALLS; call++) {
     const started = performance.now();
-    const result = fn();
-    if (isAsync) await result;
+    await callOnce(fn, isAsync);
     times.push((performance.now() - started) * 1e6);
   }
   return median(times);
