@@ -1,7 +1,7 @@
 /**
  * Once per jest run: a folder for the packed tarballs, which the package and documentation tests share
- * (test/package/throwaway-project.ts packs into it once), and one for the seeded example database's dump
- * (test/example/seeded-database.ts). Workers inherit the environment variables.
+ * (test/package/throwaway-project.ts packs into it once), and one for the dumps of embedded databases
+ * (test/example/test-databases.ts). Workers inherit the environment variables.
  *
  * When the test sequencer (test/longest-first-sequencer.mjs) has queued other suites before the ones that use the
  * packed tarballs, it names what those need in TYPED_PERMISSIONS_TEST_WARM_UP, and this starts

@@ -18,7 +18,7 @@ import { flattenRules } from '../../bench/harness/peers/rules.js';
 import { benchSettings } from '../../bench/harness/settings.js';
 import { evaluateTargets, renderConsole, renderMarkdown } from '../../bench/report.js';
 import { BENCHMARKS, runBenchmarks, type BenchResults } from '../../bench/suite.js';
-import { seededTestDatabase } from '../example/seeded-database.js';
+import { seededTestDatabase } from '../example/test-databases.js';
 
 const IMPLEMENTATIONS = [
   'grantPermitSync',

@@ -5,7 +5,7 @@
  * the metadata schema and the name checks accept it.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
@@ -15,6 +15,7 @@ import { kyselyOwnershipCondition } from '../../runtime/kysely/kysely-ownership-
 import { ownershipDeclarationProblems } from '../../runtime/core/ownership-rules/ownership-rule-checks.js';
 import { sqlOwnershipCondition } from '../../runtime/core/ownership-rules/sql-ownership.js';
 import { DOCUMENT_ATTRIBUTES, documentRowsArb, RULE_CONTEXT, ruleArb, ruleUserArb, USER_ATTRIBUTES, userRowsArb } from './ownership-rule-arbitraries.js';
+import { emptyTestPGlite } from '../example/test-databases.js';
 
 /** Each case is four statements on PGlite: about 10 ms. */
 const NUM_RUNS = 300;
@@ -27,7 +28,7 @@ describe('ownership rule evaluators agree (in memory, SQL text, kysely) on PGlit
   let db: Kysely<Record<string, Record<string, unknown>>> | undefined;
 
   beforeAll(async () => {
-    pglite = await PGlite.create();
+    pglite = await emptyTestPGlite();
     db = new Kysely({ dialect: new PGliteDialect(pglite) });
     await pglite.exec(`
       CREATE TABLE users ("id" integer PRIMARY KEY, "companyId" integer, "managerId" integer, "team" text, "flag" boolean);

@@ -13,10 +13,11 @@ import type { OwnershipContext } from '../../runtime/core/ownership-rules/owners
 import { OWNERSHIP_LIMITS, type OwnershipCondition, type OwnershipScope } from '../../runtime/core/ownership-rules/ownership-rule.js';
 import { sqlOwnershipCondition } from '../../runtime/core/ownership-rules/sql-ownership.js';
 import { describeRule } from '../../runtime/core/ownership-rules/describe-rule.js';
-import { closeDatabase, createSeededDatabase } from '../../examples/documents/database.js';
+import { closeDatabase } from '../../examples/documents/database.js';
 import { DocumentOwnershipService } from '../fixtures/example-hooks/document-ownership.service.js';
 import { exampleCompanies, exampleDocuments, exampleManagers, exampleUsers } from '../../examples/documents/example-data.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
+import { seededTestDatabase } from '../example/test-databases.js';
 
 const CONTEXT: OwnershipContext = {
   resource: 'document',
@@ -232,7 +233,7 @@ describe('in-memory predicate of a rule', () => {
 describe("the example's three rules", () => {
   let db: Kysely<ExampleDatabase> | undefined;
   beforeAll(async () => {
-    db = await createSeededDatabase();
+    db = await seededTestDatabase();
   }, 60_000);
   afterAll(async () => {
     if (db !== undefined) await closeDatabase(db);

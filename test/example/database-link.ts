@@ -19,8 +19,8 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { migrate, seed } from '../../examples/documents/database.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
+import { seededExampleDump } from './test-databases.js';
 
 /** What `pg` throws when the server refuses the connection (it is down or restarting). */
 function connectionRefused(): Error {
@@ -185,11 +185,8 @@ class LinkedDialect implements Dialect {
   }
 }
 
-/** The example database (embedded PGlite, dates kept as ISO text like the app's own), over `link`. */
+/** The example database (embedded PGlite, migrated and seeded, dates kept as ISO text like the app's own), over `link`. */
 export async function createLinkedDatabase(link: DatabaseLink): Promise<Kysely<ExampleDatabase>> {
-  const pglite = await PGlite.create({ parsers: { [pgliteTypes.DATE]: (value: string) => value } });
-  const db = new Kysely<ExampleDatabase>({ dialect: new LinkedDialect(new PGliteDialect(pglite), link), plugins: [new CamelCasePlugin()] });
-  await migrate(db);
-  await seed(db);
-  return db;
+  const pglite = await PGlite.create({ parsers: { [pgliteTypes.DATE]: (value: string) => value }, loadDataDir: await seededExampleDump() });
+  return new Kysely<ExampleDatabase>({ dialect: new LinkedDialect(new PGliteDialect(pglite), link), plugins: [new CamelCasePlugin()] });
 }

@@ -13,7 +13,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import { startExampleApp } from './example-app.fixture.js';
-import { seededTestDatabase } from './seeded-database.js';
+import { seededTestDatabase } from './test-databases.js';
 import { StatementRecorder } from './statement-recorder.js';
 import { exampleAnonymousUser, exampleUsers } from '../../examples/documents/example-data.js';
 import { UsersRepository } from '../../examples/documents/users.repository.js';

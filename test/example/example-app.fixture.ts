@@ -1,6 +1,6 @@
 /**
  * The example documents app (examples/documents: AppModule, on an embedded PGlite started from the run's
- * seeded dump (seeded-database.ts) unless a test hands it a database URL or another database) as the e2e
+ * seeded dump (test-databases.ts) unless a test hands it a database URL or another database) as the e2e
  * tests start it: silent, through the Nest fixture's createApp, either in-process (for supertest) or
  * listening on a loopback port; and its page built into a throw-away folder.
  */
@@ -12,7 +12,7 @@ import { AppModule } from '../../examples/documents/app.module.js';
 import { buildPage } from '../../examples/documents/build-page.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 import { EXAMPLE_DATABASE } from '../../examples/documents/example.constants.js';
-import { seededTestDatabase } from './seeded-database.js';
+import { seededTestDatabase } from './test-databases.js';
 import { listenApp, startApp, type ConfigureModule, type TestApp } from '../nest/fixtures/documents.fixture.js';
 
 /** The options of `AppModule.forRoot`. */

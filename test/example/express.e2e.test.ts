@@ -11,7 +11,7 @@ import type { Express } from 'express';
 import type { Kysely } from 'kysely';
 import request from 'supertest';
 import { closeDatabase } from '../../examples/documents/database.js';
-import { seededTestDatabase } from './seeded-database.js';
+import { seededTestDatabase } from './test-databases.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 import { createExpressDocumentsApp } from '../../examples/documents/express-app.js';
 import { documentWithId, documentWithout, employeeListFor } from './example-expectations.js';

@@ -27,7 +27,7 @@ import { exampleDocuments, type ExampleDocument } from '../../examples/documents
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 import { DocumentOwnershipService } from '../fixtures/example-hooks/document-ownership.service.js';
 import { limitOwnReduce } from '../fixtures/example-hooks/limit-own-reduce.js';
-import { seededTestDatabase } from './seeded-database.js';
+import { seededTestDatabase } from './test-databases.js';
 
 /** Each case makes a few dozen real queries per engine; this keeps the file near 10 s on PGlite. */
 const NUM_RUNS = 1000;

@@ -17,7 +17,7 @@ import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
 import { permissionsFromTables } from '../../runtime/permissions/precompiled-permissions.js';
 import { DocumentOwnershipService } from '../fixtures/example-hooks/document-ownership.service.js';
 import { limitOwnReduce } from '../fixtures/example-hooks/limit-own-reduce.js';
-import { seededTestDatabase } from './seeded-database.js';
+import { seededTestDatabase } from './test-databases.js';
 
 const ACTIONS = ['read', 'list', 'review', 'delete', 'update', 'create'] as const;
 

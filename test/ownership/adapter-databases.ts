@@ -4,7 +4,6 @@
  * whose creator is a user, users whose manager is a user — and hands the three ways in: SQL text, kysely, Drizzle,
  * each logging the statements it runs, and the driver adapter a Prisma client runs on.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
@@ -14,6 +13,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { DrizzlePgDatabase } from '../../runtime/drizzle/index.js';
+import { emptyTestPGlite } from '../example/test-databases.js';
 
 /** The Drizzle table objects of the two tables. */
 export const documentsTable = pgTable('documents', {
@@ -79,7 +79,7 @@ function filler(run: (text: string, values: readonly unknown[]) => Promise<unkno
 const pglite: AdapterTarget = {
   name: 'embedded PGlite',
   async open() {
-    const engine = await PGlite.create();
+    const engine = await emptyTestPGlite();
     await engine.exec(SCHEMA);
     const statements: RanStatement[] = [];
     return {

@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely';
 import type { Permit } from '../../runtime/permissions/index.js';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import { closeDatabase } from '../../examples/documents/database.js';
-import { seededTestDatabase } from '../example/seeded-database.js';
+import { seededTestDatabase } from '../example/test-databases.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';
 import { documentOwnershipRules } from '../../examples/documents/document-ownership-rules.js';
 import { DocumentsRepository } from '../../examples/documents/documents.repository.js';

@@ -22,7 +22,7 @@ import { pickWithPlan } from '../../runtime/core/projection/attribute-picker.js'
 import { policyBundleOf } from '../../runtime/live/policy-bundle.js';
 import type { AppUser } from '../../examples/documents/app-user.js';
 import { closeDatabase } from '../../examples/documents/database.js';
-import { seededTestDatabase } from '../example/seeded-database.js';
+import { seededTestDatabase } from '../example/test-databases.js';
 import type { DocumentFilter } from '../../examples/documents/document-filter.js';
 import { documentOwnershipRules } from '../../examples/documents/document-ownership-rules.js';
 import { exampleAnonymousUser, exampleDocuments, exampleUsers, type ExampleDocument } from '../../examples/documents/example-data.js';
