@@ -76,12 +76,6 @@ const KINDS = [
   { name: '3 roles, denied', roles: 3, granted: false },
 ] as const;
 
-/**
- * Measurements of each decision kind, ours and CASL's in turn; the median of each side is reported. A slow spell of
- * the machine during one measurement (a decision read at twice its time in one run) then moves neither figure.
- */
-const DECISION_ROUNDS = 3;
-
 /** Fresh processes that import the generated code; the median is reported. */
 const LOAD_RUNS = 7;
 
@@ -217,10 +211,7 @@ function fifteenAttributes(id: number): object {
   return { ...fillerRecord(id, 3), region: 'north', priority: 2, score: 0.5, archived: false, version: 7 };
 }
 
-/**
- * The four decision kinds (each the median of {@link DECISION_ROUNDS} measurements a side) and the pick, ours through
- * packed tables (as the generated code loads them) and CASL's.
- */
+/** The four decision kinds and the pick, ours through packed tables (as the generated code loads them) and CASL's. */
 async function decide(scenario: Scenario, { settings }: BenchContext): Promise<Pick<ScaleRow, 'decisions' | 'pick' | 'cells'>> {
   const ownership = new CountingOwnership();
   const built = buildPermissions(scenario, ownership);
@@ -240,13 +231,9 @@ async function decide(scenario: Scenario, { settings }: BenchContext): Promise<P
     const check = await casl.prepare(queries);
     let i = 0;
     let j = 0;
-    const ours: number[] = [];
-    const theirs: number[] = [];
-    for (let round = 0; round < (settings.smoke ? 1 : DECISION_ROUNDS); round++) {
-      ours.push(await medianNs(() => permissions.grantPermitSync(queries[i++ & mask] as (typeof queries)[number]).granted, settings));
-      theirs.push(await medianNs(() => check(j++ & mask), settings));
-    }
-    decisions.push({ kind: kind.name, oursNs: median(ours), caslNs: median(theirs) });
+    const oursNs = await medianNs(() => permissions.grantPermitSync(queries[i++ & mask] as (typeof queries)[number]).granted, settings);
+    const caslNs = await medianNs(() => check(j++ & mask), settings);
+    decisions.push({ kind: kind.name, oursNs, caslNs });
   }
   const { role, resource } = scenario.showcase.pickExclude;
   const query = { user: { id: 1, roles: [role] }, resource, action: 'read' };
