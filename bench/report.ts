@@ -7,10 +7,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Benchmark } from './harness/benchmark.js';
 import { consoleReport, markdownReport, type Report, type TargetVerdict } from './harness/report.js';
-import { REPO_ROOT } from './harness/repository.js';
+import { REPO_ROOT, REPORT_PATH, RESULTS_PATH } from './harness/repository.js';
 import { BENCH_SCRIPT, BENCHMARKS, type BenchmarkName, type RecordedResults } from './suite.js';
 
-const RESULTS_FILE = join(REPO_ROOT, 'bench', 'results.json');
+const RESULTS_FILE = join(REPO_ROOT, RESULTS_PATH);
 
 /** Each benchmark with its recorded results, in report order. */
 function recorded(results: RecordedResults): { benchmark: Benchmark<unknown>; result: unknown }[] {
@@ -113,7 +113,7 @@ export function writeReports(results: RecordedResults, analysis: string): void {
  * ```
  */
 export function writeMarkdown(results: RecordedResults, analysis: string): void {
-  writeFileSync(join(REPO_ROOT, 'BENCHMARKS.md'), renderMarkdown(results, analysis));
+  writeFileSync(join(REPO_ROOT, REPORT_PATH), renderMarkdown(results, analysis));
 }
 
 /**

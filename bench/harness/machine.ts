@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { REPO_ROOT } from './repository.js';
+import { REPO_ROOT, REPORT_PATH, RESULTS_PATH } from './repository.js';
 
 /** The machine the numbers come from. */
 export interface Machine {
@@ -54,6 +54,23 @@ function measurePageTouch(): { first: number; again: number } {
 }
 
 /**
+ * How many tracked files of the repository at `root` have uncommitted changes, leaving out the bench's own outputs
+ * (BENCHMARKS.md and bench/results.json): every run rewrites them, and they are not code that was measured.
+ *
+ * @example
+ * ```ts
+ * changedCodeFiles(REPO_ROOT); // 0 on a clean checkout, and after a run that only rewrote its outputs
+ * ```
+ */
+export function changedCodeFiles(root: string): number {
+  const status = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', `:!${RESULTS_PATH}`, `:!${REPORT_PATH}`], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return (status.stdout ?? '').split('\n').filter((line) => line.trim() !== '').length;
+}
+
+/**
  * Describes this machine: `node -v`, `nproc`, the CPU model from /proc/cpuinfo, total memory, and what a write to a
  * fresh page of memory costs.
  *
@@ -71,9 +88,7 @@ export function describeMachine(): Machine {
     // Not Linux: leave it unknown.
   }
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout?.trim() || 'unknown';
-  const changed = (spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout ?? '')
-    .split('\n')
-    .filter((line) => line.trim() !== '').length;
+  const changed = changedCodeFiles(REPO_ROOT);
   return {
     node: process.version,
     nproc,

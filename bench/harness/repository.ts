@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (this file is in bench/harness/). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** What a run of the bench writes, from the repository's root: its results as data, and the report made from them. */
+export const RESULTS_PATH = 'bench/results.json';
+export const REPORT_PATH = 'BENCHMARKS.md';
+
 /**
  * Calls `work` with a fresh folder under bench/.tmp, and removes the folder when it is done, failed or not.
  *
