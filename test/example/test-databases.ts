@@ -12,11 +12,15 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
-import { createDatabase, createSeededDatabase, dumpEmbeddedDatabase } from '../../examples/documents/database.js';
+import { closeDatabase, createDatabase, createSeededDatabase, dumpEmbeddedDatabase } from '../../examples/documents/database.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 
 /** The jest run's folder for the dumps; absent when a suite runs outside jest's global setup (then nothing is shared). */
 const runFolder = process.env.TYPED_PERMISSIONS_TEST_DATABASES;
+
+/** The dumps' names in the run's folder. */
+const SEEDED_DUMP = 'seeded-example.tar';
+const EMPTY_DUMP = 'empty-pglite.tar';
 
 /** The run's dump `name`, when a suite made it already. */
 async function readDump(name: string): Promise<Blob | undefined> {
@@ -34,23 +38,6 @@ async function leaveDump(name: string, dump: Blob): Promise<void> {
 }
 
 /**
- * A new embedded example database, migrated and seeded with the example data; close it with `closeDatabase`. The
- * first one of the run is made from scratch, and its dump left for the others.
- *
- * @example
- * ```ts
- * const db = await seededTestDatabase();
- * ```
- */
-export async function seededTestDatabase(): Promise<Kysely<ExampleDatabase>> {
-  const dump = await readDump('seeded-example.tar');
-  if (dump !== undefined) return createDatabase({ embeddedDataDir: dump });
-  const seeded = await createSeededDatabase();
-  await leaveDump('seeded-example.tar', await dumpEmbeddedDatabase(seeded));
-  return seeded;
-}
-
-/**
  * The run's dump of the example database, migrated and seeded (made now when no suite made it yet): for a test that
  * starts its own PGlite over the example's data, with `PGlite.create({ loadDataDir })`.
  *
@@ -60,13 +47,26 @@ export async function seededTestDatabase(): Promise<Kysely<ExampleDatabase>> {
  * ```
  */
 export async function seededExampleDump(): Promise<Blob> {
-  const dump = await readDump('seeded-example.tar');
-  if (dump !== undefined) return dump;
+  const kept = await readDump(SEEDED_DUMP);
+  if (kept !== undefined) return kept;
   const seeded = await createSeededDatabase();
   const made = await dumpEmbeddedDatabase(seeded);
-  await seeded.destroy();
-  await leaveDump('seeded-example.tar', made);
+  await closeDatabase(seeded);
+  await leaveDump(SEEDED_DUMP, made);
   return made;
+}
+
+/**
+ * A new embedded example database, migrated and seeded with the example data, from the run's dump; close it with
+ * `closeDatabase`.
+ *
+ * @example
+ * ```ts
+ * const db = await seededTestDatabase();
+ * ```
+ */
+export async function seededTestDatabase(): Promise<Kysely<ExampleDatabase>> {
+  return createDatabase({ embeddedDataDir: await seededExampleDump() });
 }
 
 /**
@@ -80,9 +80,9 @@ export async function seededExampleDump(): Promise<Blob> {
  * ```
  */
 export async function emptyTestPGlite(options: Omit<PGliteOptions, 'loadDataDir' | 'dataDir'> = {}): Promise<PGlite> {
-  const dump = await readDump('empty-pglite.tar');
-  if (dump !== undefined) return PGlite.create({ ...options, loadDataDir: dump });
+  const kept = await readDump(EMPTY_DUMP);
+  if (kept !== undefined) return PGlite.create({ ...options, loadDataDir: kept });
   const made = await PGlite.create(options);
-  await leaveDump('empty-pglite.tar', await made.dumpDataDir('none'));
+  await leaveDump(EMPTY_DUMP, await made.dumpDataDir('none'));
   return made;
 }
