@@ -52,8 +52,12 @@ export interface PermitHookOptions<TUser extends User<unknown> = User<unknown>, 
   readonly onServerError?: ((error: unknown, request: FastifyRequest) => void) | undefined;
 }
 
-/** A route hook `permit()` made: for a route's `preHandler` option (or `onRequest`, `preValidation`). */
-export type PermitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/**
+ * A route hook `permit()` made: for a route's `preHandler` option (or `onRequest`, `preValidation`). When it answers,
+ * it resolves with the reply, which Fastify then waits for: the handler never runs after a refusal, even while an
+ * asynchronous `onSend` hook (compression, an etag) still holds the answer back.
+ */
+export type PermitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 
 /** The function {@link createPermitHook} returns for a plain `Permissions`: one hook per route. */
 export type PermitRoute<TResource extends string = string, TAction extends string = string> = (route: PermitRouteOptions<TResource, TAction>) => PermitHook;
@@ -88,8 +92,13 @@ export function permitHookRouteOf(hook: unknown): PermitHookRoute | undefined {
   return typeof hook === 'function' ? permitHookRoutes.get(hook) : undefined;
 }
 
-function send(reply: FastifyReply, answer: ErrorAnswer): void {
-  void reply.code(answer.status).send(answer.body);
+/**
+ * Answers with `answer`, and returns the reply for the hook to resolve with: Fastify skips the handler once the
+ * reply is sent, and an answer that `onSend` hooks are still working on is not sent yet — resolving with the reply
+ * (a thenable that settles when the answer is written) makes Fastify wait for it instead of running the handler.
+ */
+function send(reply: FastifyReply, answer: ErrorAnswer): FastifyReply {
+  return reply.code(answer.status).send(answer.body);
 }
 
 /**
@@ -132,10 +141,10 @@ export function createPermitHook<TUser extends User<unknown>, TFilter>(options: 
   const reportServerError = serverErrorReporter<[FastifyRequest]>(options.onServerError, (error, request) => request.log.error(error), FACTORY);
 
   /** Answers what went wrong: a 4xx the error carries, else 500 with nothing of the error (which goes to onServerError). */
-  const fail = (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+  const fail = (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const { status, body, serverError } = answerOfError(error);
     if (serverError) reportServerError(error, request);
-    send(reply, { status, body });
+    return send(reply, { status, body });
   };
 
   return (route) => {
@@ -154,14 +163,15 @@ export function createPermitHook<TUser extends User<unknown>, TFilter>(options: 
           if (decision.headers !== undefined) void reply.headers(decision.headers);
           if (!decision.granted) return send(reply, decision.answer);
           (request as unknown as { [PERMIT_DECORATION]: unknown })[PERMIT_DECORATION] = decision.permit;
+          return undefined;
         } catch (error) {
-          fail(error, request, reply);
+          return fail(error, request, reply);
         }
       };
 
     // Until the plugin binds it to a route, the hook refuses: a route the plugin did not see was not checked at start.
-    const unbound: PermitHook = function permitHook(request, reply) {
-      fail(
+    const unbound: PermitHook = async function permitHook(request, reply) {
+      return fail(
         new PermissionsUsageError(
           `permit({ action: ${JSON.stringify(action)} }) ran on ${request.method} ${request.routeOptions.url ?? '(no route)'}, which the ` +
             'fastifyPermissions plugin did not see registered, so its record id was not resolved at start: register the plugin ' +
@@ -171,7 +181,6 @@ export function createPermitHook<TUser extends User<unknown>, TFilter>(options: 
         request,
         reply,
       );
-      return Promise.resolve();
     };
     permitHookRoutes.set(unbound, { ...checked, bind });
     return unbound;

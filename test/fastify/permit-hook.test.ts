@@ -151,6 +151,30 @@ describe('fastify permit({ action }) per route, on a real server', () => {
     expect(ran).toBe(0);
   });
 
+  it('an application with an asynchronous onSend hook (compression, an etag): every refusal still keeps the handler from running', async () => {
+    let ran = 0;
+    const server = await serve(async (app, permit) => {
+      // Holds every answer back for a moment, as a compressing or logging onSend hook does: a refusal sent from the
+      // preHandler is not written yet when the hook returns.
+      app.addHook('onSend', async (_request, _reply, payload) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return payload;
+      });
+      await app.register(fastifyPermissions);
+      app.delete('/documents/:id', { preHandler: permit({ action: 'delete' }) }, (_request, reply) => reply.send({ ran: ++ran }));
+    });
+    expect(await ask(server, '/documents/3', { method: 'DELETE', userId: '1' })).toMatchObject({
+      status: 403,
+      body: { ...FORBIDDEN, message: 'delete on document is not granted' },
+    });
+    expect(await ask(server, '/documents/abc', { method: 'DELETE', userId: '1' })).toMatchObject({ status: 400 });
+    expect(await ask(server, '/documents/3', { method: 'DELETE', userId: 'stranger' })).toMatchObject({ status: 401 });
+    expect(await ask(server, '/documents/3', { method: 'DELETE', userId: 'boom' })).toMatchObject({ status: 500, body: INTERNAL });
+    expect(ran).toBe(0);
+    // A granted request still reaches the handler, once.
+    expect(await ask(server, '/documents/1', { method: 'DELETE', userId: '1' })).toMatchObject({ status: 200, body: { ran: 1 } });
+  });
+
   it('an onServerError that throws changes nothing of the 500 answer', async () => {
     const server = await serve(
       async (app, permit) => {
