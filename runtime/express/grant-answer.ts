@@ -5,7 +5,7 @@
  */
 import type { ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import type { GrantQuery, Permissions, Permit, User } from '../permissions/index.js';
-import { decideRequest, type ErrorAnswer } from '../integration/index.js';
+import { decideRequest, errorOfThrown, type ErrorAnswer } from '../integration/index.js';
 
 /**
  * Sends an answer of the integration kit.
@@ -47,6 +47,6 @@ export function answerGrantQuery<TUser extends User<unknown>, TFilter>(
       (req as ExpressRequest & { permit?: Permit<TUser, unknown, TFilter> }).permit = decision.permit;
       next();
     },
-    (error: unknown) => next(error),
+    (error: unknown) => next(errorOfThrown(error)),
   );
 }

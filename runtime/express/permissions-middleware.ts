@@ -4,6 +4,7 @@
  */
 import type { ExpressHandler, ExpressNext, ExpressRequest, ExpressResponse } from './express-types.js';
 import { PermissionsUsageError, type GrantQuery, type Permissions, type Permit, type User } from '../permissions/index.js';
+import { errorOfThrown } from '../integration/index.js';
 import { answerGrantQuery } from './grant-answer.js';
 
 /**
@@ -97,7 +98,7 @@ export function createPermissionsMiddleware<TUser extends User<unknown> = User<u
     try {
       query = getQuery(req);
     } catch (error) {
-      next(error);
+      next(errorOfThrown(error));
       return;
     }
     if (query === undefined || query === null) {

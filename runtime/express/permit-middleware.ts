@@ -9,6 +9,7 @@ import { PermissionsUsageError, type Permissions, type PermissionsSchema, type T
 import {
   checkPermitOptions,
   checkPermitRoute,
+  errorOfThrown,
   projectRequestId,
   rawResourceIdOf,
   resolveRoute,
@@ -162,7 +163,7 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRe
       try {
         requested = projectRequestId(rawResourceIdOf(routeInfo, params), resource, projectResourceId);
       } catch (error) {
-        next(error);
+        next(errorOfThrown(error));
         return;
       }
       if ('answer' in requested) {
@@ -174,7 +175,8 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRe
         .then(async () => ({ user: await getUser(req), tenant: await getTenant?.(req) }))
         .then(
           ({ user, tenant }) => answerGrantQuery(permissions, { user, resource, action, resourceId, tenant }, req, res, next),
-          (error: unknown) => next(error),
+          // An Error, whatever was thrown: Express reads next(undefined) as "go on" and next('route') as "skip this route".
+          (error: unknown) => next(errorOfThrown(error)),
         );
     };
     permitRoutes.set(middleware, checked);

@@ -6,6 +6,7 @@
  */
 import type { PermitReason } from '../core/decision/permit-reason.js';
 import { PermissionsInvalidIdError } from '../core/common/errors.js';
+import { ThrownValueError } from './thrown-value.js';
 
 /**
  * The JSON body of an error answer.
@@ -147,7 +148,9 @@ function clientStatusOf(error: unknown): number | undefined {
  * reply.code(status).send(body);
  * ```
  */
-export function answerOfError(error: unknown): ErrorAnswer & { readonly serverError: boolean } {
+export function answerOfError(failure: unknown): ErrorAnswer & { readonly serverError: boolean } {
+  // A wrapped value is answered as the value (one level: errorOfThrown never wraps an Error).
+  const error = failure instanceof ThrownValueError ? failure.thrown : failure;
   const status = error instanceof PermissionsInvalidIdError ? 400 : clientStatusOf(error);
   if (status === undefined) return { ...errorAnswer(500, INTERNAL_ERROR_MESSAGE), serverError: true };
   const message = (error as { message?: unknown }).message;

@@ -12,7 +12,8 @@
  *    decision headers, or the 403 answer;
  * 4. any other error as an answer (`answerOfError`: 401 or another 4xx the application's own code throws, else
  *    500 with nothing of the error in it), and the error of a 500 to the application's reporter
- *    (`serverErrorReporter`: a reporter that throws changes nothing of the answer).
+ *    (`serverErrorReporter`: a reporter that throws changes nothing of the answer); what the application's code
+ *    threw goes to the framework as an Error (`errorOfThrown`), since frameworks read other values otherwise.
  *
  * At start, `checkPermitOptions` and `checkPermitRoute` check a `permit` factory's options and each route's
  * `permit({ action })`, with the same messages in every integration; an integration's other options are checked
@@ -55,6 +56,7 @@ export {
   type PermitRouteOptions,
 } from './permit-options.js';
 export { serverErrorReporter, type ServerErrorReporter } from './server-error-reporter.js';
+export { errorOfThrown, ThrownValueError } from './thrown-value.js';
 export { CALL_ID_HEADER, decisionHeaders, POLICY_VERSION_HEADER, type DecisionHeaders } from './decision-headers.js';
 export { DECISION_LABEL_PATTERN, MAX_DECISION_LABELS } from '../core/decision/decision-labels.js';
 export { PERMISSIONS_OPTION_KEYS } from '../permissions/permissions-options.js';

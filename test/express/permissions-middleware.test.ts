@@ -188,6 +188,33 @@ describe('createPermissionsMiddleware', () => {
     await request(app).get('/docs/2').set('x-user-id', '1').expect(403);
   });
 
+  it('a getQuery that throws undefined goes to next() as an Error (never read as "go on"), and the handler does not run', async () => {
+    const app = express();
+    let ran = 0;
+    const errors: unknown[] = [];
+    app.get(
+      '/docs/:id',
+      createPermissionsMiddleware({
+        permissions,
+        getQuery: () => {
+          throw undefined; // eslint-disable-line @typescript-eslint/only-throw-error -- the careless throw under test
+        },
+      }),
+      (_req, res) => {
+        ran++;
+        res.json({ ran: true });
+      },
+    );
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- express takes a handler as an error handler only when it declares four parameters
+    app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+      errors.push(error);
+      res.status(500).json({ message: (error as Error).message });
+    });
+    expect((await request(app).get('/docs/1').expect(500)).body).toEqual({ message: 'The application threw undefined, which is not an Error.' });
+    expect(errors).toEqual([expect.objectContaining({ name: 'ThrownValueError', thrown: undefined })]);
+    expect(ran).toBe(0);
+  });
+
   it('refuses an engine that is not built, at boot', () => {
     expect(() => createPermissionsMiddleware({ permissions: new Permissions({ logger: silent }) })).toThrow(PermissionsUsageError);
   });

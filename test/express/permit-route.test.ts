@@ -13,6 +13,7 @@ import { resolveResourceIdParam } from '../../runtime/integration/resource-id-pa
 import { checkPermitRoutes, createPermitMiddleware, initPermissions, type PermitRoute, type RequestWithPermit } from '../../runtime/express/index.js';
 import { rawResourceIdOf } from '../../runtime/integration/request-resource-id.js';
 import { routePathParams } from '../../runtime/integration/route-path-params.js';
+import type { ThrownValueError } from '../../runtime/integration/thrown-value.js';
 
 type AppUser = User<number>;
 
@@ -36,8 +37,14 @@ function appWith(mount: (app: express.Express, permit: PermitRoute<'document', s
     permissions,
     resource: 'document',
     getUser: (req: Request): AppUser => {
-      if (req.get('x-user-id') === 'boom') throw new Error('the session store is down');
-      return { id: Number(req.get('x-user-id')), roles: ['EMPLOYEE'] };
+      const header = req.get('x-user-id');
+      if (header === 'boom') throw new Error('the session store is down');
+      // What careless code rejects or throws: values Express would read as "go on" or "skip this route" in next().
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the careless rejection under test
+      if (header === 'reject-nothing') return Promise.reject() as never;
+      if (header === 'throw-null') throw null; // eslint-disable-line @typescript-eslint/only-throw-error -- the careless throw under test
+      if (header === 'throw-route') throw 'route'; // eslint-disable-line @typescript-eslint/only-throw-error -- the careless throw under test
+      return { id: Number(header), roles: ['EMPLOYEE'] };
     },
     projectResourceId: (raw) => {
       if (raw === 'explode') throw new Error('projection bug');
@@ -160,6 +167,32 @@ describe('routes that do not say which parameter is the record id are refused, n
     await request(app).get('/documents/1').set('x-user-id', 'boom').expect(500);
     await request(app).get('/documents/explode').set('x-user-id', '1').expect(500);
     expect(errors.map((error) => (error as Error).message)).toEqual(['the session store is down', 'projection bug']);
+    expect(ran).toBe(0);
+  });
+
+  it('a getUser that rejects with nothing, throws null or throws "route": an error for next(), never "go on" or "next route"', async () => {
+    let ran = 0;
+    const { app, errors } = appWith((app, permit) => {
+      app.delete('/documents/:id', permit({ action: 'delete' }), (_req, res) => {
+        ran++;
+        res.json({ deleted: true });
+      });
+      // The route Express would go on to with next('route'): unguarded, it must not be reached either.
+      app.delete('/documents/:id', (_req, res) => {
+        ran++;
+        res.json({ fallthrough: true });
+      });
+    });
+    for (const header of ['reject-nothing', 'throw-null', 'throw-route'])
+      expect((await request(app).delete('/documents/3').set('x-user-id', header)).body).toEqual({
+        statusCode: 500,
+        message: expect.stringMatching(/^The application threw .+, which is not an Error\.$/),
+      });
+    expect(errors.map((error) => [(error as Error).name, (error as ThrownValueError).thrown])).toEqual([
+      ['ThrownValueError', undefined],
+      ['ThrownValueError', null],
+      ['ThrownValueError', 'route'],
+    ]);
     expect(ran).toBe(0);
   });
 });

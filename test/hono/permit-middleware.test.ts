@@ -63,6 +63,10 @@ async function serveWith(mount: (app: Hono, permit: PermitRoute<AppUser, unknown
     getUser: (c): AppUser => {
       const header = c.req.header('x-user-id');
       if (header === 'boom') throw new Error('the session store is down');
+      // What careless code throws: no Error, which Hono would not hand to its error handler.
+      if (header === 'throw-text') throw 'session expired'; // eslint-disable-line @typescript-eslint/only-throw-error -- the careless throw under test
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the careless throw under test
+      if (header === 'throw-status') throw { statusCode: 401, message: 'Session expired.' };
       if (header === undefined || !/^[1-9]\d*$/.test(header)) throw new HTTPException(401, { message: 'Unknown user.' });
       return { id: Number(header), roles: ['EMPLOYEE'] };
     },
@@ -154,6 +158,18 @@ describe('permit({ action }) in a route of a Hono app served on loopback', () =>
     });
     expect(await ask(served.server.baseUrl, '/documents/1', as('boom'))).toMatchObject({ status: 500, body: INTERNAL });
     expect(served.serverErrors.map((error) => (error as Error).message)).toEqual(['the session store is down']);
+    expect(ran).toEqual([]);
+    served.serverErrors.length = 0;
+  });
+
+  it('a getUser that throws no Error: the same JSON answers (500 reported, or the 4xx it carries), never an empty 500', async () => {
+    ran.length = 0;
+    expect(await ask(served.server.baseUrl, '/documents/1', as('throw-text'))).toMatchObject({ status: 500, body: INTERNAL });
+    expect(await ask(served.server.baseUrl, '/documents/1', as('throw-status'))).toMatchObject({
+      status: 401,
+      body: { statusCode: 401, error: 'Unauthorized', message: 'Session expired.' },
+    });
+    expect(served.serverErrors).toEqual([expect.objectContaining({ name: 'ThrownValueError', thrown: 'session expired' })]);
     expect(ran).toEqual([]);
     served.serverErrors.length = 0;
   });

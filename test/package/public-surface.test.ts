@@ -158,6 +158,7 @@ describe('the public surface', () => {
       'checkPermitRoute',
     ]);
     expect(from('runtime/integration/server-error-reporter.ts')).toEqual(['ServerErrorReporter', 'serverErrorReporter']);
+    expect(from('runtime/integration/thrown-value.ts')).toEqual(['ThrownValueError', 'errorOfThrown']);
   });
 
   it('every type in a public signature is exported by one of the entries', () => {

@@ -1,0 +1,37 @@
+/**
+ * What the application's code threw, as an Error. A framework passes only Errors on as failures: Express reads
+ * `next(undefined)`, `next(null)` and `next(false)` as "go on" and `next('route')` as "skip to the next route" — a
+ * `getUser` that rejects with nothing would run the guarded handler — and Hono gives its error handler only
+ * Errors, answering anything else with an empty 500 that nobody hears of. An integration passes what `getUser`,
+ * `getTenant` or `projectResourceId` threw through {@link errorOfThrown}; `answerOfError` answers the wrapper as it
+ * answers the value it holds (an object carrying a 4xx `statusCode` keeps its status).
+ */
+import { describeValue } from '../core/common/describe-value.js';
+
+/**
+ * A value thrown that is not an Error, wrapped: `thrown` is the value.
+ *
+ * @example
+ * ```ts
+ * new ThrownValueError(undefined).message; // 'The application threw undefined, which is not an Error.'
+ * ```
+ */
+export class ThrownValueError extends Error {
+  constructor(readonly thrown: unknown) {
+    super(`The application threw ${describeValue(thrown)}, which is not an Error.`);
+    this.name = 'ThrownValueError';
+  }
+}
+
+/**
+ * `thrown` when it is an Error, else a {@link ThrownValueError} holding it: what an integration hands its framework
+ * as a failure, so that no thrown value can read as "go on".
+ *
+ * @example
+ * ```ts
+ * promise.then(onGranted, (error: unknown) => next(errorOfThrown(error))); // Express: never next(undefined)
+ * ```
+ */
+export function errorOfThrown(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new ThrownValueError(thrown);
+}
