@@ -9,6 +9,7 @@
  * good one stays. Where the source keeps a list of followers, the follower registers what it runs and can honour.
  */
 import type { OwnershipSources } from '../core/decision/bind-hooks.js';
+import { describeValue } from '../core/common/describe-value.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { ownershipMethodsOf, ownershipServiceName } from './ownership-stand-in.js';
 import { checkCandidate, type AcceptedPolicy, type CandidateCheck, type RejectedPolicy } from './policy-candidate.js';
@@ -115,6 +116,26 @@ export function checkFollowOptions(options: FollowOptions): void {
   const { readTimeoutMs } = options;
   if (readTimeoutMs !== undefined && !(Number.isSafeInteger(readTimeoutMs) && readTimeoutMs >= 1 && readTimeoutMs <= 2_147_483_647))
     throw new PermissionsUsageError('follow(source, options): readTimeoutMs must be a whole number of milliseconds from 1 to 2147483647.');
+}
+
+/**
+ * What is wrong with what a source's read resolved to, or undefined when it is a SourcedPolicy: an object whose
+ * `sequence` is a whole number when given and whose `store` is a string when given (its `bundle` is checked as a
+ * candidate version, and rejected with reasons). A source of the application's own may resolve to anything.
+ *
+ * @example
+ * ```ts
+ * sourcedPolicyProblem(null); // 'null instead of { bundle, sequence?, store? }'
+ * ```
+ */
+export function sourcedPolicyProblem(sourced: unknown): string | undefined {
+  if (typeof sourced !== 'object' || sourced === null) return `${describeValue(sourced)} instead of { bundle, sequence?, store? }`;
+  const { sequence, store } = sourced as Record<string, unknown>;
+  if (sequence !== undefined && !(Number.isSafeInteger(sequence) && (sequence as number) >= 0))
+    return `a version whose sequence is ${typeof sequence === 'number' ? String(sequence) : describeValue(sequence)}, not a whole number`;
+  if (store !== undefined && typeof store !== 'string')
+    return `a version whose store is ${typeof store === 'number' ? String(store) : describeValue(store)}, not a string`;
+  return undefined;
 }
 
 /** The version a sourced bundle says it is (not yet checked). */
@@ -231,11 +252,18 @@ export class PolicyFollower implements LivePolicy {
 
   private refresh(): Promise<void> {
     this.reading = (async () => {
-      do {
-        this.again = false;
-        await this.readOnce();
-      } while (this.again && !this.closed);
-      this.reading = undefined;
+      try {
+        do {
+          this.again = false;
+          await this.readOnce();
+        } while (this.again && !this.closed);
+      } catch (error) {
+        // Nothing a source gives may stop the follower or reach the process as an unhandled rejection: reported, and
+        // the next change reads again.
+        this.failed(error);
+      } finally {
+        this.reading = undefined;
+      }
     })();
     return this.reading;
   }
@@ -248,8 +276,13 @@ export class PolicyFollower implements LivePolicy {
       this.failed(error);
       return;
     }
-    this.lastFailure = undefined;
     if (sourced === undefined || this.closed) return;
+    const problem = sourcedPolicyProblem(sourced);
+    if (problem !== undefined) {
+      this.failed(new PermissionsUsageError(`${this.source.description} read ${problem}; the active version stays.`));
+      return;
+    }
+    this.lastFailure = undefined;
     const place = this.placeOf(sourced);
     if (place === 'not-newer') return;
     if (sourced.sequence !== undefined && versionOf(sourced) === this.engine.activeVersion) {
@@ -280,7 +313,9 @@ export class PolicyFollower implements LivePolicy {
    * so is another version at a sequence not above the active one's ('rewound': the store went back).
    */
   private placeOf(sourced: SourcedPolicy): Place {
-    const sameVersion = versionOf(sourced) === this.engine.activeVersion;
+    // A bundle without a version string is never the active one (none may be active yet): it is checked, and rejected.
+    const version = versionOf(sourced);
+    const sameVersion = typeof version === 'string' && version === this.engine.activeVersion;
     if (sourced.sequence === undefined) return sameVersion ? 'not-newer' : 'newer';
     if (sourced.store !== undefined && this.store !== undefined && sourced.store !== this.store) return 'replaced';
     if (this.sequence === undefined || sourced.sequence > this.sequence) return 'newer';

@@ -292,4 +292,53 @@ describe('permissions.follow(source)', () => {
     expect(errors).toHaveLength(2);
     await live.close();
   });
+
+  it('a source of its own that reads null, a string or a bad sequence or store: reported, the active version stays, followed on', async () => {
+    const permissions = engine();
+    let answer: unknown = { bundle: readTitles };
+    let notify: (() => void) | undefined;
+    const errors: string[] = [];
+    const source: PolicySource = {
+      description: 'careless',
+      read: () => Promise.resolve(answer as undefined),
+      watch: (changed) => {
+        notify = changed;
+        return () => Promise.resolve();
+      },
+    };
+    const live = await permissions.follow(source, { onError: (error) => errors.push(`${(error as Error).name}: ${(error as Error).message}`) });
+    for (const bad of [null, 'v2', { bundle: readAll, sequence: -1 }, { bundle: readAll, sequence: 1.5 }, { bundle: readAll, store: 7 }]) {
+      answer = bad;
+      notify?.();
+      await settle();
+    }
+    expect(errors).toEqual([
+      'PermissionsUsageError: careless read null instead of { bundle, sequence?, store? }; the active version stays.',
+      'PermissionsUsageError: careless read "v2" instead of { bundle, sequence?, store? }; the active version stays.',
+      'PermissionsUsageError: careless read a version whose sequence is -1, not a whole number; the active version stays.',
+      'PermissionsUsageError: careless read a version whose sequence is 1.5, not a whole number; the active version stays.',
+      'PermissionsUsageError: careless read a version whose store is 7, not a string; the active version stays.',
+    ]);
+    expect(permissions.policyVersion).toBe(readTitles.version);
+    // Still followed: the next good version is read and taken.
+    answer = { bundle: readAll };
+    notify?.();
+    await settle();
+    expect(permissions.policyVersion).toBe(readAll.version);
+    await live.close();
+  });
+
+  it('a bundle without a version is rejected and said, also before any version is active — never taken for the active one', async () => {
+    // An engine that starts without a policy and takes its first one from the source, as the decision service does.
+    const permissions = new Permissions<User<number>>({ ownership, logger: { warn: () => undefined } });
+    const rejections: PolicyRejection[] = [];
+    const { source, publish } = memorySource({ bundle: { ...readAll, version: undefined } });
+    const live = await permissions.follow(source, { onReject: (rejection) => rejections.push(rejection) });
+    expect(rejections.map(({ version, reasons }) => ({ version, reasons: reasons.length > 0 }))).toEqual([{ version: undefined, reasons: true }]);
+    expect(permissions.built).toBe(false);
+    publish({ bundle: readAll });
+    await settle();
+    expect(permissions.policyVersion).toBe(readAll.version);
+    await live.close();
+  });
 });
