@@ -351,15 +351,19 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
       );
     // Checking and building custom roles needs the table builder and zod, which a page that never follows tenants does not carry.
     const [{ checkTenantRolesOptions, buildTenantRoles }, tenants] = await Promise.all([import('./tenant-following.js'), this.tenants()]);
-    const { maxTenants, maxBytes, onError } = checkTenantRolesOptions(options, this.settings.logger);
-    tenants.use({ source, build: buildTenantRoles, maxTenants, maxBytes });
-    const stop = source.watch?.((tenant) => tenants.changed(tenant), onError);
+    const { maxTenants, maxBytes, readTimeoutMs, onError } = checkTenantRolesOptions(options, this.settings.logger);
+    const settings = { source, build: buildTenantRoles, maxTenants, maxBytes, readTimeoutMs };
+    tenants.use(settings);
+    // A handle that a later followTenantRoles replaced changes nothing of the source followed now.
+    const stop = source.watch?.((tenant) => {
+      if (tenants.follows(settings)) tenants.changed(tenant);
+    }, onError);
     return {
       get tenants() {
-        return tenants.size;
+        return tenants.follows(settings) ? tenants.size : 0;
       },
       close: async () => {
-        tenants.use(undefined);
+        if (tenants.follows(settings)) tenants.use(undefined);
         await stop?.();
       },
     };

@@ -13,6 +13,7 @@ import { MAX_COMBINATION_CACHE_BYTES } from '../core/tables/table-loader.js';
 import { COMPILED_FORM_FORMAT, readCompiledTenantRoles } from '../core/tables/compiled-tenant-roles.js';
 import { PolicySnapshot, snapshotBudgets } from '../core/decision/policy-snapshot.js';
 import { OnceWarnings } from '../core/decision/once-warnings.js';
+import { describeValue } from '../core/common/describe-value.js';
 import type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
 import type { buildTenantRoles } from '../core/table-building/tenant-roles.js';
 
@@ -50,7 +51,7 @@ interface TenantEntry {
 
 /** A read in progress, and whether the tenant changed while it ran (it is then read again). */
 interface Pending {
-  readonly promise: Promise<TenantEntry>;
+  promise: Promise<TenantEntry>;
   stale: boolean;
 }
 
@@ -60,6 +61,17 @@ export interface TenantFollowSettings {
   readonly build: typeof buildTenantRoles;
   readonly maxTenants: number;
   readonly maxBytes: number;
+  /** How long one read may take before it counts as failed. */
+  readonly readTimeoutMs: number;
+}
+
+/** `settings.source.read(tenant)`, or a failure when it does not settle within the read timeout (its late answer is dropped). */
+function readWithin(settings: TenantFollowSettings, tenant: string): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`it did not answer within ${settings.readTimeoutMs} ms`)), settings.readTimeoutMs);
+  });
+  return Promise.race([Promise.resolve().then(() => settings.source.read(tenant)), late]).finally(() => clearTimeout(timer));
 }
 
 /** What follows when tenants' compiled roles are for another policy or another version: the same remedy for both. */
@@ -112,7 +124,22 @@ export class TenantSnapshots {
   use(settings: TenantFollowSettings | undefined): void {
     this.settings = settings;
     this.changed(undefined);
+    // A read of the settings before (even one that never ends) is no read of these: the next question reads anew.
+    this.pending.clear();
     this.entries = this.cache(settings?.maxTenants ?? DEFAULT_MAX_TENANTS, settings?.maxBytes ?? DEFAULT_MAX_TENANT_BYTES);
+  }
+
+  /**
+   * Whether `settings` are the ones followed now: a handle of `followTenantRoles` that another one replaced
+   * neither forgets tenants when its source says they changed nor stops the one that replaced it.
+   *
+   * @example
+   * ```ts
+   * if (tenants.follows(settings)) tenants.use(undefined);
+   * ```
+   */
+  follows(settings: TenantFollowSettings): boolean {
+    return this.settings === settings;
   }
 
   private cache(maxTenants: number, maxBytes: number): BoundedCache<string, TenantEntry> {
@@ -189,48 +216,64 @@ export class TenantSnapshots {
   private read(tenant: string, base: PolicySnapshot): Promise<TenantEntry> {
     const running = this.pending.get(tenant);
     if (running !== undefined) return running.promise;
-    const pending: Pending = { promise: this.readOnce(tenant, base), stale: false };
+    const pending = { stale: false } as Pending;
     this.pending.set(tenant, pending);
+    // Only its own entry is removed when it ends: following another source may have started a newer read since.
+    pending.promise = this.readOnce(tenant, base, pending).finally(() => {
+      if (this.pending.get(tenant) === pending) this.pending.delete(tenant);
+    });
     return pending.promise;
   }
 
-  private async readOnce(tenant: string, base: PolicySnapshot): Promise<TenantEntry> {
+  private async readOnce(tenant: string, base: PolicySnapshot, pending: Pending): Promise<TenantEntry> {
     for (;;) {
       const settings = this.settings;
-      if (settings === undefined) {
-        this.pending.delete(tenant);
-        return this.remake(tenant, undefined, base);
-      }
-      let version: TenantRolesVersion | undefined;
+      if (settings === undefined) return this.remake(tenant, undefined, base);
+      let version: unknown;
       try {
-        version = await settings.source.read(tenant);
+        version = await readWithin(settings, tenant);
       } catch (error) {
-        this.pending.delete(tenant);
-        const refusal = new PermissionsTenantRolesError(
-          tenant,
-          `The custom roles of tenant ${JSON.stringify(tenant)} could not be read from ${settings.source.description}: ` +
-            `${(error as Error)?.message ?? String(error)}. Its questions are refused until the source answers.`,
-          { cause: error },
-        );
-        // Said once until a read of the tenant succeeds again: integrations answer 503 without the cause.
-        if (!this.unreadable.has(tenant)) {
-          if (this.unreadable.size >= DEFAULT_MAX_TENANTS) this.unreadable.clear();
-          this.unreadable.add(tenant);
-          base.settings.logger.warn(`typed-permissions: ${refusal.message}`);
-        }
-        throw refusal;
+        throw this.unreadableRefusal(tenant, settings, error, base);
       }
       this.unreadable.delete(tenant);
-      const pending = this.pending.get(tenant);
       // The tenant changed while it was read (or following stopped): what was read may be the old roles.
-      if (pending?.stale === true || this.settings !== settings) {
-        if (pending !== undefined) pending.stale = false;
+      if (pending.stale || this.settings !== settings) {
+        pending.stale = false;
         continue;
       }
-      this.pending.delete(tenant);
-      // A source that answers for another tenant than asked is not believed: the tenant gets no custom roles.
-      return this.remake(tenant, version !== undefined && version.tenant === tenant ? version : undefined, base);
+      return this.remake(tenant, this.versionOf(tenant, version, settings, base), base);
     }
+  }
+
+  /** The refusal of a read that failed or timed out, said once until a read of the tenant succeeds again (integrations answer 503 without the cause). */
+  private unreadableRefusal(tenant: string, settings: TenantFollowSettings, error: unknown, base: PolicySnapshot): PermissionsTenantRolesError {
+    const refusal = new PermissionsTenantRolesError(
+      tenant,
+      `The custom roles of tenant ${JSON.stringify(tenant)} could not be read from ${settings.source.description}: ` +
+        `${(error as Error)?.message ?? String(error)}. Its questions are refused until the source answers.`,
+      { cause: error },
+    );
+    if (!this.unreadable.has(tenant)) {
+      if (this.unreadable.size >= DEFAULT_MAX_TENANTS) this.unreadable.clear();
+      this.unreadable.add(tenant);
+      base.settings.logger.warn(`typed-permissions: ${refusal.message}`);
+    }
+    return refusal;
+  }
+
+  /**
+   * The version a read answered, when it is one of `tenant`: a source that answers with something else (another
+   * tenant's version, null, a string) is not believed, and said once: the tenant gets no custom roles.
+   */
+  private versionOf(tenant: string, read: unknown, settings: TenantFollowSettings, base: PolicySnapshot): TenantRolesVersion | undefined {
+    if (read === undefined) return undefined;
+    if (typeof read === 'object' && read !== null && (read as TenantRolesVersion).tenant === tenant) return read as TenantRolesVersion;
+    const answered = typeof read === 'object' && read !== null ? `the version of another tenant` : describeValue(read);
+    this.reports(base).warn('a read answered with no version of the tenant', JSON.stringify([tenant]), () => ({
+      problem: `${settings.source.description} answered the read of tenant ${JSON.stringify(tenant)} with ${answered}, not its version`,
+      consequence: 'the tenant gets no custom roles',
+    }));
+    return undefined;
   }
 
   /** Makes and keeps the snapshot of `tenant` with custom roles `version` over `base` (just read, or the policy changed). */
@@ -271,6 +314,22 @@ export class TenantSnapshots {
    * else built from its document; undefined (reported once) when they do not fit it.
    */
   private build(base: PolicySnapshot, version: TenantRolesVersion): GrantTables | undefined {
+    try {
+      return this.buildRead(base, version);
+    } catch (error) {
+      // What the source gave could not be read (a document that parses when first read, and does not): no custom roles.
+      this.reports(base).warn('custom roles that cannot be read', JSON.stringify([version.tenant, version.sequence]), () => ({
+        problem:
+          `the custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) cannot be read ` +
+          `(${(error as Error)?.message ?? String(error)})`,
+        consequence: 'they grant nothing',
+      }));
+      return undefined;
+    }
+  }
+
+  /** See {@link build}: what may throw when the version's compiled form or document cannot be read. */
+  private buildRead(base: PolicySnapshot, version: TenantRolesVersion): GrantTables | undefined {
     if (version.compiled !== undefined) {
       const read = readCompiledTenantRoles(base.tables, base.version, version.compiled);
       if ('tables' in read) return read.tables;

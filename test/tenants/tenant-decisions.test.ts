@@ -218,6 +218,89 @@ describe('reading a tenant', () => {
     expect((await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' })).granted).toBe(false);
   });
 
+  it('a read that never settles is refused after readTimeoutMs, and the next question reads again', async () => {
+    const { permissions } = engine();
+    let hang = true;
+    const reads: string[] = [];
+    const source: TenantRolesSource = {
+      description: 'stuck',
+      read: (tenant) => {
+        reads.push(tenant);
+        if (hang) return new Promise(() => undefined);
+        return Promise.resolve({ tenant, sequence: 1, document: { definitions: [reviewer('REVIEWER')] } });
+      },
+    };
+    await permissions.followTenantRoles(source, { readTimeoutMs: 50 });
+    const query = { user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' } as const;
+    await expect(permissions.grantPermit(query)).rejects.toMatchObject({
+      name: 'PermissionsTenantRolesError',
+      tenant: 'acme',
+      message:
+        'The custom roles of tenant "acme" could not be read from stuck: it did not answer within 50 ms. Its questions are refused until the source answers.',
+    });
+    hang = false;
+    expect((await permissions.grantPermit(query)).granted).toBe(true);
+    expect(reads).toEqual(['acme', 'acme']);
+    await expect(permissions.followTenantRoles(source, { readTimeoutMs: 0 })).rejects.toThrow(
+      new PermissionsUsageError('followTenantRoles(source, options): readTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got 0.'),
+    );
+  });
+
+  it('a read hanging when another source is followed is no read of the new one: its questions read the new source', async () => {
+    const { permissions } = engine();
+    const stuck: TenantRolesSource = { description: 'stuck', read: () => new Promise(() => undefined) };
+    await permissions.followTenantRoles(stuck, { readTimeoutMs: 500 });
+    const query = { user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' } as const;
+    void permissions.grantPermit(query).catch(() => undefined);
+    await permissions.followTenantRoles(memorySource({ acme: { definitions: [reviewer('REVIEWER')] } }).source);
+    expect((await permissions.grantPermit(query)).granted).toBe(true);
+  });
+
+  it('closing a handle that a later followTenantRoles replaced leaves the later source followed', async () => {
+    const { permissions } = engine();
+    const before = memorySource({ acme: { definitions: [reviewer('REVIEWER')] } });
+    const after = memorySource({ acme: { definitions: [reviewer('REVIEWER')] } });
+    const first = await permissions.followTenantRoles(before.source);
+    const second = await permissions.followTenantRoles(after.source);
+    const query = { user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' } as const;
+    expect((await permissions.grantPermit(query)).granted).toBe(true);
+    // The first source's watch no longer forgets tenants of the second.
+    before.publish('acme', { definitions: [] });
+    await first.close();
+    expect([(await permissions.grantPermit(query)).granted, first.tenants, second.tenants]).toEqual([true, 0, 1]);
+    // The second still follows its source: a change there is seen.
+    after.publish('acme', { definitions: [] });
+    expect((await permissions.grantPermit(query)).granted).toBe(false);
+    expect(after.reads).toEqual(['acme', 'acme']);
+    await second.close();
+  });
+
+  it('a source that answers null, a string, or a document that cannot be read: no custom roles, said once — never an untyped error', async () => {
+    const { permissions, warnings } = engine();
+    const answers: Record<string, unknown> = {
+      acme: null,
+      globex: 'v1',
+      initech: {
+        tenant: 'initech',
+        sequence: 3,
+        get document(): unknown {
+          throw new SyntaxError('Unexpected token } in JSON');
+        },
+      },
+    };
+    await permissions.followTenantRoles({ description: 'careless', read: (tenant) => Promise.resolve(answers[tenant] as TenantRolesVersion) });
+    for (const tenant of ['acme', 'globex', 'initech', 'acme']) {
+      const permit = await permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant });
+      expect([tenant, permit.granted]).toEqual([tenant, false]);
+    }
+    expect(warnings).toEqual([
+      'typed-permissions: careless answered the read of tenant "acme" with null, not its version; the tenant gets no custom roles.',
+      'typed-permissions: unknown role "REVIEWER": no definition names it; it is ignored.',
+      'typed-permissions: careless answered the read of tenant "globex" with "v1", not its version; the tenant gets no custom roles.',
+      'typed-permissions: the custom roles of tenant "initech" (version 3) cannot be read (Unexpected token } in JSON); they grant nothing.',
+    ]);
+  });
+
   it('grants nothing through custom roles that do not fit the policy, and says so once', async () => {
     const { permissions, warnings } = engine();
     await permissions.followTenantRoles(memorySource({ acme: { definitions: [{ roles: ['EMPLOYEE'], resource: 'document', grant: ['delete:any'] }] } }).source);
