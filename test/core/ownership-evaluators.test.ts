@@ -25,7 +25,7 @@ const CONTEXT: OwnershipContext = {
     ['document', { creator: { resource: 'user', on: 'creatorId' } }],
     ['user', { manager: { resource: 'user', on: 'managerId' } }],
   ]),
-  userAttributes: { id: 'number', companyId: 'number', managedUserIds: 'number[]', team: 'string' },
+  userAttributes: { id: 'number', companyId: 'number', managedUserIds: 'number[]', team: 'string', teams: 'string[]' },
 };
 const TABLES = { tables: { document: 'documents', user: 'users' } };
 
@@ -202,11 +202,38 @@ describe('in-memory predicate of a rule', () => {
       { attribute: 'creatorId', equals: { user: 'unknown' } },
       'Ownership rule reads user attribute "unknown", which is not declared in "userAttributes".',
     ],
+    // A database receives a lone surrogate as U+FFFD: "ops\uD800" would select the records of team "ops\uFFFD".
+    [
+      { ...USER_3, team: 'ops\uD800' },
+      { attribute: 'status', equals: { user: 'team' } },
+      'User attribute "team" holds text with a lone surrogate (U+D800), which a database stores as U+FFFD (another text), so the rule could ' +
+        'select the records of another value: give it whole characters.',
+    ],
+    [
+      { ...USER_3, teams: ['ops \u{1F600}', 'ops\uDFFF'] },
+      { attribute: 'status', in: { user: 'teams' } },
+      'User attribute "teams" holds at entry 1 text with a lone surrogate (U+DFFF), which a database stores as U+FFFD (another text), so the ' +
+        'rule could select the records of another value: give it whole characters.',
+    ],
   ])('refuses a user whose attributes do not fit the rule, in every evaluator (%#)', (user, rule, message) => {
     const error = new PermissionsUsageError(message);
     expect(() => ownershipPredicate(rule, CONTEXT, user, related)).toThrow(error);
     expect(() => sqlOwnershipCondition(rule, CONTEXT, user, TABLES)).toThrow(error);
     expect(() => kyselySql(rule, user)).toThrow(error);
+  });
+
+  it('refuses a tenant with a lone surrogate in every evaluator; a whole pair is text like any other', () => {
+    const rule: OwnershipCondition = { attribute: 'companyId', equals: { tenant: 'id' } };
+    const context: OwnershipContext = { ...CONTEXT, tenantIdType: 'string' };
+    const error = new PermissionsUsageError(
+      'The tenant of an ownership question holds a lone surrogate (U+D83D), which is not text: give it whole characters.',
+    );
+    expect(() => ownershipPredicate(rule, context, USER_3, related, 'acme\uD83D')).toThrow(error);
+    expect(() => sqlOwnershipCondition(rule, context, USER_3, TABLES, 'acme\uD83D')).toThrow(error);
+    expect(sqlOwnershipCondition(rule, context, USER_3, TABLES, 'acme \u{1F600}')).toEqual({
+      text: '"documents"."companyId" = $1',
+      values: ['acme \u{1F600}'],
+    });
   });
 
   it(`reads a list user attribute of ${OWNERSHIP_LIMITS.maxUserListLength} values`, () => {

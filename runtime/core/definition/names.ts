@@ -3,13 +3,13 @@
  * this one check, in `build()` and in the compiler alike. A name ends up in generated TypeScript,
  * in PERMISSIONS.md, in a terminal and in log lines, so it must be printable text of bounded length.
  */
+import { loneSurrogateIn } from '../common/lone-surrogate.js';
+
 /** The longest name, in UTF-16 code units. Long enough for any real name; short enough that the generated files and messages stay bounded. */
 export const MAX_NAME_LENGTH = 128;
 
 /** Control characters (C0, DEL, C1), format characters (bidi overrides, zero-width joiners, BOM), and line or paragraph separators. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-/** With the `u` flag a surrogate pair is one code point, so this matches lone surrogates only. */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 function codePointLabel(character: string): string {
   return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -28,8 +28,8 @@ function codePointLabel(character: string): string {
 export function nameProblem(name: string): string | undefined {
   if (name.length === 0) return 'is empty';
   if (name.length > MAX_NAME_LENGTH) return `is ${name.length} characters long; the limit is ${MAX_NAME_LENGTH}`;
-  const lone = LONE_SURROGATE.exec(name);
-  if (lone !== null) return `contains a lone surrogate (${codePointLabel(lone[0])}), which is not text`;
+  const lone = loneSurrogateIn(name);
+  if (lone !== undefined) return `contains a lone surrogate (${lone}), which is not text`;
   const unprintable = UNPRINTABLE.exec(name);
   if (unprintable !== null) return `contains the unprintable character ${codePointLabel(unprintable[0])}`;
   if (name.trim() !== name) return 'starts or ends with whitespace';

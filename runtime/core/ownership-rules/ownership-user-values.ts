@@ -5,6 +5,7 @@
  */
 import { PermissionsUsageError } from '../common/errors.js';
 import { describeValue } from '../common/describe-value.js';
+import { loneSurrogateIn } from '../common/lone-surrogate.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { OWNERSHIP_LIMITS, type OwnershipLiteral, type UserAttributeType } from './ownership-rule.js';
 
@@ -50,7 +51,21 @@ export function userScalar(user: object, name: string, types: Readonly<Record<st
     throw new PermissionsUsageError(
       `User attribute ${quoteForMessage(name)} must be a ${type === 'number' ? 'finite number' : type} or null, got ${describeValue(value)}.`,
     );
+  checkWholeText(value, name, '');
   return value;
+}
+
+/**
+ * Refuses a string holding a lone surrogate: a database receives it as U+FFFD, so its rule would select the
+ * records of another value than in memory (`ops\uD800` and `ops\uDFFF` would both match `ops\uFFFD`).
+ */
+function checkWholeText(value: OwnershipLiteral, name: string, where: string): void {
+  const lone = typeof value === 'string' ? loneSurrogateIn(value) : undefined;
+  if (lone !== undefined)
+    throw new PermissionsUsageError(
+      `User attribute ${quoteForMessage(name)} holds${where} text with a lone surrogate (${lone}), which a database stores as U+FFFD (another ` +
+        'text), so the rule could select the records of another value: give it whole characters.',
+    );
 }
 
 /**
@@ -79,6 +94,7 @@ export function userList(user: object, name: string, types: Readonly<Record<stri
         `User attribute ${quoteForMessage(name)} must hold only ${entryType === 'number' ? 'finite numbers' : `${entryType}s`}, ` +
           `got ${describeValue(entry)} at entry ${i}.`,
       );
+    checkWholeText(entry, name, ` at entry ${i}`);
   });
   return value as readonly OwnershipLiteral[];
 }
