@@ -32,6 +32,19 @@ function groupsProblem(list: unknown, pairs: boolean, planCount: number): boolea
 }
 
 /**
+ * What a well-formed action entry says against itself, as a slice is never cut: it is listed only when granted, its
+ * extra attributes for owned records come from own grants, and each of them belongs to a group that decides
+ * ownership. A picker trusting such an entry would hand out attributes of an action it refuses.
+ */
+function entryContradiction([, anyPlan, ownGranted, own, owners]: readonly [string, number, 0 | 1, readonly number[], readonly number[]]): string | undefined {
+  if (anyPlan === -1 && ownGranted === 0) return 'grants nothing, and a slice lists granted actions only';
+  if (ownGranted === 0 && own.length > 0) return 'adds attributes for owned records without granting the action as own';
+  for (let i = 0; i < own.length; i += 2)
+    if (!owners.includes(own[i] as number)) return `adds attributes for records of ownership group ${own[i]}, which is not among its owners`;
+  return undefined;
+}
+
+/**
  * What is wrong with `value` as a {@link PermissionSlice}, or `undefined` when it is one.
  *
  * @example
@@ -71,6 +84,8 @@ export function sliceProblem(value: unknown): string | undefined {
         groupsProblem(action[4], false, plans.length)
       )
         return `grants[${r}][1][${a}] is not [action, anyPlan, ownGranted, own, owners] (or repeats an action)`;
+      const contradiction = entryContradiction(action as [string, number, 0 | 1, number[], number[]]);
+      if (contradiction !== undefined) return `grants[${r}][1][${a}] ${contradiction}`;
       actions.add(action[0]);
     }
   }

@@ -85,6 +85,36 @@ const HOSTILE_SLICES: [what: string, slice: () => unknown, message: string][] = 
     },
     badAction(0, 5),
   ],
+  // Well-formed entries that say something against themselves, which no cut slice does: a picker trusting them
+  // would hand out attributes of an action it refuses.
+  [
+    'an action listed that grants nothing',
+    () => {
+      const slice = slice7();
+      (slice.grants[0]?.[1][0] as unknown[])[2] = 0; // delete: not granted as any, now not as own either
+      return slice;
+    },
+    refused('grants[0][1][0] grants nothing, and a slice lists granted actions only'),
+  ],
+  [
+    'attributes for owned records without an own grant',
+    () => {
+      const slice = slice7();
+      const list = slice.grants[0]?.[1][1] as unknown[]; // list: granted as any, its own group 1 adds attributes
+      list[2] = 0;
+      return slice;
+    },
+    refused('grants[0][1][1] adds attributes for owned records without granting the action as own'),
+  ],
+  [
+    'attributes for records of a group that decides no ownership',
+    () => {
+      const slice = slice7();
+      (slice.grants[0]?.[1][4] as unknown[])[3] = [1, 2]; // update: owners [2], extra attributes for group 1
+      return slice;
+    },
+    refused('grants[0][1][4] adds attributes for records of ownership group 1, which is not among its owners'),
+  ],
   ['a plan nested 33 deep', () => ({ ...slice7(), plans: [planOfDepth(33)], grants: [] }), refused('plans[0] nests deeper than 32 levels')],
   [
     'a plan nested 100,000 deep',

@@ -206,14 +206,12 @@ describe('in-memory predicate of a rule', () => {
     [
       { ...USER_3, team: 'ops\uD800' },
       { attribute: 'status', equals: { user: 'team' } },
-      'User attribute "team" holds text with a lone surrogate (U+D800), which a database stores as U+FFFD (another text), so the rule could ' +
-        'select the records of another value: give it whole characters.',
+      'User attribute "team" holds a lone surrogate (U+D800): a database reads it as U+FFFD, another text. Give it whole characters.',
     ],
     [
       { ...USER_3, teams: ['ops \u{1F600}', 'ops\uDFFF'] },
       { attribute: 'status', in: { user: 'teams' } },
-      'User attribute "teams" holds at entry 1 text with a lone surrogate (U+DFFF), which a database stores as U+FFFD (another text), so the ' +
-        'rule could select the records of another value: give it whole characters.',
+      'User attribute "teams", entry 1, holds a lone surrogate (U+DFFF): a database reads it as U+FFFD, another text. Give it whole characters.',
     ],
   ])('refuses a user whose attributes do not fit the rule, in every evaluator (%#)', (user, rule, message) => {
     const error = new PermissionsUsageError(message);
@@ -226,7 +224,7 @@ describe('in-memory predicate of a rule', () => {
     const rule: OwnershipCondition = { attribute: 'companyId', equals: { tenant: 'id' } };
     const context: OwnershipContext = { ...CONTEXT, tenantIdType: 'string' };
     const error = new PermissionsUsageError(
-      'The tenant of an ownership question holds a lone surrogate (U+D83D), which is not text: give it whole characters.',
+      'The tenant of an ownership question holds a lone surrogate (U+D83D): a database reads it as U+FFFD, another text. Give it whole characters.',
     );
     expect(() => ownershipPredicate(rule, context, USER_3, related, 'acme\uD83D')).toThrow(error);
     expect(() => sqlOwnershipCondition(rule, context, USER_3, TABLES, 'acme\uD83D')).toThrow(error);

@@ -20,3 +20,13 @@ export function loneSurrogateIn(text: string): string | undefined {
   const lone = LONE_SURROGATE.exec(text);
   return lone === null ? undefined : `U+${(lone[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
+
+/**
+ * The end of the refusal of a value compared in a database that holds lone surrogate `lone`.
+ *
+ * @example
+ * ```ts
+ * `User attribute "team" ${NOT_TEXT('U+D800')}`; // 'User attribute "team" holds a lone surrogate (U+D800): a database reads it as U+FFFD, another text. …'
+ * ```
+ */
+export const NOT_TEXT = (lone: string): string => `holds a lone surrogate (${lone}): a database reads it as U+FFFD, another text. Give it whole characters.`;

@@ -4,7 +4,7 @@
  * number column" select no record everywhere alike — they are `null`, which equals nothing.
  */
 import { PermissionsUsageError } from '../common/errors.js';
-import { loneSurrogateIn } from '../common/lone-surrogate.js';
+import { loneSurrogateIn, NOT_TEXT } from '../common/lone-surrogate.js';
 import { describeValue } from '../common/describe-value.js';
 import type { OwnershipContext } from './ownership-context.js';
 import type { EqualsCondition, TenantIdType } from './ownership-rule.js';
@@ -30,8 +30,7 @@ export function tenantIdValue(tenant: unknown, tenantIdType: TenantIdType | unde
     throw new PermissionsUsageError(`The tenant of an ownership question must be a string or left out, got ${describeValue(tenant)}.`);
   const lone = loneSurrogateIn(tenant);
   // A database receives a lone surrogate as U+FFFD: the rule would select another tenant's records than in memory.
-  if (lone !== undefined)
-    throw new PermissionsUsageError(`The tenant of an ownership question holds a lone surrogate (${lone}), which is not text: give it whole characters.`);
+  if (lone !== undefined) throw new PermissionsUsageError(`The tenant of an ownership question ${NOT_TEXT(lone)}`);
   if (tenantIdType !== 'number') return tenant;
   const number = Number(tenant);
   // The canonical text of the number is the id itself: leading zeros, exponents, spaces and signs of zero differ.

@@ -5,7 +5,7 @@
  */
 import { PermissionsUsageError } from '../common/errors.js';
 import { describeValue } from '../common/describe-value.js';
-import { loneSurrogateIn } from '../common/lone-surrogate.js';
+import { loneSurrogateIn, NOT_TEXT } from '../common/lone-surrogate.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { OWNERSHIP_LIMITS, type OwnershipLiteral, type UserAttributeType } from './ownership-rule.js';
 
@@ -61,11 +61,7 @@ export function userScalar(user: object, name: string, types: Readonly<Record<st
  */
 function checkWholeText(value: OwnershipLiteral, name: string, where: string): void {
   const lone = typeof value === 'string' ? loneSurrogateIn(value) : undefined;
-  if (lone !== undefined)
-    throw new PermissionsUsageError(
-      `User attribute ${quoteForMessage(name)} holds${where} text with a lone surrogate (${lone}), which a database stores as U+FFFD (another ` +
-        'text), so the rule could select the records of another value: give it whole characters.',
-    );
+  if (lone !== undefined) throw new PermissionsUsageError(`User attribute ${quoteForMessage(name)}${where} ${NOT_TEXT(lone)}`);
 }
 
 /**
@@ -94,7 +90,7 @@ export function userList(user: object, name: string, types: Readonly<Record<stri
         `User attribute ${quoteForMessage(name)} must hold only ${entryType === 'number' ? 'finite numbers' : `${entryType}s`}, ` +
           `got ${describeValue(entry)} at entry ${i}.`,
       );
-    checkWholeText(entry, name, ` at entry ${i}`);
+    checkWholeText(entry, name, `, entry ${i},`);
   });
   return value as readonly OwnershipLiteral[];
 }
