@@ -9,6 +9,7 @@ import { compileModel } from '../../compiler/model/compile-model.js';
 import { PermissionDefinitionError, PermissionsHookError, PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import type { OwnershipQuestion } from '../../runtime/core/ownership-rules/ownership-rule-source.js';
+import { OWNERSHIP_SOURCE_LIMITS } from '../../runtime/core/ownership-rules/ownership-ids.js';
 import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
 import { permissionsFromTables } from '../../runtime/permissions/precompiled-permissions.js';
 import { fixture } from '../compiler/helpers.js';
@@ -93,6 +94,35 @@ describe('ownership decided by a rule', () => {
     expect(asked).toEqual(['ownedAmong [100,101,102,103]']);
     const employeeList = await engine().grantPermit({ user: employee, resource: 'document', action: 'list' });
     expect(await employeeList.filterPick(DOCUMENTS)).toEqual([{ id: 100, title: 'a', creatorId: 1 }, { title: 'b' }, { title: 'c' }, { title: 'd' }]);
+  });
+
+  it(`filterPick of more records than one ownedAmong call takes (${OWNERSHIP_SOURCE_LIMITS.maxIds}) asks in batches, one after another`, async () => {
+    const many = Array.from({ length: 25_001 }, (_, i) => ({ id: 1000 + i, title: `t${i}`, confidential: 'x', creatorId: (i % 3) + 1 }));
+    const memory = memoryOwnership({ document: many, user: USERS });
+    const sizes: number[] = [];
+    let running = 0;
+    const source = {
+      ...memory,
+      ownedAmong: async (question: OwnershipQuestion, ids: readonly unknown[]) => {
+        sizes.push(ids.length);
+        expect(++running).toBe(1);
+        const owned = await memory.ownedAmong(question, ids);
+        running--;
+        return owned;
+      },
+    };
+    const permit = await engine(source).grantPermit({ user: manager, resource: 'document', action: 'read' });
+    // The manager owns what they created (user 2) and what user 3, whom they manage, created.
+    expect(await permit.filterPick(many)).toEqual(many.filter((document) => document.creatorId !== 1));
+    expect(sizes).toEqual([10_000, 10_000, 5_001]);
+    // The in-memory source itself takes no more in one call, as the SQL sources do.
+    const ids = many.map((document) => document.id);
+    expect(() => memory.ownedAmong(permit.ownershipScope(), ids)).toThrow(
+      new PermissionsUsageError('Ownership of 25001 ids was asked in one call; at most 10000 are checked at once. Ask in several calls.'),
+    );
+    expect(() => memory.ownedAmong(permit.ownershipScope(), [Number.NaN])).toThrow(
+      new PermissionsUsageError('Record id at index 0 must be a string, a finite number or a bigint, got NaN.'),
+    );
   });
 
   it('listOwn lists what the rule owns; limitOwn is the source filter, one filter for several rules', async () => {

@@ -294,4 +294,17 @@ describe.each(ADAPTER_TARGETS)('ownership adapters on $name', (target) => {
       ),
     );
   });
+
+  it('a table or column name that is no string is a typed error naming where it came from (JavaScript callers)', () => {
+    const withTables = (tables: Record<string, unknown>) => sqlOwnership({ tables: tables as Record<string, string>, query: db.query });
+    expect(() => withTables({ document: 5, user: 'users' }).filter(question(CREATOR))).toThrow(
+      new PermissionsUsageError('The SQL name of the table of resource "document" (in "tables") must be a string, got number.'),
+    );
+    expect(() => withTables({ document: 'documents', user: null }).filter(question(SAME_COMPANY))).toThrow(
+      new PermissionsUsageError('The SQL name of the table of resource "user" (in "tables") must be a string, got null.'),
+    );
+    expect(() => sqlOwnership({ tables: TABLES, query: db.query, column: () => 5 as unknown as string }).filter(question(CREATOR))).toThrow(
+      new PermissionsUsageError('The SQL name of the column of attribute "creatorId" of resource "document" must be a string, got number.'),
+    );
+  });
 });

@@ -3,6 +3,7 @@
  * records, every owned record and a filter, each a question to the source about the rule. So a group decided by a
  * rule goes through the very machinery (time-outs, answer checks, batching, memo) hooks go through.
  */
+import { OWNERSHIP_SOURCE_LIMITS } from '../ownership-rules/ownership-ids.js';
 import { describeValue } from '../common/describe-value.js';
 import type { OwnershipContext } from '../ownership-rules/ownership-context.js';
 import type { OwnershipRuleSource, OwnershipQuestion } from '../ownership-rules/ownership-rule-source.js';
@@ -28,6 +29,23 @@ export function ruleContext(tables: GrantTables, rule: RuleTable): OwnershipCont
 function questionOf(rule: RuleTable, context: OwnershipContext, args: object): OwnershipQuestion {
   const { user, tenant } = args as { readonly user: object; readonly tenant?: string };
   return tenant === undefined ? { scope: rule.condition, context, user } : { scope: rule.condition, context, user, tenant };
+}
+
+/**
+ * `source.ownedAmong` for any number of ids: one call per {@link OWNERSHIP_SOURCE_LIMITS}.maxIds ids, one after
+ * another (a page of `filterPick` over 25,000 records is three statements, not a refusal; never several at once
+ * on one connection pool), their answers joined.
+ */
+async function ownedAmongInBatches(source: OwnershipRuleSource, question: OwnershipQuestion, ids: readonly unknown[]): Promise<readonly unknown[]> {
+  const { maxIds } = OWNERSHIP_SOURCE_LIMITS;
+  if (!Array.isArray(ids) || ids.length <= maxIds) return source.ownedAmong(question, ids);
+  const owned: unknown[] = [];
+  for (let start = 0; start < ids.length; start += maxIds) {
+    const answer: unknown = await source.ownedAmong(question, ids.slice(start, start + maxIds));
+    if (!Array.isArray(answer)) return answer as readonly unknown[]; // refused by the caller, as one call's answer is
+    owned.push(...(answer as unknown[]));
+  }
+  return owned;
 }
 
 /**
@@ -59,7 +77,7 @@ export function bindRule(source: OwnershipRuleSource, rule: RuleTable, context: 
     },
     listOwned: { name, call: (args) => source.listOwned(question(args)) },
     limitOwned: { name, call: (args) => source.filter(question(args)) },
-    ownedAmong: { name, call: (args) => source.ownedAmong(question(args), (args as { readonly resourceIds: readonly unknown[] }).resourceIds) },
+    ownedAmong: { name, call: (args) => ownedAmongInBatches(source, question(args), (args as { readonly resourceIds: readonly unknown[] }).resourceIds) },
     filter: (asked) => source.filter(asked),
   };
 }

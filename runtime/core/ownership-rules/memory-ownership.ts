@@ -2,6 +2,7 @@
  * Ownership rules over records held in memory: arrays of plain objects per resource. It is the rule source of
  * policy tests and of applications whose records fit in memory, and its filter is a predicate for `Array.filter`.
  */
+import { checkedOwnershipIds } from './ownership-ids.js';
 import { PermissionsUsageError } from '../common/errors.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import { ownershipPredicate, type OwnershipRecord } from './in-memory-ownership.js';
@@ -61,7 +62,8 @@ export function memoryOwnership(records: MemoryRecords): MemoryOwnership {
   const source: MemoryOwnership = {
     filter: predicate,
     ownedAmong: (question, ids) => {
-      const asked = new Set(ids);
+      // Checked as the SQL sources check them: an id that is no id (NaN, an object) or too many ids are refused alike.
+      const asked = new Set<unknown>(checkedOwnershipIds(ids));
       const owns = predicate(question);
       return Promise.resolve(recordsOf(question.context.resource).flatMap((record) => (asked.has(idOf(record)) && owns(record) ? [idOf(record)] : [])));
     },

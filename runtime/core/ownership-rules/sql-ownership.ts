@@ -4,6 +4,7 @@
  * parameter, so no value can change the text. A path through relations is an `EXISTS (SELECT 1 FROM … WHERE …)`
  * sub-query per relation, which keeps one row per record whatever the relations hold.
  */
+import { describeValue } from '../common/describe-value.js';
 import { PermissionsUsageError } from '../common/errors.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import type { OwnershipContext } from './ownership-context.js';
@@ -28,7 +29,9 @@ export interface SqlOwnershipOptions {
 }
 
 /** A PostgreSQL identifier, quoted: doubled quotes inside; NUL, which PostgreSQL cannot hold, refused. */
-function quoteIdentifier(name: string): string {
+function quoteIdentifier(name: unknown, what: string): string {
+  // `tables` and `column` are the application's: JavaScript callers can hand anything.
+  if (typeof name !== 'string') throw new PermissionsUsageError(`The SQL name of ${what} must be a string, got ${describeValue(name)}.`);
   if (name.length === 0 || name.includes('\u0000'))
     throw new PermissionsUsageError(`SQL identifier ${quoteForMessage(name)} is empty or holds NUL; name tables and columns with other text.`);
   return `"${name.replaceAll('"', '""')}"`;
@@ -51,18 +54,19 @@ class SqlWriter {
 
   alias(): string {
     this.aliases += 1;
-    return quoteIdentifier(`ownership_${this.aliases}`);
+    return quoteIdentifier(`ownership_${this.aliases}`, 'a sub-query');
   }
 
   table(resource: string): string {
     const { tables } = this.options;
     const table = Object.hasOwn(tables, resource) ? tables[resource] : undefined;
     if (table === undefined) throw new PermissionsUsageError(`No table is given for resource ${quoteForMessage(resource)}: add it to "tables".`);
-    return quoteIdentifier(table);
+    return quoteIdentifier(table, `the table of resource ${quoteForMessage(resource)} (in "tables")`);
   }
 
   column(qualifier: string, resource: string, attribute: string): string {
-    return `${qualifier}.${quoteIdentifier(this.options.column?.(resource, attribute) ?? attribute)}`;
+    const name: unknown = this.options.column?.(resource, attribute) ?? attribute;
+    return `${qualifier}.${quoteIdentifier(name, `the column of attribute ${quoteForMessage(attribute)} of resource ${quoteForMessage(resource)}`)}`;
   }
 }
 
