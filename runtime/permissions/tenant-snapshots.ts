@@ -143,9 +143,19 @@ export class TenantSnapshots {
   }
 
   private cache(maxTenants: number, maxBytes: number): BoundedCache<string, TenantEntry> {
-    return new BoundedCache(maxTenants, new CacheBudget(maxBytes), (tenant, entry) => {
-      if (this.byTenant.get(tenant) === entry.snapshot) this.byTenant.delete(tenant);
-    });
+    return new BoundedCache(
+      maxTenants,
+      new CacheBudget(maxBytes),
+      (tenant, entry) => {
+        if (this.byTenant.get(tenant) === entry.snapshot) this.byTenant.delete(tenant);
+      },
+      // Second chance: a tenant asked about since the cache last passed over it stays (least recently asked goes first).
+      (_tenant, entry) => {
+        if (!entry.snapshot.recentlyAsked) return false;
+        entry.snapshot.recentlyAsked = false;
+        return true;
+      },
+    );
   }
 
   /**
@@ -177,7 +187,11 @@ export class TenantSnapshots {
    * ```
    */
   kept(base: PolicySnapshot, tenant: string): PolicySnapshot | undefined {
-    return base === this.keptOver ? this.byTenant.get(tenant) : undefined;
+    if (base !== this.keptOver) return undefined;
+    const snapshot = this.byTenant.get(tenant);
+    // One store per question: the mark the cache reads before it forgets the oldest tenant.
+    if (snapshot !== undefined) snapshot.recentlyAsked = true;
+    return snapshot;
   }
 
   /**
@@ -191,6 +205,8 @@ export class TenantSnapshots {
    */
   ready(base: PolicySnapshot, tenant: string): PolicySnapshot | undefined {
     const entry = this.entries.get(tenant);
+    // Off the hot path (a first question after a policy change, loadTenant): the tenant becomes the newest kept.
+    if (entry !== undefined) this.entries.refresh(tenant);
     if (entry !== undefined && entry.base === base) return this.keptFast(tenant, base, entry.snapshot);
     if (entry !== undefined) return this.remake(tenant, entry.version, base).snapshot;
     if (this.settings !== undefined) return undefined;

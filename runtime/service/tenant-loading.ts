@@ -53,3 +53,29 @@ export async function loadTenants(engine: TenantEngine, asked: readonly AskedTen
     throw new ServiceProblem('tenant-roles-unavailable', `The custom roles of tenant ${JSON.stringify(tenant)} cannot be read now; try again later.`);
   }
 }
+
+/** How many times a request's tenants are loaded before its answer is given up: see {@link withTenantsLoaded}. */
+export const TENANT_LOAD_ATTEMPTS = 3;
+
+/**
+ * `answer()` once every tenant `asked` names is loaded. The engine keeps a bounded number of tenants: while one of
+ * a request's tenants is being read, other requests can read so many others that a tenant this request loaded
+ * first is forgotten again before `answer` runs (it then throws a PermissionsUsageError: not loaded). The tenants
+ * are then loaded again and `answer` asked again, up to {@link TENANT_LOAD_ATTEMPTS} times in all.
+ *
+ * @example
+ * ```ts
+ * const answers = await withTenantsLoaded(engine, asked, limits.maxTenants, () => answerChecks(engine, vocabulary, checks));
+ * ```
+ */
+export async function withTenantsLoaded<T>(engine: TenantEngine, asked: readonly AskedTenant[], maxTenants: number, answer: () => T): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    await loadTenants(engine, asked, maxTenants);
+    try {
+      return answer();
+    } catch (error) {
+      const forgotten = error instanceof PermissionsError && error.code === 'PERMISSIONS_USAGE' && asked.some(({ tenant }) => tenant !== undefined);
+      if (!forgotten || attempt >= TENANT_LOAD_ATTEMPTS) throw error;
+    }
+  }
+}

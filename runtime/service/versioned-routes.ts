@@ -10,7 +10,7 @@ import { policyAnswer } from './policy-answer.js';
 import { ServiceProblem } from './problem-details.js';
 import { documented, POLICY_VERSION_HEADER, servedPolicy, type DecisionServerContext } from './server-context.js';
 import { bodyResponse, problemResponses, schemaRef } from './service-schemas.js';
-import { loadTenants } from './tenant-loading.js';
+import { withTenantsLoaded } from './tenant-loading.js';
 
 interface CheckBody {
   readonly checks: readonly CheckQuery[];
@@ -69,16 +69,17 @@ function registerCheckRoute(api: FastifyInstance, context: DecisionServerContext
     async (request, reply) => {
       const { checks, policyVersion } = request.body;
       const asked = checks.map((check, i) => ({ field: `checks[${i}].tenant`, tenant: check.tenant }));
-      await loadTenants(servedPolicy(context).engine, asked, context.limits.maxTenants);
-      // Read after the tenants are ready: every answer comes from the version active now.
-      const { engine, vocabulary } = servedPolicy(context);
-      const active = engine.policyVersion;
-      if (policyVersion !== undefined && policyVersion !== active)
-        throw new ServiceProblem(
-          'policy-version-changed',
-          `The active policy version is ${active}, not ${policyVersion}: ask again without ownedBy, or with the group numbers of version ${active}.`,
-        );
-      const answers = answerChecks(engine, vocabulary, checks, context.limits.maxRelatedRecords);
+      const { answers, active } = await withTenantsLoaded(servedPolicy(context).engine, asked, context.limits.maxTenants, () => {
+        // Read after the tenants are ready: every answer comes from the version active now.
+        const { engine, vocabulary } = servedPolicy(context);
+        const version = engine.policyVersion;
+        if (policyVersion !== undefined && policyVersion !== version)
+          throw new ServiceProblem(
+            'policy-version-changed',
+            `The active policy version is ${version}, not ${policyVersion}: ask again without ownedBy, or with the group numbers of version ${version}.`,
+          );
+        return { answers: answerChecks(engine, vocabulary, checks, context.limits.maxRelatedRecords), active: version };
+      });
       for (const answer of answers)
         context.metrics.decisions.inc({ result: answer.needsOwnership ? 'needs_ownership' : answer.granted ? 'granted' : 'denied' });
       void reply.header(POLICY_VERSION_HEADER, answers[0]?.policyVersion ?? active);
@@ -104,8 +105,9 @@ function registerSliceRoute(api: FastifyInstance, context: DecisionServerContext
     },
     async (request, reply) => {
       const { user, tenant } = request.body;
-      await loadTenants(servedPolicy(context).engine, [{ field: 'tenant', tenant }], context.limits.maxTenants);
-      const slice = servedPolicy(context).engine.sliceFor(user, { tenant });
+      const slice = await withTenantsLoaded(servedPolicy(context).engine, [{ field: 'tenant', tenant }], context.limits.maxTenants, () =>
+        servedPolicy(context).engine.sliceFor(user, { tenant }),
+      );
       void reply.header(POLICY_VERSION_HEADER, slice.version);
       return slice;
     },

@@ -45,6 +45,29 @@ describe('BoundedCache and CacheBudget', () => {
     expect([cache.size, cache.get(3), budget.bytes]).toEqual([3, 33, 70]);
   });
 
+  it('with spare, keep once an oldest value used since last passed over (by count and by bytes); refresh makes a value the newest', () => {
+    const used = new Set<string>();
+    const spare = (key: string): boolean => used.delete(key);
+    const byCount = new BoundedCache<string, number>(3, new CacheBudget(1000), undefined, spare);
+    for (const key of ['a', 'b', 'c']) byCount.set(key, 0, 10);
+    used.add('a');
+    byCount.set('d', 0, 10); // 'a' was used: spared once; 'b' goes
+    expect(byCount.keys()).toEqual(['c', 'a', 'd']);
+    used.add('c').add('a').add('d');
+    byCount.set('e', 0, 10); // every one used: each spared once, then the first passed over goes
+    expect(byCount.keys()).toEqual(['a', 'd', 'e']);
+    byCount.refresh('a');
+    byCount.set('f', 0, 10);
+    expect(byCount.keys()).toEqual(['e', 'a', 'f']);
+
+    const budget = new CacheBudget(30);
+    const byBytes = new BoundedCache<string, number>(100, budget, undefined, spare);
+    for (const key of ['x', 'y', 'z']) byBytes.set(key, 0, 10);
+    used.add('x');
+    byBytes.set('w', 0, 10);
+    expect([byBytes.keys(), budget.bytes]).toEqual([['z', 'x', 'w'], 30]);
+  });
+
   it('stay small under churn: 200,000 insertions into 2,000 caches of one budget', () => {
     const budget = new CacheBudget(1000 * 64);
     const caches = Array.from({ length: 2000 }, () => new BoundedCache<number, number>(1024, budget));

@@ -208,6 +208,22 @@ describe('reading a tenant', () => {
     expect(followed.tenants).toBe(2);
   });
 
+  it('forgets the tenant asked about least recently: a tenant asked since (warm or loaded) stays, whatever its age', async () => {
+    const { permissions } = engine();
+    const store = memorySource({});
+    await permissions.followTenantRoles(store.source, { maxTenants: 3 });
+    const user = userWith('EMPLOYEE');
+    for (const tenant of ['a', 'b', 'c']) await permissions.loadTenant(tenant);
+    // 'a', the oldest, is asked about on the warm path; 'b' is then the least recently asked.
+    permissions.grantPermitSync({ user, resource: 'document', action: 'list', tenant: 'a' });
+    await permissions.loadTenant('d');
+    expect(() => permissions.sliceFor(user, { tenant: 'b' })).toThrow(PermissionsUsageError);
+    // The documented pattern, with the cache full: tenants loaded together are all there after.
+    await Promise.all(['c', 'e'].map((tenant) => permissions.loadTenant(tenant)));
+    for (const tenant of ['c', 'e']) expect(permissions.sliceFor(user, { tenant }).version).toBe(policyVersion);
+    expect(store.reads).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
   it('gives no custom roles for a version the source says belongs to another tenant', async () => {
     const { permissions } = engine();
     const source: TenantRolesSource = {

@@ -86,6 +86,11 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
   readonly compileProjections: boolean;
   private readonly log: DecisionRecorder | undefined;
   private fingerprint: string | undefined;
+  /**
+   * A tenant's snapshot: asked since the cache of tenants last passed over it (set by every question that finds
+   * it, cleared when the cache spares it), so that the tenant asked about least recently is forgotten first.
+   */
+  recentlyAsked = false;
   /** Slices by set of roles ({@link rolesKey}): a slice depends on the roles only (and the tenant, whose snapshot this is). */
   private slicesMade: BoundedCache<string, PermissionSlice> | undefined;
   /** The ownership groups of a set of roles on a resource, over every action, by `[resource, rolesKey]`. */
