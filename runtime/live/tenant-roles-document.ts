@@ -6,9 +6,9 @@
  */
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { checkTenantId } from '../core/decision/tenant-id.js';
+import { MAX_TENANT_ROLES_BYTES } from '../core/tables/compiled-tenant-roles.js';
 
-/** The most bytes a tenant's custom roles may take as JSON text (UTF-8): 1 MiB. */
-export const MAX_TENANT_ROLES_BYTES = 1_048_576;
+export { MAX_TENANT_ROLES_BYTES } from '../core/tables/compiled-tenant-roles.js';
 
 /** The longest note of a publish, in characters. */
 export const MAX_TENANT_ROLES_NOTE_LENGTH = 1_000;

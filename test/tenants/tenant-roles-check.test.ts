@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import { grantTables } from '../../generated/tables.js';
 import { PermissionDefinitionError } from '../../runtime/core/common/errors.js';
 import { buildTenantRoles, checkTenantRoles, MAX_TENANT_DEFINITIONS, MAX_TENANT_ROLES } from '../../runtime/core/table-building/tenant-roles.js';
+import { MAX_TENANT_ROLES_BYTES } from '../../runtime/core/tables/compiled-tenant-roles.js';
 
 const problemsOf = (document: unknown) =>
   buildTenantRoles(grantTables, 'acme', document).problems.map(({ index, path, code, message }) => ({ index, path, code, message }));
@@ -132,6 +133,27 @@ describe('the limits of a tenant', () => {
         path: ['definitions'],
         code: 'too-large',
         message: `A tenant's document defines ${MAX_TENANT_ROLES + 1} custom roles, more than the limit of ${MAX_TENANT_ROLES}.`,
+      },
+    ]);
+  });
+
+  it(`takes a document of ${MAX_TENANT_ROLES_BYTES} bytes as JSON and refuses one byte more (at publish and when an engine reads it)`, () => {
+    // A definition's key the builder does not read pads the document to the byte.
+    const padded = (bytes: number) => {
+      const document = { definitions: [{ ...role(0), padding: '' }] };
+      const base = new TextEncoder().encode(JSON.stringify(document)).length;
+      return { definitions: [{ ...role(0), padding: 'é'.repeat((bytes - base) / 2) }] };
+    };
+    const atLimit = padded(MAX_TENANT_ROLES_BYTES - (MAX_TENANT_ROLES_BYTES % 2));
+    expect(problemsOf(atLimit).filter((problem) => problem.code === 'too-large')).toEqual([]);
+    const past = { definitions: [{ ...(atLimit.definitions[0] as object), padding: `${atLimit.definitions[0]?.padding ?? ''}x` }] };
+    expect(new TextEncoder().encode(JSON.stringify(past)).length).toBe(MAX_TENANT_ROLES_BYTES + 1);
+    expect(problemsOf(past)).toEqual([
+      {
+        index: -1,
+        path: [],
+        code: 'too-large',
+        message: `A tenant's document takes ${MAX_TENANT_ROLES_BYTES + 1} bytes as JSON, more than the limit of ${MAX_TENANT_ROLES_BYTES}.`,
       },
     ]);
   });

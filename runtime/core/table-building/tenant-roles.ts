@@ -18,7 +18,7 @@ import type { GrantCell, GrantTables, OwnerGroup, ResourceIdType } from '../tabl
 import { grantEntries, rolesOf, type LocatedDefinition, type ValidDefinition } from './definition-parts.js';
 import type { ResourceRules } from './rule-owners.js';
 import { buildGrantTables, type DeclaredResourceActions } from './table-builder.js';
-import { MAX_TENANT_ROLES, tenantTablesOver } from '../tables/compiled-tenant-roles.js';
+import { MAX_TENANT_ROLES, MAX_TENANT_ROLES_BYTES, tenantTablesOver } from '../tables/compiled-tenant-roles.js';
 
 /** The most definitions one tenant's document may hold. */
 export const MAX_TENANT_DEFINITIONS = 1000;
@@ -242,6 +242,17 @@ export function tenantRolesSource(tenant: string): string {
   return `tenant ${quoteForMessage(tenant)}`;
 }
 
+/** The UTF-8 length of `value` as JSON, or undefined when it is no JSON data (the shape check says why). */
+function jsonBytes(value: unknown): number | undefined {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  return text === undefined ? undefined : new TextEncoder().encode(text).length;
+}
+
 /**
  * Checks and builds a tenant's custom roles against the compiled policy `base`. Returns the built roles, or every
  * problem found (none of them thrown): the document's shape, each definition's, what a tenant may not name, the
@@ -262,6 +273,16 @@ export function buildTenantRoles(
   source = tenantRolesSource(tenant),
 ): { readonly roles: TenantRoles | undefined; readonly problems: readonly DefinitionProblem[] } {
   const whole = (problem: Omit<DefinitionProblem, 'index' | 'source'>) => ({ roles: undefined, problems: [{ ...problem, index: -1, source }] });
+  // The publish refuses a larger document; one a source gives the engine (a source of the application's own, a
+  // hand-edited row) is held to the same limit before anything of it is built.
+  const bytes = jsonBytes(document);
+  if (bytes !== undefined && bytes > MAX_TENANT_ROLES_BYTES)
+    return whole({
+      code: 'too-large',
+      path: [],
+      message: `A tenant's document takes ${bytes} bytes as JSON, more than the limit of ${MAX_TENANT_ROLES_BYTES}.`,
+      fix: "Split the tenant's roles or remove some.",
+    });
   const shape = definitionsOfFileValue(document);
   if (shape.problems.length > 0 || shape.definitions === undefined)
     return { roles: undefined, problems: shape.problems.map((problem) => ({ code: 'invalid-file' as const, index: -1, source, ...problem })) };

@@ -20,6 +20,9 @@ import { tenantTablesCheck } from './tenant-tables-check.js';
 /** The most custom roles one tenant may define: the tenant roles builder's limit, which compiled roles are held to as well. */
 export const MAX_TENANT_ROLES = 100;
 
+/** The most bytes a tenant's custom roles may take as JSON text (UTF-8): 1 MiB, at publish and when an engine reads them. */
+export const MAX_TENANT_ROLES_BYTES = 1_048_576;
+
 /** The longest compiled form read, in UTF-16 code units: a document is at most 1 MiB, and its compiled form is smaller. */
 export const MAX_COMPILED_TENANT_ROLES_LENGTH = 2 * 1024 * 1024;
 
