@@ -122,7 +122,9 @@ export class RoleSetPolicy implements PermitContext {
       for (const [action, { any, ownGranted, own, owners }] of actions) {
         const ownerOf = (group: number): LoadedOwner => {
           const owner = loaded.get(`${group}/${resource}`);
-          if (owner === undefined) throw new PermissionsUsageError(`The decision service named ownership group ${group} on ${resource} without its methods.`);
+          // The service's answers disagree with each other: a bad answer, refused like every other one (nothing is granted).
+          if (owner === undefined)
+            throw new PermissionsServiceError(`The decision service named ownership group ${group} on ${resource} without its methods; nothing is granted.`);
           onResource.set(group, owner);
           return owner;
         };

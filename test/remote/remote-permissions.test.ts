@@ -234,6 +234,20 @@ describe('remote permissions', () => {
     );
   }, 20_000);
 
+  it('answers that disagree — a slice naming an ownership group the check answer gives no methods for — are refused as a bad answer', async () => {
+    const withoutMethods: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (urlOf(input).pathname !== '/v1/check') return answer;
+      const body = (await answer.json()) as { answers: { ownership: unknown[] }[] };
+      for (const one of body.answers) one.ownership = [];
+      return new Response(JSON.stringify(body), { status: answer.status, headers: answer.headers });
+    };
+    const permissions = await remote({ fetch: withoutMethods });
+    const refused = permissions.grantPermit({ user: author, resource: 'article', action: 'update', resourceId: 1 });
+    await expect(refused).rejects.toBeInstanceOf(PermissionsServiceError);
+    await expect(refused).rejects.toThrow(/^The decision service named ownership group \d+ on article without its methods; nothing is granted\.$/);
+  });
+
   it('a failed role set is asked again on the next decision', async () => {
     let failures = 1;
     const calls: string[] = [];
