@@ -57,5 +57,23 @@ export function resolveHonoRoute(route: HonoRoute, setting: ResourceIdParamSetti
       },
       declaredParams: new Set([...inheritedParams, ...own.params.map((param) => param.name)]),
     };
-  return resolveRoute({ label, path, resourceIdParam: setting, inheritedParams, pathParams: (one) => honoPathParams(one).params });
+  const resolved = resolveRoute({ label, path, resourceIdParam: setting, inheritedParams, pathParams: (one) => honoPathParams(one).params });
+  const { resourceId } = resolved;
+  // Hono gives a name both paths declare the value of the parent's segment: the check would read another record.
+  if (
+    'kind' in resourceId &&
+    resourceId.kind === 'param' &&
+    inheritedParams.includes(resourceId.name) &&
+    own.params.some(({ name }) => name === resourceId.name)
+  )
+    return {
+      ...resolved,
+      resourceId: {
+        problem:
+          `names its record id :${resourceId.name} as its parent path ${route.basePath} names one of its parameters, and Hono reads the ` +
+          "parent's segment for that name",
+        fix: `Rename one of the two parameters (/documents/:documentId with /comments/:id), so that the check reads the route's own segment.`,
+      },
+    };
+  return resolved;
 }

@@ -78,6 +78,25 @@ describe('checkPermitRoutes(app) finds ambiguous routes at start', () => {
     );
   });
 
+  it("a route whose record id has the name of its parent path's parameter: Hono reads the parent's segment, so it is refused", async () => {
+    const permit = permitFor();
+    const comments = new Hono().delete('/comments/:id', permit({ action: 'delete' }), ok);
+    const app = new Hono();
+    app.route('/documents/:id', comments);
+    const problem =
+      "names its record id :id as its parent path /documents/:id names one of its parameters, and Hono reads the parent's segment for that " +
+      "name. Fix: Rename one of the two parameters (/documents/:documentId with /comments/:id), so that the check reads the route's own segment.";
+    expect(() => checkPermitRoutes(app)).toThrow(
+      new PermissionsUsageError(`${HEADLINE}  - DELETE /documents/:id/comments/:id (permit({ action: "delete" }) on "/comments/:id") ${problem}`),
+    );
+    // Asked anyway, it is a 500: never the check of the parent's record.
+    expect((await app.request('/documents/1/comments/2', { method: 'DELETE' })).status).toBe(500);
+    // Named apart, the route's own segment is the record's id.
+    const renamed = new Hono();
+    renamed.route('/documents/:documentId', new Hono().delete('/comments/:id', permit({ action: 'delete' }), ok));
+    expect(() => checkPermitRoutes(renamed)).not.toThrow();
+  });
+
   it('refuses what is not a Hono application', () => {
     const refusal = new PermissionsUsageError('checkPermitRoutes(app): app must be a Hono application (its routes are app.routes).');
     expect(() => checkPermitRoutes({} as never)).toThrow(refusal);
