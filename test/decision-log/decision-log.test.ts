@@ -144,6 +144,42 @@ describe('the decision log', () => {
     expect(roles).toEqual(['EMPLOYEE']);
   });
 
+  it('an event says who was decided for then: a user object changed after its decisions (roles, id) changes no event', async () => {
+    const { events, sink } = collecting();
+    const permissions = engine({ onDecision: sink });
+    const user = { id: 1, roles: ['EMPLOYEE'] };
+    // The first decisions of a process wait while the delivery loads; later ones go to its queue: both are copies.
+    permissions.grantPermitSync({ user, resource: 'document', action: 'list' });
+    await permissions.decisionLog?.flush();
+    permissions.grantPermitSync({ user, resource: 'document', action: 'list' });
+    user.roles.push('ADMIN');
+    user.roles[0] = 'INTRUDER';
+    user.id = 999;
+    await permissions.decisionLog?.flush();
+    expect(events.map((event) => event.user)).toEqual([
+      { id: 1, roles: ['EMPLOYEE'] },
+      { id: 1, roles: ['EMPLOYEE'] },
+    ]);
+  });
+
+  it('a sink that throws a value without a text, or a logger that throws too: counted as failed, never a crash, delivery goes on', async () => {
+    let calls = 0;
+    const permissions = engine({
+      logger: {
+        warn: () => {
+          throw new Error('the logger transport is closed');
+        },
+      },
+      onDecision: () => {
+        calls++;
+        throw Object.create(null) as Error;
+      },
+    });
+    for (let i = 0; i < 3; i++) permissions.grantPermitSync({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'list' });
+    await permissions.decisionLog?.flush();
+    expect([calls, permissions.decisionLog?.stats]).toEqual([3, { delivered: 0, failed: 3, dropped: 0, skipped: 0, pending: 0 }]);
+  });
+
   it('a sink that throws changes no decision: failures are counted and said once', async () => {
     const warnings: string[] = [];
     let calls = 0;

@@ -5,6 +5,7 @@
  * by the decision log with the first decision it admits: an engine without `onDecision`, such as a page's, does not
  * carry it.
  */
+import { thrownText } from '../common/thrown-text.js';
 import { DecisionQueue, type QueuedDecision } from './decision-queue.js';
 import { decisionEvent, type DecisionEvent, type EventMakers } from './decision-event.js';
 import type { DecidingPolicy, LoggedDecision, PermissionsLogger } from '../decision/engine-settings.js';
@@ -118,8 +119,13 @@ export class DecisionDelivery {
       this.failedCount++;
       if (!this.warned) {
         this.warned = true;
-        const reason = error instanceof Error ? error.message : String(error);
-        this.logger.warn(`typed-permissions: the decision sink failed (${reason}); decisions are unaffected, failures are counted in decisionLog.stats.`);
+        const reason = thrownText(error);
+        // A logger that throws changes nothing either: delivery goes on with the next event.
+        try {
+          this.logger.warn(`typed-permissions: the decision sink failed (${reason}); decisions are unaffected, failures are counted in decisionLog.stats.`);
+        } catch {
+          // Nothing more can be said.
+        }
       }
     } finally {
       if (timer !== undefined) clearTimeout(timer);

@@ -96,7 +96,19 @@ export class DecisionLog implements DecisionRecorder {
     if (this.delivery !== undefined) this.delivery.push(decision, policy, code);
     else if (this.unavailable) this.undeliverable++;
     else {
-      this.waiting.push({ decision, policy, code, time: Date.now() });
+      // Copied as the queue copies it: the event says who was decided for then, whatever the application changes later.
+      const { user, resource, action, resourceId, granted, anyGranted, ownGranted, callSequence } = decision;
+      const copied: LoggedDecision = {
+        user: { id: user.id, roles: user.roles.slice() },
+        resource,
+        action,
+        resourceId,
+        granted,
+        anyGranted,
+        ownGranted,
+        callSequence,
+      };
+      this.waiting.push({ decision: copied, policy, code, time: Date.now() });
       this.loading ??= this.loadDelivery();
     }
   }
@@ -139,10 +151,16 @@ export class DecisionLog implements DecisionRecorder {
     } catch (error) {
       this.unavailable = true;
       this.undeliverable += this.waiting.length;
-      const reason = error instanceof Error ? error.message : String(error);
-      this.logger.warn(
-        `typed-permissions: the decision log could not be loaded (${reason}); decisions are unaffected, the events are counted as failed in decisionLog.stats.`,
-      );
+      // The loader is the application's in tests and pages: what it throws may have no text, and the logger may throw.
+      try {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.logger.warn(
+          `typed-permissions: the decision log could not be loaded (${reason}); decisions are unaffected, the events are counted as failed in ` +
+            'decisionLog.stats.',
+        );
+      } catch {
+        // Nothing more can be said: the events are counted as failed.
+      }
     } finally {
       this.waiting = [];
       this.loading = undefined;

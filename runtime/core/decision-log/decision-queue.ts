@@ -1,8 +1,10 @@
 /**
  * The decision log's queue: a ring of decisions waiting for the sink, kept as columns in arrays that grow by
- * doubling and are reused. Queueing a decision copies a few of its fields — the user, the query, a byte of
- * flags, a sequence number and a time stamp — and keeps no object of its own: the Permit itself is not held, so
- * it can die young, and nothing is allocated per decision.
+ * doubling and are reused. Queueing a decision copies a few of its fields — the user's id and a copy of their
+ * roles, the query, a byte of flags, a sequence number and a time stamp — and keeps no object of its own: the
+ * Permit itself is not held, so it can die young. The roles are copied (one array per decision) because the event
+ * says who was decided for when it was decided: an application that changes its user object afterwards (a role
+ * added, an id reused) must not rewrite the audit trail.
  */
 import type { DecidingPolicy, LoggedDecision } from '../decision/engine-settings.js';
 
@@ -31,7 +33,8 @@ const FLAG_BITS = 3;
  * ```
  */
 export class DecisionQueue {
-  private users: unknown[];
+  private userIds: unknown[];
+  private userRoles: (readonly string[] | undefined)[];
   private queries: (string | undefined)[];
   private ids: unknown[];
   private policies: (DecidingPolicy | undefined)[];
@@ -43,7 +46,8 @@ export class DecisionQueue {
   size = 0;
 
   constructor(private capacity = 256) {
-    this.users = new Array<unknown>(capacity).fill(undefined);
+    this.userIds = new Array<unknown>(capacity).fill(undefined);
+    this.userRoles = new Array<readonly string[] | undefined>(capacity).fill(undefined);
     this.queries = new Array<string | undefined>(capacity * 2).fill(undefined);
     this.ids = new Array<unknown>(capacity).fill(undefined);
     this.policies = new Array<DecidingPolicy | undefined>(capacity).fill(undefined);
@@ -56,7 +60,8 @@ export class DecisionQueue {
     if (this.size === this.capacity) this.grow();
     // The capacity is a power of two: the slot wraps with a mask.
     const at = (this.head + this.size) & (this.capacity - 1);
-    this.users[at] = decision.user;
+    this.userIds[at] = decision.user.id;
+    this.userRoles[at] = decision.user.roles.slice();
     this.queries[2 * at] = decision.resource;
     this.queries[2 * at + 1] = decision.action;
     this.ids[at] = decision.resourceId;
@@ -74,7 +79,7 @@ export class DecisionQueue {
     const at = this.head;
     const code = this.codes[at] as number;
     const taken: QueuedDecision = {
-      user: this.users[at] as LoggedDecision['user'],
+      user: { id: this.userIds[at], roles: this.userRoles[at] as readonly string[] },
       resource: this.queries[2 * at] as string,
       action: this.queries[2 * at + 1] as string,
       resourceId: this.ids[at],
@@ -86,7 +91,7 @@ export class DecisionQueue {
       code: code >> FLAG_BITS,
       time: this.times[at] as number,
     };
-    this.users[at] = this.ids[at] = this.policies[at] = this.queries[2 * at] = this.queries[2 * at + 1] = undefined;
+    this.userIds[at] = this.userRoles[at] = this.ids[at] = this.policies[at] = this.queries[2 * at] = this.queries[2 * at + 1] = undefined;
     this.head = (at + 1) & (this.capacity - 1);
     this.size--;
     return taken;
