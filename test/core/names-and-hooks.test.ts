@@ -110,6 +110,15 @@ describe('hook names that collide with object or framework machinery are refused
       'The hook name "then" is reserved: a method named "then" makes the ownership service a thenable, which promises and NestJS would call.',
     );
   });
+
+  it('"new" names the reason: the generated interface would declare a constructor no service implements', () => {
+    const error = buildError([{ roles: 'A', resource: 'document', possession: 'own', grant: ['read'], isOwner: 'new', listOwned: 'listMine' }], {
+      listMine: () => [],
+    });
+    expect(error.problems[0]?.message).toBe(
+      'The hook name "new" is reserved: in the ownership service\'s generated interface "new" would declare a constructor, not a method.',
+    );
+  });
 });
 
 async function isOwnWith(answer: () => unknown, hookTimeoutMs = 1000): Promise<unknown> {

@@ -39,13 +39,16 @@ export function nameProblem(name: string): string | undefined {
 /**
  * Methods a hook must not be named after: members every object has (a hook would resolve to
  * `Object.prototype`), `then` (the ownership service would become a thenable, which promise
- * machinery and Nest's async providers would call), `prototype`, and the lifecycle methods NestJS
- * calls on every provider (the hook would run at start or shutdown, with no arguments).
+ * machinery and Nest's async providers would call), `prototype`, `new` (in the generated interface of
+ * the ownership service, `new (args)` declares a constructor, which no service object implements), and
+ * the lifecycle methods NestJS calls on every provider (the hook would run at start or shutdown, with
+ * no arguments).
  */
 export const RESERVED_HOOK_NAMES: ReadonlySet<string> = new Set([
   ...Object.getOwnPropertyNames(Object.prototype),
   'then',
   'prototype',
+  'new',
   'onModuleInit',
   'onApplicationBootstrap',
   'onModuleDestroy',
@@ -66,9 +69,9 @@ export function hookNameProblem(name: string): string | undefined {
   if (name.length > MAX_NAME_LENGTH) return `is ${name.length} characters long; the limit is ${MAX_NAME_LENGTH}`;
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return 'must be a JavaScript identifier, for example "isCreator"';
   if (RESERVED_HOOK_NAMES.has(name)) {
-    return name === 'then'
-      ? 'is reserved: a method named "then" makes the ownership service a thenable, which promises and NestJS would call'
-      : `is reserved: every object, or NestJS, already gives "${name}" a meaning`;
+    if (name === 'then') return 'is reserved: a method named "then" makes the ownership service a thenable, which promises and NestJS would call';
+    if (name === 'new') return 'is reserved: in the ownership service\'s generated interface "new" would declare a constructor, not a method';
+    return `is reserved: every object, or NestJS, already gives "${name}" a meaning`;
   }
   return undefined;
 }
