@@ -4,8 +4,8 @@
  * map present, each test with its line and column — for the runner and the policy bundle. What the tests name
  * is checked against the compiled tables by the runtime's own check, each problem placed at its line and column.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { regularFileSize, utf8FileText } from '../reading/source-file.js';
 import {
   MAX_DEFINITIONS_FILE_LENGTH,
   policyTestReferenceProblems,
@@ -41,14 +41,18 @@ const SPLIT = 'Split the tests over several files.';
 
 /** Reads one test file within the size limit; absurd nesting is a problem, not a crash. */
 function readTestFile(directory: string, file: string): FileRead {
-  const bytes = statSync(join(directory, file)).size;
+  const size = regularFileSize(directory, file);
+  if ('problem' in size) return { read: undefined, problems: [size.problem] };
+  const { bytes } = size;
   // UTF-8 takes at most 4 bytes a character: a file larger than this is over the limit without reading it.
   if (bytes > MAX_DEFINITIONS_FILE_LENGTH * 4)
     return {
       read: undefined,
       problems: [wholeFileProblem(file, 'too-large', `The file has ${bytes} bytes, more than the limit of ${MAX_DEFINITIONS_FILE_LENGTH} characters.`, SPLIT)],
     };
-  const text = readFileSync(join(directory, file), 'utf8');
+  const read = utf8FileText(directory, file);
+  if ('problem' in read) return { read: undefined, problems: [read.problem] };
+  const { text } = read;
   const length = text.startsWith('\ufeff') ? text.length - 1 : text.length;
   if (length > MAX_DEFINITIONS_FILE_LENGTH)
     return {

@@ -4,11 +4,11 @@
  * is read by its own reader (read-json-file.ts, read-typescript-file.ts); here the folder is listed,
  * bounded, and every file's value sorted into definitions and metadata.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { definitionsOfFileValue, MAX_DEFINITIONS_FILE_LENGTH } from 'typed-permissions/internal';
 import type { CompileProblem, ValuePath } from '../problems/compile-problem.js';
 import { readJsonFile } from './read-json-file.js';
+import { regularFileSize } from './source-file.js';
 import { readResourceMetadata, type ResourceMetadata } from './read-resource-metadata.js';
 import { unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { readTypeScriptFile } from './read-typescript-file.js';
@@ -120,7 +120,9 @@ function measureFolder(directory: string, files: readonly string[], maxFolderByt
   const sizes: number[] = [];
   let total = 0;
   for (const file of files) {
-    const bytes = statSync(join(directory, file)).size;
+    const size = regularFileSize(directory, file);
+    if ('problem' in size) return size;
+    const { bytes } = size;
     total += bytes;
     if (total > maxFolderBytes) {
       return {

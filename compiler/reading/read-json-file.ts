@@ -4,10 +4,9 @@
  * accepts also loads at run time; the runtime's JSON scanner then tells where each value stands and
  * finds keys written twice, which `JSON.parse` cannot see. No TypeScript is loaded for JSON.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { lineStarts, parseStrictJson, scanJson } from 'typed-permissions/internal';
 import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
+import { utf8FileText } from './source-file.js';
 import { duplicateKeyProblem, OffsetPositions, type Place, type StaticValueProblem } from './value-positions.js';
 
 /**
@@ -26,7 +25,8 @@ export const MAX_JSON_NESTING = 64;
  * ```
  */
 export function readJsonFile(directory: string, file: string): FileRead {
-  return readJsonText(file, readFileSync(join(directory, file), 'utf8'));
+  const read = utf8FileText(directory, file);
+  return 'problem' in read ? unread(read.problem) : readJsonText(file, read.text);
 }
 
 /**

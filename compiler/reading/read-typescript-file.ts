@@ -2,14 +2,13 @@
  * Reads a `*.permissions.ts` file statically: parsed by TypeScript (loaded for the first such file), never run. Its definitions are
  * the literal of its one export of them (definitions-export.ts), read with the position of every value.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ts } from 'ts-morph';
 import { MAX_DEFINITIONS_FILE_LENGTH } from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { findDefinitionsExport } from './definitions-export.js';
 import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { readStaticValue } from './static-value.js';
+import { utf8FileText } from './source-file.js';
 import { typescriptParser } from './typescript-parser.js';
 
 /** Syntax errors of a parsed file (TypeScript keeps them on the source file). */
@@ -38,7 +37,9 @@ function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem
  * ```
  */
 export function readTypeScriptFile(directory: string, file: string): FileRead {
-  const text = readFileSync(join(directory, file), 'utf8');
+  const read = utf8FileText(directory, file);
+  if ('problem' in read) return unread(read.problem);
+  const { text } = read;
   if (text.length > MAX_DEFINITIONS_FILE_LENGTH) {
     return unread(
       wholeFileProblem(

@@ -1,0 +1,101 @@
+/**
+ * What the compiler reads of a definitions folder's files before parsing them: a regular file of UTF-8 text. A
+ * dangling link, a link loop, a folder, a named pipe or a device named like a definitions or test file is a problem
+ * at that file (never a stack trace, never a hang, never a read without end); a byte that is no part of a UTF-8
+ * character is refused at its line and column (read as U+FFFD, two roles differing there became one).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readDefinitionsFolder } from '../../compiler/reading/read-definitions.js';
+import { readPolicyTestFiles } from '../../compiler/policy-tests/read-policy-tests.js';
+import { makeTempDir, removeTempDir } from './helpers.js';
+
+let temp: string | undefined;
+const REPLACE_IT = 'Definitions and tests are regular files: replace it with one, or remove it from the folder.';
+
+/** A folder with one good definitions file and `odd`, made by `make` at `name`. */
+function folderWith(folder: string, name: string, make: (path: string) => void): string {
+  const dir = join(temp as string, folder);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'a.permissions.json'), JSON.stringify([{ roles: 'A', resource: 'doc', grant: ['read:any'] }]));
+  make(join(dir, name));
+  return dir;
+}
+
+const problemsOf = (dir: string) => readDefinitionsFolder(dir).problems.map(({ file, code, message, fix }) => ({ file, code, message, fix }));
+
+describe('files of a definitions folder that are no regular file of UTF-8 text', () => {
+  beforeAll(() => {
+    temp = makeTempDir('file-kinds');
+  });
+  afterAll(() => removeTempDir(temp));
+
+  it.each([
+    ['a folder', 'folder', (path: string) => mkdirSync(path), 'The file is a folder, not a regular file.'],
+    [
+      'a named pipe (reading it would wait for ever)',
+      'pipe',
+      (path: string) => execFileSync('mkfifo', [path]),
+      'The file is a named pipe, not a regular file.',
+    ],
+    ['a device (reading it would never end)', 'device', (path: string) => symlinkSync('/dev/zero', path), 'The file is a device, not a regular file.'],
+  ])('%s named like a definitions file is a problem at it', (_what, folder, make, message) => {
+    const dir = folderWith(folder, 'z.permissions.json', make);
+    expect(problemsOf(dir)).toEqual([{ file: 'z.permissions.json', code: 'invalid-file', message, fix: REPLACE_IT }]);
+  });
+
+  it('a dangling link and a link loop are problems at them, saying why', () => {
+    const dangling = folderWith('dangling', 'z.permissions.json', (path) => symlinkSync('nowhere', path));
+    expect(problemsOf(dangling)).toEqual([
+      {
+        file: 'z.permissions.json',
+        code: 'invalid-file',
+        message: `The file cannot be read: ENOENT: no such file or directory, stat '${join(dangling, 'z.permissions.json')}'.`,
+        fix: REPLACE_IT,
+      },
+    ]);
+    const loop = folderWith('loop', 'x.resource.json', (path) => {
+      symlinkSync('y.resource.json', path);
+      symlinkSync('x.resource.json', join(path, '..', 'y.resource.json'));
+    });
+    expect(problemsOf(loop).map(({ file, message }) => [file, message.startsWith('The file cannot be read: ELOOP')])).toEqual([['x.resource.json', true]]);
+  });
+
+  it('a byte that is no part of a UTF-8 character is a syntax error at its line and column, in JSON and TypeScript files', () => {
+    const dir = folderWith('utf8', 'b.permissions.json', (path) =>
+      writeFileSync(
+        path,
+        Buffer.concat([Buffer.from('[\n  { "roles": ["ADMIN'), Buffer.from([0xff]), Buffer.from('"], "resource": "doc", "grant": ["read:any"] }\n]')]),
+      ),
+    );
+    writeFileSync(join(dir, 'c.permissions.ts'), Buffer.concat([Buffer.from("export default [{ roles: ['é"), Buffer.from([0xc3]), Buffer.from("'] }];")]));
+    const read = readDefinitionsFolder(dir);
+    expect(read.problems.map(({ file, line, column, code, message }) => ({ file, line, column, code, message }))).toEqual([
+      {
+        file: 'b.permissions.json',
+        line: 2,
+        column: 21,
+        code: 'syntax-error',
+        message: 'The file is not UTF-8 text: a byte at line 2, column 21 is no part of a UTF-8 character.',
+      },
+      {
+        file: 'c.permissions.ts',
+        line: 1,
+        column: 29,
+        code: 'syntax-error',
+        message: 'The file is not UTF-8 text: a byte at line 1, column 29 is no part of a UTF-8 character.',
+      },
+    ]);
+  });
+
+  it('policy test files are held to the same: a folder or a device is a problem at it', () => {
+    const dir = folderWith('tests', 'x.permissions.test.json', (path) => mkdirSync(path));
+    symlinkSync('/dev/zero', join(dir, 'y.permissions.test.json'));
+    expect(readPolicyTestFiles(dir).problems.map(({ file, message }) => [file, message])).toEqual([
+      ['x.permissions.test.json', 'The file is a folder, not a regular file.'],
+      ['y.permissions.test.json', 'The file is a device, not a regular file.'],
+    ]);
+  });
+});
