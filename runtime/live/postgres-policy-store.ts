@@ -234,7 +234,8 @@ export async function publishPolicy(client: PgClient, names: PolicyStoreNames, b
 }
 
 /**
- * The bundle of the version of sequence `sequence`; a PermissionsUsageError when the store has no such version.
+ * The bundle of the version of sequence `sequence`; a PermissionsUsageError when the store has no such version, or when it is
+ * no valid bundle (edited in the database).
  *
  * @example
  * ```ts
@@ -250,7 +251,12 @@ export async function readStoredVersion(client: Queryable, names: PolicyStoreNam
     if (!isMissingStore(error)) throw error;
   }
   if (text === undefined) throw new PermissionsUsageError(`The policy store has no version ${sequence}; see \`typed-permissions policy list\`.`);
-  return parseBundleText(text, `policy store version ${sequence}`) as PolicyBundle;
+  const bundle = parseBundleText(text, `policy store version ${sequence}`);
+  // Checked as a publish checks it: a version edited in the database (tables that no longer hash to its version, or
+  // are no tables) is neither shown as a policy nor made active again.
+  const problem = policyBundleProblem(bundle);
+  if (problem !== undefined) throw new PermissionsUsageError(`Version #${sequence} of the policy store ${problem}; nothing was changed.`);
+  return bundle as PolicyBundle;
 }
 
 /**

@@ -137,4 +137,34 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
     const { rows } = await admin().query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`);
     expect(rows).toEqual([{ sequence: '2' }]);
   });
+
+  it('refuses a rollback to a version edited in the database (tables that do not hash to its version, or no tables), changing nothing', async () => {
+    expect((await run('policy', 'publish', '--yes', definitions, ...store())).code).toBe(0);
+    const { rows } = await admin().query<{ bundle: string; sequence: string }>(
+      `SELECT bundle, sequence FROM ${schema}.policy_versions ORDER BY sequence DESC LIMIT 1`,
+    );
+    const stored = JSON.parse(rows[0]?.bundle as string) as { version: string; tables: object };
+    const forged = { ...stored, version: 'b'.repeat(64) };
+    const broken = { ...stored, tables: { roles: 'all' } };
+    const inserted = await admin().query<{ sequence: string }>(
+      `INSERT INTO ${schema}.policy_versions (version, bundle) VALUES ($1, $2), ($3, $4) RETURNING sequence`,
+      [forged.version, JSON.stringify(forged), stored.version, JSON.stringify(broken)],
+    );
+    const [forgedAt, brokenAt] = inserted.rows.map((row) => row.sequence);
+    const active = await admin().query(`SELECT sequence FROM ${schema}.policy_current`);
+    const forgedRun = await run('policy', 'rollback', forgedAt as string, ...store());
+    expect([forgedRun.code, forgedRun.errors]).toEqual([
+      1,
+      [
+        `typed-permissions: Version #${forgedAt} of the policy store says version ${'b'.repeat(64)}, but its tables hash to ${policyVersion} ` +
+          '(the bundle was changed or cut short); nothing was changed.',
+      ],
+    ]);
+    const brokenRun = await run('policy', 'rollback', brokenAt as string, ...store());
+    expect([brokenRun.code, brokenRun.errors[0]?.startsWith(`typed-permissions: Version #${brokenAt} of the policy store has tables that are not`)]).toEqual([
+      1,
+      true,
+    ]);
+    expect((await admin().query(`SELECT sequence FROM ${schema}.policy_current`)).rows).toEqual(active.rows);
+  });
 });
