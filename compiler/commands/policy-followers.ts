@@ -48,9 +48,15 @@ export interface RefusingFollower {
 export function refusingFollowers(bundle: PolicyBundle, followers: readonly RegisteredFollower[]): RefusingFollower[] {
   return followers.flatMap((follower) => {
     const capabilities = capabilitiesSchema.safeParse(follower.capabilities);
-    const reasons = capabilities.success
-      ? capabilityProblems(bundle, capabilities.data as FollowerCapabilities)
-      : ['its registration cannot be read (it was not written by a follower of this version of typed-permissions)'];
+    const unreadable = ['its registration cannot be read (it was not written by a follower of this version of typed-permissions)'];
+    let reasons: readonly string[];
+    try {
+      reasons = capabilities.success ? capabilityProblems(bundle, capabilities.data as FollowerCapabilities) : unreadable;
+    } catch {
+      // A registration whose shape passes but whose content cannot be checked (a method name twice, a name that is no
+      // identifier): any role that writes followers can write one, and it must not stop a publish or a rollback.
+      reasons = unreadable;
+    }
     return reasons.length === 0 ? [] : [{ follower, reasons }];
   });
 }

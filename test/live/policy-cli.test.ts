@@ -167,4 +167,19 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
     ]);
     expect((await admin().query(`SELECT sequence FROM ${schema}.policy_current`)).rows).toEqual(active.rows);
   });
+
+  it('a registration that cannot be checked (a method named twice, a name that is none) counts as a follower that rejects: --force goes on', async () => {
+    expect((await run('policy', 'publish', '--yes', definitions, ...store())).code).toBe(0);
+    const sequence = (await admin().query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`)).rows[0]?.sequence as string;
+    for (const methods of [['isOwner', 'isOwner'], ['not a name']]) {
+      await admin().query(`DELETE FROM ${schema}.policy_followers`);
+      await admin().query(`INSERT INTO ${schema}.policy_followers (instance, host, pid, started_at, capabilities) VALUES ('odd', 'h', 1, now(), $1)`, [
+        JSON.stringify({ ownershipMethods: methods, ownershipService: 'Svc' }),
+      ]);
+      const refused = await run('policy', 'rollback', sequence, ...store());
+      expect([refused.code, refused.errors.join('\n')]).toEqual([1, expect.stringContaining('its registration cannot be read')]);
+      const forced = await run('policy', 'rollback', sequence, '--force', ...store());
+      expect([forced.code, forced.errors]).toEqual([0, []]);
+    }
+  });
 });
