@@ -117,7 +117,12 @@ async function publish(definitionsDir: string, databaseUrl: string, names: Store
       return 1;
     }
     return activateChecked(client, names, bundle, options, io, {
-      publish: () => publishPolicy(client, names, bundle, options.note, { publishedBy: options.publishedBy, diffSummary: summaryLine(shown.diff.summary) }),
+      publish: () =>
+        publishPolicy(client, names, bundle, options.note, {
+          publishedBy: options.publishedBy,
+          diffSummary: summaryLine(shown.diff.summary),
+          activeBefore: shown.sequence ?? null,
+        }),
       done: (sequence) => `published version ${bundle.version} as #${sequence} to ${names.schema}`,
     });
   });
@@ -257,7 +262,12 @@ async function rollback(
     const diff = diffPolicies(active.tables, bundle.tables as GrantTables, { before: active.label, after: `store:${sequence}` });
     io.log(formatDiffText(diff));
     return activateChecked(client, names, bundle, options, io, {
-      publish: () => rollbackPolicy(client, names, sequence, { publishedBy: options.publishedBy, diffSummary: summaryLine(diff.summary) }),
+      publish: () =>
+        rollbackPolicy(client, names, sequence, {
+          publishedBy: options.publishedBy,
+          diffSummary: summaryLine(diff.summary),
+          activeBefore: active.sequence ?? null,
+        }),
       done: (activated) => `version #${sequence} is active again, as #${activated}`,
     });
   });

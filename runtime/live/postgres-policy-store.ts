@@ -171,6 +171,12 @@ export interface PublishRecord {
   readonly publishedBy?: string | undefined;
   /** The one-line summary of the version's diff against the version active before it. */
   readonly diffSummary?: string | undefined;
+  /**
+   * The sequence of the version the publisher saw active (null: none), whose diff they agreed to: when given and
+   * another is active when the publish commits (a publish or rollback of someone else ran meanwhile), nothing is
+   * published. Checked under the store's lock, so two publishes that saw the same version cannot both succeed.
+   */
+  readonly activeBefore?: number | null | undefined;
 }
 
 /** Inserts a bundle, points the store at it and notifies followers; inside the caller's transaction. */
@@ -183,6 +189,15 @@ async function insertAndActivate(
   record: PublishRecord = {},
 ): Promise<number> {
   const schema = q(names.schema);
+  if (record.activeBefore !== undefined) {
+    const current = await client.query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current WHERE id`);
+    const active = current.rows[0] === undefined ? null : Number(current.rows[0].sequence);
+    if (active !== record.activeBefore)
+      throw new PermissionsUsageError(
+        `The active version changed while this one was checked (#${record.activeBefore ?? 'none'} is now #${active ?? 'none'}, published ` +
+          'by someone else meanwhile); nothing was published. Look at the diff against it and publish again.',
+      );
+  }
   const { rows } = await client.query<{ sequence: string }>(
     `INSERT INTO ${schema}.policy_versions (version, bundle, note, published_by, diff_summary)
      VALUES ($1, $2, $3, coalesce($4, current_user), $5) RETURNING sequence`,

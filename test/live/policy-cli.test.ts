@@ -8,6 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { useServerSchema } from './fixtures/server-schema.js';
 import { main } from '../../compiler/commands/main.js';
+import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
+import type { PgClient } from '../../runtime/live/postgres-client.js';
+import { publishPolicy, readStoredVersion, storeNames } from '../../runtime/live/postgres-policy-store.js';
 import { policyVersion } from '../../generated/index.js';
 import { collectIo, fixture, repoRoot } from '../compiler/helpers.js';
 
@@ -166,6 +169,24 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
       true,
     ]);
     expect((await admin().query(`SELECT sequence FROM ${schema}.policy_current`)).rows).toEqual(active.rows);
+  });
+
+  it('a publish whose predecessor is no longer the active version when it commits publishes nothing (two publishes of one diff: one wins)', async () => {
+    expect((await run('policy', 'publish', '--yes', definitions, ...store())).code).toBe(0);
+    const names = storeNames({ schema, channel: schema });
+    const seen = (await admin().query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`)).rows[0]?.sequence as string;
+    const bundle = await readStoredVersion(admin(), names, Number(seen));
+    // pg's Client as the store takes it (its typing of `on` is wider than the store needs).
+    const client = admin() as unknown as PgClient;
+    // Someone else's publish lands between what this publisher saw and its commit.
+    const theirs = await publishPolicy(client, names, bundle, 'theirs', { activeBefore: Number(seen) });
+    await expect(publishPolicy(client, names, bundle, 'mine', { activeBefore: Number(seen) })).rejects.toThrow(
+      new PermissionsUsageError(
+        `The active version changed while this one was checked (#${seen} is now #${theirs}, published by someone else meanwhile); nothing was ` +
+          'published. Look at the diff against it and publish again.',
+      ),
+    );
+    expect((await admin().query(`SELECT sequence FROM ${schema}.policy_current`)).rows).toEqual([{ sequence: String(theirs) }]);
   });
 
   it('a registration that cannot be checked (a method named twice, a name that is none) counts as a follower that rejects: --force goes on', async () => {
