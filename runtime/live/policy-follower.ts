@@ -276,7 +276,18 @@ export class PolicyFollower implements LivePolicy {
       this.failed(error);
       return;
     }
-    if (sourced === undefined || this.closed) return;
+    if (this.closed) return;
+    if (sourced === undefined) {
+      // A store that held the running version and holds none now (its tables dropped or emptied): never silent.
+      if (this.sequence !== undefined)
+        this.failed(
+          new PermissionsUsageError(
+            `${this.source.description} holds no active version any more (its tables were dropped or emptied?); version #${this.sequence} ` +
+              'keeps running until one is published.',
+          ),
+        );
+      return;
+    }
     const problem = sourcedPolicyProblem(sourced);
     if (problem !== undefined) {
       this.failed(new PermissionsUsageError(`${this.source.description} read ${problem}; the active version stays.`));

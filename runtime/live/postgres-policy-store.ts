@@ -41,8 +41,8 @@ export interface StoredVersion {
 /** The active version as a follower reads it. */
 export interface CurrentPolicy {
   readonly sequence: number;
-  /** The store's identity (a UUID made with its tables). */
-  readonly store: string;
+  /** The store's identity (a UUID made with its tables); undefined for a store without one (its row was removed). */
+  readonly store: string | undefined;
   readonly bundle: unknown;
 }
 
@@ -139,9 +139,9 @@ export async function ensurePolicyStore(client: Queryable, names: PolicyStoreNam
 }
 
 /**
- * The active version: its sequence, the store's identity and its bundle's text; undefined when nothing was
- * published (or the store does not exist yet, or was made by a version of this library without identities —
- * its next publish gives it one).
+ * The active version: its sequence, the store's identity (when it has one: a store made by a version of this
+ * library without identities, or whose identity row was removed, still has its active version, which followers
+ * must take) and its bundle's text; undefined when nothing was published, or the store does not exist (yet).
  *
  * @example
  * ```ts
@@ -151,14 +151,15 @@ export async function ensurePolicyStore(client: Queryable, names: PolicyStoreNam
 export async function readCurrentPolicy(client: Queryable, names: PolicyStoreNames): Promise<CurrentPolicy | undefined> {
   const schema = q(names.schema);
   try {
-    const { rows } = await client.query<{ sequence: string; store: string; bundle: string }>(
+    const { rows } = await client.query<{ sequence: string; store: string | null; bundle: string }>(
       `SELECT v.sequence, s.identity AS store, v.bundle
-         FROM ${schema}.policy_current c JOIN ${schema}.policy_versions v ON v.sequence = c.sequence CROSS JOIN ${schema}.policy_store s
-        WHERE c.id AND s.id`,
+         FROM ${schema}.policy_current c JOIN ${schema}.policy_versions v ON v.sequence = c.sequence LEFT JOIN ${schema}.policy_store s ON s.id
+        WHERE c.id`,
     );
     const row = rows[0];
     if (row === undefined) return undefined;
-    return { sequence: Number(row.sequence), store: String(row.store), bundle: parseBundleText(row.bundle, `policy store version ${row.sequence}`) };
+    const store = row.store === null ? undefined : String(row.store);
+    return { sequence: Number(row.sequence), store, bundle: parseBundleText(row.bundle, `policy store version ${row.sequence}`) };
   } catch (error) {
     if (isMissingStore(error)) return undefined;
     throw error;

@@ -127,4 +127,22 @@ describe('a store that changed under its followers', () => {
     expect([reads(), live.sequence, live.store]).toEqual([false, 2, 'store-b']);
     await live.close();
   });
+
+  it('a store that holds no active version any more (its tables dropped or emptied) is said, never silently followed on', async () => {
+    const { memory, live, warnings, reads } = await following({ bundle: other, sequence: 57, store: 'store-a' });
+    warnings.length = 0;
+    memory.publish(undefined as never);
+    await settle();
+    memory.publish(undefined as never); // said once until a read finds a version again
+    await settle();
+    expect([reads(), live.sequence]).toEqual([true, 57]);
+    expect(warnings).toEqual([
+      'typed-permissions: policy source store S: store S holds no active version any more (its tables were dropped or emptied?); version #57 ' +
+        'keeps running until one is published.',
+    ]);
+    memory.publish({ bundle: revoked, sequence: 1, store: 'store-b' });
+    await settle();
+    expect([reads(), live.sequence]).toEqual([false, 1]);
+    await live.close();
+  });
 });
