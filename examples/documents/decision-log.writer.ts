@@ -1,8 +1,9 @@
 /**
  * The example's decision log: the permissions library's `onDecision` events, written to the `decision_log`
  * table in batches — one INSERT per second at most, or as soon as 100 are waiting — so that logging costs a
- * request nothing and the database one statement per batch. At most 10,000 events wait; more are dropped and
- * counted (the library counts what its own queue drops, too). The last events are read back for GET /decisions.
+ * request nothing and the database one statement per batch. At most 10,000 events wait to be written (waiting for
+ * their batch or in a write a slow database has not finished); more are dropped and counted (the library counts
+ * what its own queue drops, too). The last events are read back for GET /decisions.
  *
  * The table is bounded (decision-log-bounds.ts): after a write — once the interval has passed since the last
  * time, or once DECISION_DELETE_BATCH rows have been written since, whichever comes first — the oldest rows beyond
@@ -31,6 +32,11 @@ export const DECISION_DELETE_BATCH = 1000;
 @Injectable()
 export class DecisionLogWriter implements BeforeApplicationShutdown {
   private waiting: DecisionEvent[] = [];
+  /**
+   * Events not written yet: waiting for their batch, and handed to a write that has not finished (a slow database
+   * holds them in the chain of writes). The bound counts both, so memory stays bounded however slow the database is.
+   */
+  private unwritten = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
   /** Events dropped because MAX_WAITING_DECISIONS were waiting, or because their batch could not be written. */
@@ -54,10 +60,11 @@ export class DecisionLogWriter implements BeforeApplicationShutdown {
    * ```
    */
   readonly record = (event: DecisionEvent): void => {
-    if (this.waiting.length >= MAX_WAITING_DECISIONS) {
+    if (this.unwritten >= MAX_WAITING_DECISIONS) {
       this.dropped++;
       return;
     }
+    this.unwritten++;
     this.waiting.push(event);
     if (this.waiting.length >= DECISION_BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), DECISION_FLUSH_MS);
@@ -95,6 +102,7 @@ export class DecisionLogWriter implements BeforeApplicationShutdown {
         this.dropped += batch.length;
         console.warn(`decision log: ${batch.length} events not written (${error instanceof Error ? error.message : String(error)})`);
       }
+      this.unwritten -= batch.length;
       if (this.writtenSincePrune >= DECISION_DELETE_BATCH || Date.now() - this.prunedAt >= this.bounds.pruneIntervalMs) await this.prune();
     }
   }

@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kysely } from 'kysely';
 import request from 'supertest';
 import { decisionLogBoundsOf, DEFAULT_DECISION_LOG_BOUNDS } from '../../examples/documents/decision-log-bounds.js';
-import { DECISION_DELETE_BATCH, DecisionLogWriter } from '../../examples/documents/decision-log.writer.js';
+import { DECISION_DELETE_BATCH, DecisionLogWriter, MAX_WAITING_DECISIONS } from '../../examples/documents/decision-log.writer.js';
 import type { ExampleDatabase } from '../../examples/documents/example-database.js';
 import { EXAMPLE_DATABASE } from '../../examples/documents/example.constants.js';
 import { PermissionsService } from '../../runtime/nest/index.js';
+import type { DecisionEvent } from '../../runtime/permissions/index.js';
 import type { TestApp } from '../nest/fixtures/documents.fixture.js';
 import { startExampleApp } from './example-app.fixture.js';
 
@@ -116,6 +117,19 @@ describe('the decision log of the example, with a bound of 100 rows and deletion
     const rows = await rowsOf(app);
     expect(rows.map((row) => row.callId)).toEqual(Array.from({ length: 300 }, (_, i) => `event ${950 + i}`));
   }, 30_000);
+});
+
+describe('events waiting to be written, with a database that does not answer', () => {
+  it(`are at most ${MAX_WAITING_DECISIONS}, counting those in a write the database holds: the rest are dropped and counted`, () => {
+    // A database whose INSERT never answers: every batch handed to it stays in the chain of writes.
+    const stalled = { insertInto: () => ({ values: () => ({ execute: () => new Promise<never>(() => undefined) }) }) };
+    const writer = new DecisionLogWriter(stalled as unknown as Kysely<ExampleDatabase>, DEFAULT_DECISION_LOG_BOUNDS);
+    const event = { callId: 'c', time: '2026-01-01T00:00:00.000Z', granted: true } as unknown as DecisionEvent;
+    for (let i = 0; i < MAX_WAITING_DECISIONS; i++) writer.record(event);
+    expect(writer.dropped).toBe(0);
+    for (let i = 0; i < 250; i++) writer.record(event);
+    expect(writer.dropped).toBe(250);
+  });
 });
 
 describe('the bounds from the environment', () => {
