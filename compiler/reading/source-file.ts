@@ -59,7 +59,8 @@ export function utf8FileText(directory: string, file: string): { text: string } 
     return { problem: wholeFileProblem(file, 'invalid-file', `The file cannot be read: ${(error as Error).message}.`, REPLACE_IT) };
   }
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    // A byte order mark is kept, as the runtime's reader sees it (one is allowed, a second is refused there).
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
   } catch {
     return { problem: notUtf8(file, bytes) };
   }
@@ -74,14 +75,14 @@ function notUtf8(file: string, bytes: Buffer): CompileProblem {
   while (bad - good > 1) {
     const middle = Math.floor((good + bad) / 2);
     try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, middle), { stream: true });
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(0, middle), { stream: true });
       good = middle;
     } catch {
       bad = middle;
     }
   }
   // A prefix may end inside a character that the next bytes complete: back off to the last whole one.
-  const before = new TextDecoder('utf-8').decode(bytes.subarray(0, good)).replace(/\uFFFD$/u, '');
+  const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, good)).replace(/\uFFFD$/u, '');
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
   return {
