@@ -10,6 +10,7 @@
  */
 import type { OwnershipSources } from '../core/decision/bind-hooks.js';
 import { describeValue } from '../core/common/describe-value.js';
+import { withinTime } from '../core/common/within-time.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
 import { ownershipMethodsOf, ownershipServiceName } from './ownership-stand-in.js';
 import { checkCandidate, type AcceptedPolicy, type CandidateCheck, type RejectedPolicy } from './policy-candidate.js';
@@ -350,11 +351,11 @@ export class PolicyFollower implements LivePolicy {
   /** The source's read, or a failure when it does not settle within the read timeout (its late answer is dropped). */
   private readBounded(): Promise<SourcedPolicy | undefined> {
     const timeoutMs = this.options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${this.source.description} did not answer a read within ${timeoutMs} ms.`)), timeoutMs);
-    });
-    return Promise.race([this.source.read(), timeout]).finally(() => clearTimeout(timer));
+    return withinTime(
+      () => this.source.read(),
+      timeoutMs,
+      () => new Error(`${this.source.description} did not answer a read within ${timeoutMs} ms.`),
+    );
   }
 
   private activate(accepted: AcceptedPolicy, store: string | undefined, storeChange: 'replaced' | 'rewound' | undefined): void {

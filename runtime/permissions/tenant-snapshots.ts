@@ -14,6 +14,7 @@ import { COMPILED_FORM_FORMAT, readCompiledTenantRoles } from '../core/tables/co
 import { PolicySnapshot, snapshotBudgets } from '../core/decision/policy-snapshot.js';
 import { OnceWarnings } from '../core/decision/once-warnings.js';
 import { describeValue } from '../core/common/describe-value.js';
+import { withinTime } from '../core/common/within-time.js';
 import type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
 import type { buildTenantRoles } from '../core/table-building/tenant-roles.js';
 
@@ -67,11 +68,11 @@ export interface TenantFollowSettings {
 
 /** `settings.source.read(tenant)`, or a failure when it does not settle within the read timeout (its late answer is dropped). */
 function readWithin(settings: TenantFollowSettings, tenant: string): Promise<unknown> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`it did not answer within ${settings.readTimeoutMs} ms`)), settings.readTimeoutMs);
-  });
-  return Promise.race([Promise.resolve().then(() => settings.source.read(tenant)), late]).finally(() => clearTimeout(timer));
+  return withinTime(
+    () => settings.source.read(tenant),
+    settings.readTimeoutMs,
+    () => new Error(`it did not answer within ${settings.readTimeoutMs} ms`),
+  );
 }
 
 /** What follows when tenants' compiled roles are for another policy or another version: the same remedy for both. */

@@ -18,7 +18,19 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
  */
 export function loneSurrogateIn(text: string): string | undefined {
   const lone = LONE_SURROGATE.exec(text);
-  return lone === null ? undefined : `U+${(lone[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return lone === null ? undefined : codePointLabel(lone[0]);
+}
+
+/**
+ * The label of the first code point of `character`, as messages name it.
+ *
+ * @example
+ * ```ts
+ * codePointLabel('\n'); // 'U+000A'
+ * ```
+ */
+export function codePointLabel(character: string): string {
+  return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /**

@@ -3,17 +3,13 @@
  * this one check, in `build()` and in the compiler alike. A name ends up in generated TypeScript,
  * in PERMISSIONS.md, in a terminal and in log lines, so it must be printable text of bounded length.
  */
-import { loneSurrogateIn } from '../common/lone-surrogate.js';
+import { codePointLabel, loneSurrogateIn } from '../common/lone-surrogate.js';
 
 /** The longest name, in UTF-16 code units. Long enough for any real name; short enough that the generated files and messages stay bounded. */
 export const MAX_NAME_LENGTH = 128;
 
 /** Control characters (C0, DEL, C1), format characters (bidi overrides, zero-width joiners, BOM), and line or paragraph separators. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-
-function codePointLabel(character: string): string {
-  return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
-}
 
 /**
  * Why `name` is not a valid name, as the end of a sentence that starts with the name's role
