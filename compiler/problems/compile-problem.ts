@@ -5,7 +5,10 @@ export type ValuePath = readonly (string | number)[];
 
 /** One problem in a definitions folder, or with the output folder. */
 export interface CompileProblem {
-  /** File name relative to the definitions folder; for a problem of the output folder (`origin: 'output'`), the folder as given. */
+  /**
+   * File name relative to the definitions folder; `''` for a problem of the definitions folder itself (it cannot be
+   * listed); for a problem of the output folder (`origin: 'output'`), the folder as given.
+   */
   readonly file: string;
   readonly line?: number;
   readonly column?: number;
@@ -48,6 +51,9 @@ export function formatJsonPath(path: ValuePath): string {
  */
 export function formatCompileProblem(problem: CompileProblem, directory: string): string {
   if (problem.origin === 'output') return `${problem.file} [${problem.code}] ${problem.message} Fix: ${problem.fix}`;
-  const where = `${directory.replace(/\/$/, '')}/${problem.file}${problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`}`;
+  const folder = directory.replace(/\/$/, '');
+  // A problem of the folder itself (it cannot be listed) has no file and no place in a value.
+  if (problem.file === '') return `${folder} [${problem.code}] ${problem.message} Fix: ${problem.fix}`;
+  const where = `${folder}/${problem.file}${problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`}`;
   return `${where} ${formatJsonPath(problem.path)} [${problem.code}] ${problem.message} Fix: ${problem.fix}`;
 }

@@ -102,11 +102,12 @@ function listFolder(directory: string): { files: string[] } | { problem: Compile
   } catch (error) {
     return {
       problem: {
-        file: directory,
+        // The problem is the folder itself, not a file in it: its place is the folder, which every format prints.
+        file: '',
         path: [],
         code: 'invalid-file',
         message: `Cannot read the definitions folder: ${(error as Error).message}.`,
-        fix: 'Pass an existing folder: typed-permissions compile <definitionsDir>.',
+        fix: 'Pass the path of an existing folder of *.permissions.json files as the first argument (without one, ./definitions is read).',
       },
     };
   }

@@ -42,6 +42,22 @@ describe('typed-permissions CLI', () => {
     });
   });
 
+  it.each([
+    ['compile', (dir: string) => ['compile', dir, '--out', join(dir, '..', 'missing-out')], 'missing-out was not changed.'],
+    ['test', (dir: string) => ['test', dir], 'no test ran.'],
+    ['explain', (dir: string) => ['explain', dir, '--roles', 'A', '--resource', 'doc', '--action', 'read'], undefined],
+  ])('%s of a definitions folder that does not exist names the folder once, with a fix that fits every command', async (_command, argv, after) => {
+    const dir = at('no-such-definitions');
+    const { logs, errors, io } = collectIo();
+    expect(await main(argv(dir), io)).toBe(1);
+    expect(logs).toEqual([]);
+    expect(errors).toEqual([
+      `${dir} [invalid-file] Cannot read the definitions folder: ENOENT: no such file or directory, scandir '${dir}'. ` +
+        'Fix: Pass the path of an existing folder of *.permissions.json files as the first argument (without one, ./definitions is read).',
+      ...(after === undefined ? [] : [`typed-permissions: 1 problem in ${dir}; ${after.replace('missing-out', at('missing-out'))}`]),
+    ]);
+  });
+
   it('--help prints the usage and exits 0', async () => {
     const { logs, errors, io } = collectIo();
     expect(await main(['--help'], io)).toBe(0);
