@@ -123,3 +123,23 @@ export function discoverHandlers(
   }
   return { globalGuards, hosts };
 }
+
+/**
+ * Every mount of each controller handler among `records`, by controller and handler: a controller registered in
+ * two modules is served at both modules' paths, and what its guard checks must hold at each of them.
+ *
+ * @example
+ * ```ts
+ * const mounts = mountsByHandler(routeRecords);
+ * mounts.get(DocumentsController)?.get(DocumentsController.prototype.read); // [{ module: PlainModule, … }, { module: TenantModule, … }]
+ * ```
+ */
+export function mountsByHandler(records: readonly RouteHandlerRecord[]): Map<NestClass, Map<RouteHandler, NestMount[]>> {
+  const byHost = new Map<NestClass, Map<RouteHandler, NestMount[]>>();
+  for (const { host, handler, mount } of records) {
+    const byHandler = byHost.get(host) ?? new Map<RouteHandler, NestMount[]>();
+    byHost.set(host, byHandler);
+    byHandler.set(handler, [...(byHandler.get(handler) ?? []), mount]);
+  }
+  return byHost;
+}

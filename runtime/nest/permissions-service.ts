@@ -14,7 +14,7 @@ import { loadGraphQLSchema, type GraphQLSchemaReader } from './graphql/graphql-s
 import { checkGuardedResolvers } from './graphql/resolver-checks.js';
 import { resolveResolverRoute } from './graphql/resolver-routes.js';
 import { resolvePermissionsRoute, type PermissionsGuardConfig, type PermissionsRoute } from './guarded-routes.js';
-import { discoverHandlers, type HandlerRecord, type ResolverHandlerRecord, type RouteHandlerRecord } from './handler-hosts.js';
+import { discoverHandlers, mountsByHandler, type HandlerRecord, type ResolverHandlerRecord, type RouteHandlerRecord } from './handler-hosts.js';
 import { nestRoutePaths, type NestMount } from './nest-route-paths.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
 import { ownershipServiceOf } from './ownership-service.js';
@@ -201,14 +201,17 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
 
   /**
    * @internal What `config`'s guard checks for `handler`, resolved once and cached. Every handler a
-   * permissions guard protects is resolved at start; one met only now (a guard applied in a way the
-   * start could not see) is resolved from its controller's metadata, and its request is refused if
-   * it carries a parameter that resolution did not see.
+   * permissions guard protects is resolved at start, at every mount of its controller (a controller
+   * registered in two modules is served at both modules' paths, and a request does not say which one it
+   * came through); one met only now (a guard applied in a way the start could not see) is resolved from
+   * its controller's metadata, and its request is refused if it carries a parameter that resolution did
+   * not see.
    */
-  routeFor(config: PermissionsGuardConfig, controller: NestClass, handler: RouteHandler, mount: NestMount = this.mount()): PermissionsRoute {
-    return this.routes.get(config, controller, handler, () =>
-      resolvePermissionsRoute(config, controller, handler, nestRoutePaths(controller, handler, mount), this.options.projectResourceId),
-    );
+  routeFor(config: PermissionsGuardConfig, controller: NestClass, handler: RouteHandler, mounts: readonly NestMount[] = [this.mount()]): PermissionsRoute {
+    return this.routes.get(config, controller, handler, () => {
+      const paths = [...new Set(mounts.flatMap((mount) => nestRoutePaths(controller, handler, mount)))];
+      return resolvePermissionsRoute(config, controller, handler, paths, this.options.projectResourceId);
+    });
   }
 
   /**
@@ -251,8 +254,11 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
 
   /** Every guarded handler and `@GetPermit()` consumer checked against the engine's policy. */
   private checkStart(engine: Permissions<TUser, TFilter>): void {
-    const routeOf = (config: PermissionsGuardConfig, { host, handler, mount }: RouteHandlerRecord) => this.routeFor(config, host, handler, mount);
-    checkGuardedRoutes(engine, this.records.filter(isRouteRecord), routeOf, this.options);
+    const routeRecords = this.records.filter(isRouteRecord);
+    const mountsOf = mountsByHandler(routeRecords);
+    const routeOf = (config: PermissionsGuardConfig, { host, handler }: RouteHandlerRecord) =>
+      this.routeFor(config, host, handler, mountsOf.get(host)?.get(handler) ?? []);
+    checkGuardedRoutes(engine, routeRecords, routeOf, this.options);
     checkPermitConsumers(this.records);
   }
 }

@@ -15,7 +15,7 @@ import { grantWarnings, reportStartProblems } from './start-problems.js';
  *
  * @example
  * ```ts
- * checkGuardedRoutes(engine, routeRecords, (config, { host, handler, mount }) => permissionsService.routeFor(config, host, handler, mount), options);
+ * checkGuardedRoutes(engine, routeRecords, (config, { host, handler, mount }) => permissionsService.routeFor(config, host, handler, [mount]), options);
  * // throws: Guarded handlers whose resource id parameter is ambiguous; the application does not start, …
  * ```
  */

@@ -234,6 +234,56 @@ function prefixesGlobalGuardsAndOptionalIds(): void {
     );
   });
 
+  it('a controller mounted at two RouterModule paths is checked at both: the second mount cannot hide an ambiguous id', async () => {
+    @Controller('documents')
+    @UseGuards(createPermissionsGuard({ resource: 'document' }))
+    class SharedDocumentsController {
+      @Get()
+      list(): string {
+        return 'list';
+      }
+    }
+    @Module({ controllers: [SharedDocumentsController] })
+    class PlainModule {}
+    @Module({ controllers: [SharedDocumentsController] })
+    class TenantModule {}
+    const routes = RouterModule.register([
+      { path: 'plain', module: PlainModule },
+      { path: 'tenants/:tenantId', module: TenantModule },
+    ]);
+    const error = await startError([], { imports: [PlainModule, TenantModule, routes] });
+    expect(error.message).toBe(
+      `${HEADLINE}  - SharedDocumentsController.list ("/plain/documents", "/tenants/:tenantId/documents") declares the parameters ` +
+        `"tenantId" but none of them is the resource id: the default "id" counts only as the last parameter. Fix: ` +
+        `Set resourceIdParam to the parameter that holds the id of the record checked (one of "tenantId"), or opt ` +
+        `out with resourceIdParam: null if this handler does not act on one record.`,
+    );
+  });
+
+  it('a controller mounted at two RouterModule paths with the id in both serves both, and checks the id of each', async () => {
+    @Controller('documents')
+    @UseGuards(createPermissionsGuard({ resource: 'document' }))
+    class SharedDocumentsController {
+      @Get(':id')
+      read(): string {
+        return 'read';
+      }
+    }
+    @Module({ controllers: [SharedDocumentsController] })
+    class PlainModule {}
+    @Module({ controllers: [SharedDocumentsController] })
+    class TenantModule {}
+    const routes = RouterModule.register([
+      { path: 'plain', module: PlainModule },
+      { path: 'tenants/:tenantId', module: TenantModule },
+    ]);
+    const server = (await start([], { imports: [PlainModule, TenantModule, routes] })).getHttpServer();
+    expect((await request(server).get('/plain/documents/1').set('x-user-id', '1')).status).toBe(200);
+    expect((await request(server).get('/tenants/7/documents/1').set('x-user-id', '1')).status).toBe(200);
+    expect((await request(server).get('/tenants/7/documents/3').set('x-user-id', '1')).status).toBe(403);
+    expect((await request(server).get('/plain/documents/3').set('x-user-id', '1')).status).toBe(403);
+  });
+
   it('a global prefix with parameters counts too', async () => {
     @Controller('documents')
     @UseGuards(createPermissionsGuard({ resource: 'document' }))
