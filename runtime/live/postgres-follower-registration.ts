@@ -1,7 +1,9 @@
 /**
  * A follower's registration in a PostgreSQL store: written when it starts, at once whenever it activates or
  * rejects a version, and every FOLLOWER_REFRESH_MS otherwise; deleted when it stops. One write at a time. When
- * the store's tables are not there yet, the follower creates them (the store's identity with them). When its
+ * the store's tables are not there yet, the follower creates them (the store's identity with them) — only before
+ * its first registration: a store whose tables go away later was dropped, and a follower that made it again would
+ * make a dropped store an empty one, and keep it there against whoever dropped it. When its
  * database role may not write them — a read-only role — it keeps following: the failure is said once (until a
  * write succeeds), naming what to grant.
  */
@@ -38,6 +40,7 @@ export function followerRegistration(
   let writing: Promise<void> | undefined;
   let again = false;
   let lastProblem: string | undefined;
+  let registered = false;
 
   const writeOnce = async (): Promise<void> => {
     const pool = await poolOf();
@@ -45,9 +48,11 @@ export function followerRegistration(
       await writeFollower(pool, names, identity, status());
     } catch (error) {
       if (!isMissingStore(error)) throw error;
+      if (registered) throw new Error(`the store's tables are gone (dropped after this follower registered; it does not make them again)`, { cause: error });
       await createStore(pool, names);
       await writeFollower(pool, names, identity, status());
     }
+    registered = true;
   };
   const write = (): void => {
     if (closed) return;
