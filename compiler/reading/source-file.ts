@@ -7,19 +7,11 @@
  */
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { fileKindOf } from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { wholeFileProblem } from './read-file-result.js';
 
 const REPLACE_IT = 'Definitions and tests are regular files: replace it with one, or remove it from the folder.';
-
-/** What a path that is not a regular file is, for messages. */
-function kindOf(info: Stats): string {
-  if (info.isDirectory()) return 'a folder';
-  if (info.isFIFO()) return 'a named pipe';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
-  if (info.isSocket()) return 'a socket';
-  return 'a special file';
-}
 
 /**
  * The size in bytes of `file` of `directory`, when it is a regular file (links followed); else the problem at it.
@@ -36,7 +28,7 @@ export function regularFileSize(directory: string, file: string): { bytes: numbe
   } catch (error) {
     return { problem: wholeFileProblem(file, 'invalid-file', `The file cannot be read: ${(error as Error).message}.`, REPLACE_IT) };
   }
-  if (!info.isFile()) return { problem: wholeFileProblem(file, 'invalid-file', `The file is ${kindOf(info)}, not a regular file.`, REPLACE_IT) };
+  if (!info.isFile()) return { problem: wholeFileProblem(file, 'invalid-file', `The file is ${fileKindOf(info)}, not a regular file.`, REPLACE_IT) };
   return { bytes: info.size };
 }
 

@@ -60,7 +60,7 @@ export { PermissionsUsageError } from '../core/common/errors.js';
 export { describeRule } from '../core/ownership-rules/describe-rule.js';
 export { formatProblemLocation, PermissionDefinitionError } from '../core/common/errors.js';
 export { parseBundleText } from '../live/bundle-text.js';
-export { regularFileText } from '../live/regular-file-text.js';
+export { fileKindOf, regularFileText } from '../live/regular-file-text.js';
 export { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin, type TenantRolesBase } from '../live/tenant-roles-admin.js';
 export { MAX_TENANT_ROLES_BYTES } from '../live/tenant-roles-document.js';
 export { tenantRolesFit, type TenantRolesFit } from '../live/tenant-roles-fit.js';

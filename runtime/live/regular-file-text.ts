@@ -26,8 +26,25 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
 /** The most bytes one read asks for beyond what the file said it holds. */
 const READ_CHUNK = 64 * 1024;
 
-/** What a path that is not a regular file is, for messages. */
-function kindOf(info: Stats): string {
+/** The tests of a file's type that `fs.Stats` has: written out, so that declarations need no Node.js types. */
+export interface FileTypeTests {
+  isDirectory(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+}
+
+/**
+ * What a path that is not a regular file is, for messages: the runtime's file readers and the compiler's say it
+ * the same way.
+ *
+ * @example
+ * ```ts
+ * fileKindOf(await stat('/dev/zero')); // 'a character device'
+ * ```
+ */
+export function fileKindOf(info: FileTypeTests): string {
   if (info.isDirectory()) return 'a folder';
   if (info.isCharacterDevice()) return 'a character device';
   if (info.isBlockDevice()) return 'a block device';
@@ -37,7 +54,7 @@ function kindOf(info: Stats): string {
 }
 
 function notRegular(info: Stats, { subject, instead }: RegularFileRead): PermissionsUsageError {
-  return new PermissionsUsageError(`${subject} is ${kindOf(info)}, not a regular file; ${instead}.`);
+  return new PermissionsUsageError(`${subject} is ${fileKindOf(info)}, not a regular file; ${instead}.`);
 }
 
 /** Opens `path` for reading; a socket or folder that cannot be opened is refused as what it is, other failures are thrown as they are. */

@@ -38,9 +38,14 @@ describe('files of a definitions folder that are no regular file of UTF-8 text',
       'a named pipe (reading it would wait for ever)',
       'pipe',
       (path: string) => execFileSync('mkfifo', [path]),
-      'The file is a named pipe, not a regular file.',
+      'The file is a named pipe (FIFO), not a regular file.',
     ],
-    ['a device (reading it would never end)', 'device', (path: string) => symlinkSync('/dev/zero', path), 'The file is a device, not a regular file.'],
+    [
+      'a device (reading it would never end)',
+      'device',
+      (path: string) => symlinkSync('/dev/zero', path),
+      'The file is a character device, not a regular file.',
+    ],
   ])('%s named like a definitions file is a problem at it', (_what, folder, make, message) => {
     const dir = folderWith(folder, 'z.permissions.json', make);
     expect(problemsOf(dir)).toEqual([{ file: 'z.permissions.json', code: 'invalid-file', message, fix: REPLACE_IT }]);
@@ -95,7 +100,7 @@ describe('files of a definitions folder that are no regular file of UTF-8 text',
     symlinkSync('/dev/zero', join(dir, 'y.permissions.test.json'));
     expect(readPolicyTestFiles(dir).problems.map(({ file, message }) => [file, message])).toEqual([
       ['x.permissions.test.json', 'The file is a folder, not a regular file.'],
-      ['y.permissions.test.json', 'The file is a device, not a regular file.'],
+      ['y.permissions.test.json', 'The file is a character device, not a regular file.'],
     ]);
   });
 });
