@@ -241,7 +241,7 @@ function answerWithRecord(
   const anyGranted = entry.any !== undefined;
   const groups = parts.ownership.map((group) => group.group);
   const record = check.record as CheckRecord;
-  const byRules = ruleGroupsOwning(tables, groups, { record, related: check.related, user: check.user }, at);
+  const byRules = ruleGroupsOwning(tables, groups, { record, related: check.related, user: check.user, tenant: check.tenant }, at);
   const hookGroups = groups.filter((group) => groupRule(tables, group) === undefined);
   const ownedBy = [...byRules, ...(check.ownedBy ?? []).filter((group) => hookGroups.includes(group))];
   const granted = anyGranted || (entry.ownGranted && entry.owners.some((group) => ownedBy.includes(group)));

@@ -24,6 +24,8 @@ export interface RecordEvidence {
   readonly record: CheckRecord;
   readonly related?: RelatedRecords | undefined;
   readonly user: { readonly id: string | number; readonly roles: readonly string[]; readonly attributes?: Readonly<Record<string, unknown>> | undefined };
+  /** The tenant the check is asked in, which a rule's tenant condition compares with (without one it holds for no record). */
+  readonly tenant?: string | undefined;
 }
 
 /** The rule of each ownership group of `tables` that names one, with its context, made once per tables. */
@@ -158,7 +160,7 @@ export function ruleGroupsOwning(tables: GrantTables, groups: readonly number[],
             'send it (null when the user has none).',
         );
     try {
-      return ownershipPredicate(rule.condition, context, user, lookup)(evidence.record) ? [group] : [];
+      return ownershipPredicate(rule.condition, context, user, lookup, evidence.tenant)(evidence.record) ? [group] : [];
     } catch (error) {
       if (error instanceof PermissionsUsageError) throw new ServiceProblem('invalid-request', `${at}, rule ${quoteForMessage(rule.name)}: ${error.message}`);
       throw error;

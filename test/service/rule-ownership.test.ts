@@ -7,11 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { join } from 'node:path';
 import { compileModel } from '../../compiler/model/compile-model.js';
 import type { GrantTables } from '../../runtime/core/tables/grant-tables.js';
 import { DEFAULT_SERVICE_LIMITS, type DecisionService } from '../../runtime/service/index.js';
 import { fixture } from '../compiler/helpers.js';
 import { ask, fixtureService, postChecks, problem } from './service-fixture.js';
+import { memoryTenantRoles } from '../tenants/tenant-fixture.js';
 
 let tables: GrantTables;
 let service: DecisionService;
@@ -191,6 +193,60 @@ describe('a check carrying its record', () => {
 });
 
 const LOAD_IT = 'Load it with the record (null when it has no value).';
+
+describe('a check carrying its record, in a tenant', () => {
+  // The tenants guide's rules: a manager owns every document of the tenant asked in, an employee the ones they wrote there.
+  let tenantService: DecisionService;
+  beforeAll(async () => {
+    const compiled = compileModel(join(import.meta.dirname, '../../examples/tenants/definitions'));
+    if (!compiled.ok) throw new Error(`the tenants example does not compile: ${JSON.stringify(compiled.problems)}`);
+    tenantService = await fixtureService({
+      tables: compiled.model.tables,
+      tenantRoles: memoryTenantRoles({ acme: { definitions: [] }, globex: { definitions: [] } }).source,
+    });
+  }, 30_000);
+  afterAll(() => tenantService.close());
+
+  const record = { id: 5, title: 'Plan', content: 'text', authorId: 1, tenantId: 'acme' };
+  const readIn = (user: object, tenant: string | undefined) => ({
+    user,
+    ...(tenant === undefined ? {} : { tenant }),
+    resource: 'document',
+    action: 'read',
+    resourceId: 5,
+    record,
+  });
+  const reasons = async (...checks: object[]) => {
+    const { status, body } = await postChecks(tenantService, ...checks);
+    return { status, answers: body.answers.map((answer) => [answer.granted, answer.reason]) };
+  };
+
+  it("decides a rule's tenant condition with the check's tenant, as the engine does", async () => {
+    const manager = { id: 2, roles: ['MANAGER'], attributes: {} };
+    const author = { id: 1, roles: ['EMPLOYEE'], attributes: {} };
+    const other = { id: 3, roles: ['EMPLOYEE'], attributes: {} };
+    expect(
+      await reasons(
+        readIn(manager, 'acme'),
+        readIn(manager, 'globex'),
+        readIn(manager, undefined),
+        readIn(author, 'acme'),
+        readIn(author, 'globex'),
+        readIn(other, 'acme'),
+      ),
+    ).toEqual({
+      status: 200,
+      answers: [
+        [true, 'granted-own'],
+        [false, 'not-owner'],
+        [false, 'not-owner'],
+        [true, 'granted-own'],
+        [false, 'not-owner'],
+        [false, 'not-owner'],
+      ],
+    });
+  });
+});
 
 describe('what a check with a record must carry', () => {
   it.each([
