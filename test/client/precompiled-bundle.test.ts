@@ -50,10 +50,11 @@ import { memoryOwnership } from '../../runtime/ownership/index.js';
  * tenant asked about least recently (a mark per warm question, a second chance in the bounded caches) to 30,415.
  * The decision log copying the user's id and roles when it records a decision (an application that changed its
  * user object afterwards rewrote the audit trail) and surviving a logger that throws brought it to 30,499, and
- * reserving the hook name `new` (the generated interface declared it as a constructor) to 30,540.
+ * reserving the hook name `new` (the generated interface declared it as a constructor) to 30,540, and checking
+ * every entry of a sparse list of ids or of user attribute values (a hole reached the adapters as undefined) to 30,542.
  * This limit keeps it from growing further.
  */
-const MAX_GZIPPED_BYTES = 30_540;
+const MAX_GZIPPED_BYTES = 30_542;
 
 /** The files of what the engine loads when first used, none of which a page that decides needs. */
 const LOADED_WHEN_USED = [

@@ -198,6 +198,10 @@ describe.each(ADAPTER_TARGETS)('ownership adapters on $name', (target) => {
       await expect(sources[adapter].ownedAmong(question(CREATOR), [Number.NaN])).rejects.toEqual(
         new PermissionsUsageError('Record id at index 0 must be a string, a finite number or a bigint, got NaN.'),
       );
+      // eslint-disable-next-line no-sparse-arrays
+      await expect(sources[adapter].ownedAmong(question(CREATOR), [1, , 3])).rejects.toEqual(
+        new PermissionsUsageError('Record id at index 1 must be a string, a finite number or a bigint, got undefined.'),
+      );
       expect(db.statements).toEqual([]);
     });
 

@@ -31,12 +31,13 @@ export function checkedOwnershipIds(ids: readonly unknown[]): readonly Ownership
     throw new PermissionsUsageError(
       `Ownership of ${ids.length} ids was asked in one call; at most ${OWNERSHIP_SOURCE_LIMITS.maxIds} are checked at once. Ask in several calls.`,
     );
-  ids.forEach((id: unknown, index) => {
+  // entries() visits every index, holes included (forEach skips the holes of a sparse array).
+  for (const [index, id] of (ids as unknown[]).entries()) {
     const fits = typeof id === 'string' || typeof id === 'bigint' || (typeof id === 'number' && Number.isFinite(id));
     if (!fits)
       throw new PermissionsUsageError(
         `Record id at index ${index} must be a string, a finite number or a bigint, got ${typeof id === 'number' ? String(id) : describeValue(id)}.`,
       );
-  });
+  }
   return ids as readonly OwnershipRecordId[];
 }

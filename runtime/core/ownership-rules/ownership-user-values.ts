@@ -84,13 +84,14 @@ export function userList(user: object, name: string, types: Readonly<Record<stri
     throw new PermissionsUsageError(
       `User attribute ${quoteForMessage(name)} holds ${value.length} values; an ownership rule reads at most ${OWNERSHIP_LIMITS.maxUserListLength}.`,
     );
-  value.forEach((entry: unknown, i) => {
+  // entries() visits every index, holes included: forEach skips the holes of a sparse array, which adapters read as undefined.
+  for (const [i, entry] of (value as unknown[]).entries()) {
     if (!fitsScalar(entry, entryType))
       throw new PermissionsUsageError(
         `User attribute ${quoteForMessage(name)} must hold only ${entryType === 'number' ? 'finite numbers' : `${entryType}s`}, ` +
           `got ${describeValue(entry)} at entry ${i}.`,
       );
     checkWholeText(entry, name, `, entry ${i},`);
-  });
+  }
   return value as readonly OwnershipLiteral[];
 }
