@@ -23,6 +23,7 @@ import { checkModuleOptions } from './module-options-check.js';
 import type { PermissionsModuleOptions } from './permissions-module-options.js';
 import { PERMISSIONS_MODULE_OPTIONS } from './permissions-module-definition.js';
 import { RouteCache } from './route-cache.js';
+import { checkSinglePermissionsModule } from './single-permissions-module.js';
 import { checkGuardedRoutes } from './route-checks.js';
 
 const isRouteRecord = (record: HandlerRecord): record is RouteHandlerRecord => record.kind === 'route';
@@ -85,6 +86,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
    * guarded handler.
    */
   async onModuleInit(): Promise<void> {
+    checkSinglePermissionsModule(this.modules, PermissionsService);
     await this.followPolicy();
     const { tenantRoles, followTenantRoles } = this.options;
     if (tenantRoles === undefined || this.tenantRoles !== undefined) return;

@@ -311,6 +311,52 @@ describe('PermissionsModule.forRootAsync', () => {
   });
 });
 
+describe('PermissionsModule imported twice', () => {
+  // A feature module's own forRoot would be a second engine: its looser policy answered the guards near it (200 for a
+  // document the user does not own, where the root's policy refuses).
+  it.each([
+    [
+      'forRoot',
+      () =>
+        PermissionsModule.forRoot({
+          extractUserFromRequest: userFromHeader(),
+          definitions: [{ roles: ['EMPLOYEE'], resource: 'document', grant: ['read:any'] }],
+        }),
+    ],
+    [
+      'forRootAsync',
+      () =>
+        PermissionsModule.forRootAsync({
+          useFactory: () => ({ extractUserFromRequest: userFromHeader(), definitions: [{ roles: ['EMPLOYEE'], resource: 'document', grant: ['read:any'] }] }),
+        }),
+    ],
+  ])('by a feature module (%s) stops the start, naming the modules', async (_how, second) => {
+    const controller = makeDocumentsController(createPermissionsGuard({ resource: 'document' }));
+    @Module({ imports: [second()], controllers: [controller], providers: [HandlerLog] })
+    class LooseDocumentsModule {}
+    @Module({
+      imports: [
+        PermissionsModule.forRoot({ extractUserFromRequest: userFromHeader(), projectResourceId: integerId, definitions: [...DOCUMENT_DEFINITIONS] }),
+        LooseDocumentsModule,
+      ],
+      providers: [ownershipProvider],
+    })
+    class RootModule {}
+    const app = await createApp({ imports: [RootModule] });
+    try {
+      const error = await initError(app);
+      expect(error).toBeInstanceOf(PermissionsUsageError);
+      expect((error as Error).message).toBe(
+        'PermissionsModule.forRoot() (or forRootAsync()) is imported 2 times, by LooseDocumentsModule and RootModule: each import makes ' +
+          'an engine of its own, with its own policy, and the guards of a module would ask the one nearest to it. Import it once, in the ' +
+          'root module (it is global: every module sees it); give the definitions of feature modules with PermissionsModule.forFeature().',
+      );
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('precompiled tables', () => {
   const tables = new Permissions({ ownership: new InMemoryOwnership(), logger: collectingLogger().logger }).addPermissions(DOCUMENT_DEFINITIONS).build().tables;
 
