@@ -24,6 +24,11 @@ const FIELD_ORDER = ['id', 'title', 'date', 'status', 'personal', 'confidential'
 
 /** The policy version of the slice the page shows: a response decided on another one means the policy changed. */
 let shownVersion: string | undefined;
+/**
+ * The ETag of the slice the page shows (the policy version and a hash of what it grants): it changes with the custom
+ * roles of the caller's company too, which a policy version does not follow.
+ */
+let shownTag: string | undefined;
 /** Set when a response says the policy changed: the page shows itself again, with a fresh slice. */
 let policyChanged = false;
 /** One button's call at a time: a second click while the first is under way would act on a table about to change. */
@@ -138,8 +143,10 @@ async function show(userId: string): Promise<void> {
   document.body.dataset['ready'] = 'false';
   try {
     shownVersion = undefined;
+    shownTag = undefined;
     byId('tenant').textContent = '';
     const slice = await getJsonWithHeaders<PermissionSlice>('/me/permissions', userId);
+    shownTag = slice.headers.get('etag') ?? undefined;
     // The server asks every question in the tenant of the caller's company; the slice says which one.
     byId('tenant').textContent = tenantSentence(slice.headers.get('x-permissions-tenant'));
     const client = createClient<Schema>(slice.body);
@@ -227,7 +234,9 @@ async function act(action: DocumentAction, id: string, userId: string, title?: s
     const sameUser = document.body.dataset['user'] === userId;
     if (answer.kind !== 'ok') {
       showMessage(failureMessage(action, id, answer), 'refused');
-      if (answer.kind === 'refused' && answer.version !== undefined && answer.version !== shownVersion && sameUser) await show(userId);
+      // The page offers only what its slice grants: a refusal means the slice is out of date (the policy, the company's
+      // custom roles, or who owns the document changed). Show it again.
+      if (answer.kind === 'refused' && sameUser) await show(userId);
       return;
     }
     const record = asRecord(answer.body);
@@ -259,18 +268,21 @@ function onTableClick(event: MouseEvent): void {
   else void act(action, id, userId);
 }
 
-/** How often an open page asks whether its slice is current: a 304 (ETag of version and roles) while it is. */
+/** How often an open page asks whether its slice is current: a 304 (ETag of version and grants) while it is. */
 const POLICY_CHECK_MS = 5000;
 
-/** Shows the page again when the policy changed since it was shown: every few seconds, and when the window gets focus. */
+/**
+ * Shows the page again when its slice changed since it was shown (the policy, or the custom roles of the caller's
+ * company): every few seconds, and when the window gets focus.
+ */
 async function checkPolicy(): Promise<void> {
   const userId = document.body.dataset['user'];
-  if (userId === undefined || document.body.dataset['ready'] !== 'true' || shownVersion === undefined || acting) return;
+  if (userId === undefined || document.body.dataset['ready'] !== 'true' || shownTag === undefined || acting) return;
   try {
     // The browser revalidates with If-None-Match and hands back the cached slice on a 304.
     const response = await fetch('/me/permissions', { headers: { 'x-user-id': userId } });
-    const { version } = (await response.json()) as { version?: unknown };
-    if (response.ok && typeof version === 'string' && version !== shownVersion && document.body.dataset['user'] === userId) await show(userId);
+    const tag = response.headers.get('etag');
+    if (response.ok && tag !== null && tag !== shownTag && document.body.dataset['user'] === userId) await show(userId);
   } catch {
     // Offline for a moment: the next check asks again.
   }
