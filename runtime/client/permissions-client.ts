@@ -95,6 +95,28 @@ function planOf(entry: Entry, owned: Owned | undefined): AttributePlan | undefin
   return plan ?? entry.any;
 }
 
+/** Throws the PermissionsUsageError of what is wrong with `slice`, if anything. */
+function checkSlice(slice: PermissionSlice): void {
+  const problem = sliceProblem(slice);
+  if (problem !== undefined) throw notASlice(problem);
+}
+
+const notASlice = (problem: string): PermissionsUsageError =>
+  new PermissionsUsageError(`createClient(slice): not a permissions slice (${problem}); pass what permissions.sliceFor(user) returned.`);
+
+/**
+ * A copy of `slice` made of plain data, each property read once: what is checked is then what is read, even when a
+ * JavaScript caller hands over getters that answer differently each time. A slice holding what is not data (a
+ * function) is refused.
+ */
+function plainCopy(slice: PermissionSlice): PermissionSlice {
+  try {
+    return structuredClone(slice);
+  } catch (error) {
+    throw notASlice(`it holds what is not data: ${(error as Error).message}`);
+  }
+}
+
 /**
  * Reads a slice (`permissions.sliceFor(user)`, usually fetched from the server as JSON) into a client that
  * answers synchronously. Throws a PermissionsUsageError for anything that is not a slice of this version of
@@ -110,10 +132,12 @@ function planOf(entry: Entry, owned: Owned | undefined): AttributePlan | undefin
  * client.pick('read', 'document', document, { owned: document.ownedBy }); // the fields to show
  * ```
  */
-export function createClient<TResourceActions = { readonly [resource: string]: string }>(slice: PermissionSlice): PermissionsClient<TResourceActions> {
-  const problem = sliceProblem(slice);
-  if (problem !== undefined)
-    throw new PermissionsUsageError(`createClient(slice): not a permissions slice (${problem}); pass what permissions.sliceFor(user) returned.`);
+export function createClient<TResourceActions = { readonly [resource: string]: string }>(given: PermissionSlice): PermissionsClient<TResourceActions> {
+  // Checked as given (its depth bounded before anything recurses), then copied and checked again: the copy, read once,
+  // is what the client answers from.
+  checkSlice(given);
+  const slice = plainCopy(given);
+  checkSlice(slice);
   const entries = readSlice(slice);
   // Read once, like the entries: the client answers from the slice as it was given.
   const refusal: ClientReason = slice.refusal ?? 'no-grant';

@@ -220,6 +220,40 @@ describe('hostile slices are refused with exact messages', () => {
     });
   }
 
+  it('a slice whose getters answer differently on a second read is refused for what the copy it answers from says', () => {
+    // Checked as `good`, then copied as `bad` (an action granting nothing that adds attributes for group 0) with a
+    // refusal that is a grant's word: the client answers from the copy, so the copy is what is checked last.
+    const good = [['document', [['read', 0, 0, [], []]]]];
+    const bad = [['document', [['delete', -1, 0, [0, 0], [0]]]]];
+    let grantsReads = 0;
+    const slice = {
+      format: 1,
+      version: 'v',
+      plans: [[1, []]],
+      get grants() {
+        return ++grantsReads === 1 ? good : bad;
+      },
+    };
+    expect(refusal(slice)).toBe(refused('grants[0][1][0] grants nothing, and a slice lists granted actions only'));
+    expect(grantsReads).toBe(2);
+    let refusalReads = 0;
+    const lying = {
+      format: 1,
+      version: 'v',
+      plans: [[1, []]],
+      grants: good,
+      get refusal() {
+        return ++refusalReads === 1 ? undefined : 'granted-any';
+      },
+    };
+    expect(refusal(lying)).toBe(refused('refusal is neither "unknown-role" nor "unknown-tenant"'));
+  });
+
+  it('a slice holding what is not data (a function) is refused', () => {
+    const slice = { format: 1, version: 'v', plans: [], grants: [], extra: () => 'x' } as unknown as PermissionSlice;
+    expect(refusal(slice)).toMatch(/^createClient\(slice\): not a permissions slice \(it holds what is not data: .+ could not be cloned\.\); pass what/);
+  });
+
   it('the junk slice of 1 MB really is 1 MB of JSON', () => {
     const junk = { format: 1, version: 'v', plans: [...Array.from({ length: 80_000 }, () => [0, [['ab', null]]]), [0, [['ab', 'junk']]]], grants: [] };
     expect(JSON.stringify(junk).length).toBeGreaterThan(1_000_000);
