@@ -63,8 +63,13 @@ export function registerPermissionsGuard(guard: NestClass, config: PermissionsGu
  * ```
  */
 export function permissionsGuardConfigOf(guard: unknown): PermissionsGuardConfig | undefined {
-  if (typeof guard === 'function') return guardConfigs.get(guard);
-  if (typeof guard === 'object' && guard !== null) return guardConfigs.get(guard.constructor);
+  // A class extending a permissions guard (to add a decorator or a constructor of its own) checks what its base does.
+  let type: unknown = typeof guard === 'object' && guard !== null ? guard.constructor : guard;
+  while (typeof type === 'function') {
+    const config = guardConfigs.get(type);
+    if (config !== undefined) return config;
+    type = Object.getPrototypeOf(type);
+  }
   return undefined;
 }
 

@@ -4,7 +4,7 @@
  * Both kinds of host are read by one loop, so that routes and resolvers follow the same guard rules.
  */
 import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
-import { Reflector, type DiscoveryService } from '@nestjs/core';
+import { APP_GUARD, Reflector, type DiscoveryService } from '@nestjs/core';
 
 /** A provider or controller as Nest's discovery lists it (its wrapper type is not exported by @nestjs/core). */
 type InstanceWrapper = ReturnType<DiscoveryService['getProviders']>[number];
@@ -60,11 +60,21 @@ function permissionsGuardsOf(target: NestClass | RouteHandler): PermissionsGuard
   return (Array.isArray(guards) ? guards : []).map(permissionsGuardConfigOf).filter((config) => config !== undefined);
 }
 
-/** A permissions guard registered as a global guard (APP_GUARD) is a provider, and covers every handler. */
-function globalGuardsOf(providers: readonly InstanceWrapper[]): PermissionsGuardConfig[] {
+/**
+ * The permissions guards that cover every handler: those the application applies globally (`APP_GUARD` as a class,
+ * a factory or a value, and `app.useGlobalGuards()`), as Nest's application configuration lists them once the
+ * providers are made. Without that configuration, the providers registered under `APP_GUARD`. A guard that is
+ * merely a provider of a module is no global guard.
+ */
+function globalGuardsOf(providers: readonly InstanceWrapper[], applied: readonly unknown[] | undefined): PermissionsGuardConfig[] {
+  const guards =
+    applied ??
+    providers
+      .filter((wrapper) => typeof wrapper.token === 'string' && wrapper.token.startsWith(`${APP_GUARD} `))
+      .map((wrapper): unknown => (typeof wrapper.metatype === 'function' && wrapper.inject == null ? wrapper.metatype : wrapper.instance));
   const configs: PermissionsGuardConfig[] = [];
-  for (const wrapper of providers) {
-    const config = typeof wrapper.metatype === 'function' ? permissionsGuardConfigOf(wrapper.metatype) : undefined;
+  for (const guard of guards) {
+    const config = permissionsGuardConfigOf(guard);
     if (config !== undefined && !configs.includes(config)) configs.push(config);
   }
   return configs;
@@ -83,7 +93,8 @@ function hostMethodsOf(kind: HandlerKind, host: NestClass, mount: () => NestMoun
  * `DiscoveryService` lists them), with their handlers and the permissions guards that cover each. A
  * controller registered in two modules is a host twice (two mounts); a resolver class provided twice is one
  * host; a provider serving no root field (a factory, a service) is none. `mountOf` tells where the
- * controllers of a module are mounted.
+ * controllers of a module are mounted; `appliedGuards` are the guards the application applies globally
+ * (`applicationConfig.getGlobalGuards()`), when it can be reached.
  *
  * @example
  * ```ts
@@ -96,8 +107,9 @@ export function discoverHandlers(
   controllers: readonly InstanceWrapper[],
   providers: readonly InstanceWrapper[],
   mountOf: (module: NestClass | undefined) => NestMount,
+  appliedGuards?: readonly unknown[],
 ): DiscoveredHandlers {
-  const globalGuards = globalGuardsOf(providers);
+  const globalGuards = globalGuardsOf(providers, appliedGuards);
   const candidates = [
     ...controllers.map((wrapper) => ({ kind: 'route' as const, wrapper })),
     ...providers.map((wrapper) => ({ kind: 'resolver' as const, wrapper })),

@@ -227,6 +227,16 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     );
   }
 
+  /**
+   * The guards the application applies to every handler (`APP_GUARD` providers, made by now, and
+   * `app.useGlobalGuards()`), request-scoped ones by their class; undefined when the configuration cannot be reached.
+   */
+  private appliedGlobalGuards(): unknown[] | undefined {
+    const config = this.mount().config;
+    if (config === undefined) return undefined;
+    return [...config.getGlobalGuards(), ...config.getGlobalRequestGuards().map((wrapper) => wrapper.metatype)];
+  }
+
   /** Where controllers are mounted: the application's configuration (global prefix, versioning), reached through Nest's container when it is there. */
   private mount(module?: NestClass): NestMount {
     const container = (this.moduleRef as unknown as { container?: { applicationConfig?: ApplicationConfig } }).container;
@@ -247,7 +257,7 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
   /** Every handler host discovered, and the engine of the definitions they and the modules give (or of the tables). */
   private createEngine(): Permissions<TUser, TFilter> {
     const providers = this.discovery.getProviders();
-    const handlers = discoverHandlers(this.discovery.getControllers(), providers, (module) => this.mount(module));
+    const handlers = discoverHandlers(this.discovery.getControllers(), providers, (module) => this.mount(module), this.appliedGlobalGuards());
     this.records = handlers.hosts.flatMap((host) => host.handlers);
     this.guardedResolvers = this.records.filter(isGuardedResolverRecord);
     const sources = definitionSources(this.options.definitions, providers, this.modules, handlers);

@@ -10,7 +10,14 @@ import { Controller, Delete, Get, Module, UseGuards, type Type } from '@nestjs/c
 import { APP_GUARD, RouterModule } from '@nestjs/core';
 import request from 'supertest';
 import { PermissionsUsageError, type PermissionDefinition } from '../../runtime/permissions/index.js';
-import { createPermissionsGuard, GetPermit, Permission, PERMISSIONS_OWNERSHIP_SERVICE_TOKEN, PermissionsModule } from '../../runtime/nest/index.js';
+import {
+  createPermissionsGuard,
+  GetPermit,
+  Permission,
+  PERMISSIONS_OWNERSHIP_SERVICE_TOKEN,
+  PermissionsModule,
+  PermissionsService,
+} from '../../runtime/nest/index.js';
 import { collectingLogger, createApp, InMemoryOwnership, integerId, userFromHeader, type TestApp } from './fixtures/documents.fixture.js';
 
 /** Employees delete and read only their own documents (1 and 2 are user 1's, 3 is user 2's); they list as any. */
@@ -295,6 +302,50 @@ function prefixesGlobalGuardsAndOptionalIds(): void {
     }
     const error = await startError([DocumentsController], {}, 'tenants/:tenantId');
     expect(error.message).toContain('DocumentsController.list ("/tenants/:tenantId/documents") declares the parameters "tenantId"');
+  });
+
+  it('a permissions guard applied globally by a factory or app.useGlobalGuards(), or a class extending one, is checked at start too', async () => {
+    const ambiguous = () => {
+      @Controller('documents')
+      class PlainController {
+        @Get(':documentId')
+        read(): string {
+          return 'read';
+        }
+      }
+      return PlainController;
+    };
+    const DocumentGuard = createPermissionsGuard({ resource: 'document' });
+    const problem = (name: string) => `${name}.read ("/documents/:documentId") declares the parameters "documentId" but none of them is the resource id`;
+    const byFactory = await startError([ambiguous()], {
+      providers: [{ provide: APP_GUARD, useFactory: (service: PermissionsService) => new DocumentGuard(service), inject: [PermissionsService] }],
+    });
+    expect(byFactory.message).toContain(problem('PlainController'));
+    await app?.close();
+
+    // app.useGlobalGuards() between create and init, with a class extending the guard.
+    class AuditedDocumentGuard extends DocumentGuard {}
+    app = await createApp(moduleFor([ambiguous()]));
+    app.useGlobalGuards(new AuditedDocumentGuard(app.get(PermissionsService)));
+    const error = await app.init().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(PermissionsUsageError);
+    expect((error as Error).message).toContain(problem('PlainController'));
+  });
+
+  it('a permissions guard that is only a provider of a module guards nothing it is not applied to, and stops no start', async () => {
+    const DocumentGuard = createPermissionsGuard({ resource: 'document' });
+    @Controller('users')
+    class UnguardedController {
+      @Get(':userId/documents/:documentId')
+      read(): string {
+        return 'read';
+      }
+    }
+    const server = (await start([UnguardedController], { providers: [DocumentGuard] })).getHttpServer();
+    expect((await request(server).get('/users/1/documents/3')).status).toBe(200);
   });
 
   it('a permissions guard registered globally (APP_GUARD) checks every handler of every controller at start', async () => {
