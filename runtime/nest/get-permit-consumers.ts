@@ -3,8 +3,11 @@
  * on every request, so the application does not start.
  */
 import { PermissionsUsageError } from '../permissions/index.js';
+import { classMethodsOf } from './class-methods.js';
 import { injectsPermit } from './get-permit-decorator.js';
+import { isFieldResolver } from './graphql/resolver-methods.js';
 import type { HandlerRecord } from './handler-hosts.js';
+import type { NestClass } from './nest-targets.js';
 import { isPermissionsSkipped } from './permission-decorator.js';
 
 /** Why the handler of `record` cannot have the permit it injects with `@GetPermit()`; nothing when it can or injects none. */
@@ -26,8 +29,25 @@ function permitConsumerProblems({ host, handler, methodName, guards }: HandlerRe
 }
 
 /**
+ * Why the `@ResolveField()` methods of `classes` that inject `@GetPermit()` cannot have it: a permit is made for a
+ * root field's call (`@Query()`, `@Mutation()`), and a field of an object type resolved under it has none of its own.
+ */
+function fieldResolverProblems(classes: readonly NestClass[]): string[] {
+  return [...new Set(classes)].flatMap((host) =>
+    classMethodsOf(host)
+      .filter(({ handler, methodName }) => isFieldResolver(handler) && injectsPermit(host, methodName))
+      .map(
+        ({ methodName }) =>
+          `${host.name}.${methodName} injects @GetPermit() in a @ResolveField() method, which no permissions guard gives a permit: ` +
+          'one is made per root field call. Fix: ask for what the field needs with PermissionsService, or resolve it in the root field.',
+      ),
+  );
+}
+
+/**
  * Stops the start when a route or resolver handler injects `@GetPermit()` that no permissions guard gives a
- * permit to: no guard covers it, or it is marked `@SkipPermissions()`.
+ * permit to: no guard covers it, or it is marked `@SkipPermissions()`; or when a `@ResolveField()` method of one of
+ * `providerClasses` injects it.
  *
  * @example
  * ```ts
@@ -36,8 +56,8 @@ function permitConsumerProblems({ host, handler, methodName, guards }: HandlerRe
  * //   - DocumentsController.read injects @GetPermit(), but no permissions guard covers it. …
  * ```
  */
-export function checkPermitConsumers(records: readonly HandlerRecord[]): void {
-  const problems = records.flatMap(permitConsumerProblems);
+export function checkPermitConsumers(records: readonly HandlerRecord[], providerClasses: readonly NestClass[] = []): void {
+  const problems = [...records.flatMap(permitConsumerProblems), ...fieldResolverProblems(providerClasses)];
   if (problems.length === 0) return;
   throw new PermissionsUsageError(
     `Handlers inject @GetPermit() but no permissions guard gives them a permit, so every request would fail; the application does not start:\n` +

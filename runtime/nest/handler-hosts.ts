@@ -67,17 +67,30 @@ function permissionsGuardsOf(target: NestClass | RouteHandler): PermissionsGuard
  * merely a provider of a module is no global guard.
  */
 function globalGuardsOf(providers: readonly InstanceWrapper[], applied: readonly unknown[] | undefined): PermissionsGuardConfig[] {
-  const guards =
-    applied ??
-    providers
-      .filter((wrapper) => typeof wrapper.token === 'string' && wrapper.token.startsWith(`${APP_GUARD} `))
-      .map((wrapper): unknown => (typeof wrapper.metatype === 'function' && wrapper.inject == null ? wrapper.metatype : wrapper.instance));
+  const guards = applied ?? providers.filter((wrapper) => typeof wrapper.token === 'string' && wrapper.token.startsWith(`${APP_GUARD} `)).map(providerClassOf);
   const configs: PermissionsGuardConfig[] = [];
   for (const guard of guards) {
     const config = permissionsGuardConfigOf(guard);
     if (config !== undefined && !configs.includes(config)) configs.push(config);
   }
   return configs;
+}
+
+/**
+ * The class of the provider `wrapper` holds: its metatype when Nest makes it from a class, else the class of the
+ * instance a factory or a value gave (Nest's GraphQL explorer serves a resolver from its instance, however made).
+ *
+ * @example
+ * ```ts
+ * providerClassOf(wrapperOf({ provide: DocumentsResolver, useFactory: () => new DocumentsResolver() })); // DocumentsResolver
+ * ```
+ */
+export function providerClassOf(wrapper: InstanceWrapper): NestClass | undefined {
+  if (typeof wrapper.metatype === 'function' && wrapper.inject == null) return wrapper.metatype as NestClass;
+  const instance: unknown = wrapper.instance;
+  if (typeof instance !== 'object' || instance === null) return undefined;
+  const type: unknown = instance.constructor;
+  return typeof type === 'function' && type !== Object ? (type as NestClass) : undefined;
 }
 
 /** The handlers of `host`: its methods with route metadata (a controller), or those serving a root field (a resolver). */
@@ -117,9 +130,8 @@ export function discoverHandlers(
   const hosts: HandlerHost[] = [];
   const seenResolvers = new Set<NestClass>();
   for (const { kind, wrapper } of candidates) {
-    if (typeof wrapper.metatype !== 'function') continue;
-    // Nest types a metatype as Type | Function; for a controller it is its class, for a provider possibly a factory.
-    const host = wrapper.metatype as NestClass;
+    const host = kind === 'route' ? (typeof wrapper.metatype === 'function' ? (wrapper.metatype as NestClass) : undefined) : providerClassOf(wrapper);
+    if (host === undefined) continue;
     if (kind === 'resolver') {
       if (seenResolvers.has(host)) continue;
       seenResolvers.add(host);

@@ -14,7 +14,14 @@ import { loadGraphQLSchema, type GraphQLSchemaReader } from './graphql/graphql-s
 import { checkGuardedResolvers } from './graphql/resolver-checks.js';
 import { resolveResolverRoute } from './graphql/resolver-routes.js';
 import { resolvePermissionsRoute, type PermissionsGuardConfig, type PermissionsRoute } from './guarded-routes.js';
-import { discoverHandlers, mountsByHandler, type HandlerRecord, type ResolverHandlerRecord, type RouteHandlerRecord } from './handler-hosts.js';
+import {
+  discoverHandlers,
+  mountsByHandler,
+  providerClassOf,
+  type HandlerRecord,
+  type ResolverHandlerRecord,
+  type RouteHandlerRecord,
+} from './handler-hosts.js';
 import { nestRoutePaths, type NestMount } from './nest-route-paths.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
 import { ownershipServiceOf } from './ownership-service.js';
@@ -271,6 +278,9 @@ export class PermissionsService<TUser extends User<unknown> = User<unknown>, TFi
     const routeOf = (config: PermissionsGuardConfig, { host, handler }: RouteHandlerRecord) =>
       this.routeFor(config, host, handler, mountsOf.get(host)?.get(handler) ?? []);
     checkGuardedRoutes(engine, routeRecords, routeOf, this.options);
-    checkPermitConsumers(this.records);
+    checkPermitConsumers(
+      this.records,
+      this.discovery.getProviders().flatMap((wrapper) => providerClassOf(wrapper) ?? []),
+    );
   }
 }

@@ -28,6 +28,7 @@ import {
   NotServedModule,
   InheritedByIdResolver,
   InheritedByKeyResolver,
+  PermitFieldResolver,
 } from './fixtures/graphql/boot-resolvers.js';
 
 const DEFINITIONS: readonly PermissionDefinition[] = [
@@ -86,6 +87,27 @@ function resolversThatStopTheStart(): void {
         '  - SearchResolver.search (Query.search) declares the arguments "text" but none of them is the resource id: the default is an ' +
         'argument named "id" holding one id. Fix: Set resourceIdParam to the argument that holds the id of the record checked (one of ' +
         `"text"), ${OPT_OUT}`,
+    );
+  });
+
+  it('a guarded resolver provided by a factory or as a value is checked like a class: it stops the start the same way', async () => {
+    for (const provider of [
+      { provide: SearchResolver, useFactory: () => new SearchResolver() },
+      { provide: SearchResolver, useValue: new SearchResolver() },
+    ]) {
+      const error = await startFailure({ resolvers: [provider] });
+      expect(error).toBeInstanceOf(PermissionsUsageError);
+      expect((error as Error).message).toContain('  - SearchResolver.search (Query.search) declares the arguments "text" but none of them is the resource id');
+    }
+  });
+
+  it('@GetPermit() in a @ResolveField() method stops the start: permits are made per root field call', async () => {
+    const error = await startFailure({ resolvers: [PermitFieldResolver] });
+    expect(error).toBeInstanceOf(PermissionsUsageError);
+    expect((error as Error).message).toBe(
+      'Handlers inject @GetPermit() but no permissions guard gives them a permit, so every request would fail; the application does not start:\n' +
+        '  - PermitFieldResolver.title injects @GetPermit() in a @ResolveField() method, which no permissions guard gives a permit: one is ' +
+        'made per root field call. Fix: ask for what the field needs with PermissionsService, or resolve it in the root field.',
     );
   });
 
