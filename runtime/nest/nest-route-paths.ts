@@ -5,6 +5,7 @@
  */
 import { METHOD_METADATA, MODULE_PATH, PATH_METADATA, VERSION_METADATA } from '@nestjs/common/constants.js';
 import type { ApplicationConfig } from '@nestjs/core';
+import { LegacyRouteConverter } from '@nestjs/core/internal.js';
 import { RoutePathFactory } from '@nestjs/core/router/route-path-factory.js';
 import type { NestClass, RouteHandler } from './nest-targets.js';
 
@@ -56,7 +57,10 @@ export function nestRoutePaths(controller: NestClass, handler: RouteHandler, mou
         methodVersion: Reflect.getMetadata(VERSION_METADATA, handler) as unknown,
         versioningOptions,
       };
-      paths.push(...factory.create(metadata as Parameters<RoutePathFactory['create']>[0], requestMethod as Parameters<RoutePathFactory['create']>[1]));
+      const created = factory.create(metadata as Parameters<RoutePathFactory['create']>[0], requestMethod as Parameters<RoutePathFactory['create']>[1]);
+      // Nest's adapters register a path of the old syntax (`files/*`, `(.*)`) as its converter rewrites it (`files/{*path}`):
+      // the parameters a request carries are the rewritten path's.
+      paths.push(...created.map((path) => LegacyRouteConverter.tryConvert(path, { logs: false })));
     }
   }
   return [...new Set(paths)];

@@ -75,6 +75,25 @@ describe("the Nest guard resolves every handler's id parameter at bootstrap", ()
   undeclaredParamsAndOptOuts();
   prefixesGlobalGuardsAndOptionalIds();
 
+  it('a path of the old syntax is read as Nest registers it: its unnamed wildcard is a parameter, and the start stops', async () => {
+    @Controller('files')
+    @UseGuards(createPermissionsGuard({ resource: 'document' }))
+    class LegacyFilesController {
+      @Get('*')
+      all(): string {
+        return 'all';
+      }
+
+      @Get(':id/*')
+      part(): string {
+        return 'part';
+      }
+    }
+    const error = await startError([LegacyFilesController]);
+    expect(error.message).toContain('LegacyFilesController.all ("/files/{*path}") declares the parameters "path" but none of them is the resource id');
+    expect(error.message).toContain('LegacyFilesController.part ("/files/:id/{*path}") declares the parameters "id", "path"');
+  });
+
   it('a wildcard cannot be the id parameter', async () => {
     @Controller('files')
     @UseGuards(createPermissionsGuard({ resource: 'document', resourceIdParam: 'path' }))
