@@ -105,6 +105,16 @@ describe('decideRequest', () => {
     });
   });
 
+  it("a tenant that is no string is the application's mistake: a usage error naming every integration's tenant option", async () => {
+    const query = { user: employee, resource: 'document', action: 'read', tenant: 42 } as unknown as Parameters<typeof decideRequest>[1];
+    await expect(decideRequest(engine(), query, 'kit')).rejects.toEqual(
+      new PermissionsUsageError(
+        'The tenant of a request must be a tenant id (a string) or undefined, got number: check what the tenant option returns ' +
+          '(getTenant; extractTenantFromRequest in NestJS).',
+      ),
+    );
+  });
+
   it('a failing ownership hook rejects; answerOfError makes it a 500 with nothing of the error', async () => {
     const decided = decideRequest(engine(undefined, true), { user: employee, resource: 'document', action: 'read', resourceId: '10' }, 'kit');
     const error = await decided.then(
