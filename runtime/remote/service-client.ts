@@ -211,10 +211,15 @@ export async function fetchSlice(connection: ServiceConnection, roles: readonly 
   return answer as PermissionSlice;
 }
 
-/** The methods of one group, checked: a group number and method names only. */
+/**
+ * The methods of one group, checked: a group number and method names only, and a way to decide ownership — a rule,
+ * or hooks of which one is isOwner, listOwned or limitOwned, never both (as the engine's tables are checked).
+ */
 function groupMethods(value: unknown): GroupMethods | undefined {
   if (!isObject(value) || !Number.isInteger(value['group']) || (value['group'] as number) < 0) return undefined;
   for (const kind of [...METHOD_KINDS, 'rule'] as const) if (value[kind] !== undefined && typeof value[kind] !== 'string') return undefined;
+  const deciding = ['isOwner', 'listOwned', 'limitOwned'].some((kind) => value[kind] !== undefined);
+  if (value['rule'] === undefined ? !deciding : deciding) return undefined;
   return value as unknown as GroupMethods;
 }
 

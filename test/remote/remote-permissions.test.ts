@@ -248,6 +248,34 @@ describe('remote permissions', () => {
     await expect(refused).rejects.toThrow(/^The decision service named ownership group \d+ on article without its methods; nothing is granted\.$/);
   });
 
+  it('a group the check answer gives no way to decide ownership (no rule, no isOwner, listOwned or limitOwned), or both, is a bad answer', async () => {
+    for (const strip of [
+      (group: Record<string, unknown>): Record<string, unknown> => ({ group: group['group'], attributes: group['attributes'] }),
+      (group: Record<string, unknown>) => ({ group: group['group'], attributes: group['attributes'], ownedAmong: 'anything' }),
+      (group: Record<string, unknown>) => ({ ...group, rule: 'creator' }),
+    ]) {
+      let checks = 0;
+      const changed: typeof fetch = async (input, init) => {
+        const answer = await fetch(input, init);
+        if (urlOf(input).pathname !== '/v1/check') return answer;
+        checks += 1;
+        const body = (await answer.json()) as { answers: { ownership: Record<string, unknown>[] }[] };
+        for (const one of body.answers) one.ownership = one.ownership.map(strip);
+        return new Response(JSON.stringify(body), { status: answer.status, headers: answer.headers });
+      };
+      const permissions = await remote({ fetch: changed });
+      const ask = () => permissions.grantPermit({ user: author, resource: 'article', action: 'update', resourceId: 1 });
+      await expect(ask()).rejects.toThrow(
+        new PermissionsServiceError(
+          "POST /v1/check is not an answer of the decision service (answers[0].ownership[0] is object); nothing is granted. Is the URL the decision service's?",
+        ),
+      );
+      // Not kept: the next decision asks again.
+      await expect(ask()).rejects.toBeInstanceOf(PermissionsServiceError);
+      expect(checks).toBe(2);
+    }
+  });
+
   it('a failed role set is asked again on the next decision', async () => {
     let failures = 1;
     const calls: string[] = [];
