@@ -74,7 +74,7 @@ function attributeRow(change: AttributeChange): Row {
       change.action,
       change.possession,
       cut(`${parts} (${patterns(change.before)} → ${patterns(change.after)})`),
-      '',
+      cut(change.ownership ?? ''),
     ],
   };
 }

@@ -40,7 +40,8 @@ function cellLine(cell: CellChange): string {
 function attributeLine(change: AttributeChange): string {
   const parts = [...change.added.map((name) => `+${name}`), ...change.removed.map((name) => `-${name}`)].join(' ');
   const basis = change.basis === 'declared' ? 'declared attributes' : 'patterns';
-  const what = `${change.role} ${change.action}:${change.possession}, attributes ${change.change} (${basis} ${parts})`;
+  const group = change.ownership === undefined ? '' : ` (ownership: ${change.ownership})`;
+  const what = `${change.role} ${change.action}:${change.possession}${group}, attributes ${change.change} (${basis} ${parts})`;
   return `~ ${what}: ${patterns(change.before)} -> ${patterns(change.after)}`;
 }
 

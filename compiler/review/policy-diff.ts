@@ -50,6 +50,13 @@ export interface AttributeChange {
   /** The canonical patterns of each side. */
   readonly before: readonly string[];
   readonly after: readonly string[];
+  /**
+   * For an `own` cell with several ownership groups: the group (its label, `rule <name>` or hook methods) on whose
+   * records the attributes changed — a record owned through one group shows that group's attributes only, so each
+   * is compared on its own. Absent for one group, or when the cell's groups changed (then the attributes shown on
+   * records owned through all of them are compared, and `ownership` lists the change of groups).
+   */
+  readonly ownership?: string | undefined;
 }
 
 /** An own cell both sides grant whose ownership (rule or hook methods) differs. */
@@ -106,6 +113,8 @@ export interface PolicyDiff {
 interface CellGrant {
   readonly plan: AttributePlanJson;
   readonly ownership: readonly string[];
+  /** For `own`: the plan of each ownership group, by its label. */
+  readonly groups?: ReadonlyMap<string, AttributePlanJson>;
 }
 
 /** One (role, resource, action) of one side: its `any` and `own` grants, each when granted. */
@@ -144,10 +153,13 @@ function grantsOf(tables: GrantTables): Map<string, TripleGrant> {
       // As the engine decides: `any` is granted when its plan keeps an attribute; `own` whenever a group grants it.
       const any = anyJson !== undefined && planFromJson(anyJson).allowsAny ? { plan: planToJson(planFromJson(anyJson)), ownership: [] } : undefined;
       let ownPlan = planFromJson([0, []]);
-      for (let j = 1; j < own.length; j += 2) ownPlan = unionPlans(ownPlan, planFromJson(tables.plans[own[j] as number] as AttributePlanJson));
-      const groups: number[] = [];
-      for (let j = 0; j < own.length; j += 2) groups.push(own[j] as number);
-      const ownGrant = own.length === 0 ? undefined : { plan: planToJson(ownPlan), ownership: sorted(groups.map(label)) };
+      const groups = new Map<string, AttributePlanJson>();
+      for (let j = 0; j < own.length; j += 2) {
+        const plan = planFromJson(tables.plans[own[j + 1] as number] as AttributePlanJson);
+        ownPlan = unionPlans(ownPlan, plan);
+        groups.set(label(own[j] as number), planToJson(plan));
+      }
+      const ownGrant = own.length === 0 ? undefined : { plan: planToJson(ownPlan), ownership: sorted(groups.keys()), groups };
       if (any === undefined && ownGrant === undefined) continue;
       grants.set(tripleKey(resource, action, role), {
         role,
@@ -161,22 +173,35 @@ function grantsOf(tables: GrantTables): Map<string, TripleGrant> {
   return grants;
 }
 
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+const WHOLE: AttributePlanJson = [1, []];
+const NOTHING: AttributePlanJson = [0, []];
+
 /**
- * Whether `plan` keeps something at the dotted `path`: a key kept, or one it descends into and keeps part of.
+ * What `plan` keeps of the value at the dotted `path`, as a plan of that value: all of it, nothing, or the parts a
+ * plan for it keeps (`address` of a plan keeping `address.city` only: a plan keeping `city`).
  */
-function keepsPath(plan: AttributePlanJson, path: string): boolean {
+function planAtPath(plan: AttributePlanJson, path: string): AttributePlanJson {
   let node: AttributePlanJson = plan;
   for (const key of path.split('.')) {
     const [all, children] = node;
     const child = children.find(([name]) => name === key);
-    if (child === undefined) return all === 1;
-    if (child[1] === null) return all === 0;
+    if (child === undefined) return all === 1 ? WHOLE : NOTHING;
+    if (child[1] === null) return all === 0 ? WHOLE : NOTHING;
     node = child[1];
   }
-  return planFromJson(node).allowsAny;
+  return planToJson(planFromJson(node));
 }
 
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** How what `after` shows of `path` compares with what `before` shows: the same, more, less, or some of each. */
+function pathChange(before: AttributePlanJson, after: AttributePlanJson, path: string): 'same' | 'more' | 'less' | 'other' {
+  const was = planAtPath(before, path);
+  const is = planAtPath(after, path);
+  if (sameJson(was, is)) return 'same';
+  const union = planToJson(unionPlans(planFromJson(was), planFromJson(is)));
+  return sameJson(union, is) ? 'more' : sameJson(union, was) ? 'less' : 'other';
+}
 
 /** The declared attributes of `resource` on both sides, when both declare them (else undefined: compare patterns). */
 function declaredAttributes(before: GrantTables, after: GrantTables, resource: string): readonly string[] | undefined {
@@ -202,8 +227,11 @@ function attributeChange(
   let added: string[];
   let removed: string[];
   if (declared !== undefined) {
-    added = declared.filter((path) => keepsPath(after, path) && !keepsPath(before, path));
-    removed = declared.filter((path) => keepsPath(before, path) && !keepsPath(after, path));
+    // A declared attribute of which more is shown is added, one of which less is shown removed (`address` kept whole
+    // where only `address.city` was: added); one shown otherwise, some parts gained and others lost, is both.
+    const changes = declared.map((path) => [path, pathChange(before, after, path)] as const);
+    added = changes.filter(([, change]) => change === 'more' || change === 'other').map(([path]) => path);
+    removed = changes.filter(([, change]) => change === 'less' || change === 'other').map(([path]) => path);
     // Patterns that differ without changing what any declared attribute shows change nothing a reader can see.
     if (added.length === 0 && removed.length === 0) return undefined;
   } else {
@@ -224,6 +252,29 @@ function attributeChange(
     before: beforePatterns,
     after: afterPatterns,
   };
+}
+
+/**
+ * The attribute changes of a cell both sides grant. An `own` cell of several ownership groups, the same on both
+ * sides, is compared group by group: a record owned through one group shows that group's attributes, so a change
+ * of one group's is a change a reader must see even when the union over the groups stays the same.
+ */
+function attributeChanges(
+  triple: { role: string; resource: string; action: string },
+  possession: Possession,
+  was: CellGrant,
+  is: CellGrant,
+  declared: readonly string[] | undefined,
+): AttributeChange[] {
+  const severalGroups = (was.groups?.size ?? 0) > 1 || (is.groups?.size ?? 0) > 1;
+  if (possession === 'any' || !severalGroups || !sameJson(was.ownership, is.ownership)) {
+    const change = attributeChange(triple, possession, was.plan, is.plan, declared);
+    return change === undefined ? [] : [change];
+  }
+  return was.ownership.flatMap((label) => {
+    const change = attributeChange(triple, possession, was.groups?.get(label) ?? [0, []], is.groups?.get(label) ?? [0, []], declared);
+    return change === undefined ? [] : [{ ...change, ownership: label }];
+  });
 }
 
 function cellChange(change: 'gained' | 'lost', triple: TripleGrant, possession: Possession, grant: CellGrant): CellChange {
@@ -296,8 +347,7 @@ export function diffPolicies(before: GrantTables, after: GrantTables, labels: { 
       if (was !== undefined && is === undefined) cells.push(cellChange('lost', old, possession, was));
       if (was === undefined || is === undefined) continue;
       const triple = { role: old.role, resource: old.resource, action: old.action };
-      const change = attributeChange(triple, possession, was.plan, is.plan, declared(old.resource));
-      if (change !== undefined) attributes.push(change);
+      attributes.push(...attributeChanges(triple, possession, was, is, declared(old.resource)));
       if (possession === 'own' && !sameJson(was.ownership, is.ownership)) {
         ownership.push({
           ...triple,
@@ -317,7 +367,7 @@ export function diffPolicies(before: GrantTables, after: GrantTables, labels: { 
     }
   }
   cells.sort((a, b) => order(a, b) || possessionOrder(a, b) || byCodeUnit(a.change, b.change));
-  attributes.sort((a, b) => order(a, b) || possessionOrder(a, b));
+  attributes.sort((a, b) => order(a, b) || possessionOrder(a, b) || byCodeUnit(a.ownership ?? '', b.ownership ?? ''));
   ownership.sort(order);
   const roles = nameChanges(before.roles, after.roles);
   const resources = nameChanges(before.resources, after.resources);

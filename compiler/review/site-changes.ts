@@ -42,7 +42,8 @@ function attributeMark(change: AttributeChange): CellMark {
   const said: string[] = [];
   if (change.added.length > 0) said.push(`now also shows ${noun}${listInWords(change.added)}`);
   if (change.removed.length > 0) said.push(`no longer shows ${noun}${listInWords(change.removed)}`);
-  return { kind: change.change, text: `${change.possession}: ${said.join('; ')}` };
+  const group = change.ownership === undefined ? '' : ` (records owned by ${change.ownership})`;
+  return { kind: change.change, text: `${change.possession}${group}: ${said.join('; ')}` };
 }
 
 function ownershipMark(change: OwnershipChange): CellMark {

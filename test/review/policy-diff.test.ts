@@ -1,0 +1,85 @@
+/**
+ * Changes the policy diff must not hide, each one a change of what a user is shown: the attributes of one ownership
+ * group of a cell that has several (a record owned through that group alone shows them), and parts of a declared
+ * attribute (`address.city` against the whole `address`).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { diffPolicies, type AttributeChange } from '../../compiler/review/policy-diff.js';
+import { buildGrantTables, type ValidDefinition } from '../../runtime/core/table-building/table-builder.js';
+import type { GrantTables } from '../../runtime/permissions/index.js';
+
+const CREATOR = { isOwner: 'isCreator', listOwned: 'listCreated' } as const;
+const MEMBER = { isOwner: 'isMember', listOwned: 'listMembers' } as const;
+
+function tables(definitions: readonly ValidDefinition[], attributes?: Readonly<Record<string, readonly string[]>>): GrantTables {
+  const located = definitions.map((definition, index) => ({ definition, location: { index, source: 'p.permissions.json' } }));
+  const built = buildGrantTables(located, attributes === undefined ? {} : { attributes: new Map(Object.entries(attributes)) });
+  if (built.problems.length > 0) throw new Error(JSON.stringify(built.problems));
+  return built.tables;
+}
+
+const attributesOf = (before: GrantTables, after: GrantTables): readonly AttributeChange[] =>
+  diffPolicies(before, after, { before: 'before', after: 'after' }).attributes;
+
+describe('an own cell of several ownership groups', () => {
+  // R reads own documents through two groups: the ones it created (title) and the ones of its members (title, secret).
+  const policy = (creatorSees: string[], memberSees: string[]): GrantTables =>
+    tables([
+      { roles: ['R'], resource: 'doc', possession: 'own', grant: { read: creatorSees }, ...CREATOR },
+      { roles: ['*'], resource: 'doc', possession: 'own', grant: { read: memberSees }, ...MEMBER },
+    ]);
+
+  it("reports a change of one group's attributes that leaves the union over the groups as it was", () => {
+    expect(attributesOf(policy(['title'], ['title', 'secret']), policy(['title', 'secret'], ['title', 'secret']))).toEqual([
+      {
+        role: 'R',
+        resource: 'doc',
+        action: 'read',
+        possession: 'own',
+        change: 'widened',
+        basis: 'patterns',
+        added: ['secret'],
+        removed: [],
+        before: ['title'],
+        after: ['secret', 'title'],
+        ownership: 'isCreator',
+      },
+    ]);
+  });
+
+  it('reports each group whose attributes changed when attributes move from one group to the other', () => {
+    const changes = attributesOf(policy(['title'], ['secret']), policy(['secret'], ['title']));
+    expect(changes.map(({ ownership, change, added, removed }) => ({ ownership, change, added, removed }))).toEqual([
+      { ownership: 'isCreator', change: 'changed', added: ['secret'], removed: ['title'] },
+      { ownership: 'isMember', change: 'changed', added: ['title'], removed: ['secret'] },
+    ]);
+  });
+
+  it('names no group for a cell of one group, as before', () => {
+    const one = (sees: string[]) => tables([{ roles: ['R'], resource: 'doc', possession: 'own', grant: { read: sees }, ...CREATOR }]);
+    expect(attributesOf(one(['title']), one(['title', 'secret']))).toEqual([expect.not.objectContaining({ ownership: expect.anything() as unknown })]);
+  });
+});
+
+describe('parts of a declared attribute', () => {
+  const DECLARED = { person: ['id', 'address'] };
+  const reads = (patterns: string[]) => tables([{ roles: ['R'], resource: 'person', grant: { 'read:any': patterns } }], DECLARED);
+  const change = (before: string[], after: string[]) =>
+    attributesOf(reads(before), reads(after)).map(({ change: kind, basis, added, removed }) => ({ change: kind, basis, added, removed }));
+
+  it('the whole attribute where only a part was shown is a widening, and the reverse a narrowing', () => {
+    expect(change(['id', 'address.city'], ['id', 'address'])).toEqual([{ change: 'widened', basis: 'declared', added: ['address'], removed: [] }]);
+    expect(change(['id', 'address'], ['id', 'address.city'])).toEqual([{ change: 'narrowed', basis: 'declared', added: [], removed: ['address'] }]);
+    expect(change(['*', '!address.street'], ['*'])).toEqual([{ change: 'widened', basis: 'declared', added: ['address'], removed: [] }]);
+  });
+
+  it('one part shown instead of another is both', () => {
+    expect(change(['id', 'address.city'], ['id', 'address.street'])).toEqual([
+      { change: 'changed', basis: 'declared', added: ['address'], removed: ['address'] },
+    ]);
+  });
+
+  it('patterns that differ and show the same is no change', () => {
+    expect(change(['id', 'address'], ['*'])).toEqual([]);
+  });
+});
