@@ -5,7 +5,7 @@
  * when some would, 2 on error (as `diff`), so that CI can ask for a review.
  */
 import { statSync } from 'node:fs';
-import { parseBundleText, PermissionsUsageError, type GrantTables, type PolicyBundle } from 'typed-permissions/internal';
+import { parseBundleText, PermissionsUsageError, policyBundleProblem, type GrantTables, type PolicyBundle } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
 import { formatCompileProblem } from '../problems/compile-problem.js';
 import { decisionsOfJsonLines, decisionsOfTable } from '../review/decision-log-sources.js';
@@ -32,9 +32,12 @@ async function candidateTables(path: string, io: CommandOutput): Promise<GrantTa
     for (const problem of model.problems) io.error(formatCompileProblem(problem, path));
     return undefined;
   }
-  const bundle = parseBundleText(await commandFileText(path, 'the candidate policy', 64 * 1024 * 1024), `file ${path}`) as Partial<PolicyBundle> | null;
-  // The replay's engine checks the tables' shape whole when it loads them: a bundle that is not one is refused then.
-  return bundle?.tables as GrantTables;
+  const bundle: unknown = parseBundleText(await commandFileText(path, 'the candidate policy', 64 * 1024 * 1024), `file ${path}`);
+  // What is no bundle at all is said here; the replay's engine checks the tables' shape whole when it loads them.
+  const problem = policyBundleProblem(bundle);
+  if (problem !== undefined)
+    throw new PermissionsUsageError(`the candidate file ${path} ${problem}: give a definitions folder or a policy.json that compile wrote.`);
+  return (bundle as PolicyBundle).tables as GrantTables;
 }
 
 /**
@@ -73,6 +76,14 @@ export const replayCommand: Command = async (argv, io) => {
       : decisionsOfJsonLines(values.decisions);
     const report = await replayDecisions(log, { candidate, label: values.candidate, tenantRoles: values['tenant-roles'], examples });
     io.log(format === 'json' ? replayJson(report) : format === 'markdown' ? replayMarkdown(report) : replayText(report));
+    // A log of which no line is a decision was not read at all: passing a CI gate on it would be passing on nothing.
+    if (report.decisions === 0 && report.unreadable > 0) {
+      io.error(
+        `typed-permissions: replay: no line of ${values.decisions} is a logged decision (${report.unreadable} unreadable): ` +
+          'give a JSON Lines log of decision events, uncompressed.',
+      );
+      return 2;
+    }
     return report.grantedToRefused + report.refusedToGranted > 0 ? 1 : 0;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

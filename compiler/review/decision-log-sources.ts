@@ -3,8 +3,9 @@
  * or the table a decision log writes to in PostgreSQL (a column holding each event as `jsonb` or JSON text).
  * Both are read as a stream, so a log of millions of decisions never sits in memory whole.
  */
-import { createReadStream } from 'node:fs';
-import { loadPg, PermissionsUsageError } from 'typed-permissions/internal';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { fileKindOf, loadPg, PermissionsUsageError } from 'typed-permissions/internal';
 import { loggedDecisionOf, type LoggedDecision, type UnreadableLine } from './logged-decision.js';
 
 /** The longest line of a JSON Lines log: a decision event is a few hundred bytes. */
@@ -14,6 +15,19 @@ const ROWS_PER_FETCH = 5000;
 
 /** What a log gives, in order. */
 export type LogEntry = LoggedDecision | UnreadableLine;
+
+/**
+ * `file` opened for reading when it is a regular file; anything else (a named pipe, whose plain open waits for a
+ * writer for ever, a device, a folder) is refused as what it is. Opened without blocking, and checked on the handle
+ * that is then read, so the check and the read are of the same file.
+ */
+async function openRegularFile(file: string): Promise<FileHandle> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const info = await handle.stat();
+  if (info.isFile()) return handle;
+  await handle.close();
+  throw new PermissionsUsageError(`the decision log ${file} is ${fileKindOf(info)}, not a regular file: give a JSON Lines file of logged decisions.`);
+}
 
 /**
  * The decisions of a JSON Lines file, one per line; blank lines are skipped, a line longer than
@@ -40,7 +54,7 @@ export async function* decisionsOfJsonLines(file: string): AsyncGenerator<LogEnt
       return { line: at, problem: 'the line is not JSON' };
     }
   };
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+  for await (const chunk of (await openRegularFile(file)).createReadStream() as AsyncIterable<Buffer>) {
     let start = 0;
     for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) {
       take(chunk.subarray(start, newline));

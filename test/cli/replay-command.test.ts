@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { main } from '../../compiler/commands/main.js';
 import { decisionsOfJsonLines, MAX_LOGGED_LINE_BYTES } from '../../compiler/review/decision-log-sources.js';
@@ -246,6 +248,38 @@ describe('replaying logged decisions against a candidate policy', () => {
       ['replay', '--candidate', candidate, '--decisions', 'x.jsonl', '--table', 'decision_log'],
     ])
       expect(await main(argv, io().io)).toBe(2);
+  });
+
+  it('exits 2, saying why, for a candidate file that is no bundle, a log that is no regular file, and a log with no decision in it', async () => {
+    const said = async (argv: string[]) => {
+      const run = io();
+      return [await main(argv, run.io), run.err.join('\n')];
+    };
+    const notBundle = join(folder, 'not-a-bundle.json');
+    writeFileSync(notBundle, '{}');
+    expect(await said(['replay', '--candidate', notBundle, '--decisions', join(folder, 'decisions.jsonl')])).toEqual([
+      2,
+      `typed-permissions: replay: the candidate file ${notBundle} has format undefined, not 1 (compile it with this version of typed-permissions): ` +
+        'give a definitions folder or a policy.json that compile wrote.',
+    ]);
+    // A named pipe without a writer: a plain open would wait for one for ever.
+    const pipe = join(folder, 'decisions.fifo');
+    execFileSync('mkfifo', [pipe]);
+    for (const [path, kind] of [
+      [pipe, 'a named pipe (FIFO)'],
+      ['/dev/zero', 'a character device'],
+      [folder, 'a folder'],
+    ] as const)
+      expect(await said(['replay', '--candidate', candidate, '--decisions', path])).toEqual([
+        2,
+        `typed-permissions: replay: the decision log ${path} is ${kind}, not a regular file: give a JSON Lines file of logged decisions.`,
+      ]);
+    const compressed = join(folder, 'decisions.jsonl.gz');
+    writeFileSync(compressed, gzipSync(LOG.join('\n')));
+    const [code, error] = await said(['replay', '--candidate', candidate, '--decisions', compressed]);
+    expect(code).toBe(2);
+    expect(error).toContain(`typed-permissions: replay: no line of ${compressed} is a logged decision (`);
+    expect(error).toContain('unreadable): give a JSON Lines log of decision events, uncompressed.');
   });
 
   it('reports a line past the length limit without holding it, and goes on', async () => {
