@@ -106,6 +106,22 @@ function rowsByResource(diff: PolicyDiff): [string, Row[]][] {
 
 const HEADER = '| Change | Role | Action | Possession | Attributes | Ownership |\n| --- | --- | --- | --- | --- | --- |';
 
+/** The longest list of names added or removed: six such lists leave room for the tables of changes. */
+const MAX_NAMES_LINE_LENGTH = 5000;
+
+/** `- Roles added: A, B` with as many names as fit {@link MAX_NAMES_LINE_LENGTH}, then how many more there are. */
+function namesLine(what: string, names: readonly string[]): string {
+  let line = `- ${what}: `;
+  let listed = 0;
+  for (const name of names) {
+    const text = `${listed === 0 ? '' : ', '}${markdownText(name)}`;
+    if (line.length + text.length > MAX_NAMES_LINE_LENGTH - 40) break;
+    line += text;
+    listed++;
+  }
+  return listed === names.length ? line : `${line}${listed === 0 ? '' : ','} and ${names.length - listed} more`;
+}
+
 /**
  * The diff as Markdown: `**Policy diff** before → after: summary`, then per resource a table of its changes. At
  * most {@link MAX_MARKDOWN_ROWS} rows and {@link MAX_MARKDOWN_LENGTH} characters; a last line says how many
@@ -124,8 +140,8 @@ export function formatDiffMarkdown(diff: PolicyDiff): string {
     ['Resources', diff.resources],
     ['Actions', diff.actions],
   ] as const) {
-    if (changes.added.length > 0) names.push(`- ${what} added: ${changes.added.map(markdownText).join(', ')}`);
-    if (changes.removed.length > 0) names.push(`- ${what} removed: ${changes.removed.map(markdownText).join(', ')}`);
+    if (changes.added.length > 0) names.push(namesLine(`${what} added`, changes.added));
+    if (changes.removed.length > 0) names.push(namesLine(`${what} removed`, changes.removed));
   }
   if (names.length > 0) parts.push(names.join('\n'));
   let shown = 0;

@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { main } from '../../compiler/commands/main.js';
-import { MAX_MARKDOWN_ROWS } from '../../compiler/review/diff-markdown.js';
+import { formatDiffMarkdown, MAX_MARKDOWN_ROWS } from '../../compiler/review/diff-markdown.js';
+import { diffPolicies } from '../../compiler/review/policy-diff.js';
+import { buildGrantTables } from '../../runtime/core/table-building/table-builder.js';
 import { policyDiffJsonSchema } from '../../compiler/review/policy-diff-schema.js';
 import { collectIo, fixture, repoRoot } from '../compiler/helpers.js';
 import { writeScaleDefinitions } from '../compiler/scale-definitions.js';
@@ -256,6 +258,28 @@ describe('typed-permissions diff collapses a long resource', () => {
 });
 
 describe('typed-permissions diff of a large policy', () => {
+  it('keeps the Markdown within its length when thousands of long names are added and removed', () => {
+    const names = (prefix: string) => Array.from({ length: 2000 }, (_, i) => `${prefix}_${'X'.repeat(100)}_${String(i).padStart(4, '0')}`);
+    const changes = (prefix: string) => ({ added: names(`${prefix}_NEW`), removed: names(`${prefix}_OLD`) });
+    const diff = {
+      ...diffPolicies(buildGrantTables([]).tables, buildGrantTables([]).tables, { before: 'main', after: 'branch' }),
+      roles: changes('ROLE'),
+      resources: changes('RESOURCE'),
+      actions: changes('ACTION'),
+    };
+    const markdown = formatDiffMarkdown(diff);
+    expect(markdown.length).toBeLessThanOrEqual(60_000);
+    const lines = markdown.split('\n').filter((line) => line.startsWith('- '));
+    expect(lines.map((line) => line.replace(/: .*, and \d+ more$/, ': … more'))).toEqual(
+      ['Roles', 'Resources', 'Actions'].flatMap((what) => [`- ${what} added: … more`, `- ${what} removed: … more`]),
+    );
+    for (const line of lines) {
+      expect(line.length).toBeLessThanOrEqual(5000);
+      // The names listed and the count of the rest make the 2,000 names of each list.
+      expect(line.split(', ').length - 1 + Number(/and (\d+) more$/.exec(line)?.[1])).toBe(2000);
+    }
+  });
+
   it('walks every cell of 120 roles × 60 resources, and keeps the Markdown within its limits', async () => {
     const small = writeScaleDefinitions(join(temp, 'scale-small'), { roles: 120, resources: 60, actions: 8 });
     writeScaleDefinitions(join(temp, 'scale-large'), { roles: 120, resources: 60, actions: 8, share: 0.2 });
