@@ -45,6 +45,7 @@ async function tenantRolesOf(tables: GrantTables, tenant: string, file: string, 
 export const explainCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandLine(argv, {
     roles: { type: 'string' },
+    role: { type: 'string', multiple: true },
     resource: { type: 'string' },
     action: { type: 'string' },
     json: { type: 'boolean' },
@@ -56,8 +57,8 @@ export const explainCommand: Command = async (argv, io) => {
   });
   const misplaced = (['out', 'check', 'watch'] as const).filter((flag) => values[flag] !== undefined);
   if (misplaced.length > 0) throw new UsageError(`explain does not take --${misplaced.join(', --')}.`);
-  if (values.roles === undefined || values.resource === undefined || values.action === undefined)
-    throw new UsageError('explain needs --roles, --resource and --action.');
+  if ((values.roles === undefined && values.role === undefined) || values.resource === undefined || values.action === undefined)
+    throw new UsageError('explain needs --roles (or --role), --resource and --action.');
   if (values['tenant-roles'] !== undefined && values.tenant === undefined) throw new UsageError('explain --tenant-roles <file> needs --tenant <id>.');
   let tenant: string | undefined;
   try {
@@ -67,10 +68,14 @@ export const explainCommand: Command = async (argv, io) => {
     throw error;
   }
   const definitionsDir = definitionsFolder('explain', positionals);
-  const roles = values.roles
-    .split(',')
-    .map((role) => role.trim())
-    .filter((role) => role.length > 0);
+  // `--roles A,B` for the usual names; `--role <name>`, once per role, for a name that holds a comma.
+  const roles = [
+    ...(values.roles ?? '')
+      .split(',')
+      .map((role) => role.trim())
+      .filter((role) => role.length > 0),
+    ...(values.role ?? []),
+  ];
   const model = compileModel(definitionsDir);
   if (!model.ok) {
     for (const problem of model.problems) io.error(formatCompileProblem(problem, definitionsDir));

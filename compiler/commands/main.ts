@@ -8,7 +8,7 @@ import { printableLines, UsageError, type Command, type CommandOutput } from './
 
 const USAGE = `Usage:
   typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]
-  typed-permissions explain [definitionsDir] --roles <A,B> --resource <name> --action <name> [--tenant <id> [--tenant-roles <file>]] [--json]
+  typed-permissions explain [definitionsDir] --roles <A,B> | --role <name>... --resource <name> --action <name> [--tenant <id> [--tenant-roles <file>]] [--json]
   typed-permissions test [definitionsDir] [--coverage] [--reporter junit <file>]
   typed-permissions diff <before> <after> [--format text|markdown|json] [--database-url <url>] [--store <folder> --policy <policy.json>]
   typed-permissions render [definitionsDir] --out <folder> [--before <definitionsDir|policy.json|store:<n>|store:active|tenant:<id>>] [--database-url <url>]

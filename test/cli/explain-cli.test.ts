@@ -1,4 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { main } from '../../compiler/commands/main.js';
 
 function io() {
@@ -42,6 +45,28 @@ describe('typed-permissions explain', () => {
     const json = io();
     expect(await main(['explain', 'definitions', '--roles', 'EMPLYOEE', '--resource', 'document', '--action', 'read', '--json'], json.io)).toBe(0);
     expect((JSON.parse(json.out.join('\n')) as { suggestions: unknown }).suggestions).toEqual([{ kind: 'role', name: 'EMPLYOEE', nearest: 'EMPLOYEE' }]);
+  });
+
+  it('takes a role whose name holds a comma with --role, once per role', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'typed-permissions-explain-'));
+    try {
+      writeFileSync(
+        join(folder, 'd.permissions.json'),
+        JSON.stringify([
+          { roles: ['SALES,EU'], resource: 'document', grant: ['read:any'] },
+          { roles: ['EU'], resource: 'document', grant: ['list:any'] },
+        ]),
+      );
+      const { out, err, io: streams } = io();
+      expect(await main(['explain', folder, '--role', 'SALES,EU', '--role', 'EU', '--resource', 'document', '--action', 'read'], streams)).toBe(0);
+      expect(err).toEqual([]);
+      expect(out[0]?.split('\n')[0]).toBe('read on document for roles SALES,EU, EU: GRANTED');
+      const split = io();
+      expect(await main(['explain', folder, '--roles', 'SALES,EU', '--resource', 'document', '--action', 'read'], split.io)).toBe(0);
+      expect(split.out[0]?.split('\n')[0]).toBe('read on document for roles SALES, EU: NOT GRANTED');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('is a usage error (exit 2) without --roles, --resource and --action, or with compile flags', async () => {
