@@ -12,15 +12,19 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { repoRoot } from '../compiler/helpers.js';
-import { NPM, ok, run, userEnvironment } from './throwaway-project.js';
+import { NPM, ok, run, sharedPackedWorkspaces, userEnvironment } from './throwaway-project.js';
 
 const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
 /** How to repair a checkout whose node_modules predate the root's prepare script or were changed by hand. */
 const REPAIR = 'run `npm ci` at the repository root';
 
 describe('the repository root after npm ci', () => {
+  // Packing the run's tarballs rebuilds both packages' dist/ folders, which these commands run from: wait for this
+  // run's packing (or do it, once for the run), so that no command starts while dist/ is being made again.
+  beforeAll(() => sharedPackedWorkspaces(), 330_000);
+
   it('links the commands of both packages to their built files', () => {
     const links = ['typed-permissions', 'typed-permissions-cli'].map((name) =>
       existsSync(bin(name)) ? realpathSync(bin(name)) : `no ${bin(name)}: ${REPAIR}`,
