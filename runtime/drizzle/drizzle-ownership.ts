@@ -5,7 +5,7 @@
  * `exists` sub-query per relation, as in the SQL text form.
  */
 import { and, eq, exists, getTableColumns, inArray, is, or, sql, type SQL } from 'drizzle-orm';
-import { alias, PgColumn, type PgDatabase, type PgQueryResultHKT, type PgTable } from 'drizzle-orm/pg-core';
+import { alias, PgColumn, PgTable, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import {
   checkedOwnershipIds,
   idsOfRows,
@@ -42,6 +42,12 @@ class DrizzleNames {
     const { tables } = this.options;
     const table = Object.hasOwn(tables, resource) ? tables[resource] : undefined;
     if (table === undefined) throw new PermissionsUsageError(`No table is given for resource ${JSON.stringify(resource)}: add it to "tables".`);
+    // Drizzle's own check of its objects' kinds: anything else (a table's name, as kysely takes it) is refused as what it is.
+    if (!is(table, PgTable))
+      throw new PermissionsUsageError(
+        `The table of resource ${JSON.stringify(resource)} (in "tables") must be a Drizzle table made with pgTable(), ` +
+          `got ${table === null ? 'null' : typeof table}.`,
+      );
     return table;
   }
 

@@ -277,6 +277,19 @@ describe.each(ADAPTER_TARGETS)('ownership adapters on $name', (target) => {
     await expect(noId.listOwned(question(CREATOR))).rejects.toEqual(new PermissionsUsageError('Row 0 of the statement\'s rows holds no "id", got object.'));
   });
 
+  it('a Drizzle "table" that is no Drizzle table (null, a plain object, a table name as kysely takes it) is a typed error naming it', () => {
+    for (const [table, got] of [
+      [null, 'null'],
+      [{}, 'object'],
+      ['documents', 'string'],
+    ] as const) {
+      const tables = { document: documentsTable, user: table } as unknown as { document: typeof documentsTable };
+      expect(() => drizzleOwnership(db.drizzle, { tables }).filter(question(SAME_COMPANY))).toThrow(
+        new PermissionsUsageError(`The table of resource "user" (in "tables") must be a Drizzle table made with pgTable(), got ${got}.`),
+      );
+    }
+  });
+
   it('a resource without a table, or an attribute without a column, is a typed error naming it', () => {
     const error = new PermissionsUsageError('No table is given for resource "user": add it to "tables".');
     expect(() => sqlOwnership({ tables: { document: 'documents' }, query: db.query }).filter(question(SAME_COMPANY))).toThrow(error);
