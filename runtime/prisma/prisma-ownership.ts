@@ -42,6 +42,23 @@ export interface PrismaOwnershipSource extends OwnershipRuleSource<PrismaOwnersh
 /** One own property: a computed key is an own data property even for a name such as `__proto__`. */
 const field = (name: string, value: unknown): PrismaOwnershipWhere => ({ [name]: value });
 
+/**
+ * The most values one ownership condition sends through Prisma. Prisma sends every value of a list as a parameter
+ * of its own, and PostgreSQL takes at most 65,535 in one statement (past it Prisma fails with P2029); the rest is
+ * left to the application's own conditions beside `where(permit)`.
+ */
+export const PRISMA_MAX_CONDITION_VALUES = 60_000;
+
+/** Refuses a condition of `count` values, past what one statement can carry. */
+function checkValueCount(count: number, resource: string): void {
+  if (count > PRISMA_MAX_CONDITION_VALUES)
+    throw new PermissionsUsageError(
+      `The ownership condition on resource ${JSON.stringify(resource)} sends ${count} values through Prisma, more than the ` +
+        `${PRISMA_MAX_CONDITION_VALUES} it may (Prisma sends each as a parameter, and PostgreSQL takes at most 65,535 in one ` +
+        'statement): shorten the lists of user attributes the rules read, or ask about fewer ids at once.',
+    );
+}
+
 function optionsChecked(client: unknown, options: PrismaOwnershipOptions): void {
   if (typeof client !== 'object' || client === null)
     throw new PermissionsUsageError("prismaOwnership() needs the application's PrismaClient as its first argument.");
@@ -93,13 +110,19 @@ export function prismaOwnership(client: object, options: PrismaOwnershipOptions)
   /** `filter` (a field filter such as `{ equals: 1 }`) on the attribute at the end of `path`. */
   const alongPath = (path: OwnershipAttributePath, filter: PrismaOwnershipWhere): PrismaOwnershipWhere =>
     throughRelations(path, field(nameOf('field', path.resource, path.attribute), filter));
-  const filter = (question: OwnershipQuestion): PrismaOwnershipWhere => {
+  /** The condition of `question`, and how many values it sends. */
+  const condition = (question: OwnershipQuestion): { where: PrismaOwnershipWhere; values: number } => {
+    let values = 0;
+    const counted = <T extends readonly unknown[]>(list: T): T => {
+      values += list.length;
+      return list;
+    };
     const id = nameOf('field', question.context.resource, 'id');
     // Every record and no record, as conditions on the id that Prisma keeps wherever they are nested (1=1 and 1=0).
     // Prisma drops an empty object or an empty OR nested in AND / OR instead, which would turn "nothing" into
     // "everything" (`{ AND: [{ OR: [] }] }` selects every record) and "everything" into "nothing".
     const nothing = field(id, { in: [] });
-    return writeOwnershipRule<PrismaOwnershipWhere>(
+    const where = writeOwnershipRule<PrismaOwnershipWhere>(
       question.scope,
       question.context,
       question.user,
@@ -110,17 +133,23 @@ export function prismaOwnership(client: object, options: PrismaOwnershipOptions)
         any: (parts) => ({ OR: [...parts] }),
         // Null equals nothing, as in SQL (a tenant condition without a tenant is null too); `{ equals: null }` would
         // select the records whose attribute IS NULL.
-        equals: (path, value) => (value === null ? nothing : alongPath(path, { equals: value })),
+        equals: (path, value) => (value === null ? nothing : alongPath(path, { equals: counted([value])[0] })),
         // Prisma's Boolean filter has no `in`: a list of booleans is an OR of equalities (at most the two of them).
         inLiterals: (path, literals) =>
           typeof literals[0] === 'boolean'
-            ? throughRelations(path, { OR: literals.map((literal) => field(nameOf('field', path.resource, path.attribute), { equals: literal })) })
-            : alongPath(path, { in: [...literals] }),
+            ? throughRelations(path, { OR: counted(literals).map((literal) => field(nameOf('field', path.resource, path.attribute), { equals: literal })) })
+            : alongPath(path, { in: [...counted(literals)] }),
         // Prisma writes an empty `in` as `1=0`: an empty list selects nothing.
-        inUserList: (path, values) => alongPath(path, { in: [...values] }),
+        inUserList: (path, list) => alongPath(path, { in: [...counted(list)] }),
       },
       question.tenant,
     );
+    return { where, values };
+  };
+  const filter = (question: OwnershipQuestion): PrismaOwnershipWhere => {
+    const { where, values } = condition(question);
+    checkValueCount(values, question.context.resource);
+    return where;
   };
   /** One findMany of the ids of the records `where` selects, read back from the id's field. */
   const idsWhere = async (question: OwnershipQuestion, where: PrismaOwnershipWhere): Promise<readonly unknown[]> => {
@@ -138,7 +167,9 @@ export function prismaOwnership(client: object, options: PrismaOwnershipOptions)
       const asked = checkedOwnershipIds(ids);
       if (asked.length === 0 || question.scope === 'nothing') return [];
       const id = nameOf('field', question.context.resource, 'id');
-      return idsWhere(question, { AND: [field(id, { in: [...asked] }), filter(question)] });
+      const { where, values } = condition(question);
+      checkValueCount(values + asked.length, question.context.resource);
+      return idsWhere(question, { AND: [field(id, { in: [...asked] }), where] });
     },
     async listOwned(question) {
       if (question.scope === 'nothing') return [];

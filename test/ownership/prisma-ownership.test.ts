@@ -134,6 +134,33 @@ describe('the Prisma where input of a rule', () => {
     expect(ownership.filter(inTenant('01', CONTEXT))).toEqual({ AND: [{ creator: { is: { companyId: { equals: '01' } } } }, { creatorId: { equals: 3 } }] });
   });
 
+  it('refuses a condition that would send more values than one statement takes, before any query; takes one at the limit', async () => {
+    // Several roles' rules OR-ed together, each reading the user's list of 9,500 managed users.
+    const managed = { attribute: 'creatorId', in: { user: 'managedUserIds' } } as const;
+    const user = { ...USER_3, managedUserIds: Array.from({ length: 9500 }, (_, i) => i + 1) };
+    const anyOf = (count: number): OwnershipCondition => ({ any: Array.from({ length: count }, () => managed) });
+    let queries = 0;
+    const findMany = () => {
+      queries += 1;
+      return Promise.resolve([]);
+    };
+    const counting = prismaOwnership({ document: { findMany } }, MODELS);
+    const refusal = (values: number) =>
+      new PermissionsUsageError(
+        `The ownership condition on resource "document" sends ${values} values through Prisma, more than the 60000 it may (Prisma sends ` +
+          'each as a parameter, and PostgreSQL takes at most 65,535 in one statement): shorten the lists of user attributes the rules ' +
+          'read, or ask about fewer ids at once.',
+      );
+    expect(() => counting.filter(question(anyOf(7), user))).toThrow(refusal(66_500));
+    await expect(counting.listOwned(question(anyOf(7), user))).rejects.toThrow(refusal(66_500));
+    expect((counting.filter(question(anyOf(6), user)) as { OR: unknown[] }).OR).toHaveLength(6);
+    const ids = Array.from({ length: 3001 }, (_, i) => i + 1);
+    await expect(counting.ownedAmong(question(anyOf(6), user), ids)).rejects.toThrow(refusal(60_001));
+    expect(queries).toBe(0);
+    await counting.ownedAmong(question(anyOf(6), user), ids.slice(0, 3000));
+    expect(queries).toBe(1);
+  });
+
   it('a resource without a model, a client without it, or a missing user attribute is a typed error', async () => {
     await expect(prismaOwnership({}, { models: { user: 'user' } }).listOwned(question(CREATOR))).rejects.toEqual(
       new PermissionsUsageError('No model is given for resource "document": add it to "models".'),
