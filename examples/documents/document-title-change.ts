@@ -5,6 +5,15 @@
  */
 import { BadRequestException } from '@nestjs/common';
 
+/**
+ * Characters that reorder or hide text without showing: bidirectional controls and marks, and zero-width spaces.
+ * (Not every format character: the zero-width joiner makes one emoji of several, and a soft hyphen shows as one.)
+ */
+const HIDDEN_FORMATTING = /[\u061C\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
+
+/** A UTF-16 surrogate that is not half of a pair (read code unit by code unit: no `u` flag). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** The one change the update endpoint accepts. */
 export interface DocumentTitleChange {
   /** The new title, trimmed, 1 to {@link MAX_TITLE_LENGTH} characters, without control characters. */
@@ -39,7 +48,11 @@ export function parseTitleChange(body: unknown): DocumentTitleChange {
   const trimmed = title.trim();
   if (trimmed === '') throw new BadRequestException('title must not be empty.');
   if (trimmed.length > MAX_TITLE_LENGTH) throw new BadRequestException(`title must be at most ${MAX_TITLE_LENGTH} characters, got ${trimmed.length}.`);
-  // A title is shown on one line: line breaks and other control characters would only hide or garble it.
+  // A title is shown on one line: line breaks and other control characters would only hide or garble it, and
+  // invisible formatting characters (a right-to-left override, a zero-width space) make it read as another title.
   if (/\p{Cc}/u.test(trimmed)) throw new BadRequestException('title must not contain control characters.');
+  if (HIDDEN_FORMATTING.test(trimmed)) throw new BadRequestException('title must not contain invisible formatting characters (such as U+202E or U+200B).');
+  // Stored as UTF-8, a lone surrogate would become U+FFFD: another title than the one sent.
+  if (LONE_SURROGATE.test(trimmed)) throw new BadRequestException('title must be whole Unicode characters (it holds a lone surrogate).');
   return { title: trimmed };
 }

@@ -65,7 +65,7 @@ export function tenantFromHeader(users: UsersRepository): (request: unknown) => 
 }
 
 /**
- * Turns the id path parameter into a document id (a positive integer), or answers 400.
+ * Turns the id path parameter into a document id (a whole number from 1 to 999,999,999, the ids the table holds), or answers 400.
  *
  * @example
  * ```ts
@@ -73,6 +73,9 @@ export function tenantFromHeader(users: UsersRepository): (request: unknown) => 
  * ```
  */
 export function parseDocumentId(id: string): number {
-  if (!/^[1-9]\d{0,8}$/.test(id)) throw new BadRequestException(`Document id must be a positive integer, got ${JSON.stringify(id.slice(0, 40))}.`);
+  if (!/^[1-9]\d{0,8}$/.test(id))
+    throw new BadRequestException(
+      `Document id must be a whole number from 1 to 999999999 written without leading zeros, got ${JSON.stringify(id.slice(0, 40))}.`,
+    );
   return Number(id);
 }

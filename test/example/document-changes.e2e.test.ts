@@ -122,6 +122,14 @@ function renameBodies(): void {
     ['a blank title', { title: '   ' }, 'title must not be empty.'],
     ['a title of 201 characters', { title: 'x'.repeat(201) }, 'title must be at most 200 characters, got 201.'],
     ['a title with a line break', { title: 'two\nlines' }, 'title must not contain control characters.'],
+    // Shown as "Invoice exe.pdf": the override reverses what follows it.
+    [
+      'a title with a right-to-left override',
+      { title: 'Invoice \u202Efdp.exe' },
+      'title must not contain invisible formatting characters (such as U+202E or U+200B).',
+    ],
+    ['a title with a zero-width space', { title: 'Pay\u200Broll' }, 'title must not contain invisible formatting characters (such as U+202E or U+200B).'],
+    ['a title with a lone surrogate', { title: 'A\uD800B' }, 'title must be whole Unicode characters (it holds a lone surrogate).'],
     ['another attribute', { title: 'Fine', status: 'approved' }, 'Only the title can be changed here, not "status".'],
     ['a list', ['title'], 'The body must be a JSON object such as {"title": "New title"}.'],
   ])(
@@ -207,10 +215,10 @@ function reviewGrantedAndRefused(): void {
 }
 
 function malformedAndMissingIds(): void {
-  it.each(['abc', '0', '01', '1.5', '-1', '2147483648'])(
+  it.each(['abc', '0', '01', '1.5', '-1', '1000000000', '2147483648'])(
     'the malformed id %j is 400 for update, delete and review, for every kind of caller',
     async (id) => {
-      const message = `Document id must be a positive integer, got ${JSON.stringify(id)}.`;
+      const message = `Document id must be a whole number from 1 to 999999999 written without leading zeros, got ${JSON.stringify(id)}.`;
       for (const userId of ['1', '2', '4', '5', undefined]) {
         const answers = [await patch(id, userId, { title: 'x' }), await remove(id, userId), await review(id, userId)];
         expect(answers.map((response) => ({ status: response.status, body: response.body as unknown }))).toEqual(

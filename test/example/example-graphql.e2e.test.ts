@@ -200,7 +200,7 @@ function exampleChecksAndCallers(): void {
 function badIdsAndManagers(): void {
   it('ids 0 and -5 are BAD_USER_INPUT (parseDocumentId), as literals and as variables, for every kind of caller', async () => {
     for (const id of [0, -5]) {
-      const message = `Document id must be a positive integer, got "${id}".`;
+      const message = `Document id must be a whole number from 1 to 999999999 written without leading zeros, got "${id}".`;
       for (const userId of ['1', '4', '5', undefined]) {
         expect({ userId, answer: await gql(oneDocument(id, 'id'), userId) }).toEqual({
           userId,
