@@ -4,6 +4,8 @@
  * for bad input), no caching of answers, a latency histogram — and the routes, whose JSON Schemas both validate
  * requests and make the OpenAPI document (by @fastify/swagger, as Fastify registers them).
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { problemForError, REFUSAL_REASONS } from './error-problems.js';
 import { parseJsonBody } from './json-body.js';
@@ -13,6 +15,7 @@ import { PROBLEM_MEDIA_TYPE, ServiceProblem } from './problem-details.js';
 import { authenticate } from './request-authentication.js';
 import type { DecisionServerContext } from './server-context.js';
 import type { ResolvedServiceLimits } from './service-limits.js';
+import type { ServiceMetrics } from './service-metrics.js';
 import { serviceSchemas } from './service-schemas.js';
 import { registerVersionedRoutes } from './versioned-routes.js';
 
@@ -23,9 +26,36 @@ export interface DecisionServer {
   readonly openApi: () => OpenApiDocument;
 }
 
+/**
+ * The answer to what never became a request — HTTP Node could not read, headers past its limit, a request that did
+ * not arrive in time — as problem details like every other refusal (Fastify's own answer is plain JSON), counted,
+ * and the connection closed.
+ */
+function clientErrorHandler(limits: ResolvedServiceLimits, metrics: ServiceMetrics): (error: Error & { code?: string }, socket: Socket) => void {
+  return (error, socket) => {
+    // A connection reset by the client: nobody is there to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const problem =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ServiceProblem('request-timeout', `The request did not arrive within ${limits.requestTimeoutMs} ms.`)
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? new ServiceProblem('headers-too-large', "The request's headers are larger than the server reads.")
+          : new ServiceProblem('invalid-request', 'The request is not HTTP the server can read.');
+    metrics.refusals.inc({ reason: REFUSAL_REASONS[problem.kind] });
+    const body = JSON.stringify(problem.problem);
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${problem.statusCode} ${STATUS_CODES[problem.statusCode] ?? ''}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    socket.destroy(error);
+  };
+}
+
 /** Fastify with the service's limits, a strict validator (no coercion, no defaults, the first error only) and no parser but JSON's. */
-function fastifyWithLimits(limits: ResolvedServiceLimits): FastifyInstance {
+function fastifyWithLimits(limits: ResolvedServiceLimits, metrics: ServiceMetrics): FastifyInstance {
   const server = Fastify({
+    clientErrorHandler: clientErrorHandler(limits, metrics),
     logger: false,
     bodyLimit: limits.maxBodyBytes,
     requestTimeout: limits.requestTimeoutMs,
@@ -107,7 +137,7 @@ export async function createDecisionServer(
   context: DecisionServerContext,
   documentServers: readonly OpenApiServer[] = SERVED_DOCUMENT_SERVERS,
 ): Promise<DecisionServer> {
-  const server = fastifyWithLimits(context.limits);
+  const server = fastifyWithLimits(context.limits, context.metrics);
   answerProblems(server, context);
   const requestKeys = new WeakMap<FastifyRequest, string>();
   addRequestHooks(server, context, requestKeys);

@@ -14,9 +14,11 @@ export type RefusalReason =
   | 'invalid_request'
   | 'not_found'
   | 'policy_version_changed'
+  | 'request_timeout'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'headers_too_large'
   | 'not_ready'
   | 'tenant_roles_unavailable'
   | 'internal';

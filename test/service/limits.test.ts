@@ -216,5 +216,65 @@ describe('the time a request may take', () => {
     const cut = await slowRequest(address, 5, 13, 5_000);
     expect(cut).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(Date.now() - started).toBeLessThan(4_000);
+    expect(problemOfRaw(cut)).toEqual({
+      type: 'application/problem+json',
+      body: {
+        type: 'urn:typed-permissions:problem:request-timeout',
+        title: 'Request timeout',
+        status: 408,
+        detail: 'The request did not arrive within 500 ms.',
+      },
+    });
+  }, 20_000);
+});
+
+/** The media type and the JSON body of a raw HTTP answer. */
+function problemOfRaw(answer: string): { type: string | undefined; body: unknown } {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  return { type: /\r\ncontent-type: ([^\r]+)/i.exec(head)?.[1], body: JSON.parse(body) as unknown };
+}
+
+describe('what never became a request', () => {
+  /** Writes `raw` on a new connection and reads what the server answers until it closes it. */
+  function rawAnswer(address: string, raw: string): Promise<string> {
+    const { hostname, port } = new URL(address);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+      socket.write(raw);
+    });
+  }
+
+  it('HTTP the server cannot read, and headers past its limit, are answered as problem details and counted, the connection closed', async () => {
+    service = await createDecisionService({ tables: fixtureBundle(), tokens: [TOKEN], port: 0, logger: recordingLogger() });
+    const address = await addressOf(service);
+    const malformed = await rawAnswer(address, 'GET /v1/policy HTTP/1.1\r\nhost: x\r\ncontent-length: abc\r\n\r\n');
+    expect(malformed).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(problemOfRaw(malformed)).toEqual({
+      type: 'application/problem+json',
+      body: {
+        type: 'urn:typed-permissions:problem:invalid-request',
+        title: 'Invalid request',
+        status: 400,
+        detail: 'The request is not HTTP the server can read.',
+      },
+    });
+    const huge = await rawAnswer(address, `GET /v1/policy HTTP/1.1\r\nhost: x\r\nx-filler: ${'a'.repeat(100_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(problemOfRaw(huge)).toEqual({
+      type: 'application/problem+json',
+      body: {
+        type: 'urn:typed-permissions:problem:headers-too-large',
+        title: 'Request header fields too large',
+        status: 431,
+        detail: "The request's headers are larger than the server reads.",
+      },
+    });
+    const metrics = await ask(service, { method: 'GET', url: '/metrics' });
+    expect(metrics.text).toContain('typed_permissions_requests_refused_total{reason="invalid_request"} 1');
+    expect(metrics.text).toContain('typed_permissions_requests_refused_total{reason="headers_too_large"} 1');
   }, 20_000);
 });
