@@ -108,6 +108,12 @@ function advice(status: number, text: string): string {
  * const policy = await request(connection, 'GET', '/v1/policy');
  * ```
  */
+/** Whether `error` is the end of a request's time (a DOMException, of another realm in some runtimes: read by name, not by class). */
+function timedOut(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
+}
+
 async function request(connection: ServiceConnection, method: 'GET' | 'POST', path: string, body?: object): Promise<unknown> {
   const target = new URL(path, connection.url);
   const where = `${method} ${target.href}`;
@@ -125,19 +131,29 @@ async function request(connection: ServiceConnection, method: 'GET' | 'POST', pa
       redirect: 'error',
     });
   } catch (error) {
-    // A DOMException (of another realm, in some runtimes): read by name, not by class.
-    const name = (error as { name?: unknown } | null)?.name;
-    const timedOut = name === 'TimeoutError' || name === 'AbortError';
-    const reason = timedOut ? `no answer within ${connection.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
-    throw new PermissionsServiceError(`${where}: the decision service cannot be reached (${reason}); nothing is granted.`, undefined, { cause: error });
+    // undici says a redirect refused by `redirect: 'error'` in its cause: the service was reached, and sent elsewhere.
+    const causeMessage = (error as { cause?: { message?: unknown } } | null)?.cause?.message;
+    const redirected = typeof causeMessage === 'string' && /redirect/i.test(causeMessage);
+    const reason = timedOut(error)
+      ? `no answer within ${connection.timeoutMs} ms`
+      : redirected
+        ? 'it answered with a redirect, which is never followed: give the URL the service answers at'
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    const what = redirected ? 'the decision service sent the request elsewhere' : 'the decision service cannot be reached';
+    throw new PermissionsServiceError(`${where}: ${what} (${reason}); nothing is granted.`, undefined, { cause: error });
   }
   let text: string;
   try {
     text = await boundedText(response, connection.maxResponseBytes, 'the service sends an answer');
   } catch (error) {
-    throw new PermissionsServiceError(`${where}: ${error instanceof Error ? error.message : String(error)} Nothing is granted.`, response.status, {
-      cause: error,
-    });
+    const reason = timedOut(error)
+      ? `the answer did not arrive whole within ${connection.timeoutMs} ms.`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+    throw new PermissionsServiceError(`${where}: ${reason} Nothing is granted.`, response.status, { cause: error });
   }
   if (!response.ok) {
     throw new PermissionsServiceError(

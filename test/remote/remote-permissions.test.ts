@@ -234,6 +234,31 @@ describe('remote permissions', () => {
     );
   }, 20_000);
 
+  it('an answer whose body stalls, and a redirect, are refused saying so', async () => {
+    const policy = await (await fetch(`${url}/v1/policy`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    const listening = async (handle: Parameters<typeof createServer>[1]) => {
+      const server = createServer(handle);
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    };
+    const stalling = await listening((request, response) => {
+      if (request.url === '/v1/policy') response.writeHead(200, { 'content-type': 'application/json' }).end(policy);
+      else response.writeHead(200, { 'content-type': 'application/json' }).write('{"format":');
+    });
+    const stalled = await remote({ url: stalling, timeoutMs: 200 });
+    await expect(stalled.grantPermit({ user: author, resource: 'article', action: 'read' })).rejects.toThrow(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/v1\/slice: the answer did not arrive whole within 200 ms\. Nothing is granted\.$/,
+    );
+    const redirecting = await listening((_request, response) => response.writeHead(302, { location: 'http://127.0.0.1:9/v1/policy' }).end());
+    await expect(remote({ url: redirecting })).rejects.toThrow(
+      new RegExp(
+        '^GET http://127\\.0\\.0\\.1:\\d+/v1/policy: the decision service sent the request elsewhere \\(it answered with a redirect, ' +
+          'which is never followed: give the URL the service answers at\\); nothing is granted\\.$',
+      ),
+    );
+  }, 20_000);
+
   it('answers that disagree — a slice naming an ownership group the check answer gives no methods for — are refused as a bad answer', async () => {
     const withoutMethods: typeof fetch = async (input, init) => {
       const answer = await fetch(input, init);
