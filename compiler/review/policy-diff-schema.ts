@@ -53,10 +53,7 @@ function buildPolicyDiffSchema(z: ZodModule) {
               removed: names,
               before: names,
               after: names,
-              ownership: z
-                .string()
-                .optional()
-                .describe('For an own cell of several ownership groups: the group whose records show other attributes.'),
+              ownership: z.string().optional().describe('For an own cell of several ownership groups: the group whose records show other attributes.'),
             })
             .readonly(),
         )

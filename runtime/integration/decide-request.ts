@@ -79,7 +79,8 @@ function invalidTenantAnswer(tenant: unknown): ErrorAnswer<PermissionsErrorBody>
   if (tenant === undefined) return undefined;
   if (typeof tenant !== 'string')
     throw new PermissionsUsageError(
-      `The tenant of a request must be a tenant id (a string) or undefined, got ${describeValue(tenant)}: check what the tenant option returns (getTenant; extractTenantFromRequest in NestJS).`,
+      `The tenant of a request must be a tenant id (a string) or undefined, got ${describeValue(tenant)}: ` +
+        'check what the tenant option returns (getTenant; extractTenantFromRequest in NestJS).',
     );
   const problem = tenantIdProblem(tenant);
   return problem === undefined ? undefined : badRequest(`The tenant of the request is no tenant id: it ${problem}.`);
