@@ -5,11 +5,23 @@
 import { packGrantTables, policyVersionOf } from 'typed-permissions/internal';
 import { emitTypeScript, type EmitContext, type EmittedFile } from './emit-context.js';
 
-/** Stand for the packed tables' JSON texts while the files are built and formatted; replaced afterwards. */
-const HEADER = '__TYPED_PERMISSIONS_TABLES_HEADER__';
-const DEFINITIONS = '__TYPED_PERMISSIONS_TABLES_DEFINITIONS__';
-const CELLS = '__TYPED_PERMISSIONS_TABLES_CELLS__';
-const DESCRIPTIONS = '__TYPED_PERMISSIONS_TABLES_DESCRIPTIONS__';
+/**
+ * Stand for the packed tables' JSON texts while the files are built and formatted; replaced afterwards. Each holds a
+ * letter past ASCII (Ω), which nothing else in the files can: the texts put in their place are ASCII (non-ASCII
+ * escaped), and so is the header's folder name. A role, a file or a folder named like a placeholder therefore
+ * never takes its place.
+ */
+const HEADER = '__TYPED_PERMISSIONS_TABLES_HEADER_Ω__';
+const DEFINITIONS = '__TYPED_PERMISSIONS_TABLES_DEFINITIONS_Ω__';
+const CELLS = '__TYPED_PERMISSIONS_TABLES_CELLS_Ω__';
+const DESCRIPTIONS = '__TYPED_PERMISSIONS_TABLES_DESCRIPTIONS_Ω__';
+
+/** `template` with its one `placeholder` replaced by `text`; a template that has it more or less than once is a bug here. */
+function replaceOnce(template: string, placeholder: string, text: string): string {
+  const at = template.indexOf(placeholder);
+  if (at === -1 || template.indexOf(placeholder, at + 1) !== -1) throw new Error(`The emitted template holds ${placeholder} other than once.`);
+  return template.slice(0, at) + text + template.slice(at + placeholder.length);
+}
 
 /** The module of the descriptions, as `tables.ts` imports it. */
 export const DESCRIPTIONS_MODULE = 'descriptions.ts';
@@ -80,11 +92,12 @@ export async function emitTables(context: EmitContext): Promise<[tables: Emitted
   return [
     {
       path: tablesFile.path,
-      content: tablesFile.content
-        .replace(HEADER, () => asciiLiteral(packed.header))
-        .replace(DEFINITIONS, () => asciiLiteral(packed.definitions))
-        .replace(CELLS, () => cells),
+      content: replaceOnce(
+        replaceOnce(replaceOnce(tablesFile.content, HEADER, asciiLiteral(packed.header)), DEFINITIONS, asciiLiteral(packed.definitions)),
+        CELLS,
+        cells,
+      ),
     },
-    { path: descriptionsFile.path, content: descriptionsFile.content.replace(DESCRIPTIONS, () => asciiLiteral(packed.descriptions)) },
+    { path: descriptionsFile.path, content: replaceOnce(descriptionsFile.content, DESCRIPTIONS, asciiLiteral(packed.descriptions)) },
   ];
 }

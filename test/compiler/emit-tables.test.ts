@@ -6,7 +6,7 @@
  * in name order with the file name as source label.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile } from '../../compiler/compile.js';
 import { readDefinitionsFolder } from '../../compiler/reading/read-definitions.js';
@@ -139,4 +139,35 @@ describe('generated tables equal the tables build() makes', () => {
     const { warnings } = runtimeTables(fixture('wildcards'));
     expect(warnings).toContainEqual(expect.stringContaining('LEAD read:any on task is granted twice with the same attributes'));
   });
+});
+
+describe('names like the placeholders tables.ts is made with', () => {
+  let temp: string | undefined;
+  beforeAll(() => {
+    temp = makeTempDir('placeholders');
+  });
+  afterAll(() => removeTempDir(temp));
+
+  // A role, a description, a definitions file and the definitions folder named like the texts that stand for the
+  // packed tables while the file is formatted: each took the place of the real one, and tables.ts did not parse.
+  it('never take their place: the tables are what build() makes', async () => {
+    const names = ['HEADER', 'DEFINITIONS', 'CELLS', 'DESCRIPTIONS'].flatMap((part) => [
+      `__TYPED_PERMISSIONS_TABLES_${part}__`,
+      `__TYPED_PERMISSIONS_TABLES_${part}_Ω__`,
+    ]);
+    const dir = join(temp as string, '__TYPED_PERMISSIONS_TABLES_DESCRIPTIONS__');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, '__TYPED_PERMISSIONS_TABLES_CELLS__.permissions.json'),
+      JSON.stringify([{ roles: names, resource: 'doc', descr: names.join(' '), grant: { 'read:any': ['*'] } }]),
+    );
+    const outDir = join(temp as string, 'out');
+    const result = await compile({ definitionsDir: dir, outDir });
+    if (!result.ok) throw new Error(`does not compile: ${JSON.stringify(result.problems)}`);
+    const { tables } = runtimeTables(dir);
+    expect(tablesFromGenerated(join(outDir, 'tables.ts'))).toEqual(tables);
+    const descriptions = readFileSync(join(outDir, 'descriptions.ts'), 'utf8');
+    expect(descriptions).toContain(`export const definitionDescriptions: string =`);
+    expect(descriptions.match(/__TYPED_PERMISSIONS_TABLES_DESCRIPTIONS__/g)).toHaveLength(2);
+  }, 30_000);
 });
