@@ -71,6 +71,23 @@ describe('ownership rules in resource metadata', () => {
     expect(problemsOf(text)).toEqual([]);
   });
 
+  it("refuses the user's own id and roles declared as what no user holds; takes them as they are", () => {
+    const ownership = { creator: { attribute: 'creatorId', equals: { user: 'id' } } };
+    const declaring = (userAttributes: object) => problemsOf(documentFile({ relations: RELATIONS, userAttributes, ownership }));
+    const [roles] = declaring({ ...USER_ATTRIBUTES, roles: 'number' });
+    expect(roles).toMatch(/^definitions\/document\.resource\.json:\d+:\d+ \$\.userAttributes\.roles \[invalid-metadata\] /);
+    expect(roles).toContain(
+      'User attribute "roles" is the user\'s own list of role names, declared "number". Fix: Declare it "string[]", as every user holds it, ' +
+        'or read an attribute of another name.',
+    );
+    expect(declaring({ ...USER_ATTRIBUTES, id: 'boolean' })).toEqual([
+      expect.stringContaining(
+        '$.userAttributes.id [invalid-metadata] User attribute "id" is the user\'s own id, declared "boolean". Fix: Declare it "number" or "string"',
+      ),
+    ]);
+    expect(declaring({ ...USER_ATTRIBUTES, roles: 'string[]', id: 'string' })).toEqual([]);
+  });
+
   it('names every unknown attribute, relation, related attribute and user attribute where it stands, with "Did you mean"', () => {
     const text = documentFile({
       relations: { creator: { resource: 'user', on: 'creatorID' }, owner: { resource: 'users', on: 'creatorId' } },

@@ -75,8 +75,32 @@ export function ownershipNamesProblems(value: unknown): OwnershipProblem[] {
           fix: `Name the ${what} with letters, digits and "_", starting with a letter.`,
         });
     }
+    if (field === 'userAttributes') problems.push(...userFieldProblems(map as Record<string, unknown>));
   }
   return problems;
+}
+
+/**
+ * The types the user's own fields have on every user: a rule may read them, declared as what they are. Another type
+ * would make the generated user type ask for an id or roles no user can have (`roles` a number and a list at once).
+ */
+const USER_FIELD_TYPES: Readonly<Record<string, readonly string[]>> = { id: ['number', 'string'], roles: ['string[]'] };
+
+function userFieldProblems(declared: Record<string, unknown>): OwnershipProblem[] {
+  return Object.entries(USER_FIELD_TYPES).flatMap(([name, types]) => {
+    const type = Object.hasOwn(declared, name) ? declared[name] : undefined;
+    if (type === undefined || types.includes(type as string)) return [];
+    const allowed = types.map((one) => `"${one}"`).join(' or ');
+    return [
+      {
+        path: ['userAttributes', name],
+        message:
+          `User attribute ${quoteForMessage(name)} is the user's own ${name === 'id' ? 'id' : 'list of role names'}, ` +
+          `declared ${typeof type === 'string' ? quoteForMessage(type) : 'as something else'}.`,
+        fix: `Declare it ${allowed}, as every user holds it, or read an attribute of another name.`,
+      },
+    ];
+  });
 }
 
 /**
