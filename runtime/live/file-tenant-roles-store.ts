@@ -28,6 +28,7 @@ import {
   pageOptions,
   publishDetails,
   roleNamesOf,
+  storedTenantRoles,
   tenantRolesText,
   type TenantRolesCheck,
   type TenantRolesDetail,
@@ -260,10 +261,10 @@ export async function publishFileTenantRoles(
 ): Promise<number> {
   checkTenantId(tenant, 'publish: tenant');
   const details = publishDetails(options);
-  const text = tenantRolesText(tenant, document);
-  check(tenant, document);
+  const { text, value } = storedTenantRoles(tenant, document);
+  check(tenant, value);
   const root = resolve(folder);
-  return withStoreLock(root, () => writeVersion(root, tenant, text, roleNamesOf(document), details));
+  return withStoreLock(root, () => writeVersion(root, tenant, text, roleNamesOf(value), details));
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   pageOptions,
   publishDetails,
   roleNamesOf,
-  tenantRolesText,
+  storedTenantRoles,
   type TenantRolesCheck,
   type TenantRolesDetail,
   type TenantRolesPage,
@@ -159,12 +159,12 @@ export async function publishTenantRoles(
 ): Promise<number> {
   checkTenantId(tenant, 'publish: tenant');
   const details = publishDetails(options);
-  const text = tenantRolesText(tenant, document);
-  const compiled = check(tenant, document);
+  const { text, value } = storedTenantRoles(tenant, document);
+  const compiled = check(tenant, value);
   await ensureTenantRolesStore(client, names);
   return inTransaction(client, async () => {
     await lockTenant(client, names, tenant);
-    return insertAndActivate(client, names, tenant, { text, compiled }, roleNamesOf(document), details);
+    return insertAndActivate(client, names, tenant, { text, compiled }, roleNamesOf(value), details);
   });
 }
 

@@ -5,6 +5,7 @@
  * the same words.
  */
 import { PermissionsUsageError } from '../core/common/errors.js';
+import { loneSurrogateIn } from '../core/common/lone-surrogate.js';
 import { checkTenantId } from '../core/decision/tenant-id.js';
 import { MAX_TENANT_ROLES_BYTES } from '../core/tables/compiled-tenant-roles.js';
 
@@ -105,6 +106,42 @@ export function tenantRolesText(tenant: string, document: unknown): string {
         "split the tenant's roles or remove some.",
     );
   return text;
+}
+
+/**
+ * What a store keeps of `document`: its JSON text, and the value that text reads back as, which is what must be
+ * checked, compiled and named — the object given may answer differently when read again (a getter) or hold what
+ * JSON leaves out (inherited properties), and what is stored is what an engine reads. A string holding U+0000 or a
+ * lone surrogate is refused, as PostgreSQL's `jsonb` refuses it, so that both stores take the same documents.
+ *
+ * @example
+ * ```ts
+ * const { text, value } = storedTenantRoles('acme', { definitions: [] }); // text '{"definitions":[]}'
+ * ```
+ */
+export function storedTenantRoles(tenant: string, document: unknown): { readonly text: string; readonly value: unknown } {
+  const text = tenantRolesText(tenant, document);
+  const value: unknown = JSON.parse(text);
+  const problem = unstorableText(value);
+  if (problem !== undefined)
+    throw new PermissionsUsageError(`The custom roles of tenant ${JSON.stringify(tenant)} hold ${problem}, which is not text a store keeps; remove it.`);
+  return { text, value };
+}
+
+/** U+0000 or a lone surrogate in a string or key of `value` (a JSON value: walked with a stack, at any depth), said. */
+function unstorableText(value: unknown): string | undefined {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    const texts = typeof next === 'string' ? [next] : typeof next === 'object' && next !== null ? Object.keys(next) : [];
+    for (const text of texts) {
+      if (text.includes('\u0000')) return 'the character U+0000';
+      const lone = loneSurrogateIn(text);
+      if (lone !== undefined) return `a lone surrogate (${lone})`;
+    }
+    if (typeof next === 'object' && next !== null) stack.push(...(Object.values(next) as unknown[]));
+  }
+  return undefined;
 }
 
 /**

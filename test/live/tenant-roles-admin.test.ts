@@ -60,6 +60,35 @@ async function publishesChecksAndRollsBack(admin: TenantRolesAdmin): Promise<voi
     new PermissionsUsageError('Tenant "acme" has no version 7 of custom roles; see `typed-permissions tenant show`.'),
   );
   await expect(admin.publish('', auditors)).rejects.toThrow(new PermissionsUsageError('publish: tenant must not be empty.'));
+  await checksWhatItStores(admin);
+}
+
+/**
+ * What is checked is what is stored: a document read twice — a getter answering the misfit the first time (what
+ * JSON stores) and a fitting one after — or one whose definitions are inherited (which JSON leaves out), is refused
+ * as the store would keep it. Before, the check read the object again and passed, and the misfit was stored.
+ */
+async function checksWhatItStores(admin: TenantRolesAdmin): Promise<void> {
+  let reads = 0;
+  const twoFaced = {
+    get definitions() {
+      reads += 1;
+      return reads === 1 ? renamesEmployee.definitions : auditors.definitions;
+    },
+  };
+  expect(await problemsOf(admin.publish('two-faced', twoFaced))).toEqual([
+    ['0:roles.0', 'Role "EMPLOYEE" is a role of the compiled policy; a tenant adds roles and never changes one.'],
+  ]);
+  expect(reads).toBe(1);
+  await expect(admin.publish('inherited', Object.create(auditors) as object)).rejects.toBeInstanceOf(PermissionDefinitionError);
+  // PostgreSQL's jsonb refuses these; the folder store refuses them too, with the same words.
+  await expect(admin.publish('nul', { definitions: [{ ...auditors.definitions[0], descr: 'a\u0000b' }] })).rejects.toThrow(
+    new PermissionsUsageError('The custom roles of tenant "nul" hold the character U+0000, which is not text a store keeps; remove it.'),
+  );
+  await expect(admin.publish('lone', { definitions: [{ ...auditors.definitions[0], descr: 'a\uD800b' }] })).rejects.toThrow(
+    new PermissionsUsageError('The custom roles of tenant "lone" hold a lone surrogate (U+D800), which is not text a store keeps; remove it.'),
+  );
+  expect((await admin.list()).tenants.map(({ tenant }) => tenant)).not.toContain('two-faced');
 }
 
 describe('the admin of tenant roles in a folder', () => {
