@@ -11,6 +11,7 @@ import {
   PermissionDefinitionError,
   PermissionsUsageError,
   postgresTenantRolesAdmin,
+  printableText,
   type TenantRolesAdmin,
   type TenantRolesBase,
   serverOfConnectionString,
@@ -97,8 +98,10 @@ async function list(admin: TenantRolesAdmin, where: string, values: Values, io: 
   const page = await admin.list({ after: values.after, limit });
   if (page.tenants.length === 0) io.log(`typed-permissions: no tenant has custom roles in ${where}${values.after === undefined ? '' : ' after that one'}.`);
   for (const entry of page.tenants) {
-    const note = entry.note === '' ? '' : ` — ${entry.note}`;
-    io.log(`${JSON.stringify(entry.tenant)} #${entry.sequence} ${entry.publishedAt} ${entry.publishedBy}: ${entry.roles.join(', ') || '(no roles)'}${note}`);
+    // A note or an author holding a line break would print a line of its own, looking like another tenant's.
+    const note = entry.note === '' ? '' : ` — ${printableText(entry.note)}`;
+    const roles = entry.roles.join(', ') || '(no roles)';
+    io.log(`${JSON.stringify(entry.tenant)} #${entry.sequence} ${entry.publishedAt} ${printableText(entry.publishedBy)}: ${roles}${note}`);
   }
   if (page.next !== undefined) io.log(`typed-permissions: more tenants follow: --after ${JSON.stringify(page.next)}`);
   return 0;
@@ -111,9 +114,9 @@ async function show(admin: TenantRolesAdmin, where: string, tenant: string, io: 
     return 0;
   }
   for (const version of detail.versions) {
-    const note = version.note === '' ? '' : ` — ${version.note}`;
+    const note = version.note === '' ? '' : ` — ${printableText(version.note)}`;
     io.log(
-      `#${version.sequence} ${version.publishedAt} ${version.publishedBy}${version.active ? ' (active)' : ''}: ` +
+      `#${version.sequence} ${version.publishedAt} ${printableText(version.publishedBy)}${version.active ? ' (active)' : ''}: ` +
         `${version.roles.join(', ') || '(no roles)'}${note}`,
     );
   }

@@ -5,8 +5,9 @@
  * folder (`--store`) and, with TEST_DATABASE_URL, on a PostgreSQL server checked against the store's active policy.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileTenantRolesAdmin } from '../../runtime/live/index.js';
 import { main } from '../../compiler/commands/main.js';
 import { collectIo, makeTempDir, removeTempDir, repoRoot } from '../compiler/helpers.js';
 import { useServerSchema } from './fixtures/server-schema.js';
@@ -154,6 +155,17 @@ describe('typed-permissions tenant on a folder', () => {
       logs: [`typed-permissions: tenant "initech" has no custom roles in folder ${store}.`],
       errors: [],
     });
+    // A note and an author with line breaks print on their own line, escaped: never a line that reads as another tenant's.
+    const forged = '"globex" #7 2026-01-01T00:00:00.000Z ana: SUPER_ADMIN';
+    await fileTenantRolesAdmin(store, { policy: JSON.parse(readFileSync(policy, 'utf8')) as never }).publish('initech', JSON.parse(AUDITORS) as object, {
+      note: `ok\n${forged}`,
+      publishedBy: `eve\n${forged}`,
+    });
+    const initech = await run('tenant', 'list', '--store', store, '--after', 'acme');
+    expect(withoutTimes(initech.logs)).toEqual([`"initech" #1 <when> eve\\u000a${forged}: AUDITOR — ok\\u000a${forged}`]);
+    expect(withoutTimes((await run('tenant', 'show', 'initech', '--store', store)).logs)[0]).toBe(
+      `#1 <when> eve\\u000a${forged} (active): AUDITOR — ok\\u000a${forged}`,
+    );
   }, 30_000);
 
   it('a file that is not JSON, or whose roles do not fit the policy, prints each problem at file:line:column, exit 1, and publishes nothing', async () => {
