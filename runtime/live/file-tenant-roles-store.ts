@@ -230,9 +230,19 @@ async function writeVersion(
   details: { note: string; publishedBy: string | undefined },
 ): Promise<number> {
   const log = await readLog(folder, tenant);
-  const sequence = (log.at(-1)?.sequence ?? 0) + 1;
-  const entry: LogEntry = { sequence, publishedAt: new Date().toISOString(), publishedBy: details.publishedBy ?? defaultAuthor(), note: details.note, roles };
   const index = new Map(await readTenantIndex(folder));
+  const newest = log.at(-1)?.sequence ?? 0;
+  // The index names the tenant's newest version too: a log behind it (removed, or put back from an older copy) would
+  // number the next version again from there, and write over versions kept under those numbers. (A log ahead of it
+  // is a publish stopped before it wrote the index, which is written last: numbering goes on from the log.)
+  const indexed = index.get(tenantFolderName(tenant))?.sequence ?? 0;
+  if (newest < indexed)
+    throw damaged(
+      tenantPath(folder, tenant, 'log.json'),
+      `${newest === 0 ? 'is missing or empty' : `ends at version #${newest}`} while the index says #${indexed}; nothing was changed`,
+    );
+  const sequence = newest + 1;
+  const entry: LogEntry = { sequence, publishedAt: new Date().toISOString(), publishedBy: details.publishedBy ?? defaultAuthor(), note: details.note, roles };
   await mkdir(join(folder, 'tenants', tenantFolderName(tenant)), { recursive: true });
   const versionText = `{"tenant":${JSON.stringify(tenant)},"sequence":${sequence},"document":${text}}`;
   await writeAtomically(tenantPath(folder, tenant, `${sequence}.json`), versionText);

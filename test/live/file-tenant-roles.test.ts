@@ -6,7 +6,7 @@
  * the tenants that changed.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import {
@@ -118,6 +118,33 @@ describe('tenant roles in a folder', () => {
     }
     writeFileSync(join(acme, 'current.json'), '{"tenant":');
     await expect(readFileTenantRoles(folder, 'acme')).rejects.toThrow(`The tenant roles file ${join(acme, 'current.json')} is not JSON`);
+  }, 20_000);
+
+  it('refuses to number a version again when the log lost versions the index names; a log ahead of the index goes on', async () => {
+    await publishFileTenantRoles(folder, 'acme', auditors, check);
+    await publishFileTenantRoles(folder, 'acme', clerks, check);
+    const acme = join(folder, 'tenants', tenantFolderName('acme'));
+    const log = join(acme, 'log.json');
+    const kept = readFileSync(log, 'utf8');
+    rmSync(log);
+    const refusal = (what: string) =>
+      new PermissionsUsageError(
+        `The tenant roles file ${log} ${what} while the index says #2; nothing was changed; it was not written by this store, or was changed by hand.`,
+      );
+    await expect(publishFileTenantRoles(folder, 'acme', auditors, check)).rejects.toThrow(refusal('is missing or empty'));
+    await expect(rollbackFileTenantRoles(folder, 'acme', 1, check)).rejects.toThrow(PermissionsUsageError);
+    const older = JSON.parse(kept) as { tenant: string; versions: unknown[] };
+    writeFileSync(log, JSON.stringify({ ...older, versions: older.versions.slice(0, 1) }));
+    await expect(publishFileTenantRoles(folder, 'acme', auditors, check)).rejects.toThrow(refusal('ends at version #1'));
+    // Version 1 was never written over.
+    expect((await showFileTenantRoles(folder, 'acme')).versions.map(({ sequence }) => sequence)).toEqual([1]);
+    expect(JSON.parse(readFileSync(join(acme, '1.json'), 'utf8'))).toEqual({ tenant: 'acme', sequence: 1, document: auditors });
+    // A publish stopped after the log and before the index: the next one numbers on from the log.
+    writeFileSync(log, kept);
+    const index = JSON.parse(readFileSync(join(folder, 'index.json'), 'utf8')) as { tenants: Record<string, { sequence: number }> };
+    (index.tenants[tenantFolderName('acme')] as { sequence: number }).sequence = 1;
+    writeFileSync(join(folder, 'index.json'), JSON.stringify(index));
+    expect(await publishFileTenantRoles(folder, 'acme', auditors, check)).toBe(3);
   }, 20_000);
 
   it('holds a document of exactly 1 MiB, and refuses one byte more', async () => {
