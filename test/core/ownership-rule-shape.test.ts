@@ -166,6 +166,18 @@ describe('the shape of ownership rules', () => {
       { attribute: 'status', in: [Number.POSITIVE_INFINITY] },
       [{ path: ['ownership', 'r', 'in', 0], message: 'An "in" list holds only strings, finite numbers and booleans.', fix: LITERAL_FIX }],
     ],
+    // PERMISSIONS.md showed "\u202Eevil" as " evil": a rule read as another.
+    [
+      'text with a character that does not show',
+      { attribute: 'status', in: ['draft', 'a\nb', '\u202Eevil', '\u200Bx', 'a\uD800'] },
+      [1, 2, 3, 4].map((index) => ({
+        path: ['ownership', 'r', 'in', index],
+        message:
+          `The "in" list value ${JSON.stringify(['', 'a\\u000ab', '\\u202eevil', '\\u200bx', 'a\\ud800'][index])} ` +
+          'holds a control, format or line-separator character, which does not show.',
+        fix: 'Write the value with characters that show.',
+      })),
+    ],
   ])('refuses %s', (_what, rule, problems) => {
     expect(problemsOf({ ownership: { r: rule } })).toEqual(problems);
   });

@@ -89,7 +89,8 @@ const USER_FIELD_TYPES: Readonly<Record<string, readonly string[]>> = { id: ['nu
 function userFieldProblems(declared: Record<string, unknown>): OwnershipProblem[] {
   return Object.entries(USER_FIELD_TYPES).flatMap(([name, types]) => {
     const type = Object.hasOwn(declared, name) ? declared[name] : undefined;
-    if (type === undefined || types.includes(type as string)) return [];
+    // A type that is none of the user attribute types is the schema's to say.
+    if (!(USER_ATTRIBUTE_TYPES as readonly unknown[]).includes(type) || types.includes(type as string)) return [];
     const allowed = types.map((one) => `"${one}"`).join(' or ');
     return [
       {

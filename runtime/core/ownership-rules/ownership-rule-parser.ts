@@ -5,7 +5,7 @@
  * Whether the names exist is the semantic check's question (`ownership-rule-checks.ts`).
  */
 import { didYouMean } from '../common/nearest-name.js';
-import { quoteForMessage } from '../common/printable-text.js';
+import { printableText, quoteForMessage } from '../common/printable-text.js';
 import { OWNERSHIP_LIMITS } from './ownership-rule.js';
 
 /** A problem of a rule: where inside the value that holds it, what is wrong, and how to fix it. */
@@ -122,6 +122,13 @@ function literalListProblems(list: readonly unknown[], path: readonly (string | 
   list.forEach((literal, i) => {
     const ok = typeof literal === 'string' || typeof literal === 'boolean' || (typeof literal === 'number' && Number.isFinite(literal));
     if (!ok) problems.push({ path: [...path, i], message: 'An "in" list holds only strings, finite numbers and booleans.', fix });
+    // A character that does not show would make the rule read as another (in PERMISSIONS.md, in explanations).
+    else if (typeof literal === 'string' && printableText(literal) !== literal)
+      problems.push({
+        path: [...path, i],
+        message: `The "in" list value ${JSON.stringify(printableText(literal))} holds a control, format or line-separator character, which does not show.`,
+        fix: 'Write the value with characters that show.',
+      });
     else if (kind === undefined) kind = typeof literal;
     else if (typeof literal !== kind)
       problems.push({ path: [...path, i], message: `An "in" list holds values of one kind: this ${typeof literal} follows a ${kind}.`, fix });
