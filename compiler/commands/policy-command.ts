@@ -20,12 +20,15 @@ import {
   runPolicyTests,
   storeNames,
   tenantRolesFit,
+  tenantRolesState,
   compileActiveTenantRoles,
+  PermissionsUsageError,
   formatProblemLocation,
   type GrantTables,
   type TenantRolesFit,
   type PgClient,
   type PolicyBundle,
+  type Queryable,
 } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
 import { formatCompileProblem } from '../problems/compile-problem.js';
@@ -117,11 +120,12 @@ async function publish(definitionsDir: string, databaseUrl: string, names: Store
       return 1;
     }
     return activateChecked(client, names, bundle, options, io, {
-      publish: () =>
+      publish: (underLock) =>
         publishPolicy(client, names, bundle, options.note, {
           publishedBy: options.publishedBy,
           diffSummary: summaryLine(shown.diff.summary),
           activeBefore: shown.sequence ?? null,
+          underLock,
         }),
       done: (sequence) => `published version ${bundle.version} as #${sequence} to ${names.schema}`,
     });
@@ -151,12 +155,22 @@ async function activateChecked(
   bundle: PolicyBundle,
   options: ActivateOptions,
   io: CommandOutput,
-  activate: { readonly publish: () => Promise<number>; readonly done: (sequence: number) => string },
+  activate: { readonly publish: (underLock: (locked: Queryable) => Promise<void>) => Promise<number>; readonly done: (sequence: number) => string },
 ): Promise<number> {
   await forgetGoneFollowers(client, names);
   const followers = await listFollowers(client, names);
   const refusing = refusingFollowers(bundle, followers);
+  const tenantsChecked = await tenantRolesState(client, names);
   const fit = await tenantRolesFit(client, names, bundle.tables as GrantTables);
+  // A tenant publish between the check and the activation would have been checked against the version active
+  // before: under the store's lock (which tenant publishes take too), nothing may have changed since the check.
+  const unchangedTenants = async (locked: Queryable): Promise<void> => {
+    if ((await tenantRolesState(locked, names)) !== tenantsChecked)
+      throw new PermissionsUsageError(
+        "A tenant's custom roles were published while this version was checked against them; nothing was published. Publish again, " +
+          'to check them as they are now.',
+      );
+  };
   if ((refusing.length > 0 || fit.unfitCount > 0) && !options.force) {
     if (refusing.length > 0) {
       const counted = `${refusing.length} of ${plural(followers.length, 'follower')}`;
@@ -177,7 +191,7 @@ async function activateChecked(
     }
     return 1;
   }
-  const sequence = await activate.publish();
+  const sequence = await activate.publish(unchangedTenants);
   const loading = followers.length - refusing.length;
   if (refusing.length === 0) {
     const who = followers.length === 0 ? `no follower was ${SEEN_RECENTLY}` : `${plural(loading, 'follower')} load it now`;
@@ -262,11 +276,12 @@ async function rollback(
     const diff = diffPolicies(active.tables, bundle.tables as GrantTables, { before: active.label, after: `store:${sequence}` });
     io.log(formatDiffText(diff));
     return activateChecked(client, names, bundle, options, io, {
-      publish: () =>
+      publish: (underLock) =>
         rollbackPolicy(client, names, sequence, {
           publishedBy: options.publishedBy,
           diffSummary: summaryLine(diff.summary),
           activeBefore: active.sequence ?? null,
+          underLock,
         }),
       done: (activated) => `version #${sequence} is active again, as #${activated}`,
     });

@@ -44,7 +44,7 @@ export type {
 export { checkPolicyTests, runPolicyTests } from '../core/policy-test/run-policy-tests.js';
 export { capabilityProblems } from '../live/policy-candidate.js';
 export type { FollowerCapabilities } from '../live/policy-source.js';
-export { loadPg, serverOfConnectionString, type PgClient } from '../live/postgres-client.js';
+export { loadPg, serverOfConnectionString, type PgClient, type Queryable } from '../live/postgres-client.js';
 export { FOLLOWER_FORGET_MS, FOLLOWER_REFRESH_MS } from '../live/follower-timing.js';
 export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../live/postgres-follower-registry.js';
 export {
@@ -63,7 +63,7 @@ export { parseBundleText } from '../live/bundle-text.js';
 export { fileKindOf, regularFileText } from '../live/regular-file-text.js';
 export { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin, type TenantRolesBase } from '../live/tenant-roles-admin.js';
 export { MAX_TENANT_ROLES_BYTES } from '../live/tenant-roles-document.js';
-export { tenantRolesFit, type TenantRolesFit } from '../live/tenant-roles-fit.js';
+export { tenantRolesFit, tenantRolesState, type TenantRolesFit } from '../live/tenant-roles-fit.js';
 export { compileActiveTenantRoles } from '../live/tenant-roles-compile.js';
 export { ownershipRulesStandIn, ownershipStandIn } from '../live/ownership-stand-in.js';
 export { permissionsFromTables, PrecompiledPermissions } from '../permissions/precompiled-permissions.js';

@@ -178,6 +178,12 @@ export interface PublishRecord {
    * published. Checked under the store's lock, so two publishes that saw the same version cannot both succeed.
    */
   readonly activeBefore?: number | null | undefined;
+  /**
+   * A last check made under the store's lock, in the publish's transaction, before the version becomes active: what
+   * it throws stops the publish (nothing changed). `policy publish` checks there that no tenant's custom roles
+   * changed since they were checked against the version (tenant publishes take the same lock).
+   */
+  readonly underLock?: ((client: Queryable) => Promise<void>) | undefined;
 }
 
 /** Inserts a bundle, points the store at it and notifies followers; inside the caller's transaction. */
@@ -199,6 +205,7 @@ async function insertAndActivate(
           'by someone else meanwhile); nothing was published. Look at the diff against it and publish again.',
       );
   }
+  await record.underLock?.(client);
   const { rows } = await client.query<{ sequence: string }>(
     `INSERT INTO ${schema}.policy_versions (version, bundle, note, published_by, diff_summary)
      VALUES ($1, $2, $3, coalesce($4, current_user), $5) RETURNING sequence`,

@@ -134,6 +134,25 @@ async function insertAndActivate(
   return sequence;
 }
 
+/**
+ * When the roles were checked against the policy store's active version `checkedAgainst`: takes the store's lock
+ * shared (a policy publish or rollback holds it alone while it checks the tenants and activates), then refuses when
+ * another version is active now — roles checked against the version before it would grant nothing under it.
+ */
+async function checkActivePolicy(client: Queryable, names: PolicyStoreNames, checkedAgainst: string | undefined, tenant: string): Promise<void> {
+  if (checkedAgainst === undefined) return;
+  await client.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [`typed-permissions:${names.schema}`]);
+  const { rows } = await client.query<{ version: string }>(
+    `SELECT v.version FROM ${q(names.schema)}.policy_current c JOIN ${q(names.schema)}.policy_versions v ON v.sequence = c.sequence WHERE c.id`,
+  );
+  const active = rows[0]?.version;
+  if (active !== checkedAgainst)
+    throw new PermissionsUsageError(
+      `The policy store's active version changed while the custom roles of tenant ${JSON.stringify(tenant)} were checked ` +
+        `(${checkedAgainst} is now ${active ?? 'none'}); nothing was changed. Publish again, to check them against it.`,
+    );
+}
+
 /** Takes the lock of one tenant until the transaction ends (a 64-bit hash: another tenant sharing it only waits, never fails). */
 async function lockTenant(client: Queryable, names: PolicyStoreNames, tenant: string): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`typed-permissions:${names.schema}:tenant:${tenant}`]);
@@ -156,6 +175,7 @@ export async function publishTenantRoles(
   document: unknown,
   check: TenantRolesCheck,
   options?: TenantRolesPublishOptions,
+  checkedAgainst?: string,
 ): Promise<number> {
   checkTenantId(tenant, 'publish: tenant');
   const details = publishDetails(options);
@@ -164,6 +184,7 @@ export async function publishTenantRoles(
   await ensureTenantRolesStore(client, names);
   return inTransaction(client, async () => {
     await lockTenant(client, names, tenant);
+    await checkActivePolicy(client, names, checkedAgainst, tenant);
     return insertAndActivate(client, names, tenant, { text, compiled }, roleNamesOf(value), details);
   });
 }
@@ -184,6 +205,7 @@ export async function rollbackTenantRoles(
   sequence: number,
   check: TenantRolesCheck,
   options?: TenantRolesPublishOptions,
+  checkedAgainst?: string,
 ): Promise<number> {
   checkTenantId(tenant, 'rollback: tenant');
   checkSequence(sequence);
@@ -191,6 +213,7 @@ export async function rollbackTenantRoles(
   await ensureTenantRolesStore(client, names);
   return inTransaction(client, async () => {
     await lockTenant(client, names, tenant);
+    await checkActivePolicy(client, names, checkedAgainst, tenant);
     const { rows } = await client.query<{ document: string }>(
       `SELECT document::text AS document FROM ${q(names.schema)}.tenant_role_versions WHERE tenant = $1 AND sequence = $2`,
       [tenant, sequence],

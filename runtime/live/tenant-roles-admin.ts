@@ -114,18 +114,18 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
     }
     return pool;
   };
-  const checkOf = async (source?: string): Promise<TenantRolesCheck> => {
-    let base = given;
-    if (base === undefined) {
-      const current = await readCurrentPolicy(await poolOf(), names);
-      if (current === undefined)
-        throw new PermissionsUsageError(
-          `No policy was published to ${names.schema}, so tenants' roles cannot be checked against it: publish one first ` +
-            "(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin's `policy` option).",
-        );
-      base = tablesOf(current.bundle, what);
-    }
-    return checkAgainst(validate, base, source);
+  /** The check against the base, and the store's version it is when the base is the store's active one (re-checked when stored). */
+  const checkOf = async (source?: string): Promise<{ check: TenantRolesCheck; checkedAgainst: string | undefined }> => {
+    if (given !== undefined) return { check: checkAgainst(validate, given, source), checkedAgainst: undefined };
+    const current = await readCurrentPolicy(await poolOf(), names);
+    if (current === undefined)
+      throw new PermissionsUsageError(
+        `No policy was published to ${names.schema}, so tenants' roles cannot be checked against it: publish one first ` +
+          "(`typed-permissions policy publish`), or give the base policy (`--policy <policy.json>`, or the admin's `policy` option).",
+      );
+    // tablesOf checked the bundle whole, its tables hashing to its version.
+    const tables = tablesOf(current.bundle, what);
+    return { check: checkAgainst(validate, tables, source), checkedAgainst: (current.bundle as { readonly version: string }).version };
   };
   /** A transaction needs one connection of its own, borrowed from the pool and given back. */
   const withConnection = async <T>(work: (client: Parameters<typeof publishTenantRoles>[0]) => Promise<T>): Promise<T> => {
@@ -143,8 +143,10 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
   };
   return {
     async publish(tenant, document, publishOptions) {
-      const check = await checkOf(publishOptions?.source);
-      return { sequence: await withConnection((client) => publishTenantRoles(client, names, tenant, document, check, publishOptions)) };
+      const { check, checkedAgainst } = await checkOf(publishOptions?.source);
+      return {
+        sequence: await withConnection((client) => publishTenantRoles(client, names, tenant, document, check, publishOptions, checkedAgainst)),
+      };
     },
     async list(page) {
       return listTenantRoles(await poolOf(), names, page);
@@ -153,8 +155,10 @@ export function postgresAdminWith(validate: TenantRolesValidation, options: Post
       return showTenantRoles(await poolOf(), names, tenant);
     },
     async rollback(tenant, sequence, publishOptions) {
-      const check = await checkOf();
-      return { sequence: await withConnection((client) => rollbackTenantRoles(client, names, tenant, sequence, check, publishOptions)) };
+      const { check, checkedAgainst } = await checkOf();
+      return {
+        sequence: await withConnection((client) => rollbackTenantRoles(client, names, tenant, sequence, check, publishOptions, checkedAgainst)),
+      };
     },
     async close() {
       const open = pool;

@@ -61,3 +61,23 @@ export async function tenantRolesFit(client: Queryable, names: PolicyStoreNames,
   } while (after !== undefined);
   return { checked, unfitCount, unfit };
 }
+
+/**
+ * Where the tenants' custom roles stand in the store `names`, as one text that any tenant publish or rollback
+ * changes (every tenant's sequence only grows, and a new tenant adds one): compared before and after a check, it
+ * says whether a tenant's roles changed meanwhile. `'none'` while the store has no tenants' tables.
+ *
+ * @example
+ * ```ts
+ * const before = await tenantRolesState(client, names); // '12:31'
+ * ```
+ */
+export async function tenantRolesState(client: Queryable, names: PolicyStoreNames): Promise<string> {
+  // The schema is a checked identifier (storeNames), quoted as every statement of the stores quotes it.
+  const table = `"${names.schema}".tenant_role_current`;
+  const { rows } = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [table]);
+  if (rows[0]?.present !== true) return 'none';
+  const state = await client.query<{ tenants: string; sequences: string }>(`SELECT count(*) AS tenants, coalesce(sum(sequence), 0) AS sequences FROM ${table}`);
+  const row = state.rows[0];
+  return `${row?.tenants ?? 0}:${row?.sequences ?? 0}`;
+}
