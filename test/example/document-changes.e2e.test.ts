@@ -90,6 +90,13 @@ function renameGrantedAndRefused(): void {
     expect((await stored(2)).body).toMatchObject({ title: 'Renamed by the super admin' });
   }, 30_000);
 
+  it('a title of emoji joined into one (zero-width joiners), accents and a soft hyphen is kept as sent: only hidden reordering is refused', async () => {
+    const title = 'Family 👨‍👩‍👧 café in Zürich, re\u00ADport';
+    const response = await patch(2, '5', { title }).expect(200);
+    expect(response.body).toMatchObject({ title });
+    expect((await stored(2)).body).toMatchObject({ title });
+  }, 30_000);
+
   it('EMPLOYEE (1) on their own, EMPLOYEE_MANAGER (2) on a managed one, COMPANY_ADMIN (4) on another company’s, anonymous: 403, unchanged', async () => {
     for (const [userId, id, reason] of [
       ['1', 10, 'no-grant'],
