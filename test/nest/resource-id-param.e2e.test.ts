@@ -234,6 +234,19 @@ function undeclaredParamsAndOptOuts(): void {
   });
 }
 
+/** `controller` registered in two modules, mounted at `plain` and at `tenants/:tenantId` by RouterModule. */
+function mountedTwice(controller: Type<unknown>): { imports: unknown[] } {
+  @Module({ controllers: [controller] })
+  class PlainModule {}
+  @Module({ controllers: [controller] })
+  class TenantModule {}
+  const routes = RouterModule.register([
+    { path: 'plain', module: PlainModule },
+    { path: 'tenants/:tenantId', module: TenantModule },
+  ]);
+  return { imports: [PlainModule, TenantModule, routes] };
+}
+
 function prefixesGlobalGuardsAndOptionalIds(): void {
   it('a RouterModule path with parameters counts: the module path is part of the route', async () => {
     @Controller('documents')
@@ -269,15 +282,7 @@ function prefixesGlobalGuardsAndOptionalIds(): void {
         return 'list';
       }
     }
-    @Module({ controllers: [SharedDocumentsController] })
-    class PlainModule {}
-    @Module({ controllers: [SharedDocumentsController] })
-    class TenantModule {}
-    const routes = RouterModule.register([
-      { path: 'plain', module: PlainModule },
-      { path: 'tenants/:tenantId', module: TenantModule },
-    ]);
-    const error = await startError([], { imports: [PlainModule, TenantModule, routes] });
+    const error = await startError([], mountedTwice(SharedDocumentsController));
     expect(error.message).toBe(
       `${HEADLINE}  - SharedDocumentsController.list ("/plain/documents", "/tenants/:tenantId/documents") declares the parameters ` +
         `"tenantId" but none of them is the resource id: the default "id" counts only as the last parameter. Fix: ` +
@@ -295,15 +300,7 @@ function prefixesGlobalGuardsAndOptionalIds(): void {
         return 'read';
       }
     }
-    @Module({ controllers: [SharedDocumentsController] })
-    class PlainModule {}
-    @Module({ controllers: [SharedDocumentsController] })
-    class TenantModule {}
-    const routes = RouterModule.register([
-      { path: 'plain', module: PlainModule },
-      { path: 'tenants/:tenantId', module: TenantModule },
-    ]);
-    const server = (await start([], { imports: [PlainModule, TenantModule, routes] })).getHttpServer();
+    const server = (await start([], mountedTwice(SharedDocumentsController))).getHttpServer();
     expect((await request(server).get('/plain/documents/1').set('x-user-id', '1')).status).toBe(200);
     expect((await request(server).get('/tenants/7/documents/1').set('x-user-id', '1')).status).toBe(200);
     expect((await request(server).get('/tenants/7/documents/3').set('x-user-id', '1')).status).toBe(403);
