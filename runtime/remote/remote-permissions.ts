@@ -18,6 +18,7 @@ import type { ResourceIdType } from '../core/tables/grant-tables.js';
 import { NO_GRANT } from '../core/tables/table-loader.js';
 import { describeValue } from '../core/common/describe-value.js';
 import { didYouMean } from '../core/common/nearest-name.js';
+import { MAX_NAME_LENGTH } from '../core/definition/names.js';
 import { resolveMethod } from '../core/table-building/ownership-methods.js';
 import { checkRemoteOptions, type RemotePermissionsOptions, type RemoteSettings } from './remote-options.js';
 import { actionsWithGroups, RoleSetPolicy } from './role-set-policy.js';
@@ -26,6 +27,28 @@ import { PermissionsServiceError } from './service-error.js';
 
 /** How many times a role set is asked again when the policy changes between its two requests. */
 const VERSION_RACE_RETRIES = 3;
+
+/**
+ * What the service is sent for a user's role names it would refuse to read (empty, or longer than any name may
+ * be): a name no definition can give a role either, since it starts with a space. Such names name no role, so the
+ * embedded engine ignores them; sent as they are, the service would answer 400 on every question of that user.
+ */
+const NAME_OF_NO_ROLE = ' (a role name that is empty or too long)';
+
+/**
+ * The role names of a role set as the service is sent them (each one the service reads): the names no role can
+ * have (empty, longer than MAX_NAME_LENGTH) become NAME_OF_NO_ROLE, once — unknown like them, so the service's
+ * answer, its reason included ('unknown-role' when no role of the set exists), is the embedded engine's.
+ *
+ * @example
+ * ```ts
+ * sendableRoles(['', 'EMPLOYEE']); // [' (a role name that is empty or too long)', 'EMPLOYEE']
+ * ```
+ */
+function sendableRoles(roles: readonly string[]): string[] {
+  const sendable = roles.filter((role) => role.length > 0 && role.length <= MAX_NAME_LENGTH);
+  return sendable.length === roles.length ? [...roles] : [NAME_OF_NO_ROLE, ...sendable];
+}
 
 /**
  * Permissions decided by a decision service (`createRemotePermissions`), typed by the generated `Schema`.
@@ -121,7 +144,7 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     let found = this.roleSets.get(key);
     if (found === undefined) {
       if (this.roleSets.size >= this.settings.maxCachedRoleSets) this.roleSets.delete(this.roleSets.keys().next().value as string);
-      found = this.loadRoleSet(JSON.parse(sorted) as string[], tenant);
+      found = this.loadRoleSet(sendableRoles(JSON.parse(sorted) as string[]), tenant);
       this.roleSets.set(key, found);
       found.catch(() => {
         if (this.roleSets.get(key) === found) this.roleSets.delete(key);

@@ -31,7 +31,8 @@ import { memoryTenantRoles } from '../tenants/tenant-fixture.js';
 
 const NUM_RUNS = 150;
 const ACTIONS = ['read', 'list', 'review', 'delete', 'update', 'create'] as const;
-const ROLES = ['EMPLOYEE', 'EMPLOYEE_MANAGER', 'COMPANY_ADMIN', 'SUPER_ADMIN', 'QA_MANAGER', 'GOD', 'ANONYMOUS'] as const;
+/** Defined roles, roles nobody defines, and names no role can have (empty, longer than 128 characters), which the service refuses to read. */
+const ROLES = ['EMPLOYEE', 'EMPLOYEE_MANAGER', 'COMPANY_ADMIN', 'SUPER_ADMIN', 'QA_MANAGER', 'GOD', 'ANONYMOUS', '', 'R'.repeat(129)] as const;
 const MISSING_IDS = [0, 9, 11, 1000] as const;
 /** REVIEWER reviews its company's documents without confidential data in acme, lists and reads every title in globex; initech has no custom roles. */
 const CUSTOM_ROLES = {

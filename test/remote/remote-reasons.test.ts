@@ -41,6 +41,12 @@ const QUESTIONS: readonly [string, { id: number; roles: string[] }, string, stri
   ['no-grant', { id: 7, roles: ['PUBLISHER'] }, 'article', 'read', undefined, 'acme'],
   ['unknown-tenant', { id: 7, roles: ['PUBLISHER'] }, 'article', 'read', undefined, 'initech'],
   ['unknown-role', { id: 7, roles: ['PUBLISHER'] }, 'article', 'read'],
+  // Names no role can have, which the service refuses to read: unknown like any other.
+  ['unknown-role', { id: 3, roles: [''] }, 'article', 'read'],
+  ['unknown-role', { id: 3, roles: ['G'.repeat(129), ''] }, 'article', 'read'],
+  ['granted-any', { id: 2, roles: ['', 'EDITOR', 'E'.repeat(500)] }, 'article', 'read', 7],
+  ['unknown-role', { id: 7, roles: [''] }, 'article', 'read', undefined, 'acme'],
+  ['unknown-tenant', { id: 7, roles: ['P'.repeat(129)] }, 'article', 'read', undefined, 'initech'],
 ];
 
 describe('remote permit.reason', () => {
