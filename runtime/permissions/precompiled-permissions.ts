@@ -406,7 +406,14 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
     const { telemetry } = this.settings;
     const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: unknown } }).process?.getBuiltinModule;
     if (telemetry === false || typeof getBuiltinModule !== 'function') return undefined;
-    return import('../core/decision-log/decision-tracing.js').then(({ DecisionTracing }) => DecisionTracing.load(telemetry));
+    const warn = (message: string): void => this.settings.logger.warn(`typed-permissions: ${message}`);
+    return import('../core/decision-log/decision-tracing.js')
+      .then(({ DecisionTracing }) => DecisionTracing.load(telemetry, warn))
+      .catch((error: unknown) => {
+        // The module or the API did not load: decisions go on untraced (a rejected load kept would refuse every guarded decision).
+        warn(`OpenTelemetry did not load (${error instanceof Error ? error.message : String(error)}); decisions are not traced.`);
+        return undefined;
+      });
   }
 
   /**

@@ -76,17 +76,28 @@ function openTelemetryApi(): OpenTelemetryApi | null {
   return api;
 }
 
+/** What the engine is told when telemetry fails: once per kind of failure, with the error's message. */
+export type TelemetryWarn = (message: string) => void;
+
+/** An error's message, for a warning (an SDK may throw anything). */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
- * The tracing of one engine's guarded decisions.
+ * The tracing of one engine's guarded decisions. Telemetry never changes or delays a decision: a tracer, meter,
+ * span or counter that throws is set aside (said once through `warn`), the decision goes on untraced, and
+ * the providers are looked at again {@link RECHECK_EVERY} decisions later.
  *
  * @example
  * ```ts
- * const tracing = DecisionTracing.load({ userId: false });
+ * const tracing = DecisionTracing.load({ userId: false }, (message) => console.warn(message));
  * const permit = await (tracing?.trace(query, 'nest', () => snapshot.grantPermit(query, 'nest')) ?? snapshot.grantPermit(query, 'nest'));
  * ```
  */
 export class DecisionTracing {
-  private readonly tracer: Tracer;
+  /** The tracer; undefined while the API's `getTracer` fails. */
+  private tracer: Tracer | undefined;
   /** The tracer provider the API answers while no SDK is registered. */
   private readonly noopTracerProvider: unknown;
   private meterProvider: MeterProvider | undefined;
@@ -94,12 +105,13 @@ export class DecisionTracing {
   private counter: Counter | undefined;
   private tracing = false;
   private decisions = 0;
+  private readonly warned = new Set<string>();
 
   private constructor(
     private readonly api: OpenTelemetryApi,
     private readonly userId: boolean,
+    private readonly warn: TelemetryWarn,
   ) {
-    this.tracer = api.trace.getTracer(TELEMETRY_SCOPE);
     // A proxy without a delegate answers the API's no-op provider: what getTracerProvider() delegates to until an SDK registers.
     this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
     this.lookForProviders();
@@ -114,28 +126,48 @@ export class DecisionTracing {
     return this.tracing || this.counter !== undefined;
   }
 
+  /** Says `what` failed, once per kind; the decision goes on untraced. */
+  private failed(what: string, error: unknown): void {
+    if (this.warned.has(what)) return;
+    this.warned.add(what);
+    this.warn(`OpenTelemetry failed (${what}: ${messageOf(error)}); decisions go on, untraced while it fails (said once).`);
+  }
+
   private lookForProviders(): void {
-    const provider = this.api.trace.getTracerProvider() as { getDelegate?: () => unknown };
-    this.tracing = typeof provider?.getDelegate !== 'function' || provider.getDelegate() !== this.noopTracerProvider;
-    // The metrics API has no proxy provider: the counter is made again for a newly registered one.
-    const meterProvider = this.api.metrics.getMeterProvider();
-    if (meterProvider !== this.meterProvider) {
-      this.meterProvider = meterProvider;
-      const meter = meterProvider.getMeter(TELEMETRY_SCOPE);
-      this.counter =
-        meter === this.api.createNoopMeter()
-          ? undefined
-          : meter.createCounter(DECISIONS_COUNTER, { description: 'Permission decisions, by result', unit: '{decision}' });
+    try {
+      this.tracer ??= this.api.trace.getTracer(TELEMETRY_SCOPE);
+      const provider = this.api.trace.getTracerProvider() as { getDelegate?: () => unknown };
+      this.tracing = typeof provider?.getDelegate !== 'function' || provider.getDelegate() !== this.noopTracerProvider;
+    } catch (error) {
+      this.tracing = false;
+      this.failed('the tracer provider', error);
+    }
+    try {
+      // The metrics API has no proxy provider: the counter is made again for a newly registered one.
+      const meterProvider = this.api.metrics.getMeterProvider();
+      if (meterProvider !== this.meterProvider) {
+        this.counter = undefined;
+        const meter = meterProvider.getMeter(TELEMETRY_SCOPE);
+        this.counter =
+          meter === this.api.createNoopMeter()
+            ? undefined
+            : meter.createCounter(DECISIONS_COUNTER, { description: 'Permission decisions, by result', unit: '{decision}' });
+        // Kept only once its counter is made: a provider that failed is asked again at the next look.
+        this.meterProvider = meterProvider;
+      }
+    } catch (error) {
+      this.counter = undefined;
+      this.failed('the meter provider', error);
     }
   }
 
   /** The tracing, or undefined where `@opentelemetry/api` is not installed. */
-  static load(options: { readonly userId: boolean }): DecisionTracing | undefined {
+  static load(options: { readonly userId: boolean }, warn: TelemetryWarn): DecisionTracing | undefined {
     const loaded = openTelemetryApi();
-    return loaded === null ? undefined : new DecisionTracing(loaded, options.userId);
+    return loaded === null ? undefined : new DecisionTracing(loaded, options.userId, warn);
   }
 
-  /** Runs `decide` inside a span describing it, and counts its result. */
+  /** Runs `decide` inside a span describing it, and counts its result; the decision's answer or error is never telemetry's. */
   async trace<TPermit extends Permit<any, any, any>>(query: GrantQuery<any, unknown>, via: string, decide: () => Promise<TPermit>): Promise<TPermit> {
     const attributes: Attributes = { 'typed_permissions.via': via };
     // The query is checked by the decision; here only well-typed values become attributes.
@@ -143,32 +175,56 @@ export class DecisionTracing {
     if (typeof query?.action === 'string') attributes['typed_permissions.action'] = query.action;
     const id: unknown = (query?.user as { id?: unknown } | undefined)?.id;
     if (this.userId && (typeof id === 'string' || typeof id === 'number')) attributes['typed_permissions.user.id'] = id;
-    const span = this.tracer.startSpan(DECIDE_SPAN, { kind: this.api.SpanKind.INTERNAL, attributes });
+    const span = this.startSpan(attributes);
+    let permit: TPermit;
     try {
-      const permit = await decide();
-      span.setAttributes({
+      permit = await decide();
+    } catch (error) {
+      this.record(span, 'error', attributes, (open) => {
+        open.recordException(error instanceof Error ? error : String(error));
+        open.setStatus({ code: this.api.SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+      });
+      throw error;
+    }
+    this.record(span, permit.granted ? 'granted' : 'denied', attributes, (open) =>
+      open.setAttributes({
         'typed_permissions.granted': permit.granted,
         'typed_permissions.possession': permit.anyGranted ? 'any' : permit.granted ? 'own' : 'none',
         'typed_permissions.policy.version': permit.policyVersion,
         'typed_permissions.call_id': permit.callId,
-      });
-      this.count(permit.granted ? 'granted' : 'denied', attributes);
-      return permit;
+      }),
+    );
+    return permit;
+  }
+
+  /** The decision's span, or undefined when not tracing or when the tracer fails. */
+  private startSpan(attributes: Attributes): Span | undefined {
+    if (!this.tracing || this.tracer === undefined) return undefined;
+    try {
+      return this.tracer.startSpan(DECIDE_SPAN, { kind: this.api.SpanKind.INTERNAL, attributes });
     } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
-      this.count('error', attributes);
-      throw error;
-    } finally {
-      span.end();
+      this.failed('a span', error);
+      return undefined;
     }
   }
 
-  private count(result: 'granted' | 'denied' | 'error', attributes: Attributes): void {
-    this.counter?.add(1, {
-      'typed_permissions.result': result,
-      'typed_permissions.via': attributes['typed_permissions.via'] as string,
-      ...(attributes['typed_permissions.resource'] === undefined ? {} : { 'typed_permissions.resource': attributes['typed_permissions.resource'] }),
-    });
+  /** Writes the outcome into `span` and ends it, and counts the decision; what fails there is said once and dropped. */
+  private record(span: Span | undefined, result: 'granted' | 'denied' | 'error', attributes: Attributes, describe: (span: Span) => void): void {
+    if (span !== undefined)
+      try {
+        describe(span);
+        span.end();
+      } catch (error) {
+        this.failed('a span', error);
+      }
+    try {
+      this.counter?.add(1, {
+        'typed_permissions.result': result,
+        'typed_permissions.via': attributes['typed_permissions.via'] as string,
+        ...(attributes['typed_permissions.resource'] === undefined ? {} : { 'typed_permissions.resource': attributes['typed_permissions.resource'] }),
+      });
+    } catch (error) {
+      this.failed('the decisions counter', error);
+    }
   }
 }
