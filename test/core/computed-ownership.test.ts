@@ -246,6 +246,25 @@ describe('groups with only isOwner are asked per item, a bounded number at a tim
     expect(asked).toHaveLength(500);
     expect(picked.map((doc) => doc.id)).toEqual(items.filter((doc) => doc.creatorId === 3).map((doc) => doc.id));
   });
+
+  it.each(['filterPick', 'owningGroups'] as const)(
+    'once an isOwner call fails, %s rejects with its error and the calls still waiting are never made',
+    async (operation) => {
+      let calls = 0;
+      const isOwner = async (): Promise<boolean> => {
+        calls++;
+        await new Promise((resolve) => setImmediate(resolve));
+        throw new Error('the ownership database is down');
+      };
+      const permissions = engine([{ roles: 'AUTHOR', resource: 'doc', grant: { 'read:own': ['*'] }, isOwner, limitOwned: limitToCreator }]);
+      const permit = await permissions.grantPermit({ user: author, resource: 'doc', action: 'read' });
+      const asked = operation === 'filterPick' ? permit.filterPick(DOCS.slice(0, 500)) : permit.owningGroups(DOCS.slice(0, 500).map((doc) => doc.id));
+      await expect(asked).rejects.toThrow('Ownership hook isOwner rejected: the ownership database is down');
+      // Give any call that would still start the time to: none does, past the first slots' worth.
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(calls).toBe(MAX_HOOK_CALLS_IN_FLIGHT);
+    },
+  );
 });
 
 describe('answers already known need no waiting', () => {
