@@ -4,7 +4,7 @@
  * (hooks given as functions or as method names of the ownership service).
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { PermissionsUsageError, type User } from '../../runtime/permissions/index.js';
+import { PermissionsHookError, PermissionsUsageError, type User } from '../../runtime/permissions/index.js';
 import { buildQuietly, isOwnerOf, type UserArgs } from './helpers.js';
 
 const setup = buildQuietly;
@@ -101,6 +101,30 @@ function limitOwnReduceCases(): void {
     expect(args.user).toBe(user);
     expect(args.limitOwneds).toHaveLength(2);
     expect(limitToCreator).toHaveBeenCalledWith({ user });
+  });
+
+  it('a limitOwned method that answers with a promise is refused, naming it: limitOwn(), and grantPermit of a record asked through ownedAmong', async () => {
+    const limitToCreator = async ({ user }: UserArgs) => Promise.resolve((doc: { creatorId: number }) => doc.creatorId === user.id);
+    const ownedAmong = jest.fn(() => [1]);
+    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], limitOwned: limitToCreator }], { ownedAmong: { doc: ownedAmong } });
+    const message =
+      'Ownership hook limitToCreator returned a promise, not a filter; access is refused. A filter describes records and waits for nothing: ' +
+      'return it as it is (not from an async method).';
+    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
+    expect(() => permit.limitOwn()).toThrow(new PermissionsHookError('limitToCreator', message));
+    await expect(permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read', resourceId: 1 })).rejects.toThrow(message);
+    expect(ownedAmong).not.toHaveBeenCalled();
+  });
+
+  it('a limitOwnReduce that answers with a promise is refused with a usage error', async () => {
+    const limitOwnReduce = async ({ limitOwneds }: { limitOwneds: readonly unknown[] }) => Promise.resolve(limitOwneds);
+    const { permissions } = setup([{ roles: 'A', resource: 'doc', grant: ['read:own'], isOwner: isOwnerOf(), limitOwned: () => 'only' }], { limitOwnReduce });
+    const permit = await permissions.grantPermit({ user: { id: 1, roles: ['A'] }, resource: 'doc', action: 'read' });
+    expect(() => permit.limitOwn()).toThrow(
+      new PermissionsUsageError(
+        'limitOwn(): limitOwnReduce returned a promise, not a filter. Return the combined filter as it is (not from an async function).',
+      ),
+    );
   });
 
   it('limitOwnReduce is used even with a single limitOwned hook', async () => {

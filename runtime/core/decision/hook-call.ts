@@ -107,11 +107,22 @@ export function callHook<T>(hook: BoundHook, args: object, timeoutMs: number, ac
  * ```
  */
 export function callHookSync(hook: BoundHook, args: object): unknown {
+  let filter: unknown;
   try {
-    return hook.call(args);
+    filter = hook.call(args);
   } catch (error) {
     throw hookError(hook, 'threw', error);
   }
+  if (filter instanceof Promise) {
+    // An async method: its filter would arrive after limitOwn() returned, and the promise would be taken for the filter.
+    filter.catch(() => undefined);
+    throw new PermissionsHookError(
+      hook.name,
+      `Ownership hook ${hook.name} returned a promise, not a filter; access is refused. A filter describes records and waits for nothing: ` +
+        'return it as it is (not from an async method).',
+    );
+  }
+  return filter;
 }
 
 /** Accepts only `true` or `false` from an isOwner hook. */

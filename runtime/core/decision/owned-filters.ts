@@ -76,7 +76,16 @@ export async function listedOrLimitedFilters<TId>(query: OwnedQuery, memo: Owner
  */
 export function reduceFilters(query: OwnedQuery, limitOwneds: readonly FilterOf[], what: string): unknown {
   const { limitOwnReduce: reduce, user, tenant, owners, action, resource } = query;
-  if (reduce !== undefined) return reduce(tenant === undefined ? { user, limitOwneds } : { user, tenant, limitOwneds });
+  if (reduce !== undefined) {
+    const filter: unknown = reduce(tenant === undefined ? { user, limitOwneds } : { user, tenant, limitOwneds });
+    if (filter instanceof Promise) {
+      filter.catch(() => undefined);
+      throw new PermissionsUsageError(
+        `${what}: limitOwnReduce returned a promise, not a filter. Return the combined filter as it is (not from an async function).`,
+      );
+    }
+    return filter;
+  }
   if (limitOwneds.length === 1) return (limitOwneds[0] as FilterOf)({ user });
   throw new PermissionsUsageError(
     limitOwneds.length === 0

@@ -4,7 +4,7 @@
  * for the names a project actually uses.
  */
 
-/** A value or a promise of it: every hook may answer either way. */
+/** A value or a promise of it: isOwner, listOwned and ownedAmong may answer either way (limitOwned returns its filter as it is). */
 export type Awaitable<T> = T | PromiseLike<T>;
 
 /** The user of a grant query: an id and the names of its roles. The library never authenticates. */
