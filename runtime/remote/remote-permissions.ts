@@ -109,13 +109,13 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
   async grantPermit<R extends keyof S['resources'] & string>(query: TypedGrantQuery<S, TUser, R>): Promise<Permit<TUser, S['resources'][R]['id'], TFilter>> {
     type TId = S['resources'][R]['id'];
     const checked = query as unknown as GrantQuery<TUser, TId>;
-    checkGrantQuery(checked);
+    const roles = checkGrantQuery(checked);
     const { user, resource, action, tenant } = checked;
     if (tenant !== undefined) checkTenantId(tenant, 'grantPermit: tenant');
     const declared = this.declaredActions.get(resource);
     if (declared !== undefined && !declared.includes(action)) throw undeclaredActionError(resource, action, declared);
     const resourceId = queriedResourceId<TId>(checked, this.idTypes.get(resource));
-    const policy = await this.roleSet(user.roles, tenant);
+    const policy = await this.roleSet(roles, tenant);
     const combination = policy.combination(resource, action);
     if (combination === NO_GRANT && !this.idTypes.has(resource))
       this.warnings.warn('resource', resource, () => ({
@@ -179,9 +179,10 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
       }
     }
     this.adopt(slice.version);
-    return new RoleSetPolicy(slice, asked, methods, this.settings, rules.table, tenant, (resource, action) =>
-      !this.idTypes.has(resource) ? 'unknown-resource' : this.actions.has(action) ? undefined : 'unknown-action',
-    );
+    return new RoleSetPolicy(slice, asked, methods, this.settings, rules.table, tenant, {
+      unknownName: (resource, action) => (!this.idTypes.has(resource) ? 'unknown-resource' : this.actions.has(action) ? undefined : 'unknown-action'),
+      idTypeOf: (resource) => this.idTypes.get(resource),
+    });
   }
 
   /** Keeps the rules of `policy` (a version at least as new as the ones kept). */

@@ -12,7 +12,7 @@ import type { RefusalReason } from '../core/decision/permit-reason.js';
 import { resolveMethod } from '../core/table-building/ownership-methods.js';
 import { type BoundHook, NO_GRANT, type Combination, type LoadedOwner, type OwnGrant } from '../core/tables/table-loader.js';
 import { PermissionsUsageError } from '../core/common/errors.js';
-import { ownershipLabel } from '../core/tables/grant-tables.js';
+import { ownershipLabel, type ResourceIdType } from '../core/tables/grant-tables.js';
 import type { GroupMethods } from './service-client.js';
 import { bindRule } from '../core/decision/bind-rules.js';
 import type { OwnershipRuleSource } from '../core/ownership-rules/ownership-rule-source.js';
@@ -72,6 +72,17 @@ function ruleOwner(group: number, resource: string, name: string, rules: Ownersh
   return Object.freeze({ id: group, isOwner, listOwned, limitOwned, ownedAmong, label: ownershipLabel({ rule: name }), rule: bound });
 }
 
+/** What remote permissions know of the service's policy's names, as last asked. */
+export interface RoleSetVocabulary {
+  /** 'unknown-resource' or 'unknown-action' for a name the policy does not have, else undefined. */
+  unknownName(resource: string, action: string): RefusalReason | undefined;
+  /** The resource's declared id type (undefined: ids of either type). */
+  idTypeOf(resource: string): ResourceIdType | undefined;
+}
+
+/** A vocabulary that knows nothing: every name known, every id type open. */
+const NO_VOCABULARY: RoleSetVocabulary = { unknownName: () => undefined, idTypeOf: () => undefined };
+
 /**
  * The permit context and combinations of one role set in one policy version; `rules` are that version's ownership rules.
  *
@@ -104,8 +115,8 @@ export class RoleSetPolicy implements PermitContext {
     settings: RemotePermitSettings,
     rules: OwnershipRulesTable,
     tenant: string | undefined,
-    /** An unknown resource or action of the service's policy, as last asked ('unknown-resource', 'unknown-action'), else undefined. */
-    private readonly unknownName: (resource: string, action: string) => RefusalReason | undefined = () => undefined,
+    /** What the service's policy, as last asked, says of names: an unknown resource or action, and a resource's id type. */
+    private readonly vocabulary: RoleSetVocabulary = NO_VOCABULARY,
   ) {
     this.refusal = slice.refusal ?? 'no-grant';
     this.version = slice.version;
@@ -184,7 +195,12 @@ export class RoleSetPolicy implements PermitContext {
 
   /** See PermitContext.refusalOf: the vocabulary's word first, then the slice's (every role unknown), else no grant. */
   refusalOf(_combination: Combination, _roles: readonly string[], resource: string, action: string): RefusalReason {
-    return this.unknownName(resource, action) ?? this.refusal;
+    return this.vocabulary.unknownName(resource, action) ?? this.refusal;
+  }
+
+  /** See PermitContext.idTypeOf: the resource's id type in the service's policy. */
+  idTypeOf(resource: string): ResourceIdType | undefined {
+    return this.vocabulary.idTypeOf(resource);
   }
 
   /** The role set's ownership groups on `resource`, over every action (the roles are the role set's). */

@@ -110,6 +110,43 @@ describe('ids of a resource declared "number"', () => {
   });
 });
 
+describe("a permit's own questions about ids follow the same rule as grantPermit", () => {
+  it("isOwn, explain and owningGroups take '10' as 10 and refuse what grantPermit refuses, before any hook", async () => {
+    const { permissions, asked } = typed();
+    const permit = await permissions.grantPermit({ user: owner, resource: 'document', action: 'read' });
+    expect([await permit.isOwn('10'), (await permit.explain('10')).ownership, await permit.owningGroups(['10', 11, null] as never[])]).toEqual([
+      true,
+      { resourceId: 10, checks: [{ isOwner: 'isCreator', owned: true }] },
+      [[0], [], []],
+    ]);
+    const message = 'is not an id of "document": its ids are an integer written in decimal without leading zeros, within ±9007199254740991 (such as 42).';
+    for (const [value, shown] of [
+      ['01', '"01"'],
+      [Number.NaN, 'NaN'],
+      [1e21, '1e+21'],
+      [{ id: 1 }, 'object'],
+    ] as const) {
+      for (const question of [() => permit.isOwn(value), () => permit.explain(value), () => permit.owningGroups([10, value] as never[])])
+        await expect(question()).rejects.toThrow(new PermissionsInvalidIdError('document', `${shown} ${message}`));
+    }
+    // isOwner asked once for 10 (the permit keeps the answer); owningGroups reads listOwned.
+    expect(asked).toEqual([10]);
+  });
+
+  it("pick and filterPick read an item's id in the resource's type: '10' is owned as 10; an item whose id is no id is owned by nobody", async () => {
+    const { permissions, asked } = typed();
+    const permit = await permissions.grantPermit({ user: owner, resource: 'document', action: 'read' });
+    const items = [
+      { id: '10', title: 'a' },
+      { id: '010', title: 'b' },
+      { id: { toString: () => '10' }, title: 'c' },
+      { id: 1e21, title: 'd' },
+    ];
+    expect([await permit.pick(items[0] as object), await permit.filterPick(items)]).toEqual([items[0], [items[0]]]);
+    expect(asked).toEqual([10]);
+  });
+});
+
 describe('ids of a resource declared "string"', () => {
   it(`accepts a non-empty string of up to ${MAX_STRING_ID_LENGTH} characters, refuses '' and one more`, async () => {
     const { permissions } = typed();

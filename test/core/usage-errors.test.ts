@@ -108,6 +108,35 @@ describe('usage errors', () => {
   });
 });
 
+describe('a user whose roles answer differently when read again (a getter, a proxy)', () => {
+  const SUPER = { toString: () => 'OWNER' };
+  it('user.roles is read once: a getter that answers a checked list first and something else later decides with the checked list', async () => {
+    const { permissions } = setup();
+    let reads = 0;
+    const user = {
+      id: 1,
+      get roles(): unknown[] {
+        return reads++ === 0 ? ['READER'] : [SUPER];
+      },
+    };
+    const query = { user, resource: 'doc', action: 'read' } as unknown as GrantQuery;
+    expect([(await permissions.grantPermit(query)).anyAttributes, reads]).toEqual([['title'], 1]);
+  });
+
+  it.each([1, 2])('an entry that is a string when checked and an object when looked up (%i roles) is refused, never coerced to a name', async (count) => {
+    const { permissions } = setup();
+    let reads = 0;
+    const target = count === 1 ? ['READER'] : ['READER', 'READER'];
+    const roles = new Proxy(target, {
+      get: (list, key, receiver): unknown => (key === '0' ? (reads++ === 0 ? 'READER' : SUPER) : Reflect.get(list, key, receiver)),
+    });
+    const query = { user: { id: 1, roles }, resource: 'doc', action: 'read' } as unknown as GrantQuery;
+    await expect(permissions.grantPermit(query)).rejects.toThrow(
+      new PermissionsUsageError('grantPermit: user.roles[0] must be a role name (string), got object.'),
+    );
+  });
+});
+
 describe('unknown roles, resources and actions', () => {
   it('unknown role: ignored (the known roles still count) and warned about once', async () => {
     const { permissions, warnings } = setup();

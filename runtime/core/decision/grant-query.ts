@@ -63,22 +63,37 @@ function refuseGrantQuery(query: unknown): never {
 
 /**
  * Checks a grant query's shape (the resource id is checked against the resource's id type later, by the
- * snapshot that knows it). Throws a PermissionsUsageError naming the field.
+ * snapshot that knows it) and returns the roles it checked: the decision looks them up from this very array, so
+ * a `roles` getter is read once. Throws a PermissionsUsageError naming the field.
  *
  * Every decision runs this: it is a few comparisons, with the messages built apart, so that the JavaScript engine
  * inlines it (and what follows it) into the decision — measured 5–25% off a decision.
  *
  * @example
  * ```ts
- * checkGrantQuery({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read' });
+ * const roles = checkGrantQuery({ user: { id: 1, roles: ['EMPLOYEE'] }, resource: 'document', action: 'read' }); // ['EMPLOYEE']
  * ```
  */
-export function checkGrantQuery(query: unknown): asserts query is GrantQuery {
+export function checkGrantQuery(query: unknown): readonly string[] {
   const q = typeof query === 'object' && query !== null ? (query as Partial<GrantQuery>) : undefined;
   const user: unknown = q?.user;
   const roles: unknown = typeof user === 'object' && user !== null ? (user as Partial<User<unknown>>).roles : undefined;
   if (!Array.isArray(roles) || !allNames(roles) || !isUserId((user as User<unknown>).id) || typeof q?.resource !== 'string' || typeof q.action !== 'string')
     refuseGrantQuery(query);
+  return roles as readonly string[];
+}
+
+/**
+ * The refusal of a role that is not a string where a decision reads it: the query's check read a string there, so
+ * the array changed under it (a getter or a proxy); what the decision reads is what counts, and it is no role name.
+ *
+ * @example
+ * ```ts
+ * throw notARoleName(0, { toString: () => 'ADMIN' }); // grantPermit: user.roles[0] must be a role name (string), got an object.
+ * ```
+ */
+export function notARoleName(index: number, value: unknown): PermissionsUsageError {
+  return new PermissionsUsageError(`grantPermit: user.roles[${index}] must be a role name (string), got ${describeValue(value)}.`);
 }
 
 /**

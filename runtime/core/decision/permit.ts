@@ -9,7 +9,8 @@ import { pickWithPlan } from '../projection/attribute-picker.js';
 import { explainGrantIn, type Explanation } from './explain.js';
 import { reasonSourceOf, type PermitReason, type RefusalReason } from './permit-reason.js';
 import { callIdOf, nextCallSequence } from './call-id.js';
-import type { GrantTables } from '../tables/grant-tables.js';
+import type { GrantTables, ResourceIdType } from '../tables/grant-tables.js';
+import { projectResourceIdOfType, resourceIdOfType } from './resource-id.js';
 import { loadDefinitionDescriptions } from '../tables/packed-tables.js';
 import type { LimitOwnReducer, User } from '../definition/definition-types.js';
 import { describeValue } from '../common/describe-value.js';
@@ -50,6 +51,8 @@ export interface PermitContext {
   refusalOf(combination: Combination, roles: readonly string[], resource: string, action: string): RefusalReason;
   /** The ownership groups of a set of roles on a resource, over every action. */
   ownersOnResource(roles: readonly string[], resource: string): readonly LoadedOwner[];
+  /** The declared id type of `resource` (undefined: ids of either type), which every id a permit is given must have. */
+  idTypeOf(resource: string): ResourceIdType | undefined;
 }
 
 /** No ownership group owns the item. */
@@ -205,18 +208,25 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
    * if (!permit.anyGranted && !(await permit.isOwn(id))) throw new ForbiddenException();
    * ```
    */
-  isOwn(resourceId: TId): Promise<boolean> {
+  async isOwn(resourceId: TId): Promise<boolean> {
+    // Refused as grantPermit refuses the id (a PermissionsInvalidIdError), whatever the groups.
+    const id = this.checkedId(resourceId);
     const { owners } = this.combination;
-    if (owners.length === 0) return Promise.resolve(false);
+    if (owners.length === 0) return false;
     const memo = this.ownership();
-    // Known answers need no hook and no waiting.
+    // Known answers need no hook.
     let unknown = false;
     for (const owner of owners) {
-      const known = memo.known(owner, resourceId);
-      if (known === true) return Promise.resolve(true);
+      const known = memo.known(owner, id);
+      if (known === true) return true;
       if (known === undefined) unknown = true;
     }
-    return unknown ? memo.isOwn(owners, resourceId) : Promise.resolve(false);
+    return unknown ? memo.isOwn(owners, id) : false;
+  }
+
+  /** `id` in the resource's id type, as grantPermit takes it (`'10'` is 10 for numeric ids); anything else is a PermissionsInvalidIdError, before any hook. */
+  private checkedId(id: unknown): unknown {
+    return resourceIdOfType(id, this.resource, this.context.idTypeOf(this.resource));
   }
 
   /** The plan for one item, given which ownership groups own it. */
@@ -237,10 +247,12 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     return plan;
   }
 
-  private idOf(item: object): unknown {
+  /** An item's id in the resource's id type; undefined (owned by nobody, no hook asked) when it has none or it is no id of that type. */
+  private idOf(item: object, idType: ResourceIdType | undefined = this.context.idTypeOf(this.resource)): unknown {
     // The default reads `item.id`: read it here, without a call and an arguments object per item.
     const { getResourceId } = this.context;
-    return getResourceId === undefined ? (item as { id?: unknown }).id : getResourceId({ resource: this.resource, item });
+    const id = getResourceId === undefined ? (item as { id?: unknown }).id : getResourceId({ resource: this.resource, item });
+    return id === undefined || id === null ? undefined : projectResourceIdOfType(id, idType);
   }
 
   /** The own grants of `grants` whose group owns `id`, when every answer is already known; else undefined. */
@@ -292,7 +304,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
       }
     }
     const id = this.idOf(item);
-    if (id === undefined || id === null) return Promise.resolve(this.pickFor(NO_OWNERS, item));
+    if (id === undefined) return Promise.resolve(this.pickFor(NO_OWNERS, item));
     const owning = this.knownOwning(ownBeyondAny, id);
     if (owning !== undefined) return Promise.resolve(this.pickFor(owning, item));
     const memo = this.ownership();
@@ -346,8 +358,9 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const { anyPlan, anyGranted, ownBeyondAny } = this.combination;
     if (ownBeyondAny.length === 0) return anyGranted ? items.map((item) => pickWithPlan(anyPlan, item, this.context.compileProjections) as Partial<TItem>) : [];
 
-    const ids = items.map((item) => this.idOf(item));
-    const asked = ids.filter((id) => id !== undefined && id !== null);
+    const idType = this.context.idTypeOf(this.resource);
+    const ids = items.map((item) => this.idOf(item, idType));
+    const asked = ids.filter((id) => id !== undefined);
     const memo = this.ownership();
     const limit = operationLimit();
     await Promise.all(ownBeyondAny.map((grant) => memo.answerAll(grant.owner, asked, limit)));
@@ -355,7 +368,7 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const out: Partial<TItem>[] = [];
     items.forEach((item, i) => {
       const id = ids[i];
-      const owning = id === undefined || id === null ? NO_OWNERS : (this.knownOwning(ownBeyondAny, id) ?? NO_OWNERS);
+      const owning = id === undefined ? NO_OWNERS : (this.knownOwning(ownBeyondAny, id) ?? NO_OWNERS);
       const plan = this.planFor(owning);
       if (plan !== undefined) out.push(pickWithPlan(plan, item, this.context.compileProjections) as Partial<TItem>);
     });
@@ -385,11 +398,12 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     const { tenant, tenantTables } = this.context;
     const base = explainGrantIn(tables, tenant === undefined ? undefined : { id: tenant, tables: tenantTables }, this.user.roles, this.resource, this.action);
     if (resourceId === undefined || resourceId === null) return base;
+    const id = this.checkedId(resourceId);
     const memo = this.ownership();
     const checks = [];
-    for (const owner of this.combination.owners) checks.push({ isOwner: owner.label, owned: await memo.ownedBy(owner, resourceId) });
+    for (const owner of this.combination.owners) checks.push({ isOwner: owner.label, owned: await memo.ownedBy(owner, id) });
     const granted = this.combination.anyGranted || (this.combination.ownActionGranted && checks.some((check) => check.owned));
-    return { ...base, granted, ownership: { resourceId, checks } };
+    return { ...base, granted, ownership: { resourceId: id, checks } };
   }
 
   /**
@@ -488,11 +502,13 @@ export class Permit<TUser extends User<unknown> = User<unknown>, TId = unknown, 
     if (!isList(ids)) throw new PermissionsUsageError(`owningGroups expects an array of resource ids, got ${describeValue(ids, { quoteStrings: false })}.`);
     const owners = this.context.ownersOnResource(this.user.roles, this.resource);
     if (owners.length === 0) return ids.map(() => []);
-    const asked = ids.filter((id) => id !== undefined && id !== null);
+    // Each id as grantPermit takes it: one that is no id of the resource is refused before any hook.
+    const checked = ids.map((id) => (id === undefined || id === null ? undefined : this.checkedId(id)));
+    const asked = checked.filter((id) => id !== undefined);
     const memo = this.ownership();
     const limit = operationLimit();
     await Promise.all(owners.map((owner) => memo.answerAll(owner, asked, limit)));
-    return ids.map((id) => (id === undefined || id === null ? [] : owners.filter((owner) => memo.known(owner, id) === true).map((owner) => owner.id)));
+    return checked.map((id) => (id === undefined ? [] : owners.filter((owner) => memo.known(owner, id) === true).map((owner) => owner.id)));
   }
 
   /**

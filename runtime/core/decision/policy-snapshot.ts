@@ -7,7 +7,7 @@
 import { BoundedCache, CacheBudget } from '../common/bounded-cache.js';
 import type { User } from '../definition/definition-types.js';
 import { PermissionsUsageError } from '../common/errors.js';
-import { resourceActionIndexes, type GrantTables } from '../tables/grant-tables.js';
+import { resourceActionIndexes, type GrantTables, type ResourceIdType } from '../tables/grant-tables.js';
 import type { Combination, GrantIndex, LoadedOwner, LoadedResource } from '../tables/table-loader.js';
 import { checkGrantQuery, checkRoles, rolesKey, type GrantQuery } from './grant-query.js';
 import type { OnceWarnings } from './once-warnings.js';
@@ -141,6 +141,11 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     return this.index.resourceByName[name] ?? this.index.resourceOnFirstUse(name);
   }
 
+  /** See {@link PermitContext.idTypeOf}. */
+  idTypeOf(resource: string): ResourceIdType | undefined {
+    return this.resourceNamed(resource)?.idType;
+  }
+
   /** See {@link PermitContext.refusalOf}: a tenant is known when its custom roles are kept (`tenantTables`). */
   refusalOf(combination: Combination): RefusalReason {
     return refusalOfCombination(combination, this.tenant === undefined || this.tenantTables !== undefined);
@@ -148,12 +153,12 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
 
   /** The decision without ownership hooks: a Permit, or what is needed to ask isOwn. */
   decide<TId>(query: GrantQuery<TUser, TId>): Decision<TUser, TId, TFilter> {
-    checkGrantQuery(query);
+    const roles = checkGrantQuery(query);
     const { user, resource, action } = query;
     const loaded = this.resourceNamed(resource);
     // The id in the resource's declared type ('10' → 10 for numeric ids); anything else is refused here, before any hook.
     const resourceId = queriedResourceId<TId>(query, loaded?.idType);
-    const combination = lookupCombination(this.index, user.roles, loaded, resource, action, this.warnings);
+    const combination = lookupCombination(this.index, roles, loaded, resource, action, this.warnings);
     return decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, combination, this);
   }
 

@@ -20,6 +20,7 @@ import {
   type LoadedResource,
 } from '../tables/table-loader.js';
 import { declaredActionsOf } from '../tables/vocabulary.js';
+import { notARoleName } from './grant-query.js';
 import type { OnceWarnings } from './once-warnings.js';
 import type { RefusalReason } from './permit-reason.js';
 
@@ -106,9 +107,12 @@ export function lookupCombination(
     return unknownResourceOrAction(index, resource, name, action, warnings);
   const byRole = resource.byRole ?? index.combinationsOf(resource);
   if (roles.length === 1) {
-    const role = index.roleIds[roles[0] as string] ?? index.roleOnFirstUse(roles[0] as string);
+    const name = roles[0];
+    // Checked where it is read: a getter or a proxy may answer the query's check with a string and this read without.
+    if (typeof name !== 'string') throw notARoleName(0, name);
+    const role = index.roleIds[name] ?? index.roleOnFirstUse(name);
     if (role !== undefined) return (byRole[role] as readonly Combination[])[a] as Combination;
-    warnUnknownRole(index, warnings, roles[0] as string);
+    warnUnknownRole(index, warnings, name);
     return UNKNOWN_ROLES;
   }
   // Most multi-role users have one role that matters for a given resource and action, and roles whose cells say
@@ -117,9 +121,11 @@ export function lookupCombination(
   let count = 0;
   let unknown = 0;
   for (let i = 0; i < roles.length; i++) {
-    const role = index.roleIds[roles[i] as string] ?? index.roleOnFirstUse(roles[i] as string);
+    const name = roles[i];
+    if (typeof name !== 'string') throw notARoleName(i, name);
+    const role = index.roleIds[name] ?? index.roleOnFirstUse(name);
     if (role === undefined) {
-      warnUnknownRole(index, warnings, roles[i] as string);
+      warnUnknownRole(index, warnings, name);
       unknown++;
       continue;
     }
