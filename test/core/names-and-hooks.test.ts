@@ -34,6 +34,9 @@ const HOSTILE_NAMES: readonly [what: string, name: string, says: string][] = [
   ['a zero-width space', 'ADM\u200bIN', 'contains the unprintable character U+200B'],
   ['a lone surrogate', 'A\ud800B', 'contains a lone surrogate (U+D800), which is not text'],
   ['a name one longer than the limit', 'R'.repeat(MAX_NAME_LENGTH + 1), `${MAX_NAME_LENGTH}`],
+  // The limit counts UTF-16 code units, as JavaScript's length does: an emoji is two, whatever zod's own max counts.
+  ['65 emoji (130 UTF-16 code units)', '😀'.repeat(65), `is 130 characters long; the limit is ${MAX_NAME_LENGTH}`],
+  ['a right-to-left override after 64 emoji', `${'😀'.repeat(64)}\u202e`, `is 129 characters long; the limit is ${MAX_NAME_LENGTH}`],
 ];
 
 describe('names are printable text of bounded length, in build() and the compiler alike', () => {

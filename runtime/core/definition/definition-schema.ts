@@ -16,14 +16,28 @@ const PRINTABLE_NAME_RULE = 'no control, format or line-break characters, no sur
 /** The three ownership hooks of a definition. */
 type HookName = 'isOwner' | 'listOwned' | 'limitOwned';
 
-/** A name: the length bounds also reach the emitted JSON Schema (editors check them); the other rules of `nameProblem` are checked here. */
+/** Whether zod's `max` refused `value`: zod counts code points there (an astral character is one), not UTF-16 code units. */
+function zodMaxRefused(value: string): boolean {
+  if (value.length <= MAX_NAME_LENGTH) return false;
+  if (value.length > 2 * MAX_NAME_LENGTH) return true;
+  // Each surrogate pair is one code point of two units.
+  const pairs = value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0;
+  return value.length - pairs > MAX_NAME_LENGTH;
+}
+
+/**
+ * A name: the length bounds also reach the emitted JSON Schema (editors check them, in code points); every rule of
+ * `nameProblem`, the length in UTF-16 code units included, is checked here — so a name of astral characters that
+ * zod's `max` lets through (129 to 256 code units) is measured and checked like any other.
+ */
 function nameSchema(z: ZodModule, what: string) {
   return z
     .string({ error: `a ${what} name must be a string` })
     .min(1, { error: `a ${what} name must not be empty` })
     .max(MAX_NAME_LENGTH, { error: `a ${what} name must be at most ${MAX_NAME_LENGTH} characters long` })
     .superRefine((value, ctx) => {
-      if (value.length === 0 || value.length > MAX_NAME_LENGTH) return;
+      // What zod's min and max refused is said once, by them.
+      if (value.length === 0 || zodMaxRefused(value)) return;
       const problem = nameProblem(value);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `the ${what} name ${quoteForMessage(value)} ${problem}`, input: value });
     });
