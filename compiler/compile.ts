@@ -10,6 +10,7 @@ import type { CompilePhase } from './model/compile-phase.js';
 export type { CompilePhase } from './model/compile-phase.js';
 import type { CompileProblem } from './problems/compile-problem.js';
 import { emitAll } from './emit/emit-all.js';
+import { policyFileProblem } from './emit/emit-policy.js';
 import type { EmittedFile } from './emit/emit-context.js';
 import { inspectOutputFolder, UnsafeOutputError } from './output/output-folder.js';
 import { defaultRuntimeImport } from './output/runtime-import.js';
@@ -71,6 +72,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
     definitionsLabel: basename(resolve(options.definitionsDir)),
   });
+  // Checked before anything is written: a bundle no follower reads would otherwise be written, and published.
+  const tooLarge = policyFileProblem(files.find((file) => file.path === 'policy.json') as EmittedFile);
+  if (tooLarge !== undefined) return { ok: false, problems: [tooLarge], inputs: result.files };
   const existing = readExisting(output.target);
   const stale = [
     ...files.filter((file) => existing.get(file.path) !== file.content).map((file) => file.path),

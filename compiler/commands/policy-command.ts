@@ -7,6 +7,7 @@
  * store's pointer and notifies every follower in one transaction. A rollback is checked the same way.
  */
 import {
+  bundleLengthProblem,
   forgetGoneFollowers,
   listFollowers,
   listPolicies,
@@ -14,6 +15,7 @@ import {
   policyBundleProblem,
   printableText,
   publishPolicy,
+  readActiveSequence,
   readCurrentPolicy,
   readStoredVersion,
   rollbackPolicy,
@@ -58,17 +60,31 @@ const NOTHING_PUBLISHED: GrantTables = { format: 1, roles: [], resources: [], ac
 /** The longest `--published-by` a version records. */
 export const MAX_PUBLISHED_BY_LENGTH = 200;
 
-/** The store's active version as a diff reads it: its tables and how the diff names it. */
+/**
+ * The store's active version as a diff reads it: its tables and how the diff names it. A version this library cannot
+ * read (not JSON, over the bundle limit, not a bundle: edited in the database, or published by an older version) is
+ * what a new publish or a rollback replaces: it is compared with nothing, and said why, rather than refused.
+ */
 async function activeForDiff(client: PgClient, names: StoreNames, io: CommandOutput): Promise<{ tables: GrantTables; label: string; sequence?: number }> {
-  const current = await readCurrentPolicy(client, names);
+  let current: Awaited<ReturnType<typeof readCurrentPolicy>>;
+  try {
+    current = await readCurrentPolicy(client, names);
+  } catch (error) {
+    if (!(error instanceof PermissionsUsageError)) throw error;
+    const sequence = await readActiveSequence(client, names);
+    if (sequence === undefined) throw error;
+    return unreadableActive(sequence, error.message.replace(/\.$/, ''), io);
+  }
   if (current === undefined) return { tables: NOTHING_PUBLISHED, label: 'nothing published' };
   const problem = policyBundleProblem(current.bundle);
-  if (problem !== undefined) {
-    // A version this library cannot read is what a new publish replaces: compare with nothing, and say why.
-    io.log(`typed-permissions: the active version #${current.sequence} cannot be read (it ${problem}); the diff below is against nothing.`);
-    return { tables: NOTHING_PUBLISHED, label: `unreadable #${current.sequence}`, sequence: current.sequence };
-  }
+  if (problem !== undefined) return unreadableActive(current.sequence, `it ${problem}`, io);
   return { tables: (current.bundle as { tables: GrantTables }).tables, label: `store:${current.sequence}`, sequence: current.sequence };
+}
+
+/** The active version `sequence` that cannot be read, as a diff takes it: nothing, said with `why`. */
+function unreadableActive(sequence: number, why: string, io: CommandOutput): { tables: GrantTables; label: string; sequence: number } {
+  io.log(`typed-permissions: the active version #${sequence} cannot be read (${why}); the diff below is against nothing.`);
+  return { tables: NOTHING_PUBLISHED, label: `unreadable #${sequence}`, sequence };
 }
 
 async function publish(definitionsDir: string, databaseUrl: string, names: StoreNames, options: PublishOptions, io: CommandOutput): Promise<number> {
@@ -89,6 +105,12 @@ async function publish(definitionsDir: string, databaseUrl: string, names: Store
     }
   }
   const bundle = policyBundleOf(tables, tests);
+  // Before any connection: a bundle no follower can read would be active all the same.
+  const tooLong = bundleLengthProblem(JSON.stringify(bundle).length);
+  if (tooLong !== undefined) {
+    io.error(`typed-permissions: the bundle of ${definitionsDir} ${tooLong}; nothing was published. Make the policy or its policy tests smaller.`);
+    return 1;
+  }
   // What the version changes, shown before anything changes; its summary is recorded with the version.
   const shown = await withClient(databaseUrl, async (client) => {
     const active = await activeForDiff(client, names, io);
@@ -111,7 +133,8 @@ async function publish(definitionsDir: string, databaseUrl: string, names: Store
   }
   return withClient(databaseUrl, async (client) => {
     // A person took time to answer: the diff they agreed to must still be the diff against the active version.
-    const active = (await readCurrentPolicy(client, names))?.sequence;
+    // The sequence alone: the active version's bundle may be one that cannot be read, which this publish replaces.
+    const active = await readActiveSequence(client, names);
     if (active !== shown.sequence) {
       io.error(
         `typed-permissions: the active version changed while the diff was shown (#${shown.sequence ?? 'none'} is now #${active ?? 'none'}); ` +

@@ -4,7 +4,8 @@
  * `typed-permissions policy publish`). Deterministic: the version is the SHA-256 of the tables' canonical JSON,
  * the same one `tables.ts` carries; the tests are the test files' content in file order.
  */
-import { policyBundleOf } from 'typed-permissions/internal';
+import { bundleLengthProblem, MAX_POLICY_BUNDLE_LENGTH, policyBundleOf } from 'typed-permissions/internal';
+import type { CompileProblem } from '../problems/compile-problem.js';
 import type { EmitContext, EmittedFile } from './emit-context.js';
 
 /**
@@ -24,4 +25,26 @@ export function emitPolicy(context: EmitContext): EmittedFile {
     `{\n  "$comment": ${JSON.stringify(comment)},\n  "format": ${bundle.format},\n  "version": ${JSON.stringify(bundle.version)},\n` +
     `  "tables": ${JSON.stringify(bundle.tables)}${tests}\n}\n`;
   return { path: 'policy.json', content };
+}
+
+/**
+ * The problem of a `policy.json` longer than every live-policy source reads (`limit`, the bundle limit), or
+ * undefined: such a file would be written, published and served, and then refused by every follower. Large policy
+ * tests are what usually makes it so (they travel in the bundle).
+ *
+ * @example
+ * ```ts
+ * const problem = policyFileProblem(emitPolicy(context)); // undefined, or a `too-large` problem of the definitions folder
+ * ```
+ */
+export function policyFileProblem(file: EmittedFile, limit = MAX_POLICY_BUNDLE_LENGTH): CompileProblem | undefined {
+  const problem = bundleLengthProblem(file.content.length, limit);
+  if (problem === undefined) return undefined;
+  return {
+    file: '',
+    path: [],
+    code: 'too-large',
+    message: `The policy bundle ${file.path} ${problem}; nothing was written.`,
+    fix: 'Make the policy tests (*.permissions.test.json) fewer or smaller, or split the policy into several compiled policies.',
+  };
 }

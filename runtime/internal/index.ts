@@ -22,7 +22,7 @@ export { checkTenantId } from '../core/decision/tenant-id.js';
 export { planFromJson, planToJson, planToPatterns, unionPlans, type AttributePlanJson } from '../core/projection/attribute-plan.js';
 export { printableText } from '../core/common/printable-text.js';
 export { groupOwnershipLabel, type GrantCell, type GrantTables } from '../core/tables/grant-tables.js';
-export { policyBundleOf, policyBundleProblem, type PolicyBundle } from '../live/policy-bundle.js';
+export { bundleLengthProblem, MAX_POLICY_BUNDLE_LENGTH, policyBundleOf, policyBundleProblem, type PolicyBundle } from '../live/policy-bundle.js';
 export { policyVersionOf } from '../core/tables/policy-version.js';
 export { packGrantTables, resourceCells } from '../core/tables/packed-tables.js';
 export { MAX_POLICY_TEST_FILES, MAX_POLICY_TEST_USER_LIST, MAX_POLICY_TESTS, MAX_POLICY_TESTS_PER_FILE } from '../core/policy-test/policy-test-limits.js';
@@ -50,6 +50,7 @@ export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../
 export {
   listPolicies,
   publishPolicy,
+  readActiveSequence,
   readCurrentPolicy,
   readStoredVersion,
   rollbackPolicy,

@@ -24,6 +24,20 @@ export interface PolicyBundle {
 /** The most characters of a bundle's JSON text read from a file, a URL or a store. */
 export const MAX_POLICY_BUNDLE_LENGTH = 64 * 1024 * 1024;
 
+/**
+ * Why a bundle whose JSON text has `length` characters cannot be followed (every source refuses to read more than
+ * `limit`), or undefined when it fits. What writes a bundle checks it, so that no follower is handed one it refuses.
+ *
+ * @example
+ * ```ts
+ * bundleLengthProblem(JSON.stringify(bundle).length); // undefined, or 'has 70202804 characters, more than the limit of 67108864 that a follower reads'
+ * ```
+ */
+export function bundleLengthProblem(length: number, limit = MAX_POLICY_BUNDLE_LENGTH): string | undefined {
+  if (length <= limit) return undefined;
+  return `has ${length} characters, more than the limit of ${limit} that a follower reads`;
+}
+
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PermissionsUsageError } from '../core/common/errors.js';
-import { policyBundleProblem, type PolicyBundle } from './policy-bundle.js';
+import { bundleLengthProblem, policyBundleProblem, type PolicyBundle } from './policy-bundle.js';
 import { parseBundleText } from './bundle-text.js';
 import { FOLLOWER_FORGET_MS } from './follower-timing.js';
 import { createSchemaIfMissing, type PgClient, type Queryable } from './postgres-client.js';
@@ -166,6 +166,26 @@ export async function readCurrentPolicy(client: Queryable, names: PolicyStoreNam
   }
 }
 
+/**
+ * The sequence of the active version, without reading its bundle (which may be one that cannot be read: edited in
+ * the database, or published before bundles were bounded); undefined when nothing was published, or the store does
+ * not exist (yet).
+ *
+ * @example
+ * ```ts
+ * await readActiveSequence(pool, names); // 12
+ * ```
+ */
+export async function readActiveSequence(client: Queryable, names: PolicyStoreNames): Promise<number | undefined> {
+  try {
+    const { rows } = await client.query<{ sequence: string }>(`SELECT sequence FROM ${q(names.schema)}.policy_current WHERE id`);
+    return rows[0] === undefined ? undefined : Number(rows[0].sequence);
+  } catch (error) {
+    if (isMissingStore(error)) return undefined;
+    throw error;
+  }
+}
+
 /** What a publish records beside the version: who published it, and what it changed. */
 export interface PublishRecord {
   /** Who published; the database user (`current_user`) when not given. */
@@ -250,9 +270,14 @@ async function inTransaction<T>(client: PgClient, work: () => Promise<T>): Promi
 export async function publishPolicy(client: PgClient, names: PolicyStoreNames, bundle: PolicyBundle, note = '', record: PublishRecord = {}): Promise<number> {
   const problem = policyBundleProblem(bundle);
   if (problem !== undefined) throw new PermissionsUsageError(`The bundle to publish ${problem}.`);
+  const text = JSON.stringify(bundle);
+  // A version no follower can read would be active all the same, and every later diff against it would fail.
+  const tooLong = bundleLengthProblem(text.length);
+  if (tooLong !== undefined)
+    throw new PermissionsUsageError(`The bundle to publish ${tooLong}; nothing was published. Make the policy or its policy tests smaller.`);
   return inTransaction(client, async () => {
     await ensurePolicyStore(client, names);
-    return insertAndActivate(client, names, bundle, JSON.stringify(bundle), note, record);
+    return insertAndActivate(client, names, bundle, text, note, record);
   });
 }
 

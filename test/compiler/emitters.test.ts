@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile, type CompileResult } from '../../compiler/compile.js';
+import { policyFileProblem } from '../../compiler/emit/emit-policy.js';
+import { MAX_POLICY_BUNDLE_LENGTH } from '../../runtime/live/policy-bundle.js';
 import { EMITTED_FILES, fixture, makeTempDir, readFolderBytes, readFolderText, removeTempDir, repoRoot, sameBytes } from './helpers.js';
 
 describe('emitters on the basic fixture', () => {
@@ -137,4 +139,19 @@ describe('emitters on the basic fixture', () => {
     const text = readFolderText(outDir('four'));
     for (const name of EMITTED_FILES) expect(text[name]?.replaceAll('policies/', 'basic/')).toEqual(output[name]);
   }, 30_000);
+
+  it('a policy.json longer than the live sources read (the bundle limit) is a too-large problem, so nothing is written', () => {
+    const file = { path: 'policy.json', content: output['policy.json'] as string };
+    const { length } = file.content;
+    expect(policyFileProblem(file)).toBeUndefined();
+    expect(policyFileProblem(file, length)).toBeUndefined();
+    expect(policyFileProblem(file, length - 1)).toEqual({
+      file: '',
+      path: [],
+      code: 'too-large',
+      message: `The policy bundle policy.json has ${length} characters, more than the limit of ${length - 1} that a follower reads; nothing was written.`,
+      fix: 'Make the policy tests (*.permissions.test.json) fewer or smaller, or split the policy into several compiled policies.',
+    });
+    expect(MAX_POLICY_BUNDLE_LENGTH).toBe(67_108_864);
+  });
 });

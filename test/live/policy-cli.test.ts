@@ -11,6 +11,7 @@ import { main } from '../../compiler/commands/main.js';
 import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import type { PgClient } from '../../runtime/live/postgres-client.js';
 import { publishPolicy, readStoredVersion, storeNames } from '../../runtime/live/postgres-policy-store.js';
+import { MAX_POLICY_BUNDLE_LENGTH, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { policyVersion } from '../../generated/index.js';
 import { collectIo, fixture, repoRoot } from '../compiler/helpers.js';
 
@@ -188,6 +189,64 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
     );
     expect((await admin().query(`SELECT sequence FROM ${schema}.policy_current`)).rows).toEqual([{ sequence: String(theirs) }]);
   });
+
+  it('an active version that cannot be read (not JSON, over the bundle limit) is replaced by a publish or a rollback, diffed against nothing', async () => {
+    expect((await run('policy', 'publish', '--yes', definitions, ...store())).code).toBe(0);
+    const readable = (await admin().query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`)).rows[0]?.sequence as string;
+    const published = `typed-permissions: published version ${policyVersion} as`;
+    // Written into the store directly: a version edited in the database, or published before bundles were bounded.
+    const unreadable = async (bundleSql: string): Promise<number> => {
+      expect((await run('policy', 'publish', '--yes', definitions, ...store())).code).toBe(0);
+      const { rows } = await admin().query<{ sequence: string }>(
+        `UPDATE ${schema}.policy_versions SET bundle = ${bundleSql} WHERE sequence = (SELECT sequence FROM ${schema}.policy_current) RETURNING sequence`,
+      );
+      return Number(rows[0]?.sequence);
+    };
+    const notJson = await unreadable(`'not json'`);
+    const parseError = (() => {
+      try {
+        return JSON.parse('not json') as never;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    const publishedOver = await run('policy', 'publish', '--yes', definitions, ...store());
+    expect([publishedOver.code, publishedOver.errors, publishedOver.logs[0], publishedOver.logs[2]]).toEqual([
+      0,
+      [],
+      `typed-permissions: the active version #${notJson} cannot be read (The policy bundle of policy store version ${notJson} is not JSON ` +
+        `(${parseError}); it is not loaded); the diff below is against nothing.`,
+      `${published} #${notJson + 1} to ${schema}; no follower was seen in the last 60 s.`,
+    ]);
+    expect(publishedOver.logs[1]).toMatch(new RegExp(`^Policy diff unreadable #${notJson} -> ${definitions}: \\+\\d+ −0 cells`));
+    const oversize = await unreadable(`repeat('x', ${MAX_POLICY_BUNDLE_LENGTH + 1})`);
+    const rolledBack = await run('policy', 'rollback', readable, ...store());
+    expect([rolledBack.code, rolledBack.errors, rolledBack.logs[0], rolledBack.logs[2]]).toEqual([
+      0,
+      [],
+      `typed-permissions: the active version #${oversize} cannot be read (The policy bundle of policy store version ${oversize} has ` +
+        `${MAX_POLICY_BUNDLE_LENGTH + 1} characters, more than the limit of ${MAX_POLICY_BUNDLE_LENGTH}); the diff below is against nothing.`,
+      `typed-permissions: version #${readable} is active again, as #${oversize + 1}; no follower was seen in the last 60 s.`,
+    ]);
+    expect((await admin().query(`SELECT sequence FROM ${schema}.policy_current`)).rows).toEqual([{ sequence: String(oversize + 1) }]);
+  }, 60_000);
+
+  it('refuses to publish a bundle over the bundle limit, which no follower would read; nothing changes', async () => {
+    expect((await run('policy', 'publish', '--yes', definitions, ...store())).code).toBe(0);
+    const names = storeNames({ schema, channel: schema });
+    const active = await admin().query(`SELECT sequence FROM ${schema}.policy_current`);
+    const bundle = await readStoredVersion(admin(), names, Number((active.rows[0] as { sequence: string }).sequence));
+    // Policy tests travel in the bundle: large ones are what makes a bundle this long.
+    const large = { ...bundle, tests: { padding: 'x'.repeat(MAX_POLICY_BUNDLE_LENGTH) } } as unknown as PolicyBundle;
+    const length = JSON.stringify(large).length;
+    await expect(publishPolicy(admin() as unknown as PgClient, names, large, 'large')).rejects.toThrow(
+      new PermissionsUsageError(
+        `The bundle to publish has ${length} characters, more than the limit of ${MAX_POLICY_BUNDLE_LENGTH} that a follower reads; nothing was ` +
+          'published. Make the policy or its policy tests smaller.',
+      ),
+    );
+    expect((await admin().query(`SELECT sequence FROM ${schema}.policy_current`)).rows).toEqual(active.rows);
+  }, 30_000);
 
   it('a registration that cannot be checked (a method named twice, a name that is none) counts as a follower that rejects: --force goes on', async () => {
     expect((await run('policy', 'publish', '--yes', definitions, ...store())).code).toBe(0);
