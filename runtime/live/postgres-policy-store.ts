@@ -140,8 +140,8 @@ export async function ensurePolicyStore(client: Queryable, names: PolicyStoreNam
 
 /**
  * The active version: its sequence, the store's identity (when it has one: a store made by a version of this
- * library without identities, or whose identity row was removed, still has its active version, which followers
- * must take) and its bundle's text; undefined when nothing was published, or the store does not exist (yet).
+ * library without identities, or whose identity row or table was removed, still has its active version, which
+ * followers must take) and its bundle's text; undefined when nothing was published, or the store does not exist (yet).
  *
  * @example
  * ```ts
@@ -150,20 +150,26 @@ export async function ensurePolicyStore(client: Queryable, names: PolicyStoreNam
  */
 export async function readCurrentPolicy(client: Queryable, names: PolicyStoreNames): Promise<CurrentPolicy | undefined> {
   const schema = q(names.schema);
+  const active = `FROM ${schema}.policy_current c JOIN ${schema}.policy_versions v ON v.sequence = c.sequence`;
+  let rows: { sequence: string; store: string | null; bundle: string }[];
   try {
-    const { rows } = await client.query<{ sequence: string; store: string | null; bundle: string }>(
-      `SELECT v.sequence, s.identity AS store, v.bundle
-         FROM ${schema}.policy_current c JOIN ${schema}.policy_versions v ON v.sequence = c.sequence LEFT JOIN ${schema}.policy_store s ON s.id
-        WHERE c.id`,
-    );
-    const row = rows[0];
-    if (row === undefined) return undefined;
-    const store = row.store === null ? undefined : String(row.store);
-    return { sequence: Number(row.sequence), store, bundle: parseBundleText(row.bundle, `policy store version ${row.sequence}`) };
+    // One statement, so that the identity and the version read belong together.
+    ({ rows } = await client.query(`SELECT v.sequence, s.identity AS store, v.bundle ${active} LEFT JOIN ${schema}.policy_store s ON s.id WHERE c.id`));
   } catch (error) {
-    if (isMissingStore(error)) return undefined;
-    throw error;
+    if (!isMissingStore(error)) throw error;
+    // A missing identity table alone is a store without identity (made before identities, or the table not restored):
+    // its active version is read without it. Only a store without its versions is no store.
+    try {
+      ({ rows } = await client.query(`SELECT v.sequence, NULL AS store, v.bundle ${active} WHERE c.id`));
+    } catch (again) {
+      if (isMissingStore(again)) return undefined;
+      throw again;
+    }
   }
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const store = row.store === null ? undefined : String(row.store);
+  return { sequence: Number(row.sequence), store, bundle: parseBundleText(row.bundle, `policy store version ${row.sequence}`) };
 }
 
 /**

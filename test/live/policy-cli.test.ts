@@ -10,7 +10,7 @@ import { useServerSchema } from './fixtures/server-schema.js';
 import { main } from '../../compiler/commands/main.js';
 import { PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import type { PgClient } from '../../runtime/live/postgres-client.js';
-import { publishPolicy, readStoredVersion, storeNames } from '../../runtime/live/postgres-policy-store.js';
+import { publishPolicy, readCurrentPolicy, readStoredVersion, storeNames } from '../../runtime/live/postgres-policy-store.js';
 import { MAX_POLICY_BUNDLE_LENGTH, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { policyVersion } from '../../generated/index.js';
 import { collectIo, fixture, repoRoot } from '../compiler/helpers.js';
@@ -246,6 +246,34 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
       ),
     );
     expect((await admin().query(`SELECT sequence FROM ${schema}.policy_current`)).rows).toEqual(active.rows);
+  }, 30_000);
+
+  it('a store without its identity table (made before identities, or the table not restored) is followed, published to and rolled back', async () => {
+    expect((await run('policy', 'publish', '--yes', definitions, ...store())).code).toBe(0);
+    const before = Number((await admin().query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`)).rows[0]?.sequence);
+    await admin().query(`DROP TABLE ${schema}.policy_store`);
+    // What a follower reads: the active version, of a store without identity (not "no store at all").
+    const current = await readCurrentPolicy(admin(), storeNames({ schema, channel: schema }));
+    expect([current?.sequence, current?.store, (current?.bundle as PolicyBundle | undefined)?.version]).toEqual([before, undefined, policyVersion]);
+    expect(await run('policy', 'publish', '--yes', definitions, ...store())).toEqual({
+      code: 0,
+      logs: [
+        `Policy diff store:${before} -> ${definitions}: no change`,
+        `typed-permissions: published version ${policyVersion} as #${before + 1} to ${schema}; no follower was seen in the last 60 s.`,
+      ],
+      errors: [],
+    });
+    // The publish made the identity the store lacked; a rollback goes through as well.
+    expect((await admin().query(`SELECT count(*)::int AS n FROM ${schema}.policy_store`)).rows).toEqual([{ n: 1 }]);
+    await admin().query(`DROP TABLE ${schema}.policy_store`);
+    expect(await run('policy', 'rollback', String(before), ...store())).toEqual({
+      code: 0,
+      logs: [
+        `Policy diff store:${before + 1} -> store:${before}: no change`,
+        `typed-permissions: version #${before} is active again, as #${before + 2}; no follower was seen in the last 60 s.`,
+      ],
+      errors: [],
+    });
   }, 30_000);
 
   it('a registration that cannot be checked (a method named twice, a name that is none) counts as a follower that rejects: --force goes on', async () => {
