@@ -197,6 +197,8 @@ export class PolicyFollower implements LivePolicy {
   private again = false;
   private closed = false;
   private lastRejected: string | undefined;
+  /** Whether the source gave a version: from then on, a read that gives none is said (file and URL sources have no sequence). */
+  private answered = false;
   /** The last failure reported: the same one again (a listener retrying, a poll failing alike) is not repeated until a read succeeds. */
   private lastFailure: string | undefined;
 
@@ -279,14 +281,9 @@ export class PolicyFollower implements LivePolicy {
     }
     if (this.closed) return;
     if (sourced === undefined) {
-      // A store that held the running version and holds none now (its tables dropped or emptied): never silent.
-      if (this.sequence !== undefined)
-        this.failed(
-          new PermissionsUsageError(
-            `${this.source.description} holds no active version any more (its tables were dropped or emptied?); version #${this.sequence} ` +
-              'keeps running until one is published.',
-          ),
-        );
+      // A source that gave a version and gives none now (a store's tables dropped or emptied, a file deleted, a URL
+      // answering 404): never silent, said once until a version is read again.
+      if (this.answered) this.failed(new PermissionsUsageError(this.goneMessage()));
       return;
     }
     const problem = sourcedPolicyProblem(sourced);
@@ -295,6 +292,7 @@ export class PolicyFollower implements LivePolicy {
       return;
     }
     this.lastFailure = undefined;
+    this.answered = true;
     const place = this.placeOf(sourced);
     if (place === 'not-newer') return;
     if (sourced.sequence !== undefined && versionOf(sourced) === this.engine.activeVersion) {
@@ -317,6 +315,18 @@ export class PolicyFollower implements LivePolicy {
     if (this.closed) return;
     if ('index' in outcome) this.activate(outcome, sourced.store, place === 'newer' ? undefined : place);
     else this.reject(outcome);
+  }
+
+  /** What is said when the source that gave a version gives none any more. */
+  private goneMessage(): string {
+    const { description } = this.source;
+    if (this.sequence !== undefined)
+      return (
+        `${description} holds no active version any more (its tables were dropped or emptied?); version #${this.sequence} ` +
+        'keeps running until one is published.'
+      );
+    const running = this.engine.activeVersion === undefined ? 'no version is active' : `version ${this.engine.activeVersion} keeps running`;
+    return `${description} holds no version any more (a file deleted, a URL answering 404?); ${running} until it holds one again.`;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * `filePolicySource`: a bundle replaced by an atomic rename, and a mounted-configuration style symbolic-link
  * swap, are both picked up; a file caught half-written is never loaded (it is reported and read again, and the
- * completed file is loaded); a file that appears later is loaded when it appears. A path that is not a regular
+ * completed file is loaded); a file that appears later is loaded when it appears, and one that is deleted is said
+ * through `onError` while its version keeps running. A path that is not a regular
  * file (/dev/zero, a named pipe, a socket, a folder), at the start or after a swap, is reported through `onError`
  * at once, never read; a file over `maxBytes` is reported, at the limit it loads; a file that holds more than its
  * size said when it was opened is refused after one byte past the limit.
@@ -108,6 +109,21 @@ describe('filePolicySource', () => {
     writeFileSync(path, text);
     await until('v3 active', () => permissions.policyVersion === v3.version);
     expect(changes.map((change) => change.version)).toEqual([v3.version]);
+  });
+
+  it('a followed file that is deleted is said through onError, once until a version is read again; the version stays', async () => {
+    const path = join(folder, 'policy.json');
+    writeFileSync(path, JSON.stringify(v2));
+    const { permissions, errors } = await follow(path);
+    const gone = `file ${path} holds no version any more (a file deleted, a URL answering 404?); version ${v2.version} keeps running until it holds one again.`;
+    rmSync(path);
+    await until('the deletion said', () => errors.length > 0);
+    expect([errors, permissions.policyVersion]).toEqual([[gone], v2.version]);
+    writeFileSync(path, JSON.stringify(v3));
+    await until('v3 active', () => permissions.policyVersion === v3.version);
+    rmSync(path);
+    await until('the second deletion said', () => errors.length > 1);
+    expect([errors, permissions.policyVersion]).toEqual([[gone, gone.replace(v2.version, v3.version)], v3.version]);
   });
 
   it('loads a file that appears after the start', async () => {

@@ -1,6 +1,7 @@
 /**
  * `httpPolicySource`: polled with `If-None-Match`, so an unchanged bundle costs a 304 and nothing else; a new
- * bundle is taken on the next poll; an error status or an oversized body is reported, never loaded.
+ * bundle is taken on the next poll; an error status or an oversized body is reported, never loaded; a URL that
+ * answers 404 once it served a version is said once, and the version keeps running.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,6 +86,26 @@ describe('httpPolicySource', () => {
       await live.close();
     }
   }, 60_000);
+
+  it('a URL that answers 404 after it served the active version is said through onError, once; the version stays', async () => {
+    served = { status: 200, body: JSON.stringify(v2), etag: '"v2-404"' };
+    const permissions = Permissions.fromTables<User<number>>(v1, { logger: { warn: () => undefined } });
+    const errors: string[] = [];
+    const live = await permissions.follow(httpPolicySource(url, { pollIntervalMs: 20 }), { onError: (error) => errors.push((error as Error).message) });
+    try {
+      expect(permissions.policyVersion).toBe(v2.version);
+      served = { status: 404, body: '', etag: '' };
+      await until('the 404 said', () => errors.length > 0);
+      const seen = requests.length;
+      await until('three more polls', () => requests.length >= seen + 3);
+      expect([errors, permissions.policyVersion]).toEqual([
+        [`URL ${url} holds no version any more (a file deleted, a URL answering 404?); version ${v2.version} keeps running until it holds one again.`],
+        v2.version,
+      ]);
+    } finally {
+      await live.close();
+    }
+  }, 30_000);
 
   it('refuses what is not an http(s) URL', () => {
     expect(() => httpPolicySource('file:///etc/policy.json')).toThrow('httpPolicySource(url): the URL must be http: or https:.');
