@@ -14,7 +14,7 @@ const USAGE = `Usage:
   typed-permissions render [definitionsDir] --out <folder> [--before <definitionsDir|policy.json|store:<n>|store:active|tenant:<id>>] [--database-url <url>]
   typed-permissions policy publish [definitionsDir] [--database-url <url>] [--note <text>] [--published-by <name>] [--yes] [--force]
   typed-permissions policy list [--database-url <url>]
-  typed-permissions policy rollback <sequence> [--database-url <url>] [--published-by <name>] [--force]
+  typed-permissions policy rollback <sequence> [--database-url <url>] [--note <text>] [--published-by <name>] [--force]
   typed-permissions policy followers [--database-url <url>]
   typed-permissions tenant publish <tenant> <file> [--database-url <url> | --store <folder>] [--policy <policy.json>] [--note <text>] [--published-by <name>]
   typed-permissions tenant list [--database-url <url> | --store <folder>] [--after <tenant>] [--limit <n>]

@@ -57,6 +57,9 @@ type StoreNames = ReturnType<typeof storeNames>;
 /** Tables that grant nothing: what a store that has no active version is compared with. */
 const NOTHING_PUBLISHED: GrantTables = { format: 1, roles: [], resources: [], actions: [], plans: [], hooks: [], owners: [], cells: [], definitions: [] };
 
+/** A sequence number as `policy list` prints it: a whole number from 1, in decimal digits. */
+const SEQUENCE = /^[1-9][0-9]*$/;
+
 /** The longest `--published-by` a version records. */
 export const MAX_PUBLISHED_BY_LENGTH = 200;
 
@@ -301,6 +304,7 @@ async function rollback(
     return activateChecked(client, names, bundle, options, io, {
       publish: (underLock) =>
         rollbackPolicy(client, names, sequence, {
+          note: options.note,
           publishedBy: options.publishedBy,
           diffSummary: summaryLine(diff.summary),
           activeBefore: active.sequence ?? null,
@@ -337,6 +341,7 @@ export const policyCommand: Command = async (argv, io) => {
   });
   const options: ActivateOptions = { note: values.note ?? '', force: values.force === true };
   if (subcommand !== 'publish' && values.yes !== undefined) throw new UsageError(`policy ${subcommand} takes no --yes.`);
+  if ((subcommand === 'list' || subcommand === 'followers') && values.note !== undefined) throw new UsageError(`policy ${subcommand} takes no --note.`);
   if (subcommand !== 'publish' && subcommand !== 'rollback' && values['published-by'] !== undefined)
     throw new UsageError(`policy ${subcommand} takes no --published-by.`);
   const publishedBy = values['published-by'];
@@ -348,8 +353,8 @@ export const policyCommand: Command = async (argv, io) => {
     if (rest.length > 0) throw new UsageError(`policy ${subcommand} takes no folder.`);
     return subcommand === 'list' ? list(databaseUrl, names, io) : followers(databaseUrl, names, io);
   }
-  const sequence = Number(rest[0]);
-  if (rest.length !== 1 || !Number.isSafeInteger(sequence) || sequence < 1)
-    throw new UsageError('policy rollback takes the sequence number of a version (see policy list).');
+  // Decimal digits only: Number() would also take "0x1", "1e0" or " 1" as version 1.
+  const sequence = rest.length === 1 && SEQUENCE.test(rest[0] as string) ? Number(rest[0]) : Number.NaN;
+  if (!Number.isSafeInteger(sequence)) throw new UsageError('policy rollback takes the sequence number of a version (see policy list).');
   return rollback(databaseUrl, names, sequence, { ...options, publishedBy }, io);
 };

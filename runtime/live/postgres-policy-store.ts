@@ -212,6 +212,12 @@ export interface PublishRecord {
   readonly underLock?: ((client: Queryable) => Promise<void>) | undefined;
 }
 
+/** What a rollback records: what a publish does, and why it was made (after `rollback to <sequence>: `). */
+export interface RollbackRecord extends PublishRecord {
+  /** Why; the entry's note is `rollback to <sequence>: <note>`, or `rollback to <sequence>` without one. */
+  readonly note?: string | undefined;
+}
+
 /** Inserts a bundle, points the store at it and notifies followers; inside the caller's transaction. */
 async function insertAndActivate(
   client: PgClient,
@@ -319,14 +325,15 @@ export async function readStoredVersion(client: Queryable, names: PolicyStoreNam
  *
  * @example
  * ```ts
- * await rollbackPolicy(client, names, 12, { publishedBy: 'alice', diffSummary: '-2 cells' }); // 15: the bundle of 12, active again
+ * await rollbackPolicy(client, names, 12, { publishedBy: 'alice', diffSummary: '-2 cells', note: 'incident 42' }); // 15: the bundle of 12, active again
  * ```
  */
-export async function rollbackPolicy(client: PgClient, names: PolicyStoreNames, sequence: number, record: PublishRecord = {}): Promise<number> {
+export async function rollbackPolicy(client: PgClient, names: PolicyStoreNames, sequence: number, record: RollbackRecord = {}): Promise<number> {
+  const note = record.note === undefined || record.note === '' ? `rollback to ${sequence}` : `rollback to ${sequence}: ${record.note}`;
   return inTransaction(client, async () => {
     await ensurePolicyStore(client, names);
     const bundle = await readStoredVersion(client, names, sequence);
-    return insertAndActivate(client, names, bundle, JSON.stringify(bundle), `rollback to ${sequence}`, record);
+    return insertAndActivate(client, names, bundle, JSON.stringify(bundle), note, record);
   });
 }
 

@@ -55,6 +55,13 @@ describe('typed-permissions policy: refusals', () => {
       ['policy', 'rollback', '0', '--database-url', UNREACHABLE],
       'policy rollback takes the sequence number of a version (see policy list).',
     ],
+    ...['0x1', '1e0', ' 1', '1 ', '+1', '01', '1.0', '9007199254740993'].map((given): [string, string[], string] => [
+      `a rollback to ${JSON.stringify(given)} (a sequence is decimal digits)`,
+      ['policy', 'rollback', given, '--database-url', UNREACHABLE],
+      'policy rollback takes the sequence number of a version (see policy list).',
+    ]),
+    ['a list with --note (it records nothing)', ['policy', 'list', '--note', 'why', '--database-url', UNREACHABLE], 'policy list takes no --note.'],
+    ['followers with --note', ['policy', 'followers', '--note', 'why', '--database-url', UNREACHABLE], 'policy followers takes no --note.'],
     ['a rollback with --yes (it does not ask)', ['policy', 'rollback', '1', '--yes', '--database-url', UNREACHABLE], 'policy rollback takes no --yes.'],
     [
       'a rollback by an unprintable name',
@@ -140,6 +147,16 @@ describeWithServer('typed-permissions policy on a PostgreSQL server', () => {
     });
     const { rows } = await admin().query<{ sequence: string }>(`SELECT sequence FROM ${schema}.policy_current`);
     expect(rows).toEqual([{ sequence: '2' }]);
+    // A rollback records its --note after what it did; without one, what it did alone.
+    expect((await run('policy', 'rollback', '1', ...store(), '--note', 'incident 42')).code).toBe(0);
+    expect((await run('policy', 'rollback', '2', ...store())).code).toBe(0);
+    const notes = await admin().query<{ sequence: string; note: string }>(
+      `SELECT sequence, note FROM ${schema}.policy_versions WHERE sequence > 2 ORDER BY sequence`,
+    );
+    expect(notes.rows).toEqual([
+      { sequence: '3', note: 'rollback to 1: incident 42' },
+      { sequence: '4', note: 'rollback to 2' },
+    ]);
   });
 
   it('refuses a rollback to a version edited in the database (tables that do not hash to its version, or no tables), changing nothing', async () => {
