@@ -2,7 +2,7 @@
  * `filePolicySource`: a bundle replaced by an atomic rename, and a mounted-configuration style symbolic-link
  * swap, are both picked up; a file caught half-written is never loaded (it is reported and read again, and the
  * completed file is loaded); a file that appears later is loaded when it appears, and one that is deleted is said
- * through `onError` while its version keeps running. A path that is not a regular
+ * through `onError` while its version keeps running; a leading byte order mark is allowed. A path that is not a regular
  * file (/dev/zero, a named pipe, a socket, a folder), at the start or after a swap, is reported through `onError`
  * at once, never read; a file over `maxBytes` is reported, at the limit it loads; a file that holds more than its
  * size said when it was opened is refused after one byte past the limit.
@@ -124,6 +124,30 @@ describe('filePolicySource', () => {
     rmSync(path);
     await until('the second deletion said', () => errors.length > 1);
     expect([errors, permissions.policyVersion]).toEqual([[gone, gone.replace(v2.version, v3.version)], v3.version]);
+  });
+
+  it('loads a bundle saved with a byte order mark, at its version; a second one is refused, shown escaped', async () => {
+    const path = join(folder, 'policy.json');
+    writeFileSync(path, JSON.stringify(v1));
+    const { permissions, errors, changes } = await follow(path);
+    writeFileSync(path, `\ufeff${JSON.stringify(v2)}`);
+    await until('v2 active', () => permissions.policyVersion === v2.version);
+    writeFileSync(path, `\ufeff\ufeff${JSON.stringify(v3)}`);
+    await until('the second byte order mark reported', () => errors.length > 0);
+    const parseError = (() => {
+      try {
+        return JSON.parse(`\ufeff${JSON.stringify(v3)}`) as never;
+      } catch (error) {
+        return (error as Error).message.replaceAll('\ufeff', '\\ufeff');
+      }
+    })();
+    expect([errors, changes.map((change) => change.version), permissions.policyVersion]).toEqual([
+      [`The policy bundle of file ${path} is not JSON (${parseError}); it is not loaded.`],
+      [v2.version],
+      v2.version,
+    ]);
+    expect(errors[0]).toContain('\\ufeff');
+    expect(errors[0]).not.toContain('\ufeff');
   });
 
   it('loads a file that appears after the start', async () => {
