@@ -3,8 +3,10 @@
  * (`typed-permissions policy publish`). The source listens for the store's notification on a dedicated
  * connection — never a pooled one, which would drop LISTEN when returned — and re-reads the active version on
  * every notification, every reconnect and a periodic poll: NOTIFY has no replay, so a notification sent while
- * the listener was disconnected costs at most one poll interval. Behind a connection pooler in transaction mode
- * LISTEN does not work at all; the poll still converges (point the source at the server, or a session-mode pool).
+ * the listener was disconnected costs at most one poll interval. The listening connection is checked every
+ * `pingIntervalMs`, as the tenant-roles source's is, so that a server gone without a word is found out. Behind a
+ * connection pooler in transaction mode LISTEN does not work at all; the poll still converges (point the source
+ * at the server, or a session-mode pool).
  */
 import { PermissionsUsageError } from '../core/common/errors.js';
 import type { PolicySource, SourcedPolicy } from './policy-source.js';
@@ -24,6 +26,12 @@ export interface PostgresPolicySourceOptions {
   readonly channel?: string | undefined;
   /** How often the active version is read regardless of notifications, in ms. Default 30,000. */
   readonly pollIntervalMs?: number | undefined;
+  /**
+   * How often the listening connection is checked with a bounded `SELECT 1`, in ms: a server that went away without
+   * a word (a failover behind a proxy) is found out, said through `onError`, and listened to again, instead of
+   * versions arriving only at the next poll. Default 30,000.
+   */
+  readonly pingIntervalMs?: number | undefined;
   /** How long to wait before reconnecting a lost listener, in ms (doubling up to 30 s while it keeps failing). Default 500. */
   readonly reconnectDelayMs?: number | undefined;
   /**
@@ -53,6 +61,7 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
     ...(options.channel === undefined ? {} : { channel: options.channel }),
   });
   const pollIntervalMs = durationOption('postgresPolicySource(): pollIntervalMs', options.pollIntervalMs, 30_000, 10);
+  const pingIntervalMs = durationOption('postgresPolicySource(): pingIntervalMs', options.pingIntervalMs, 30_000, 10);
   const reconnectDelayMs = durationOption('postgresPolicySource(): reconnectDelayMs', options.reconnectDelayMs, 500, 1);
   if (options.register !== undefined && typeof options.register !== 'boolean')
     throw new PermissionsUsageError('postgresPolicySource(): register must be true or false.');
@@ -62,7 +71,8 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
   const poolOf = async (): Promise<PgPool> => {
     if (pool === undefined) {
       const { Pool } = await loadPg();
-      pool = new Pool({ connectionString, max: 2, connectionTimeoutMillis: 10_000, application_name: APPLICATION_NAME });
+      // A read on a connection lost without a word fails within the timeout, and the connection is replaced.
+      pool = new Pool({ connectionString, max: 2, connectionTimeoutMillis: 10_000, query_timeout: 10_000, application_name: APPLICATION_NAME });
       // An idle pooled connection that breaks is replaced on the next read; its error is not the source's failure.
       pool.on('error', () => undefined);
     }
@@ -80,6 +90,7 @@ export function postgresPolicySource(options: PostgresPolicySourceOptions): Poli
         applicationName: APPLICATION_NAME,
         channel: names.channel,
         reconnectDelayMs,
+        pingIntervalMs,
         // Whatever was published while the connection was down was not notified to it: read when listening (again).
         listening: () => changed(),
         notified: () => changed(),

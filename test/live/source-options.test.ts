@@ -36,6 +36,11 @@ describe('policy source options', () => {
       () => postgresPolicySource({ connectionString: url, reconnectDelayMs: 0 }),
       `postgresPolicySource(): reconnectDelayMs must be a whole number of milliseconds from 1 to ${MAX}, got 0.`,
     ],
+    [
+      'a store ping below 10 ms',
+      () => postgresPolicySource({ connectionString: url, pingIntervalMs: 9 }),
+      `postgresPolicySource(): pingIntervalMs must be a whole number of milliseconds from 10 to ${MAX}, got 9.`,
+    ],
     ['no path', () => filePolicySource(''), 'filePolicySource(path): path must be the path of a policy bundle (policy.json).'],
     [
       'no connection string',
@@ -53,7 +58,7 @@ describe('policy source options', () => {
 
   it('accepts durations at the limits', () => {
     expect(filePolicySource('p.json', { pollIntervalMs: 10 }).description).toMatch(/^file \/.*p\.json$/);
-    expect(postgresPolicySource({ connectionString: url, pollIntervalMs: MAX, reconnectDelayMs: 1 }).description).toBe(
+    expect(postgresPolicySource({ connectionString: url, pollIntervalMs: MAX, reconnectDelayMs: 1, pingIntervalMs: 10 }).description).toBe(
       'PostgreSQL store typed_permissions at db.internal:5432',
     );
   });
