@@ -15,10 +15,17 @@ export interface PermissionsErrorHandlerOptions {
   readonly onServerError?: ((error: unknown, c: Context) => void) | undefined;
 }
 
-/** An error that brings the response to send (Hono's `HTTPException` made with `{ res }`, as its auth middlewares throw). */
+/**
+ * An error that brings the response to send (Hono's `HTTPException` made with `{ res }`, as its auth middlewares
+ * throw). One whose getters or Proxy traps throw brings none: it is answered as any other error that cannot be read.
+ */
 function ownResponseOf(error: unknown): Response | undefined {
-  const { res, getResponse } = error as { res?: unknown; getResponse?: unknown };
-  return res instanceof Response && typeof getResponse === 'function' ? (getResponse as () => Response).call(error) : undefined;
+  try {
+    const { res, getResponse } = error as { res?: unknown; getResponse?: unknown };
+    return res instanceof Response && typeof getResponse === 'function' ? (getResponse as () => Response).call(error) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -139,7 +139,9 @@ function clientStatusOf(error: unknown): number | undefined {
  * The answer to an error a request ran into: 400 for a PermissionsInvalidIdError; the status and message of an
  * error that carries a 4xx (or 503) `status` or `statusCode` (what an application's `getUser` throws for an
  * unknown caller: 401); else 500 `"Internal server error"`, with `serverError: true` so that the integration
- * hands the error to the application's logging — its message, stack and cause are never in the body.
+ * hands the error to the application's logging — its message, stack and cause are never in the body. Never
+ * throws: a value whose getters or Proxy traps throw while it is read (a `statusCode` computed from a store that
+ * is down) is answered with that 500 too.
  *
  * @example
  * ```ts
@@ -149,10 +151,25 @@ function clientStatusOf(error: unknown): number | undefined {
  * ```
  */
 export function answerOfError(failure: unknown): ErrorAnswer & { readonly serverError: boolean } {
+  try {
+    return answerOfReadableError(failure);
+  } catch {
+    // Left to throw, the error path itself would fail: Express would answer its HTML page (the inner error's
+    // stack outside production), Fastify the inner error's message. The value is reported as it was thrown.
+    return internalErrorAnswer();
+  }
+}
+
+function internalErrorAnswer(): ErrorAnswer & { readonly serverError: true } {
+  return { ...errorAnswer(500, INTERNAL_ERROR_MESSAGE), serverError: true };
+}
+
+/** {@link answerOfError}, for a value that may throw while its prototype, status or message is read. */
+function answerOfReadableError(failure: unknown): ErrorAnswer & { readonly serverError: boolean } {
   // A wrapped value is answered as the value (one level: errorOfThrown never wraps an Error).
   const error = failure instanceof ThrownValueError ? failure.thrown : failure;
   const status = error instanceof PermissionsInvalidIdError ? 400 : clientStatusOf(error);
-  if (status === undefined) return { ...errorAnswer(500, INTERNAL_ERROR_MESSAGE), serverError: true };
+  if (status === undefined) return internalErrorAnswer();
   const message = (error as { message?: unknown }).message;
   return { ...errorAnswer(status, typeof message === 'string' ? message : ''), serverError: false };
 }

@@ -8,6 +8,24 @@
  */
 import { describeValue } from '../core/common/describe-value.js';
 
+/** What a message says of a thrown value; a revoked Proxy throws even when asked whether it is an array. */
+function describeThrown(thrown: unknown): string {
+  try {
+    return describeValue(thrown);
+  } catch {
+    return 'a value that cannot be read';
+  }
+}
+
+/** Whether `thrown` is an Error; a Proxy whose getPrototypeOf trap throws is none. */
+function isError(thrown: unknown): thrown is Error {
+  try {
+    return thrown instanceof Error;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A value thrown that is not an Error, wrapped: `thrown` is the value.
  *
@@ -18,14 +36,15 @@ import { describeValue } from '../core/common/describe-value.js';
  */
 export class ThrownValueError extends Error {
   constructor(readonly thrown: unknown) {
-    super(`The application threw ${describeValue(thrown)}, which is not an Error.`);
+    super(`The application threw ${describeThrown(thrown)}, which is not an Error.`);
     this.name = 'ThrownValueError';
   }
 }
 
 /**
  * `thrown` when it is an Error, else a {@link ThrownValueError} holding it: what an integration hands its framework
- * as a failure, so that no thrown value can read as "go on".
+ * as a failure, so that no thrown value can read as "go on". Never throws: a value whose Proxy traps throw (its
+ * prototype cannot be read) is wrapped like any value that is no Error.
  *
  * @example
  * ```ts
@@ -33,5 +52,5 @@ export class ThrownValueError extends Error {
  * ```
  */
 export function errorOfThrown(thrown: unknown): Error {
-  return thrown instanceof Error ? thrown : new ThrownValueError(thrown);
+  return isError(thrown) ? thrown : new ThrownValueError(thrown);
 }

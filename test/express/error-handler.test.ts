@@ -10,10 +10,16 @@ import type { AddressInfo } from 'node:net';
 import express, { type Request } from 'express';
 import { permissionsFromDefinitions, PermissionsUsageError, type PermissionDefinition, type User } from 'typed-permissions';
 import { createPermitMiddleware, permissionsErrorHandler, permitOf, type PermissionsErrorHandlerOptions } from 'typed-permissions/express';
+import { ThrownValueError } from 'typed-permissions/integration';
 
 type AppUser = User<number>;
 
 const INTERNAL = { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' };
+
+/** A getter or Proxy trap of a hostile thrown value, whose message must not reach the caller. */
+const failingGetter = (): never => {
+  throw new Error('cannot compute status: db-7.internal:5432 down');
+};
 
 const definitions: PermissionDefinition[] = [
   { roles: ['EMPLOYEE'], resource: 'document', possession: 'own', grant: ['read'], isOwner: 'isCreator', listOwned: 'listCreated' },
@@ -27,8 +33,9 @@ afterEach(async () => {
 /**
  * An app whose ownership hook fails for document 666 (with a message that must not reach the caller), in the
  * Express environment `env`, listening on loopback; resolves to its address once it listens (at most 10 s).
+ * `getUser` is an employee's unless given.
  */
-async function serve(env: string, options: PermissionsErrorHandlerOptions): Promise<string> {
+async function serve(env: string, options: PermissionsErrorHandlerOptions, getUser = (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] })): Promise<string> {
   const ownership = {
     isCreator: ({ user, resourceId }: { user: AppUser; resourceId: unknown }) => {
       if (resourceId === 666) throw new Error('db-7 refused the password hunter2');
@@ -41,7 +48,7 @@ async function serve(env: string, options: PermissionsErrorHandlerOptions): Prom
     resourceIdTypes: { document: 'number' },
     logger: { warn: () => undefined },
   });
-  const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] }) });
+  const permit = createPermitMiddleware({ permissions, resource: 'document', getUser });
   const app = express();
   // The environment Express's final handler reads: outside production it shows an error's stack.
   app.set('env', env);
@@ -107,6 +114,30 @@ describe('permissionsErrorHandler({ onServerError }) of express, on a real serve
     });
     expect(unhandled).toEqual([]);
   }, 20_000);
+
+  it.each([
+    ['an Error whose statusCode getter throws', () => Object.defineProperty(new Error('session store down'), 'statusCode', { get: failingGetter }), false],
+    ['a Proxy whose getPrototypeOf trap throws', () => new Proxy({}, { getPrototypeOf: failingGetter }), true],
+  ])(
+    'getUser throws %s: the same JSON 500 with nothing of the inner error, reported, no unhandled rejection (the process went on)',
+    async (_label, hostile, wrapped) => {
+      const thrown = hostile();
+      const reported: unknown[] = [];
+      const baseUrl = await serve('development', { onServerError: (error) => void reported.push(error) }, () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- the hostile value under test
+        throw thrown;
+      });
+      const unhandled = await unhandledRejectionsDuring(async () => {
+        expect(await ask(baseUrl, '/documents/1')).toEqual({ status: 500, type: 'application/json; charset=utf-8', body: INTERNAL });
+      });
+      expect(unhandled).toEqual([]);
+      // The value as thrown, or the Error that wraps what is no Error.
+      expect(reported).toHaveLength(1);
+      expect(reported[0] instanceof ThrownValueError).toBe(wrapped);
+      expect(wrapped ? (reported[0] as ThrownValueError).thrown : reported[0]).toBe(thrown);
+    },
+    20_000,
+  );
 
   it('an onServerError that is not a function is refused when the handler is made, not at the first 500', () => {
     expect(() => permissionsErrorHandler({ onServerError: 'log' as never })).toThrow(

@@ -84,6 +84,7 @@ export function permitFor(permissions: Permissions<AppUser>, serverErrors: unkno
 
 /** What a test sets beside the fixture's options. */
 export interface PermitOptions {
+  readonly getUser?: (request: FastifyRequest) => AppUser;
   readonly projectResourceId?: ProjectResourceId;
   readonly onServerError?: (error: unknown) => void;
 }

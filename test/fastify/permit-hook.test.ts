@@ -12,6 +12,11 @@ import { ask, closeAll, documentsEngine, FORBIDDEN, INTERNAL, serve, userOf, typ
 
 afterEach(closeAll, 30_000);
 
+/** A getter or Proxy trap of a hostile thrown value, whose message must not reach the caller. */
+const failingGetter = (): never => {
+  throw new Error('cannot compute status: db-7.internal:5432 down');
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const notADocumentId = (id: string) =>
   `${id.length > 40 ? `${JSON.stringify(id.slice(0, 40))}…` : JSON.stringify(id)} is not an id of "document": its ids are an integer written in decimal ` +
@@ -211,6 +216,31 @@ describe('fastify permit({ action }) per route, on a real server', () => {
       process.off('unhandledRejection', listener);
     }
     expect(unhandled).toEqual([]);
+  });
+
+  it.each([
+    ['an Error whose statusCode getter throws', () => Object.defineProperty(new Error('session store down'), 'statusCode', { get: failingGetter })],
+    ['a Proxy whose getPrototypeOf trap throws', () => new Proxy({}, { getPrototypeOf: failingGetter })],
+  ])('getUser throws %s: 500 with nothing of the inner error, reported; the handler never runs', async (_label, hostile) => {
+    const thrown = hostile();
+    let ran = 0;
+    const server = await serve(
+      async (app, permit) => {
+        await app.register(fastifyPermissions);
+        app.get('/documents/:id', { preHandler: permit({ action: 'read' }) }, (_request, reply) => reply.send({ ran: ++ran }));
+      },
+      {
+        getUser: () => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- the hostile value under test
+          throw thrown;
+        },
+      },
+    );
+    expect(await ask(server, '/documents/1', { userId: '1' })).toEqual({ status: 500, body: INTERNAL, version: null, callId: null });
+    expect(ran).toBe(0);
+    // What getUser threw, as it was thrown: the hook answers the value itself, it wraps nothing.
+    expect(server.serverErrors).toHaveLength(1);
+    expect(server.serverErrors[0]).toBe(thrown);
   });
 
   it("hooks of the application that throw before the check: Fastify's error answer, no decision, no handler", async () => {

@@ -5,7 +5,7 @@
  * would throw it to the server (on Node.js, a 500 with an empty body; elsewhere, whatever the host shows).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { permissionsFromDefinitions, PermissionsUsageError, type PermissionDefinition, type User } from '../../runtime/permissions/index.js';
 import { createPermitMiddleware, permissionsErrorHandler, type PermissionsErrorHandlerOptions } from '../../runtime/hono/index.js';
 import { ask, serveOnLoopback, type HonoServer } from './hono-server.js';
@@ -23,7 +23,21 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 }, 10_000);
 
-/** An app whose ownership hook fails for document 666, with a message that must not reach the caller. */
+/** A getter or Proxy trap of a hostile thrown value, whose message must not reach the caller. */
+const failingGetter = (): never => {
+  throw new Error('cannot compute status: db-7.internal:5432 down');
+};
+
+/** What getUser throws for the request header `x-hostile`: values whose getters or Proxy traps throw. */
+const HOSTILE: Readonly<Record<string, () => unknown>> = {
+  'statusCode-getter': () => Object.defineProperty(new Error('session store down'), 'statusCode', { get: failingGetter }),
+  'no-prototype': () => new Proxy({}, { getPrototypeOf: failingGetter }),
+};
+
+/**
+ * An app whose ownership hook fails for document 666, with a message that must not reach the caller; its getUser
+ * throws {@link HOSTILE}'s value of the `x-hostile` header; `/own-response` throws an Error whose `res` getter throws.
+ */
 function appWith(options: PermissionsErrorHandlerOptions): Hono {
   const ownership = {
     isCreator: ({ user, resourceId }: { user: AppUser; resourceId: unknown }) => {
@@ -37,12 +51,21 @@ function appWith(options: PermissionsErrorHandlerOptions): Hono {
     resourceIdTypes: { document: 'number' },
     logger: { warn: () => undefined },
   });
-  const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: (): AppUser => ({ id: 1, roles: ['EMPLOYEE'] }) });
+  const getUser = (c: Context): AppUser => {
+    const hostile = HOSTILE[c.req.header('x-hostile') ?? ''];
+    if (hostile !== undefined) throw hostile();
+    return { id: 1, roles: ['EMPLOYEE'] };
+  };
+  const permit = createPermitMiddleware({ permissions, resource: 'document', getUser });
   const app = new Hono();
   app.get('/documents/:id', permit({ action: 'read' }), (c) => c.json({ read: c.var.permit.resourceId }));
   // A route of one handler: Hono calls onError, and would throw what it throws, synchronously from fetch.
   app.get('/broken', () => {
     throw new Error('db-7 refused the password hunter2');
+  });
+  // Read as an HTTPException that brings its own response: the getter throws instead.
+  app.get('/own-response', () => {
+    throw Object.defineProperty(new Error('x'), 'res', { get: failingGetter });
   });
   app.onError(permissionsErrorHandler(options));
   return app;
@@ -117,6 +140,21 @@ describe('permissionsErrorHandler({ onServerError }) of Hono', () => {
     });
     expect(unhandled).toEqual([]);
   }, 20_000);
+
+  it('a thrown value whose getters or Proxy traps throw: the same JSON 500 with nothing of the inner error, reported, never a throw', async () => {
+    const reported: unknown[] = [];
+    const app = appWith({ onServerError: (error) => void reported.push(error) });
+    for (const [path, hostile] of [
+      ['/documents/1', 'statusCode-getter'],
+      ['/documents/1', 'no-prototype'],
+      ['/own-response', ''],
+    ] as const) {
+      const response = await app.request(path, { headers: { 'x-hostile': hostile } });
+      expect([response.status, await response.json()]).toEqual([500, INTERNAL]);
+    }
+    // An Error as thrown; what is no Error wrapped (Hono hands its error handler Errors only).
+    expect(reported.map((error) => (error as Error).message)).toEqual(['session store down', 'The application threw object, which is not an Error.', 'x']);
+  });
 
   it('an onServerError that is not a function is refused when the handler is made, not at the first 500', () => {
     expect(() => permissionsErrorHandler({ onServerError: 'log' as never })).toThrow(

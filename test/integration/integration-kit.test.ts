@@ -20,12 +20,14 @@ import {
   decideRequest,
   decisionHeaders,
   errorAnswer,
+  errorOfThrown,
   forbiddenReason,
   permissionsEngineOf,
   projectRequestId,
   rawResourceIdOf,
   resolveRoute,
   serverErrorReporter,
+  ThrownValueError,
   type IntegrationFactory,
 } from 'typed-permissions/integration';
 
@@ -184,6 +186,32 @@ describe('answers as data', () => {
       internal,
       internal,
     ]);
+  });
+
+  it('answerOfError and errorOfThrown never throw: a value whose getters or Proxy traps throw is a 500, wrapped when it is no Error', () => {
+    const failingGetter = () => {
+      throw new Error('cannot compute status: db-7.internal:5432 down');
+    };
+    const statusCodeGetter = Object.defineProperty(new Error('session store down'), 'statusCode', { get: failingGetter });
+    const statusGetter = Object.defineProperty(new Error('session store down'), 'status', { get: failingGetter });
+    const messageGetter = Object.defineProperty(Object.assign(new Error('x'), { status: 401 }), 'message', { get: failingGetter });
+    const noPrototype = new Proxy({}, { getPrototypeOf: failingGetter });
+    const noProperty = new Proxy(new Error('x'), { get: failingGetter });
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const internal = { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' }, serverError: true };
+    for (const hostile of [statusCodeGetter, statusGetter, messageGetter, noPrototype, noProperty, revoked]) {
+      expect(answerOfError(hostile)).toEqual(internal);
+      expect(answerOfError(errorOfThrown(hostile))).toEqual(internal);
+    }
+    expect(errorOfThrown(statusCodeGetter)).toBe(statusCodeGetter);
+    const wrapped = errorOfThrown(noPrototype);
+    expect([wrapped instanceof ThrownValueError, (wrapped as ThrownValueError).thrown === noPrototype, wrapped.message]).toEqual([
+      true,
+      true,
+      'The application threw object, which is not an Error.',
+    ]);
+    expect(errorOfThrown(revoked).message).toBe('The application threw a value that cannot be read, which is not an Error.');
   });
 });
 
