@@ -21,7 +21,9 @@ export interface PermissionsErrorHandlerOptions {
  * error that carries a 4xx `status` or `statusCode` (what `getUser` throws for an unknown caller: 401); and 500
  * "Internal server error" for anything else — a failing ownership hook, a wiring mistake, a bug — with no
  * message, stack or cause of the original (those go to `onServerError`, whose own failure changes nothing of the
- * answer). Without it express answers with an HTML page, and outside production with a stack trace. An
+ * answer). Without it express answers with an HTML page, and outside production with a stack trace. An error
+ * that comes after the response was answered is reported alike and answers nothing: an answer still being written
+ * is handed on to Express's own handler, which closes the connection; a complete one is left as it was sent. An
  * `onServerError` that is not a function throws a PermissionsUsageError here.
  *
  * @example
@@ -38,10 +40,13 @@ export function permissionsErrorHandler(
     receives: 'req',
   });
   // Express treats a handler as an error handler only when it declares four parameters.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  return (error, req, res, _next) => {
+  return (error, req, res, next) => {
     const { status, body, serverError } = answerOfError(error);
     if (serverError) reportServerError(error, req);
-    res.status(status).json(body);
+    if (res.headersSent !== true) res.status(status).json(body);
+    // Answered already: writing would throw ERR_HTTP_HEADERS_SENT. An answer still being written (a stream that
+    // failed) goes to Express's own handler, as its guide asks, which closes the connection so that the cut answer
+    // is not taken for a whole one; a complete one (an error that came after a timeout's 503) is left as it was sent.
+    else if (res.writableEnded !== true) next(error);
   };
 }

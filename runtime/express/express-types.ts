@@ -23,6 +23,10 @@ export interface ExpressResponse {
   status(code: number): { json(body: unknown): unknown };
   /** Sets a response header (express's responses have it; the integration sends `x-permissions-version`). */
   setHeader?(name: string, value: string): unknown;
+  /** Whether the response was already answered (by a timeout middleware, say): a late answer is then dropped. */
+  readonly headersSent?: boolean;
+  /** Whether the answer already sent is complete (Node.js's `writableEnded`). */
+  readonly writableEnded?: boolean;
 }
 
 /** express's `next`: without an argument, the next handler runs; with an error, the error handlers. */

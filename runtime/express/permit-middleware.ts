@@ -18,7 +18,7 @@ import {
   type PermitRouteOptions,
   type ResourceIdRoute,
 } from '../integration/index.js';
-import { answerGrantQuery, sendAnswer } from './grant-answer.js';
+import { answerGrantQuery, sendAnswer, settleWith } from './grant-answer.js';
 
 export type { PermitRouteOptions };
 
@@ -171,13 +171,11 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, TRe
         return;
       }
       const { resourceId } = requested;
-      Promise.resolve()
-        .then(async () => ({ user: await getUser(req), tenant: await getTenant?.(req) }))
-        .then(
-          ({ user, tenant }) => answerGrantQuery(permissions, { user, resource, action, resourceId, tenant }, req, res, next),
-          // An Error, whatever was thrown: Express reads next(undefined) as "go on" and next('route') as "skip this route".
-          (error: unknown) => next(errorOfThrown(error)),
-        );
+      settleWith(
+        Promise.resolve().then(async () => ({ user: await getUser(req), tenant: await getTenant?.(req) })),
+        ({ user, tenant }) => answerGrantQuery(permissions, { user, resource, action, resourceId, tenant }, req, res, next),
+        next,
+      );
     };
     permitRoutes.set(middleware, checked);
     return middleware;

@@ -96,9 +96,11 @@ export function permitHookRouteOf(hook: unknown): PermitHookRoute | undefined {
  * Answers with `answer`, and returns the reply for the hook to resolve with: Fastify skips the handler once the
  * reply is sent, and an answer that `onSend` hooks are still working on is not sent yet — resolving with the reply
  * (a thenable that settles when the answer is written) makes Fastify wait for it instead of running the handler.
+ * A reply already answered (a timeout that sent 503 while the check ran) is left as it was sent: sending again
+ * would only log Fastify's "Reply was already sent" warning, which blames the route.
  */
 function send(reply: FastifyReply, answer: ErrorAnswer): FastifyReply {
-  return reply.code(answer.status).send(answer.body);
+  return reply.sent || reply.raw.headersSent ? reply : reply.code(answer.status).send(answer.body);
 }
 
 /**

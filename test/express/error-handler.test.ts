@@ -7,9 +7,16 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Request } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { permissionsFromDefinitions, PermissionsUsageError, type PermissionDefinition, type User } from 'typed-permissions';
-import { createPermitMiddleware, permissionsErrorHandler, permitOf, type PermissionsErrorHandlerOptions } from 'typed-permissions/express';
+import {
+  createPermissionsMiddleware,
+  createPermitMiddleware,
+  permissionsErrorHandler,
+  permitOf,
+  type PermissionsErrorHandlerOptions,
+  type RequestWithPermit,
+} from 'typed-permissions/express';
 import { ThrownValueError } from 'typed-permissions/integration';
 
 type AppUser = User<number>;
@@ -144,4 +151,89 @@ describe('permissionsErrorHandler({ onServerError }) of express, on a real serve
       new PermissionsUsageError('permissionsErrorHandler(): options.onServerError must be a function (error, req) => void.'),
     );
   });
+});
+
+describe('a decision that comes after the response was answered (a timeout middleware answered 503 first)', () => {
+  const TIMEOUT = { statusCode: 503, error: 'Service Unavailable', message: 'Response timeout' };
+
+  /**
+   * An app whose first middleware answers 503 and lets the request go on, as a timeout middleware does when it fires
+   * while the check still runs; `x-user-id: boom` is a session store that fails. Its permit and permissions
+   * middlewares decide after the answer was sent; the errors answered 500 are in `reported`, those
+   * permissionsErrorHandler hands on in `handedOn`.
+   */
+  async function timedOutServer(): Promise<{ baseUrl: string; reported: unknown[]; handedOn: unknown[] }> {
+    const reported: unknown[] = [];
+    const handedOn: unknown[] = [];
+    const permissions = permissionsFromDefinitions<AppUser>(definitions, {
+      ownership: {
+        isCreator: ({ user, resourceId }: { user: AppUser; resourceId: unknown }) => resourceId === user.id,
+        listCreated: ({ user }: { user: AppUser }) => [user.id],
+      },
+      resourceIdTypes: { document: 'number' },
+      logger: { warn: () => undefined },
+    });
+    const userOf = (req: Request): AppUser => {
+      if (req.get('x-user-id') === 'boom') throw new Error('the session store is down');
+      return { id: 1, roles: ['EMPLOYEE'] };
+    };
+    const permit = createPermitMiddleware({ permissions, resource: 'document', getUser: userOf });
+    const app = express();
+    app.use((req, res, next) => {
+      if (req.get('x-timed-out') === 'yes') res.status(503).json(TIMEOUT);
+      next();
+    });
+    app.get('/documents/:id', permit({ action: 'read' }), (req: Request, res) => void res.json({ read: permitOf(req).resourceId }));
+    app.get(
+      '/queried/:id',
+      (req, _res, next) => {
+        (req as RequestWithPermit<AppUser>).permissionsQuery = { user: userOf(req), resource: 'document', action: 'read', resourceId: Number(req.params.id) };
+        next();
+      },
+      createPermissionsMiddleware({ permissions }),
+      (req, res) => void res.json({ read: (req as RequestWithPermit<AppUser, number>).permit!.resourceId }),
+    );
+    app.use(permissionsErrorHandler({ onServerError: (error) => void reported.push((error as Error).message) }));
+    // What permissionsErrorHandler hands on: Express's own handler would close the connection.
+    app.use((error: unknown, _req: Request, _res: Response, next: NextFunction) => {
+      handedOn.push(error);
+      next(error);
+    });
+    const server = await new Promise<Server>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the Express server did not listen within 10 s')), 10_000);
+      const listening = app.listen(0, '127.0.0.1', () => {
+        clearTimeout(timer);
+        resolve(listening);
+      });
+    });
+    servers.push(server);
+    return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, reported, handedOn };
+  }
+
+  async function askTimedOut(baseUrl: string, path: string, userId = '1') {
+    const response = await fetch(`${baseUrl}${path}`, { headers: { 'x-timed-out': 'yes', 'x-user-id': userId }, signal: AbortSignal.timeout(10_000) });
+    return { status: response.status, body: await response.json(), version: response.headers.get('x-permissions-version') };
+  }
+
+  it('a late refusal is dropped: the 503 stays as sent, no ERR_HTTP_HEADERS_SENT rejection (which ended the process), the server goes on', async () => {
+    const { baseUrl, reported } = await timedOutServer();
+    const unhandled = await unhandledRejectionsDuring(async () => {
+      // Document 2 is not user 1's: refused by permit() and by the permissions middleware, after the 503.
+      for (const path of ['/documents/2', '/queried/2']) expect(await askTimedOut(baseUrl, path)).toEqual({ status: 503, body: TIMEOUT, version: null });
+    });
+    expect(unhandled).toEqual([]);
+    expect(reported).toEqual([]);
+    expect(await ask(baseUrl, '/documents/1')).toEqual({ status: 200, type: 'application/json; charset=utf-8', body: { read: 1 } });
+  }, 20_000);
+
+  it('a late error is reported and answers nothing: the 503 stays as sent, its connection is not closed, and the server goes on', async () => {
+    const { baseUrl, reported, handedOn } = await timedOutServer();
+    const unhandled = await unhandledRejectionsDuring(async () => {
+      expect(await askTimedOut(baseUrl, '/documents/1', 'boom')).toEqual({ status: 503, body: TIMEOUT, version: null });
+    });
+    expect(unhandled).toEqual([]);
+    expect(reported).toEqual(['the session store is down']);
+    expect(handedOn).toEqual([]);
+    expect(await ask(baseUrl, '/documents/1')).toEqual({ status: 200, type: 'application/json; charset=utf-8', body: { read: 1 } });
+  }, 20_000);
 });

@@ -5,10 +5,10 @@
  * same decision headers, one decision per request logged `via: 'fastify'`, and hostile input refused.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { PermissionsHookError, PermissionsUsageError } from 'typed-permissions';
 import { createPermitHook, fastifyPermissions, permitOf } from 'typed-permissions/fastify';
-import { ask, closeAll, documentsEngine, FORBIDDEN, INTERNAL, serve, userOf, type GuardedServer } from './fastify-fixture.js';
+import { ask, closeAll, documentsEngine, FORBIDDEN, INTERNAL, permitFor, serve, userOf, type GuardedServer } from './fastify-fixture.js';
 
 afterEach(closeAll, 30_000);
 
@@ -241,6 +241,35 @@ describe('fastify permit({ action }) per route, on a real server', () => {
     // What getUser threw, as it was thrown: the hook answers the value itself, it wraps nothing.
     expect(server.serverErrors).toHaveLength(1);
     expect(server.serverErrors[0]).toBe(thrown);
+  });
+
+  it('a refusal or an error that comes after the reply was answered (a timeout sent 503): the 503 stays, nothing is sent again', async () => {
+    const TIMEOUT = { statusCode: 503, error: 'Service Unavailable', message: 'Response timeout' };
+    const { permissions } = documentsEngine();
+    const serverErrors: unknown[] = [];
+    const logged: string[] = [];
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => void logged.push(line) } } });
+    // The timeout fires while getUser runs: the reply is answered 503 before the check decides.
+    const replies = new WeakMap<FastifyRequest, FastifyReply>();
+    app.addHook('onRequest', async (request, reply) => void replies.set(request, reply));
+    const permit = permitFor(permissions, serverErrors, {
+      getUser: (request) => {
+        void replies.get(request)!.code(503).send(TIMEOUT);
+        return userOf(request);
+      },
+    });
+    await app.register(fastifyPermissions);
+    app.get('/documents/:id', { preHandler: permit({ action: 'read' }) }, (_request, reply) => reply.send({ ran: true }));
+    try {
+      await app.ready();
+      for (const userId of ['1', 'boom', 'stranger'])
+        expect(await ask({ app }, '/documents/3', { userId })).toEqual({ status: 503, body: TIMEOUT, version: null, callId: null });
+      // The late error is still the application's to hear of; no "Reply was already sent" warning blames the route.
+      expect(serverErrors.map((error) => (error as Error).message)).toEqual(['the session store is down']);
+      expect(logged).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 
   it("hooks of the application that throw before the check: Fastify's error answer, no decision, no handler", async () => {
