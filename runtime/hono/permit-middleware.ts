@@ -167,18 +167,18 @@ export function createPermitMiddleware<TUser extends User<unknown>, TFilter, E e
       let routeInfo = resolved.get(matched);
       if (routeInfo === undefined) resolved.set(matched, (routeInfo = resolveHonoRoute(matched, setting)));
       let requested: ReturnType<typeof projectRequestId>;
-      let user: TUser;
-      let tenant: Awaited<ReturnType<NonNullable<typeof getTenant>>>;
+      let decision: Awaited<ReturnType<typeof decideRequest<TUser, TFilter>>>;
       try {
         requested = projectRequestId(rawResourceIdOf(routeInfo, c.req.param()), resource, projectResourceId);
         if ('answer' in requested) return answer(c, requested.answer);
-        user = await getUser(c as unknown as Context<E>);
-        tenant = await getTenant?.(c as unknown as Context<E>);
+        const user = await getUser(c as unknown as Context<E>);
+        const tenant = await getTenant?.(c as unknown as Context<E>);
+        // In the try too: the decision reads the user (a roles getter that throws a string rejects it with that string).
+        decision = await decideRequest(permissions, { user, resource, action, resourceId: requested.resourceId, tenant }, VIA);
       } catch (error) {
         // Hono hands its error handler Errors only: anything else thrown would be an empty 500 nobody hears of.
         throw errorOfThrown(error);
       }
-      const decision = await decideRequest(permissions, { user, resource, action, resourceId: requested.resourceId, tenant }, VIA);
       setHeaders(c, decision.headers);
       if (!decision.granted) return answer(c, decision.answer);
       c.set('permit', decision.permit);

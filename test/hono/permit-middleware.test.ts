@@ -67,6 +67,14 @@ async function serveWith(mount: (app: Hono, permit: PermitRoute<AppUser, unknown
       if (header === 'throw-text') throw 'session expired'; // eslint-disable-line @typescript-eslint/only-throw-error -- the careless throw under test
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- the careless throw under test
       if (header === 'throw-status') throw { statusCode: 401, message: 'Session expired.' };
+      // A user whose roles getter throws no Error: the decision, not getUser, rejects with it.
+      if (header === 'roles-throw-text')
+        return {
+          id: 1,
+          get roles(): string[] {
+            throw 'roles store down'; // eslint-disable-line @typescript-eslint/only-throw-error -- the careless throw under test
+          },
+        };
       if (header === undefined || !/^[1-9]\d*$/.test(header)) throw new HTTPException(401, { message: 'Unknown user.' });
       return { id: Number(header), roles: ['EMPLOYEE'] };
     },
@@ -170,6 +178,15 @@ describe('permit({ action }) in a route of a Hono app served on loopback', () =>
       body: { statusCode: 401, error: 'Unauthorized', message: 'Session expired.' },
     });
     expect(served.serverErrors).toEqual([expect.objectContaining({ name: 'ThrownValueError', thrown: 'session expired' })]);
+    expect(ran).toEqual([]);
+    served.serverErrors.length = 0;
+  });
+
+  it('a decision that rejects with no Error (a roles getter throws a string): the JSON 500, reported, never an empty 500', async () => {
+    ran.length = 0;
+    const { status, body } = await ask(served.server.baseUrl, '/documents/1', as('roles-throw-text'));
+    expect([status, body]).toEqual([500, INTERNAL]);
+    expect(served.serverErrors).toEqual([expect.objectContaining({ name: 'ThrownValueError', thrown: 'roles store down' })]);
     expect(ran).toEqual([]);
     served.serverErrors.length = 0;
   });
