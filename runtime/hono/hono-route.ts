@@ -59,21 +59,29 @@ export function resolveHonoRoute(route: HonoRoute, setting: ResourceIdParamSetti
     };
   const resolved = resolveRoute({ label, path, resourceIdParam: setting, inheritedParams, pathParams: (one) => honoPathParams(one).params });
   const { resourceId } = resolved;
-  // Hono gives a name both paths declare the value of the parent's segment: the check would read another record.
-  if (
-    'kind' in resourceId &&
-    resourceId.kind === 'param' &&
-    inheritedParams.includes(resourceId.name) &&
-    own.params.some(({ name }) => name === resourceId.name)
-  )
-    return {
-      ...resolved,
-      resourceId: {
-        problem:
-          `names its record id :${resourceId.name} as its parent path ${route.basePath} names one of its parameters, and Hono reads the ` +
-          "parent's segment for that name",
-        fix: `Rename one of the two parameters (/documents/:documentId with /comments/:id), so that the check reads the route's own segment.`,
-      },
-    };
+  if (!('kind' in resourceId) || resourceId.kind !== 'param') return resolved;
+  const { name } = resourceId;
+  const ownCount = own.params.filter((param) => param.name === name).length;
+  // Hono gives a name declared twice the value of its first segment: the check would read another record.
+  if (inheritedParams.includes(name) && ownCount > 0)
+    return twiceNamed(
+      resolved,
+      `names its record id :${name} as its parent path ${route.basePath} names one of its parameters, and Hono reads the parent's segment for that name`,
+      '/documents/:documentId with /comments/:id',
+    );
+  if (ownCount > 1)
+    return twiceNamed(
+      resolved,
+      `names its record id :${name} twice in its own path, and Hono reads the first segment for that name`,
+      '/users/:userId/documents/:id',
+    );
   return resolved;
+}
+
+/** `resolved`, refused: its record id's name is declared twice (`problem`), which renaming one (as in `example`) fixes. */
+function twiceNamed(resolved: ResourceIdRoute, problem: string, example: string): ResourceIdRoute {
+  return {
+    ...resolved,
+    resourceId: { problem, fix: `Rename one of the two parameters (${example}), so that the check reads the route's own segment.` },
+  };
 }

@@ -97,6 +97,41 @@ describe('checkPermitRoutes(app) finds ambiguous routes at start', () => {
     expect(() => checkPermitRoutes(renamed)).not.toThrow();
   });
 
+  it('a route whose own path names its record id twice: Hono reads the first segment, so it is refused at start and per request', async () => {
+    const permit = permitFor();
+    const app = new Hono();
+    let ran = 0;
+    app.get('/users/:id/documents/:id', permit({ action: 'read' }), () => new Response(`ran ${++ran}`));
+    app.get('/u/:userId/d/:userId', permit({ action: 'read', resourceIdParam: 'userId' }), ok);
+    const problem = (name: string) =>
+      `names its record id :${name} twice in its own path, and Hono reads the first segment for that name. Fix: Rename one of the two ` +
+      "parameters (/users/:userId/documents/:id), so that the check reads the route's own segment.";
+    expect(() => checkPermitRoutes(app)).toThrow(
+      new PermissionsUsageError(
+        `${HEADLINE}  - GET /users/:id/documents/:id (permit({ action: "read" }) on "/users/:id/documents/:id") ${problem('id')}\n` +
+          `  - GET /u/:userId/d/:userId (permit({ action: "read" }) on "/u/:userId/d/:userId") ${problem('userId')}`,
+      ),
+    );
+    // Asked anyway, it is a 500: never the check of the user's id as a document's.
+    const errors: unknown[] = [];
+    app.onError((error) => {
+      errors.push(error);
+      return new Response(null, { status: 500 });
+    });
+    expect((await app.request('/users/1/documents/3')).status).toBe(500);
+    expect(errors).toEqual([
+      new PermissionsUsageError(
+        'GET /users/:id/documents/:id ("/users/:id/documents/:id") names its record id :id twice in its own path, and Hono reads the first ' +
+          'segment for that name, so the permissions check cannot tell which record it is about. Rename one of the two parameters ' +
+          "(/users/:userId/documents/:id), so that the check reads the route's own segment.",
+      ),
+    ]);
+    expect(ran).toBe(0);
+    // A name twice that is not the record id's changes nothing.
+    const other = new Hono().get('/orgs/:org/teams/:org/documents/:id', permit({ action: 'read' }), ok);
+    expect(() => checkPermitRoutes(other)).not.toThrow();
+  });
+
   it('refuses what is not a Hono application', () => {
     const refusal = new PermissionsUsageError('checkPermitRoutes(app): app must be a Hono application (its routes are app.routes).');
     expect(() => checkPermitRoutes({} as never)).toThrow(refusal);
