@@ -1,7 +1,8 @@
 /**
- * Hono route paths are read as Hono's routers match them: the names of `:name`, `:name{pattern}` and a trailing
- * `:name?`, and whether a wildcard `*` follows the last parameter. Checked against Hono itself: for each path, a
- * request the route matches must bring exactly the parameters the reader names (an optional one may be absent).
+ * Hono route paths are read as Hono's routers match them: the names of `:name`, `:name{pattern}` (braces inside the
+ * pattern too) and a trailing `:name?`, and whether a wildcard `*` follows the last parameter. Checked against Hono
+ * itself: for each path, a request the route matches must bring exactly the parameters the reader names (an
+ * optional one may be absent).
  */
 import { describe, expect, it } from '@jest/globals';
 import { Hono } from 'hono';
@@ -16,6 +17,9 @@ describe('honoPathParams', () => {
     expect(honoPathParams('/documents/:id?')).toEqual({ params: [param('id', true)], endsInWildcard: false });
     expect(honoPathParams('/a/:x?/:y?')).toEqual({ params: [param('x', true), param('y', true)], endsInWildcard: false });
     expect(honoPathParams('/documents/:id{[0-9]+}?')).toEqual({ params: [param('id', true)], endsInWildcard: false });
+    // Braces inside a pattern (quantifiers): the pattern ends at the brace that closes its own.
+    expect(honoPathParams('/documents/:id{[0-9]{1,3}}')).toEqual({ params: [param('id')], endsInWildcard: false });
+    expect(honoPathParams('/codes/:code{[a-z]{2}-[0-9]{2,}}/:id')).toEqual({ params: [param('code'), param('id')], endsInWildcard: false });
     expect(honoPathParams('/*')).toEqual({ params: [], endsInWildcard: true });
     expect(honoPathParams('/documents/:id/*')).toEqual({ params: [param('id')], endsInWildcard: true });
     expect(honoPathParams('/wild/*/card/:id')).toEqual({ params: [param('id')], endsInWildcard: false });
@@ -33,6 +37,8 @@ describe('honoPathParams', () => {
       ['/documents/:id/*', '/documents/4/comments/5'],
       ['/wild/*/card/:id', '/wild/x/card/8'],
       ['/dotted/:file.json', '/dotted/report.json'],
+      ['/documents/:id{[0-9]{1,3}}', '/documents/12'],
+      ['/codes/:code{[a-z]{2}-[0-9]{2,}}/:id', '/codes/ab-123/7'],
     ];
     for (const [path, url] of cases) {
       const app = new Hono();

@@ -260,6 +260,8 @@ describe('routes that do not say which parameter is the record id are refused (5
       app.get('/wild/:id', (c) => c.json({ ran: true }));
       app.use('/listed/*', permit({ action: 'list', resourceIdParam: null })).get('/listed/all', (c) => c.json({ list: c.var.permit.resourceId ?? null }));
       app.get('/pattern/:id{[0-9]+}', permit({ action: 'read' }), (c) => c.json({ read: c.var.permit.resourceId }));
+      // A pattern with braces of its own (a quantifier) ends at the brace that closes the one it opened with.
+      app.get('/quantified/:id{[0-9]{1,3}}', permit({ action: 'read' }), (c) => c.json({ read: c.var.permit.resourceId }));
     });
     expect((await ask(served.server.baseUrl, '/wild/3', as('1'))).status).toBe(500);
     expect((served.serverErrors[0] as Error).message).toBe(
@@ -271,6 +273,9 @@ describe('routes that do not say which parameter is the record id are refused (5
     expect(await ask(served.server.baseUrl, '/listed/all', as('1'))).toMatchObject({ status: 200, body: { list: null } });
     expect(await ask(served.server.baseUrl, '/pattern/2', as('1'))).toMatchObject({ status: 200, body: { read: 2 } });
     expect((await ask(served.server.baseUrl, '/pattern/3', as('1'))).status).toBe(403);
+    expect(await ask(served.server.baseUrl, '/quantified/2', as('1'))).toMatchObject({ status: 200, body: { read: 2 } });
+    expect((await ask(served.server.baseUrl, '/quantified/3', as('1'))).status).toBe(403);
+    expect(served.serverErrors).toHaveLength(1);
   });
 
   it('a route registered twice runs its first permit() and handler; the same permit() in two routes resolves each route', async () => {
