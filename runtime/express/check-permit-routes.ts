@@ -5,7 +5,14 @@
  * the boot instead of failing its first request.
  */
 import { PermissionsUsageError } from '../permissions/index.js';
-import { describePaths, isResourceIdParamProblem, resolveRoute, routePathParams } from '../integration/index.js';
+import {
+  describePaths,
+  isResourceIdParamProblem,
+  resolveRoute,
+  routePathParams,
+  type ResourceIdParamSetting,
+  type ResourceIdRoute,
+} from '../integration/index.js';
 import { permitRouteOf } from './permit-middleware.js';
 
 /** One layer of an express router's stack, as far as the check reads it (express 5, router 2). */
@@ -38,7 +45,29 @@ function methodsOf(route: NonNullable<Layer['route']>): string {
   return methods.length === 0 ? 'ALL' : methods.map((method) => method.toUpperCase()).join(',');
 }
 
-function walk(stack: readonly Layer[], merged: readonly string[], mountedAt: string, problems: string[]): void {
+/** Parameters of the path a router is mounted under that its routes never receive (a router without mergeParams). */
+interface Unseen {
+  readonly mountedAt: string;
+  readonly names: readonly string[];
+}
+
+/**
+ * The problem of a permit route that decides without the record id its URL holds: its router (or one above it) is
+ * mounted under parameters it does not merge, so a route without its own id would be checked as a collection.
+ */
+function unseenProblem(unseen: Unseen | undefined, setting: ResourceIdParamSetting, resolved: ResourceIdRoute): string | undefined {
+  if (unseen === undefined || unseen.names.length === 0 || setting === null) return undefined;
+  const { resourceId } = resolved;
+  const collection = 'kind' in resourceId && resourceId.kind === 'none';
+  const namesUnseen = typeof setting === 'string' && unseen.names.includes(setting) && isResourceIdParamProblem(resourceId);
+  if (!collection && !namesUnseen) return undefined;
+  return (
+    `is mounted under ${unseen.mountedAt} without mergeParams: its routes never see ${unseen.names.map((name) => JSON.stringify(name)).join(', ')}. ` +
+    'Fix: Create the router with Router({ mergeParams: true }), or pass resourceIdParam: null if the route is about the collection.'
+  );
+}
+
+function walk(stack: readonly Layer[], merged: readonly string[], unseen: Unseen | undefined, mountedAt: string, problems: string[]): void {
   for (const layer of stack) {
     const { route } = layer;
     if (route !== undefined) {
@@ -47,11 +76,10 @@ function walk(stack: readonly Layer[], merged: readonly string[], mountedAt: str
         if (permit === undefined) continue;
         const label = `${methodsOf(route)} ${mountedAt}${String(route.path)}`;
         const resolved = resolveRoute({ label, path: route.path, resourceIdParam: permit.resourceIdParam, inheritedParams: merged });
-        if (isResourceIdParamProblem(resolved.resourceId))
-          problems.push(
-            `${label} (permit({ action: ${JSON.stringify(permit.action)} }) on ${describePaths(resolved.paths)}) ${resolved.resourceId.problem}. ` +
-              `Fix: ${resolved.resourceId.fix}`,
-          );
+        const where = `${label} (permit({ action: ${JSON.stringify(permit.action)} }) on ${describePaths(resolved.paths)})`;
+        const hidden = unseenProblem(unseen, permit.resourceIdParam, resolved);
+        if (hidden !== undefined) problems.push(`${where} ${hidden}`);
+        else if (isResourceIdParamProblem(resolved.resourceId)) problems.push(`${where} ${resolved.resourceId.problem}. Fix: ${resolved.resourceId.fix}`);
       }
       continue;
     }
@@ -65,13 +93,14 @@ function walk(stack: readonly Layer[], merged: readonly string[], mountedAt: str
       );
       continue;
     }
-    // A router sees its parent's parameters only with mergeParams; its own mount path's parameters always.
-    walk(
-      layer.handle.stack ?? [],
-      [...(layer.handle.mergeParams === true ? merged : []), ...(own ?? [])],
-      `${mountedAt}${mount === '/' ? '' : mount}`,
-      problems,
-    );
+    const at = `${mountedAt}${mount === '/' ? '' : mount}`;
+    // Express hands a router's routes the parameters of the path it is mounted under (and its parent's) only with
+    // mergeParams: without it they are unseen, and a route without its own id would be checked as a collection.
+    if (layer.handle.mergeParams === true) walk(layer.handle.stack ?? [], [...merged, ...(own ?? [])], unseen, at, problems);
+    else {
+      const hidden = [...(unseen?.names ?? []), ...merged, ...(own ?? [])];
+      walk(layer.handle.stack ?? [], [], hidden.length === 0 ? unseen : { mountedAt: at, names: hidden }, at, problems);
+    }
   }
 }
 
@@ -95,7 +124,7 @@ export function checkPermitRoutes(app: object): void {
   const router: unknown = (app as { router?: unknown }).router ?? app;
   if (!isRouter(router)) throw new PermissionsUsageError('checkPermitRoutes(app): app must be an express application or router.');
   const problems: string[] = [];
-  walk(router.stack ?? [], [], '', problems);
+  walk(router.stack ?? [], [], undefined, '', problems);
   if (problems.length > 0) {
     throw new PermissionsUsageError(
       'Routes whose record id parameter is ambiguous; the server does not start, because a check without the right record id could grant access to ' +

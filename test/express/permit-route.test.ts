@@ -286,6 +286,34 @@ describe('checkPermitRoutes(app) finds ambiguous routes at boot', () => {
     );
   });
 
+  it("a router mounted under a path's parameters without mergeParams never sees them: a route without its own id is refused", () => {
+    const permit = permitFor();
+    const app = express();
+    // Express hands these routes no "id": the check would be on the collection, under a record's URL.
+    const unmerged = Router();
+    unmerged.get('/', permit({ action: 'read' }));
+    unmerged.delete('/', permit({ action: 'delete', resourceIdParam: 'id' }));
+    app.use('/documents/:id', unmerged);
+    const nested = Router();
+    nested.use('/comments', Router().get('/', permit({ action: 'read' })));
+    app.use('/users/:userId', nested);
+    // Its own id, or an explicit collection check, is what it sees: fine.
+    const own = Router().get('/:id', permit({ action: 'read' }));
+    own.get('/', permit({ action: 'list', resourceIdParam: null }));
+    app.use('/teams/:teamId/documents', own);
+    const fix = 'Fix: Create the router with Router({ mergeParams: true }), or pass resourceIdParam: null if the route is about the collection.';
+    const unseenId = `is mounted under /documents/:id without mergeParams: its routes never see "id". ${fix}`;
+    expect(() => checkPermitRoutes(app)).toThrow(
+      new PermissionsUsageError(
+        HEADLINE +
+          `  - GET /documents/:id/ (permit({ action: "read" }) on "/") ${unseenId}\n` +
+          `  - DELETE /documents/:id/ (permit({ action: "delete" }) on "/") ${unseenId}\n` +
+          `  - GET /users/:userId/comments/ (permit({ action: "read" }) on "/") is mounted under /users/:userId/comments without mergeParams: its routes ` +
+          `never see "userId". ${fix}`,
+      ),
+    );
+  });
+
   it('refuses what is not an express application or router', () => {
     expect(() => checkPermitRoutes({})).toThrow(new PermissionsUsageError('checkPermitRoutes(app): app must be an express application or router.'));
   });
