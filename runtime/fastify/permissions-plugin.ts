@@ -13,6 +13,7 @@ import { describePaths, isResourceIdParamProblem, resolveRoute } from '../integr
 import { fastifyPathParams } from './fastify-path-params.js';
 import { permitHookRouteOf, type PermitHookRoute } from './permit-hook.js';
 import { PERMIT_DECORATION } from './permit-of.js';
+import { keepRawParams, RAW_PARAMS } from './raw-params.js';
 
 /** The route hooks that run before the handler with `(request, reply)`: where a permit hook may stand. */
 const DECIDING_HOOKS = ['onRequest', 'preValidation', 'preHandler'] as const;
@@ -104,6 +105,9 @@ const registerPermissions: FastifyPluginCallback = (instance, _options, done) =>
     return;
   }
   instance.decorateRequest(PERMIT_DECORATION, null);
+  // The path parameters as the URL carried them, before a params schema coerces them.
+  instance.decorateRequest(RAW_PARAMS, null);
+  instance.addHook('onRequest', keepRawParams);
   const problems: Problems = new Map();
   instance.addHook('onRoute', (route) => bindPermitHooks(route, problems));
   instance.addHook('onReady', (ready) => {

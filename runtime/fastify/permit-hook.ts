@@ -21,6 +21,7 @@ import {
   type ResourceIdRoute,
 } from '../integration/index.js';
 import { PERMIT_DECORATION } from './permit-of.js';
+import { rawParamsOf } from './raw-params.js';
 
 export type { PermitRouteOptions };
 
@@ -156,7 +157,8 @@ export function createPermitHook<TUser extends User<unknown>, TFilter>(options: 
     const bind = (resolved: ResourceIdRoute): PermitHook =>
       async function permitHook(request, reply) {
         try {
-          const requested = projectRequestId(rawResourceIdOf(resolved, request.params as Readonly<Record<string, unknown>>), resource, projectResourceId);
+          // The text the URL carried: a params schema may have coerced request.params (an integer id) before this hook.
+          const requested = projectRequestId(rawResourceIdOf(resolved, rawParamsOf(request)), resource, projectResourceId);
           if ('answer' in requested) return send(reply, requested.answer);
           const user = await getUser(request);
           const tenant = await getTenant?.(request);

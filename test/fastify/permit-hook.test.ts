@@ -272,6 +272,19 @@ describe('fastify permit({ action }) per route, on a real server', () => {
     }
   });
 
+  it('a params schema that coerces the id (an integer) changes nothing: the check reads the text the URL carried', async () => {
+    const server = await serve(async (app, permit) => {
+      await app.register(fastifyPermissions);
+      const schema = { params: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } };
+      app.get('/documents/:id', { schema, preHandler: permit({ action: 'read' }) }, (request, reply) =>
+        reply.send({ read: permitOf(request).resourceId, params: request.params }),
+      );
+    });
+    expect(await ask(server, '/documents/1', { userId: '1' })).toMatchObject({ status: 200, body: { read: 1, params: { id: 1 } } });
+    expect(await ask(server, '/documents/3', { userId: '1' })).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(server.serverErrors).toEqual([]);
+  });
+
   it("hooks of the application that throw before the check: Fastify's error answer, no decision, no handler", async () => {
     let ran = 0;
     const server = await serve(async (app, permit) => {
