@@ -9,6 +9,7 @@ import type { CompilePhase } from './model/compile-phase.js';
 
 export type { CompilePhase } from './model/compile-phase.js';
 import type { CompileProblem } from './problems/compile-problem.js';
+import { NONE_UNLISTED, type UnlistedProblems } from './problems/problem-cap.js';
 import { emitAll } from './emit/emit-all.js';
 import { policyFileProblem } from './emit/emit-policy.js';
 import type { EmittedFile } from './emit/emit-context.js';
@@ -50,7 +51,14 @@ export type CompileResult =
       /** The definition, metadata and policy test files read, relative to the definitions folder. */
       readonly inputs: readonly string[];
     }
-  | { readonly ok: false; readonly problems: readonly CompileProblem[]; readonly inputs: readonly string[] };
+  | {
+      readonly ok: false;
+      /** The problems listed (see {@link compileModel}), those of the output folder first. */
+      readonly problems: readonly CompileProblem[];
+      /** What was found, or not looked for, past the most problems a compile lists. */
+      readonly unlisted: UnlistedProblems;
+      readonly inputs: readonly string[];
+    };
 
 /**
  * Compiles a definitions folder into typed TypeScript.
@@ -66,7 +74,12 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   if (options.check !== true && output.problems.length === 0) recoverFolders(output);
   const result = compileModel(options.definitionsDir, options.progress);
   if (!result.ok || output.problems.length > 0)
-    return { ok: false, problems: [...output.problems, ...(result.ok ? [] : result.problems)], inputs: result.files };
+    return {
+      ok: false,
+      problems: [...output.problems, ...(result.ok ? [] : result.problems)],
+      unlisted: result.ok ? NONE_UNLISTED : result.unlisted,
+      inputs: result.files,
+    };
   options.progress?.({ name: 'emitting', count: result.model.tables.cells.length });
   const files = await emitAll(result.model, {
     runtimeImport: options.runtimeImport ?? defaultRuntimeImport(options.outDir),
@@ -86,7 +99,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     writeAtomically(options.outDir, files);
   } catch (error) {
     // Something foreign appeared in the folder since it was inspected: still refuse, with the same problem lines.
-    if (error instanceof UnsafeOutputError) return { ok: false, problems: error.problems, inputs: result.files };
+    if (error instanceof UnsafeOutputError) return { ok: false, problems: error.problems, unlisted: NONE_UNLISTED, inputs: result.files };
     throw error;
   }
   return { ok: true, model: result.model, files, written: true, stale, inputs: result.files };

@@ -3,10 +3,10 @@
  * the policy bundle and the permission matrix out; on a terminal, the phases of a compile longer than a second.
  */
 import { watch } from 'node:fs';
-import { formatCompileProblem } from '../problems/compile-problem.js';
 import { compile } from '../compile.js';
 import { compileProgress } from './compile-progress.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
+import { problemReport, problemsFound } from '../problems/problem-cap.js';
 
 /** What one compile did, for the exit code and for `--watch`. */
 interface CompileRun {
@@ -20,9 +20,9 @@ function reportProblems(
   outDir: string,
   io: CommandOutput,
 ): CompileRun {
-  for (const problem of result.problems) io.error(formatCompileProblem(problem, definitionsDir));
+  for (const line of problemReport(result, definitionsDir)) io.error(line);
   const outputProblems = result.problems.filter((problem) => problem.origin === 'output').length;
-  const definitionProblems = result.problems.length - outputProblems;
+  const definitionProblems = problemsFound(result) - outputProblems;
   if (outputProblems === 0) io.error(`typed-permissions: ${plural(definitionProblems, 'problem')} in ${definitionsDir}; ${outDir} was not changed.`);
   else {
     const alsoDefinitions = definitionProblems > 0 ? `, and ${plural(definitionProblems, 'problem')} in ${definitionsDir}` : '';

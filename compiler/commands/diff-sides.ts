@@ -21,11 +21,11 @@ import {
   type TenantRolesAdmin,
 } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
-import { formatCompileProblem } from '../problems/compile-problem.js';
 import { tenantEffectiveTables } from '../review/tenant-effective-tables.js';
 import { UsageError } from './command-line.js';
 import { withClient } from './store-client.js';
 import { commandFileText } from './tenant-roles-file.js';
+import { problemReport } from '../problems/problem-cap.js';
 
 /** The most characters of a policy bundle file read for a diff (the live sources' own limit). */
 export const MAX_DIFF_BUNDLE_BYTES = 64 * 1024 * 1024;
@@ -153,7 +153,7 @@ async function fileTables(path: string): Promise<GrantTables> {
   }
   if (!isFolder) return bundleTables(parseBundleText(await commandFileText(path, 'the policy bundle', MAX_DIFF_BUNDLE_BYTES), `file ${path}`), `file ${path}`);
   const model = compileModel(path);
-  if (!model.ok) throw new DiffSideError([...model.problems.map((problem) => formatCompileProblem(problem, path)), `typed-permissions: ${path} has problems.`]);
+  if (!model.ok) throw new DiffSideError([...problemReport(model, path), `typed-permissions: ${path} has problems.`]);
   return model.model.tables;
 }
 

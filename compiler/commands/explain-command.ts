@@ -17,6 +17,7 @@ import { compileModel } from '../model/compile-model.js';
 import { formatCompileProblem } from '../problems/compile-problem.js';
 import { definitionsFolder, parseCommandLine, UsageError, type Command, type CommandOutput } from './command-line.js';
 import { placedProblems, readTenantRolesFile } from './tenant-roles-file.js';
+import { problemReport } from '../problems/problem-cap.js';
 
 /** The custom roles of `--tenant-roles`, checked against `tables`; undefined (each problem printed) when refused. */
 async function tenantRolesOf(tables: GrantTables, tenant: string, file: string, io: CommandOutput): Promise<GrantTables | undefined> {
@@ -78,7 +79,7 @@ export const explainCommand: Command = async (argv, io) => {
   ];
   const model = compileModel(definitionsDir);
   if (!model.ok) {
-    for (const problem of model.problems) io.error(formatCompileProblem(problem, definitionsDir));
+    for (const line of problemReport(model, definitionsDir)) io.error(line);
     return 1;
   }
   const { tables } = model.model;

@@ -33,13 +33,13 @@ import {
   type Queryable,
 } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
-import { formatCompileProblem } from '../problems/compile-problem.js';
 import { failuresOf } from '../policy-tests/test-report.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
 import { withClient } from './store-client.js';
 import { formatDiffText } from '../review/diff-text.js';
 import { diffPolicies, summaryLine } from '../review/policy-diff.js';
 import { followerLines, followerName, refusingFollowers, runningVersion, SEEN_RECENTLY, type RefusingFollower } from './policy-followers.js';
+import { problemReport } from '../problems/problem-cap.js';
 
 /** The store connection options every subcommand takes. */
 const STORE_OPTIONS = {
@@ -93,7 +93,7 @@ function unreadableActive(sequence: number, why: string, io: CommandOutput): { t
 async function publish(definitionsDir: string, databaseUrl: string, names: StoreNames, options: PublishOptions, io: CommandOutput): Promise<number> {
   const model = compileModel(definitionsDir);
   if (!model.ok) {
-    for (const problem of model.problems) io.error(formatCompileProblem(problem, definitionsDir));
+    for (const line of problemReport(model, definitionsDir)) io.error(line);
     io.error(`typed-permissions: ${definitionsDir} has problems; nothing was published.`);
     return 1;
   }

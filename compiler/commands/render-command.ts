@@ -17,12 +17,13 @@ import { siteChangesOf } from '../review/site-changes.js';
 import { writeSite } from '../review/site-folder.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
 import { DiffSideError, SIDE_STORE_OPTIONS, sideStoresOf, sideTables } from './diff-sides.js';
+import { problemReport } from '../problems/problem-cap.js';
 
 /** The tables of a definitions folder, compiled in memory; undefined (each problem printed) when it has problems. */
 function compiledTables(definitionsDir: string, io: CommandOutput): GrantTables | undefined {
   const model = compileModel(definitionsDir);
   if (model.ok) return model.model.tables;
-  for (const problem of model.problems) io.error(formatCompileProblem(problem, definitionsDir));
+  for (const line of problemReport(model, definitionsDir)) io.error(line);
   return undefined;
 }
 

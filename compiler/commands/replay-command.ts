@@ -7,12 +7,12 @@
 import { statSync } from 'node:fs';
 import { parseBundleText, PermissionsUsageError, policyBundleProblem, type GrantTables, type PolicyBundle } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
-import { formatCompileProblem } from '../problems/compile-problem.js';
 import { decisionsOfJsonLines, decisionsOfTable } from '../review/decision-log-sources.js';
 import { DEFAULT_REPLAY_EXAMPLES, replayDecisions } from '../review/decision-replay.js';
 import { replayJson, replayMarkdown, replayText } from '../review/replay-report.js';
 import { parseCommandLine, UsageError, type Command, type CommandOutput } from './command-line.js';
 import { commandFileText } from './tenant-roles-file.js';
+import { problemReport } from '../problems/problem-cap.js';
 
 /** The most examples a group may show. */
 const MAX_EXAMPLES = 100;
@@ -29,7 +29,7 @@ async function candidateTables(path: string, io: CommandOutput): Promise<GrantTa
   if (folder) {
     const model = compileModel(path);
     if (model.ok) return model.model.tables;
-    for (const problem of model.problems) io.error(formatCompileProblem(problem, path));
+    for (const line of problemReport(model, path)) io.error(line);
     return undefined;
   }
   const bundle: unknown = parseBundleText(await commandFileText(path, 'the candidate policy', 64 * 1024 * 1024), `file ${path}`);

@@ -7,10 +7,10 @@
 import { writeFileSync } from 'node:fs';
 import { PermissionsUsageError, runPolicyTests } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
-import { formatCompileProblem } from '../problems/compile-problem.js';
 import { junitReport } from '../policy-tests/junit-report.js';
 import { coverageLines, failuresOf, summaryLine } from '../policy-tests/test-report.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command } from './command-line.js';
+import { problemReport, problemsFound } from '../problems/problem-cap.js';
 
 const REPORTER_USAGE = '--reporter takes junit and the file to write: --reporter junit <file>';
 
@@ -52,8 +52,8 @@ export const testCommand: Command = async (argv, io) => {
   const definitionsDir = definitionsFolder('test', positionals);
   const model = compileModel(definitionsDir);
   if (!model.ok) {
-    for (const problem of model.problems) io.error(formatCompileProblem(problem, definitionsDir));
-    io.error(`typed-permissions: ${plural(model.problems.length, 'problem')} in ${definitionsDir}; no test ran.`);
+    for (const line of problemReport(model, definitionsDir)) io.error(line);
+    io.error(`typed-permissions: ${plural(problemsFound(model), 'problem')} in ${definitionsDir}; no test ran.`);
     return 1;
   }
   const { tables, tests } = model.model;

@@ -15,6 +15,7 @@ import {
 } from 'typed-permissions/internal';
 import type { CompilePhase } from './compile-phase.js';
 import type { CompileProblem } from '../problems/compile-problem.js';
+import { capProblems, MAX_PROBLEMS_PER_FILE, type UnlistedProblems } from '../problems/problem-cap.js';
 import { undeclaredAttributeProblems } from './declared-attributes.js';
 import { locationKey, problemAt, sortProblems } from './definition-problem.js';
 import { ownershipRuleProblems, ruleUserAttributes } from './ownership-rules.js';
@@ -42,10 +43,17 @@ export interface CompiledModel {
   readonly tests: PolicyTests | undefined;
 }
 
-/** The outcome of compiling a folder: a model, or every problem found. */
+/** The outcome of compiling a folder: a model, or the problems found (the first ones, and a count of the others). */
 export type CompileModelResult =
   | { readonly ok: true; readonly model: CompiledModel; readonly files: readonly string[] }
-  | { readonly ok: false; readonly problems: readonly CompileProblem[]; readonly files: readonly string[] };
+  | {
+      readonly ok: false;
+      /** The problems listed: at most `MAX_PROBLEMS_PER_FILE` of a file and `MAX_LISTED_PROBLEMS` in all, sorted. */
+      readonly problems: readonly CompileProblem[];
+      /** What was found, or not looked for, past those caps. */
+      readonly unlisted: UnlistedProblems;
+      readonly files: readonly string[];
+    };
 
 /** The valid definitions, as the table builder takes them and as the emitters list them. */
 interface AcceptedDefinitions {
@@ -53,6 +61,8 @@ interface AcceptedDefinitions {
   /** The read definition of each accepted one, by {@link locationKey}. */
   readonly byLocation: Map<string, ReadDefinition>;
   readonly valid: { file: string; index: number; definition: ValidDefinition }[];
+  /** Definitions not validated: their file had already reached the most problems a file lists. */
+  unchecked: number;
 }
 
 /** The metadata of each resource; a second file for the same resource is a problem. */
@@ -83,17 +93,37 @@ function hasUnreadPart(read: ReadResult, entry: ReadDefinition): boolean {
   );
 }
 
-/** Validates each definition with the runtime's schema, and its attributes against the metadata. */
+/** How many problems each file has so far. */
+function problemsPerFile(problems: readonly CompileProblem[]): Map<string, number> {
+  const perFile = new Map<string, number>();
+  for (const { file } of problems) perFile.set(file, (perFile.get(file) ?? 0) + 1);
+  return perFile;
+}
+
+/**
+ * Validates each definition with the runtime's schema, and its attributes against the metadata. Once a file has as
+ * many problems as a file lists, its further definitions are counted, not validated: a file of a million broken
+ * definitions costs no more than its first hundred problems.
+ */
 function acceptDefinitions(read: ReadResult, metadata: ReadonlyMap<string, ResourceMetadata>, problems: CompileProblem[]): AcceptedDefinitions {
-  const accepted: AcceptedDefinitions = { located: [], byLocation: new Map(), valid: [] };
+  const accepted: AcceptedDefinitions = { located: [], byLocation: new Map(), valid: [], unchecked: 0 };
+  const perFile = problemsPerFile(problems);
   for (const entry of read.definitions) {
+    const before = perFile.get(entry.file) ?? 0;
+    if (before >= MAX_PROBLEMS_PER_FILE) {
+      accepted.unchecked++;
+      continue;
+    }
     // A part the reader could not take literally is already reported; validating what is left would only add misleading "missing" problems.
     if (hasUnreadPart(read, entry)) continue;
     const found = validateDefinition(entry.value, 'names');
     for (const problem of found) problems.push(problemAt(entry, problem.path, problem));
+    perFile.set(entry.file, before + found.length);
     if (found.length > 0) continue;
     const definition = entry.value as ValidDefinition;
-    problems.push(...undeclaredAttributeProblems(entry, definition, metadata));
+    const undeclared = undeclaredAttributeProblems(entry, definition, metadata);
+    problems.push(...undeclared);
+    perFile.set(entry.file, before + undeclared.length);
     accepted.located.push({ definition, location: { index: entry.index, source: entry.file } });
     accepted.byLocation.set(locationKey(entry.file, entry.index), entry);
     accepted.valid.push({ file: entry.file, index: entry.index, definition });
@@ -136,7 +166,7 @@ function actionsByResource(tables: GrantTables): Map<string, readonly string[]> 
  * @example
  * ```ts
  * const result = compileModel('definitions');
- * if (!result.ok) for (const p of result.problems) console.error(formatCompileProblem(p, 'definitions'));
+ * if (!result.ok) for (const line of problemReport(result, 'definitions')) console.error(line);
  * ```
  */
 export function compileModel(directory: string, progress?: (phase: CompilePhase) => void): CompileModelResult {
@@ -145,7 +175,7 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
   const problems: CompileProblem[] = [...read.problems];
   const metadata = indexMetadata(read.resources, problems);
   problems.push(...ownershipRuleProblems(metadata));
-  const { located, byLocation, valid } = acceptDefinitions(read, metadata, problems);
+  const { located, byLocation, valid, unchecked } = acceptDefinitions(read, metadata, problems);
 
   const executors = new Map([...metadata.values()].flatMap((meta) => (meta.ownedAmong === undefined ? [] : [[meta.resource, meta.ownedAmong] as const])));
   // A resource only ownership rules reach (through a relation) describes records rules read: no setting of it is a grant's.
@@ -192,7 +222,11 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
   problems.push(...tests.problems);
   problems.push(...policyTestProblems(tests, definitionsValid ? tables : undefined));
   const files = [...read.files, ...tests.names].sort();
-  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), files };
+  if (problems.length > 0) {
+    const capped = capProblems(sortProblems(problems));
+    const unlisted = { problems: read.unlisted + tests.unlisted + capped.unlisted, definitions: unchecked };
+    return { ok: false, problems: capped.listed, unlisted, files };
+  }
   return {
     ok: true,
     files,

@@ -35,6 +35,8 @@ export interface ReadPolicyTests {
   readonly files: readonly ReadTestFile[];
   readonly names: readonly string[];
   readonly problems: readonly CompileProblem[];
+  /** Problems the reader met past the most a file lists: counted, not kept. */
+  readonly unlisted: number;
 }
 
 const SPLIT = 'Split the tests over several files.';
@@ -125,13 +127,15 @@ export function readPolicyTestFiles(directory: string): ReadPolicyTests {
       .sort();
   } catch {
     // The definitions reader reports a folder it cannot list.
-    return { files: [], names: [], problems: [] };
+    return { files: [], names: [], problems: [], unlisted: 0 };
   }
   const files: ReadTestFile[] = [];
   const problems: CompileProblem[] = [];
+  let unlisted = 0;
   for (const file of names) {
-    const { read, problems: readProblems } = readTestFile(directory, file);
+    const { read, problems: readProblems, unlisted: readUnlisted } = readTestFile(directory, file);
     problems.push(...readProblems);
+    unlisted += readUnlisted ?? 0;
     if (read === undefined) continue;
     const formatProblems = testFileProblems(read.value);
     for (const { path, message, fix } of formatProblems)
@@ -139,7 +143,7 @@ export function readPolicyTestFiles(directory: string): ReadPolicyTests {
     if (formatProblems.length === 0 && readProblems.length === 0)
       files.push({ tests: normalize(file, read.value as TestFileValue, read.positions), positions: read.positions });
   }
-  return { files, names, problems };
+  return { files, names, problems, unlisted };
 }
 
 /**

@@ -33,6 +33,8 @@ export interface ReadResult {
   readonly problems: readonly CompileProblem[];
   /** Every file read, for `--watch` and error messages. */
   readonly files: readonly string[];
+  /** Problems the readers met past the most a file lists: counted, not kept. */
+  readonly unlisted: number;
 }
 
 const DEFINITION_FILE = /\.permissions\.(json|ts)$/;
@@ -161,13 +163,15 @@ export function readDefinitionsFolder(
   const definitions: ReadDefinition[] = [];
   const resources: ResourceMetadata[] = [];
   const listed = listFolder(directory);
-  if ('problem' in listed) return { definitions, resources, files: [], problems: [listed.problem] };
+  if ('problem' in listed) return { definitions, resources, files: [], problems: [listed.problem], unlisted: 0 };
   onListed?.(listed.files.length);
   const measured = measureFolder(directory, listed.files, limits.maxFolderBytes);
-  if ('problem' in measured) return { definitions, resources, files: listed.files, problems: [measured.problem] };
+  if ('problem' in measured) return { definitions, resources, files: listed.files, problems: [measured.problem], unlisted: 0 };
+  let unlisted = 0;
   for (const [i, file] of listed.files.entries()) {
-    const { read, problems: fileProblems } = readFile(directory, file, measured.sizes[i] as number);
+    const { read, problems: fileProblems, unlisted: fileUnlisted } = readFile(directory, file, measured.sizes[i] as number);
     problems.push(...fileProblems);
+    unlisted += fileUnlisted ?? 0;
     if (read === undefined) continue;
     if (RESOURCE_FILE.test(file)) {
       const metadata = readResourceMetadata(file, read, problems);
@@ -177,5 +181,5 @@ export function readDefinitionsFolder(
     const found = definitionsOfFile(file, read, problems);
     found?.list.forEach((value, index) => definitions.push({ value, file, index, path: [...found.base, index], positions: read.positions }));
   }
-  return { definitions, resources, problems, files: listed.files };
+  return { definitions, resources, problems, files: listed.files, unlisted };
 }

@@ -6,6 +6,8 @@ import type { StaticValue } from './value-positions.js';
 export interface FileRead {
   readonly read: StaticValue | undefined;
   readonly problems: CompileProblem[];
+  /** Problems met past the most a file lists: counted, not kept. */
+  readonly unlisted?: number;
 }
 
 /**
@@ -41,5 +43,9 @@ export function unread(problem: CompileProblem): FileRead {
  * ```
  */
 export function readFrom(file: string, read: StaticValue): FileRead {
-  return { read, problems: read.problems.map((p) => ({ file, ...p.position, path: p.path, code: p.code, message: p.message, fix: p.fix })) };
+  return {
+    read,
+    problems: read.problems.map((p) => ({ file, ...p.position, path: p.path, code: p.code, message: p.message, fix: p.fix })),
+    unlisted: read.unlisted ?? 0,
+  };
 }

@@ -8,6 +8,7 @@ import { lineStarts, parseStrictJson, scanJson } from 'typed-permissions/interna
 import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { utf8FileText } from './source-file.js';
 import { duplicateKeyProblem, OffsetPositions, type Place, type StaticValueProblem } from './value-positions.js';
+import { CappedList, MAX_PROBLEMS_PER_FILE } from '../problems/problem-cap.js';
 
 /**
  * The deepest nesting of arrays and objects a JSON file the compiler reads may have: 64 levels. Real files stay far
@@ -46,7 +47,8 @@ export function readJsonText(file: string, text: string): FileRead {
     return { read: undefined, problems: [{ file, line, column, path: [], code: 'syntax-error', message: `Syntax error: ${description}.`, fix }] };
   }
   const positions = new OffsetPositions(lineStarts(parsed.text));
-  const problems: StaticValueProblem[] = [];
+  // A file of a million keys written twice is a million problems: the first are kept, the others counted.
+  const problems = new CappedList<StaticValueProblem>(MAX_PROBLEMS_PER_FILE);
   // The places of the value being read and of its ancestors: places[i] is that of the path's first i parts.
   const places: Place[] = [];
   // Each object's keys so far, by where the object starts.
@@ -83,5 +85,5 @@ export function readJsonText(file: string, text: string): FileRead {
       ),
     );
   }
-  return readFrom(file, { value: parsed.value, positions, problems });
+  return readFrom(file, { value: parsed.value, positions, problems: problems.kept, unlisted: problems.unlisted });
 }

@@ -10,11 +10,12 @@ import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-r
 import { readStaticValue } from './static-value.js';
 import { utf8FileText } from './source-file.js';
 import { typescriptParser } from './typescript-parser.js';
+import { MAX_PROBLEMS_PER_FILE } from '../problems/problem-cap.js';
 
-/** Syntax errors of a parsed file (TypeScript keeps them on the source file). */
-function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem[] {
+/** Syntax errors of a parsed file (TypeScript keeps them on the source file): the first a file lists, and how many others there are. */
+function syntaxProblems(file: string, sourceFile: ts.SourceFile): { problems: CompileProblem[]; unlisted: number } {
   const diagnostics = (sourceFile as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
-  return diagnostics.map((diagnostic) => {
+  const problems = diagnostics.slice(0, MAX_PROBLEMS_PER_FILE).map((diagnostic) => {
     const { line, character } = sourceFile.getLineAndCharacterOfPosition(diagnostic.start);
     return {
       file,
@@ -26,6 +27,7 @@ function syntaxProblems(file: string, sourceFile: ts.SourceFile): CompileProblem
       fix: 'Fix the syntax of the file.',
     };
   });
+  return { problems, unlisted: diagnostics.length - problems.length };
 }
 
 /**
@@ -52,8 +54,8 @@ export function readTypeScriptFile(directory: string, file: string): FileRead {
   }
   const typescript = typescriptParser();
   const sourceFile = typescript.createSourceFile(file, text, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
-  const problems = syntaxProblems(file, sourceFile);
-  if (problems.length > 0) return { read: undefined, problems };
+  const syntax = syntaxProblems(file, sourceFile);
+  if (syntax.problems.length > 0) return { read: undefined, ...syntax };
   const found = findDefinitionsExport(file, sourceFile);
   if (found.problems.length > 0) return { read: undefined, problems: found.problems };
   if (found.expression === undefined) {

@@ -6,6 +6,7 @@
 import type { ts } from 'ts-morph';
 import type { ValuePath } from '../problems/compile-problem.js';
 import { typescriptParser, type TypeScript } from './typescript-parser.js';
+import { CappedList, MAX_PROBLEMS_PER_FILE } from '../problems/problem-cap.js';
 import { duplicateKeyProblem, OffsetPositions, type Place, type Position, type StaticValue, type StaticValueProblem } from './value-positions.js';
 
 function unwrap(typescript: TypeScript, node: ts.Node): ts.Node {
@@ -58,7 +59,8 @@ function scalarValue(typescript: TypeScript, node: ts.Node): unknown {
 /** One read of a literal: the positions and problems it collects as it walks the tree. */
 class StaticReader {
   readonly positions: OffsetPositions;
-  readonly problems: StaticValueProblem[] = [];
+  // A file of a million spreads is a million problems: the first are kept, the others counted.
+  readonly problems = new CappedList<StaticValueProblem>(MAX_PROBLEMS_PER_FILE);
 
   constructor(
     private readonly typescript: TypeScript,
@@ -153,5 +155,5 @@ class StaticReader {
 export function readStaticValue(sourceFile: ts.SourceFile, root: ts.Node): StaticValue {
   const reader = new StaticReader(typescriptParser(), sourceFile);
   const value = reader.read(root, [], undefined);
-  return { value, positions: reader.positions, problems: reader.problems };
+  return { value, positions: reader.positions, problems: reader.problems.kept, unlisted: reader.problems.unlisted };
 }

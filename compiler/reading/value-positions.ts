@@ -30,6 +30,8 @@ export interface StaticValue {
   readonly value: unknown;
   readonly positions: Positions;
   readonly problems: readonly StaticValueProblem[];
+  /** Problems met past the most a file lists (`MAX_PROBLEMS_PER_FILE`): counted, not kept. */
+  readonly unlisted?: number;
 }
 
 /**

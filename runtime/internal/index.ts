@@ -4,6 +4,7 @@
  * version and may change in any release.
  */
 export { buildGrantTables, type LocatedDefinition, type ValidDefinition } from '../core/table-building/table-builder.js';
+export { formatCount } from '../core/table-building/definition-parts.js';
 export { definitionSchema, validateDefinition } from '../core/definition/definition-schema.js';
 export { MAX_DEFINITIONS_FILE_LENGTH, parseStrictJson } from '../core/definition/definitions-file.js';
 export { scanJson, type JsonPath, type JsonPlaceListener } from '../core/definition/json-syntax-scanner.js';
