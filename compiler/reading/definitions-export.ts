@@ -28,6 +28,18 @@ function bindsName(typescript: TypeScript, name: ts.BindingName, wanted: string)
   return name.elements.some((element) => !typescript.isOmittedExpression(element) && bindsName(typescript, element.name, wanted));
 }
 
+/** The keyword a variable statement declares with: `const`, `let`, `var`, `using` or `await using`. */
+function declarationKeyword(typescript: TypeScript, list: ts.VariableDeclarationList): string {
+  const { NodeFlags } = typescript;
+  const keywords = new Map<number, string>([
+    [NodeFlags.Const, 'const'],
+    [NodeFlags.Let, 'let'],
+    [NodeFlags.Using, 'using'],
+    [NodeFlags.AwaitUsing, 'await using'],
+  ]);
+  return keywords.get(list.flags & NodeFlags.BlockScoped) ?? 'var';
+}
+
 /** The exports of one file, as they are found statement by statement. */
 class ExportSearch {
   readonly exports: DefinitionsExport[] = [];
@@ -66,9 +78,12 @@ class ExportSearch {
 
   private visitVariables(statement: ts.VariableStatement): void {
     const { typescript } = this;
+    const keyword = declarationKeyword(typescript, statement.declarationList);
     for (const declaration of statement.declarationList.declarations) {
       if (!bindsName(typescript, declaration.name, 'definitions')) continue;
-      if (!typescript.isIdentifier(declaration.name)) this.unsupported(declaration, 'A destructuring export of `definitions`');
+      // The module may assign or push to a `let` or `var` later: what it exports would not be the literal read here.
+      if (keyword !== 'const') this.unsupported(declaration, `\`export ${keyword} definitions\` (which the file can assign again)`);
+      else if (!typescript.isIdentifier(declaration.name)) this.unsupported(declaration, 'A destructuring export of `definitions`');
       else if (declaration.initializer === undefined) this.unsupported(declaration, 'An export of `definitions` without a value');
       else this.exports.push({ form: '`export const definitions`', node: declaration, expression: declaration.initializer });
     }

@@ -245,6 +245,16 @@ describe('a *.permissions.ts file exports its definitions once, in a form the re
     ]);
   });
 
+  it('`export let definitions` is an unsupported-export problem: the file could assign it again, and what is read would not be what it exports', () => {
+    const compiled = compileTs(`export let definitions = ${A};\ndefinitions.push(...${B});\n`);
+    expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
+      'definitions/a.permissions.ts:1:12 $ [unsupported-export] `export let definitions` (which the file can assign again) is not read: ' +
+        'definitions files are read statically, and only `export default [...]` or `export const definitions = ' +
+        '[...]` count. Fix: Export the definitions once, as `export default [ ... ] satisfies ' +
+        'PermissionDefinitionJson[];` or `export const definitions = [ ... ];`.',
+    ]);
+  });
+
   const CASES: readonly (readonly [what: string, text: string, problems: readonly (readonly [code: string, line: number, column: number])[]])[] = [
     ['export default and export const definitions', `export const definitions = ${A};\nexport default ${B};\n`, [['duplicate-export', 2, 1]]],
     [
@@ -258,6 +268,8 @@ describe('a *.permissions.ts file exports its definitions once, in a form the re
     ['export * as definitions from', `export * as definitions from './other.js';\n`, [['unsupported-export', 1, 1]]],
     ['export default function', 'export default function definitions() {\n  return [];\n}\n', [['unsupported-export', 1, 1]]],
     ['a destructuring export of definitions', `export const { definitions } = { definitions: ${A} };\n`, [['unsupported-export', 1, 14]]],
+    ['export let definitions', `export let definitions = ${A};\ndefinitions = ${B};\n`, [['unsupported-export', 1, 12]]],
+    ['export var definitions', `export var definitions = ${A};\n`, [['unsupported-export', 1, 12]]],
     [
       'export default beside an unsupported export',
       `export default ${A};\nexport { other as definitions } from './other.js';\n`,
