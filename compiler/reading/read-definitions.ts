@@ -116,38 +116,47 @@ function listFolder(directory: string): { files: string[] } | { problem: Compile
 }
 
 /**
- * The size of each listed file, or the problem of the file at which their running total (in name order) passes
- * `maxFolderBytes`: only sizes are read, never contents.
+ * The size of each listed file, or the problems that keep the folder from being read: every listed entry that is no
+ * regular file (all of them at once, not one a compile), and the file at which the running total (in name order)
+ * passes `maxFolderBytes`. Only sizes are read, never contents.
  */
-function measureFolder(directory: string, files: readonly string[], maxFolderBytes: number): { sizes: number[] } | { problem: CompileProblem } {
+function measureFolder(directory: string, files: readonly string[], maxFolderBytes: number): { sizes: number[] } | { problems: CompileProblem[] } {
   const sizes: number[] = [];
+  const problems: CompileProblem[] = [];
   let total = 0;
+  let counted = 0;
   for (const file of files) {
     const size = regularFileSize(directory, file);
-    if ('problem' in size) return size;
-    const { bytes } = size;
-    total += bytes;
-    if (total > maxFolderBytes) {
-      return {
-        problem: wholeFileProblem(
-          file,
-          'too-large',
-          `The definition and resource files hold more than the limit of ${maxFolderBytes} bytes together: ` +
-            `the ${sizes.length + 1} files up to this one (of ${files.length}, in name order) hold ${total} bytes. Nothing was read.`,
-          'Make the policy smaller: grant several roles, resources or actions in one definition (role lists, `*`) ' +
-            'instead of one definition per grant, or split it into several compiled policies.',
-        ),
-      };
+    if ('problem' in size) {
+      problems.push(size.problem);
+      continue;
     }
+    const { bytes } = size;
     sizes.push(bytes);
+    total += bytes;
+    counted++;
+    if (total > maxFolderBytes && total - bytes <= maxFolderBytes) problems.push(tooLargeProblem(file, maxFolderBytes, counted, files.length, total));
   }
-  return { sizes };
+  return problems.length > 0 ? { problems } : { sizes };
+}
+
+/** The problem of the file at which the folder's running total, `total` bytes over `counted` files, passes `maxFolderBytes`. */
+function tooLargeProblem(file: string, maxFolderBytes: number, counted: number, listed: number, total: number): CompileProblem {
+  return wholeFileProblem(
+    file,
+    'too-large',
+    `The definition and resource files hold more than the limit of ${maxFolderBytes} bytes together: ` +
+      `the ${counted} files up to this one (of ${listed}, in name order) hold ${total} bytes. Nothing was read.`,
+    'Make the policy smaller: grant several roles, resources or actions in one definition (role lists, `*`) ' +
+      'instead of one definition per grant, or split it into several compiled policies.',
+  );
 }
 
 /**
  * Reads every definition and metadata file of `directory` (sorted by name, so output is stable); `onListed` is told
  * how many there are before they are read. Their sizes are measured first: a folder holding more than
- * `limits.maxFolderBytes` is refused with one `too-large` problem at the file that crosses it, before any file is read.
+ * `limits.maxFolderBytes` is refused with one `too-large` problem at the file that crosses it, and one with entries
+ * that are no regular files with a problem at each, before any file is read.
  *
  * @example
  * ```ts
@@ -166,7 +175,7 @@ export function readDefinitionsFolder(
   if ('problem' in listed) return { definitions, resources, files: [], problems: [listed.problem], unlisted: 0 };
   onListed?.(listed.files.length);
   const measured = measureFolder(directory, listed.files, limits.maxFolderBytes);
-  if ('problem' in measured) return { definitions, resources, files: listed.files, problems: [measured.problem], unlisted: 0 };
+  if ('problems' in measured) return { definitions, resources, files: listed.files, problems: measured.problems, unlisted: 0 };
   let unlisted = 0;
   for (const [i, file] of listed.files.entries()) {
     const { read, problems: fileProblems, unlisted: fileUnlisted } = readFile(directory, file, measured.sizes[i] as number);

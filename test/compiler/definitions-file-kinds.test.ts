@@ -65,7 +65,26 @@ describe('files of a definitions folder that are no regular file of UTF-8 text',
       symlinkSync('y.resource.json', path);
       symlinkSync('x.resource.json', join(path, '..', 'y.resource.json'));
     });
-    expect(problemsOf(loop).map(({ file, message }) => [file, message.startsWith('The file cannot be read: ELOOP')])).toEqual([['x.resource.json', true]]);
+    expect(problemsOf(loop).map(({ file, message }) => [file, message.startsWith('The file cannot be read: ELOOP')])).toEqual([
+      // Both links of the loop are entries of the folder: each is a problem.
+      ['x.resource.json', true],
+      ['y.resource.json', true],
+    ]);
+  });
+
+  it('every entry that is no regular file is a problem in the same compile, and nothing is read', () => {
+    const dir = folderWith('several', 'b.permissions.json', (path) => mkdirSync(path));
+    symlinkSync('nowhere', join(dir, 'c.resource.json'));
+    symlinkSync('d.permissions.ts', join(dir, 'd.permissions.ts'));
+    symlinkSync('/dev/zero', join(dir, 'f.permissions.json'));
+    const read = readDefinitionsFolder(dir);
+    expect(read.definitions).toEqual([]);
+    expect(read.problems.map(({ file, code, message }) => ({ file, code, message: message.replace(/, stat .*$/, '') }))).toEqual([
+      { file: 'b.permissions.json', code: 'invalid-file', message: 'The file is a folder, not a regular file.' },
+      { file: 'c.resource.json', code: 'invalid-file', message: 'The file cannot be read: ENOENT: no such file or directory' },
+      { file: 'd.permissions.ts', code: 'invalid-file', message: 'The file cannot be read: ELOOP: too many symbolic links encountered' },
+      { file: 'f.permissions.json', code: 'invalid-file', message: 'The file is a character device, not a regular file.' },
+    ]);
   });
 
   it('a byte that is no part of a UTF-8 character is a syntax error at its line and column, in JSON and TypeScript files', () => {
