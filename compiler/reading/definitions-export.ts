@@ -8,6 +8,7 @@
 import type { ts } from 'ts-morph';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { typescriptParser, type TypeScript } from './typescript-parser.js';
+import { OffsetPositions, type Position } from './value-positions.js';
 
 /** An export that carries the definitions, as the reader understands them. */
 interface DefinitionsExport {
@@ -46,15 +47,17 @@ class ExportSearch {
   readonly problems: CompileProblem[] = [];
 
   private readonly typescript = typescriptParser();
+  private readonly positions: OffsetPositions;
 
   constructor(
     private readonly file: string,
     private readonly sourceFile: ts.SourceFile,
-  ) {}
+  ) {
+    this.positions = new OffsetPositions(sourceFile.text, sourceFile.getLineStarts());
+  }
 
-  at(node: ts.Node): { line: number; column: number } {
-    const { line, character } = this.sourceFile.getLineAndCharacterOfPosition(node.getStart(this.sourceFile));
-    return { line: line + 1, column: character + 1 };
+  at(node: ts.Node): Position {
+    return this.positions.at(node.getStart(this.sourceFile));
   }
 
   visit(statement: ts.Statement): void {

@@ -4,7 +4,7 @@
  * accepts also loads at run time; the runtime's JSON scanner then tells where each value stands and
  * finds keys written twice, which `JSON.parse` cannot see. No TypeScript is loaded for JSON.
  */
-import { lineStarts, parseStrictJson, scanJson } from 'typed-permissions/internal';
+import { parseStrictJson, scanJson } from 'typed-permissions/internal';
 import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { utf8FileText } from './source-file.js';
 import { duplicateKeyProblem, OffsetPositions, type Place, type StaticValueProblem } from './value-positions.js';
@@ -46,7 +46,7 @@ export function readJsonText(file: string, text: string): FileRead {
     const { line, column, description, fix } = parsed.issue;
     return { read: undefined, problems: [{ file, line, column, path: [], code: 'syntax-error', message: `Syntax error: ${description}.`, fix }] };
   }
-  const positions = new OffsetPositions(lineStarts(parsed.text));
+  const positions = new OffsetPositions(parsed.text);
   // A file of a million keys written twice is a million problems: the first are kept, the others counted.
   const problems = new CappedList<StaticValueProblem>(MAX_PROBLEMS_PER_FILE);
   // The places of the value being read and of its ancestors: places[i] is that of the path's first i parts.

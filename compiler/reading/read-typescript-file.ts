@@ -9,18 +9,18 @@ import { findDefinitionsExport } from './definitions-export.js';
 import { readFrom, unread, wholeFileProblem, type FileRead } from './read-file-result.js';
 import { readStaticValue } from './static-value.js';
 import { utf8FileText } from './source-file.js';
+import { OffsetPositions } from './value-positions.js';
 import { typescriptParser } from './typescript-parser.js';
 import { MAX_PROBLEMS_PER_FILE } from '../problems/problem-cap.js';
 
 /** Syntax errors of a parsed file (TypeScript keeps them on the source file): the first a file lists, and how many others there are. */
 function syntaxProblems(file: string, sourceFile: ts.SourceFile): { problems: CompileProblem[]; unlisted: number } {
   const diagnostics = (sourceFile as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const positions = new OffsetPositions(sourceFile.text, sourceFile.getLineStarts());
   const problems = diagnostics.slice(0, MAX_PROBLEMS_PER_FILE).map((diagnostic) => {
-    const { line, character } = sourceFile.getLineAndCharacterOfPosition(diagnostic.start);
     return {
       file,
-      line: line + 1,
-      column: character + 1,
+      ...positions.at(diagnostic.start),
       path: [],
       code: 'syntax-error',
       message: `Syntax error: ${typescriptParser().flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/\.$/, '')}.`,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileKindOf } from 'typed-permissions/internal';
 import type { CompileProblem } from '../problems/compile-problem.js';
 import { wholeFileProblem } from './read-file-result.js';
+import { OffsetPositions } from './value-positions.js';
 
 const REPLACE_IT = 'Definitions and tests are regular files: replace it with one, or remove it from the folder.';
 
@@ -75,8 +76,7 @@ function notUtf8(file: string, bytes: Buffer): CompileProblem {
   }
   // A prefix may end inside a character that the next bytes complete: back off to the last whole one.
   const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, good)).replace(/\uFFFD$/u, '');
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
+  const { line, column } = new OffsetPositions(before).at(before.length);
   return {
     file,
     line,

@@ -66,7 +66,7 @@ class StaticReader {
     private readonly typescript: TypeScript,
     private readonly sourceFile: ts.SourceFile,
   ) {
-    this.positions = new OffsetPositions(sourceFile.getLineStarts());
+    this.positions = new OffsetPositions(sourceFile.text, sourceFile.getLineStarts());
   }
 
   /** The value at `path` (whose parent value's place is `parent`, none for the root). */

@@ -2,6 +2,7 @@
  * Where the values of a file stand: a path into the value (keys and indexes) to its line and column. Both readers
  * (JSON and TypeScript) keep offsets and turn one into a line and column only when a problem is placed there.
  */
+import { lineStarts } from 'typed-permissions/internal';
 import type { ValuePath } from '../problems/compile-problem.js';
 
 /** A 1-based line and column. */
@@ -70,24 +71,36 @@ export interface Place {
   children: Map<string | number, Place> | undefined;
 }
 
+const BYTE_ORDER_MARK = '\ufeff';
+
 /**
  * The positions of a file's values: a tree of places along the value's own paths (so that a deep path or a long key
  * costs nothing per value below it), each an offset, turned into a line and column only when asked — a large folder
- * has millions of values, and only those with a problem are ever placed.
+ * has millions of values, and only those with a problem are ever placed. It is also the one way the compiler turns an
+ * offset of a file's text into a line and column: a leading byte order mark is no column (editors do not show it, and
+ * the runtime's JSON reader does not count it), so line 1 reads the same with or without one.
  *
  * @example
  * ```ts
- * const positions = new OffsetPositions(lineStarts(text));
+ * const positions = new OffsetPositions(text);
  * const root = positions.placeRoot(0);
  * positions.place(root, 0, 2);
  * positions.nearest([0, 'roles']); // { line: 1, column: 3 }
+ * new OffsetPositions('\ufeff[1]').at(2); // { line: 1, column: 2 }
  * ```
  */
 export class OffsetPositions implements Positions {
   private root: Place | undefined;
+  /** Whether the text starts with a byte order mark, which the columns of line 1 do not count. */
+  private readonly byteOrderMark: boolean;
+  /** The offset at which each line of the text starts, ascending (the first is 0). */
+  private readonly lineStarts: readonly number[];
 
-  /** `lineStarts`: the offset at which each line of the file starts, ascending (the first is 0). */
-  constructor(private readonly lineStarts: readonly number[]) {}
+  /** `starts`: the offsets at which the lines of `text` start, when already known (TypeScript keeps them on a source file). */
+  constructor(text: string, starts: readonly number[] = lineStarts(text)) {
+    this.byteOrderMark = text.startsWith(BYTE_ORDER_MARK);
+    this.lineStarts = starts;
+  }
 
   /** Records that the file's value (the root of every path) starts at `offset`; returns its place. */
   placeRoot(offset: number): Place {
@@ -125,6 +138,7 @@ export class OffsetPositions implements Positions {
       if ((this.lineStarts[middle] as number) <= offset) low = middle;
       else high = middle - 1;
     }
-    return { line: low + 1, column: offset - (this.lineStarts[low] as number) + 1 };
+    const skipped = low === 0 && this.byteOrderMark && offset > 0 ? 1 : 0;
+    return { line: low + 1, column: offset - (this.lineStarts[low] as number) + 1 - skipped };
   }
 }

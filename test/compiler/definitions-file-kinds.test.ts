@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileModel } from '../../compiler/model/compile-model.js';
 import { readDefinitionsFolder } from '../../compiler/reading/read-definitions.js';
 import { readPolicyTestFiles } from '../../compiler/policy-tests/read-policy-tests.js';
 import { makeTempDir, removeTempDir } from './helpers.js';
@@ -112,6 +113,33 @@ describe('files of a definitions folder that are no regular file of UTF-8 text',
         message: 'The file is not UTF-8 text: a byte at line 1, column 29 is no part of a UTF-8 character.',
       },
     ]);
+  });
+
+  it('a byte order mark is no column: line 1 reads the same with or without one, in every message', () => {
+    const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+    const files: Record<string, Buffer> = {
+      'a.permissions.json': Buffer.concat([Buffer.from('[{ "roles": ["A'), Buffer.from([0xff]), Buffer.from('"], "resource": "r", "grant": ["read"] }]')]),
+      'b.permissions.ts': Buffer.from('export default [{ roles: ["A"], resource: "r", grant: ["read:mine"] }];'),
+      'c.permissions.ts': Buffer.from('export default [{ roles: ["A"] resource: "r" }];'),
+      'd.permissions.ts': Buffer.from('export let definitions = [];'),
+      'e.permissions.ts': Buffer.from('export default [{ roles: ["A"], resource: "r", grant: [...x] }];'),
+    };
+    const placesOf = (name: string, withMark: boolean): string[] => {
+      const dir = join(temp as string, name);
+      mkdirSync(dir);
+      for (const [file, bytes] of Object.entries(files)) writeFileSync(join(dir, file), withMark ? Buffer.concat([BOM, bytes]) : bytes);
+      const result = compileModel(dir);
+      return result.ok ? [] : result.problems.map(({ file, line, column, code }) => `${file}:${line}:${column} ${code}`);
+    };
+    const expected = [
+      'a.permissions.json:1:16 syntax-error',
+      'b.permissions.ts:1:56 bad-possession',
+      'c.permissions.ts:1:32 syntax-error',
+      'd.permissions.ts:1:12 unsupported-export',
+      'e.permissions.ts:1:56 not-static',
+    ];
+    expect(placesOf('without-mark', false)).toEqual(expected);
+    expect(placesOf('with-mark', true)).toEqual(expected);
   });
 
   it('policy test files are held to the same: a folder or a device is a problem at it', () => {
