@@ -111,6 +111,29 @@ describe('problems of test files', () => {
     expect(() => readFileSync(join(out, 'policy.json'))).toThrow(/ENOENT/);
   });
 
+  it('a record under a key that is no id of a resource whose ids are numbers is fixed by renaming the key, whatever its "id"', async () => {
+    const records = '{ "01": { "id": 1 }, "002": { "id": "002" }, "x": { "id": "x" } }';
+    const test = '{ "user": "ann", "action": "read", "resource": "article", "expect": "granted" }';
+    const dir = folder({
+      'keys.permissions.test.json': `{ "records": { "article": ${records} }, "users": { "ann": { "id": 1, "roles": ["AUTHOR"] } }, "tests": [${test}] }`,
+    });
+    const file = `${dir}/keys.permissions.test.json`;
+    const notAnId = 'stands under a key that is not an id of it: its ids are numbers, written in decimal without leading zeros.';
+    expect(await run('test', dir)).toEqual({
+      code: 1,
+      logs: [],
+      errors: [
+        `${file}:1:35 $.records.article["01"] [invalid-id] Record "01" of "article" ${notAnId} Fix: Store the record under "1" instead, with "id": 1.`,
+        `${file}:1:43 $.records.article["01"].id [invalid-id] Record "01" of "article" has the id 1; pick reads a record’s id from its "id", ` +
+          'which must be the key it stands under. Fix: Store the record under "1" instead, its id.',
+        `${file}:1:55 $.records.article["002"] [invalid-id] Record "002" of "article" ${notAnId} Fix: Store the record under "2" instead, with "id": 2.`,
+        `${file}:1:77 $.records.article.x [invalid-id] Record "x" of "article" ${notAnId} ` +
+          'Fix: Store the record under its id, a number written in decimal (such as "10"), with that number as its "id".',
+        `typed-permissions: 4 problems in ${dir}; no test ran.`,
+      ],
+    });
+  });
+
   it('what tests name is checked only once the definitions are valid (a broken policy would make every name unknown); their shape always', () => {
     const dir = folder({ 'refs.permissions.test.json': references, 'zz.permissions.json': '[{ "roles": ["X"], "resource": "article", "grant": [] }]' });
     const result = compileModel(dir);

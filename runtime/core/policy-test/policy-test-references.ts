@@ -6,6 +6,7 @@
  * (policy-test-shape.ts).
  */
 import { quoteForMessage } from '../common/printable-text.js';
+import { projectResourceIdOfType } from '../decision/resource-id.js';
 import type { GrantTables, HookKind, ResourceIdType } from '../tables/grant-tables.js';
 import { isObject } from './policy-test-shape.js';
 import { buildTenantRoles } from '../table-building/tenant-roles.js';
@@ -60,6 +61,14 @@ const idText = (id: PolicyTestId): string => (typeof id === 'number' ? String(id
 function inType(id: PolicyTestId, idType: ResourceIdType): string {
   if (idType === 'string') return `Write it as a string: ${JSON.stringify(String(id))}.`;
   return /^(?:0|-?[1-9][0-9]{0,15})$/.test(String(id)) ? `Write it as a number: ${Number(id)}.` : 'Write it as a number, such as 10.';
+}
+
+/** The fix of a record stored under `key`, which is no id of a resource whose ids are numbers: its key is what to change. */
+function recordKeyFix(key: string): string {
+  const number = /^-?[0-9]+$/.test(key) ? Number(key) + 0 : Number.NaN;
+  return Number.isSafeInteger(number)
+    ? `Store the record under "${number}" instead, with "id": ${number}.`
+    : 'Store the record under its id, a number written in decimal (such as "10"), with that number as its "id".';
 }
 
 /** The references of one file, checked. */
@@ -158,8 +167,22 @@ class ReferenceCheck {
         continue;
       }
       if (!isObject(byId)) continue;
-      for (const [key, record] of Object.entries(byId))
-        if (isObject(record)) this.id(record['id'] as PolicyTestId, this.idTypeOf(index), ['records', resource, key, 'id'], quoteForMessage(resource));
+      const idType = this.idTypeOf(index);
+      for (const [key, record] of Object.entries(byId)) {
+        if (!isObject(record)) continue;
+        // A record stands under its id: under a key that is no id of the resource, only renaming the key helps.
+        if (idType === 'number' && projectResourceIdOfType(key, 'number') === undefined) {
+          this.add(
+            ['records', resource, key],
+            'invalid-id',
+            `Record ${quoteForMessage(key)} of ${quoteForMessage(resource)} stands under a key that is not an id of it: ` +
+              'its ids are numbers, written in decimal without leading zeros.',
+            recordKeyFix(key),
+          );
+          continue;
+        }
+        this.id(record['id'] as PolicyTestId, idType, ['records', resource, key, 'id'], quoteForMessage(resource));
+      }
     }
   }
 

@@ -196,6 +196,16 @@ const ownershipShape = record(
   notObject(() => 'Field "ownership"', 'Write "ownership": { "isCreator": { "alice": [1, 10] } }.'),
 );
 
+/**
+ * The fix of a record whose numeric `id` is what its `key` spells in another way (`"01"`, `" 1"`): the key is what to
+ * change, for writing the id as the key would make it a string, no id of a resource whose ids are numbers.
+ */
+function keyFix(key: string, id: unknown): string | undefined {
+  return typeof id === 'number' && isPolicyTestId(id) && key.trim() !== '' && Number(key) === id
+    ? `Store the record under "${id}" instead, its id.`
+    : undefined;
+}
+
 /** A record stands under its id, and carries it as its "id" (pick reads it there). */
 const recordShape: Shape = both(
   valid(
@@ -215,7 +225,7 @@ const recordShape: Shape = both(
         () =>
           `Record ${keyAt(path)} of ${keyAt(path, 2)} has ${has ? `the id ${shown(item['id'])}` : 'no "id"'}; ` +
           'pick reads a record’s id from its "id", which must be the key it stands under.',
-        `Write "id": ${/^(?:0|-?[1-9][0-9]*)$/.test(key) ? key : JSON.stringify(key)} in the record.`,
+        keyFix(key, item['id']) ?? `Write "id": ${/^(?:0|-?[1-9][0-9]*)$/.test(key) ? key : JSON.stringify(key)} in the record.`,
         'invalid-id',
       ),
     );
