@@ -12,6 +12,7 @@ import {
   POLICY_TEST_EXPECTATIONS,
   POLICY_TEST_ID_RULE,
   quoteForMessage,
+  zodMaxRefused,
 } from 'typed-permissions/internal';
 
 type ZodModule = ReturnType<typeof loadZod>;
@@ -25,9 +26,22 @@ export interface TestFileProblem {
 
 const ID_MESSAGE = `an id must be ${POLICY_TEST_ID_RULE}`;
 
+/**
+ * An id. Its length is the runtime's, in UTF-16 code units: zod's `max` (which also reaches the emitted JSON Schema)
+ * counts code points, and would let an id of 129 to 256 emoji through that the engine refuses.
+ */
 function idSchema(z: ZodModule) {
   const error = { error: ID_MESSAGE };
-  return z.union([z.int(error), z.string(error).min(1, error).max(MAX_STRING_ID_LENGTH, error)], error);
+  const text = z
+    .string(error)
+    .min(1, error)
+    .max(MAX_STRING_ID_LENGTH, error)
+    .superRefine((value, ctx) => {
+      // What zod's max refused is said once, by it.
+      if (value.length > MAX_STRING_ID_LENGTH && !zodMaxRefused(value, MAX_STRING_ID_LENGTH))
+        ctx.addIssue({ code: 'custom', message: ID_MESSAGE, input: value });
+    });
+  return z.union([z.int(error), text], error);
 }
 
 /** A value an ownership rule may read of a user: a string, finite number, boolean or null, or a list of strings or numbers. */

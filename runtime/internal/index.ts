@@ -14,7 +14,7 @@ export { parseAttributePattern } from '../core/definition/grant-syntax.js';
 export { undeclaredAttributePaths, type DeclaredResourceAttributes, type UndeclaredAttributeProblem } from '../core/definition/declared-attributes.js';
 export { quoteForMessage } from '../core/common/printable-text.js';
 export { resourceMetadataSchema, validateResourceMetadata } from '../core/definition/resource-metadata-schema.js';
-export { loadZod } from '../core/definition/zod-loader.js';
+export { loadZod, zodMaxRefused } from '../core/definition/zod-loader.js';
 export { ownershipDeclarationProblems, type OwnershipResourceDeclarations } from '../core/ownership-rules/ownership-rule-checks.js';
 export type { OwnershipCondition, RelationDeclaration, TenantIdType, UserAttributeType } from '../core/ownership-rules/ownership-rule.js';
 export { explainGrant, explainGrantIn, formatExplanation } from '../core/decision/explain.js';

@@ -154,6 +154,29 @@ describe('hostile test files', () => {
     });
   });
 
+  it('a string id is measured in UTF-16 code units, as the engine measures it: 128 emoji are an id, 129 are refused like 257 letters', async () => {
+    const file = (id: string) =>
+      '{ "users": { "ann": { "id": 1, "roles": ["AUTHOR"] } }, ' +
+      `"tests": [{ "user": "ann", "action": "read", "resource": "article", "resourceId": "${id}", "expect": "denied" }] }`;
+    const rule = 'An id must be an integer within ±9007199254740991, or a non-empty string of at most 256 characters.';
+    // 128 emoji are 256 code units: an id as far as the format goes (the article's ids are numbers: the reference check names it).
+    const atLimit = await test(file('😀'.repeat(128)));
+    expect(atLimit.errors).toEqual([
+      `dir/h.permissions.test.json:1:139 $.tests[0].resourceId [invalid-id] "${'😀'.repeat(30)}"… is not an id of "article": its ids are numbers. ` +
+        'Fix: Write it as a number, such as 10.',
+      'typed-permissions: 1 problem in dir; no test ran.',
+    ]);
+    for (const id of ['😀'.repeat(129), '😀'.repeat(256)])
+      expect(await test(file(id))).toEqual({
+        code: 1,
+        logs: [],
+        errors: [
+          `dir/h.permissions.test.json:1:139 $.tests[0].resourceId [invalid-test-file] ${rule} Fix: Write the id as the resource has it: 10, or "a1".`,
+          'typed-permissions: 1 problem in dir; no test ran.',
+        ],
+      });
+  });
+
   it('names in any script are names; control, format and bidi characters, lone surrogates and over-long names are refused', async () => {
     const good = [
       '{',

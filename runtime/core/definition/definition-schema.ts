@@ -5,7 +5,7 @@
  */
 import type { core as ZodCore } from 'zod';
 import type { DefinitionProblemCode } from '../common/errors.js';
-import { loadZod, type ZodModule } from './zod-loader.js';
+import { loadZod, zodMaxRefused, type ZodModule } from './zod-loader.js';
 import { describeValue } from '../common/describe-value.js';
 import { isSyntaxProblem, parseAttributePattern, parseGrantKey } from './grant-syntax.js';
 import { hookNameProblem, MAX_NAME_LENGTH, nameProblem, RESERVED_HOOK_NAMES } from './names.js';
@@ -15,15 +15,6 @@ const PRINTABLE_NAME_RULE = 'no control, format or line-break characters, no sur
 
 /** The three ownership hooks of a definition. */
 type HookName = 'isOwner' | 'listOwned' | 'limitOwned';
-
-/** Whether zod's `max` refused `value`: zod counts code points there (an astral character is one), not UTF-16 code units. */
-function zodMaxRefused(value: string): boolean {
-  if (value.length <= MAX_NAME_LENGTH) return false;
-  if (value.length > 2 * MAX_NAME_LENGTH) return true;
-  // Each surrogate pair is one code point of two units.
-  const pairs = value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0;
-  return value.length - pairs > MAX_NAME_LENGTH;
-}
 
 /**
  * A name: the length bounds also reach the emitted JSON Schema (editors check them, in code points); every rule of
@@ -37,7 +28,7 @@ function nameSchema(z: ZodModule, what: string) {
     .max(MAX_NAME_LENGTH, { error: `a ${what} name must be at most ${MAX_NAME_LENGTH} characters long` })
     .superRefine((value, ctx) => {
       // What zod's min and max refused is said once, by them.
-      if (value.length === 0 || zodMaxRefused(value)) return;
+      if (value.length === 0 || zodMaxRefused(value, MAX_NAME_LENGTH)) return;
       const problem = nameProblem(value);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `the ${what} name ${quoteForMessage(value)} ${problem}`, input: value });
     });

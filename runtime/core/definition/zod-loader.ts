@@ -50,3 +50,22 @@ export function loadZod(): ZodModule {
   }
   return loaded;
 }
+
+/**
+ * Whether zod's `.max(max)` refused `value`. zod counts code points there (an astral character, such as an emoji, is
+ * one), while every limit of the runtime counts UTF-16 code units (it is two): a string of `max + 1` to `2 * max`
+ * code units may pass zod's `max` and still be over the limit, and must then be refused by a check of its own.
+ *
+ * @example
+ * ```ts
+ * zodMaxRefused('\u{1F600}'.repeat(200), 256); // false: 400 code units, 200 code points
+ * zodMaxRefused('\u{1F600}'.repeat(257), 256); // true
+ * ```
+ */
+export function zodMaxRefused(value: string, max: number): boolean {
+  if (value.length <= max) return false;
+  if (value.length > 2 * max) return true;
+  // Each surrogate pair is one code point of two units.
+  const pairs = value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0;
+  return value.length - pairs > max;
+}
