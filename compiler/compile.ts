@@ -87,7 +87,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   });
   // Checked before anything is written: a bundle no follower reads would otherwise be written, and published.
   const tooLarge = policyFileProblem(files.find((file) => file.path === 'policy.json') as EmittedFile);
-  if (tooLarge !== undefined) return { ok: false, problems: [tooLarge], inputs: result.files };
+  if (tooLarge !== undefined) return { ok: false, problems: [tooLarge], unlisted: NONE_UNLISTED, inputs: result.files };
   const existing = readExisting(output.target);
   const stale = [
     ...files.filter((file) => existing.get(file.path) !== file.content).map((file) => file.path),
