@@ -11,7 +11,7 @@ import { compile } from '../../compiler/compile.js';
 import { compileModel } from '../../compiler/model/compile-model.js';
 import { formatCompileProblem } from '../../compiler/problems/compile-problem.js';
 import { runPolicyTests } from '../../runtime/core/policy-test/run-policy-tests.js';
-import type { PolicyTests } from '../../runtime/core/policy-test/policy-test-types.js';
+import type { PolicyTestFile, PolicyTests } from '../../runtime/core/policy-test/policy-test-types.js';
 import { fixture, makeTempDir, removeTempDir, typeCheck } from './helpers.js';
 
 const DOCUMENT = readFileSync(join(fixture('ownership-rules'), 'document.resource.json'), 'utf8');
@@ -162,6 +162,26 @@ describe('policy tests of a policy naming rules', () => {
       'ada update 101 true true',
       'ada update 102 false true',
       'nobody update 100 false true',
+    ]);
+  }, 30_000);
+
+  it('a file without records of the resource asked about, or of the resource a relation reaches, owns nothing: denied, not an error', async () => {
+    const compiled = compileModel(fixture('ownership-rules'));
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    const [file] = (compiled.model.tests as PolicyTests).files as [PolicyTestFile];
+    // With every record, erin's own document 100 and ada's 101 (its creator in her company) are granted.
+    const tests = [
+      { user: 'erin', action: 'read', resource: 'document', resourceId: 100, expect: 'denied', line: 1, column: 5 },
+      { user: 'ada', action: 'update', resource: 'document', resourceId: 101, expect: 'denied', line: 2, column: 5 },
+    ] as const;
+    const noRecords = { ...file, records: {}, tests };
+    const noUsers = { ...file, records: { document: file.records['document'] as PolicyTestFile['records'][string] }, tests };
+    const run = await runPolicyTests(compiled.model.tables, { format: 1, files: [noRecords, noUsers] });
+    expect(run.outcomes.map(({ test, granted, passed, error }) => ({ user: test.user, granted, passed, error }))).toEqual([
+      { user: 'erin', granted: false, passed: true, error: undefined },
+      { user: 'ada', granted: false, passed: true, error: undefined },
+      { user: 'erin', granted: true, passed: false, error: undefined },
+      { user: 'ada', granted: false, passed: true, error: undefined },
     ]);
   }, 30_000);
 

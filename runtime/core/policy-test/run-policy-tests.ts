@@ -176,7 +176,7 @@ export async function runPolicyTests(tables: GrantTables, tests: PolicyTests): P
   for (const file of tests.files) {
     const ownership = new TestOwnership(file);
     const service = ownership.service(tables);
-    const settings = engineSettings({ ownership: service, ownershipRules: ownership.ruleSource(), logger: SILENT, compileProjections: false });
+    const settings = engineSettings({ ownership: service, ownershipRules: ownership.ruleSource(tables), logger: SILENT, compileProjections: false });
     const snapshot = new PolicySnapshot(loadCompiledTables(tables, settings), settings, new OnceWarnings(false, SILENT));
     const inTenant = tenantSnapshots(snapshot, file);
     for (const test of file.tests) {

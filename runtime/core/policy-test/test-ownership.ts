@@ -20,6 +20,16 @@ import type { PolicyTestFile, PolicyTestId, PolicyTestRecords } from './policy-t
 
 const NOTHING: ReadonlySet<PolicyTestId> = new Set();
 
+/** Every resource whose records the ownership rules of `tables` may read: the tables' resources, the rules' own and those their relations reach. */
+function ruleResources(tables: GrantTables): string[] {
+  const rules = tables.ownershipRules;
+  const related = Object.entries(rules?.relations ?? {}).flatMap(([resource, byName]) => [
+    resource,
+    ...Object.values(byName).map((relation) => relation.resource),
+  ]);
+  return [...tables.resources, ...(rules?.rules ?? []).map((rule) => rule.resource), ...related];
+}
+
 /** The filter a limitOwned method of the tests configures: the ids it owns for the user. */
 class TestFilter {
   constructor(readonly ids: ReadonlySet<PolicyTestId>) {}
@@ -134,15 +144,19 @@ export class TestOwnership {
   }
 
   /**
-   * The source of the records ownership rules read: the test file's records, each resource's as a list.
+   * The source of the records ownership rules of `tables` read: the test file's records, each resource's as a
+   * list. Every resource of the tables, and every resource a relation of their rules reaches, has a list (empty
+   * when the file holds none of its records): a record the file does not hold is owned by no rule, not a failure.
    *
    * @example
    * ```ts
-   * const engine = permissionsFromTables(grantTables, { ownershipRules: ownership.ruleSource() });
+   * const engine = permissionsFromTables(grantTables, { ownershipRules: ownership.ruleSource(grantTables) });
    * ```
    */
-  ruleSource(): OwnershipRuleSource {
-    return memoryOwnership(Object.fromEntries(Object.entries(this.records).map(([resource, byId]) => [resource, Object.values(byId)])));
+  ruleSource(tables: GrantTables): OwnershipRuleSource {
+    const lists = new Map<string, readonly object[]>(ruleResources(tables).map((resource) => [resource, []]));
+    for (const [resource, byId] of Object.entries(this.records)) lists.set(resource, Object.values(byId));
+    return memoryOwnership(Object.fromEntries(lists));
   }
 
   /** Whether `rule` holds for record `id` of its resource for the user called `user`: a record the file does not hold is not owned. */
