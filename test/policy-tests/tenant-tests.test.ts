@@ -1,11 +1,12 @@
 /**
  * Policy tests that name a tenant: a file declares each tenant's custom roles under "tenants", and a test asks in one
  * of them. The custom roles are checked against the policy as a followed source's are (each problem placed in the
- * file), a test naming a tenant the file does not declare is refused, and a failing test's explanation says which
- * role is the tenant's.
+ * file), a test naming a tenant the file does not declare is refused, a failing test's explanation says which
+ * role is the tenant's, and --coverage asks an ownership rule in the test's tenant.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { removeTempDir } from '../compiler/helpers.js';
+import { join } from 'node:path';
+import { removeTempDir, repoRoot } from '../compiler/helpers.js';
 import { ARTICLE_WORLD, folderWith, run } from './policy-test-folders.js';
 
 /** A test file of the articles fixture with `tenants` and one test a line; the first test stands on line 9. */
@@ -74,6 +75,28 @@ describe('policy tests in tenants', () => {
           'Fix: Add "initech" to "tenants" with its custom roles ({ "definitions": [] } for none).',
         'typed-permissions: 2 problems in <dir>; no test ran.',
       ],
+    });
+  });
+
+  it('--coverage counts an own grant whose rule compares with the tenant, for a test in that tenant', async () => {
+    const test = { user: 'mgr', action: 'read', resource: 'document', resourceId: 1, tenant: 'acme', expect: 'granted' };
+    const file = {
+      users: { mgr: { id: 3, roles: ['MANAGER'] } },
+      records: { document: { '1': { id: 1, title: 'T', content: 'C', authorId: 1, tenantId: 'acme' } } },
+      tenants: { acme: { definitions: [] } },
+      tests: [test],
+    };
+    dir = folderWith({ 't.permissions.test.json': JSON.stringify(file) }, join(repoRoot, 'examples', 'tenants', 'definitions'));
+    expect(await run('test', dir, '--coverage')).toEqual({
+      code: 0,
+      logs: [
+        'Grants no test exercised (3 of 4):',
+        '  EMPLOYEE document list:own',
+        '  EMPLOYEE document read:own',
+        '  MANAGER document list:own',
+        '1 passed, 0 failed',
+      ],
+      errors: [],
     });
   });
 });

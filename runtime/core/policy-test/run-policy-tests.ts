@@ -82,7 +82,7 @@ class Exercised {
       if (resourceId === undefined) continue;
       const own = cell[4];
       for (let i = 0; i < own.length; i += 2)
-        if (ownership.groupOwns(this.tables, own[i] as number, resource, test.user, resourceId)) {
+        if (ownership.groupOwns(this.tables, own[i] as number, resource, test.user, resourceId, test.tenant)) {
           this.seen.add(`${key}/own`);
           break;
         }

@@ -122,20 +122,22 @@ export class TestOwnership {
 
   /**
    * Whether ownership group `group` of `tables` owns record `id` of resource `resource` (an index) for the user
-   * called `user`, as the engine decides one record: the group's isOwner, else its listOwned, else its limitOwned
-   * run by the resource's ownedAmong.
+   * called `user`, asking in `tenant` when the test names one, as the engine decides one record: the group's rule
+   * (which may compare with the tenant), else its isOwner, else its listOwned, else its limitOwned run by the
+   * resource's ownedAmong.
    *
    * @example
    * ```ts
    * ownership.groupOwns(grantTables, 0, 0, 'alice', 10); // true when the group's method owns 10 for alice
+   * ownership.groupOwns(grantTables, 0, 0, 'alice', 10, 'acme'); // true when the group's rule holds for 10 in tenant "acme"
    * ```
    */
-  groupOwns(tables: GrantTables, group: number, resource: number, user: string, id: PolicyTestId): boolean {
+  groupOwns(tables: GrantTables, group: number, resource: number, user: string, id: PolicyTestId, tenant?: string): boolean {
     const owner = tables.owners[group];
     const nameOf = (hook: number) => tables.hooks[hook]?.name ?? '';
     if (owner === undefined) return false;
     const rule = owner.rule === undefined ? undefined : tables.ownershipRules?.rules[owner.rule];
-    if (rule !== undefined) return this.ruleOwns(tables, rule, user, id);
+    if (rule !== undefined) return this.ruleOwns(tables, rule, user, id, tenant);
     if (owner.isOwner !== undefined) return this.ids(nameOf(owner.isOwner), user).has(id);
     if (owner.listOwned !== undefined) return this.ids(nameOf(owner.listOwned), user).has(id);
     const executor = tables.ownedAmong?.[resource] ?? -1;
@@ -159,8 +161,8 @@ export class TestOwnership {
     return memoryOwnership(Object.fromEntries(lists));
   }
 
-  /** Whether `rule` holds for record `id` of its resource for the user called `user`: a record the file does not hold is not owned. */
-  private ruleOwns(tables: GrantTables, rule: RuleTable, user: string, id: PolicyTestId): boolean {
+  /** Whether `rule` holds for record `id` of its resource for the user called `user` in `tenant`: a record the file does not hold is not owned. */
+  private ruleOwns(tables: GrantTables, rule: RuleTable, user: string, id: PolicyTestId, tenant: string | undefined): boolean {
     const record =
       Object.hasOwn(this.records, rule.resource) && Object.hasOwn(this.records[rule.resource] as object, String(id))
         ? this.records[rule.resource]?.[String(id)]
@@ -171,7 +173,7 @@ export class TestOwnership {
         ? this.records[resource]?.[String(related)]
         : undefined;
     try {
-      return ownershipPredicate(rule.condition, ruleContext(tables, rule), this.user(user), lookup)(record);
+      return ownershipPredicate(rule.condition, ruleContext(tables, rule), this.user(user), lookup, tenant)(record);
     } catch {
       // A record or user without what the rule reads: the test's own decision reports it; here it owns nothing.
       return false;
