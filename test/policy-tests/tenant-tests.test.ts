@@ -5,6 +5,7 @@
  * role is the tenant's, and --coverage asks an ownership rule in the test's tenant.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeTempDir, repoRoot } from '../compiler/helpers.js';
 import { ARTICLE_WORLD, folderWith, run } from './policy-test-folders.js';
@@ -52,7 +53,7 @@ describe('policy tests in tenants', () => {
     expect({ code, logs: logs.map((line) => line.replace(dir, '<dir>')) }).toEqual({
       code: 1,
       logs: [
-        `FAIL <dir>/t.permissions.test.json:9:5 tom read article`,
+        `FAIL <dir>/t.permissions.test.json:9:5 tom read article in tenant "acme"`,
         '  expected denied, got granted',
         '  read on article for roles PROOFREADER in tenant "acme": GRANTED',
         '    - PROOFREADER (custom role of tenant "acme"): any, attributes *',
@@ -60,6 +61,25 @@ describe('policy tests in tenants', () => {
         '0 passed, 1 failed',
       ],
     });
+  });
+
+  it('two tests that differ only by tenant have names of their own: in FAIL lines and JUnit test case names', async () => {
+    dir = folderWith({
+      't.permissions.test.json': tenantTests({ acme: proofreader, globex: proofreader }, ask('tom', 'denied', 'acme'), ask('tom', 'denied', 'globex')),
+    });
+    const report = join(dir, 'report.xml');
+    const { code, logs } = await run('test', dir, '--reporter', 'junit', report);
+    expect({ code, fails: logs.filter((line) => line.startsWith('FAIL ')).map((line) => line.replace(dir, '<dir>')) }).toEqual({
+      code: 1,
+      fails: [
+        'FAIL <dir>/t.permissions.test.json:9:5 tom read article in tenant "acme"',
+        'FAIL <dir>/t.permissions.test.json:10:5 tom read article in tenant "globex"',
+      ],
+    });
+    expect([...readFileSync(report, 'utf8').matchAll(/<testcase [^>]*name="([^"]*)"/g)].map((match) => match[1])).toEqual([
+      'tom read article in tenant &quot;acme&quot;: denied',
+      'tom read article in tenant &quot;globex&quot;: denied',
+    ]);
   });
 
   it('custom roles that step outside the policy, and a tenant the file does not declare, are problems placed in the file', async () => {

@@ -7,17 +7,21 @@ import { printableText } from '../common/printable-text.js';
 import type { PolicyTestCase, PolicyTestOutcome } from './policy-test-types.js';
 
 /**
- * The test as a sentence of names: `alice read document 10` (string ids quoted).
+ * The test as a sentence of names: `alice read document 10` (string ids quoted), then the tenant it asks in, so
+ * that two tests differing only by tenant read differently: `alice read document 10 in tenant "acme"`.
  *
  * @example
  * ```ts
  * describePolicyTest({ user: 'alice', action: 'read', resource: 'document', resourceId: 10, expect: 'granted', line: 4, column: 5 });
  * // 'alice read document 10'
+ * describePolicyTest({ user: 'alice', action: 'read', resource: 'document', tenant: 'acme', expect: 'granted', line: 5, column: 5 });
+ * // 'alice read document in tenant "acme"'
  * ```
  */
 export function describePolicyTest(test: PolicyTestCase): string {
   const id = test.resourceId === undefined ? '' : ` ${typeof test.resourceId === 'number' ? test.resourceId : JSON.stringify(test.resourceId)}`;
-  return printableText(`${test.user} ${test.action} ${test.resource}${id}`);
+  const tenant = test.tenant === undefined ? '' : ` in tenant ${JSON.stringify(test.tenant)}`;
+  return printableText(`${test.user} ${test.action} ${test.resource}${id}${tenant}`);
 }
 
 /**
