@@ -1,7 +1,8 @@
 /**
  * The runner of policy tests: each test's grant query decided against compiled tables by the engine itself — a
  * policy snapshot loaded from the tables, its ownership hooks answered from the test file (test-ownership.ts) —
- * with no hook code, no database, no compiler and no zod. What a test checks is what an application gets:
+ * with no hook code, no database and no compiler (and no zod, unless a file declares tenants: their custom roles are
+ * definitions, checked with zod). What a test checks is what an application gets:
  * `permit.granted` of the query (with a resourceId, the decision on that record: granted as any, or granted as
  * own and owned; without one, the decision on the resource: granted as any or as own), and the keys `pick` keeps
  * of the record. The runner also records which grants the tests exercised.
