@@ -4,7 +4,9 @@
 import { BadRequestException, ForbiddenException, HttpException, Inject, Injectable, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
 import { PermissionsUsageError, type PermissionDefinition, type Permit, type User } from '../permissions/index.js';
 import {
+  answerOfError,
   decideRequest,
+  errorOfThrown,
   projectRequestId,
   rawResourceIdOf,
   type DecisionHeaders,
@@ -42,6 +44,32 @@ function exceptionOf(answer: ErrorAnswer): HttpException {
     : status === 403
       ? forbiddenException(body as PermissionsForbiddenBody)
       : new HttpException(body, status);
+}
+
+/** Whether `thrown` is a NestJS HttpException (false for a value whose prototype cannot be read: a Proxy whose traps throw). */
+function isHttpException(thrown: unknown): boolean {
+  try {
+    return thrown instanceof HttpException;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the application's `extractUserFromRequest` or `extractTenantFromRequest` settles with; what it rejects with
+ * is thrown as the guard's answer: an HttpException as it is; a value carrying a 4xx (or 503) status as the
+ * integrations answer it (Express's body); anything else as an Error, which Nest answers 500 "Internal server error".
+ * Left as thrown, Nest would send a plain object's own status and message, and a Proxy whose traps throw would end
+ * the process.
+ */
+async function fromApplication<T>(asked: Promise<T>): Promise<T> {
+  try {
+    return await asked;
+  } catch (error: unknown) {
+    if (isHttpException(error)) throw error;
+    const answer = answerOfError(error);
+    throw answer.serverError ? errorOfThrown(error) : exceptionOf(answer);
+  }
 }
 
 /** Sets the decision headers on an express (`setHeader`) or fastify (`header`) response whose headers are not sent yet. */
@@ -146,8 +174,8 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       const route = this.permissionsService.routeFor(config, context.getClass(), handler);
       if (route.skip) return true;
       const request = context.switchToHttp().getRequest<GuardedRequest>();
-      const user = await this.permissionsService.userOf(request);
-      const tenant = await this.permissionsService.tenantOf(request);
+      const user = await fromApplication(this.permissionsService.userOf(request));
+      const tenant = await fromApplication(this.permissionsService.tenantOf(request));
       request[PERMIT_REQUEST_KEY] = await this.grant(route, user, tenant, rawResourceIdOf(route, request.params), context.switchToHttp().getResponse(), 'nest');
       return true;
     }
@@ -165,8 +193,8 @@ export function createPermissionsGuard(options: PermissionsGuardOptions, definit
       if (route.skip) return true;
       const call = resolverCallOf(context.getArgs());
       const request = requestOfResolverCall(call, route.label);
-      const user = await this.permissionsService.userOf(request);
-      const tenant = await this.permissionsService.tenantOf(request);
+      const user = await fromApplication(this.permissionsService.userOf(request));
+      const tenant = await fromApplication(this.permissionsService.tenantOf(request));
       storeResolverPermit(call, await this.grant(route, user, tenant, rawResolverIdOf(route, call.args), (request as { res?: unknown }).res, 'graphql'));
       return true;
     }

@@ -127,6 +127,24 @@ describe('formatGraphQLError keeps the standard codes of GraphQL and Apollo', ()
     }
   });
 
+  it('an error that throws while it is read (getStatus, getResponse, a Proxy trap) is "Internal server error", never its inner message', () => {
+    const secret = () => {
+      throw new Error('session store redis://:hunter2@10.0.0.3 is down');
+    };
+    const throwingStatus = Object.assign(new Error('unauthorized'), { getStatus: secret, getResponse: () => ({}) });
+    const throwingBody = Object.assign(new Error('forbidden'), { getStatus: () => 403, getResponse: secret });
+    const proxy = new Proxy(new Error('x'), { get: secret, getPrototypeOf: secret });
+    // The Proxy as the error itself: graphql-js's own wrapping would already throw reading it.
+    for (const error of [resolverError(throwingStatus), resolverError(throwingBody), proxy]) {
+      const formatted = { message: 'original', path: PATH, extensions: { code: 'INTERNAL_SERVER_ERROR', stacktrace: STACKTRACE } };
+      expect(formatGraphQLError(formatted, error)).toStrictEqual({
+        message: 'Internal server error',
+        path: PATH,
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      });
+    }
+  });
+
   it("without the error itself, a formatted error keeps its code, Apollo's default included", () => {
     expect(formatGraphQLError({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }, undefined)).toStrictEqual({
       message: 'PersistedQueryNotFound',

@@ -146,6 +146,9 @@ function forbiddenReasonOf(thrown: object): ForbiddenReason | undefined {
  *   keep their code and graphql-js's message (which quotes the scalar's: a scalar's parser is the application's
  *   input validation, its messages are written for the client).
  *
+ * - An error that throws while it is read (a getter, `getStatus`, `getResponse` or a Proxy trap): `INTERNAL_SERVER_ERROR`
+ *   with "Internal server error" — this function never throws, since Apollo would answer its error with the inner message.
+ *
  * The result has `message`, `locations`, `path` and `extensions: { code }` only; a refusal of the permissions guard
  * adds its 403 body's `reason` (`extensions: { code: 'FORBIDDEN', reason: 'not-owner' }`: `'no-grant'` or
  * `'not-owner'`, what the caller may know).
@@ -163,6 +166,21 @@ export function formatGraphQLError(formatted: FormattedGraphQLError, error: unkn
     ...(formatted.locations === undefined ? {} : { locations: formatted.locations }),
     ...(formatted.path === undefined ? {} : { path: formatted.path }),
   };
+  try {
+    return formatReadableError(formatted, error, where);
+  } catch {
+    // An error whose getters, getStatus, getResponse or Proxy traps throw: left to throw, Apollo would answer the
+    // inner error's message (and its stack trace outside production). It is a server error like any other.
+    return { message: INTERNAL_ERROR_MESSAGE, ...where, extensions: { code: APOLLO_DEFAULT_CODE } };
+  }
+}
+
+/** {@link formatGraphQLError}, for an error that may throw while it is read. */
+function formatReadableError(
+  formatted: FormattedGraphQLError,
+  error: unknown,
+  where: Pick<FormattedGraphQLError, 'locations' | 'path'>,
+): FormattedGraphQLError {
   const thrown = thrownError(error);
   if (thrown === undefined || isScalarInputError(formatted, error, thrown)) {
     // Apollo's default code is no code: a GraphQLError about the request (no path) is a refused request, a field's
