@@ -14,7 +14,7 @@ import type { User } from '../definition/definition-types.js';
 import type { GrantTables, RuleTable } from '../tables/grant-tables.js';
 import { ruleContext } from '../decision/bind-rules.js';
 import { ownershipPredicate } from '../ownership-rules/in-memory-ownership.js';
-import { memoryOwnership } from '../ownership-rules/memory-ownership.js';
+import { fixedMemoryOwnership } from '../ownership-rules/memory-ownership.js';
 import type { OwnershipRuleSource } from '../ownership-rules/ownership-rule-source.js';
 import type { PolicyTestFile, PolicyTestId, PolicyTestRecords } from './policy-test-types.js';
 
@@ -158,7 +158,8 @@ export class TestOwnership {
   ruleSource(tables: GrantTables): OwnershipRuleSource {
     const lists = new Map<string, readonly object[]>(ruleResources(tables).map((resource) => [resource, []]));
     for (const [resource, byId] of Object.entries(this.records)) lists.set(resource, Object.values(byId));
-    return memoryOwnership(Object.fromEntries(lists));
+    // The file's records do not change while its tests run: indexed once, each question reads the records it names.
+    return fixedMemoryOwnership(Object.fromEntries(lists));
   }
 
   /** Whether `rule` holds for record `id` of its resource for the user called `user` in `tenant`: a record the file does not hold is not owned. */
