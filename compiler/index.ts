@@ -12,5 +12,6 @@ export { formatCompileProblem, formatJsonPath, type CompileProblem, type ValuePa
 export { main, runMain } from './commands/main.js';
 export type { CommandOutput, ProgressStream } from './commands/command-line.js';
 export type { CompilePhase } from './model/compile-phase.js';
+export type { UnlistedProblems } from './problems/problem-cap.js';
 // The runtime's types a compiled model holds (its tables, valid definitions and policy tests).
 export type { GrantTables, PolicyTests, UserAttributeType, ValidDefinition } from 'typed-permissions/internal';

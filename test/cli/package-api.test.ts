@@ -73,6 +73,7 @@ describe('the typed-permissions-cli package API', () => {
       'HookMethod',
       'PolicyTests',
       'ProgressStream',
+      'UnlistedProblems',
       'UserAttributeType',
       'ValidDefinition',
       'ValuePath',
