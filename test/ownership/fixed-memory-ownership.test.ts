@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { createPermissions } from '../../generated/permissions.js';
-import { fixedMemoryOwnership, memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
+import { fixedMemoryOwnership } from '../../runtime/core/ownership-rules/fixed-memory-ownership.js';
+import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 
 /** Records whose `id` counts its reads. */
 function countedRecords(count: number, reads: { count: number }) {

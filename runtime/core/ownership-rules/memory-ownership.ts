@@ -25,8 +25,15 @@ export interface MemoryOwnership extends OwnershipRuleSource<(record: OwnershipR
   where(permit: { ownershipScope(): OwnershipQuestion }): (record: OwnershipRecord) => boolean;
 }
 
-/** The id of a record: its own `id` attribute. */
-function idOf(record: OwnershipRecord): unknown {
+/**
+ * The id of a record: its own `id` attribute.
+ *
+ * @example
+ * ```ts
+ * idOf({ id: 3, creatorId: 1 }); // 3
+ * ```
+ */
+export function idOf(record: OwnershipRecord): unknown {
   return Object.hasOwn(record, RELATED_ID_ATTRIBUTE) ? (record as Record<string, unknown>)[RELATED_ID_ATTRIBUTE] : undefined;
 }
 
@@ -74,47 +81,4 @@ export function memoryOwnership(records: MemoryRecords): MemoryOwnership {
     where: (permit) => predicate(permit.ownershipScope()),
   };
   return source;
-}
-
-/**
- * A rule source over records that never change (a policy test file's): each resource's records are indexed by id
- * once, so a question reads the records it names rather than every record of the resource, which memoryOwnership
- * must do on every question since its lists may change between questions. A resource without records here is a
- * PermissionsUsageError naming it, as there.
- *
- * @example
- * ```ts
- * const rules = fixedMemoryOwnership({ document: [{ id: 1, creatorId: 7 }], user: [] });
- * ```
- */
-export function fixedMemoryOwnership(records: Readonly<Record<string, readonly OwnershipRecord[]>>): OwnershipRuleSource<(record: OwnershipRecord) => boolean> {
-  const source = memoryOwnership(records);
-  const indexes = new Map<string, Map<unknown, OwnershipRecord>>();
-  const indexOf = (resource: string): Map<unknown, OwnershipRecord> => {
-    let index = indexes.get(resource);
-    if (index === undefined) {
-      const list = Object.hasOwn(records, resource) ? records[resource] : undefined;
-      if (!Array.isArray(list))
-        throw new PermissionsUsageError(`memoryOwnership has no records of ${quoteForMessage(resource)}: give an array (or a function returning one) for it.`);
-      indexes.set(resource, (index = new Map((list as readonly OwnershipRecord[]).map((record) => [idOf(record), record]))));
-    }
-    return index;
-  };
-  const predicate = ({ scope, context, user, tenant }: OwnershipQuestion) =>
-    ownershipPredicate(scope, context, user, (resource, id) => indexOf(resource).get(id), tenant);
-  return {
-    filter: predicate,
-    ownedAmong: (question, ids) => {
-      const asked = new Set<unknown>(checkedOwnershipIds(ids));
-      const owns = predicate(question);
-      const index = indexOf(question.context.resource);
-      return Promise.resolve(
-        [...asked].filter((id) => {
-          const record = index.get(id);
-          return record !== undefined && owns(record);
-        }),
-      );
-    },
-    listOwned: (question) => source.listOwned(question),
-  };
 }

@@ -14,7 +14,7 @@ import type { User } from '../definition/definition-types.js';
 import type { GrantTables, RuleTable } from '../tables/grant-tables.js';
 import { ruleContext } from '../decision/bind-rules.js';
 import { ownershipPredicate } from '../ownership-rules/in-memory-ownership.js';
-import { fixedMemoryOwnership } from '../ownership-rules/memory-ownership.js';
+import { fixedMemoryOwnership } from '../ownership-rules/fixed-memory-ownership.js';
 import type { OwnershipRuleSource } from '../ownership-rules/ownership-rule-source.js';
 import type { PolicyTestFile, PolicyTestId, PolicyTestRecords } from './policy-test-types.js';
 
