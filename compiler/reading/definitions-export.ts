@@ -41,6 +41,24 @@ function declarationKeyword(typescript: TypeScript, list: ts.VariableDeclaration
   return keywords.get(list.flags & NodeFlags.BlockScoped) ?? 'var';
 }
 
+/** Whether `identifier` names the binding in code that runs: not a property's or member's name, not a name in a type. */
+function isReference(typescript: TypeScript, identifier: ts.Identifier): boolean {
+  const parent = identifier.parent;
+  if (typescript.isPropertyAccessExpression(parent) && parent.name === identifier) return false;
+  if (typescript.isQualifiedName(parent) || typescript.isTypeReferenceNode(parent) || typescript.isTypeQueryNode(parent)) return false;
+  const named = parent as ts.Node & { readonly name?: ts.Node };
+  const nameOfMember =
+    typescript.isPropertyAssignment(parent) ||
+    typescript.isPropertySignature(parent) ||
+    typescript.isPropertyDeclaration(parent) ||
+    typescript.isMethodDeclaration(parent) ||
+    // A declaration's own name: a second export is its own problem (duplicate-export, unsupported-export).
+    typescript.isVariableDeclaration(parent) ||
+    typescript.isFunctionDeclaration(parent) ||
+    typescript.isClassDeclaration(parent);
+  return !(nameOfMember && named.name === identifier);
+}
+
 /** The exports of one file, as they are found statement by statement. */
 class ExportSearch {
   readonly exports: DefinitionsExport[] = [];
@@ -92,6 +110,32 @@ class ExportSearch {
     }
   }
 
+  /**
+   * Every use of the name `definitions` outside its own declaration, as a problem: a const array can still be
+   * changed (`definitions.push(...)`, a function that receives it), so what the module exports would not be the
+   * literal read here.
+   */
+  checkUses(): void {
+    const { typescript } = this;
+    const visit = (node: ts.Node): void => {
+      if (typescript.isIdentifier(node) && node.text === 'definitions' && isReference(typescript, node)) {
+        this.problems.push({
+          file: this.file,
+          ...this.at(node),
+          path: [],
+          code: 'unsupported-export',
+          message:
+            '`definitions` is used again here: a const array can still be changed (a push, a function that receives it), ' +
+            'so what the module exports could differ from the literal read.',
+          fix: 'Write every definition in the literal of `export const definitions = [...]`, and use the name nowhere else in the file.',
+        });
+        return;
+      }
+      typescript.forEachChild(node, visit);
+    };
+    typescript.forEachChild(this.sourceFile, visit);
+  }
+
   private visitExportDeclaration(statement: ts.ExportDeclaration): void {
     const { typescript } = this;
     const clause = statement.exportClause;
@@ -132,6 +176,7 @@ export function findDefinitionsExport(file: string, sourceFile: ts.SourceFile): 
   for (const statement of sourceFile.statements) search.visit(statement);
   const { problems } = search;
   const [first, ...others] = search.exports;
+  if (first?.form === '`export const definitions`') search.checkUses();
   for (const other of others) {
     problems.push({
       file,

@@ -255,6 +255,15 @@ describe('a *.permissions.ts file exports its definitions once, in a form the re
     ]);
   });
 
+  it('a use of `definitions` after `export const definitions` is a problem where it is: the array could be changed there', () => {
+    const compiled = compileTs(`export const definitions = ${A};\ndefinitions.push(...${B});\n`);
+    expect(compiled.ok ? [] : compiled.problems.map((problem) => formatCompileProblem(problem, 'definitions'))).toEqual([
+      'definitions/a.permissions.ts:2:1 $ [unsupported-export] `definitions` is used again here: a const array can still be changed ' +
+        '(a push, a function that receives it), so what the module exports could differ from the literal read. Fix: Write every ' +
+        'definition in the literal of `export const definitions = [...]`, and use the name nowhere else in the file.',
+    ]);
+  });
+
   const CASES: readonly (readonly [what: string, text: string, problems: readonly (readonly [code: string, line: number, column: number])[]])[] = [
     ['export default and export const definitions', `export const definitions = ${A};\nexport default ${B};\n`, [['duplicate-export', 2, 1]]],
     [
@@ -270,6 +279,9 @@ describe('a *.permissions.ts file exports its definitions once, in a form the re
     ['a destructuring export of definitions', `export const { definitions } = { definitions: ${A} };\n`, [['unsupported-export', 1, 14]]],
     ['export let definitions', `export let definitions = ${A};\ndefinitions = ${B};\n`, [['unsupported-export', 1, 12]]],
     ['export var definitions', `export var definitions = ${A};\n`, [['unsupported-export', 1, 12]]],
+    // A const array can still change: any use of it in code that runs is refused, where it is.
+    ['export const definitions, then a push', `export const definitions = ${A};\ndefinitions.push(...${B});\n`, [['unsupported-export', 2, 1]]],
+    ['export const definitions, handed to a function', `export const definitions = ${A};\nconst n = extend(definitions);\n`, [['unsupported-export', 2, 18]]],
     [
       'export default beside an unsupported export',
       `export default ${A};\nexport { other as definitions } from './other.js';\n`,
