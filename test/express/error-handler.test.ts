@@ -37,6 +37,19 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
 }, 10_000);
 
+/** Starts `app` on loopback (closed after the tests); resolves to its address once it listens (at most 10 s). */
+async function listen(app: express.Express): Promise<string> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the Express server did not listen within 10 s')), 10_000);
+    const listening = app.listen(0, '127.0.0.1', () => {
+      clearTimeout(timer);
+      resolve(listening);
+    });
+  });
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 /**
  * An app whose ownership hook fails for document 666 (with a message that must not reach the caller), in the
  * Express environment `env`, listening on loopback; resolves to its address once it listens (at most 10 s).
@@ -61,15 +74,7 @@ async function serve(env: string, options: PermissionsErrorHandlerOptions, getUs
   app.set('env', env);
   app.get('/documents/:id', permit({ action: 'read' }), (req: Request, res) => void res.json({ read: permitOf(req).resourceId }));
   app.use(permissionsErrorHandler(options));
-  const server = await new Promise<Server>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the Express server did not listen within 10 s')), 10_000);
-    const listening = app.listen(0, '127.0.0.1', () => {
-      clearTimeout(timer);
-      resolve(listening);
-    });
-  });
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return listen(app);
 }
 
 async function ask(baseUrl: string, path: string): Promise<{ status: number; type: string | null; body: unknown }> {
@@ -199,15 +204,7 @@ describe('a decision that comes after the response was answered (a timeout middl
       handedOn.push(error);
       next(error);
     });
-    const server = await new Promise<Server>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the Express server did not listen within 10 s')), 10_000);
-      const listening = app.listen(0, '127.0.0.1', () => {
-        clearTimeout(timer);
-        resolve(listening);
-      });
-    });
-    servers.push(server);
-    return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, reported, handedOn };
+    return { baseUrl: await listen(app), reported, handedOn };
   }
 
   async function askTimedOut(baseUrl: string, path: string, userId = '1') {
