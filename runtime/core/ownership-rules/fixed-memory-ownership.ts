@@ -3,10 +3,8 @@
  * memoryOwnership so that a page, which loads that, does not load this (policy tests are loaded when first run).
  */
 import { checkedOwnershipIds } from './ownership-ids.js';
-import { PermissionsUsageError } from '../common/errors.js';
-import { quoteForMessage } from '../common/printable-text.js';
 import { ownershipPredicate, type OwnershipRecord } from './in-memory-ownership.js';
-import { idOf, memoryOwnership } from './memory-ownership.js';
+import { idOf, memoryOwnership, recordsIn } from './memory-ownership.js';
 import type { OwnershipQuestion, OwnershipRuleSource } from './ownership-rule-source.js';
 
 /**
@@ -25,12 +23,7 @@ export function fixedMemoryOwnership(records: Readonly<Record<string, readonly O
   const indexes = new Map<string, Map<unknown, OwnershipRecord>>();
   const indexOf = (resource: string): Map<unknown, OwnershipRecord> => {
     let index = indexes.get(resource);
-    if (index === undefined) {
-      const list = Object.hasOwn(records, resource) ? records[resource] : undefined;
-      if (!Array.isArray(list))
-        throw new PermissionsUsageError(`memoryOwnership has no records of ${quoteForMessage(resource)}: give an array (or a function returning one) for it.`);
-      indexes.set(resource, (index = new Map((list as readonly OwnershipRecord[]).map((record) => [idOf(record), record]))));
-    }
+    if (index === undefined) indexes.set(resource, (index = new Map(recordsIn(records, resource).map((record) => [idOf(record), record]))));
     return index;
   };
   const predicate = ({ scope, context, user, tenant }: OwnershipQuestion) =>

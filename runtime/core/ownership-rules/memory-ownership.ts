@@ -38,6 +38,23 @@ export function idOf(record: OwnershipRecord): unknown {
 }
 
 /**
+ * The current records of `resource` in `records`; a resource without an array (or a function returning one) is a
+ * PermissionsUsageError naming it.
+ *
+ * @example
+ * ```ts
+ * recordsIn({ document: () => documents }, 'document'); // documents
+ * ```
+ */
+export function recordsIn(records: MemoryRecords, resource: string): readonly OwnershipRecord[] {
+  const given = Object.hasOwn(records, resource) ? records[resource] : undefined;
+  const list = typeof given === 'function' ? given() : given;
+  if (!Array.isArray(list))
+    throw new PermissionsUsageError(`memoryOwnership has no records of ${quoteForMessage(resource)}: give an array (or a function returning one) for it.`);
+  return list as readonly OwnershipRecord[];
+}
+
+/**
  * A rule source over `records`: each resource's records by name (arrays, or functions returning the current
  * array). Records are found by their `id` attribute; a resource a rule reads that has no records here is a
  * PermissionsUsageError naming it.
@@ -49,13 +66,7 @@ export function idOf(record: OwnershipRecord): unknown {
  * ```
  */
 export function memoryOwnership(records: MemoryRecords): MemoryOwnership {
-  const recordsOf = (resource: string): readonly OwnershipRecord[] => {
-    const given = Object.hasOwn(records, resource) ? records[resource] : undefined;
-    const list = typeof given === 'function' ? given() : given;
-    if (!Array.isArray(list))
-      throw new PermissionsUsageError(`memoryOwnership has no records of ${quoteForMessage(resource)}: give an array (or a function returning one) for it.`);
-    return list as readonly OwnershipRecord[];
-  };
+  const recordsOf = (resource: string) => recordsIn(records, resource);
   // Related records are indexed once per question (on first need): the lists may change between questions.
   const predicate = ({ scope, context, user, tenant }: OwnershipQuestion) => {
     const byId = new Map<string, Map<unknown, OwnershipRecord>>();
