@@ -411,7 +411,11 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
       .then(({ DecisionTracing }) => DecisionTracing.load(telemetry, warn))
       .catch((error: unknown) => {
         // The module or the API did not load: decisions go on untraced (a rejected load kept would refuse every guarded decision).
-        warn(`OpenTelemetry did not load (${error instanceof Error ? error.message : String(error)}); decisions are not traced.`);
+        try {
+          warn(`OpenTelemetry did not load (${error instanceof Error ? error.message : String(error)}); decisions are not traced.`);
+        } catch {
+          // An error that cannot be read (a throwing getter or toString) or a logger that throws: still untraced, never refused.
+        }
         return undefined;
       });
   }

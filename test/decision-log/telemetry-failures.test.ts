@@ -133,6 +133,26 @@ describe('telemetry that fails', () => {
     expect(warnings).toEqual([`typed-permissions: OpenTelemetry failed (a span: ${step} failed); decisions go on, untraced while it fails (said once).`]);
   });
 
+  it('a logger that throws while telemetry fails changes no decision either: at load, or at a later look', async () => {
+    const failing = { getMeter: true };
+    metrics.setGlobalMeterProvider(meterProvider(failing, []));
+    const logger = {
+      warn: () => {
+        throw new Error('the log is full');
+      },
+    };
+    const engine = () => new Permissions<AppUser>({ resourceIdTypes: { doc: 'number' }, logger }).addPermissions(DEFINITIONS.slice(0, 1)).build();
+    expect(await outcome(engine().grantPermitVia(READER, 'test'))).toBe(true);
+    failing.getMeter = false;
+    const later = engine();
+    expect(await outcome(later.grantPermitVia(READER, 'test'))).toBe(true);
+    metrics.disable();
+    metrics.setGlobalMeterProvider(meterProvider({ getMeter: true }, []));
+    const outcomes = new Set<boolean | string>();
+    for (let i = 0; i < RECHECK_EVERY; i++) outcomes.add(await outcome(later.grantPermitVia(READER, 'test')));
+    expect([...outcomes]).toEqual([true]);
+  });
+
   it('a provider registered later that fails: no guarded decision throws or rejects, synchronously or not', async () => {
     const { permissions, warnings } = engine();
     expect(await outcome(permissions.grantPermitVia(READER, 'test'))).toBe(true);

@@ -9,6 +9,7 @@
  */
 import type { GrantQuery } from '../decision/grant-query.js';
 import type { Permit } from '../decision/permit.js';
+import { thrownText } from '../common/thrown-text.js';
 
 /** The part of `@opentelemetry/api` used here (typed locally: the package is an optional peer). */
 interface OpenTelemetryApi {
@@ -79,11 +80,6 @@ function openTelemetryApi(): OpenTelemetryApi | null {
 /** What the engine is told when telemetry fails: once per kind of failure, with the error's message. */
 export type TelemetryWarn = (message: string) => void;
 
-/** An error's message, for a warning (an SDK may throw anything). */
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * The tracing of one engine's guarded decisions. Telemetry never changes or delays a decision: a tracer, meter,
  * span or counter that throws is set aside (said once through `warn`), the decision goes on untraced, and
@@ -130,7 +126,11 @@ export class DecisionTracing {
   private failed(what: string, error: unknown): void {
     if (this.warned.has(what)) return;
     this.warned.add(what);
-    this.warn(`OpenTelemetry failed (${what}: ${messageOf(error)}); decisions go on, untraced while it fails (said once).`);
+    try {
+      this.warn(`OpenTelemetry failed (${what}: ${thrownText(error)}); decisions go on, untraced while it fails (said once).`);
+    } catch {
+      // A logger that throws changes no decision either.
+    }
   }
 
   private lookForProviders(): void {
