@@ -127,7 +127,14 @@ export class RemotePermissions<S extends PermissionsSchema = PermissionsSchema, 
     return decided instanceof Permit ? decided : decideOwnership<TUser, TId, TFilter>(user, resource, action, decided, policy);
   }
 
-  /** Stops asking the service for its version. Permits already made keep working. */
+  /**
+   * Stops asking the service for its version. Permits already made keep working.
+   *
+   * @example
+   * ```ts
+   * process.once('SIGTERM', () => remote.close());
+   * ```
+   */
   close(): void {
     if (this.refreshing !== undefined) clearInterval(this.refreshing);
     this.refreshing = undefined;

@@ -8,7 +8,8 @@
  * every other type of the rules is typed-permissions/ownership's, and a source of custom roles is
  * typed-permissions/live's), compiler plumbing lives in `./internal`, and every type that appears in a
  * public signature — a function's parameters and result, a class's public members, an interface's methods — is
- * exported by one of the package's entries, so a user can always name what the API takes and hands them.
+ * exported by one of the package's entries, so a user can always name what the API takes and hands them. Every
+ * function and public method the entries export (the compiler package's too) carries TSDoc with an example.
  */
 import { describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +38,11 @@ const ENTRIES = {
 
 const configFile = ts.readConfigFile(`${root}tsconfig.json`, (path) => ts.sys.readFile(path));
 const config = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
+/** The compiler package's entry (`typed-permissions-cli`), whose functions are documented the same way. */
+const COMPILER_ENTRY = 'compiler/index.ts';
+
 const program = ts.createProgram(
-  Object.values(ENTRIES).map((file) => `${root}${file}`),
+  [...Object.values(ENTRIES), COMPILER_ENTRY].map((file) => `${root}${file}`),
   { ...config.options, noEmit: true },
 );
 const checker = program.getTypeChecker();
@@ -108,6 +112,49 @@ function signatureTypes(declaration: ts.Declaration): Set<ts.Symbol> {
   return found;
 }
 
+/**
+ * Methods the framework calls, never the user: Nest's lifecycle hooks. Their TSDoc says when Nest calls them; an
+ * example would show a call no application makes.
+ */
+const FRAMEWORK_CALLED = new Set(['onModuleInit', 'onApplicationBootstrap', 'onApplicationShutdown', 'onModuleDestroy']);
+
+const hasExample = (node: ts.Node): boolean => ts.getJSDocTags(node).some((tag) => tag.tagName.text === 'example');
+
+/** Where `node` is, for a failure: `runtime/remote/remote-permissions.ts:131`. */
+function placeOf(node: ts.Node): string {
+  const source = node.getSourceFile();
+  return `${source.fileName.slice(root.length)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+}
+
+/**
+ * The exported functions and public class methods without an example in their TSDoc. An overloaded function or
+ * method counts as documented when one of its declarations has the example (the first overload, as editors show it).
+ */
+function undocumentedCallables(symbols: readonly ts.Symbol[]): string[] {
+  const missing: string[] = [];
+  const check = (name: string, declarations: readonly ts.Node[]) => {
+    if (declarations.length > 0 && !declarations.some(hasExample)) missing.push(`${name} (${placeOf(declarations[0] as ts.Node)})`);
+  };
+  for (const symbol of symbols) {
+    const declarations = resolved(symbol).declarations ?? [];
+    check(symbol.name, declarations.filter(ts.isFunctionDeclaration));
+    for (const variable of declarations.filter(ts.isVariableDeclaration)) {
+      const initializer = variable.initializer;
+      if (initializer !== undefined && (ts.isArrowFunction(initializer) || ts.isFunctionExpression(initializer))) check(symbol.name, [variable.parent.parent]);
+    }
+    for (const declaration of declarations.filter(ts.isClassDeclaration)) {
+      const methods = new Map<string, ts.MethodDeclaration[]>();
+      for (const member of declaration.members) {
+        if (!ts.isMethodDeclaration(member) || isHidden(member) || !ts.isIdentifier(member.name)) continue;
+        if (FRAMEWORK_CALLED.has(member.name.text)) continue;
+        methods.set(member.name.text, [...(methods.get(member.name.text) ?? []), member]);
+      }
+      for (const [name, overloads] of methods) check(`${symbol.name}.${name}`, overloads);
+    }
+  }
+  return missing;
+}
+
 describe('the public surface', () => {
   it('typed-permissions and typed-permissions/precompiled export at most 44 names each, types included', () => {
     const counts = Object.fromEntries(Object.entries(ENTRIES).map(([entry, file]) => [entry, exportsOf(file).length]));
@@ -174,5 +221,10 @@ describe('the public surface', () => {
       }
     }
     expect([...new Set(missing)].sort()).toEqual([]);
+  });
+
+  it('every exported function and public method has TSDoc with an example', () => {
+    const symbols = [...Object.values(ENTRIES), COMPILER_ENTRY].flatMap((file) => exportsOf(file));
+    expect([...new Set(undocumentedCallables(symbols))].sort()).toEqual([]);
   });
 });
