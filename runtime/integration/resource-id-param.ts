@@ -84,6 +84,27 @@ const NONE: ResolvedResourceIdParam = Object.freeze({ kind: 'none' });
 
 const list = (params: readonly DeclaredParam[]): string => (params.length === 0 ? 'none' : params.map((param) => JSON.stringify(param.name)).join(', '));
 
+/** A name a path parameter can have in every framework's syntax (Fastify's unnamed wildcard is named `*`). */
+const NAMED = /^[A-Za-z_$][\w$]*$/;
+
+/** Why the default finds no id among `params` (which are not empty), continuing "declares the parameters …". */
+function noDefaultId(params: readonly DeclaredParam[], defaultAt: DefaultIdPosition): string {
+  if (defaultAt === 'any') return `but none of them is the resource id: the default is an argument named "${DEFAULT_RESOURCE_ID_PARAM}" holding one id`;
+  const last = params[params.length - 1] as DeclaredParam;
+  const lastOnly = `but none of them is the resource id: the default "${DEFAULT_RESOURCE_ID_PARAM}" counts only as the last parameter`;
+  return last.wildcard ? `${lastOnly}, and the last, ${JSON.stringify(last.name)}, is a wildcard, which matches several path segments` : lastOnly;
+}
+
+/** The fix when the default finds no id: name one of the parameters that can hold one id (never a wildcard), or declare one. */
+function defaultIdFix(params: readonly DeclaredParam[], defaultAt: DefaultIdPosition, optOut: string): string {
+  const usable = params.filter((param) => !param.wildcard);
+  const kind = defaultAt === 'last' ? 'parameter' : 'argument';
+  if (usable.length > 0) return `Set resourceIdParam to the ${kind} that holds the id of the record checked (one of ${list(usable)}), ${optOut}.`;
+  return defaultAt === 'last'
+    ? `Declare the id as a single segment parameter (":${DEFAULT_RESOURCE_ID_PARAM}"), ${optOut}.`
+    : `Take the id from an argument of a scalar type (Int, ID, String), ${optOut}.`;
+}
+
 function resolveOne(
   params: readonly DeclaredParam[],
   setting: string | undefined,
@@ -97,14 +118,8 @@ function resolveOne(
     if (candidate !== undefined && candidate.name === DEFAULT_RESOURCE_ID_PARAM && !candidate.wildcard)
       return { kind: 'param', name: candidate.name, optional: candidate.optional };
     return {
-      problem:
-        `declares the ${defaultAt === 'last' ? 'parameters' : 'arguments'} ${list(params)} but none of them is the resource id: ` +
-        (defaultAt === 'last'
-          ? `the default "${DEFAULT_RESOURCE_ID_PARAM}" counts only as the last parameter`
-          : `the default is an argument named "${DEFAULT_RESOURCE_ID_PARAM}" holding one id`),
-      fix:
-        `Set resourceIdParam to the ${defaultAt === 'last' ? 'parameter' : 'argument'} that holds the id of the record checked ` +
-        `(one of ${list(params)}), ${optOut}.`,
+      problem: `declares the ${defaultAt === 'last' ? 'parameters' : 'arguments'} ${list(params)} ${noDefaultId(params, defaultAt)}`,
+      fix: defaultIdFix(params, defaultAt, optOut),
     };
   }
   // A guard-wide parameter names the id of the routes that act on one record; its routes without
@@ -123,7 +138,7 @@ function resolveOne(
     return defaultAt === 'last'
       ? {
           problem: `takes the resource id from the wildcard ${JSON.stringify(setting)}, which matches several path segments`,
-          fix: `Declare the id as a single segment parameter (":${setting}") ${optOut}.`,
+          fix: `Declare the id as a single segment parameter (":${NAMED.test(setting) ? setting : DEFAULT_RESOURCE_ID_PARAM}") ${optOut}.`,
         }
       : {
           problem: `takes the resource id from the argument ${JSON.stringify(setting)}, which is a list or an input object, not one id`,

@@ -213,6 +213,32 @@ describe('the resource id rules the Nest guard and express permit() share', () =
     expect(resolveResourceIdParam([routePathParams('/documents{/:id}')], undefined, 'default')).toEqual({ kind: 'param', name: 'id', optional: true });
   });
 
+  it('a wildcard is never offered as the id: the fixes name the parameters that can hold one id, or a single-segment ":id"', () => {
+    const wildcard = (name: string) => ({ name, optional: false, wildcard: true });
+    const optOut = 'or opt out with resourceIdParam: null if this handler does not act on one record';
+    expect(resolveResourceIdParam([[wildcard('path')]], undefined, 'default')).toEqual({
+      problem:
+        'declares the parameters "path" but none of them is the resource id: the default "id" counts only as the last parameter, ' +
+        'and the last, "path", is a wildcard, which matches several path segments',
+      fix: `Declare the id as a single segment parameter (":id"), ${optOut}.`,
+    });
+    expect(resolveResourceIdParam([[...params('docId'), wildcard('id')]], undefined, 'default')).toEqual({
+      problem:
+        'declares the parameters "docId", "id" but none of them is the resource id: the default "id" counts only as the last parameter, ' +
+        'and the last, "id", is a wildcard, which matches several path segments',
+      fix: `Set resourceIdParam to the parameter that holds the id of the record checked (one of "docId"), ${optOut}.`,
+    });
+    // Fastify names its unnamed wildcard "*", which no path could declare as ":*".
+    expect(resolveResourceIdParam([[wildcard('*')]], '*', 'handler')).toEqual({
+      problem: 'takes the resource id from the wildcard "*", which matches several path segments',
+      fix: `Declare the id as a single segment parameter (":id") ${optOut}.`,
+    });
+    expect(resolveResourceIdParam([[{ name: 'filter', optional: false, wildcard: true }]], undefined, 'default', 'any')).toEqual({
+      problem: 'declares the arguments "filter" but none of them is the resource id: the default is an argument named "id" holding one id',
+      fix: `Take the id from an argument of a scalar type (Int, ID, String), ${optOut}.`,
+    });
+  });
+
   it('at request time a parameter the route did not declare, or a missing required id, is refused', () => {
     const route = {
       label: 'DocumentsController.read',

@@ -89,8 +89,8 @@ describe('the record id of every guarded route is resolved at start', () => {
         'but none of them is the resource id: the default "id" counts only as the last parameter. Fix: Set resourceIdParam to the parameter that holds ' +
         'the id of the record checked (one of "id", "docId"), or opt out with resourceIdParam: null if this handler does not act on one record.\n' +
         '  - GET,HEAD /files/* (permit({ action: "read" }) on "/files/*") declares the parameters "*" but none of them is the resource id: the default ' +
-        '"id" counts only as the last parameter. Fix: Set resourceIdParam to the parameter that holds the id of the record checked (one of "*"), or ' +
-        'opt out with resourceIdParam: null if this handler does not act on one record.\n' +
+        '"id" counts only as the last parameter, and the last, "*", is a wildcard, which matches several path segments. Fix: Declare the id as a ' +
+        'single segment parameter (":id"), or opt out with resourceIdParam: null if this handler does not act on one record.\n' +
         '  - GET,HEAD /folders/:folderId (permit({ action: "read" }) on "/folders/:folderId") takes the resource id from parameter "documentId", which ' +
         'it does not declare (it declares "folderId"). Fix: Set resourceIdParam to one of "folderId", or opt out with resourceIdParam: null if this ' +
         'handler does not act on one record.\n' +

@@ -119,7 +119,8 @@ function idCandidatesAndNonNullFields(): void {
     expect(resolveResourceIdParam([fieldArguments(field('documents'), tools)], undefined, 'default', 'any')).toEqual({
       problem: 'declares the arguments "first", "ids" but none of them is the resource id: the default is an argument named "id" holding one id',
       fix:
-        'Set resourceIdParam to the argument that holds the id of the record checked (one of "first", "ids"), ' +
+        // "ids" is a list: never offered as the id.
+        'Set resourceIdParam to the argument that holds the id of the record checked (one of "first"), ' +
         'or opt out with resourceIdParam: null if this handler does not act on one record.',
     });
     expect(resolveResourceIdParam([fieldArguments(field('documents'), tools)], 'ids', 'handler', 'any')).toEqual({
