@@ -26,7 +26,8 @@ const LAYERS = [
     folders: ['runtime/nest', 'runtime/express', 'runtime/hono', 'runtime/fastify', 'runtime/kysely', 'runtime/drizzle', 'runtime/prisma', 'runtime/remote'],
   },
   { name: 'decision service', folders: ['runtime/service'] },
-  { name: 'commands and the compiler entry', folders: ['runtime/cli', 'runtime/internal'] },
+  { name: 'the compiler entry', folders: ['runtime/internal'] },
+  { name: 'commands', folders: ['runtime/cli'] },
 ];
 
 /**

@@ -2,7 +2,7 @@
  * The `typed-permissions` command line: one module per command (this folder), dispatched here.
  * Exit codes: 0 success, 1 invalid input or failed checks, 2 usage errors.
  */
-import { PermissionsUsageError } from 'typed-permissions/internal';
+import { packageVersion, PermissionsUsageError } from 'typed-permissions/internal';
 import { createInterface } from 'node:readline/promises';
 import { printableLines, UsageError, type Command, type CommandOutput } from './command-line.js';
 
@@ -23,6 +23,7 @@ const USAGE = `Usage:
   typed-permissions replay --candidate <definitionsDir|policy.json> --decisions <file.jsonl|postgres://…> [--table <name>] [--column <name>]
                            [--tenant-roles <folder>] [--format text|markdown|json] [--examples <n>]
   typed-permissions serve (--policy <file> | --policy-url <url> | --database-url <url>) [--token <t>]…
+  typed-permissions --version | --help
 
   definitionsDir   folder of *.permissions.json, *.permissions.ts, *.resource.json and *.permissions.test.json (default: definitions)
   --out <dir>      output folder (default: generated)
@@ -109,6 +110,10 @@ export async function main(
   const [name, ...rest] = argv;
   if (argv.includes('--help') || argv.includes('-h')) {
     io.log(USAGE);
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.log(`typed-permissions-cli ${packageVersion(import.meta.url, 'typed-permissions-cli') ?? '(version unknown)'}`);
     return 0;
   }
   if (name === undefined || name.startsWith('-')) {

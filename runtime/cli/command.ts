@@ -5,6 +5,8 @@
  * typed-permissions-cli (so that an application that only runs permissions installs no TypeScript, ts-morph or
  * prettier); this starts it, or says how to install it.
  */
+import { packageVersion } from '../internal/package-version.js';
+
 const CLI_PACKAGE = 'typed-permissions-cli';
 /** What `serve` needs besides the runtime. */
 const SERVICE_PACKAGES = ['fastify', '@fastify/rate-limit', '@fastify/swagger', 'prom-client'];
@@ -23,8 +25,37 @@ function isMissing(error: unknown, names: readonly string[]): boolean {
   return code === 'ERR_MODULE_NOT_FOUND' && names.some((name) => String((error as Error).message).includes(`'${name}'`));
 }
 
+/** How to install the compiler, for a command that needs it. */
+const INSTALL_CLI = `Install it as a development dependency, of the same version as typed-permissions:\n  npm install --save-dev ${CLI_PACKAGE}`;
+
+/** What the runtime alone runs, for `--help` without the compiler. */
+const RUNTIME_USAGE = `Usage:
+  typed-permissions serve (--policy <file> | --policy-url <url> | --database-url <url>) [--token <t>]…   (typed-permissions serve --help)
+  typed-permissions --version | --help
+
+Every other command (compile, test, explain, diff, render, policy, tenant, replay) is the compiler's, in the package
+${CLI_PACKAGE}, which is not installed here. ${INSTALL_CLI}`;
+
+/** The compiler's command line, or undefined when typed-permissions-cli is not installed. */
+async function compilerCli(): Promise<CliModule | undefined> {
+  try {
+    // A specifier in a variable: the runtime does not depend on the compiler, not even for its types.
+    return (await import(CLI_PACKAGE)) as CliModule;
+  } catch (error) {
+    if (!isMissing(error, [CLI_PACKAGE])) throw error;
+    return undefined;
+  }
+}
+
 const [command, ...rest] = process.argv.slice(2);
-if (command === 'serve') {
+if (command === '--version' || command === '-v') {
+  console.log(`typed-permissions ${packageVersion(import.meta.url, 'typed-permissions') ?? '(version unknown)'}`);
+  const cli = await compilerCli();
+  if (cli === undefined) console.log(`${CLI_PACKAGE} is not installed`);
+  else await cli.runMain(['--version']);
+} else if ((command === '--help' || command === '-h') && (await compilerCli()) === undefined) {
+  console.log(RUNTIME_USAGE);
+} else if (command === 'serve') {
   let service: ServeModule | undefined;
   try {
     service = await import('../service/serve-command.js');
@@ -38,17 +69,9 @@ if (command === 'serve') {
   }
   if (service !== undefined) await service.runServe(rest);
 } else {
-  let cli: CliModule | undefined;
-  try {
-    // A specifier in a variable: the runtime does not depend on the compiler, not even for its types.
-    cli = (await import(CLI_PACKAGE)) as CliModule;
-  } catch (error) {
-    if (!isMissing(error, [CLI_PACKAGE])) throw error;
-    console.error(
-      `typed-permissions: the compiler is in the package ${CLI_PACKAGE}, which is not installed here.\n` +
-        `Install it as a development dependency, of the same version as typed-permissions:\n  npm install --save-dev ${CLI_PACKAGE}`,
-    );
+  const cli = await compilerCli();
+  if (cli === undefined) {
+    console.error(`typed-permissions: the compiler is in the package ${CLI_PACKAGE}, which is not installed here.\n${INSTALL_CLI}`);
     process.exitCode = 2;
-  }
-  if (cli !== undefined) await cli.runMain(process.argv.slice(2));
+  } else await cli.runMain(process.argv.slice(2));
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../compiler/commands/main.js';
-import { collectIo, EMITTED_FILES, fixture, makeTempDir, readFolderBytes, removeTempDir, sameBytes, waitFor } from './helpers.js';
+import { collectIo, EMITTED_FILES, fixture, makeTempDir, readFolderBytes, removeTempDir, repoRoot, sameBytes, waitFor } from './helpers.js';
 
 let temp: string | undefined;
 
@@ -56,6 +56,15 @@ describe('typed-permissions CLI', () => {
         'Fix: Pass the path of an existing folder of *.permissions.json files as the first argument (without one, ./definitions is read).',
       ...(after === undefined ? [] : [`typed-permissions: 1 problem in ${dir}; ${after.replace('missing-out', at('missing-out'))}`]),
     ]);
+  });
+
+  it("--version prints the compiler package's version and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'compiler', 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const { logs, errors, io } = collectIo();
+      expect(await main([flag], io)).toBe(0);
+      expect({ logs, errors }).toEqual({ logs: [`typed-permissions-cli ${version}`], errors: [] });
+    }
   });
 
   it('--help prints the usage and exits 0', async () => {

@@ -10,10 +10,11 @@
  * workers.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { repoRoot } from '../compiler/helpers.js';
 import { TSC_7 } from '../compiler/typescript-cli.js';
 import { NPM, ok, run, sharedPackedWorkspaces, tarballPath, type Packed } from './throwaway-project.js';
 
@@ -164,6 +165,15 @@ describe('the packed tarballs, installed outside the repository', () => {
     const withoutCompiler = run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile'], project);
     expect(withoutCompiler.status).toBe(2);
     expect(withoutCompiler.stderr).toContain('typed-permissions: the compiler is in the package typed-permissions-cli, which is not installed here.');
+    // The version and the usage answer without the compiler, saying where its commands are.
+    const version = JSON.parse(readFileSync(join(repoRoot, 'runtime', 'package.json'), 'utf8')) as { version: string };
+    expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', '--version'], project))).toBe(
+      `typed-permissions ${version.version}\ntyped-permissions-cli is not installed\n`,
+    );
+    expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', '--help'], project))).toContain(
+      "Every other command (compile, test, explain, diff, render, policy, tenant, replay) is the compiler's, in the package\n" +
+        'typed-permissions-cli, which is not installed here.',
+    );
   });
 
   it('the browser client from the tarball answers from a slice, and bundles for the browser without Node built-ins or eval', async () => {
@@ -329,6 +339,12 @@ console.log(JSON.stringify({ answers, refusal }));
       );
       expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', 'compile', 'definitions', '--out', 'generated'], project))).toMatch(
         /^typed-permissions: wrote 11 files to generated \(2 roles, 1 resource, 6 actions, 5 grants\)/,
+      );
+      const versions = ['runtime', 'compiler'].map(
+        (folder) => (JSON.parse(readFileSync(join(repoRoot, folder, 'package.json'), 'utf8')) as { version: string }).version,
+      );
+      expect(ok(run(NPM, ['exec', '--no', '--', 'typed-permissions', '--version'], project))).toBe(
+        `typed-permissions ${versions[0]}\ntyped-permissions-cli ${versions[1]}\n`,
       );
       // A definitions file in TypeScript: the installed compiler loads TypeScript (its own dependency) to read it.
       mkdirSync(join(project, 'ts-definitions'));
