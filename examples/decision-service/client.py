@@ -53,21 +53,40 @@ class HttpError(Exception):
         self.body = {"statusCode": status, "error": self.REASONS[status], "message": message}
 
 
+class RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is refused, never followed: an answer from elsewhere decides nothing, and the token goes nowhere else."""
+
+    def redirect_request(self, request, fp, code, msg, headers, new_url):
+        raise urllib.error.HTTPError(request.full_url, code, f"a redirect to {new_url}, not followed", headers, fp)
+
+
+# The opener every request to the service goes through: urllib's own, but a redirect is an error (and so a 503).
+SERVICE = urllib.request.build_opener(RefuseRedirects)
+
+
 def ask_service(checks):
-    """POST /v1/check: one answer per check, in order. Any failure is a 503: nothing is granted by an error."""
+    """POST /v1/check: one answer per check, in order. Any failure is a 503: nothing is granted by an error, a redirect,
+    an answer other than 200 or a number of answers that is not the number of checks."""
     request = urllib.request.Request(
         SERVICE_URL + "/v1/check",
         data=json.dumps({"checks": checks}).encode(),
         headers={"authorization": "Bearer " + TOKEN, "content-type": "application/json"},
     )
     try:
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return json.load(response)["answers"]
+        with SERVICE.open(request, timeout=5) as response:
+            if response.status != 200:
+                raise ValueError(f"it answered {response.status}, not 200")
+            answers = json.load(response)["answers"]
+        if not isinstance(answers, list) or len(answers) != len(checks):
+            counted = len(answers) if isinstance(answers, list) else "no list of"
+            raise ValueError(f"it answered {counted} answers to {len(checks)} checks")
+        return answers
     except urllib.error.HTTPError as error:
-        # A refusal's detail says what was wrong with the request (a record without an attribute a rule reads).
-        print(f"the decision service refused: {error.code} {error.read(2048).decode(errors='replace')}", file=sys.stderr)
+        # A refusal's detail says what was wrong with the request (a record without an attribute a rule reads); a
+        # redirect has no body, its reason says where it pointed.
+        print(f"the decision service refused: {error.code} {error.read(2048).decode(errors='replace') or error.reason}", file=sys.stderr)
         raise HttpError(503, "The permissions service could not answer; try again later.") from error
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"the decision service could not answer: {error}", file=sys.stderr)
         raise HttpError(503, "The permissions service could not answer; try again later.") from error
 
