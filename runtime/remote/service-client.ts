@@ -100,21 +100,27 @@ function advice(status: number, text: string): string {
   return '';
 }
 
-/**
- * One request to the service: its JSON answer, or a PermissionsServiceError saying what went wrong and what to do.
- *
- * @example
- * ```ts
- * const policy = await request(connection, 'GET', '/v1/policy');
- * ```
- */
 /** Whether `error` is the end of a request's time (a DOMException, of another realm in some runtimes: read by name, not by class). */
 function timedOut(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   return name === 'TimeoutError' || name === 'AbortError';
 }
 
-async function request(connection: ServiceConnection, method: 'GET' | 'POST', path: string, body?: object): Promise<unknown> {
+/**
+ * The routes of the service, relative to its base URL: resolved against it, they keep its path (a service behind a
+ * gateway at `/permissions/` is asked at `/permissions/v1/check`), where an absolute `/v1/check` would drop it.
+ */
+type ServiceRoute = 'v1/policy' | 'v1/slice' | 'v1/check';
+
+/**
+ * One request to the service: its JSON answer, or a PermissionsServiceError saying what went wrong and what to do.
+ *
+ * @example
+ * ```ts
+ * const policy = await request(connection, 'GET', 'v1/policy'); // GET <base URL>v1/policy
+ * ```
+ */
+async function request(connection: ServiceConnection, method: 'GET' | 'POST', path: ServiceRoute, body?: object): Promise<unknown> {
   const target = new URL(path, connection.url);
   const where = `${method} ${target.href}`;
   let response: Response;
@@ -188,7 +194,7 @@ function malformed(what: string, problem: string): PermissionsServiceError {
  * ```
  */
 export async function fetchPolicy(connection: ServiceConnection): Promise<ServicePolicy> {
-  const answer = await request(connection, 'GET', '/v1/policy');
+  const answer = await request(connection, 'GET', 'v1/policy');
   const what = 'GET /v1/policy';
   if (!isObject(answer) || typeof answer['policyVersion'] !== 'string') throw malformed(what, 'no policyVersion');
   const { resources, actions, ownershipMethods } = answer;
@@ -221,7 +227,7 @@ export async function fetchPolicy(connection: ServiceConnection): Promise<Servic
  * ```
  */
 export async function fetchSlice(connection: ServiceConnection, roles: readonly string[], tenant?: string): Promise<PermissionSlice> {
-  const answer = await request(connection, 'POST', '/v1/slice', { user: { id: 0, roles }, ...(tenant === undefined ? {} : { tenant }) });
+  const answer = await request(connection, 'POST', 'v1/slice', { user: { id: 0, roles }, ...(tenant === undefined ? {} : { tenant }) });
   const problem = sliceProblem(answer);
   if (problem !== undefined) throw malformed('POST /v1/slice', problem);
   return answer as PermissionSlice;
@@ -258,7 +264,7 @@ export async function fetchGroupMethods(
 ): Promise<readonly (readonly GroupMethods[])[]> {
   const checks = asked.map(([resource, action]) => ({ user: { id: 0, roles }, ...(tenant === undefined ? {} : { tenant }), resource, action }));
   // Pinned to the slice's version: a swap in between is a 409, and the role set is asked again.
-  const answer = await request(connection, 'POST', '/v1/check', { checks, policyVersion });
+  const answer = await request(connection, 'POST', 'v1/check', { checks, policyVersion });
   const what = 'POST /v1/check';
   if (!isObject(answer) || !Array.isArray(answer['answers']) || answer['answers'].length !== checks.length)
     throw malformed(what, `not ${checks.length} answers`);

@@ -91,6 +91,28 @@ describe('remote permissions', () => {
     expect(calls).toEqual(['GET /v1/policy', 'POST /v1/slice', 'POST /v1/check', 'POST /v1/slice', 'POST /v1/check']);
   });
 
+  it('asks a service behind a path (a gateway) under that path, with or without its trailing slash', async () => {
+    for (const base of ['http://gateway.internal/permissions', 'http://gateway.internal/permissions/']) {
+      const asked: string[] = [];
+      // The gateway: what is asked under /permissions/ goes to the service, at its own root.
+      const gateway: typeof fetch = (input, init) => {
+        const target = urlOf(input);
+        asked.push(`${init?.method ?? 'GET'} ${target.href}`);
+        return fetch(`${url}${target.pathname.replace(/^\/permissions\//, '/')}`, init);
+      };
+      const permissions = await remote({ url: base, fetch: gateway });
+      expect((await permissions.grantPermit({ user: author, resource: 'article', action: 'update' })).granted).toBe(true);
+      expect([base, asked]).toEqual([
+        base,
+        [
+          'GET http://gateway.internal/permissions/v1/policy',
+          'POST http://gateway.internal/permissions/v1/slice',
+          'POST http://gateway.internal/permissions/v1/check',
+        ],
+      ]);
+    }
+  });
+
   it('runs ownership in the application: isOwner for one record, listOwned for a list', async () => {
     const asked: unknown[] = [];
     const ownership = {
