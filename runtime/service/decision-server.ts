@@ -11,7 +11,7 @@ import { problemForError, REFUSAL_REASONS } from './error-problems.js';
 import { parseJsonBody } from './json-body.js';
 import { collectOpenApi, SERVED_DOCUMENT_SERVERS, type OpenApiDocument, type OpenApiServer } from './openapi-from-routes.js';
 import { PUBLIC_ROUTES, registerOperationalRoutes } from './operational-routes.js';
-import { PROBLEM_MEDIA_TYPE, ServiceProblem } from './problem-details.js';
+import { notFoundProblem, PROBLEM_MEDIA_TYPE, ServiceProblem } from './problem-details.js';
 import { authenticate } from './request-authentication.js';
 import type { DecisionServerContext } from './server-context.js';
 import type { ResolvedServiceLimits } from './service-limits.js';
@@ -93,11 +93,8 @@ function answerProblems(server: FastifyInstance, context: DecisionServerContext)
       );
     return sendProblem(reply, problem);
   });
-  server.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-    return sendProblem(reply, new ServiceProblem('not-found', `There is no ${request.method} ${shown}; see GET /v1/openapi.json.`));
-  });
+  // Outside /v1 (which has a not-found answer of its own, rate-limited like its routes).
+  server.setNotFoundHandler((request, reply) => sendProblem(reply, notFoundProblem(request.method, request.url)));
 }
 
 /** The hooks of every request: who is asking (first: nothing else runs without an accepted token), no caching, the latency. */

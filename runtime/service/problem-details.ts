@@ -75,3 +75,18 @@ export function problemOf(kind: ProblemKind, detail: string): Problem {
   const { status, title } = PROBLEM_KINDS[kind];
   return { type: `urn:typed-permissions:problem:${kind}`, title, status, detail };
 }
+
+/**
+ * The problem of a request no route answers: its method and path (the first 200 characters), and where the routes
+ * are listed.
+ *
+ * @example
+ * ```ts
+ * notFoundProblem('GET', '/v2/check?x=1').detail; // 'There is no GET /v2/check; see GET /v1/openapi.json.'
+ * ```
+ */
+export function notFoundProblem(method: string, url: string): ServiceProblem {
+  const path = url.split('?')[0] ?? '';
+  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return new ServiceProblem('not-found', `There is no ${method} ${shown}; see GET /v1/openapi.json.`);
+}

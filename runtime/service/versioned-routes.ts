@@ -1,13 +1,14 @@
 /**
  * The versioned API — `POST /v1/check`, `POST /v1/slice`, `GET /v1/policy`, `GET /v1/openapi.json` — in a Fastify
- * scope of its own, so that its routes share one rate limit per token (the probes and the metrics are not limited).
+ * scope of its own, so that its routes share one rate limit per token (the probes and the metrics are not limited),
+ * and so does a request to a `/v1/...` path no route answers: the limit counts every request to /v1 with a token.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { answerChecks, type CheckQuery, type CheckUser } from './check-answers.js';
 import type { OpenApiDocument } from './openapi-from-routes.js';
 import { policyAnswer } from './policy-answer.js';
-import { ServiceProblem } from './problem-details.js';
+import { notFoundProblem, ServiceProblem } from './problem-details.js';
 import { documented, POLICY_VERSION_HEADER, servedPolicy, type DecisionServerContext } from './server-context.js';
 import { bodyResponse, problemResponses, schemaRef } from './service-schemas.js';
 import { withTenantsLoaded } from './tenant-loading.js';
@@ -164,6 +165,17 @@ export async function registerVersionedRoutes(
   registerCheckRoute(api, context);
   registerSliceRoute(api, context);
   registerPolicyRoute(api, context);
+  // Fastify keeps one not-found answer per path prefix: this one, for /v1 and below, is counted by the same limit
+  // (@fastify/rate-limit's hook, which it does not add to a not-found answer by itself).
+  await api.register(
+    (v1, _options, done) => {
+      v1.setNotFoundHandler({ preHandler: v1.rateLimit() }, (request) => {
+        throw notFoundProblem(request.method, request.url);
+      });
+      done();
+    },
+    { prefix: '/v1' },
+  );
   api.get(
     '/v1/openapi.json',
     {

@@ -175,6 +175,24 @@ describe('the rate limit per token', () => {
     expect(metrics.text).toContain('typed_permissions_requests_refused_total{reason="rate_limited"} 1');
   });
 
+  it('counts a request to a /v1 path no route answers like any other: 404 within the limit, 429 past it; other paths are not counted', async () => {
+    service = await fixtureService({ limits: { rateLimitMax: 2, rateLimitWindowMs: 60_000 } });
+    const answers: unknown[] = [];
+    for (const url of ['/v1/nope', '/v1', '/v1/policy', '/v1/nope', '/v2/check']) {
+      const answer = await ask(service, { method: 'GET', url });
+      answers.push([url, answer.status, answer.headers['x-ratelimit-remaining'], answer.body]);
+    }
+    expect(answers).toEqual([
+      ['/v1/nope', 404, '1', problem('not-found', 404, 'Not found', 'There is no GET /v1/nope; see GET /v1/openapi.json.')],
+      ['/v1', 404, '0', problem('not-found', 404, 'Not found', 'There is no GET /v1; see GET /v1/openapi.json.')],
+      ['/v1/policy', 429, '0', problem('rate-limited', 429, 'Too many requests', 'More than 2 requests in 60000 ms with this token; retry in 1 minute.')],
+      ['/v1/nope', 429, '0', problem('rate-limited', 429, 'Too many requests', 'More than 2 requests in 60000 ms with this token; retry in 1 minute.')],
+      ['/v2/check', 404, undefined, problem('not-found', 404, 'Not found', 'There is no GET /v2/check; see GET /v1/openapi.json.')],
+    ]);
+    // Without a token, an unknown /v1 path is refused first, as every /v1 route is.
+    expect((await ask(service, { method: 'GET', url: '/v1/nope', headers: { authorization: '' } })).status).toBe(401);
+  });
+
   it('a new window answers again', async () => {
     service = await fixtureService({ limits: { rateLimitMax: 1, rateLimitWindowMs: 2_000 } });
     expect((await ask(service, { method: 'GET', url: '/v1/policy' })).status).toBe(200);
