@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the decision service, made by @fastify/swagger from the routes as Fastify registers
  * them — each with the schemas that validate its requests and shape its answers — so the document cannot say
- * anything the service does not do. The named schemas Fastify holds (`addSchema`) are the document's
+ * anything the service does not do — nor leave out anything it does: the HEAD operations Fastify answers for every GET
+ * route are listed too, without a body. The named schemas Fastify holds (`addSchema`) are the document's
  * `components.schemas`, under their `$id`s, and every `$ref` to one is `#/components/schemas/<$id>`.
  */
 import type { FastifyInstance } from 'fastify';
@@ -85,6 +86,39 @@ const documentHead = (servers: readonly OpenApiServer[]) => ({
   security: [{ bearerToken: [] }],
 });
 
+/** A route's schema, as @fastify/swagger hands it to `transform`: every response of the service's routes has a description. */
+type RouteSchema = Readonly<Record<string, unknown>> & {
+  readonly operationId?: string;
+  readonly response?: Readonly<Record<string, { readonly description: string; readonly headers?: object }>>;
+};
+
+/**
+ * The operation of a HEAD route (Fastify answers HEAD for every GET route): the GET operation's name with `Head`
+ * appended (camelCase, where @fastify/swagger would append `-head`), and its responses without a body, since a HEAD
+ * answer has none: the status and headers only (`type: 'null'` is how @fastify/swagger leaves a body out).
+ *
+ * @example
+ * ```ts
+ * headOperation({ operationId: 'health-head', summary: 'Liveness', response: { 200: bodyResponse('Alive.', 'HealthResponse') } }, '/healthz');
+ * // { operationId: 'healthHead', summary: 'Liveness, without the body', response: { 200: { description: 'Alive.', type: 'null' } }, … }
+ * ```
+ */
+function headOperation(schema: RouteSchema, url: string): RouteSchema {
+  const response = Object.fromEntries(
+    Object.entries(schema.response ?? {}).map(([status, { description, headers }]) => [
+      status,
+      { description, ...(headers === undefined ? {} : { headers }), type: 'null' },
+    ]),
+  );
+  return {
+    ...schema,
+    operationId: `${(schema.operationId ?? '').replace(/-head$/, '')}Head`,
+    summary: `${String(schema['summary'])}, without the body`,
+    description: `What GET ${url} answers, without the body: its status and headers (a probe or a check that an answer is there).`,
+    response,
+  };
+}
+
 /**
  * Registers @fastify/swagger on `server` (before any route, so it sees them all) and returns the document maker:
  * call it once the server is ready. `servers` is what the document says the paths are relative to.
@@ -102,6 +136,9 @@ export async function collectOpenApi(server: FastifyInstance, servers: readonly 
   await server.register(swagger, {
     openapi: documentHead(servers),
     hideUntagged: false,
+    // Fastify answers HEAD for every GET route (its exposeHeadRoutes): the document lists those operations too.
+    exposeHeadRoutes: true,
+    transform: ({ schema, url, route }) => (route.method === 'HEAD' ? { schema: headOperation(schema as RouteSchema, url), url } : { schema, url }),
     // A named schema keeps its $id as its name in components.schemas (the library's default numbers them).
     refResolver: {
       buildLocalReference: (schema) => {

@@ -17,12 +17,15 @@ const CONSUMER = `import type { components, operations, paths } from './decision
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
+/** The HEAD operations Fastify answers for every GET route, each the GET operation's name with Head. */
+type HeadOperations = 'healthHead' | 'readyHead' | 'metricsHead' | 'getPolicyHead' | 'getOpenApiDocumentHead';
 
 type CheckRequest = paths['/v1/check']['post']['requestBody']['content']['application/json'];
 type CheckAnswer = operations['check']['responses'][200]['content']['application/json']['answers'][number];
 
 export type Proofs = [
-  Expect<Equal<keyof operations, 'health' | 'ready' | 'metrics' | 'check' | 'getSlice' | 'getPolicy' | 'getOpenApiDocument'>>,
+  Expect<Equal<keyof operations, 'health' | 'ready' | 'metrics' | 'check' | 'getSlice' | 'getPolicy' | 'getOpenApiDocument' | HeadOperations>>,
+  Expect<Equal<paths['/healthz']['head'], operations['healthHead']>>,
   Expect<Equal<paths['/v1/check']['post'], operations['check']>>,
   Expect<Equal<CheckRequest, components['schemas']['CheckRequest']>>,
   Expect<Equal<CheckRequest['checks'][number], components['schemas']['Check']>>,

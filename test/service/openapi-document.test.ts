@@ -53,11 +53,9 @@ const VALID_BODIES: Readonly<Record<string, unknown>> = { '/v1/check': { checks:
 function answerAsDocumented(operation: OpenApiOperation, answer: Answer): boolean {
   const response = operation.responses[String(answer.status)];
   const mediaType = answer.headers['content-type']?.split(';')[0] ?? '';
-  return (
-    response !== undefined &&
-    Object.keys(response.content ?? {}).includes(mediaType) &&
-    Object.keys(response.headers ?? {}).every((name) => answer.headers[name] !== undefined)
-  );
+  // A HEAD answer has no body, and its operation documents none.
+  const body = answer.text === '' ? response?.content === undefined : Object.keys(response?.content ?? {}).includes(mediaType);
+  return response !== undefined && body && Object.keys(response.headers ?? {}).every((name) => answer.headers[name] !== undefined);
 }
 const committed = () => JSON.parse(readFileSync(join(repoRoot, 'docs', 'decision-service.openapi.json'), 'utf8')) as OpenApiDocument;
 
@@ -76,12 +74,17 @@ describe('the OpenAPI document', () => {
     const operations = operationsOf(await decisionServiceOpenApi());
     expect(operations.map(({ method, path, operation }) => `${method} ${path} ${operation.operationId}`)).toEqual([
       'GET /healthz health',
+      'HEAD /healthz healthHead',
       'GET /readyz ready',
+      'HEAD /readyz readyHead',
       'GET /metrics metrics',
+      'HEAD /metrics metricsHead',
       'POST /v1/check check',
       'POST /v1/slice getSlice',
       'GET /v1/policy getPolicy',
+      'HEAD /v1/policy getPolicyHead',
       'GET /v1/openapi.json getOpenApiDocument',
+      'HEAD /v1/openapi.json getOpenApiDocumentHead',
     ]);
     const ids = operations.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
@@ -168,16 +171,21 @@ describe('the OpenAPI document', () => {
     const operations = operationsOf(document);
     expect(operations.map(({ method, path, operation }) => `${method} ${path} ${JSON.stringify(operation.security ?? 'bearerToken')}`)).toEqual([
       'GET /healthz []',
+      'HEAD /healthz []',
       'GET /readyz []',
+      'HEAD /readyz []',
       'GET /metrics "bearerToken"',
+      'HEAD /metrics "bearerToken"',
       'POST /v1/check "bearerToken"',
       'POST /v1/slice "bearerToken"',
       'GET /v1/policy "bearerToken"',
+      'HEAD /v1/policy "bearerToken"',
       'GET /v1/openapi.json "bearerToken"',
+      'HEAD /v1/openapi.json "bearerToken"',
     ]);
     service = await fixtureService();
     for (const { method, path, operation } of operations) {
-      const request = { method: method as 'GET' | 'POST', url: path, ...(method === 'POST' ? { payload: VALID_BODIES[path] } : {}) };
+      const request = { method: method as 'GET' | 'HEAD' | 'POST', url: path, ...(method === 'POST' ? { payload: VALID_BODIES[path] } : {}) };
       const withoutToken = await ask(service, { ...request, headers: { authorization: '' } });
       expect([method, path, withoutToken.status === 401]).toEqual([method, path, operation.security === undefined]);
       expect([method, path, answerAsDocumented(operation, withoutToken)]).toEqual([method, path, true]);
@@ -195,6 +203,7 @@ describe('the OpenAPI document', () => {
     );
     expect(headers).toEqual([
       'GET /metrics 401 www-authenticate',
+      'HEAD /metrics 401 www-authenticate',
       'POST /v1/check 200 x-permissions-version',
       'POST /v1/check 401 www-authenticate',
       'POST /v1/check 429 retry-after',
@@ -204,8 +213,13 @@ describe('the OpenAPI document', () => {
       'GET /v1/policy 200 x-permissions-version',
       'GET /v1/policy 401 www-authenticate',
       'GET /v1/policy 429 retry-after',
+      'HEAD /v1/policy 200 x-permissions-version',
+      'HEAD /v1/policy 401 www-authenticate',
+      'HEAD /v1/policy 429 retry-after',
       'GET /v1/openapi.json 401 www-authenticate',
       'GET /v1/openapi.json 429 retry-after',
+      'HEAD /v1/openapi.json 401 www-authenticate',
+      'HEAD /v1/openapi.json 429 retry-after',
     ]);
   });
 });

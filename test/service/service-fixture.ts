@@ -104,7 +104,7 @@ export interface Answer {
 
 /** A request to a service: a JSON value (sent as application/json) or text as it is. */
 export interface Request {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
   readonly url: string;
   readonly payload?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
@@ -137,7 +137,8 @@ export async function ask(service: DecisionService, request: Request): Promise<A
   const type = response.headers.get('content-type') ?? '';
   return {
     status: response.status,
-    body: (type.includes('json') ? JSON.parse(text) : text) as AnswerBody,
+    // A HEAD answer names the media type of the body it leaves out.
+    body: (type.includes('json') && text !== '' ? JSON.parse(text) : text) as AnswerBody,
     headers: Object.fromEntries(response.headers.entries()),
     text,
   };
