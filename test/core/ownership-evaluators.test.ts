@@ -2,7 +2,8 @@
  * The three evaluators of an ownership rule — in memory, SQL text, kysely — on fixed rules: the exact SQL each
  * writes (quoted identifiers, `$n` placeholders, one EXISTS per relation, TRUE/FALSE for everything/nothing), the
  * in-memory answers with SQL's null semantics, and the typed errors for a user or record attribute that is
- * missing or of the wrong type. The example's three rules answer exactly as its hand-written ownership service.
+ * missing or of the wrong type, and for a malformed rule built by hand. The example's three rules answer exactly as
+ * its hand-written ownership service.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type SqlBool, type Expression } from 'kysely';
@@ -12,6 +13,8 @@ import { kyselyOwnershipCondition } from '../../runtime/kysely/kysely-ownership-
 import type { OwnershipContext } from '../../runtime/core/ownership-rules/ownership-context.js';
 import { OWNERSHIP_LIMITS, type OwnershipCondition, type OwnershipScope } from '../../runtime/core/ownership-rules/ownership-rule.js';
 import { sqlOwnershipCondition } from '../../runtime/core/ownership-rules/sql-ownership.js';
+import { writeOwnershipRule } from '../../runtime/core/ownership-rules/ownership-rule-fold.js';
+import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 import { describeRule } from '../../runtime/core/ownership-rules/describe-rule.js';
 import { closeDatabase } from '../../examples/documents/database.js';
 import { DocumentOwnershipService } from '../fixtures/example-hooks/document-ownership.service.js';
@@ -255,6 +258,60 @@ describe('in-memory predicate of a rule', () => {
         'A user record has no attribute "companyId", which an ownership rule reads. Load it with the record (null when it has no value).',
       ),
     );
+  });
+});
+
+describe('a malformed rule built by hand', () => {
+  /** Every evaluator, and the writer every other adapter (Drizzle, Prisma) goes through. */
+  const evaluators: Record<string, (scope: OwnershipScope) => unknown> = {
+    memory: (scope) => ownershipPredicate(scope, CONTEXT, USER_3, () => undefined),
+    'SQL text': (scope) => sqlOwnershipCondition(scope, CONTEXT, USER_3, TABLES),
+    kysely: (scope) => kyselySql(scope, USER_3),
+    writeOwnershipRule: (scope) =>
+      writeOwnershipRule(scope, CONTEXT, USER_3, {
+        everything: () => 'true',
+        nothing: () => 'false',
+        all: (parts) => parts.join(' and '),
+        any: (parts) => parts.join(' or '),
+        equals: (path) => path.attribute,
+        inLiterals: (path) => path.attribute,
+        inUserList: (path) => path.attribute,
+      }),
+  };
+  const nonEmpty = (form: string) =>
+    `Field "${form}" must be a non-empty array of conditions. Write { "${form}": [ { "attribute": "creatorId", "equals": { "user": "id" } }, … ] }.`;
+
+  // An empty "all" selected every record in memory, kysely and Prisma, none in Drizzle, and was a syntax error in SQL text.
+  it.each<[string, unknown, string]>([
+    ['an empty "all"', { all: [] }, `at $.all ($ is the rule): ${nonEmpty('all')}`],
+    ['an empty "any" inside an "all"', { all: [CREATOR, { any: [] }] }, `at $.all[1].any ($ is the rule): ${nonEmpty('any')}`],
+    ['an empty "all" among the rules of an "any"', { any: [CREATOR, { all: [] }] }, `at $.any[1].all ($ is the rule): ${nonEmpty('all')}`],
+    [
+      'a node with neither "equals" nor "in"',
+      { attribute: 'creatorId' },
+      'at $ ($ is the rule): A condition must be one of: { "attribute", "equals" }, { "attribute", "in" }, { "all" } or { "any" }, ' +
+        'with no other field. Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "companyId", "equals": ' +
+        '{ "tenant": "id" } }, { "attribute": "status", "in": ["draft"] }, { "attribute": "creatorId", "in": { "user": "managedUserIds" } }, ' +
+        '{ "all": [ … ] } or { "any": [ … ] }.',
+    ],
+  ])('%s is the same typed error in every evaluator, naming where it is', async (_name, scope, where) => {
+    const error = new PermissionsUsageError(`The ownership rule of resource "document" is malformed ${where}`);
+    for (const evaluate of Object.values(evaluators)) expect(() => evaluate(scope as OwnershipScope)).toThrow(error);
+    // Asked twice: a malformed rule is never remembered as checked.
+    expect(() => evaluators['memory']?.(scope as OwnershipScope)).toThrow(error);
+    const memory = memoryOwnership({ document: [{ id: 1, creatorId: 3, status: 'draft' }] });
+    // Whether it throws or rejects, nothing is listed.
+    await expect(Promise.resolve().then(() => memory.listOwned({ scope: scope as OwnershipScope, context: CONTEXT, user: USER_3 }))).rejects.toThrow(error);
+  });
+
+  it("takes an 'any' of rules each within the limits of one rule, as the engine asks for a user of several roles, though together they pass them", () => {
+    // 8 levels deep, 9 nodes: within one rule's limits; ten of them are 90 nodes and 9 levels.
+    const deep = Array.from({ length: OWNERSHIP_LIMITS.maxDepth }).reduce<OwnershipCondition>((inner) => ({ all: [inner] }), CREATOR);
+    const rules = Array.from({ length: 10 }, () => deep);
+    const users = new Map([[1, { id: 1, companyId: 1 }]]);
+    const owns = ownershipPredicate({ any: rules }, CONTEXT, USER_3, (_resource, id) => users.get(id as number));
+    expect([{ creatorId: 3 }, { creatorId: 1 }].map(owns)).toEqual([true, false]);
+    expect(sqlOwnershipCondition({ any: rules }, CONTEXT, USER_3, TABLES).values).toEqual(Array.from({ length: 10 }, () => 3));
   });
 });
 

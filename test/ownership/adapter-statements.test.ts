@@ -51,6 +51,14 @@ const DOCUMENTS = [
   { id: 7, creatorId: 9, status: 'draft' },
 ];
 
+/** What a malformed rule built by hand is told: an empty "all" / "any", and a node none of the four forms. */
+const nonEmpty = (form: string) =>
+  `Field "${form}" must be a non-empty array of conditions. Write { "${form}": [ { "attribute": "creatorId", "equals": { "user": "id" } }, … ] }.`;
+const NOT_A_CONDITION =
+  'A condition must be one of: { "attribute", "equals" }, { "attribute", "in" }, { "all" } or { "any" }, with no other field. ' +
+  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "companyId", "equals": { "tenant": "id" } }, ' +
+  '{ "attribute": "status", "in": ["draft"] }, { "attribute": "creatorId", "in": { "user": "managedUserIds" } }, { "all": [ … ] } or { "any": [ … ] }.';
+
 const question = (scope: OwnershipScope, user: object = USER_3): OwnershipQuestion => ({ scope, context: CONTEXT, user });
 const TABLES = { document: 'documents', user: 'users' };
 const sorted = (ids: readonly unknown[]) => [...ids].sort((a, b) => Number(a) - Number(b));
@@ -220,6 +228,20 @@ describe.each(ADAPTER_TARGETS)('ownership adapters on $name', (target) => {
               .compile()
           : sources[adapter].filter(scope);
       expect(() => filterOf(question(SAME_COMPANY, { id: 3 }))).toThrow(error);
+      expect(db.statements).toEqual([]);
+    });
+
+    // An empty "all" selected every document with kysely, none with Drizzle, and was a syntax error in SQL text.
+    it.each<[unknown, string]>([
+      [{ all: [] }, `$.all ($ is the rule): ${nonEmpty('all')}`],
+      [{ all: [CREATOR, { any: [] }] }, `$.all[1].any ($ is the rule): ${nonEmpty('any')}`],
+      [{ attribute: 'creatorId' }, `$ ($ is the rule): ${NOT_A_CONDITION}`],
+    ])('a malformed rule built by hand (%j) is a typed error naming where, before any statement', async (scope, where) => {
+      db.statements.length = 0;
+      const malformed = question(scope as OwnershipScope);
+      const error = new PermissionsUsageError(`The ownership rule of resource "document" is malformed at ${where}`);
+      await expect(Promise.resolve().then(() => sources[adapter].listOwned(malformed))).rejects.toEqual(error);
+      await expect(Promise.resolve().then(() => sources[adapter].ownedAmong(malformed, [1, 2]))).rejects.toEqual(error);
       expect(db.statements).toEqual([]);
     });
   });

@@ -3,8 +3,9 @@
  * input for the example's three rules, 'everything' and 'nothing', and a null user value (never `{ field: null }`,
  * which Prisma reads as IS NULL); one query per `ownedAmong` and `listOwned`, none for no ids or 'nothing'; a
  * property test that for random rules, tables and users the filter, `ownedAmong` and `listOwned` select exactly what
- * `ownershipPredicate` holds for; hostile values only ever in value positions; the typed errors. On PGlite
- * (pglite-prisma-adapter), and on the PostgreSQL server (@prisma/adapter-pg) when TEST_DATABASE_URL names one.
+ * `ownershipPredicate` holds for; hostile values only ever in value positions; the typed errors, a malformed rule's
+ * too. On PGlite (pglite-prisma-adapter), and on the PostgreSQL server (@prisma/adapter-pg) when TEST_DATABASE_URL
+ * names one.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
@@ -52,6 +53,14 @@ const USERS = [
 ];
 /** Document 6 has no creator, document 7 a creator that is no user. */
 const DOCUMENTS = [1, 2, 3, 4, 5, null, 9].map((creatorId, i) => ({ id: i + 1, creatorId, status: i === 1 ? 'review' : 'draft' }));
+
+/** What a malformed rule built by hand is told: an empty "all" / "any", and a node none of the four forms. */
+const nonEmpty = (form: string) =>
+  `Field "${form}" must be a non-empty array of conditions. Write { "${form}": [ { "attribute": "creatorId", "equals": { "user": "id" } }, … ] }.`;
+const NOT_A_CONDITION =
+  'A condition must be one of: { "attribute", "equals" }, { "attribute", "in" }, { "all" } or { "any" }, with no other field. ' +
+  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "companyId", "equals": { "tenant": "id" } }, ' +
+  '{ "attribute": "status", "in": ["draft"] }, { "attribute": "creatorId", "in": { "user": "managedUserIds" } }, { "all": [ … ] } or { "any": [ … ] }.';
 
 const question = (scope: OwnershipScope, user: object = USER_3, context: OwnershipContext = CONTEXT): OwnershipQuestion => ({ scope, context, user });
 const sorted = (ids: readonly unknown[]) => [...ids].map(Number).sort((a, b) => a - b);
@@ -234,6 +243,23 @@ describe.each(ADAPTER_TARGETS)('the Prisma adapter on $name', (target) => {
     expect(await nested(SAME_COMPANY)).toEqual([1, 3]);
     expect(await nested('everything')).toEqual([1, 3, 4, 5, 6, 7]);
   }, 60_000);
+
+  // Prisma drops an empty OR nested in AND: `{ all: [{ any: [] }] }` listed every document, as did `{ all: [] }`.
+  it.each<[unknown, string]>([
+    [{ all: [] }, `$.all ($ is the rule): ${nonEmpty('all')}`],
+    [{ all: [CREATOR, { any: [] }] }, `$.all[1].any ($ is the rule): ${nonEmpty('any')}`],
+    [{ attribute: 'creatorId' }, `$ ($ is the rule): ${NOT_A_CONDITION}`],
+  ])('a malformed rule built by hand (%j) is a typed error naming where, before any query', async (scope, where) => {
+    await db.fill('users', USERS);
+    await db.fill('documents', DOCUMENTS);
+    queries.length = 0;
+    const malformed = question(scope as OwnershipScope);
+    const error = new PermissionsUsageError(`The ownership rule of resource "document" is malformed at ${where}`);
+    await expect(ownership.listOwned(malformed)).rejects.toEqual(error);
+    await expect(ownership.ownedAmong(malformed, [1, 2])).rejects.toEqual(error);
+    expect(() => ownership.filter(malformed)).toThrow(error);
+    expect(queries).toEqual([]);
+  });
 
   it(`filter, ownedAmong and listOwned select what ownershipPredicate holds for (${NUM_RUNS} random cases)`, async () => {
     let mixed = 0;

@@ -9,6 +9,7 @@ import type { OwnershipContext } from './ownership-context.js';
 import { relationSteps, splitAttributePath, type OwnershipCondition, type OwnershipScope } from './ownership-rule.js';
 import { userList } from './ownership-user-values.js';
 import { comparedValue } from './ownership-compared-value.js';
+import { checkOwnershipScope } from './ownership-scope-check.js';
 
 /** A record: an object whose own properties are its attributes. */
 export type OwnershipRecord = object;
@@ -68,7 +69,8 @@ function compile(condition: OwnershipCondition, context: OwnershipContext, user:
  * The test of which records `scope` selects for `user` in `tenant` (undefined without one: a tenant condition then
  * holds for no record): `everything` selects every record, `nothing` none, a rule the records it holds for. The
  * user's attributes are read (and checked) once, here; related records are found through `related`. A missing user
- * or record attribute is a PermissionsUsageError naming it.
+ * or record attribute is a PermissionsUsageError naming it, and so is a malformed rule (an empty `all`, a node none of
+ * the four forms), naming where in the rule.
  *
  * @example
  * ```ts
@@ -79,5 +81,6 @@ function compile(condition: OwnershipCondition, context: OwnershipContext, user:
 export function ownershipPredicate(scope: OwnershipScope, context: OwnershipContext, user: object, related: RelatedRecordLookup, tenant?: string): RecordTest {
   if (scope === 'everything') return () => true;
   if (scope === 'nothing') return () => false;
+  checkOwnershipScope(scope, context);
   return compile(scope, context, user, tenant, related);
 }

@@ -15,6 +15,7 @@ import {
 } from './ownership-rule.js';
 import { userList } from './ownership-user-values.js';
 import { comparedValue } from './ownership-compared-value.js';
+import { checkOwnershipScope } from './ownership-scope-check.js';
 
 /** One relation an attribute path goes through: from a record of `from`, by its attribute `relation.on`, to a record of `relation.resource`. */
 export interface OwnershipPathStep {
@@ -73,7 +74,8 @@ function fold<T>(condition: OwnershipCondition, context: OwnershipContext, user:
  * The rule `scope` written by `writer` for `user` in `tenant` (the question's; undefined without one, and a tenant
  * condition then compares with null): `everything()` and `nothing()` for those scopes, else one call per node,
  * children first. A user attribute that is missing or of the wrong type, or a relation that is not declared, is a
- * PermissionsUsageError before the writer sees anything of it.
+ * PermissionsUsageError before the writer sees anything of it, and so is a malformed rule (an empty `all`, a node
+ * none of the four forms), naming where in the rule: no adapter reads one its own way.
  *
  * @example
  * ```ts
@@ -91,5 +93,6 @@ function fold<T>(condition: OwnershipCondition, context: OwnershipContext, user:
 export function writeOwnershipRule<T>(scope: OwnershipScope, context: OwnershipContext, user: object, writer: OwnershipRuleWriter<T>, tenant?: string): T {
   if (scope === 'everything') return writer.everything();
   if (scope === 'nothing') return writer.nothing();
+  checkOwnershipScope(scope, context);
   return fold(scope, context, user, tenant, writer);
 }

@@ -11,6 +11,7 @@ import type { OwnershipContext } from './ownership-context.js';
 import { RELATED_ID_ATTRIBUTE, relationSteps, splitAttributePath, type OwnershipCondition, type OwnershipScope } from './ownership-rule.js';
 import { userList } from './ownership-user-values.js';
 import { comparedValue } from './ownership-compared-value.js';
+import { checkOwnershipScope } from './ownership-scope-check.js';
 
 /** Parameterised SQL: the text with `$n` placeholders, and the value of each. */
 export interface SqlCondition {
@@ -123,7 +124,8 @@ export function sqlRecordId(resource: string, options: SqlOwnershipOptions): { r
  * The SQL condition selecting the records `scope` selects for `user` in `tenant` (undefined without one: a tenant
  * condition then compares with a NULL parameter, which selects no record): `TRUE` for `everything`, `FALSE` for
  * `nothing`, else the rule with every value — the tenant id too — a parameter. AND it into the application's WHERE; start the
- * placeholders after the application's own with `firstPlaceholder`.
+ * placeholders after the application's own with `firstPlaceholder`. A malformed rule (an empty `all`, a node none of
+ * the four forms) is a PermissionsUsageError naming where in the rule.
  *
  * @example
  * ```ts
@@ -140,6 +142,7 @@ export function sqlOwnershipCondition(
 ): SqlCondition {
   if (scope === 'everything') return { text: 'TRUE', values: [] };
   if (scope === 'nothing') return { text: 'FALSE', values: [] };
+  checkOwnershipScope(scope, context);
   const first = options.firstPlaceholder ?? 1;
   if (!Number.isSafeInteger(first) || first < 1) throw new PermissionsUsageError(`Option "firstPlaceholder" must be a positive integer, got ${String(first)}.`);
   const writer = new SqlWriter(options, first);
