@@ -44,18 +44,21 @@ const field = (name: string, value: unknown): PrismaOwnershipWhere => ({ [name]:
 
 /**
  * The most values one ownership condition sends through Prisma. Prisma sends every value of a list as a parameter
- * of its own, and PostgreSQL takes at most 65,535 in one statement (past it Prisma fails with P2029); the rest is
- * left to the application's own conditions beside `where(permit)`.
+ * of its own and binds at most 32,766 in one PostgreSQL statement (half of PostgreSQL's 65,535): past it Prisma
+ * splits a `findMany` into several statements, which answer an id once per statement, or refuses the query (with
+ * `take`, say) with its own error. 30,000 leaves 2,766 parameters to the application's own conditions, ordering and
+ * paging beside `where(permit)`.
  */
-export const PRISMA_MAX_CONDITION_VALUES = 60_000;
+export const PRISMA_MAX_CONDITION_VALUES = 30_000;
 
 /** Refuses a condition of `count` values, past what one statement can carry. */
 function checkValueCount(count: number, resource: string): void {
   if (count > PRISMA_MAX_CONDITION_VALUES)
     throw new PermissionsUsageError(
       `The ownership condition on resource ${JSON.stringify(resource)} sends ${count} values through Prisma, more than the ` +
-        `${PRISMA_MAX_CONDITION_VALUES} it may (Prisma sends each as a parameter, and PostgreSQL takes at most 65,535 in one ` +
-        'statement): shorten the lists of user attributes the rules read, or ask about fewer ids at once.',
+        `${PRISMA_MAX_CONDITION_VALUES} it may (Prisma sends each as a parameter and binds at most 32,766 in one PostgreSQL ` +
+        "statement; the rest is left to the application's own conditions): shorten the lists of user attributes the rules " +
+        'read, or ask about fewer ids at once.',
     );
 }
 
@@ -151,14 +154,19 @@ export function prismaOwnership(client: object, options: PrismaOwnershipOptions)
     checkValueCount(values, question.context.resource);
     return where;
   };
-  /** One findMany of the ids of the records `where` selects, read back from the id's field. */
+  /**
+   * One findMany of the ids of the records `where` selects, read back from the id's field, each once: a query Prisma
+   * split into several statements (past its bind limit, which the value cap keeps it under) answers an id once per
+   * statement.
+   */
   const idsWhere = async (question: OwnershipQuestion, where: PrismaOwnershipWhere): Promise<readonly unknown[]> => {
     const { resource } = question.context;
     const id = nameOf('field', resource, 'id');
     const rows: unknown = await delegate(resource).findMany({ where, select: field(id, true) as Readonly<Record<string, true>> });
-    return idsOfRows(
+    const ids = idsOfRows(
       Array.isArray(rows) ? rows.map((row: unknown) => (typeof row === 'object' && row !== null ? { id: (row as Record<string, unknown>)[id] } : row)) : rows,
     );
+    return [...new Set(ids)];
   };
   return {
     filter,

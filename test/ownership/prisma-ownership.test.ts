@@ -62,6 +62,17 @@ const NOT_A_CONDITION =
   'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "companyId", "equals": { "tenant": "id" } }, ' +
   '{ "attribute": "status", "in": ["draft"] }, { "attribute": "creatorId", "in": { "user": "managedUserIds" } }, { "all": [ … ] } or { "any": [ … ] }.';
 
+/** The refusal of a condition of `values` values, past PRISMA_MAX_CONDITION_VALUES. */
+const valueCapRefusal = (values: number) =>
+  new PermissionsUsageError(
+    `The ownership condition on resource "document" sends ${values} values through Prisma, more than the 30000 it may (Prisma ` +
+      "sends each as a parameter and binds at most 32,766 in one PostgreSQL statement; the rest is left to the application's own " +
+      'conditions): shorten the lists of user attributes the rules read, or ask about fewer ids at once.',
+  );
+/** Lists of 1 to `length`, built once: the rules at Prisma's value cap read three lists of 10,000. */
+const ONE_TO_10_000 = Array.from({ length: 10_000 }, (_, i) => i + 1);
+const ONE_TO_9_999 = ONE_TO_10_000.slice(0, 9_999);
+
 const question = (scope: OwnershipScope, user: object = USER_3, context: OwnershipContext = CONTEXT): OwnershipQuestion => ({ scope, context, user });
 const sorted = (ids: readonly unknown[]) => [...ids].map(Number).sort((a, b) => a - b);
 
@@ -154,20 +165,20 @@ describe('the Prisma where input of a rule', () => {
       return Promise.resolve([]);
     };
     const counting = prismaOwnership({ document: { findMany } }, MODELS);
-    const refusal = (values: number) =>
-      new PermissionsUsageError(
-        `The ownership condition on resource "document" sends ${values} values through Prisma, more than the 60000 it may (Prisma sends ` +
-          'each as a parameter, and PostgreSQL takes at most 65,535 in one statement): shorten the lists of user attributes the rules ' +
-          'read, or ask about fewer ids at once.',
-      );
-    expect(() => counting.filter(question(anyOf(7), user))).toThrow(refusal(66_500));
-    await expect(counting.listOwned(question(anyOf(7), user))).rejects.toThrow(refusal(66_500));
-    expect((counting.filter(question(anyOf(6), user)) as { OR: unknown[] }).OR).toHaveLength(6);
-    const ids = Array.from({ length: 3001 }, (_, i) => i + 1);
-    await expect(counting.ownedAmong(question(anyOf(6), user), ids)).rejects.toThrow(refusal(60_001));
+    expect(() => counting.filter(question(anyOf(4), user))).toThrow(valueCapRefusal(38_000));
+    await expect(counting.listOwned(question(anyOf(4), user))).rejects.toThrow(valueCapRefusal(38_000));
+    expect((counting.filter(question(anyOf(3), user)) as { OR: unknown[] }).OR).toHaveLength(3);
+    const ids = Array.from({ length: 1501 }, (_, i) => i + 1);
+    await expect(counting.ownedAmong(question(anyOf(3), user), ids)).rejects.toThrow(valueCapRefusal(30_001));
     expect(queries).toBe(0);
-    await counting.ownedAmong(question(anyOf(6), user), ids.slice(0, 3000));
+    await counting.ownedAmong(question(anyOf(3), user), ids.slice(0, 1500));
     expect(queries).toBe(1);
+  });
+
+  it('answers each id once, even when the client answers one twice (as Prisma does when it splits a query)', async () => {
+    const twice = prismaOwnership({ document: { findMany: () => Promise.resolve([{ id: 1 }, { id: 2 }, { id: 1 }, { id: 2 }]) } }, MODELS);
+    expect(await twice.listOwned(question(CREATOR))).toEqual([1, 2]);
+    expect(await twice.ownedAmong(question(CREATOR), [1, 2])).toEqual([1, 2]);
   });
 
   it('a resource without a model, a client without it, or a missing user attribute is a typed error', async () => {
@@ -242,6 +253,31 @@ describe.each(ADAPTER_TARGETS)('the Prisma adapter on $name', (target) => {
     expect(await nested('nothing')).toEqual([1]);
     expect(await nested(SAME_COMPANY)).toEqual([1, 3]);
     expect(await nested('everything')).toEqual([1, 3, 4, 5, 6, 7]);
+  }, 60_000);
+
+  // Prisma binds at most 32,766 values in one statement: past it, it split listOwned into two SELECTs answering each
+  // id twice, and refused the application's own page query (`take` is one more parameter).
+  it('at 30,000 values (the cap) one statement answers each id once; one value past it is refused before any query', async () => {
+    await db.fill('users', USERS);
+    await db.fill('documents', DOCUMENTS);
+    const context: OwnershipContext = { ...CONTEXT, userAttributes: { id: 'number', a: 'number[]', b: 'number[]', c: 'number[]' } };
+    const lists: OwnershipCondition = { any: ['a', 'b', 'c'].map((user) => ({ attribute: 'creatorId', in: { user } })) };
+    const withCreator: OwnershipCondition = { any: [...(lists as { any: OwnershipCondition[] }).any, CREATOR] };
+    const user = { id: 3, roles: [], a: ONE_TO_10_000, b: ONE_TO_10_000, c: ONE_TO_10_000 };
+    const atLimit = question(lists, user, context);
+    queries.length = 0;
+    expect(await ownership.listOwned(atLimit)).toEqual([1, 2, 3, 4, 5, 7]);
+    expect(queries).toHaveLength(1);
+    queries.length = 0;
+    expect(await ownership.ownedAmong(question(lists, { ...user, c: ONE_TO_9_999 }, context), [1])).toEqual([1]);
+    expect(queries).toHaveLength(1);
+    const page = await prisma.document.findMany({ where: ownership.filter(atLimit), orderBy: { id: 'asc' }, take: 1 });
+    expect(page.map((row) => row.id)).toEqual([1]);
+    queries.length = 0;
+    await expect(ownership.listOwned(question(withCreator, user, context))).rejects.toEqual(valueCapRefusal(30_001));
+    await expect(ownership.ownedAmong(atLimit, [1])).rejects.toEqual(valueCapRefusal(30_001));
+    expect(() => ownership.filter(question(withCreator, user, context))).toThrow(valueCapRefusal(30_001));
+    expect(queries).toEqual([]);
   }, 60_000);
 
   // Prisma drops an empty OR nested in AND: `{ all: [{ any: [] }] }` listed every document, as did `{ all: [] }`.
