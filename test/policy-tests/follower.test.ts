@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Permissions, type PermissionDefinition } from '../../runtime/permissions/index.js';
 import type { PolicyChange, PolicyRejection } from '../../runtime/live/policy-follower.js';
-import { MAX_POLICY_TESTS_PER_FILE } from '../../runtime/core/policy-test/policy-test-limits.js';
+import { MAX_POLICY_TEST_TENANT_DEFINITIONS, MAX_POLICY_TESTS_PER_FILE } from '../../runtime/core/policy-test/policy-test-limits.js';
 import type { PolicyTestCase, PolicyTestFile, PolicyTests } from '../../runtime/core/policy-test/policy-test-types.js';
 import { policyBundleOf, type PolicyBundle } from '../../runtime/live/policy-bundle.js';
 import { memorySource } from '../live/memory-source.js';
@@ -57,6 +57,11 @@ const file = (tests: PolicyTestCase[], name = 't.permissions.test.json'): Policy
   ownership: { isAuthor: { ann: [1] } },
   records: {},
   tests,
+});
+
+/** A tenant's custom roles: `count` definitions, each letting its role (R0 … R99) read every article. */
+const readers = (count: number) => ({
+  definitions: Array.from({ length: count }, (_, i) => ({ roles: [`R${i % 100}`], resource: 'article', grant: ['read:any'] })),
 });
 
 function bundle(descr: string, tests?: unknown): PolicyBundle {
@@ -173,6 +178,20 @@ describe('a followed bundle’s own tests', () => {
       },
       'its tests cannot run (1 problem): $.tests[0] (f5.permissions.test.json): Tests in one policy: more than the limit of 50000.',
     ],
+    [
+      'more custom-role definitions of tenants than a policy may carry',
+      {
+        format: 1,
+        files: [
+          {
+            ...file([test('eve', 'publish', 'granted', 8)]),
+            tenants: Object.fromEntries(Array.from({ length: MAX_POLICY_TEST_TENANT_DEFINITIONS / 1_000 + 1 }, (_, t) => [`t${t}`, readers(1_000)])),
+          },
+        ],
+      },
+      "its tests cannot run (1 problem): $.tenants.t10.definitions[0] (t.permissions.test.json): Custom-role definitions of the tenants of one policy's " +
+        'tests: more than the limit of 10000.',
+    ],
   ])('%s: rejected, before any test runs', async (_label, tests, reason) => {
     const { permissions, base, live, rejections, offer } = await follower();
     await offer(bundle(`v-${_label}`, tests), 1);
@@ -189,4 +208,69 @@ describe('a followed bundle’s own tests', () => {
     expect(reason.endsWith('t.permissions.test.json:12:5 eve update article: expected granted, got denied; and 2 more')).toBe(true);
     await live.close();
   });
+});
+
+describe('tenants in a bundle’s tests', () => {
+  /** A test of user tom (role R0, a custom role) reading an article in `tenant`. */
+  const inTenant = (tenant: string, line: number): PolicyTestCase => ({ ...test('tom', 'read', 'granted', line), tenant });
+  const withTom = (tests: PolicyTestCase[], tenants: Record<string, unknown>): PolicyTestFile => ({
+    ...file(tests),
+    users: { ...users, tom: { id: 4, roles: ['R0'] } },
+    tenants,
+  });
+
+  it('the custom roles of many tenants are built one at a time, the event loop turning between them', async () => {
+    const TENANTS = 8;
+    // Each tenant's first definition says when the check last read it (building it): the tick of a counter that
+    // advances once a turn of the event loop.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const lastRead = new Array<number>(TENANTS).fill(-1);
+    const tenants = Object.fromEntries(
+      Array.from({ length: TENANTS }, (_, t) => {
+        const [first, ...rest] = readers(200).definitions;
+        const timed = {
+          ...first,
+          get descr() {
+            lastRead[t] = ticks;
+            return `read by tenant t${t}`;
+          },
+        };
+        return [`t${t}`, { definitions: [timed, ...rest] }];
+      }),
+    );
+    const tests: PolicyTests = {
+      format: 1,
+      files: [
+        withTom(
+          Object.keys(tenants).map((tenant, i) => inTenant(tenant, 8 + i)),
+          tenants,
+        ),
+      ],
+    };
+    const { permissions, live, rejections, offer } = await follower();
+    const next = bundle('v-tenants', tests);
+    await offer(next, 1);
+    ticking = false;
+    expect([rejections, permissions.policyVersion]).toEqual([[], next.version]);
+    // Every tenant was built; built in one synchronous run, the first and the last would have been read at the same tick.
+    expect(lastRead.every((read) => read >= 0)).toBe(true);
+    expect((lastRead[TENANTS - 1] as number) > (lastRead[0] as number)).toBe(true);
+    await live.close();
+  }, 60_000);
+
+  it('a tenant no test names is never built: its roles, here invalid, are carried and not checked', async () => {
+    const invalid = { definitions: [{ roles: ['AUTHOR'], resource: 'article', grant: ['delete:any'] }] };
+    const tests: PolicyTests = { format: 1, files: [withTom([inTenant('acme', 8)], { acme: readers(1), unnamed: invalid })] };
+    const { permissions, live, rejections, offer } = await follower();
+    const next = bundle('v-unnamed', tests);
+    await offer(next, 1);
+    expect([rejections, permissions.policyVersion]).toEqual([[], next.version]);
+    await live.close();
+  }, 60_000);
 });

@@ -1,8 +1,8 @@
 /**
  * The stated limits of policy tests, each tested at the limit (no problem) and one past it (a `too-large` problem at
  * the first entry past it, with its line and column): tests per file and per policy, test files per policy, users
- * per file, roles per user, ids per ownership method and user, records per file, attributes per test, and the size
- * of a file (the definitions file limit).
+ * per file, roles per user, ids per ownership method and user, records per file, attributes per test, custom-role
+ * definitions of tenants per policy, and the size of a file (the definitions file limit).
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { compileModel } from '../../compiler/model/compile-model.js';
@@ -14,12 +14,13 @@ import {
   MAX_POLICY_TEST_OWNED_IDS,
   MAX_POLICY_TEST_RECORDS,
   MAX_POLICY_TEST_ROLES,
+  MAX_POLICY_TEST_TENANT_DEFINITIONS,
   MAX_POLICY_TEST_USERS,
   MAX_POLICY_TESTS,
   MAX_POLICY_TESTS_PER_FILE,
 } from '../../runtime/core/policy-test/policy-test-limits.js';
 import { removeTempDir } from '../compiler/helpers.js';
-import { folderWith } from './policy-test-folders.js';
+import { articleTest, articleTests, folderWith } from './policy-test-folders.js';
 
 const folders: string[] = [];
 afterAll(() => folders.forEach(removeTempDir));
@@ -80,8 +81,9 @@ describe('limits of policy tests, at and past', () => {
       MAX_POLICY_TEST_OWNED_IDS,
       MAX_POLICY_TEST_RECORDS,
       MAX_POLICY_TEST_ATTRIBUTES,
+      MAX_POLICY_TEST_TENANT_DEFINITIONS,
       MAX_DEFINITIONS_FILE_LENGTH,
-    ]).toEqual([10_000, 50_000, 100, 1_000, 100, 10_000, 10_000, 1_000, 8 * 1024 * 1024]);
+    ]).toEqual([10_000, 50_000, 100, 1_000, 100, 10_000, 10_000, 1_000, 10_000, 8 * 1024 * 1024]);
   });
 
   it.each<[string, Sizes, Sizes, string]>([
@@ -150,6 +152,28 @@ describe('limits of policy tests, at and past', () => {
       'dir/f100.permissions.test.json:1:1 $ [too-large] Test files in one policy: 101, more than the limit of 100. Fix: Merge test files.',
     ]);
   });
+
+  it('custom-role definitions of tenants in one policy: 10,000 over two files; one more in a third file is past it', () => {
+    // 1,000 definitions a tenant (a tenant's own limit), on one line each; no test names them, so none is built.
+    const tenants = (names: string[], definitions = 1_000) =>
+      Object.fromEntries(
+        names.map((name) => [
+          name,
+          { definitions: Array.from({ length: definitions }, (_, i) => ({ roles: [`R${i % 100}`], resource: 'article', grant: ['read:any'] })) },
+        ]),
+      );
+    const file = (names: string[], definitions?: number) =>
+      `{\n  "tenants": ${JSON.stringify(tenants(names, definitions))},\n  ${articleTests(articleTest('ann', 'read', 1, 'granted')).slice(4)}`;
+    const full = {
+      'a.permissions.test.json': file(['t0', 't1', 't2', 't3', 't4']),
+      'b.permissions.test.json': file(['t5', 't6', 't7', 't8', 't9']),
+    };
+    expect(problemsOf(full)).toEqual([]);
+    expect(problemsOf({ ...full, 'c.permissions.test.json': file(['t10'], 1) })).toEqual([
+      "dir/c.permissions.test.json:2:37 $.tenants.t10.definitions[0] [too-large] Custom-role definitions of the tenants of one policy's tests: " +
+        'more than the limit of 10000. Fix: Give the tenants fewer definitions (a test needs only the roles it asks about), or remove tenants no test names.',
+    ]);
+  }, 60_000);
 
   it('the size of a file: the definitions file limit, in characters (a byte order mark not counted)', () => {
     const file = limitFile({});

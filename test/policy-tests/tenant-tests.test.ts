@@ -1,7 +1,7 @@
 /**
  * Policy tests that name a tenant: a file declares each tenant's custom roles under "tenants", and a test asks in one
  * of them. The custom roles are checked against the policy as a followed source's are (each problem placed in the
- * file), a test naming a tenant the file does not declare is refused, a failing test's explanation says which
+ * file; a tenant no test names is not built), a test naming a tenant the file does not declare is refused, a failing test's explanation says which
  * role is the tenant's, and --coverage asks an ownership rule in the test's tenant.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
@@ -96,6 +96,12 @@ describe('policy tests in tenants', () => {
         'typed-permissions: 2 problems in <dir>; no test ran.',
       ],
     });
+  });
+
+  it('a tenant no test names is never built: its roles, here invalid, are not checked', async () => {
+    const invalid = { definitions: [{ roles: ['AUTHOR'], resource: 'article', grant: ['delete:any'] }] };
+    dir = folderWith({ 't.permissions.test.json': tenantTests({ acme: proofreader, unnamed: invalid }, ask('tom', 'granted', 'acme')) });
+    expect(await run('test', dir)).toEqual({ code: 0, logs: ['1 passed, 0 failed'], errors: [] });
   });
 
   it('--coverage counts an own grant whose rule compares with the tenant, for a test in that tenant', async () => {

@@ -102,8 +102,17 @@ function problemsOf(issues: readonly ZodCore.$ZodIssue[]): DefinitionsFileProble
   return [...unknown, ...fields];
 }
 
-/** The array of definitions a value holds, whatever else is wrong with it. */
-function definitionsArrayOf(value: unknown): Pick<DefinitionsFileShape, 'definitions' | 'path'> {
+/**
+ * The array of definitions a value holds, whatever else is wrong with it, and where it stands. Loads no zod: what
+ * counts a document's definitions before checking it (a limit) reads them here.
+ *
+ * @example
+ * ```ts
+ * definitionsArrayOf({ definitions: [{}, {}] }); // { definitions: [{}, {}], path: ['definitions'] }
+ * definitionsArrayOf([{}]); // { definitions: [{}], path: [] }
+ * ```
+ */
+export function definitionsArrayOf(value: unknown): Pick<DefinitionsFileShape, 'definitions' | 'path'> {
   if (Array.isArray(value)) return { definitions: value, path: [] };
   if (typeof value !== 'object' || value === null) return { definitions: undefined, path: [] };
   const definitions = (value as { definitions?: unknown }).definitions;

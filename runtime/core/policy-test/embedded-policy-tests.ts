@@ -10,7 +10,7 @@ import { loadZod } from '../definition/zod-loader.js';
 import { describeFailure, describePolicyTest, policyTestLocation } from './policy-test-report.js';
 import { isObject } from './policy-test-shape.js';
 import type { PolicyTests } from './policy-test-types.js';
-import { checkPolicyTests, runPolicyTests } from './run-policy-tests.js';
+import { checkPolicyTestsInTurns, runPolicyTests } from './run-policy-tests.js';
 
 /** Problems or failures named in one rejection reason; the rest are counted. */
 const SHOWN = 5;
@@ -62,14 +62,16 @@ export async function embeddedTestReasons(bundle: object, tables: GrantTables): 
   const tests = (bundle as { tests: unknown }).tests;
   const withoutZod = tenantTestsWithoutZod(tests);
   if (withoutZod !== undefined) return [withoutZod];
-  const problems = checkPolicyTests(tests, tables);
+  // Checked in turns: a follower building the custom roles of many tenants keeps answering requests meanwhile.
+  const checked = await checkPolicyTestsInTurns(tests, tables);
+  const { problems } = checked;
   if (problems.length > 0) {
     const shown = problems
       .slice(0, SHOWN)
       .map((problem) => `${formatProblemLocation({ index: -1, source: problem.file, path: problem.path })}: ${problem.message}`);
     return [`its tests cannot run (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${shown.join('; ')}${andMore(problems.length)}`];
   }
-  const run = await runPolicyTests(tables, tests as PolicyTests);
+  const run = await runPolicyTests(tables, tests as PolicyTests, checked);
   if (run.failed === 0) return [];
   const failures = run.outcomes.filter((outcome) => !outcome.passed);
   const shown = failures.slice(0, SHOWN).map((outcome) => `${policyTestLocation(outcome)} ${describePolicyTest(outcome.test)}: ${describeFailure(outcome)}`);

@@ -27,3 +27,8 @@ export const MAX_POLICY_TEST_RECORDS = 10_000;
 export const MAX_POLICY_TEST_ATTRIBUTES = 1_000;
 /** Tenants one file defines custom roles for. */
 export const MAX_POLICY_TEST_TENANTS = 100;
+/**
+ * Custom-role definitions over every tenant of every test file of one policy: each tenant a test names is built like a
+ * followed source's, so a policy's tests cost at most this many definitions to build (one tenant may hold 1,000).
+ */
+export const MAX_POLICY_TEST_TENANT_DEFINITIONS = 10_000;

@@ -147,10 +147,10 @@ class ReferenceCheck {
     }
   }
 
-  /** Each tenant's custom roles, checked against the policy as a followed source's would be. */
-  tenants(): void {
-    for (const [tenant, document] of Object.entries(this.file.tenants ?? {})) {
-      for (const problem of buildTenantRoles(this.tables, tenant, document).problems) {
+  /** The custom roles of each tenant a test names, built against the policy as a followed source's would be: their problems. */
+  tenants(built: ReadonlyMap<string, BuiltTenant>): void {
+    for (const [tenant, { problems }] of built) {
+      for (const problem of problems) {
         const at = problem.index === -1 ? [] : ['definitions', problem.index];
         this.add(['tenants', tenant, ...at, ...problem.path], 'invalid-tenant-roles', problem.message, problem.fix);
       }
@@ -247,8 +247,61 @@ class ReferenceCheck {
   }
 }
 
+/** A tenant's custom roles as {@link buildTenantRoles} made them: its tables, or its problems. */
+export type BuiltTenant = ReturnType<typeof buildTenantRoles>;
+
+/** Per test file, the custom roles of each tenant its tests name, built once: what the check reports and the runner decides with. */
+export type BuiltTenants = ReadonlyMap<PolicyTestFile, ReadonlyMap<string, BuiltTenant>>;
+
+/** The tenants `file` declares that a test of it names, with their custom roles, in the order it declares them. */
+function namedTenants(file: PolicyTestFile): [string, unknown][] {
+  const named = new Set(file.tests.map((test) => test.tenant));
+  return Object.entries(file.tenants ?? {}).filter(([tenant]) => named.has(tenant));
+}
+
+/**
+ * Builds the custom roles of every tenant a test names (a tenant no test names is never built: its roles are carried,
+ * not used), pausing after each one: the caller decides whether a pause yields to the event loop. Returns them per file.
+ *
+ * @example
+ * ```ts
+ * const builds = tenantBuilds(tests, grantTables);
+ * let step = builds.next();
+ * while (!step.done) step = builds.next(); // or: await a turn of the event loop between steps
+ * const tenants = step.value;
+ * ```
+ */
+export function* tenantBuilds(tests: PolicyTests, tables: GrantTables): Generator<void, BuiltTenants> {
+  const built = new Map<PolicyTestFile, ReadonlyMap<string, BuiltTenant>>();
+  for (const file of tests.files) {
+    const ofFile = new Map<string, BuiltTenant>();
+    for (const [tenant, document] of namedTenants(file)) {
+      ofFile.set(tenant, buildTenantRoles(tables, tenant, document));
+      yield;
+    }
+    built.set(file, ofFile);
+  }
+  return built;
+}
+
+/**
+ * {@link tenantBuilds} run to the end at once: for a caller that checks synchronously (the compiler).
+ *
+ * @example
+ * ```ts
+ * policyTestReferenceProblems(tests, grantTables, builtTenants(tests, grantTables));
+ * ```
+ */
+export function builtTenants(tests: PolicyTests, tables: GrantTables): BuiltTenants {
+  const builds = tenantBuilds(tests, tables);
+  let step = builds.next();
+  while (step.done !== true) step = builds.next();
+  return step.value;
+}
+
 /**
  * The problems of what well-formed tests name, against the tables of their policy. Empty when every name is known.
+ * The custom roles of the tenants tests name are built unless `tenants` holds them built already.
  *
  * @example
  * ```ts
@@ -256,12 +309,12 @@ class ReferenceCheck {
  * // [{ file: 'documents.permissions.test.json', path: ['tests', 3, 'user'], code: 'unknown-user', … }]
  * ```
  */
-export function policyTestReferenceProblems(tests: PolicyTests, tables: GrantTables): PolicyTestProblem[] {
+export function policyTestReferenceProblems(tests: PolicyTests, tables: GrantTables, tenants = builtTenants(tests, tables)): PolicyTestProblem[] {
   const methods = ownershipMethods(tables);
   return tests.files.flatMap((file) => {
     const check = new ReferenceCheck(tables, file, methods);
     check.ownership();
-    check.tenants();
+    check.tenants(tenants.get(file) ?? new Map());
     check.records();
     check.tests();
     return check.problems;

@@ -10,6 +10,7 @@ import { quoteForMessage } from '../common/printable-text.js';
 import { describeValue } from '../common/describe-value.js';
 import { MAX_STRING_ID_LENGTH } from '../decision/resource-id.js';
 import { tenantIdProblem } from '../decision/tenant-id.js';
+import { definitionsArrayOf } from '../definition/definitions-file-schema.js';
 import { both, isObject, issuesOf, list, object, record, report, valid, type Fields, type Limit, type Shape, type ShapePath } from '../shape/shape-check.js';
 import {
   MAX_POLICY_TEST_ATTRIBUTES,
@@ -17,6 +18,7 @@ import {
   MAX_POLICY_TEST_OWNED_IDS,
   MAX_POLICY_TEST_RECORDS,
   MAX_POLICY_TEST_ROLES,
+  MAX_POLICY_TEST_TENANT_DEFINITIONS,
   MAX_POLICY_TEST_TENANTS,
   MAX_POLICY_TEST_USER_ATTRIBUTES,
   MAX_POLICY_TEST_USER_LIST,
@@ -443,6 +445,7 @@ export function policyTestsShapeProblems(value: unknown): PolicyTestProblem[] {
     return problems;
   }
   let total = 0;
+  const definitions = new TenantDefinitionCount();
   files.forEach((file: unknown, i) => {
     const fileProblems = policyTestFileShapeProblems(file, `files[${i}]`);
     problems.push(...fileProblems);
@@ -450,8 +453,38 @@ export function policyTestsShapeProblems(value: unknown): PolicyTestProblem[] {
     if (fileProblems.length === 0 && total + count > MAX_POLICY_TESTS)
       problems.push(policyTestsLimitProblem(String((file as { file: string }).file), MAX_POLICY_TESTS - total));
     total += count;
+    if (fileProblems.length === 0) problems.push(...definitions.add(file as { file: string; tenants?: Record<string, unknown> }));
   });
   return problems;
+}
+
+/**
+ * The custom-role definitions of the tenants of a policy's test files, counted file by file before any is built:
+ * past {@link MAX_POLICY_TEST_TENANT_DEFINITIONS}, one problem at the first tenant's definition past it.
+ */
+class TenantDefinitionCount {
+  private total = 0;
+
+  /** Counts the definitions of `file`'s tenants; the problem of the first past the limit, or none. */
+  add(file: { readonly file: string; readonly tenants?: Readonly<Record<string, unknown>> }): PolicyTestProblem[] {
+    if (this.total > MAX_POLICY_TEST_TENANT_DEFINITIONS) return [];
+    for (const [tenant, document] of Object.entries(file.tenants ?? {})) {
+      const { definitions = [], path } = definitionsArrayOf(document);
+      const left = MAX_POLICY_TEST_TENANT_DEFINITIONS - this.total;
+      this.total += definitions.length;
+      if (definitions.length > left)
+        return [
+          {
+            file: file.file,
+            path: ['tenants', tenant, ...path, left],
+            code: 'too-large',
+            message: `Custom-role definitions of the tenants of one policy's tests: more than the limit of ${MAX_POLICY_TEST_TENANT_DEFINITIONS}.`,
+            fix: 'Give the tenants fewer definitions (a test needs only the roles it asks about), or remove tenants no test names.',
+          },
+        ];
+    }
+    return [];
+  }
 }
 
 /**

@@ -13,11 +13,10 @@ import { OnceWarnings } from '../decision/once-warnings.js';
 import { engineSettings } from '../decision/engine-settings.js';
 import { PolicySnapshot, snapshotBudgets } from '../decision/policy-snapshot.js';
 import { CacheBudget } from '../common/bounded-cache.js';
-import { checkTenantRoles } from '../table-building/tenant-roles.js';
 import { MAX_COMBINATION_CACHE_BYTES } from '../tables/table-loader.js';
 import { overlayTenantRoles } from '../tables/tenant-overlay.js';
 import type { GrantCell, GrantTables } from '../tables/grant-tables.js';
-import { policyTestReferenceProblems } from './policy-test-references.js';
+import { policyTestReferenceProblems, tenantBuilds, type BuiltTenant, type BuiltTenants } from './policy-test-references.js';
 import { policyTestsShapeProblems } from './policy-test-shape.js';
 import type { GrantCellName, PolicyTestCase, PolicyTestFile, PolicyTestOutcome, PolicyTestProblem, PolicyTestRun, PolicyTests } from './policy-test-types.js';
 import { TestOwnership } from './test-ownership.js';
@@ -29,9 +28,16 @@ const SILENT = { warn: (): void => undefined };
 
 const yieldTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Policy tests checked against tables: their problems, and the custom roles of the tenants they name, built. */
+export interface CheckedPolicyTests {
+  readonly problems: readonly PolicyTestProblem[];
+  readonly tenants: BuiltTenants;
+}
+
 /**
  * Every problem of `value` as the tests of a policy with `tables`: its shape and limits, then what it names. Empty
- * when the tests can run.
+ * when the tests can run. Synchronous, for a caller that has no event loop to keep (see
+ * {@link checkPolicyTestsInTurns}).
  *
  * @example
  * ```ts
@@ -42,6 +48,29 @@ const yieldTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resol
 export function checkPolicyTests(value: unknown, tables: GrantTables): PolicyTestProblem[] {
   const shape = policyTestsShapeProblems(value);
   return shape.length > 0 ? shape : policyTestReferenceProblems(value as PolicyTests, tables);
+}
+
+/**
+ * {@link checkPolicyTests}, yielding to the event loop after each tenant whose custom roles it builds (a build may
+ * take a tenth of a second): a follower checking a version keeps answering meanwhile. What it returns lets
+ * {@link runPolicyTests} run the tests without building any tenant again.
+ *
+ * @example
+ * ```ts
+ * const checked = await checkPolicyTestsInTurns(bundle.tests, bundle.tables);
+ * if (checked.problems.length === 0) await runPolicyTests(bundle.tables, bundle.tests, checked);
+ * ```
+ */
+export async function checkPolicyTestsInTurns(value: unknown, tables: GrantTables): Promise<CheckedPolicyTests> {
+  const shape = policyTestsShapeProblems(value);
+  if (shape.length > 0) return { problems: shape, tenants: new Map() };
+  const builds = tenantBuilds(value as PolicyTests, tables);
+  let step = builds.next();
+  while (step.done !== true) {
+    await yieldTurn();
+    step = builds.next();
+  }
+  return { problems: policyTestReferenceProblems(value as PolicyTests, tables, step.value), tenants: step.value };
 }
 
 /** Whether two sorted lists of names are equal. */
@@ -110,17 +139,25 @@ class Exercised {
   }
 }
 
-/** The snapshot of each tenant of `file`: its custom roles (checked with the references) beside the policy's. */
-function tenantSnapshots(snapshot: PolicySnapshot, file: PolicyTestFile): ReadonlyMap<string, PolicySnapshot> {
+/**
+ * The snapshot of a tenant of a file: its custom roles (built by the check) beside the policy's, made when a test
+ * first asks in it.
+ */
+function tenantSnapshots(snapshot: PolicySnapshot, built: ReadonlyMap<string, BuiltTenant>): (tenant: string) => PolicySnapshot {
   const budgets = snapshotBudgets();
   const combinations = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
-  return new Map(
-    Object.entries(file.tenants ?? {}).map(([tenant, document]) => {
-      const { tables } = checkTenantRoles(snapshot.tables, tenant, document);
-      const index = overlayTenantRoles(snapshot.index, tables, combinations);
-      return [tenant, new PolicySnapshot(index, snapshot.settings, snapshot.warnings, undefined, { id: tenant, tables, sequence: undefined }, budgets)];
-    }),
-  );
+  const made = new Map<string, PolicySnapshot>();
+  return (tenant) => {
+    let inTenant = made.get(tenant);
+    if (inTenant !== undefined) return inTenant;
+    const roles = built.get(tenant)?.roles;
+    // The check refuses tests whose tenant is not declared or whose roles have problems: none reaches here.
+    if (roles === undefined) throw new Error(`Tenant ${JSON.stringify(tenant)} was not built by the check of the tests: a bug of typed-permissions.`);
+    const index = overlayTenantRoles(snapshot.index, roles.tables, combinations);
+    inTenant = new PolicySnapshot(index, snapshot.settings, snapshot.warnings, undefined, { id: tenant, tables: roles.tables, sequence: undefined }, budgets);
+    made.set(tenant, inTenant);
+    return inTenant;
+  };
 }
 
 /** Decides one test with `snapshot`. */
@@ -154,8 +191,9 @@ async function decide(snapshot: PolicySnapshot, file: PolicyTestFile, test: Poli
 }
 
 /**
- * Runs every test of `tests` against `tables` (checked first: tests that cannot run are a PermissionsUsageError
- * naming their first problem). Yields to the event loop every {@link POLICY_TESTS_PER_TURN} tests.
+ * Runs every test of `tests` against `tables`, checked first with {@link checkPolicyTestsInTurns} unless `checked`
+ * is that check of these tests and tables (tests that cannot run are a PermissionsUsageError naming their first
+ * problem). Yields to the event loop after each tenant it builds and every {@link POLICY_TESTS_PER_TURN} tests.
  *
  * @example
  * ```ts
@@ -163,8 +201,8 @@ async function decide(snapshot: PolicySnapshot, file: PolicyTestFile, test: Poli
  * console.log(`${run.passed} passed, ${run.failed} failed`);
  * ```
  */
-export async function runPolicyTests(tables: GrantTables, tests: PolicyTests): Promise<PolicyTestRun> {
-  const problems = checkPolicyTests(tests, tables);
+export async function runPolicyTests(tables: GrantTables, tests: PolicyTests, checked?: CheckedPolicyTests): Promise<PolicyTestRun> {
+  const { problems, tenants } = checked ?? (await checkPolicyTestsInTurns(tests, tables));
   if (problems.length > 0) {
     const [first] = problems as [PolicyTestProblem];
     throw new PermissionsUsageError(
@@ -179,9 +217,9 @@ export async function runPolicyTests(tables: GrantTables, tests: PolicyTests): P
     const service = ownership.service(tables);
     const settings = engineSettings({ ownership: service, ownershipRules: ownership.ruleSource(tables), logger: SILENT, compileProjections: false });
     const snapshot = new PolicySnapshot(loadCompiledTables(tables, settings), settings, new OnceWarnings(false, SILENT));
-    const inTenant = tenantSnapshots(snapshot, file);
+    const inTenant = tenantSnapshots(snapshot, tenants.get(file) ?? new Map());
     for (const test of file.tests) {
-      const outcome = await decide(test.tenant === undefined ? snapshot : (inTenant.get(test.tenant) as PolicySnapshot), file, test, ownership);
+      const outcome = await decide(test.tenant === undefined ? snapshot : inTenant(test.tenant), file, test, ownership);
       outcomes.push(outcome);
       if (!outcome.passed) failed += 1;
       exercised.mark(test, ownership.user(test.user).roles, ownership);
