@@ -195,7 +195,13 @@ export function compileModel(directory: string, progress?: (phase: CompilePhase)
       (meta) =>
         [
           meta.resource,
-          { rules: meta.ownership ?? {}, userAttributes: meta.userAttributes ?? {}, relations: meta.relations ?? {}, tenantIdType: meta.tenantIdType },
+          {
+            rules: meta.ownership ?? {},
+            userAttributes: meta.userAttributes ?? {},
+            relations: meta.relations ?? {},
+            tenantIdType: meta.tenantIdType,
+            idType: meta.idType,
+          },
         ] as const,
     ),
   );

@@ -55,7 +55,7 @@ const hooks = { isAudited: ({ resourceId }: { resourceId: unknown }) => resource
 const engine = (source = countingSource().source) => permissionsFromTables({ format: 1, version: 'v', tables }, { ownershipRules: source, ownership: hooks });
 
 describe('the tables of definitions that name rules', () => {
-  it('carry each named rule with its user attributes, and the relations; a group names its rule', () => {
+  it('carry each named rule with its user attributes, the relations and the id types of resources only they reach; a group names its rule', () => {
     expect(tables.ownershipRules).toEqual({
       rules: [
         { resource: 'document', name: 'creator', condition: { attribute: 'creatorId', equals: { user: 'id' } }, userAttributes: expect.any(Object) },
@@ -68,6 +68,8 @@ describe('the tables of definitions that name rules', () => {
         },
       ],
       relations: { document: { creator: { resource: 'user', on: 'creatorId' } } },
+      // user is reached only through the relation: its declared id type is carried here, as idTypes has no place for it.
+      relatedIdTypes: { user: 'number' },
     });
     expect(tables.owners.map((group) => group.rule)).toEqual([0, 1, 2, undefined]);
     expect(tables.hooks.map((hook) => hook.name)).toEqual(['isAudited', 'listAudited']);
@@ -222,6 +224,9 @@ describe('a policy naming rules', () => {
     expect(load(tampered((rules) => ((rules['rules'] as { tenantIdType: unknown }[])[0]!.tenantIdType = 'integer')))).toThrow(
       /ownershipRules\.rules\[0\]\.tenantIdType is not one of string, number/,
     );
+    expect(load(tampered((rules) => (rules['relatedIdTypes'] = { user: 'number', team: 'string' })))).not.toThrow();
+    expect(load(tampered((rules) => (rules['relatedIdTypes'] = { user: 'uuid' })))).toThrow(/ownershipRules\.relatedIdTypes\.user is not "number" or "string"/);
+    expect(load(tampered((rules) => (rules['relatedIdTypes'] = ['number'])))).toThrow(/ownershipRules\.relatedIdTypes is not an object/);
   });
 
   it('an ownershipRules option that is no source is refused', () => {

@@ -2,10 +2,13 @@
  * Test files written to break the reader or the runner: user and method names that are Object.prototype's members
  * (`__proto__`, `constructor`, `toString`), records with such keys (JSON has no getters, but it has these), ids past
  * the safe integers or too long, names in any script — and names with control, format or bidi characters, refused.
- * Nothing is polluted, nothing is found on a prototype, every refusal names its place.
+ * Nothing is polluted, nothing is found on a prototype, every refusal names its place. The records of a resource
+ * only a rule's relation reaches have its declared id type too, and coverage finds a record by its id as the runner
+ * does (1 is not "1").
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { removeTempDir } from '../compiler/helpers.js';
+import { join } from 'node:path';
+import { removeTempDir, repoRoot } from '../compiler/helpers.js';
 import { folderWith, run } from './policy-test-folders.js';
 
 const folders: string[] = [];
@@ -213,5 +216,59 @@ describe('hostile test files', () => {
         'typed-permissions: 4 problems in dir; no test ran.',
       ],
     });
+  });
+});
+
+/** The ownership-rules example (document ids are numbers; user, reached only through a relation, has number ids too). */
+const RULES_EXAMPLE = join(repoRoot, 'examples', 'ownership-rules', 'definitions');
+
+/** Runs `argv` on the ownership-rules example with `files` added or replaced; every line names the folder as `dir`. */
+async function onRulesExample(files: Readonly<Record<string, string>>, ...argv: string[]) {
+  const dir = folderWith(files, RULES_EXAMPLE);
+  folders.push(dir);
+  const result = await run(...argv, dir);
+  return { ...result, errors: result.errors.map((line) => line.replaceAll(dir, 'dir')), logs: result.logs.map((line) => line.replaceAll(dir, 'dir')) };
+}
+
+describe('ids of records the rules read', () => {
+  it('a record of a resource only a relation reaches has its declared id type: another is refused where it stands', async () => {
+    const text = [
+      '{',
+      '  "users": { "dan": { "id": 4, "roles": ["COMPANY_ADMIN"], "attributes": { "companyId": 2, "managedUserIds": [] } } },',
+      '  "records": {',
+      '    "document": { "3": { "id": 3, "creatorId": 5 } },',
+      '    "user": { "5": { "id": "5", "companyId": 2 }, "x": { "id": "x", "companyId": 2 } }',
+      '  },',
+      '  "tests": [{ "user": "dan", "action": "update", "resource": "document", "resourceId": 3, "expect": "granted" }]',
+      '}',
+    ].join('\n');
+    expect(await onRulesExample({ 'r.permissions.test.json': text }, 'test')).toEqual({
+      code: 1,
+      logs: [],
+      errors: [
+        'dir/r.permissions.test.json:5:28 $.records.user["5"].id [invalid-id] "5" is not an id of "user": its ids are numbers. Fix: Write it as a number: 5.',
+        'dir/r.permissions.test.json:5:56 $.records.user.x [invalid-id] Record "x" of "user" stands under a key that is not an id of it: its ids are ' +
+          'numbers, written in decimal without leading zeros. Fix: Store the record under its id, a number written in decimal (such as "10"), with ' +
+          'that number as its "id".',
+        'typed-permissions: 2 problems in dir; no test ran.',
+      ],
+    });
+  });
+
+  it('--coverage finds a related record by its id as the runner does: user 5 is not the creator "5"', async () => {
+    const tests = (creatorId: number | string, expect: string) =>
+      JSON.stringify({
+        users: { dan: { id: 4, roles: ['COMPANY_ADMIN'], attributes: { companyId: 2, managedUserIds: [] } } },
+        records: { document: { '3': { id: 3, creatorId } }, user: { '5': { id: 5, companyId: 2 } } },
+        tests: [{ user: 'dan', action: 'update', resource: 'document', resourceId: 3, expect }],
+      });
+    const unexercised = (lines: string[]) => lines.filter((line) => line.includes('COMPANY_ADMIN document update:own'));
+    // A creatorId of "5" names no user: the runner finds none whose id is "5", so the rule (the creator's company is
+    // dan's) does not hold and the update is denied; coverage counts no own grant either.
+    const byString = await onRulesExample({ 'documents.permissions.test.json': tests('5', 'denied') }, 'test', '--coverage');
+    expect([byString.code, unexercised(byString.logs), byString.logs.at(-1)]).toEqual([0, ['  COMPANY_ADMIN document update:own'], '1 passed, 0 failed']);
+    // A creatorId of 5 is user 5: the runner grants the update, and coverage counts the own grant.
+    const byNumber = await onRulesExample({ 'documents.permissions.test.json': tests(5, 'granted') }, 'test', '--coverage');
+    expect([byNumber.code, unexercised(byNumber.logs), byNumber.logs.at(-1)]).toEqual([0, [], '1 passed, 0 failed']);
   });
 });

@@ -7,6 +7,12 @@ import { ownershipPredicate, type OwnershipRecord } from './in-memory-ownership.
 import { idOf, memoryOwnership, recordsIn } from './memory-ownership.js';
 import type { OwnershipQuestion, OwnershipRuleSource } from './ownership-rule-source.js';
 
+/** A rule source over records that never change, and the record it finds by resource and id. */
+export interface FixedMemoryOwnership extends OwnershipRuleSource<(record: OwnershipRecord) => boolean> {
+  /** The record of `resource` whose `id` is `id` (compared with `===`, as every question compares), or undefined. */
+  record(resource: string, id: unknown): OwnershipRecord | undefined;
+}
+
 /**
  * A rule source over records that never change (a policy test file's): each resource's records are indexed by id
  * once, so a question reads the records it names rather than every record of the resource, which memoryOwnership
@@ -16,9 +22,11 @@ import type { OwnershipQuestion, OwnershipRuleSource } from './ownership-rule-so
  * @example
  * ```ts
  * const rules = fixedMemoryOwnership({ document: [{ id: 1, creatorId: 7 }], user: [] });
+ * rules.record('document', 1); // { id: 1, creatorId: 7 }
+ * rules.record('document', '1'); // undefined: ids are compared with ===
  * ```
  */
-export function fixedMemoryOwnership(records: Readonly<Record<string, readonly OwnershipRecord[]>>): OwnershipRuleSource<(record: OwnershipRecord) => boolean> {
+export function fixedMemoryOwnership(records: Readonly<Record<string, readonly OwnershipRecord[]>>): FixedMemoryOwnership {
   const source = memoryOwnership(records);
   const indexes = new Map<string, Map<unknown, OwnershipRecord>>();
   const indexOf = (resource: string): Map<unknown, OwnershipRecord> => {
@@ -42,5 +50,6 @@ export function fixedMemoryOwnership(records: Readonly<Record<string, readonly O
       );
     },
     listOwned: (question) => source.listOwned(question),
+    record: (resource, id) => indexOf(resource).get(id),
   };
 }

@@ -2,7 +2,8 @@
  * What the tests of a policy name, checked against its tables: every user a test or an ownership entry names is a
  * user of its file; every ownership method is one the definitions name (an isOwner, listOwned, limitOwned or
  * ownedAmong method); every resource and action is one the definitions know; every id has its resource's declared
- * type; every record a test picks from is there. Run on tests whose shape is already checked
+ * type (a record's too, of a resource only the relations of ownership rules reach); every record a test picks from
+ * is there. Run on tests whose shape is already checked
  * (policy-test-shape.ts).
  */
 import { quoteForMessage } from '../common/printable-text.js';
@@ -157,17 +158,24 @@ class ReferenceCheck {
     }
   }
 
+  /** The declared id type of `resource`, which only relations reach, or undefined (ids of either type). */
+  private relatedIdType(resource: string): ResourceIdType | undefined {
+    const types = this.tables.ownershipRules?.relatedIdTypes;
+    return types !== undefined && Object.hasOwn(types, resource) ? types[resource] : undefined;
+  }
+
   records(): void {
     for (const [resource, byId] of Object.entries(this.file.records)) {
       const index = this.resources.get(resource);
-      // The records of a resource that only ownership rules reach (through a relation): what the rules read.
-      if (index === undefined && this.related.has(resource)) continue;
-      if (index === undefined) {
+      // The records of a resource that only ownership rules reach (through a relation) are what the rules read: their
+      // ids have the type its file declares, as a definition's resource's do.
+      const related = index === undefined && this.related.has(resource);
+      if (index === undefined && !related) {
         this.add(['records', resource], 'unknown-resource', `Resource ${quoteForMessage(resource)} is not named by any definition.`, this.resourceFix());
         continue;
       }
       if (!isObject(byId)) continue;
-      const idType = this.idTypeOf(index);
+      const idType = index === undefined ? this.relatedIdType(resource) : this.idTypeOf(index);
       for (const [key, record] of Object.entries(byId)) {
         if (!isObject(record)) continue;
         // A record stands under its id: under a key that is no id of the resource, only renaming the key helps.

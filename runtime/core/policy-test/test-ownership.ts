@@ -13,9 +13,7 @@
 import type { User } from '../definition/definition-types.js';
 import type { GrantTables, RuleTable } from '../tables/grant-tables.js';
 import { ruleContext } from '../decision/bind-rules.js';
-import { ownershipPredicate } from '../ownership-rules/in-memory-ownership.js';
-import { fixedMemoryOwnership } from '../ownership-rules/fixed-memory-ownership.js';
-import type { OwnershipRuleSource } from '../ownership-rules/ownership-rule-source.js';
+import { fixedMemoryOwnership, type FixedMemoryOwnership } from '../ownership-rules/fixed-memory-ownership.js';
 import type { PolicyTestFile, PolicyTestId, PolicyTestRecords } from './policy-test-types.js';
 
 const NOTHING: ReadonlySet<PolicyTestId> = new Set();
@@ -53,6 +51,8 @@ export class TestOwnership {
 
   /** The test file's records, per resource and id. */
   private readonly records: PolicyTestRecords;
+  /** The rule source over the records, per tables: the runner's decisions and the coverage read the same one. */
+  private readonly ruleSources = new WeakMap<GrantTables, FixedMemoryOwnership>();
 
   constructor(file: PolicyTestFile) {
     this.records = file.records;
@@ -149,32 +149,34 @@ export class TestOwnership {
    * The source of the records ownership rules of `tables` read: the test file's records, each resource's as a
    * list. Every resource of the tables, and every resource a relation of their rules reaches, has a list (empty
    * when the file holds none of its records): a record the file does not hold is owned by no rule, not a failure.
+   * Records are found by their `id`, compared with `===` (a record whose id is "1" is not record 1). The same source
+   * every time for the same tables.
    *
    * @example
    * ```ts
    * const engine = permissionsFromTables(grantTables, { ownershipRules: ownership.ruleSource(grantTables) });
    * ```
    */
-  ruleSource(tables: GrantTables): OwnershipRuleSource {
+  ruleSource(tables: GrantTables): FixedMemoryOwnership {
+    let source = this.ruleSources.get(tables);
+    if (source !== undefined) return source;
     const lists = new Map<string, readonly object[]>(ruleResources(tables).map((resource) => [resource, []]));
     for (const [resource, byId] of Object.entries(this.records)) lists.set(resource, Object.values(byId));
     // The file's records do not change while its tests run: indexed once, each question reads the records it names.
-    return fixedMemoryOwnership(Object.fromEntries(lists));
+    source = fixedMemoryOwnership(Object.fromEntries(lists));
+    this.ruleSources.set(tables, source);
+    return source;
   }
 
-  /** Whether `rule` holds for record `id` of its resource for the user called `user` in `tenant`: a record the file does not hold is not owned. */
+  /**
+   * Whether `rule` holds for record `id` of its resource for the user called `user` in `tenant`, found and related
+   * as the runner's decisions find them ({@link ruleSource}): a record the file does not hold is not owned.
+   */
   private ruleOwns(tables: GrantTables, rule: RuleTable, user: string, id: PolicyTestId, tenant: string | undefined): boolean {
-    const record =
-      Object.hasOwn(this.records, rule.resource) && Object.hasOwn(this.records[rule.resource] as object, String(id))
-        ? this.records[rule.resource]?.[String(id)]
-        : undefined;
-    if (record === undefined) return false;
-    const lookup = (resource: string, related: unknown) =>
-      Object.hasOwn(this.records, resource) && Object.hasOwn(this.records[resource] as object, String(related))
-        ? this.records[resource]?.[String(related)]
-        : undefined;
+    const source = this.ruleSource(tables);
     try {
-      return ownershipPredicate(rule.condition, ruleContext(tables, rule), this.user(user), lookup, tenant)(record);
+      const record = source.record(rule.resource, id);
+      return record !== undefined && source.filter({ scope: rule.condition, context: ruleContext(tables, rule), user: this.user(user), tenant })(record);
     } catch {
       // A record or user without what the rule reads: the test's own decision reports it; here it owns nothing.
       return false;

@@ -5,7 +5,7 @@
 import type { DefinitionProblem } from '../common/errors.js';
 import { didYouMean } from '../common/nearest-name.js';
 import type { OwnershipCondition, RelationDeclaration, TenantIdType, UserAttributeType } from '../ownership-rules/ownership-rule.js';
-import type { OwnershipRulesTable } from '../tables/grant-tables.js';
+import type { OwnershipRulesTable, ResourceIdType } from '../tables/grant-tables.js';
 import type { LocatedDefinition } from './definition-parts.js';
 
 /** What one resource's `*.resource.json` declares for ownership rules. */
@@ -15,6 +15,8 @@ export interface ResourceRules {
   readonly relations: Readonly<Record<string, RelationDeclaration>>;
   /** How its records hold the tenant id: a string when left out. */
   readonly tenantIdType?: TenantIdType | undefined;
+  /** The id type it declares (`"idType"`), kept in the tables for a resource that only relations reach. */
+  readonly idType?: ResourceIdType | undefined;
 }
 
 /**
@@ -52,18 +54,43 @@ export function unknownRuleProblems(located: readonly LocatedDefinition[], decla
 }
 
 /**
+ * The declared id types of the resources `relations` reach that are not among `resources` (those the tables index),
+ * by name and sorted; undefined when none declares one.
+ */
+function relatedIdTypesOf(
+  relations: OwnershipRulesTable['relations'],
+  declared: ReadonlyMap<string, ResourceRules>,
+  resources: readonly string[],
+): Record<string, ResourceIdType> | undefined {
+  const indexed = new Set(resources);
+  const related = new Set(Object.values(relations).flatMap((byName) => Object.values(byName).map((relation) => relation.resource)));
+  const typed = [...related]
+    .filter((resource) => !indexed.has(resource))
+    .sort()
+    .flatMap((resource) => {
+      const idType = declared.get(resource)?.idType;
+      return idType === undefined ? [] : [[resource, idType] as const];
+    });
+  // fromEntries defines own properties, so no resource name can reach a prototype.
+  return typed.length === 0 ? undefined : Object.fromEntries(typed);
+}
+
+/**
  * The tables' part for the rules definitions name (`named`, as the hook registry met them): each rule's condition
- * and user attributes, and the relations of every resource that declares any. Undefined when no rule is named.
+ * and user attributes, the relations of every resource that declares any, and the declared id types of the resources
+ * only relations reach (not among `resources`). Undefined when no rule is named.
  *
  * @example
  * ```ts
- * ownershipRulesTable([['document', 'creator']], declared);
- * // { rules: [{ resource: 'document', name: 'creator', condition, userAttributes }], relations: { document: { creator: … } } }
+ * ownershipRulesTable([['document', 'creator']], declared, ['document']);
+ * // { rules: [{ resource: 'document', name: 'creator', condition, userAttributes }],
+ * //   relations: { document: { author: { resource: 'user', on: 'authorId' } } }, relatedIdTypes: { user: 'number' } }
  * ```
  */
 export function ownershipRulesTable(
   named: readonly (readonly [resource: string, name: string])[],
   declared: ReadonlyMap<string, ResourceRules>,
+  resources: readonly string[],
 ): OwnershipRulesTable | undefined {
   if (named.length === 0) return undefined;
   const rules = named.map(([resource, name]) => {
@@ -79,5 +106,6 @@ export function ownershipRulesTable(
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([resource, declaration]) => [resource, declaration.relations]),
   );
-  return { rules, relations };
+  const relatedIdTypes = relatedIdTypesOf(relations, declared, resources);
+  return relatedIdTypes === undefined ? { rules, relations } : { rules, relations, relatedIdTypes };
 }

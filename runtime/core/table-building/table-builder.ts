@@ -122,7 +122,7 @@ export function buildGrantTables(located: readonly LocatedDefinition[], options:
 
   const { plans, rows } = cellRows(cells.cells, names);
   const { ownedAmong, idTypes, actions: declaredActions, attributes } = settings;
-  const ownershipRules = problems.length === 0 ? ownershipRulesTable(registry.rules, declaredRules) : undefined;
+  const ownershipRules = problems.length === 0 ? ownershipRulesTable(registry.rules, declaredRules, resources) : undefined;
   return {
     tables: {
       format: 1,

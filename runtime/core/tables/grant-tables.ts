@@ -50,6 +50,12 @@ export interface OwnershipRulesTable {
   readonly rules: readonly RuleTable[];
   /** Per resource, its to-one relations by name. */
   readonly relations: Readonly<Record<string, Readonly<Record<string, RelationDeclaration>>>>;
+  /**
+   * Per resource that only relations reach (no definition names it, so `idTypes` has no place for it), the id type
+   * its `*.resource.json` declares: what the ids of its records in policy tests are checked against. Absent: none
+   * declares one.
+   */
+  readonly relatedIdTypes?: Readonly<Record<string, ResourceIdType>>;
 }
 
 /**

@@ -125,11 +125,21 @@ function record(value: unknown, path: string, check: (entry: unknown, path: stri
 
 /**
  * The ownership rules of the tables: each with a resource of the tables, a name, a condition of the rules' own
- * shape and typed user attributes; relations `{ resource, on }` by name. Returns each rule's resource (an index).
+ * shape and typed user attributes; relations `{ resource, on }` by name; the id types of resources only relations
+ * reach. Returns each rule's resource (an index).
  */
 function ownershipRules(value: unknown, resources: readonly string[]): readonly number[] {
   if (value === undefined) return [];
-  const { rules, relations } = value as { rules?: unknown; relations?: unknown };
+  const { rules, relations, relatedIdTypes } = value as { rules?: unknown; relations?: unknown; relatedIdTypes?: unknown };
+  if (relatedIdTypes !== undefined)
+    record(
+      relatedIdTypes,
+      'ownershipRules.relatedIdTypes',
+      (type, path) => {
+        if (type !== 'number' && type !== 'string') fail(path, 'is not "number" or "string"');
+      },
+      true,
+    );
   record(
     relations,
     'ownershipRules.relations',
