@@ -38,4 +38,27 @@ describe('the reason of a decision event', () => {
     expect(permits.map((permit) => permit.reason)).toEqual(queries.map(([reason]) => reason));
     expect(events.map((event) => event.reason)).toEqual(queries.map(([reason]) => reason));
   }, 30_000);
+
+  it.each([
+    ['in a tenant without custom roles first', ['acme', undefined]],
+    ['without a tenant first', [undefined, 'acme']],
+  ])(
+    'tells a tenant without custom roles from no tenant, asked %s',
+    async (_order, tenants) => {
+      const events: DecisionEvent[] = [];
+      const permissions = createPermissions({
+        ownershipRules: memoryOwnership({ document: [], user: [] }),
+        logger: { warn: () => undefined },
+        onDecision: (event) => void events.push(event),
+      });
+      await permissions.followTenantRoles({ description: 'no custom roles', read: () => Promise.resolve(undefined) });
+      const permits = [];
+      for (const tenant of tenants) permits.push(await permissions.grantPermit({ user: AUDITOR, resource: 'document', action: 'list', tenant }));
+      await permissions.decisionLog?.flush();
+      const expected = tenants.map((tenant) => (tenant === undefined ? 'unknown-role' : 'unknown-tenant'));
+      expect(permits.map((permit) => permit.reason)).toEqual(expected);
+      expect(events.map((event) => [event.tenant, event.reason])).toEqual(tenants.map((tenant, index) => [tenant, expected[index]]));
+    },
+    30_000,
+  );
 });

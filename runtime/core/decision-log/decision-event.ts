@@ -83,7 +83,10 @@ function explainedQuestion(decision: QueuedDecision, { explainGrantIn, refusalOf
   const cacheOf = tenantTables ?? tables;
   let cache = definitionsCache.get(cacheOf);
   if (cache === undefined) definitionsCache.set(cacheOf, (cache = new Map<string, ExplainedQuestion>()));
-  const key = JSON.stringify([decision.user.roles, decision.resource, decision.action]);
+  // A tenant is known when its custom roles are kept, as the engine's permits say it. A tenant without custom roles
+  // shares the policy's tables with questions asked without a tenant, but not their refusal: the key tells them apart.
+  const tenantKnown = tenant === undefined || tenantTables !== undefined;
+  const key = JSON.stringify([decision.user.roles, decision.resource, decision.action, tenantKnown]);
   let found = cache.get(key);
   if (found === undefined) {
     const explanation = explainGrantIn(
@@ -103,8 +106,7 @@ function explainedQuestion(decision: QueuedDecision, { explainGrantIn, refusalOf
       }
     }
     const definitions = Object.freeze([...unique.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.index - b.index)));
-    // A tenant is known when its custom roles are kept, as the engine's permits say it.
-    const refusal = refusalOfExplanation(explanation, tenant === undefined || tenantTables !== undefined);
+    const refusal = refusalOfExplanation(explanation, tenantKnown);
     found = { definitions, ownActionGranted: explanation.granted, refusal };
     if (cache.size >= MAX_CACHED_DEFINITIONS) cache.clear();
     cache.set(key, found);
