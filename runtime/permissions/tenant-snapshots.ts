@@ -66,12 +66,15 @@ export interface TenantFollowSettings {
   readonly readTimeoutMs: number;
 }
 
-/** `settings.source.read(tenant)`, or a failure when it does not settle within the read timeout (its late answer is dropped). */
-function readWithin(settings: TenantFollowSettings, tenant: string): Promise<unknown> {
+/**
+ * `settings.source.read(tenant)`, or a failure when it does not settle within `timeoutMs` (its late answer is
+ * dropped): `late` says why the wait ended.
+ */
+function readWithin(settings: TenantFollowSettings, tenant: string, timeoutMs: number, late: string): Promise<unknown> {
   return withinTime(
     () => settings.source.read(tenant),
-    settings.readTimeoutMs,
-    () => new Error(`it did not answer within ${settings.readTimeoutMs} ms`),
+    timeoutMs,
+    () => new Error(late),
   );
 }
 
@@ -243,12 +246,20 @@ export class TenantSnapshots {
   }
 
   private async readOnce(tenant: string, base: PolicySnapshot, pending: Pending): Promise<TenantEntry> {
+    // One deadline for the whole wait: a tenant that changes during every read is not read again for ever. Past it,
+    // the question is refused (fail closed): the last read may hold roles that the change revoked.
+    let deadline: number | undefined;
+    let late: string | undefined;
     for (;;) {
       const settings = this.settings;
       if (settings === undefined) return this.remake(tenant, undefined, base);
+      deadline ??= Date.now() + settings.readTimeoutMs;
+      late ??= `it did not answer within ${settings.readTimeoutMs} ms`;
       let version: unknown;
       try {
-        version = await readWithin(settings, tenant);
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(late);
+        version = await readWithin(settings, tenant, left, late);
       } catch (error) {
         throw this.unreadableRefusal(tenant, settings, error, base);
       }
@@ -256,6 +267,7 @@ export class TenantSnapshots {
       // The tenant changed while it was read (or following stopped): what was read may be the old roles.
       if (pending.stale || this.settings !== settings) {
         pending.stale = false;
+        late = `it changed while it was read, and was not read again without a change within ${settings.readTimeoutMs} ms (readTimeoutMs)`;
         continue;
       }
       return this.remake(tenant, this.versionOf(tenant, version, settings, base), base);

@@ -262,6 +262,51 @@ describe('reading a tenant', () => {
     );
   });
 
+  it('a tenant that changes during every read is refused at readTimeoutMs after its question, not read again for ever', async () => {
+    jest.useFakeTimers();
+    try {
+      const { permissions } = engine();
+      let reads = 0;
+      let changed: ((tenant: string | undefined) => void) | undefined;
+      // Each read takes 30 ms, and the tenant changes while it runs: no read is ever of its current roles.
+      const source: TenantRolesSource = {
+        description: 'restless',
+        read: (tenant) => {
+          reads += 1;
+          const version = { tenant, sequence: reads, document: { definitions: [reviewer('REVIEWER')] } };
+          setTimeout(() => changed?.(tenant), 10);
+          return new Promise((resolve) => setTimeout(() => resolve(version), 30));
+        },
+        watch: (onChange) => {
+          changed = onChange;
+          return () => Promise.resolve();
+        },
+      };
+      await permissions.followTenantRoles(source, { readTimeoutMs: 100 });
+      const settled: unknown[] = [];
+      const query = { user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' } as const;
+      permissions.grantPermit(query).then(
+        (permit) => settled.push(permit.granted),
+        (error: unknown) => settled.push(error),
+      );
+      await jest.advanceTimersByTimeAsync(99);
+      // Read at 0, 30, 60 and 90 ms, each changed while it ran: still waiting for the fourth.
+      expect([settled, reads]).toEqual([[], 4]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(settled).toEqual([expect.any(PermissionsTenantRolesError)]);
+      expect(settled[0]).toMatchObject({
+        name: 'PermissionsTenantRolesError',
+        tenant: 'acme',
+        message:
+          'The custom roles of tenant "acme" could not be read from restless: it changed while it was read, and was not read again ' +
+          'without a change within 100 ms (readTimeoutMs). Its questions are refused until the source answers.',
+      });
+      expect(reads).toBe(4);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('a read hanging when another source is followed is no read of the new one: its questions read the new source', async () => {
     const { permissions } = engine();
     const stuck: TenantRolesSource = { description: 'stuck', read: () => new Promise(() => undefined) };
