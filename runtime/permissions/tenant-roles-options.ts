@@ -2,6 +2,7 @@
  * The options of `followTenantRoles`, checked with the runtime's shape checker, and their defaults.
  */
 import type { PermissionsLogger } from '../core/decision/engine-settings.js';
+import { thrownText } from '../core/common/thrown-text.js';
 import { durationShape, functionOption, positiveCountShape } from '../core/shape/option-shapes.js';
 import { object, optional, usageChecked } from '../core/shape/shape-check.js';
 import { DEFAULT_MAX_TENANT_BYTES, DEFAULT_MAX_TENANTS } from './tenant-snapshots.js';
@@ -59,6 +60,6 @@ export function checkTenantRolesOptions(
     readTimeoutMs: checked.readTimeoutMs ?? DEFAULT_TENANT_READ_TIMEOUT_MS,
     onError:
       (checked.onError as ((error: unknown) => void) | undefined) ??
-      ((error) => logger.warn(`typed-permissions: watching tenant roles failed (it goes on): ${(error as Error)?.message ?? String(error)}`)),
+      ((error) => logger.warn(`typed-permissions: watching tenant roles failed (it goes on): ${thrownText(error)}`)),
   };
 }

@@ -14,6 +14,7 @@ import { COMPILED_FORM_FORMAT, readCompiledTenantRoles } from '../core/tables/co
 import { PolicySnapshot, snapshotBudgets } from '../core/decision/policy-snapshot.js';
 import { OnceWarnings } from '../core/decision/once-warnings.js';
 import { describeValue } from '../core/common/describe-value.js';
+import { thrownText } from '../core/common/thrown-text.js';
 import { withinTime } from '../core/common/within-time.js';
 import type { TenantRolesSource, TenantRolesVersion } from '../live/tenant-roles-source.js';
 import type { buildTenantRoles } from '../core/table-building/tenant-roles.js';
@@ -76,6 +77,24 @@ function readWithin(settings: TenantFollowSettings, tenant: string, timeoutMs: n
     timeoutMs,
     () => new Error(late),
   );
+}
+
+/**
+ * What a read of `tenant` answered instead of a version of it, or undefined when it is one: its sequence is a
+ * positive whole number (it names the version in warnings, and keys what is said of it).
+ *
+ * @example
+ * ```ts
+ * versionProblem('acme', { tenant: 'acme', sequence: 1n, document }); // 'a version whose sequence is bigint (not a positive whole number)'
+ * ```
+ */
+function versionProblem(tenant: string, read: unknown): string | undefined {
+  if (typeof read !== 'object' || read === null) return describeValue(read);
+  const { tenant: of, sequence } = read as Partial<Record<keyof TenantRolesVersion, unknown>>;
+  if (of !== tenant) return 'the version of another tenant';
+  if (!Number.isSafeInteger(sequence) || (sequence as number) < 1)
+    return `a version whose sequence is ${typeof sequence === 'number' ? String(sequence) : describeValue(sequence)} (not a positive whole number)`;
+  return undefined;
 }
 
 /** What follows when tenants' compiled roles are for another policy or another version: the same remedy for both. */
@@ -279,7 +298,7 @@ export class TenantSnapshots {
     const refusal = new PermissionsTenantRolesError(
       tenant,
       `The custom roles of tenant ${JSON.stringify(tenant)} could not be read from ${settings.source.description}: ` +
-        `${(error as Error)?.message ?? String(error)}. Its questions are refused until the source answers.`,
+        `${thrownText(error)}. Its questions are refused until the source answers.`,
       { cause: error },
     );
     if (!this.unreadable.has(tenant)) {
@@ -292,12 +311,13 @@ export class TenantSnapshots {
 
   /**
    * The version a read answered, when it is one of `tenant`: a source that answers with something else (another
-   * tenant's version, null, a string) is not believed, and said once: the tenant gets no custom roles.
+   * tenant's version, null, a string, a sequence that is no positive whole number) is not believed, and said once:
+   * the tenant gets no custom roles.
    */
   private versionOf(tenant: string, read: unknown, settings: TenantFollowSettings, base: PolicySnapshot): TenantRolesVersion | undefined {
     if (read === undefined) return undefined;
-    if (typeof read === 'object' && read !== null && (read as TenantRolesVersion).tenant === tenant) return read as TenantRolesVersion;
-    const answered = typeof read === 'object' && read !== null ? `the version of another tenant` : describeValue(read);
+    const answered = versionProblem(tenant, read);
+    if (answered === undefined) return read as TenantRolesVersion;
     this.reports(base).warn('a read answered with no version of the tenant', JSON.stringify([tenant]), () => ({
       problem: `${settings.source.description} answered the read of tenant ${JSON.stringify(tenant)} with ${answered}, not its version`,
       consequence: 'the tenant gets no custom roles',
@@ -348,9 +368,7 @@ export class TenantSnapshots {
     } catch (error) {
       // What the source gave could not be read (a document that parses when first read, and does not): no custom roles.
       this.reports(base).warn('custom roles that cannot be read', JSON.stringify([version.tenant, version.sequence]), () => ({
-        problem:
-          `the custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) cannot be read ` +
-          `(${(error as Error)?.message ?? String(error)})`,
+        problem: `the custom roles of tenant ${JSON.stringify(version.tenant)} (version ${version.sequence}) cannot be read ` + `(${thrownText(error)})`,
         consequence: 'they grant nothing',
       }));
       return undefined;

@@ -73,4 +73,11 @@ describe('express permit() in a tenant', () => {
     roles.fail(undefined);
     await request(app).get('/decisions').set(TENANT_HEADER, 'acme').expect(200);
   });
+
+  it('answers 503 too when the source fails with a value that is no Error and cannot be made a text', async () => {
+    const { app, roles } = await tenantApp();
+    // What some client libraries reject with: an object without a prototype (String() of it throws).
+    roles.fail(Object.create(null) as Error);
+    expect((await request(app).get('/decisions').set(TENANT_HEADER, 'acme').expect(503)).body).toEqual(UNAVAILABLE_ANSWER('acme'));
+  });
 });

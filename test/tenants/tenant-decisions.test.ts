@@ -362,6 +362,61 @@ describe('reading a tenant', () => {
     ]);
   });
 
+  it('a sequence that is no positive whole number is no version; a failure that is no Error is still a typed refusal', async () => {
+    const { permissions, warnings } = engine();
+    const faceless = Object.create(null) as object;
+    const answers: Record<string, () => unknown> = {
+      acme: () => ({ tenant: 'acme', sequence: 1n, document: { definitions: [reviewer('REVIEWER')] } }),
+      globex: () => ({ tenant: 'globex', sequence: 0, document: { definitions: [reviewer('REVIEWER')] } }),
+      initech: () => ({
+        tenant: 'initech',
+        sequence: 2,
+        get document(): unknown {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- the value that is no Error under test
+          throw faceless;
+        },
+      }),
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the value that is no Error under test
+      umbrella: () => Promise.reject(faceless),
+    };
+    await permissions.followTenantRoles({ description: 'careless', read: (tenant) => Promise.resolve(answers[tenant]?.() as TenantRolesVersion) });
+    const ask = (tenant: string) => permissions.grantPermit({ user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant });
+    for (const tenant of ['acme', 'globex', 'initech', 'acme']) expect([tenant, (await ask(tenant)).granted]).toEqual([tenant, false]);
+    const refusal = await ask('umbrella').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(PermissionsTenantRolesError);
+    expect(refusal).toMatchObject({
+      tenant: 'umbrella',
+      message:
+        'The custom roles of tenant "umbrella" could not be read from careless: a value of type object. Its questions are refused until the source answers.',
+      cause: faceless,
+    });
+    expect(warnings).toEqual([
+      'typed-permissions: careless answered the read of tenant "acme" with a version whose sequence is bigint (not a positive whole number), ' +
+        'not its version; the tenant gets no custom roles.',
+      'typed-permissions: unknown role "REVIEWER": no definition names it; it is ignored.',
+      'typed-permissions: careless answered the read of tenant "globex" with a version whose sequence is 0 (not a positive whole number), ' +
+        'not its version; the tenant gets no custom roles.',
+      'typed-permissions: the custom roles of tenant "initech" (version 2) cannot be read (a value of type object); they grant nothing.',
+      'typed-permissions: The custom roles of tenant "umbrella" could not be read from careless: a value of type object. ' +
+        'Its questions are refused until the source answers.',
+    ]);
+  });
+
+  it('a watch failing with a value that is no Error is said through the logger, not thrown', async () => {
+    const { permissions, warnings } = engine();
+    const source: TenantRolesSource = {
+      description: 'faceless',
+      read: () => Promise.resolve(undefined),
+      watch: (_changed, failed) => {
+        failed(Object.create(null));
+        return () => Promise.resolve();
+      },
+    };
+    const followed = await permissions.followTenantRoles(source);
+    expect(warnings).toEqual(['typed-permissions: watching tenant roles failed (it goes on): a value of type object']);
+    await followed.close();
+  });
+
   it('grants nothing through custom roles that do not fit the policy, and says so once', async () => {
     const { permissions, warnings } = engine();
     await permissions.followTenantRoles(memorySource({ acme: { definitions: [{ roles: ['EMPLOYEE'], resource: 'document', grant: ['delete:any'] }] } }).source);
