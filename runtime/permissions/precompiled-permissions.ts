@@ -306,15 +306,20 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
   private tenantNotKept(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, what: string): PolicySnapshot<TUser, TFilter> {
     const ready = this.tenantSnapshots?.ready(snapshot, checkTenantId(tenant, `${what}: tenant`));
     if (ready !== undefined) return ready as PolicySnapshot<TUser, TFilter>;
-    throw new PermissionsUsageError(
-      `${what}: the custom roles of tenant ${JSON.stringify(tenant)} are not loaded yet; await permissions.loadTenant(tenant) first, ` +
-        'or decide with await permissions.grantPermit(query), which loads them.',
+    // Too large to keep, or not read yet: the tenants' module says which.
+    throw (
+      this.tenantSnapshots?.notReady(what, tenant as string) ??
+      new PermissionsUsageError(
+        `${what}: the custom roles of tenant ${JSON.stringify(tenant)} are not loaded yet; await permissions.loadTenant(tenant) first, ` +
+          'or decide with await permissions.grantPermit(query), which loads them.',
+      )
     );
   }
 
   /**
    * Reads `tenant`'s custom roles, when they are not kept yet, so that `grantPermitSync` and `sliceFor` can answer
-   * in that tenant. Rejects with a PermissionsTenantRolesError when the source cannot be read.
+   * in that tenant. Rejects with a PermissionsTenantRolesError when the source cannot be read, and with a
+   * PermissionsUsageError when they are too large to keep (larger than `maxBytes` of `followTenantRoles`).
    *
    * @example
    * ```ts
@@ -325,7 +330,7 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
   async loadTenant(tenant: string): Promise<void> {
     const snapshot = this.snapshot('loadTenant()');
     checkTenantId(tenant, 'loadTenant: tenant');
-    await (await this.tenants()).snapshotFor(snapshot, tenant);
+    await (await this.tenants()).load(snapshot, tenant);
   }
 
   /**

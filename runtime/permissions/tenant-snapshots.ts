@@ -6,7 +6,7 @@
  * the source says that tenant changed. Nothing made for one tenant — rows, caches, slices — is read by another.
  */
 import { BoundedCache, CacheBudget } from '../core/common/bounded-cache.js';
-import { PermissionsTenantRolesError } from '../core/common/errors.js';
+import { PermissionsTenantRolesError, PermissionsUsageError } from '../core/common/errors.js';
 import type { GrantTables } from '../core/tables/grant-tables.js';
 import { overlayTenantRoles, tenantViewBytes } from '../core/tables/tenant-overlay.js';
 import { MAX_COMBINATION_CACHE_BYTES } from '../core/tables/table-loader.js';
@@ -128,6 +128,11 @@ export class TenantSnapshots {
   private readonly combinationBudget = new CacheBudget(MAX_COMBINATION_CACHE_BYTES);
   /** Tenants whose last read failed, so that a failing source is reported once per tenant until it answers. */
   private readonly unreadable = new Set<string>();
+  /**
+   * Tenants whose last snapshot was larger than the whole of `maxBytes`, with its estimated bytes and that
+   * `maxBytes`: never kept, so that `loadTenant` and the synchronous questions say why (bounded as {@link unreadable} is).
+   */
+  private readonly tooLarge = new Map<string, { readonly bytes: number; readonly maxBytes: number }>();
   /** What was said of tenants' custom roles (refused, compiled forms not used), made when first needed. */
   private said: OnceWarnings | undefined;
 
@@ -147,6 +152,7 @@ export class TenantSnapshots {
   use(settings: TenantFollowSettings | undefined): void {
     this.settings = settings;
     this.changed(undefined);
+    this.tooLarge.clear();
     // A read of the settings before (even one that never ends) is no read of these: the next question reads anew.
     this.pending.clear();
     this.entries = this.cache(settings?.maxTenants ?? DEFAULT_MAX_TENANTS, settings?.maxBytes ?? DEFAULT_MAX_TENANT_BYTES);
@@ -196,6 +202,8 @@ export class TenantSnapshots {
       return;
     }
     this.entries.delete(tenant);
+    // Its next version may fit.
+    this.tooLarge.delete(tenant);
     const running = this.pending.get(tenant);
     if (running !== undefined) running.stale = true;
   }
@@ -249,6 +257,47 @@ export class TenantSnapshots {
     return (
       this.ready(base, tenant) ??
       this.read(tenant, base).then((entry) => (entry.base === base ? entry.snapshot : this.remake(tenant, entry.version, base).snapshot))
+    );
+  }
+
+  /**
+   * Reads `tenant`'s custom roles when they are not kept, for `loadTenant`: rejects with a PermissionsUsageError when
+   * they are too large to keep (the synchronous questions could not answer in it), with a
+   * PermissionsTenantRolesError when the source cannot be read.
+   *
+   * @example
+   * ```ts
+   * await tenants.load(current, 'acme');
+   * tenants.ready(current, 'acme'); // its snapshot
+   * ```
+   */
+  async load(base: PolicySnapshot, tenant: string): Promise<void> {
+    await this.snapshotFor(base, tenant);
+    const tooLarge = this.tooLargeProblem(tenant);
+    if (tooLarge !== undefined)
+      throw new PermissionsUsageError(
+        `loadTenant: ${tooLarge}, so grantPermitSync and sliceFor cannot decide in it. Raise maxBytes in ` +
+          'followTenantRoles(source, { maxBytes }), or decide in it with await permissions.grantPermit(query), which reads its roles for each question.',
+      );
+  }
+
+  /**
+   * Why a synchronous question (`what`) cannot be decided in `tenant`, which {@link ready} does not give: its custom
+   * roles are too large to keep, or not read yet.
+   *
+   * @example
+   * ```ts
+   * const snapshot = tenants.ready(current, 'acme') ?? throwing(tenants.notReady('grantPermitSync', 'acme'));
+   * ```
+   */
+  notReady(what: string, tenant: string): PermissionsUsageError {
+    const tooLarge = this.tooLargeProblem(tenant);
+    return new PermissionsUsageError(
+      tooLarge === undefined
+        ? `${what}: the custom roles of tenant ${JSON.stringify(tenant)} are not loaded yet; await permissions.loadTenant(tenant) first, ` +
+            'or decide with await permissions.grantPermit(query), which loads them.'
+        : `${what}: ${tooLarge}, so no synchronous question can decide in it. Raise maxBytes in followTenantRoles(source, { maxBytes }), ` +
+            'or decide with await permissions.grantPermit(query), which reads them for each question.',
     );
   }
 
@@ -338,10 +387,42 @@ export class TenantSnapshots {
       this.budgets,
     );
     const made: TenantEntry = { version: version === undefined ? undefined : keptVersion(version), snapshot, base };
-    this.entries.set(tenant, made, roles === undefined ? 512 + 2 * tenant.length : tenantViewBytes(base.index, roles) + 2 * tenant.length);
-    // A tenant larger than the whole budget is not kept: it is read again when next asked.
-    if (this.entries.get(tenant) === made) this.keptFast(tenant, base, snapshot);
+    const bytes = (roles === undefined ? 512 : tenantViewBytes(base.index, roles)) + 2 * tenant.length;
+    this.entries.set(tenant, made, bytes);
+    if (this.entries.get(tenant) === made) {
+      this.tooLarge.delete(tenant);
+      this.keptFast(tenant, base, snapshot);
+    } else this.notKept(tenant, bytes, base);
     return made;
+  }
+
+  /** A tenant larger than the whole budget is not kept (it is read again when next asked): remembered, and said once. */
+  private notKept(tenant: string, bytes: number, base: PolicySnapshot): void {
+    if (this.tooLarge.size >= DEFAULT_MAX_TENANTS) this.tooLarge.clear();
+    this.tooLarge.set(tenant, { bytes, maxBytes: this.settings?.maxBytes ?? DEFAULT_MAX_TENANT_BYTES });
+    this.reports(base).warn('a tenant too large to keep', JSON.stringify([tenant]), () => ({
+      problem: this.tooLargeProblem(tenant) as string,
+      consequence: 'it is read again for each of its questions, and loadTenant, grantPermitSync and sliceFor refuse it',
+      hint: ' Raise maxBytes in followTenantRoles(source, { maxBytes }).',
+    }));
+  }
+
+  /**
+   * What is wrong with `tenant` when its custom roles are too large to keep (larger than the whole of `maxBytes`);
+   * undefined when they were not found too large.
+   *
+   * @example
+   * ```ts
+   * tenants.tooLargeProblem('acme'); // 'the custom roles of tenant "acme" take an estimated 5120 bytes, more than maxBytes (4000) ...'
+   * ```
+   */
+  tooLargeProblem(tenant: string): string | undefined {
+    const size = this.tooLarge.get(tenant);
+    if (size === undefined) return undefined;
+    return (
+      `the custom roles of tenant ${JSON.stringify(tenant)} take an estimated ${size.bytes} bytes, ` +
+      `more than maxBytes (${size.maxBytes}) of followTenantRoles can keep`
+    );
   }
 
   /**

@@ -2,7 +2,7 @@
  * The tenants a request asks in, made ready before it is answered: each tenant id checked (a 400 naming the
  * field), at most `limits.maxTenants` of them, and each one's custom roles read when the engine does not keep them
  * yet — so that every answer of the request is then read at once, from one policy version. A tenant whose custom
- * roles cannot be read refuses the request with 503.
+ * roles cannot be read, or are too large to keep, refuses the request with 503.
  */
 import { PermissionsError } from '../core/common/errors.js';
 import { tenantIdProblem } from '../core/decision/tenant-id.js';
@@ -22,7 +22,8 @@ export interface AskedTenant {
 /**
  * Checks the tenants a request names and reads the custom roles of those the engine does not keep. Rejects with a
  * ServiceProblem: `invalid-request` for a tenant that is no tenant id, or more than `maxTenants` tenants;
- * `tenant-roles-unavailable` (503) when a tenant's custom roles cannot be read, whose cause the engine logs.
+ * `tenant-roles-unavailable` (503) when a tenant's custom roles cannot be read, or are too large to keep, whose
+ * cause the engine logs.
  *
  * @example
  * ```ts
@@ -43,15 +44,24 @@ export async function loadTenants(engine: TenantEngine, asked: readonly AskedTen
       'invalid-request',
       `The request names ${tenants.size} tenants; one request may name at most ${maxTenants} (the limit maxTenants): split it.`,
     );
-  try {
-    await Promise.all([...tenants].map((tenant) => engine.loadTenant(tenant)));
-  } catch (error) {
-    if (!(error instanceof PermissionsError) || error.code !== 'PERMISSIONS_TENANT_ROLES_UNAVAILABLE') throw error;
-    // The source's own words (a host, a path) stay in the service's log: the engine says them there, once per tenant
-    // until its roles are read again.
-    const tenant = (error as PermissionsError & { readonly tenant: string }).tenant;
+  await Promise.all([...tenants].map((tenant) => engine.loadTenant(tenant).catch((error: unknown) => refused(tenant, error))));
+}
+
+/**
+ * The problem a tenant's failed load answers with. The source's own words (a host, a path) and the size of custom
+ * roles too large to keep stay in the service's log: the engine says them there, once per tenant.
+ */
+function refused(tenant: string, error: unknown): never {
+  const code = error instanceof PermissionsError ? error.code : undefined;
+  if (code === 'PERMISSIONS_TENANT_ROLES_UNAVAILABLE')
     throw new ServiceProblem('tenant-roles-unavailable', `The custom roles of tenant ${JSON.stringify(tenant)} cannot be read now; try again later.`);
-  }
+  // Its id was checked above: what loadTenant refuses then is custom roles larger than the engine keeps.
+  if (code === 'PERMISSIONS_USAGE')
+    throw new ServiceProblem(
+      'tenant-roles-unavailable',
+      `The custom roles of tenant ${JSON.stringify(tenant)} are too large for this service to keep; the service's log gives their size.`,
+    );
+  throw error;
 }
 
 /** How many times a request's tenants are loaded before its answer is given up: see {@link withTenantsLoaded}. */

@@ -7,6 +7,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { PermissionsTenantRolesError, PermissionsUsageError } from '../../runtime/core/common/errors.js';
 import { TENANT_LOAD_ATTEMPTS, withTenantsLoaded } from '../../runtime/service/tenant-loading.js';
+import { ServiceProblem } from '../../runtime/service/problem-details.js';
+import { createPermissions } from '../../generated/permissions.js';
+import { memoryOwnership } from '../../runtime/core/ownership-rules/memory-ownership.js';
 
 const NOT_LOADED = new PermissionsUsageError('sliceFor: the custom roles of tenant "acme" are not loaded yet; await permissions.loadTenant(tenant) first.');
 
@@ -61,5 +64,30 @@ describe('withTenantsLoaded', () => {
       }),
     ).rejects.toBe(NOT_LOADED);
     expect(loads).toEqual(['acme']);
+  });
+
+  it('a tenant too large for the engine to keep is a 503 saying so, at once: neither loaded again nor answered', async () => {
+    const warnings: string[] = [];
+    const permissions = createPermissions({
+      ownershipRules: memoryOwnership({ document: [], user: [] }),
+      logger: { warn: (message) => warnings.push(message) },
+    });
+    const reads: string[] = [];
+    const document = { definitions: [{ roles: ['AUDITOR'], resource: 'document', grant: ['list:any'] }] };
+    await permissions.followTenantRoles(
+      { description: 'memory', read: (tenant) => (reads.push(tenant), Promise.resolve({ tenant, sequence: 1, document })) },
+      { maxBytes: 1000 },
+    );
+    let answered = false;
+    const refusal = await withTenantsLoaded(permissions, [{ field: 'tenant', tenant: 'acme' }], 16, () => (answered = true)).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ServiceProblem);
+    expect((refusal as ServiceProblem).problem).toEqual({
+      type: 'urn:typed-permissions:problem:tenant-roles-unavailable',
+      title: 'Tenant roles unavailable',
+      status: 503,
+      detail: 'The custom roles of tenant "acme" are too large for this service to keep; the service\'s log gives their size.',
+    });
+    expect([reads, answered, warnings.length]).toEqual([['acme'], false, 1]);
+    expect(warnings[0]).toMatch(/^typed-permissions: the custom roles of tenant "acme" take an estimated \d+ bytes, more than maxBytes \(1000\)/);
   });
 });

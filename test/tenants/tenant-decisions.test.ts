@@ -208,6 +208,36 @@ describe('reading a tenant', () => {
     expect(followed.tenants).toBe(2);
   });
 
+  it('a tenant larger than maxBytes: loadTenant and the synchronous questions say so, grantPermit reads it for each question', async () => {
+    const { permissions, warnings } = engine();
+    const store = memorySource({ acme: { definitions: [reviewer('REVIEWER')] } });
+    await permissions.followTenantRoles(store.source, { maxBytes: 1000 });
+    const tooLarge = 'the custom roles of tenant "acme" take an estimated BYTES bytes, more than maxBytes (1000) of followTenantRoles can keep';
+    const refusal = await permissions.loadTenant('acme').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(PermissionsUsageError);
+    const bytes = /estimated (\d+) bytes/.exec((refusal as Error).message)?.[1] ?? 'none';
+    expect(Number(bytes)).toBeGreaterThan(1000);
+    const problem = tooLarge.replace('BYTES', bytes);
+    expect((refusal as Error).message).toBe(
+      `loadTenant: ${problem}, so grantPermitSync and sliceFor cannot decide in it. Raise maxBytes in followTenantRoles(source, { maxBytes }), ` +
+        'or decide in it with await permissions.grantPermit(query), which reads its roles for each question.',
+    );
+    const query = { user: userWith('REVIEWER'), resource: 'document', action: 'read', tenant: 'acme' } as const;
+    const notSync = (what: string) =>
+      new PermissionsUsageError(
+        `${what}: ${problem}, so no synchronous question can decide in it. Raise maxBytes in followTenantRoles(source, { maxBytes }), ` +
+          'or decide with await permissions.grantPermit(query), which reads them for each question.',
+      );
+    expect(() => permissions.grantPermitSync(query)).toThrow(notSync('grantPermitSync'));
+    expect(() => permissions.sliceFor(userWith('REVIEWER'), { tenant: 'acme' })).toThrow(notSync('sliceFor'));
+    expect((await permissions.grantPermit(query)).granted).toBe(true);
+    expect(store.reads).toEqual(['acme', 'acme']);
+    expect(warnings).toEqual([
+      `typed-permissions: ${problem}; it is read again for each of its questions, and loadTenant, grantPermitSync and sliceFor refuse it. ` +
+        'Raise maxBytes in followTenantRoles(source, { maxBytes }).',
+    ]);
+  });
+
   it('forgets the tenant asked about least recently: a tenant asked since (warm or loaded) stays, whatever its age', async () => {
     const { permissions } = engine();
     const store = memorySource({});
