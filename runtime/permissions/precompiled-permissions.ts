@@ -304,16 +304,16 @@ export class PrecompiledPermissions<TUser extends User<unknown> = User<unknown>,
 
   /** See {@link readyTenant}: a tenant not kept (made now when nothing must be read), or refused. */
   private tenantNotKept(snapshot: PolicySnapshot<TUser, TFilter>, tenant: unknown, what: string): PolicySnapshot<TUser, TFilter> {
-    const ready = this.tenantSnapshots?.ready(snapshot, checkTenantId(tenant, `${what}: tenant`));
+    const id = checkTenantId(tenant, `${what}: tenant`);
+    const tenants = this.tenantSnapshots;
+    // Not loaded: no source was ever followed (following loads it first), so there are no custom roles to read and the
+    // tenant decides with the policy's roles, as it does once the module is loaded by an asynchronous question.
+    if (tenants === undefined)
+      return new PolicySnapshot(snapshot.index, snapshot.settings, snapshot.warnings, snapshot.version, { id, tables: undefined, sequence: undefined });
+    const ready = tenants.ready(snapshot, id);
     if (ready !== undefined) return ready as PolicySnapshot<TUser, TFilter>;
     // Too large to keep, or not read yet: the tenants' module says which.
-    throw (
-      this.tenantSnapshots?.notReady(what, tenant as string) ??
-      new PermissionsUsageError(
-        `${what}: the custom roles of tenant ${JSON.stringify(tenant)} are not loaded yet; await permissions.loadTenant(tenant) first, ` +
-          'or decide with await permissions.grantPermit(query), which loads them.',
-      )
-    );
+    throw tenants.notReady(what, id);
   }
 
   /**

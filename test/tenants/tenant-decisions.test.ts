@@ -552,6 +552,20 @@ describe('a tenant without a followed source', () => {
     expect(permissions.policyVersion).toBe(policyVersion);
     expect(grantTables.roles).not.toContain('REVIEWER');
   });
+
+  it('answers synchronously from the first question, the same before and after an asynchronous question loads the tenants', async () => {
+    const { permissions } = engine();
+    const answers = () => [
+      permissions.grantPermitSync({ user: userWith('EMPLOYEE'), resource: 'document', action: 'list', tenant: 'acme' }).granted,
+      permissions.grantPermitSync({ user: userWith('AUDITOR'), resource: 'document', action: 'list', tenant: 'globex' }).reason,
+      permissions.sliceFor(userWith('EMPLOYEE'), { tenant: 'acme' }).grants,
+    ];
+    const before = answers();
+    expect(before.slice(0, 2)).toEqual([true, 'unknown-tenant']);
+    expect(before[2]).toEqual(permissions.sliceFor(userWith('EMPLOYEE')).grants);
+    await permissions.grantPermit({ user: userWith('EMPLOYEE'), resource: 'document', action: 'list', tenant: 'initech' });
+    expect(answers()).toEqual(before);
+  });
 });
 
 jest.setTimeout(10_000);
