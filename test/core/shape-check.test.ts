@@ -97,4 +97,20 @@ describe('shapes', () => {
     expect(() => usageChecked(positiveCountShape('maxBytes'), 0)).toThrow(new PermissionsUsageError('maxBytes must be a positive whole number, got 0.'));
     expect(() => usageChecked(user, { id: 0, roles: 1 })).toThrow(new PermissionsUsageError('id 0 is not from 1 to 100'));
   });
+
+  it.each([
+    [5000n, 'bigint'],
+    [Infinity, 'Infinity'],
+    [NaN, 'NaN'],
+    [1.5, '1.5'],
+    ['5000', '"5000"'],
+    [null, 'null'],
+  ])('a number option refused names what it got, %p as %s, and never throws a TypeError', (value, named) => {
+    expect(() => usageChecked(durationShape('readTimeoutMs', 1), value)).toThrow(
+      new PermissionsUsageError(`readTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got ${named}.`),
+    );
+    expect(() => usageChecked(positiveCountShape('maxTenants'), value)).toThrow(
+      new PermissionsUsageError(`maxTenants must be a positive whole number, got ${named}.`),
+    );
+  });
 });

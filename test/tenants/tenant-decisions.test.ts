@@ -290,6 +290,12 @@ describe('reading a tenant', () => {
     await expect(permissions.followTenantRoles(source, { readTimeoutMs: 0 })).rejects.toThrow(
       new PermissionsUsageError('followTenantRoles(source, options): readTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got 0.'),
     );
+    await expect(permissions.followTenantRoles(source, { maxTenants: 10n as unknown as number })).rejects.toThrow(
+      new PermissionsUsageError('followTenantRoles(source, options): maxTenants must be a positive whole number, got bigint.'),
+    );
+    await expect(permissions.followTenantRoles(source, { maxBytes: Infinity })).rejects.toThrow(
+      new PermissionsUsageError('followTenantRoles(source, options): maxBytes must be a positive whole number, got Infinity.'),
+    );
   });
 
   it('a tenant that changes during every read is refused at readTimeoutMs after its question, not read again for ever', async () => {

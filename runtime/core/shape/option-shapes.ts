@@ -2,10 +2,17 @@
  * The shapes options share across the runtime — a duration a timer can hold, a positive count, a function, a
  * flag — so that one kind of option is checked, and its refusal worded, the same way everywhere.
  */
+import { describeValue } from '../common/describe-value.js';
 import { integer, optional, valid, type Shape } from './shape-check.js';
 
 /** The longest delay a Node timer holds (about 24.8 days): past 2³¹−1 ms a timer fires at once, turning a long poll into a busy one. */
 export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * How a refused number option names the value it got: a number as written (`1.5`, `Infinity`, `NaN`), anything else
+ * as every error of the library does (a bigint, which JSON cannot write, is `bigint`).
+ */
+const got = (value: unknown): string => (typeof value === 'number' ? String(value) : describeValue(value));
 
 /**
  * A whole number of milliseconds from `min` to {@link MAX_TIMER_MS}, refused with a message naming `where`.
@@ -16,7 +23,7 @@ export const MAX_TIMER_MS = 2_147_483_647;
  * ```
  */
 export function durationShape(where: string, min: number): Shape<number> {
-  return integer(min, MAX_TIMER_MS, (value) => `${where} must be a whole number of milliseconds from ${min} to ${MAX_TIMER_MS}, got ${JSON.stringify(value)}.`);
+  return integer(min, MAX_TIMER_MS, (value) => `${where} must be a whole number of milliseconds from ${min} to ${MAX_TIMER_MS}, got ${got(value)}.`);
 }
 
 /**
@@ -28,7 +35,7 @@ export function durationShape(where: string, min: number): Shape<number> {
  * ```
  */
 export function positiveCountShape(where: string): Shape<number> {
-  return integer(1, Number.MAX_SAFE_INTEGER, (value) => `${where} must be a positive whole number, got ${JSON.stringify(value)}.`);
+  return integer(1, Number.MAX_SAFE_INTEGER, (value) => `${where} must be a positive whole number, got ${got(value)}.`);
 }
 
 /**
