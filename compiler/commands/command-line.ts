@@ -74,4 +74,20 @@ export function definitionsFolder(command: string, positionals: readonly string[
   return positionals[0] ?? 'definitions';
 }
 
+/**
+ * A whole number from 1 written in decimal digits (a sequence number, a count): undefined for anything else, and for
+ * one past the safe integers. `Number()` alone would also take `0x10`, `1e1`, ` 1` or `1.0`.
+ *
+ * @example
+ * ```ts
+ * positiveDecimal('16'); // 16
+ * positiveDecimal('0x10'); // undefined
+ * ```
+ */
+export function positiveDecimal(text: string | undefined): number | undefined {
+  if (text === undefined || !/^[1-9][0-9]*$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
 export { plural } from '../emit/plural.js';

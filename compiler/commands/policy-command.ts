@@ -34,7 +34,7 @@ import {
 } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
 import { failuresOf } from '../policy-tests/test-report.js';
-import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
+import { definitionsFolder, parseCommandLine, plural, positiveDecimal, UsageError, type Command, type CommandOutput } from './command-line.js';
 import { withClient } from './store-client.js';
 import { formatDiffText } from '../review/diff-text.js';
 import { diffPolicies, summaryLine } from '../review/policy-diff.js';
@@ -56,9 +56,6 @@ type StoreNames = ReturnType<typeof storeNames>;
 
 /** Tables that grant nothing: what a store that has no active version is compared with. */
 const NOTHING_PUBLISHED: GrantTables = { format: 1, roles: [], resources: [], actions: [], plans: [], hooks: [], owners: [], cells: [], definitions: [] };
-
-/** A sequence number as `policy list` prints it: a whole number from 1, in decimal digits. */
-const SEQUENCE = /^[1-9][0-9]*$/;
 
 /** The longest `--published-by` a version records. */
 export const MAX_PUBLISHED_BY_LENGTH = 200;
@@ -353,8 +350,8 @@ export const policyCommand: Command = async (argv, io) => {
     if (rest.length > 0) throw new UsageError(`policy ${subcommand} takes no folder.`);
     return subcommand === 'list' ? list(databaseUrl, names, io) : followers(databaseUrl, names, io);
   }
-  // Decimal digits only: Number() would also take "0x1", "1e0" or " 1" as version 1.
-  const sequence = rest.length === 1 && SEQUENCE.test(rest[0] as string) ? Number(rest[0]) : Number.NaN;
-  if (!Number.isSafeInteger(sequence)) throw new UsageError('policy rollback takes the sequence number of a version (see policy list).');
+  // A sequence number as `policy list` prints it: decimal digits only.
+  const sequence = rest.length === 1 ? positiveDecimal(rest[0]) : undefined;
+  if (sequence === undefined) throw new UsageError('policy rollback takes the sequence number of a version (see policy list).');
   return rollback(databaseUrl, names, sequence, { ...options, publishedBy }, io);
 };

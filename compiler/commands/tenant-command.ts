@@ -19,7 +19,7 @@ import {
 import { basename, dirname } from 'node:path';
 import { formatCompileProblem, type CompileProblem } from '../problems/compile-problem.js';
 import { commandFileText, placedProblems, readTenantRolesFile } from './tenant-roles-file.js';
-import { parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
+import { parseCommandLine, plural, positiveDecimal, UsageError, type Command, type CommandOutput } from './command-line.js';
 
 const TENANT_OPTIONS = {
   'database-url': { type: 'string' },
@@ -92,8 +92,9 @@ async function publish(admin: TenantRolesAdmin, where: string, tenant: string, f
 }
 
 async function list(admin: TenantRolesAdmin, where: string, values: Values, io: CommandOutput): Promise<number> {
-  const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000))
+  // Decimal digits only, as `policy rollback` takes a sequence.
+  const limit = positiveDecimal(values.limit);
+  if (values.limit !== undefined && (limit === undefined || limit > 1000))
     throw new UsageError('tenant list --limit takes a number of tenants from 1 to 1000.');
   const page = await admin.list({ after: values.after, limit });
   if (page.tenants.length === 0) io.log(`typed-permissions: no tenant has custom roles in ${where}${values.after === undefined ? '' : ' after that one'}.`);
@@ -166,8 +167,8 @@ export const tenantCommand: Command = async (argv, io) => {
     if (rest.length !== 1 || tenant === undefined) throw new UsageError('tenant show takes a tenant id.');
     only(subcommand, values, []);
   } else {
-    const sequence = Number(argument);
-    if (rest.length !== 2 || tenant === undefined || !Number.isSafeInteger(sequence) || sequence < 1)
+    // A sequence number as `tenant show` prints it: decimal digits only, as `policy rollback` takes one.
+    if (rest.length !== 2 || tenant === undefined || positiveDecimal(argument) === undefined)
       throw new UsageError('tenant rollback takes a tenant id and the sequence number of one of its versions (see tenant show).');
     only(subcommand, values, ['policy', 'note', 'published-by']);
   }
@@ -176,7 +177,7 @@ export const tenantCommand: Command = async (argv, io) => {
     if (subcommand === 'publish') return await publish(admin, where, tenant as string, argument as string, values, io);
     if (subcommand === 'list') return await list(admin, where, values, io);
     if (subcommand === 'show') return await show(admin, where, tenant as string, io);
-    return await rollback(admin, where, tenant as string, Number(argument), values, io);
+    return await rollback(admin, where, tenant as string, positiveDecimal(argument) as number, values, io);
   } catch (error) {
     if (error instanceof PermissionsUsageError || server === undefined) throw error;
     // What the server or the network refuses — no connection, a missing database, a role without rights — is one line, exit 1.

@@ -78,6 +78,18 @@ describe('typed-permissions tenant: refusals', () => {
       ['tenant', 'rollback', 'acme', '0', '--store', 'x'],
       'tenant rollback takes a tenant id and the sequence number of one of its versions (see tenant show).',
     ],
+    ...['0x10', '1e1', ' 1', '1 ', '+1', '01', '1.0', '9007199254740993'].flatMap((given): [string, string[], string][] => [
+      [
+        `a rollback to ${JSON.stringify(given)} (a sequence is decimal digits)`,
+        ['tenant', 'rollback', 'acme', given, '--store', 'x'],
+        'tenant rollback takes a tenant id and the sequence number of one of its versions (see tenant show).',
+      ],
+      [
+        `a list --limit of ${JSON.stringify(given)} (a limit is decimal digits)`,
+        ['tenant', 'list', '--store', 'x', '--limit', given],
+        'tenant list --limit takes a number of tenants from 1 to 1000.',
+      ],
+    ]),
   ])('%s: exit 2 with the usage', async (_label, argv, says) => {
     const { code, logs, errors } = await run(...argv);
     expect([code, logs]).toEqual([2, []]);
