@@ -3,7 +3,8 @@
  * per resource (collapsed in `<details>` when it is long). Names come from definitions anyone may write, so every
  * name and pattern is escaped: it shows as written and never becomes a link, a tag, a table column or code.
  */
-import type { AttributeChange, CellChange, OwnershipChange, PolicyDiff } from './policy-diff.js';
+import { declarationLines, redefinition } from './diff-text.js';
+import type { AttributeChange, CellChange, DeclarationChange, OwnershipChange, PolicyDiff } from './policy-diff.js';
 import { summaryLine } from './policy-diff.js';
 
 /** The most table rows one Markdown diff shows; the rest are counted, and `--format json` lists them all. */
@@ -88,9 +89,17 @@ function ownershipRow(change: OwnershipChange): Row {
       change.action,
       'own',
       '',
-      cut(`${change.before.join(', ') || '(none)'} → ${change.after.join(', ') || '(none)'}`),
+      cut(
+        `${change.before.join(', ') || '(none)'} → ${change.after.join(', ') || '(none)'}` +
+          (change.redefined.length === 0 ? '' : ` (redefined ${change.redefined.join(', ')}: ${redefinition(change)})`),
+      ),
     ],
   };
+}
+
+/** A row per changed declaration of a resource, its words in the Change column (`id type number -> string`). */
+function declarationRows(change: DeclarationChange): Row[] {
+  return declarationLines(change).map((line) => ({ order: JSON.stringify(['', line]), cells: [cut(line.slice(2)), '', '', '', '', ''] }));
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -101,6 +110,7 @@ function rowsByResource(diff: PolicyDiff): [string, Row[]][] {
   for (const cell of diff.cells) add(cell.resource, cellRow(cell));
   for (const change of diff.attributes) add(change.resource, attributeRow(change));
   for (const change of diff.ownership) add(change.resource, ownershipRow(change));
+  for (const change of diff.declarations) for (const row of declarationRows(change)) add(change.resource, row);
   return [...rows.entries()].sort(([a], [b]) => byCodeUnit(a, b)).map(([resource, list]) => [resource, list.sort((a, b) => byCodeUnit(a.order, b.order))]);
 }
 

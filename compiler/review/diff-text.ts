@@ -2,7 +2,7 @@
  * A policy diff as plain text for a terminal: the summary line, the names added or removed, then each resource's
  * changes, one line each — `+` a cell gained, `-` a cell lost, `~` attributes or ownership changed.
  */
-import type { AttributeChange, CellChange, OwnershipChange, PolicyDiff } from './policy-diff.js';
+import type { AttributeChange, CellChange, DeclarationChange, OwnershipChange, PolicyDiff } from './policy-diff.js';
 import { summaryLine } from './policy-diff.js';
 
 const list = (names: readonly string[]): string => names.map((name) => JSON.stringify(name)).join(', ');
@@ -20,6 +20,8 @@ export function changeLinesByResource(diff: PolicyDiff): Map<string, string[]> {
   for (const cell of diff.cells) add(cell.resource, key(cell, cell.possession, 0), cellLine(cell));
   for (const change of diff.attributes) add(change.resource, key(change, change.possession, 1), attributeLine(change));
   for (const change of diff.ownership) add(change.resource, key(change, 'own', 2), ownershipLine(change));
+  // A resource's declarations come first: they concern every cell of it.
+  for (const change of diff.declarations) for (const line of declarationLines(change)) add(change.resource, JSON.stringify(['', line]), line);
   const sorted = new Map<string, string[]>();
   for (const resource of [...byResource.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const lines = byResource.get(resource) ?? [];
@@ -46,7 +48,42 @@ function attributeLine(change: AttributeChange): string {
 }
 
 function ownershipLine(change: OwnershipChange): string {
-  return `~ ${change.role} ${change.action}:own, ownership ${change.before.join(', ') || '(none)'} -> ${change.after.join(', ') || '(none)'}`;
+  const line = `~ ${change.role} ${change.action}:own, ownership ${change.before.join(', ') || '(none)'} -> ${change.after.join(', ') || '(none)'}`;
+  return change.redefined.length === 0 ? line : `${line} (redefined ${change.redefined.join(', ')}: ${redefinition(change)})`;
+}
+
+/**
+ * What the groups of a redefined ownership decide, before and after: `isOwner isCreator, listOwned listCreated ->
+ * isOwner isCreator, listOwned listEveryDocument` (groups apart by ` | `).
+ *
+ * @example
+ * ```ts
+ * redefinition(change); // "rule creator: creatorId is the user's id -> rule creator: creatorId is one of the user's managedUserIds"
+ * ```
+ */
+export function redefinition(change: OwnershipChange): string {
+  return `${change.definitionsBefore.join(' | ')} -> ${change.definitionsAfter.join(' | ')}`;
+}
+
+/**
+ * A resource's changed declarations, one line each: `~ id type number -> string`, `~ declared actions read -> purge,
+ * read (+purge)`.
+ *
+ * @example
+ * ```ts
+ * declarationLines({ resource: 'doc', idType: { before: 'number', after: 'string' } }); // ['~ id type number -> string']
+ * ```
+ */
+export function declarationLines(change: DeclarationChange): string[] {
+  const lines: string[] = [];
+  if (change.idType !== undefined) lines.push(`~ id type ${change.idType.before ?? '(none)'} -> ${change.idType.after ?? '(none)'}`);
+  if (change.actions !== undefined) {
+    const { before, after, added, removed } = change.actions;
+    const declared = (actions: readonly string[] | null) => (actions === null ? '(none: any action)' : actions.join(', ') || '(no action)');
+    const parts = [...added.map((name) => `+${name}`), ...removed.map((name) => `-${name}`)].join(' ');
+    lines.push(`~ declared actions ${declared(before)} -> ${declared(after)}${parts === '' ? '' : ` (${parts})`}`);
+  }
+  return lines;
 }
 
 /**

@@ -60,9 +60,42 @@ function buildPolicyDiffSchema(z: ZodModule) {
         .readonly()
         .describe('Cells both sides grant whose visible attributes differ.'),
       ownership: z
-        .array(z.strictObject({ ...place, before: names, after: names, added: names, removed: names }).readonly())
+        .array(
+          z
+            .strictObject({
+              ...place,
+              before: names.describe('The labels of the ownership groups ("rule <name>", or the hook method that names the group).'),
+              after: names,
+              added: names,
+              removed: names,
+              redefined: names.describe('Labels both sides have whose rule or hooks changed: the same name decides otherwise.'),
+              definitionsBefore: names.describe('How each group decides, in full: the rule in words, or every hook by kind and name.'),
+              definitionsAfter: names,
+            })
+            .readonly(),
+        )
         .readonly()
-        .describe('Own cells both sides grant whose ownership differs.'),
+        .describe('Own cells both sides grant whose ownership differs (another rule or hooks, or the same names redefined).'),
+      declarations: z
+        .array(
+          z
+            .strictObject({
+              resource: z.string(),
+              idType: z
+                .strictObject({ before: z.string().nullable(), after: z.string().nullable() })
+                .readonly()
+                .optional()
+                .describe('Its id type on each side (null: none declared); absent when the same.'),
+              actions: z
+                .strictObject({ before: names.nullable(), after: names.nullable(), added: names, removed: names })
+                .readonly()
+                .optional()
+                .describe('The actions it declares on each side (null: none declared, any action may be asked); absent when the same.'),
+            })
+            .readonly(),
+        )
+        .readonly()
+        .describe('Resources both sides have whose id type or declared actions differ.'),
       summary: z
         .strictObject({
           cellsGained: count,
@@ -71,6 +104,7 @@ function buildPolicyDiffSchema(z: ZodModule) {
           attributesNarrowed: count,
           attributesChanged: count,
           ownershipChanged: count,
+          declarationsChanged: count,
           rolesAdded: count,
           rolesRemoved: count,
           resourcesAdded: count,

@@ -5,6 +5,7 @@
  * went. Its cost is one pass over the cells of both sides, so it is bounded by the tables' own limits.
  */
 import {
+  describeRule,
   groupOwnershipLabel,
   planFromJson,
   planToJson,
@@ -14,6 +15,7 @@ import {
   type AttributePlanJson,
   type GrantCell,
   type GrantTables,
+  type OwnershipCondition,
 } from 'typed-permissions/internal';
 
 /** A cell's possession: granted on any record, or on the records the user owns. */
@@ -59,15 +61,46 @@ export interface AttributeChange {
   readonly ownership?: string | undefined;
 }
 
-/** An own cell both sides grant whose ownership (rule or hook methods) differs. */
+/**
+ * An own cell both sides grant whose ownership differs: another rule or other hook methods, or a rule or hook
+ * methods of the same name that now decide otherwise (a rule's condition, a hook of another kind).
+ */
 export interface OwnershipChange {
   readonly role: string;
   readonly resource: string;
   readonly action: string;
+  /** The groups' labels (`rule <name>`, or the hook method that names the group), sorted. */
   readonly before: readonly string[];
   readonly after: readonly string[];
   readonly added: readonly string[];
   readonly removed: readonly string[];
+  /** Labels both sides have whose rule or hooks changed: the same name decides otherwise. */
+  readonly redefined: readonly string[];
+  /**
+   * How each side's groups decide, in full, sorted: `rule creator: creatorId is the user's id`, or every hook
+   * by kind (`isOwner isCreator, listOwned listCreated`).
+   */
+  readonly definitionsBefore: readonly string[];
+  readonly definitionsAfter: readonly string[];
+}
+
+/** What a resource both sides have declares, when it changed: its id type, its actions. */
+export interface DeclarationChange {
+  readonly resource: string;
+  /** Its id type on each side, or null where it declares none; absent when the same. */
+  readonly idType?: { readonly before: string | null; readonly after: string | null } | undefined;
+  /**
+   * The actions it declares on each side, or null where it declares none (any action may be asked of it); absent
+   * when the same. A declared action no role is granted changes what may be asked, so it is a change.
+   */
+  readonly actions?:
+    | {
+        readonly before: readonly string[] | null;
+        readonly after: readonly string[] | null;
+        readonly added: readonly string[];
+        readonly removed: readonly string[];
+      }
+    | undefined;
 }
 
 /** Names one side has and the other does not, sorted. */
@@ -84,6 +117,8 @@ export interface PolicyDiffSummary {
   readonly attributesNarrowed: number;
   readonly attributesChanged: number;
   readonly ownershipChanged: number;
+  /** Resources whose id type or declared actions changed. */
+  readonly declarationsChanged: number;
   readonly rolesAdded: number;
   readonly rolesRemoved: number;
   readonly resourcesAdded: number;
@@ -106,15 +141,19 @@ export interface PolicyDiff {
   readonly cells: readonly CellChange[];
   readonly attributes: readonly AttributeChange[];
   readonly ownership: readonly OwnershipChange[];
+  readonly declarations: readonly DeclarationChange[];
   readonly summary: PolicyDiffSummary;
 }
 
 /** What one side grants in one cell. */
 interface CellGrant {
   readonly plan: AttributePlanJson;
+  /** The labels of its ownership groups, sorted. */
   readonly ownership: readonly string[];
-  /** For `own`: the plan of each ownership group, by its label. */
-  readonly groups?: ReadonlyMap<string, AttributePlanJson>;
+  /** The definitions of its ownership groups ({@link groupDefinition}), sorted: what ownership is compared by. */
+  readonly definitions: readonly string[];
+  /** For `own`: the label and plan of each ownership group, by its definition. */
+  readonly groups?: ReadonlyMap<string, { readonly label: string; readonly plan: AttributePlanJson }>;
 }
 
 /** One (role, resource, action) of one side: its `any` and `own` grants, each when granted. */
@@ -139,6 +178,64 @@ function nameChanges(before: readonly string[], after: readonly string[]): NameC
 /** The key of a (resource, action, role): names joined by a character no JSON-escaped name holds unescaped. */
 const tripleKey = (resource: string, action: string, role: string): string => JSON.stringify([resource, action, role]);
 
+/** The attribute paths and user attributes a rule's condition reads, and whether it reads the tenant's id. */
+function conditionReads(condition: OwnershipCondition, reads = { paths: new Set<string>(), users: new Set<string>(), tenant: false }) {
+  if ('all' in condition || 'any' in condition) {
+    for (const part of 'all' in condition ? condition.all : condition.any) conditionReads(part, reads);
+    return reads;
+  }
+  reads.paths.add(condition.attribute);
+  const value = 'equals' in condition ? condition.equals : condition.in;
+  if (!Array.isArray(value) && 'user' in value) reads.users.add(value.user);
+  if (!Array.isArray(value) && 'tenant' in value) reads.tenant = true;
+  return reads;
+}
+
+/**
+ * A rule in full: its condition in words, and what else decides what it selects — the type of each user
+ * attribute it reads, each relation its paths walk through, and the type of the tenant id it compares.
+ */
+function ruleDefinition(tables: GrantTables, rule: NonNullable<GrantTables['ownershipRules']>['rules'][number]): string {
+  const reads = conditionReads(rule.condition);
+  const details = sorted(reads.users).map((name) => `user.${name} ${rule.userAttributes[name] ?? 'undeclared'}`);
+  const relations = tables.ownershipRules?.relations ?? {};
+  for (const path of sorted(reads.paths)) {
+    let from = rule.resource;
+    for (const name of path.split('.').slice(0, -1)) {
+      const declared = Object.hasOwn(relations, from) ? relations[from] : undefined;
+      const relation = declared !== undefined && Object.hasOwn(declared, name) ? declared[name] : undefined;
+      details.push(`${from}.${name} ${relation === undefined ? 'undeclared' : `${relation.resource} on ${relation.on}`}`);
+      if (relation === undefined) break;
+      from = relation.resource;
+    }
+  }
+  if (reads.tenant) details.push(`tenant id ${rule.tenantIdType ?? 'string'}`);
+  const text = `rule ${rule.name}: ${describeRule(rule.condition)}`;
+  return details.length === 0 ? text : `${text} (${sorted(details).join('; ')})`;
+}
+
+/**
+ * How ownership group `group` of resource number `resource` decides, in full: its rule ({@link ruleDefinition}),
+ * or every hook by kind and name, with the resource's ownedAmong where limitOwned is run by it. Two groups of the
+ * same label (`rule creator`, `isCreator`) that decide otherwise have different definitions.
+ */
+function groupDefinition(tables: GrantTables, group: number, resource: number): string {
+  const owner = tables.owners[group];
+  const rule = owner?.rule === undefined ? undefined : tables.ownershipRules?.rules[owner.rule];
+  if (rule !== undefined) return ruleDefinition(tables, rule);
+  const hook = (index: number | undefined) => (index === undefined || index === -1 ? undefined : tables.hooks[index]?.name);
+  const hooks = [
+    ['isOwner', hook(owner?.isOwner)],
+    ['listOwned', hook(owner?.listOwned)],
+    ['limitOwned', hook(owner?.limitOwned)],
+    ['ownedAmong', owner?.limitOwned === undefined ? undefined : hook(tables.ownedAmong?.[resource])],
+  ] as const;
+  return hooks
+    .filter(([, name]) => name !== undefined)
+    .map(([kind, name]) => `${kind} ${name}`)
+    .join(', ');
+}
+
 /** Every granted (role, resource, action) of `tables`, keyed by {@link tripleKey}. */
 function grantsOf(tables: GrantTables): Map<string, TripleGrant> {
   const grants = new Map<string, TripleGrant>();
@@ -148,18 +245,23 @@ function grantsOf(tables: GrantTables): Map<string, TripleGrant> {
       const [, actionIndex, roleIndex, anyPlan, own] = cells[i] as GrantCell;
       const action = tables.actions[actionIndex] as string;
       const role = tables.roles[roleIndex] as string;
-      const label = (group: number) => groupOwnershipLabel(tables, group, resourceIndex);
       const anyJson = anyPlan === -1 ? undefined : (tables.plans[anyPlan] as AttributePlanJson);
       // As the engine decides: `any` is granted when its plan keeps an attribute; `own` whenever a group grants it.
-      const any = anyJson !== undefined && planFromJson(anyJson).allowsAny ? { plan: planToJson(planFromJson(anyJson)), ownership: [] } : undefined;
+      const any =
+        anyJson !== undefined && planFromJson(anyJson).allowsAny ? { plan: planToJson(planFromJson(anyJson)), ownership: [], definitions: [] } : undefined;
       let ownPlan = planFromJson([0, []]);
-      const groups = new Map<string, AttributePlanJson>();
+      // By definition, not label: a rule or hook of the same name that decides otherwise is another group.
+      const groups = new Map<string, { label: string; plan: AttributePlanJson }>();
       for (let j = 0; j < own.length; j += 2) {
         const plan = planFromJson(tables.plans[own[j + 1] as number] as AttributePlanJson);
         ownPlan = unionPlans(ownPlan, plan);
-        groups.set(label(own[j] as number), planToJson(plan));
+        const group = own[j] as number;
+        groups.set(groupDefinition(tables, group, resourceIndex), { label: groupOwnershipLabel(tables, group, resourceIndex), plan: planToJson(plan) });
       }
-      const ownGrant = own.length === 0 ? undefined : { plan: planToJson(ownPlan), ownership: sorted(groups.keys()), groups };
+      const ownGrant =
+        own.length === 0
+          ? undefined
+          : { plan: planToJson(ownPlan), ownership: sorted([...groups.values()].map(({ label }) => label)), definitions: sorted(groups.keys()), groups };
       if (any === undefined && ownGrant === undefined) continue;
       grants.set(tripleKey(resource, action, role), {
         role,
@@ -267,14 +369,60 @@ function attributeChanges(
   declared: readonly string[] | undefined,
 ): AttributeChange[] {
   const severalGroups = (was.groups?.size ?? 0) > 1 || (is.groups?.size ?? 0) > 1;
-  if (possession === 'any' || !severalGroups || !sameJson(was.ownership, is.ownership)) {
+  if (possession === 'any' || !severalGroups || !sameJson(was.definitions, is.definitions)) {
     const change = attributeChange(triple, possession, was.plan, is.plan, declared);
     return change === undefined ? [] : [change];
   }
-  return was.ownership.flatMap((label) => {
-    const change = attributeChange(triple, possession, was.groups?.get(label) ?? [0, []], is.groups?.get(label) ?? [0, []], declared);
-    return change === undefined ? [] : [{ ...change, ownership: label }];
+  return was.definitions.flatMap((definition) => {
+    const before = was.groups?.get(definition);
+    const change = attributeChange(triple, possession, before?.plan ?? NOTHING, is.groups?.get(definition)?.plan ?? NOTHING, declared);
+    return change === undefined ? [] : [{ ...change, ownership: before?.label ?? '' }];
   });
+}
+
+/** How ownership of an own cell changed from `was` to `is`, whose group definitions differ. */
+function ownershipChange(triple: { role: string; resource: string; action: string }, was: CellGrant, is: CellGrant): OwnershipChange {
+  const labelsOf = (grant: CellGrant, definitions: readonly string[]) => definitions.map((definition) => grant.groups?.get(definition)?.label ?? '');
+  const kept = was.ownership.filter((label) => is.ownership.includes(label));
+  const gone = labelsOf(
+    was,
+    was.definitions.filter((definition) => !is.definitions.includes(definition)),
+  );
+  const come = labelsOf(
+    is,
+    is.definitions.filter((definition) => !was.definitions.includes(definition)),
+  );
+  return {
+    ...triple,
+    before: was.ownership,
+    after: is.ownership,
+    added: is.ownership.filter((label) => !was.ownership.includes(label)),
+    removed: was.ownership.filter((label) => !is.ownership.includes(label)),
+    redefined: kept.filter((label) => gone.includes(label) || come.includes(label)),
+    definitionsBefore: was.definitions,
+    definitionsAfter: is.definitions,
+  };
+}
+
+/** The id types and declared actions of the resources both sides have, where they differ; sorted by resource. */
+function declarationChanges(before: GrantTables, after: GrantTables): DeclarationChange[] {
+  const changes: DeclarationChange[] = [];
+  const actionsOf = (tables: GrantTables, index: number) =>
+    tables.declaredActions?.[index]?.map((action) => tables.actions[action] as string).sort(byCodeUnit) ?? null;
+  for (const resource of sorted(before.resources)) {
+    const was = before.resources.indexOf(resource);
+    const is = after.resources.indexOf(resource);
+    if (is === -1) continue;
+    const idType = { before: before.idTypes?.[was] ?? null, after: after.idTypes?.[is] ?? null };
+    const actions = { before: actionsOf(before, was), after: actionsOf(after, is) };
+    const change: DeclarationChange = {
+      resource,
+      ...(idType.before === idType.after ? {} : { idType }),
+      ...(sameJson(actions.before, actions.after) ? {} : { actions: { ...actions, ...nameChanges(actions.before ?? [], actions.after ?? []) } }),
+    };
+    if (change.idType !== undefined || change.actions !== undefined) changes.push(change);
+  }
+  return changes;
 }
 
 function cellChange(change: 'gained' | 'lost', triple: TripleGrant, possession: Possession, grant: CellGrant): CellChange {
@@ -307,6 +455,8 @@ export function summaryLine(summary: PolicyDiffSummary): string {
   sets(summary.attributesNarrowed, 'narrowed');
   sets(summary.attributesChanged, 'changed');
   if (summary.ownershipChanged > 0) parts.push(`${summary.ownershipChanged} ownership ${summary.ownershipChanged === 1 ? 'change' : 'changes'}`);
+  if (summary.declarationsChanged > 0)
+    parts.push(`declarations of ${summary.declarationsChanged} ${summary.declarationsChanged === 1 ? 'resource' : 'resources'} changed`);
   const names = (added: number, removed: number, what: string) => {
     if (added + removed > 0) parts.push(`${what} +${added} −${removed}`);
   };
@@ -318,7 +468,8 @@ export function summaryLine(summary: PolicyDiffSummary): string {
 
 /**
  * The exact difference from `before` to `after`: every cell gained or lost, every attribute set widened, narrowed
- * or changed, every change of ownership, and the roles, resources and actions added or removed. Sorted and
+ * or changed, every change of ownership (also a rule or hook of the same name that decides otherwise), every change
+ * of a resource's id type or declared actions, and the roles, resources and actions added or removed. Sorted and
  * deterministic: the same tables give the same diff, byte for byte. Tables of any form (packed or not) are read
  * through the runtime's own accessors; the cost is one pass over both sides' cells.
  *
@@ -348,15 +499,7 @@ export function diffPolicies(before: GrantTables, after: GrantTables, labels: { 
       if (was === undefined || is === undefined) continue;
       const triple = { role: old.role, resource: old.resource, action: old.action };
       attributes.push(...attributeChanges(triple, possession, was, is, declared(old.resource)));
-      if (possession === 'own' && !sameJson(was.ownership, is.ownership)) {
-        ownership.push({
-          ...triple,
-          before: was.ownership,
-          after: is.ownership,
-          added: is.ownership.filter((label) => !was.ownership.includes(label)),
-          removed: was.ownership.filter((label) => !is.ownership.includes(label)),
-        });
-      }
+      if (possession === 'own' && !sameJson(was.definitions, is.definitions)) ownership.push(ownershipChange(triple, was, is));
     }
   }
   for (const [key, now] of has) {
@@ -372,6 +515,7 @@ export function diffPolicies(before: GrantTables, after: GrantTables, labels: { 
   const roles = nameChanges(before.roles, after.roles);
   const resources = nameChanges(before.resources, after.resources);
   const actions = nameChanges(before.actions, after.actions);
+  const declarations = declarationChanges(before, after);
   const count = <T>(list: readonly T[], test: (item: T) => boolean) => list.filter(test).length;
   const summary = {
     cellsGained: count(cells, (cell) => cell.change === 'gained'),
@@ -380,6 +524,7 @@ export function diffPolicies(before: GrantTables, after: GrantTables, labels: { 
     attributesNarrowed: count(attributes, (change) => change.change === 'narrowed'),
     attributesChanged: count(attributes, (change) => change.change === 'changed'),
     ownershipChanged: ownership.length,
+    declarationsChanged: declarations.length,
     rolesAdded: roles.added.length,
     rolesRemoved: roles.removed.length,
     resourcesAdded: resources.added.length,
@@ -388,5 +533,17 @@ export function diffPolicies(before: GrantTables, after: GrantTables, labels: { 
     actionsRemoved: actions.removed.length,
   };
   const changed = Object.values(summary).some((value) => value > 0);
-  return { format: 1, before: labels.before, after: labels.after, roles, resources, actions, cells, attributes, ownership, summary: { ...summary, changed } };
+  return {
+    format: 1,
+    before: labels.before,
+    after: labels.after,
+    roles,
+    resources,
+    actions,
+    cells,
+    attributes,
+    ownership,
+    declarations,
+    summary: { ...summary, changed },
+  };
 }

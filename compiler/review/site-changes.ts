@@ -5,7 +5,8 @@
  */
 import { plural } from '../emit/plural.js';
 import { attributesInWords, listInWords } from './cell-sentence.js';
-import type { AttributeChange, CellChange, NameChanges, OwnershipChange, PolicyDiff } from './policy-diff.js';
+import { declarationLines } from './diff-text.js';
+import type { AttributeChange, CellChange, DeclarationChange, NameChanges, OwnershipChange, PolicyDiff } from './policy-diff.js';
 import { cellKey, type PolicyView } from './policy-view.js';
 
 /** One change of one cell; `text` says what changed in words (`any: only date and title`). */
@@ -47,7 +48,19 @@ function attributeMark(change: AttributeChange): CellMark {
 }
 
 function ownershipMark(change: OwnershipChange): CellMark {
+  if (change.redefined.length > 0) {
+    const redefined = `${listInWords(change.redefined)} redefined`;
+    return {
+      kind: 'changed',
+      text: `own: ownership ${redefined}, now ${listInWords(change.definitionsAfter)}, before ${listInWords(change.definitionsBefore)}`,
+    };
+  }
   return { kind: 'changed', text: `own: ownership now decided by ${listInWords(change.after)}, before by ${listInWords(change.before)}` };
+}
+
+/** A sentence per changed declaration of a resource: `Resource doc: id type number -> string.` */
+function declarationSentences(change: DeclarationChange): string[] {
+  return declarationLines(change).map((line) => `Resource ${change.resource}: ${line.slice(2)}.`);
 }
 
 function nameLines(changes: NameChanges, what: string): string[] {
@@ -93,6 +106,7 @@ export function siteChangesOf(before: PolicyView, diff: PolicyDiff): SiteChanges
     ...nameLines(diff.roles, 'Roles'),
     ...nameLines(diff.resources, 'Resources'),
     ...nameLines(diff.actions, 'Actions'),
+    ...diff.declarations.flatMap(declarationSentences),
   ];
   return { beforeLabel: diff.before, afterLabel: diff.after, before, marks, summary: lines };
 }

@@ -4,16 +4,22 @@
  * attribute (`address.city` against the whole `address`).
  */
 import { describe, expect, it } from '@jest/globals';
+import { formatDiffText } from '../../compiler/review/diff-text.js';
 import { diffPolicies, type AttributeChange } from '../../compiler/review/policy-diff.js';
-import { buildGrantTables, type ValidDefinition } from '../../runtime/core/table-building/table-builder.js';
+import { buildGrantTables, type TableBuildOptions, type ValidDefinition } from '../../runtime/core/table-building/table-builder.js';
+import type { OwnershipCondition } from '../../runtime/core/ownership-rules/ownership-rule.js';
 import type { GrantTables } from '../../runtime/permissions/index.js';
 
 const CREATOR = { isOwner: 'isCreator', listOwned: 'listCreated' } as const;
 const MEMBER = { isOwner: 'isMember', listOwned: 'listMembers' } as const;
 
-function tables(definitions: readonly ValidDefinition[], attributes?: Readonly<Record<string, readonly string[]>>): GrantTables {
+function tables(
+  definitions: readonly ValidDefinition[],
+  attributes?: Readonly<Record<string, readonly string[]>>,
+  options: TableBuildOptions = {},
+): GrantTables {
   const located = definitions.map((definition, index) => ({ definition, location: { index, source: 'p.permissions.json' } }));
-  const built = buildGrantTables(located, attributes === undefined ? {} : { attributes: new Map(Object.entries(attributes)) });
+  const built = buildGrantTables(located, attributes === undefined ? options : { ...options, attributes: new Map(Object.entries(attributes)) });
   if (built.problems.length > 0) throw new Error(JSON.stringify(built.problems));
   return built.tables;
 }
@@ -81,5 +87,90 @@ describe('parts of a declared attribute', () => {
 
   it('patterns that differ and show the same is no change', () => {
     expect(change(['id', 'address'], ['*'])).toEqual([]);
+  });
+});
+
+describe('ownership of the same name that decides otherwise', () => {
+  const diffText = (before: GrantTables, after: GrantTables) => formatDiffText(diffPolicies(before, after, { before: 'a', after: 'b' }));
+
+  it('a rule whose condition changed is an ownership change', () => {
+    const ruled = (condition: OwnershipCondition) =>
+      tables([{ roles: ['R'], resource: 'doc', possession: 'own', grant: ['read'], owner: 'creator' }], undefined, {
+        ownershipRules: new Map([['doc', { rules: { creator: condition }, userAttributes: { id: 'number', managedUserIds: 'number[]' }, relations: {} }]]),
+      });
+    const before = ruled({ attribute: 'creatorId', equals: { user: 'id' } });
+    const after = ruled({ attribute: 'creatorId', in: { user: 'managedUserIds' } });
+    expect(diffPolicies(before, after, { before: 'a', after: 'b' }).ownership).toEqual([
+      {
+        role: 'R',
+        resource: 'doc',
+        action: 'read',
+        before: ['rule creator'],
+        after: ['rule creator'],
+        added: [],
+        removed: [],
+        redefined: ['rule creator'],
+        definitionsBefore: ["rule creator: creatorId is the user's id (user.id number)"],
+        definitionsAfter: ["rule creator: creatorId is one of the user's managedUserIds (user.managedUserIds number[])"],
+      },
+    ]);
+    expect(diffText(before, before)).toBe('Policy diff a -> b: no change');
+  });
+
+  it('the same isOwner with another listOwned is an ownership change', () => {
+    const hooks = (listOwned: string) => tables([{ roles: ['R'], resource: 'doc', possession: 'own', grant: ['read'], isOwner: 'isCreator', listOwned }]);
+    expect(diffText(hooks('listCreated'), hooks('listEveryDocument'))).toBe(
+      [
+        'Policy diff a -> b: +0 −0 cells, 1 ownership change',
+        'doc:',
+        '  ~ R read:own, ownership isCreator -> isCreator ' +
+          '(redefined isCreator: isOwner isCreator, listOwned listCreated -> isOwner isCreator, listOwned listEveryDocument)',
+      ].join('\n'),
+    );
+  });
+
+  it('another ownedAmong of the resource is an ownership change', () => {
+    const among = (ownedAmong: string) =>
+      tables([{ roles: ['R'], resource: 'doc', possession: 'own', grant: ['read'], limitOwned: 'limitToCreator' }], undefined, {
+        ownedAmong: new Map([['doc', ownedAmong]]),
+      });
+    expect(diffPolicies(among('ownedAmongA'), among('ownedAmongB'), { before: 'a', after: 'b' }).ownership).toEqual([
+      expect.objectContaining({
+        before: ['limitToCreator via ownedAmongA'],
+        after: ['limitToCreator via ownedAmongB'],
+        redefined: [],
+        definitionsBefore: ['limitOwned limitToCreator, ownedAmong ownedAmongA'],
+        definitionsAfter: ['limitOwned limitToCreator, ownedAmong ownedAmongB'],
+      }),
+    ]);
+  });
+});
+
+describe("a resource's declarations", () => {
+  const grants: ValidDefinition[] = [{ roles: ['R'], resource: 'doc', grant: ['read:any'] }];
+
+  it('another id type is a change', () => {
+    const typed = (idType: 'number' | 'string') => tables(grants, undefined, { idTypes: new Map([['doc', idType]]) });
+    const diff = diffPolicies(typed('number'), typed('string'), { before: 'a', after: 'b' });
+    expect(diff.declarations).toEqual([{ resource: 'doc', idType: { before: 'number', after: 'string' } }]);
+    expect(diff.summary).toMatchObject({ declarationsChanged: 1, changed: true });
+    expect(formatDiffText(diff)).toBe(
+      ['Policy diff a -> b: +0 −0 cells, declarations of 1 resource changed', 'doc:', '  ~ id type number -> string'].join('\n'),
+    );
+  });
+
+  it('a declared action no role is granted is a change', () => {
+    const declaring = (actions: string[]) =>
+      tables(grants, undefined, { actions: new Map([['doc', { actions, declaredIn: '"actions" in doc.resource.json' }]]) });
+    const diff = diffPolicies(declaring(['read']), declaring(['purge', 'read']), { before: 'a', after: 'b' });
+    expect(diff.declarations).toEqual([{ resource: 'doc', actions: { before: ['read'], after: ['purge', 'read'], added: ['purge'], removed: [] } }]);
+    expect(formatDiffText(diff)).toBe(
+      [
+        'Policy diff a -> b: +0 −0 cells, declarations of 1 resource changed, actions +1 −0',
+        'actions added: "purge"',
+        'doc:',
+        '  ~ declared actions read -> purge, read (+purge)',
+      ].join('\n'),
+    );
   });
 });
