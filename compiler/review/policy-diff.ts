@@ -44,7 +44,8 @@ export interface AttributeChange {
   readonly change: 'widened' | 'narrowed' | 'changed';
   /**
    * `declared`: the resource declares its attributes, and `added`/`removed` are the declared attributes that
-   * became visible or hidden; `patterns`: it does not, and they are the canonical patterns added or removed.
+   * became visible or hidden, with {@link UNDECLARED_ATTRIBUTES} when one side keeps fields outside the declared
+   * list (`*`) and the other does not; `patterns`: it does not, and they are the canonical patterns added or removed.
    */
   readonly basis: 'declared' | 'patterns';
   readonly added: readonly string[];
@@ -316,6 +317,50 @@ function declaredAttributes(before: GrantTables, after: GrantTables, resource: s
   return had === undefined || has === undefined ? undefined : sorted([...had, ...has]);
 }
 
+/**
+ * The entry of `added` or `removed` for the attributes a resource does not declare: a plan that keeps them (`*`,
+ * `["*", "!title"]`) lets `pick()` return every field of a record outside the declared list, a plan that names
+ * declared attributes only does not.
+ */
+export const UNDECLARED_ATTRIBUTES = '(undeclared attributes)';
+
+/** The declared paths as a tree: a leaf (`true`) is declared whole, a node declares only some of its parts. */
+type DeclaredTree = Map<string, DeclaredTree | true>;
+
+function declaredTree(paths: readonly string[]): DeclaredTree {
+  const root: DeclaredTree = new Map();
+  for (const path of paths) {
+    let node = root;
+    const keys = path.split('.');
+    keys.forEach((key, i) => {
+      const child = node.get(key);
+      if (i === keys.length - 1 || child === true) {
+        node.set(key, true);
+        return;
+      }
+      const next = child ?? new Map<string, DeclaredTree | true>();
+      node.set(key, next);
+      node = next;
+    });
+  }
+  return root;
+}
+
+/**
+ * Whether `plan` keeps a field outside the declared attributes: any field where it keeps all but some (`*`), or a
+ * field it names that is not declared, or all of one of which only some parts are declared.
+ */
+function keepsUndeclared(plan: AttributePlanJson, declared: DeclaredTree): boolean {
+  const [all, children] = plan;
+  if (all === 1) return true;
+  return children.some(([key, child]) => {
+    const node = declared.get(key);
+    if (node === true) return false;
+    if (node === undefined) return child === null || planFromJson(child).allowsAny;
+    return child === null || keepsUndeclared(child, node);
+  });
+}
+
 function attributeChange(
   triple: { role: string; resource: string; action: string },
   possession: Possession,
@@ -334,6 +379,11 @@ function attributeChange(
     const changes = declared.map((path) => [path, pathChange(before, after, path)] as const);
     added = changes.filter(([, change]) => change === 'more' || change === 'other').map(([path]) => path);
     removed = changes.filter(([, change]) => change === 'less' || change === 'other').map(([path]) => path);
+    // Fields outside the declared list are still returned by pick(): keeping them or not is a change too.
+    const tree = declaredTree(declared);
+    const undeclared = [keepsUndeclared(before, tree), keepsUndeclared(after, tree)];
+    if (undeclared[1] && !undeclared[0]) added.push(UNDECLARED_ATTRIBUTES);
+    if (undeclared[0] && !undeclared[1]) removed.push(UNDECLARED_ATTRIBUTES);
     // Patterns that differ without changing what any declared attribute shows change nothing a reader can see.
     if (added.length === 0 && removed.length === 0) return undefined;
   } else {

@@ -85,8 +85,16 @@ describe('parts of a declared attribute', () => {
     ]);
   });
 
+  it('every field where only the declared ones were kept is a widening: pick() then returns fields not declared', () => {
+    expect(change(['id', 'address'], ['*'])).toEqual([{ change: 'widened', basis: 'declared', added: ['(undeclared attributes)'], removed: [] }]);
+    expect(change(['*', '!address'], ['id'])).toEqual([{ change: 'narrowed', basis: 'declared', added: [], removed: ['(undeclared attributes)'] }]);
+    expect(change(['id', 'address.city'], ['*', '!id'])).toEqual([
+      { change: 'changed', basis: 'declared', added: ['address', '(undeclared attributes)'], removed: ['id'] },
+    ]);
+  });
+
   it('patterns that differ and show the same is no change', () => {
-    expect(change(['id', 'address'], ['*'])).toEqual([]);
+    expect(change(['*', '!address.street'], ['*', '!address.street', '!notDeclared'])).toEqual([]);
   });
 });
 
