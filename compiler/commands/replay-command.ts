@@ -5,7 +5,14 @@
  * when some would, 2 on error (as `diff`), so that CI can ask for a review.
  */
 import { statSync } from 'node:fs';
-import { parseBundleText, PermissionsUsageError, policyBundleProblem, type GrantTables, type PolicyBundle } from 'typed-permissions/internal';
+import {
+  connectionStringForMessages,
+  parseBundleText,
+  PermissionsUsageError,
+  policyBundleProblem,
+  type GrantTables,
+  type PolicyBundle,
+} from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
 import { decisionsOfJsonLines, decisionsOfTable } from '../review/decision-log-sources.js';
 import { DEFAULT_REPLAY_EXAMPLES, replayDecisions } from '../review/decision-replay.js';
@@ -78,8 +85,9 @@ export const replayCommand: Command = async (argv, io) => {
     io.log(format === 'json' ? replayJson(report) : format === 'markdown' ? replayMarkdown(report) : replayText(report));
     // A log of which no line is a decision was not read at all: passing a CI gate on it would be passing on nothing.
     if (report.decisions === 0 && report.unreadable > 0) {
+      const source = fromDatabase ? connectionStringForMessages(values.decisions) : values.decisions;
       io.error(
-        `typed-permissions: replay: no line of ${values.decisions} is a logged decision (${report.unreadable} unreadable): ` +
+        `typed-permissions: replay: no line of ${source} is a logged decision (${report.unreadable} unreadable): ` +
           'give a JSON Lines log of decision events, uncompressed.',
       );
       return 2;

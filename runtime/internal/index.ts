@@ -45,7 +45,7 @@ export type {
 export { checkPolicyTests, runPolicyTests } from '../core/policy-test/run-policy-tests.js';
 export { capabilityProblems } from '../live/policy-candidate.js';
 export type { FollowerCapabilities } from '../live/policy-source.js';
-export { loadPg, serverOfConnectionString, type PgClient, type Queryable } from '../live/postgres-client.js';
+export { connectionStringForMessages, loadPg, serverOfConnectionString, type PgClient, type Queryable } from '../live/postgres-client.js';
 export { FOLLOWER_FORGET_MS, FOLLOWER_REFRESH_MS } from '../live/follower-timing.js';
 export { forgetGoneFollowers, listFollowers, type RegisteredFollower } from '../live/postgres-follower-registry.js';
 export {

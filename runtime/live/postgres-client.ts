@@ -91,6 +91,27 @@ export function serverOfConnectionString(connectionString: string): string {
 }
 
 /**
+ * A connection string as messages may show it: a URL without its password (in the user part or as a
+ * `password`/`sslpassword` query parameter); a key-value string, which is no URL, as {@link serverOfConnectionString}.
+ *
+ * @example
+ * ```ts
+ * connectionStringForMessages('postgres://app:secret@db.internal:5432/app'); // 'postgres://app@db.internal:5432/app'
+ * ```
+ */
+export function connectionStringForMessages(connectionString: string): string {
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return serverOfConnectionString(connectionString);
+  }
+  url.password = '';
+  for (const name of [...url.searchParams.keys()]) if (/password/i.test(name)) url.searchParams.delete(name);
+  return url.href;
+}
+
+/**
  * Creates `schema` (a quoted identifier) when it is not there, inside the caller's transaction. The lookup that
  * `CREATE SCHEMA IF NOT EXISTS` makes can answer from what this connection saw before an advisory lock let it in,
  * so a schema another connection has just created can still look missing and the insert fail on the catalog's

@@ -9,6 +9,7 @@ import { main } from '../../compiler/commands/main.js';
 import { decisionsOfJsonLines, MAX_LOGGED_LINE_BYTES } from '../../compiler/review/decision-log-sources.js';
 import { replayDecisions, type ReplayReport } from '../../compiler/review/decision-replay.js';
 import { compileModel } from '../../compiler/model/compile-model.js';
+import { connectionStringForMessages } from '../../runtime/live/postgres-client.js';
 import { fileTenantRolesAdmin } from '../../runtime/live/tenant-roles-admin.js';
 import { policyVersionOf } from '../../runtime/core/tables/policy-version.js';
 
@@ -351,4 +352,44 @@ describe('replaying logged decisions against a candidate policy', () => {
     },
     60_000,
   );
+
+  (databaseUrl === undefined ? it.skip : it)(
+    'never prints the password of the --decisions URL',
+    async () => {
+      const url = new URL(databaseUrl as string);
+      const client = new pg.Client({ connectionString: url.href });
+      await client.connect();
+      const schema = `replay_password_${process.pid}`;
+      try {
+        await client.query(`CREATE SCHEMA "${schema}"`);
+        await client.query(`CREATE TABLE "${schema}".decision_log (event text)`);
+        await client.query(`INSERT INTO "${schema}".decision_log (event) VALUES ('not json')`);
+        const shown = url.href;
+        // The test server trusts its clients, so a password in the URL is sent and ignored.
+        url.username ||= 'postgres';
+        url.password = 'S3cretPassw0rd';
+        url.searchParams.set('sslpassword', 'S3cretKey');
+        const run = io();
+        expect(await main(['replay', '--candidate', candidate, '--decisions', url.href, '--table', `${schema}.decision_log`], run.io)).toBe(2);
+        const printed = new URL(shown);
+        printed.username ||= 'postgres';
+        expect(run.err).toEqual([
+          `typed-permissions: replay: no line of ${printed.href} is a logged decision (1 unreadable): give a JSON Lines log of decision events, uncompressed.`,
+        ]);
+      } finally {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+    },
+    60_000,
+  );
+});
+
+describe('connectionStringForMessages', () => {
+  it('leaves out the password of a URL, and shows only the server of a key-value string', () => {
+    expect(connectionStringForMessages('postgres://app:secret@db.internal:5432/app?sslpassword=key&sslmode=require')).toBe(
+      'postgres://app@db.internal:5432/app?sslmode=require',
+    );
+    expect(connectionStringForMessages('host=db.internal password=secret')).toBe('the configured server');
+  });
 });
