@@ -1,8 +1,11 @@
 /**
  * A replay's report as text for a terminal, Markdown for a pull request's comment, or JSON for a program.
- * Every name in it comes from a log or a policy: Markdown escapes what would change a table or inject markup.
+ * Every name in it comes from a log or a policy: each is printable (a line break or a control character shows as an
+ * escape, so a logged name adds no line), and Markdown escapes what would change a table, inject markup or make a link.
  */
+import { printableText } from 'typed-permissions/internal';
 import type { ReplayExample, ReplayGroup, ReplayReport } from './decision-replay.js';
+import { markdownText } from './diff-markdown.js';
 
 /** Groups a text or Markdown report lists; the JSON report lists every group the replay kept. */
 export const MAX_LISTED_GROUPS = 50;
@@ -27,11 +30,11 @@ function exampleText(example: ReplayExample): string {
   const parts = [`line ${example.line}`, `user ${JSON.stringify(example.userId) ?? 'undefined'}`];
   if (example.tenant !== undefined) parts.push(`tenant ${JSON.stringify(example.tenant)}`);
   if (example.resourceId !== undefined) parts.push(`record ${JSON.stringify(example.resourceId)}`);
-  if (example.callId !== undefined) parts.push(`call ${example.callId}`);
+  if (example.callId !== undefined) parts.push(`call ${printableText(example.callId)}`);
   return parts.join(', ');
 }
 
-const rolesText = (group: ReplayGroup): string => (group.roles.length === 0 ? '(no roles)' : group.roles.join(' + '));
+const rolesText = (group: ReplayGroup): string => (group.roles.length === 0 ? '(no roles)' : group.roles.map(printableText).join(' + '));
 
 /** Notes that qualify the numbers: tenants without custom roles, unreadable lines, groups left out. */
 function notes(report: ReplayReport, listed: number): string[] {
@@ -41,7 +44,7 @@ function notes(report: ReplayReport, listed: number): string[] {
       `${number(report.inTenantsWithoutCustomRoles)} decisions were asked in a tenant and decided with the policy's roles alone: ` +
         "give --tenant-roles <folder> to use the tenants' custom roles.",
     );
-  for (const line of report.unreadableExamples) lines.push(`unreadable line ${line.line}: ${line.problem}`);
+  for (const line of report.unreadableExamples) lines.push(`unreadable line ${line.line}: ${printableText(line.problem)}`);
   const left = report.groups.length - listed;
   if (left > 0 || report.decisionsInGroupsLeftOut > 0)
     lines.push(
@@ -65,7 +68,7 @@ export function replayText(report: ReplayReport): string {
   const lines: string[] = summary(report);
   if (listed.length > 0) lines.push('', 'By roles, resource and action:');
   for (const group of listed) {
-    lines.push(`  ${rolesText(group)} · ${group.resource} · ${group.action}: ${number(group.count)} ${group.change}`);
+    lines.push(`  ${rolesText(group)} · ${printableText(group.resource)} · ${printableText(group.action)}: ${number(group.count)} ${group.change}`);
     for (const example of group.examples) lines.push(`    e.g. ${exampleText(example)}`);
   }
   const extra = notes(report, listed.length);
@@ -73,10 +76,8 @@ export function replayText(report: ReplayReport): string {
   return lines.join('\n');
 }
 
-/** Text for a Markdown table cell: no markup, no line break, no column break. */
-function cell(text: string): string {
-  return text.replace(/[\\`*_{}[\]()<>#+!|~&]/g, (character) => `&#${character.charCodeAt(0)};`).replace(/\s+/g, ' ');
-}
+/** Text for a Markdown table cell or list item: no markup, no link, no line break, no column break. */
+const cell = (text: string): string => markdownText(printableText(text));
 
 /**
  * The report as Markdown, fit for a pull request's comment.

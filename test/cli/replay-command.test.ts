@@ -197,6 +197,34 @@ describe('replaying logged decisions against a candidate policy', () => {
     expect((JSON.parse(json.out.join('\n')) as ReplayReport).grantedToRefused).toBe(4);
   });
 
+  it('prints logged names as written: no link in Markdown, no line of their own in text', async () => {
+    const file = join(folder, 'hostile.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ callId: 'see https://evil.example/x', user: { id: 'a@b.co', roles: ['READER'] }, resource: 'note', action: 'read', granted: false }),
+        JSON.stringify({ user: { id: 1, roles: ['R www.evil.example\nInjected line'] }, resource: 'note', action: 'read', granted: true }),
+      ].join('\n'),
+    );
+    const markdown = io();
+    expect(await main(['replay', '--candidate', candidate, '--decisions', file, '--format', 'markdown'], markdown.io)).toBe(1);
+    expect(
+      markdown.out
+        .join('\n')
+        .split('\n')
+        .filter((line) => line.startsWith('| R') || line.startsWith('| READER')),
+    ).toEqual([
+      '| R www&#46;evil.example\\\\u000aInjected line | note | read | granted → refused | 1 | line 2, user 1 |',
+      '| READER | note | read | refused → granted | 1 | line 1, user &quot;a\\@b.co&quot;, call see https\\://evil.example/x |',
+    ]);
+    const text = io();
+    expect(await main(['replay', '--candidate', candidate, '--decisions', file], text.io)).toBe(1);
+    expect(text.out.join('\n').split('\n').slice(4, 6)).toEqual([
+      '  R www.evil.example\\u000aInjected line · note · read: 1 granted → refused',
+      '    e.g. line 2, user 1',
+    ]);
+  });
+
   it('takes a policy bundle as compile wrote it (ownership methods named, never run)', async () => {
     const file = join(folder, 'example.jsonl');
     writeFileSync(
