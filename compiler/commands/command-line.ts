@@ -2,6 +2,7 @@
  * What every command of the `typed-permissions` command line shares: how it writes (every line printable —
  * lines carry input such as folder names and roles) and how it refuses its arguments (a usage error, exit 2).
  */
+import { statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printableText } from 'typed-permissions/internal';
 
@@ -40,6 +41,31 @@ export type Command = (argv: readonly string[], io: CommandOutput) => Promise<nu
  */
 export function printableLines(text: string): string {
   return text.split('\n').map(printableText).join('\n');
+}
+
+/**
+ * The folder an option names, checked: a path that does not exist or is not a folder is a usage error naming the
+ * command, the option and the path (a mistyped store folder must not read as a store without custom roles).
+ *
+ * @example
+ * ```ts
+ * const store = existingFolder('diff', '--store', values.store); // 'tenant-roles', or a UsageError
+ * ```
+ */
+export function existingFolder(command: string, option: string, path: string): string {
+  let folder: boolean;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `${command} ${option}: ${path} does not exist: give the folder of a tenant roles store.`
+        : `${command} ${option}: cannot read ${path} (${code ?? (error as Error).message}).`,
+    );
+  }
+  if (!folder) throw new UsageError(`${command} ${option}: ${path} is not a folder: give the folder of a tenant roles store.`);
+  return path;
 }
 
 /**

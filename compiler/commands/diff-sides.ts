@@ -22,7 +22,7 @@ import {
 } from 'typed-permissions/internal';
 import { compileModel } from '../model/compile-model.js';
 import { tenantEffectiveTables } from '../review/tenant-effective-tables.js';
-import { UsageError } from './command-line.js';
+import { existingFolder, UsageError } from './command-line.js';
 import { withClient } from './store-client.js';
 import { commandFileText } from './tenant-roles-file.js';
 import { problemReport } from '../problems/problem-cap.js';
@@ -120,7 +120,7 @@ async function tenantTables(side: string, given: string, stores: DiffStores): Pr
   else policy = await storeTables(side, 'active', stores);
   const admin: TenantRolesAdmin =
     stores.tenantStore !== undefined
-      ? fileTenantRolesAdmin(stores.tenantStore)
+      ? fileTenantRolesAdmin(existingFolder(side, '--store', stores.tenantStore))
       : postgresTenantRolesAdmin({ connectionString: needDatabase(side, stores), schema: stores.schema });
   let document: unknown;
   try {

@@ -17,7 +17,7 @@ import { compileModel } from '../model/compile-model.js';
 import { decisionsOfJsonLines, decisionsOfTable } from '../review/decision-log-sources.js';
 import { DEFAULT_REPLAY_EXAMPLES, replayDecisions } from '../review/decision-replay.js';
 import { replayJson, replayMarkdown, replayText } from '../review/replay-report.js';
-import { parseCommandLine, UsageError, type Command, type CommandOutput } from './command-line.js';
+import { existingFolder, parseCommandLine, UsageError, type Command, type CommandOutput } from './command-line.js';
 import { commandFileText } from './tenant-roles-file.js';
 import { problemReport } from '../problems/problem-cap.js';
 
@@ -72,6 +72,7 @@ export const replayCommand: Command = async (argv, io) => {
   const examples = values.examples === undefined ? DEFAULT_REPLAY_EXAMPLES : Number(values.examples);
   if (!Number.isInteger(examples) || examples < 0 || examples > MAX_EXAMPLES)
     throw new UsageError(`replay --examples is a whole number from 0 to ${MAX_EXAMPLES}, got ${JSON.stringify(values.examples)}.`);
+  const tenantRoles = values['tenant-roles'] === undefined ? undefined : existingFolder('replay', '--tenant-roles', values['tenant-roles']);
   const fromDatabase = /^postgres(ql)?:\/\//.test(values.decisions);
   if (!fromDatabase && (values.table !== undefined || values.column !== undefined))
     throw new UsageError('replay --table and --column name where a PostgreSQL decision log is: --decisions must then be a postgres:// URL.');
@@ -81,7 +82,7 @@ export const replayCommand: Command = async (argv, io) => {
     const log = fromDatabase
       ? decisionsOfTable({ connectionString: values.decisions, table: values.table ?? 'decision_log', column: values.column ?? 'event' })
       : decisionsOfJsonLines(values.decisions);
-    const report = await replayDecisions(log, { candidate, label: values.candidate, tenantRoles: values['tenant-roles'], examples });
+    const report = await replayDecisions(log, { candidate, label: values.candidate, tenantRoles, examples });
     io.log(format === 'json' ? replayJson(report) : format === 'markdown' ? replayMarkdown(report) : replayText(report));
     // A log of which no line is a decision was not read at all: passing a CI gate on it would be passing on nothing.
     if (report.decisions === 0 && report.unreadable > 0) {

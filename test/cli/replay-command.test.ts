@@ -197,6 +197,16 @@ describe('replaying logged decisions against a candidate policy', () => {
     expect((JSON.parse(json.out.join('\n')) as ReplayReport).grantedToRefused).toBe(4);
   });
 
+  it('refuses a --tenant-roles folder that does not exist: a mistyped store is not a store without custom roles', async () => {
+    const missing = join(folder, 'tenant-rolez');
+    const run = io();
+    expect(await main(['replay', '--candidate', candidate, '--decisions', join(folder, 'decisions.jsonl'), '--tenant-roles', missing], run.io)).toBe(2);
+    expect([run.out, run.err[0]?.split('\n')[0]]).toEqual([
+      [],
+      `typed-permissions: replay --tenant-roles: ${missing} does not exist: give the folder of a tenant roles store.`,
+    ]);
+  });
+
   it('prints logged names as written: no link in Markdown, no line of their own in text', async () => {
     const file = join(folder, 'hostile.jsonl');
     writeFileSync(

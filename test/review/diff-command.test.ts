@@ -224,6 +224,19 @@ describe("typed-permissions diff of a tenant's effective policy", () => {
     // A tenant without custom roles decides with the policy alone.
     expect((await run('diff', policy, 'tenant:2', '--store', store, '--policy', policy)).code).toBe(0);
   });
+
+  it('refuses a --store that does not exist or is not a folder: a mistyped store is not a store without custom roles', async () => {
+    const policy = join(repoRoot, 'generated', 'policy.json');
+    const missing = join(temp, 'tenant-rolez');
+    for (const [store, says] of [
+      [missing, `${missing} does not exist`],
+      [policy, `${policy} is not a folder`],
+    ] as const) {
+      const result = await run('diff', policy, 'tenant:1', '--store', store, '--policy', policy);
+      expect([result.code, result.logs]).toEqual([2, []]);
+      expect(result.errors[0]?.split('\n')[0]).toBe(`typed-permissions: tenant:1 --store: ${says}: give the folder of a tenant roles store.`);
+    }
+  });
 });
 
 describe('typed-permissions diff escapes names in Markdown', () => {

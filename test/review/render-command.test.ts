@@ -180,6 +180,16 @@ describe('render refuses what it must not overwrite or cannot read', () => {
     expect(existsSync(join(temp, 'broken-site'))).toBe(false);
   }, 60_000);
 
+  it('refuses a --store that does not exist for --before tenant:<id>: exit 2, naming it', async () => {
+    const missing = join(temp, 'tenant-rolez');
+    const policy = join(repoRoot, 'generated', 'policy.json');
+    const result = await run(DEFINITIONS, '--out', join(temp, 'x'), '--before', 'tenant:acme', '--store', missing, '--policy', policy);
+    expect(result.code).toBe(2);
+    expect(result.errors[0]?.split('\n')[0]).toBe(
+      `typed-permissions: tenant:acme --store: ${missing} does not exist: give the folder of a tenant roles store.`,
+    );
+  }, 60_000);
+
   it('usage errors exit 2: no --out, an empty --before, two folders, an empty --store', async () => {
     for (const argv of [
       [DEFINITIONS],
