@@ -132,6 +132,29 @@ function namesLine(what: string, names: readonly string[]): string {
   return listed === names.length ? line : `${line}${listed === 0 ? '' : ','} and ${names.length - listed} more`;
 }
 
+/** One resource's section: a heading (or a collapsed `<details>` for many rows) and its table of `body` rows. */
+function sectionText(resource: string, rows: number, body: string): string {
+  const count = `${rows} ${rows === 1 ? 'change' : 'changes'}`;
+  const table = `${HEADER}\n${body}`;
+  // Inside <summary> Markdown is not read: the name is escaped as HTML only, or its backslashes would show.
+  return rows > COLLAPSE_AFTER_ROWS
+    ? `<details>\n<summary>${htmlText(resource)}: ${count}</summary>\n\n${table}\n\n</details>`
+    : `#### ${markdownText(resource)}: ${count}\n\n${table}`;
+}
+
+/** The last line when rows were left out, naming the limit that was reached first. */
+function leftOutNote(left: number, limit: 'rows' | 'length'): string {
+  const why =
+    limit === 'rows' ? `at most ${MAX_MARKDOWN_ROWS} rows fit a comment` : `at most ${MAX_MARKDOWN_LENGTH.toLocaleString('en-US')} characters fit a comment`;
+  return (
+    `${left} more ${left === 1 ? 'change is' : 'changes are'} not shown (${why}); ` +
+    '`npx typed-permissions diff <before> <after> --format json` lists every change.'
+  );
+}
+
+/** The room the note takes at most (with its separator): kept free while rows are added. */
+const NOTE_ROOM = 2 + Math.max(leftOutNote(Number.MAX_SAFE_INTEGER, 'rows').length, leftOutNote(Number.MAX_SAFE_INTEGER, 'length').length);
+
 /**
  * The diff as Markdown: `**Policy diff** before → after: summary`, then per resource a table of its changes. At
  * most {@link MAX_MARKDOWN_ROWS} rows and {@link MAX_MARKDOWN_LENGTH} characters; a last line says how many
@@ -156,34 +179,28 @@ export function formatDiffMarkdown(diff: PolicyDiff): string {
   if (names.length > 0) parts.push(names.join('\n'));
   let shown = 0;
   let left = 0;
+  let limit: 'rows' | 'length' | undefined;
   let length = parts.join('\n\n').length;
   for (const [resource, rows] of rowsByResource(diff)) {
-    const lines: string[] = [];
+    const shell = sectionText(resource, rows.length, '');
+    let body = '';
     for (const row of rows) {
       const line = `| ${row.cells.map(markdownText).join(' | ')} |`;
-      if (shown >= MAX_MARKDOWN_ROWS || length + line.length + HEADER.length + 200 > MAX_MARKDOWN_LENGTH) {
+      // The section's heading and table header count from its first row; the note's room is kept whatever comes.
+      const projected = length + 2 + shell.length + body.length + (body === '' ? 0 : 1) + line.length + NOTE_ROOM;
+      if (shown >= MAX_MARKDOWN_ROWS || projected > MAX_MARKDOWN_LENGTH) {
+        limit ??= shown >= MAX_MARKDOWN_ROWS ? 'rows' : 'length';
         left++;
         continue;
       }
-      lines.push(line);
-      length += line.length + 1;
+      body = body === '' ? line : `${body}\n${line}`;
       shown++;
     }
-    if (lines.length === 0) continue;
-    const count = `${rows.length} ${rows.length === 1 ? 'change' : 'changes'}`;
-    const table = `${HEADER}\n${lines.join('\n')}`;
-    // Inside <summary> Markdown is not read: the name is escaped as HTML only, or its backslashes would show.
-    const section =
-      rows.length > COLLAPSE_AFTER_ROWS
-        ? `<details>\n<summary>${htmlText(resource)}: ${count}</summary>\n\n${table}\n\n</details>`
-        : `#### ${markdownText(resource)}: ${count}\n\n${table}`;
-    length += section.length - lines.join('\n').length;
+    if (body === '') continue;
+    const section = sectionText(resource, rows.length, body);
+    length += 2 + section.length;
     parts.push(section);
   }
-  if (left > 0)
-    parts.push(
-      `${left} more ${left === 1 ? 'change is' : 'changes are'} not shown (at most ${MAX_MARKDOWN_ROWS} rows fit a comment); ` +
-        '`npx typed-permissions diff <before> <after> --format json` lists every change.',
-    );
+  if (left > 0) parts.push(leftOutNote(left, limit ?? 'rows'));
   return `${parts.join('\n\n')}\n`;
 }

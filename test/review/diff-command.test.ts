@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { main } from '../../compiler/commands/main.js';
-import { formatDiffMarkdown, MAX_MARKDOWN_ROWS } from '../../compiler/review/diff-markdown.js';
+import { formatDiffMarkdown, MAX_MARKDOWN_LENGTH, MAX_MARKDOWN_ROWS } from '../../compiler/review/diff-markdown.js';
 import { diffPolicies } from '../../compiler/review/policy-diff.js';
 import { buildGrantTables } from '../../runtime/core/table-building/table-builder.js';
 import { policyDiffJsonSchema } from '../../compiler/review/policy-diff-schema.js';
@@ -291,6 +291,22 @@ describe('typed-permissions diff of a large policy', () => {
       // The names listed and the count of the rest make the 2,000 names of each list.
       expect(line.split(', ').length - 1 + Number(/and (\d+) more$/.exec(line)?.[1])).toBe(2000);
     }
+  });
+
+  it('counts the headings of long names within the length, and says that the length was reached, not the rows', () => {
+    // Names of ampersands: each shows as a five-character entity, so headings are as long as rows.
+    const long = (tag: string) => '&'.repeat(128 - tag.length) + tag;
+    const definitions = Array.from({ length: 60 }, (_, i) => ({ roles: [long(`R${i}`)], resource: long(`S${i}`), grant: [`${long(`A${i}`)}:any`] }));
+    const before = buildGrantTables([]).tables;
+    const after = buildGrantTables(definitions.map((definition, index) => ({ definition, location: { index } }))).tables;
+    const markdown = formatDiffMarkdown(diffPolicies(before, after, { before: 'main', after: 'branch' }));
+    expect(markdown.length).toBeLessThanOrEqual(MAX_MARKDOWN_LENGTH);
+    const rows = markdown.split('\n').filter((line) => line.startsWith('| gained')).length;
+    expect(rows).toBeLessThan(MAX_MARKDOWN_ROWS);
+    expect(markdown.trimEnd().split('\n').at(-1)).toBe(
+      `${60 - rows} more changes are not shown (at most 60,000 characters fit a comment); ` +
+        '`npx typed-permissions diff <before> <after> --format json` lists every change.',
+    );
   });
 
   it('walks every cell of 120 roles × 60 resources, and keeps the Markdown within its limits', async () => {
