@@ -93,16 +93,17 @@ nav { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem;
 nav h2 { font-size: 1rem; margin: 0; }
 nav ul { display: flex; flex-wrap: wrap; gap: .25rem .75rem; list-style: none; margin: 0; padding: 0; }
 h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
+h1, h2, nav, caption, p, li, summary { overflow-wrap: anywhere; }
 h2 { font-size: 1.3rem; margin: 2rem 0 .5rem; }
 .legend, .summary { background: #f4f4f4; border: 1px solid #c8c8c8; padding: .5rem 1rem; }
 .summary { border-left: .4rem solid #6b4500; }
 .summary h2 { margin-top: .25rem; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
 caption { text-align: left; font-weight: 700; padding: .25rem 0; }
-th, td { border: 1px solid #9a9a9a; padding: .4rem .5rem; text-align: left; vertical-align: top; overflow-wrap: break-word; }
+th, td { border: 1px solid #9a9a9a; padding: .4rem .5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 .table-scroll { overflow-x: auto; }
 thead th { background: #e9e9e9; }
-tbody th { background: #f7f7f7; white-space: nowrap; }
+tbody th { background: #f7f7f7; min-width: 8ch; }
 code { font: .9em/1.3 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; background: #eef1f4; padding: 0 .2em; border-radius: 3px;
   overflow-wrap: anywhere; }
 .parts { list-style: none; margin: 0; padding: 0; }

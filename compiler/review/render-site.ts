@@ -214,9 +214,10 @@ function rulesHtml(site: SiteModel, resource?: string): string {
   return [
     '<section aria-labelledby="rules"><h2 id="rules">Ownership rules</h2>',
     '<p>A record is <strong>own</strong> through a rule when the rule holds for it, with the attributes of the user who asks.</p>',
-    '<table><thead><tr><th scope="col">Resource</th><th scope="col">Rule</th><th scope="col">Owns the records where</th></tr></thead><tbody>',
+    '<div class="table-scroll"><table>',
+    '<thead><tr><th scope="col">Resource</th><th scope="col">Rule</th><th scope="col">Owns the records where</th></tr></thead><tbody>',
     rows.join('\n'),
-    '</tbody></table></section>',
+    '</tbody></table></div></section>',
   ].join('\n');
 }
 
@@ -258,10 +259,10 @@ function rolePage(site: SiteModel, role: string): string {
     sections.push(
       [
         `<section><h2><a href="${htmlText(site.resourceFiles.get(resource)!)}">${htmlText(resource)}</a></h2>`,
-        `<table><caption>What ${htmlText(role)} may do to ${htmlText(resource)}</caption>`,
+        `<div class="table-scroll"><table><caption>What ${htmlText(role)} may do to ${htmlText(resource)}</caption>`,
         '<thead><tr><th scope="col">Action</th><th scope="col">Allowed</th></tr></thead><tbody>',
         ...rows,
-        '</tbody></table></section>',
+        '</tbody></table></div></section>',
       ].join('\n'),
     );
   }

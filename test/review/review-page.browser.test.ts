@@ -5,7 +5,7 @@
  * and in words. Screenshots go to a temporary folder, or with UPDATE_SCREENSHOTS=1 to docs/screenshots.
  */
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +17,8 @@ import { writeEarlierDefinitions } from './earlier-definitions.js';
 
 const describeInBrowser = browserDescribe('test/review/review-page.browser.test.ts');
 
+const LONG_ROLE = `R${'W'.repeat(120)}`;
+
 describeInBrowser('the review page in Chromium, without JavaScript', () => {
   let temp: string;
   let browser: Browser | undefined;
@@ -27,6 +29,12 @@ describeInBrowser('the review page in Chromium, without JavaScript', () => {
   beforeAll(async () => {
     temp = mkdtempSync(join(tmpdir(), 'review-page-'));
     writeEarlierDefinitions(join(temp, 'main', 'definitions'));
+    // Names without a space to break at: a role of 121 characters, an action of 120.
+    mkdirSync(join(temp, 'long'));
+    writeFileSync(
+      join(temp, 'long', 'doc.permissions.json'),
+      JSON.stringify({ definitions: [{ roles: [LONG_ROLE], resource: 'doc', grant: { [`${'a'.repeat(120)}:any`]: ['*'] } }] }),
+    );
     const definitions = join(repoRoot, 'definitions');
     // The page names the earlier version as the command line did: run from the temporary folder, it is main/definitions.
     const cwd = process.cwd();
@@ -35,6 +43,7 @@ describeInBrowser('the review page in Chromium, without JavaScript', () => {
       for (const argv of [
         ['render', definitions, '--out', 'site'],
         ['render', definitions, '--out', 'compared', '--before', 'main/definitions'],
+        ['render', 'long', '--out', 'long-site'],
       ]) {
         const { io, errors } = collectIo();
         expect({ code: await main(argv, io), errors }).toEqual({ code: 0, errors: [] });
@@ -143,5 +152,19 @@ describeInBrowser('the review page in Chromium, without JavaScript', () => {
       clip: { x: 0, y: top.y - 8, width: 1440, height: matrix.y + matrix.height - top.y + 16 },
     });
     expect(problems).toEqual([]);
+  }, 30_000);
+
+  it('long names wrap: no page is wider than the window, and a role page scrolls its table in place', async () => {
+    const files = readdirSync(join(temp, 'long-site')).filter((file) => file.endsWith('.html'));
+    expect(files).toHaveLength(3);
+    for (const file of files) {
+      await open('long-site', file);
+      const widths = await page.evaluate(() => {
+        const { document, innerWidth } = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
+        return { page: document.documentElement.scrollWidth, window: innerWidth };
+      });
+      expect({ file, ...widths }).toEqual({ file, page: 1440, window: 1440 });
+    }
+    expect(await page.locator('.table-scroll table caption').count()).toBeGreaterThan(0);
   }, 30_000);
 });
