@@ -6,7 +6,24 @@ import type { AttributeChange, CellChange, DeclarationChange, OwnershipChange, P
 import { summaryLine } from './policy-diff.js';
 
 const list = (names: readonly string[]): string => names.map((name) => JSON.stringify(name)).join(', ');
-const patterns = (values: readonly string[]): string => (values.length === 0 ? '(none)' : values.join(' '));
+/** The most characters of one list of attribute patterns in the text; the rest are counted (`--format json` lists them). */
+export const MAX_TEXT_PATTERNS = 300;
+
+/**
+ * A list of attribute patterns, as many as fit {@link MAX_TEXT_PATTERNS} characters, then how many more there are:
+ * a policy of thousands of patterns per cell would otherwise make a text longer than a string may hold.
+ */
+function patterns(values: readonly string[]): string {
+  if (values.length === 0) return '(none)';
+  let text = '';
+  let shown = 0;
+  for (const value of values) {
+    if (shown > 0 && text.length + 1 + value.length > MAX_TEXT_PATTERNS) break;
+    text = shown === 0 ? value : `${text} ${value}`;
+    shown++;
+  }
+  return shown === values.length ? text : `${text} … and ${values.length - shown} more`;
+}
 
 /** One line per change of `diff`, grouped by resource (sorted), without the heading. */
 export function changeLinesByResource(diff: PolicyDiff): Map<string, string[]> {

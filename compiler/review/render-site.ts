@@ -45,11 +45,23 @@ export interface SiteInput {
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const union = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])].sort(byCodeUnit);
 
-/** Counts the characters of the site's files as they are made, and stops past the limit. */
+/**
+ * Counts the characters of the site's files as they are made, and stops past the limit: each cell as it is made
+ * (one page of a large policy could otherwise grow past what a string may hold before it is counted), then each
+ * page whole, which replaces its cells' count.
+ */
 class Budget {
   private used = 0;
+  private pending = 0;
   constructor(private readonly limit: number) {}
+  /** Counts a part of the page being made; returns it. */
+  part(text: string): string {
+    this.pending += text.length;
+    if (this.used + this.pending > this.limit) throw new SiteTooLargeError(this.limit);
+    return text;
+  }
   add(text: string): string {
+    this.pending = 0;
     this.used += text.length;
     if (this.used > this.limit) throw new SiteTooLargeError(this.limit);
     return text;
@@ -66,7 +78,10 @@ class SiteModel {
   /** Per resource, the roles with a cell on it in either version: read once from the cells, so rows cost what is granted. */
   private readonly rolesWithCells = new Map<string, Set<string>>();
 
-  constructor(readonly input: SiteInput) {
+  constructor(
+    readonly input: SiteInput,
+    readonly budget: Budget,
+  ) {
     const before = input.changes?.before;
     this.roles = union(input.policy.roles, before?.roles ?? []);
     this.resources = union(input.policy.resources, before?.resources ?? []);
@@ -158,7 +173,7 @@ function cellHtml(site: SiteModel, resource: string, role: string, action: strin
   }
   // The cell's colour is that of its first change; each change is also written out in words.
   const kind = marks[0]?.kind;
-  return `<td class="cell${kind === undefined ? '' : ` ${kind}`}">${content}<p class="sentence">${sentences}</p>${changed}</td>`;
+  return site.budget.part(`<td class="cell${kind === undefined ? '' : ` ${kind}`}">${content}<p class="sentence">${sentences}</p>${changed}</td>`);
 }
 
 /** A resource's matrix: a row per role that has a cell on it, a column per action. */
@@ -285,8 +300,8 @@ function rolePage(site: SiteModel, role: string): string {
  * ```
  */
 export function renderSite(input: SiteInput, maxChars: number = MAX_SITE_CHARS): EmittedFile[] {
-  const site = new SiteModel(input);
   const budget = new Budget(maxChars);
+  const site = new SiteModel(input, budget);
   // Each page is counted as soon as it is made, so a policy past the limit stops one page after it, not at the end.
   const files: EmittedFile[] = [{ path: 'index.html', content: budget.add(indexPage(site)) }];
   for (const role of site.roles) files.push({ path: site.roleFiles.get(role)!, content: budget.add(rolePage(site, role)) });

@@ -182,3 +182,16 @@ describe("a resource's declarations", () => {
     );
   });
 });
+
+describe('the text of a diff of long attribute lists', () => {
+  it('shows as many patterns as fit 300 characters, then how many more', () => {
+    const names = Array.from({ length: 100 }, (_, i) => `attribute_name_${String(i).padStart(5, '0')}`);
+    const after = tables([{ roles: ['R'], resource: 'doc', grant: { 'read:any': names } }]);
+    const shown = names.slice(0, 14).join(' ');
+    expect(
+      formatDiffText(diffPolicies(tables([]), after, { before: 'a', after: 'b' }))
+        .split('\n')
+        .at(-1),
+    ).toBe(`  + R read:any, attributes ${shown} … and 86 more`);
+  });
+});

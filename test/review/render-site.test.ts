@@ -5,6 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { diffPolicies } from '../../compiler/review/policy-diff.js';
 import { htmlText, pageFileName } from '../../compiler/review/html-text.js';
+import type { CellGrant } from '../../compiler/emit/cell-grants.js';
 import { policyView } from '../../compiler/review/policy-view.js';
 import { renderSite, SiteTooLargeError } from '../../compiler/review/render-site.js';
 import { siteChangesOf } from '../../compiler/review/site-changes.js';
@@ -178,4 +179,19 @@ describe('the same input gives the same bytes, and the size has a limit', () => 
     const files = renderSite({ policy: policyView(big), source: 'definitions/' });
     expect(files.length).toBe(1 + 400 + 50 + 2);
   }, 60_000);
+
+  it('stops within a page, as its cells are made: one page past what a string may hold is refused, not a crash', () => {
+    const many: ValidDefinition[] = Array.from({ length: 400 }, (_, i) => ({ roles: [`ROLE_${i}`], resource: 'doc', grant: { 'read:any': ['*'] } }));
+    const view = policyView(tablesOf(many));
+    let read = 0;
+    // The cells the index page has read when it is refused: each cell is counted as it is made.
+    const cells = new (class extends Map<string, readonly CellGrant[]> {
+      override get(key: string) {
+        read++;
+        return super.get(key);
+      }
+    })(view.cells);
+    expect(() => renderSite({ policy: { ...view, cells }, source: 'definitions/' }, 5_000)).toThrow(SiteTooLargeError);
+    expect(read).toBeLessThan(40);
+  });
 });
