@@ -55,7 +55,7 @@ export interface ReplayReport {
   readonly unreadableExamples: readonly UnreadableLine[];
   /** Changed and undecided decisions, most first (then by roles, resource, action). */
   readonly groups: readonly ReplayGroup[];
-  /** Changed or undecided decisions in groups beyond {@link MAX_REPLAY_GROUPS}, counted only. */
+  /** Changed or undecided decisions in groups beyond {@link MAX_REPLAY_GROUPS} (or {@link MAX_REPLAY_GROUP_CHARACTERS}), counted only. */
   readonly decisionsInGroupsLeftOut: number;
 }
 
@@ -67,6 +67,18 @@ export const DEFAULT_REPLAY_EXAMPLES = 3;
 const MAX_UNREADABLE_EXAMPLES = 10;
 /** Distinct questions (tenant, roles, resource, action) whose candidate answer is kept; the memo is emptied past it. */
 const MAX_REMEMBERED_QUESTIONS = 100_000;
+/**
+ * Characters of the questions the memo holds, in all (a question of 1,000 long role names is about a million): the
+ * memo is emptied past it too, so a log of many long questions is answered again rather than kept in memory.
+ */
+const MAX_REMEMBERED_CHARACTERS = 16 * 1024 * 1024;
+/**
+ * Characters of the groups' questions kept, in all: the decisions of further groups are counted only, as past
+ * {@link MAX_REPLAY_GROUPS}, so that 10,000 groups of long role lists do not hold gigabytes.
+ */
+export const MAX_REPLAY_GROUP_CHARACTERS = 16 * 1024 * 1024;
+/** An example's user or record id whose JSON is longer than this is kept as the start of its JSON text and "…". */
+export const MAX_EXAMPLE_ID_CHARACTERS = 1_024;
 
 /** What replaying needs besides the log. */
 export interface ReplayOptions {
@@ -123,6 +135,8 @@ export async function replayDecisions(log: AsyncIterable<LogEntry>, options: Rep
 async function replayWith(engine: PrecompiledPermissions, log: AsyncIterable<LogEntry>, options: ReplayOptions): Promise<ReplayReport> {
   const examplesPerGroup = options.examples ?? DEFAULT_REPLAY_EXAMPLES;
   const answers = new Map<string, Answer>();
+  let rememberedCharacters = 0;
+  let groupCharacters = 0;
   const declaredActions = declaredActionsOf(options.candidate);
   const groups = new Map<string, GroupCount>();
   const unreadableExamples: UnreadableLine[] = [];
@@ -155,8 +169,12 @@ async function replayWith(engine: PrecompiledPermissions, log: AsyncIterable<Log
       });
       answer = permit.anyGranted ? 'any' : permit.granted ? 'own' : 'none';
     }
-    if (answers.size >= MAX_REMEMBERED_QUESTIONS) answers.clear();
+    if (answers.size >= MAX_REMEMBERED_QUESTIONS || rememberedCharacters + key.length > MAX_REMEMBERED_CHARACTERS) {
+      answers.clear();
+      rememberedCharacters = 0;
+    }
     answers.set(key, answer);
+    rememberedCharacters += key.length;
     return answer;
   };
 
@@ -164,12 +182,13 @@ async function replayWith(engine: PrecompiledPermissions, log: AsyncIterable<Log
     const key = JSON.stringify([decision.roles, decision.resource, decision.action, change]);
     let group = groups.get(key);
     if (group === undefined) {
-      if (groups.size >= MAX_REPLAY_GROUPS) {
+      if (groups.size >= MAX_REPLAY_GROUPS || groupCharacters + key.length > MAX_REPLAY_GROUP_CHARACTERS) {
         counts.leftOut++;
         return;
       }
       group = { group: { roles: decision.roles, resource: decision.resource, action: decision.action, change }, count: 0, examples: [] };
       groups.set(key, group);
+      groupCharacters += key.length;
     }
     group.count++;
     if (group.examples.length < examplesPerGroup) group.examples.push(exampleOf(decision));
@@ -236,13 +255,22 @@ function candidateGrants(answer: Answer, decision: LoggedDecision): boolean | un
   return decision.ownershipChecked ? decision.granted : undefined;
 }
 
+/** A logged id as an example keeps it: as it is, or when its JSON is long, the start of that text and "…". */
+function exampleId(id: unknown): unknown {
+  const text = JSON.stringify(id);
+  if (text === undefined || text.length <= MAX_EXAMPLE_ID_CHARACTERS) return id;
+  // Cut between two characters, not inside a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(MAX_EXAMPLE_ID_CHARACTERS - 1)) ? MAX_EXAMPLE_ID_CHARACTERS - 1 : MAX_EXAMPLE_ID_CHARACTERS;
+  return `${text.slice(0, end)}…`;
+}
+
 function exampleOf(decision: LoggedDecision): ReplayExample {
   return {
     line: decision.line,
     ...(decision.callId === undefined ? {} : { callId: decision.callId }),
-    userId: decision.userId,
+    userId: exampleId(decision.userId),
     ...(decision.tenant === undefined ? {} : { tenant: decision.tenant }),
-    ...(decision.resourceId === undefined ? {} : { resourceId: decision.resourceId }),
+    ...(decision.resourceId === undefined ? {} : { resourceId: exampleId(decision.resourceId) }),
   };
 }
 

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { main } from '../../compiler/commands/main.js';
 import { decisionsOfJsonLines, MAX_LOGGED_LINE_BYTES } from '../../compiler/review/decision-log-sources.js';
-import { replayDecisions, type ReplayReport } from '../../compiler/review/decision-replay.js';
+import { MAX_EXAMPLE_ID_CHARACTERS, MAX_REPLAY_GROUP_CHARACTERS, replayDecisions, type ReplayReport } from '../../compiler/review/decision-replay.js';
 import { compileModel } from '../../compiler/model/compile-model.js';
 import { connectionStringForMessages } from '../../runtime/live/postgres-client.js';
 import { fileTenantRolesAdmin } from '../../runtime/live/tenant-roles-admin.js';
@@ -331,6 +331,26 @@ describe('replaying logged decisions against a candidate policy', () => {
       [{ line: 1, problem: `the line is longer than ${MAX_LOGGED_LINE_BYTES} bytes` }],
     ]);
   });
+
+  it('keeps groups of long questions up to a stated number of characters, counting the decisions of further ones, and cuts long example ids', async () => {
+    // Each line asks with 1,000 roles of 1,000 characters (within the limits of a logged decision): about a million
+    // characters per group's question, so 16 groups fit the groups' characters and the 17th does not.
+    const roles = (i: number) => Array.from({ length: 1_000 }, (_, r) => `${String(i).padStart(2, '0')}${'R'.repeat(994)}${String(r).padStart(4, '0')}`);
+    const line = (i: number) => JSON.stringify({ ...JSON.parse(event({ roles: roles(i), action: 'read', granted: true })), callId: `call-${i}` });
+    const file = join(folder, 'long-questions.jsonl');
+    writeFileSync(file, `${Array.from({ length: 18 }, (_, i) => line(i)).join('\n')}\n`);
+    const report = await replayDecisions(decisionsOfJsonLines(file), { candidate: candidateTables(), label: 'candidate' });
+    expect(Math.floor(MAX_REPLAY_GROUP_CHARACTERS / 1_000_000)).toBe(16);
+    expect([report.decisions, report.grantedToRefused, report.groups.length, report.decisionsInGroupsLeftOut]).toEqual([18, 18, 16, 2]);
+
+    const longIds = join(folder, 'long-ids.jsonl');
+    const id = 'i'.repeat(MAX_EXAMPLE_ID_CHARACTERS);
+    writeFileSync(longIds, `${event({ roles: ['NOBODY'], action: 'read', granted: true, resourceId: id })}\n`);
+    const [example] = (await replayDecisions(decisionsOfJsonLines(longIds), { candidate: candidateTables(), label: 'candidate' })).groups[0]?.examples ?? [];
+    // Its JSON text is two characters longer (the quotes): cut to its first MAX_EXAMPLE_ID_CHARACTERS and an ellipsis.
+    expect(example?.resourceId).toBe(`${JSON.stringify(id).slice(0, MAX_EXAMPLE_ID_CHARACTERS)}…`);
+    expect(example?.userId).toBe(1);
+  }, 60_000);
 
   it("decides a tenant's decisions with its custom roles from a folder store, given --tenant-roles", async () => {
     const store = join(folder, 'tenant-roles');
