@@ -29,7 +29,7 @@ describe('policy source options', () => {
     [
       'a store poll of NaN',
       () => postgresPolicySource({ connectionString: url, pollIntervalMs: Number.NaN }),
-      `postgresPolicySource(): pollIntervalMs must be a whole number of milliseconds from 10 to ${MAX}, got null.`,
+      `postgresPolicySource(): pollIntervalMs must be a whole number of milliseconds from 10 to ${MAX}, got NaN.`,
     ],
     [
       'a reconnect delay of 0',
