@@ -61,18 +61,19 @@ function tenantSentence(tenant: string | null): string {
 }
 
 /**
- * The documents the caller may list, then those they may read that the list did not show (by id). A document
- * the list shows without its id cannot be recognised among the readable ones; no role of the example both
- * hides the id in lists and may read such a document, so no document appears twice here.
+ * The documents the caller may list or read, each once. A document the caller may both list and read comes in both
+ * answers, under its list attributes and under its read attributes, and either may hide its id, so the two copies
+ * cannot be matched by id. The client tells from the groups that own a document (the same in both answers) whether
+ * the caller may read it and whether its list copy shows the id: that copy is shown when it does (the buttons act on
+ * the id) or when there is no read copy; otherwise the read copy is.
  */
 async function documentsFor(client: PermissionsClient<Schema>, userId: string): Promise<PageDocument[]> {
-  const rows: PageDocument[] = [];
-  if (client.can('list', 'document')) rows.push(...(await getJson<PageDocument[]>('/documents-page/listed', userId)));
-  if (client.can('read', 'document')) {
-    const listedIds = new Set<unknown>(rows.map((row) => row.document['id']).filter((id) => id !== undefined));
-    for (const row of await getJson<PageDocument[]>('/documents-page/readable', userId)) if (!listedIds.has(row.document['id'])) rows.push(row);
-  }
-  return rows;
+  const listed = client.can('list', 'document') ? await getJson<PageDocument[]>('/documents-page/listed', userId) : [];
+  const readable = client.can('read', 'document') ? await getJson<PageDocument[]>('/documents-page/readable', userId) : [];
+  const listShowsId = (row: PageDocument) => 'id' in client.pick('list', 'document', { id: 0 }, { owned: row.ownedBy });
+  const listCopyShown = (row: PageDocument) => listShowsId(row) || !client.can('read', 'document', { owned: row.ownedBy });
+  const readCopyShown = (row: PageDocument) => !client.can('list', 'document', { owned: row.ownedBy }) || !listShowsId(row);
+  return [...listed.filter(listCopyShown), ...readable.filter(readCopyShown)];
 }
 
 /** A JSON value as the page shows it (the endpoints send strings and numbers). */
