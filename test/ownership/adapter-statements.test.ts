@@ -20,6 +20,7 @@ import {
   type OwnershipRuleSource,
   type OwnershipScope,
 } from '../../runtime/ownership/index.js';
+import { MALFORMED_RULE_FIX } from '../../runtime/core/ownership-rules/ownership-scope-check.js';
 import { PermissionsUsageError } from '../../runtime/permissions/index.js';
 import { ADAPTER_TARGETS, documentsTable, usersTable, type AdapterDatabase } from './adapter-databases.js';
 
@@ -51,13 +52,9 @@ const DOCUMENTS = [
   { id: 7, creatorId: 9, status: 'draft' },
 ];
 
-/** What a malformed rule built by hand is told: an empty "all" / "any", and a node none of the four forms. */
-const nonEmpty = (form: string) =>
-  `Field "${form}" must be a non-empty array of conditions. Write { "${form}": [ { "attribute": "creatorId", "equals": { "user": "id" } }, … ] }.`;
-const NOT_A_CONDITION =
-  'A condition must be one of: { "attribute", "equals" }, { "attribute", "in" }, { "all" } or { "any" }, with no other field. ' +
-  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "companyId", "equals": { "tenant": "id" } }, ' +
-  '{ "attribute": "status", "in": ["draft"] }, { "attribute": "creatorId", "in": { "user": "managedUserIds" } }, { "all": [ … ] } or { "any": [ … ] }.';
+/** What a malformed rule built by hand is told: an empty "all" / "any", and a node none of the forms. */
+const NOT_A_LIST = 'is not a list of conditions';
+const NOT_A_COMPARISON = 'is not a comparison of an attribute with a user attribute, the tenant id or literals';
 
 const question = (scope: OwnershipScope, user: object = USER_3): OwnershipQuestion => ({ scope, context: CONTEXT, user });
 const TABLES = { document: 'documents', user: 'users' };
@@ -233,13 +230,13 @@ describe.each(ADAPTER_TARGETS)('ownership adapters on $name', (target) => {
 
     // An empty "all" selected every document with kysely, none with Drizzle, and was a syntax error in SQL text.
     it.each<[unknown, string]>([
-      [{ all: [] }, `$.all ($ is the rule): ${nonEmpty('all')}`],
-      [{ all: [CREATOR, { any: [] }] }, `$.all[1].any ($ is the rule): ${nonEmpty('any')}`],
-      [{ attribute: 'creatorId' }, `$ ($ is the rule): ${NOT_A_CONDITION}`],
+      [{ all: [] }, `$.all ${NOT_A_LIST}`],
+      [{ all: [CREATOR, { any: [] }] }, `$.all[1].any ${NOT_A_LIST}`],
+      [{ attribute: 'creatorId' }, `$ ${NOT_A_COMPARISON}`],
     ])('a malformed rule built by hand (%j) is a typed error naming where, before any statement', async (scope, where) => {
       db.statements.length = 0;
       const malformed = question(scope as OwnershipScope);
-      const error = new PermissionsUsageError(`The ownership rule of resource "document" is malformed at ${where}`);
+      const error = new PermissionsUsageError(`The ownership rule of resource "document" is malformed: ${where} ($ is the rule). ${MALFORMED_RULE_FIX}`);
       await expect(Promise.resolve().then(() => sources[adapter].listOwned(malformed))).rejects.toEqual(error);
       await expect(Promise.resolve().then(() => sources[adapter].ownedAmong(malformed, [1, 2]))).rejects.toEqual(error);
       expect(db.statements).toEqual([]);

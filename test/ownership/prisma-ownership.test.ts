@@ -17,6 +17,7 @@ import {
   type OwnershipScope,
   type TenantIdType,
 } from '../../runtime/ownership/index.js';
+import { MALFORMED_RULE_FIX } from '../../runtime/core/ownership-rules/ownership-scope-check.js';
 import { PermissionsUsageError } from '../../runtime/permissions/index.js';
 import { prismaOwnership, type PrismaOwnershipSource } from '../../runtime/prisma/index.js';
 import {
@@ -54,13 +55,9 @@ const USERS = [
 /** Document 6 has no creator, document 7 a creator that is no user. */
 const DOCUMENTS = [1, 2, 3, 4, 5, null, 9].map((creatorId, i) => ({ id: i + 1, creatorId, status: i === 1 ? 'review' : 'draft' }));
 
-/** What a malformed rule built by hand is told: an empty "all" / "any", and a node none of the four forms. */
-const nonEmpty = (form: string) =>
-  `Field "${form}" must be a non-empty array of conditions. Write { "${form}": [ { "attribute": "creatorId", "equals": { "user": "id" } }, … ] }.`;
-const NOT_A_CONDITION =
-  'A condition must be one of: { "attribute", "equals" }, { "attribute", "in" }, { "all" } or { "any" }, with no other field. ' +
-  'Write { "attribute": "creatorId", "equals": { "user": "id" } }, { "attribute": "companyId", "equals": { "tenant": "id" } }, ' +
-  '{ "attribute": "status", "in": ["draft"] }, { "attribute": "creatorId", "in": { "user": "managedUserIds" } }, { "all": [ … ] } or { "any": [ … ] }.';
+/** What a malformed rule built by hand is told: an empty "all" / "any", and a node none of the forms. */
+const NOT_A_LIST = 'is not a list of conditions';
+const NOT_A_COMPARISON = 'is not a comparison of an attribute with a user attribute, the tenant id or literals';
 
 /** The refusal of a condition of `values` values, past PRISMA_MAX_CONDITION_VALUES. */
 const valueCapRefusal = (values: number) =>
@@ -282,15 +279,15 @@ describe.each(ADAPTER_TARGETS)('the Prisma adapter on $name', (target) => {
 
   // Prisma drops an empty OR nested in AND: `{ all: [{ any: [] }] }` listed every document, as did `{ all: [] }`.
   it.each<[unknown, string]>([
-    [{ all: [] }, `$.all ($ is the rule): ${nonEmpty('all')}`],
-    [{ all: [CREATOR, { any: [] }] }, `$.all[1].any ($ is the rule): ${nonEmpty('any')}`],
-    [{ attribute: 'creatorId' }, `$ ($ is the rule): ${NOT_A_CONDITION}`],
+    [{ all: [] }, `$.all ${NOT_A_LIST}`],
+    [{ all: [CREATOR, { any: [] }] }, `$.all[1].any ${NOT_A_LIST}`],
+    [{ attribute: 'creatorId' }, `$ ${NOT_A_COMPARISON}`],
   ])('a malformed rule built by hand (%j) is a typed error naming where, before any query', async (scope, where) => {
     await db.fill('users', USERS);
     await db.fill('documents', DOCUMENTS);
     queries.length = 0;
     const malformed = question(scope as OwnershipScope);
-    const error = new PermissionsUsageError(`The ownership rule of resource "document" is malformed at ${where}`);
+    const error = new PermissionsUsageError(`The ownership rule of resource "document" is malformed: ${where} ($ is the rule). ${MALFORMED_RULE_FIX}`);
     await expect(ownership.listOwned(malformed)).rejects.toEqual(error);
     await expect(ownership.ownedAmong(malformed, [1, 2])).rejects.toEqual(error);
     expect(() => ownership.filter(malformed)).toThrow(error);

@@ -106,8 +106,8 @@ function comparedProblems(value: unknown, path: readonly (string | number)[]): O
 /** The attribute a node names, for a fix that repeats it; a placeholder when it names none. */
 const attributeOr = (attribute: unknown): string => (typeof attribute === 'string' ? attribute : 'companyId');
 
-/** Problems of an `in` list of literals: at most 100 strings, finite numbers or booleans, all of one kind (and, when `printable`, each string shows). */
-function literalListProblems(list: readonly unknown[], path: readonly (string | number)[], printable: boolean): OwnershipProblem[] {
+/** Problems of an `in` list of literals: at most 100 strings, finite numbers or booleans, all of one kind. */
+function literalListProblems(list: readonly unknown[], path: readonly (string | number)[]): OwnershipProblem[] {
   const fix = 'List strings, finite numbers or booleans, all of one kind: ["draft", "review"].';
   if (list.length > OWNERSHIP_LIMITS.maxInLiterals)
     return [
@@ -123,7 +123,7 @@ function literalListProblems(list: readonly unknown[], path: readonly (string | 
     const ok = typeof literal === 'string' || typeof literal === 'boolean' || (typeof literal === 'number' && Number.isFinite(literal));
     if (!ok) problems.push({ path: [...path, i], message: 'An "in" list holds only strings, finite numbers and booleans.', fix });
     // A character that does not show would make the rule read as another (in PERMISSIONS.md, in explanations).
-    else if (printable && typeof literal === 'string' && printableText(literal) !== literal)
+    else if (typeof literal === 'string' && printableText(literal) !== literal)
       problems.push({
         path: [...path, i],
         message: `The "in" list value ${JSON.stringify(printableText(literal))} holds a control, format or line-separator character, which does not show.`,
@@ -138,9 +138,7 @@ function literalListProblems(list: readonly unknown[], path: readonly (string | 
 
 /**
  * The problems of one rule's value, each at its path below `path`; none when it is a well-formed rule within the
- * limits. Depth and node counts stop the walk as soon as they pass their limit. With `{ printableLiterals: false }`
- * a string literal may hold characters that do not show: a rule an evaluator is handed is never shown, and its
- * literals are only parameters.
+ * limits. Depth and node counts stop the walk as soon as they pass their limit.
  *
  * @example
  * ```ts
@@ -149,11 +147,7 @@ function literalListProblems(list: readonly unknown[], path: readonly (string | 
  * // [{ path: ['ownership', 'creator'], message: 'A condition must be one of: …', fix: … }]
  * ```
  */
-export function ownershipConditionProblems(
-  value: unknown,
-  path: readonly (string | number)[],
-  { printableLiterals = true }: { readonly printableLiterals?: boolean } = {},
-): OwnershipProblem[] {
+export function ownershipConditionProblems(value: unknown, path: readonly (string | number)[]): OwnershipProblem[] {
   const problems: OwnershipProblem[] = [];
   let nodes = 0;
   // Depth-first with an explicit stack, so that a hostile nesting cannot exhaust the call stack.
@@ -178,7 +172,7 @@ export function ownershipConditionProblems(
       const object = node.value as Record<string, unknown>;
       problems.push(...attributePathProblems(object['attribute'], [...node.path, 'attribute']));
       const list = object['in'];
-      if (Array.isArray(list)) problems.push(...literalListProblems(list, [...node.path, 'in'], printableLiterals));
+      if (Array.isArray(list)) problems.push(...literalListProblems(list, [...node.path, 'in']));
       else if (isPlainObject(list) && Object.hasOwn(list, 'tenant'))
         // The tenant is one id: a list of it would be "equals", spelled another way.
         problems.push({

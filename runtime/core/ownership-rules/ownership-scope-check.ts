@@ -1,26 +1,38 @@
 /**
- * The shape check of a scope an evaluator is handed (`ownershipPredicate`, `sqlOwnershipCondition`,
- * `writeOwnershipRule`, and so every adapter). The policy's rules were checked when it was compiled, but the
- * evaluators are public: a rule built by hand reaches them unchecked, and a malformed one does not fail alike
+ * The check of a scope an evaluator is handed (`ownershipPredicate`, `sqlOwnershipCondition`,
+ * `writeOwnershipRule`, and so every adapter). The policy's rules were checked when it was compiled and loaded, but
+ * the evaluators are public: a rule built by hand reaches them unchecked, and a malformed one did not fail alike
  * everywhere — an empty "all" selected every record in memory, kysely and Prisma, none in Drizzle, and was a syntax
- * error in SQL text. Each scope object is checked once: a later question with it costs one look-up.
+ * error in SQL text. The check is the one loading the tables runs (rule-structure.ts); each scope object is checked
+ * once, and a later question with it costs one look-up.
  */
-import { formatProblemLocation, PermissionsUsageError } from '../common/errors.js';
+import { PermissionsUsageError } from '../common/errors.js';
 import { quoteForMessage } from '../common/printable-text.js';
 import type { OwnershipContext } from './ownership-context.js';
 import type { OwnershipScope } from './ownership-rule.js';
-import { ownershipConditionProblems, type OwnershipProblem } from './ownership-rule-parser.js';
+import { formatRulePath, ruleStructureProblem, type RuleStructureProblem } from './rule-structure.js';
 
 /** The rules found well formed: a rule lives as long as its policy (or its caller's constant), and goes with it. */
 const wellFormed = new WeakSet<object>();
 
-/** The first problem of `rule` at `path`, or undefined when it is well formed (remembered, so checked once). */
-function ruleProblem(rule: unknown, path: readonly (string | number)[]): OwnershipProblem | undefined {
+/**
+ * How a malformed rule is written well, for the refusal.
+ *
+ * @example
+ * ```ts
+ * `${problem} ${MALFORMED_RULE_FIX}`;
+ * ```
+ */
+export const MALFORMED_RULE_FIX =
+  'Write each condition as { "attribute": …, "equals": { "user": … } }, { "attribute": …, "equals": { "tenant": "id" } }, ' +
+  '{ "attribute": …, "in": [ … ] }, { "attribute": …, "in": { "user": … } }, { "all": [ … ] } or { "any": [ … ] }, no list empty (docs/ownership-rules.md).';
+
+/** The first problem of `rule`, its path below `prefix`, or undefined when it is well formed (remembered, so checked once). */
+function ruleProblem(rule: unknown, prefix: readonly (string | number)[]): RuleStructureProblem | undefined {
   if (typeof rule === 'object' && rule !== null && wellFormed.has(rule)) return undefined;
-  // Literals are parameters here, never shown: a hostile text is the database's to compare, not a malformed rule.
-  const [problem] = ownershipConditionProblems(rule, path, { printableLiterals: false });
+  const problem = ruleStructureProblem(rule);
   if (problem === undefined) wellFormed.add(rule as object);
-  return problem;
+  return problem === undefined ? undefined : { path: [...prefix, ...problem.path], what: problem.what };
 }
 
 /**
@@ -35,7 +47,7 @@ function rulesOfAny(scope: object): readonly unknown[] | undefined {
 }
 
 /** The first problem of `scope`, or undefined when it is well formed. */
-function scopeProblem(scope: unknown): OwnershipProblem | undefined {
+function scopeProblem(scope: unknown): RuleStructureProblem | undefined {
   const rules = typeof scope === 'object' && scope !== null && !wellFormed.has(scope) ? rulesOfAny(scope) : undefined;
   if (rules === undefined) return ruleProblem(scope, []);
   for (let i = 0; i < rules.length; i += 1) {
@@ -47,15 +59,14 @@ function scopeProblem(scope: unknown): OwnershipProblem | undefined {
 
 /**
  * Refuses a malformed `scope` with a PermissionsUsageError saying what is wrong, where in the rule (`$` is the rule)
- * and how to fix it: a node none of the four forms, an empty `all` or `any`, a name or literal of the wrong kind, a
- * rule past its limits. `everything` and `nothing` are well formed.
+ * and how to write it: a node none of the forms, an empty `all` or `any`, a rule past its limits. `everything` and
+ * `nothing` are well formed.
  *
  * @example
  * ```ts
  * checkOwnershipScope({ attribute: 'creatorId', equals: { user: 'id' } }, context); // returns
  * checkOwnershipScope({ all: [] }, context);
- * // PermissionsUsageError: The ownership rule of resource "document" is malformed at $.all ($ is the rule):
- * // Field "all" must be a non-empty array of conditions. …
+ * // PermissionsUsageError: The ownership rule of resource "document" is malformed: $.all is not a list of conditions ($ is the rule). …
  * ```
  */
 export function checkOwnershipScope(scope: OwnershipScope, context: OwnershipContext): void {
@@ -66,6 +77,6 @@ export function checkOwnershipScope(scope: OwnershipScope, context: OwnershipCon
   const resource: unknown = (context as Partial<OwnershipContext> | undefined)?.resource;
   const of = typeof resource === 'string' ? ` of resource ${quoteForMessage(resource)}` : '';
   throw new PermissionsUsageError(
-    `The ownership rule${of} is malformed at ${formatProblemLocation({ index: -1, path: problem.path })} ($ is the rule): ${problem.message} ${problem.fix}`,
+    `The ownership rule${of} is malformed: ${formatRulePath('$', problem.path)} ${problem.what} ($ is the rule). ${MALFORMED_RULE_FIX}`,
   );
 }

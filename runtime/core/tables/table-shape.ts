@@ -8,7 +8,8 @@
 import { attributeNameProblem } from '../definition/declared-attributes.js';
 import { MAX_ATTRIBUTE_PATH_DEPTH } from '../definition/grant-syntax.js';
 import type { GrantTables } from './grant-tables.js';
-import { OWNERSHIP_LIMITS, TENANT_ID_TYPES, USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
+import { TENANT_ID_TYPES, USER_ATTRIBUTE_TYPES } from '../ownership-rules/ownership-rule.js';
+import { formatRulePath, ruleNameProblem, ruleStructureProblem } from '../ownership-rules/rule-structure.js';
 
 const HOOK_KINDS = new Set(['isOwner', 'listOwned', 'limitOwned', 'ownedAmong']);
 
@@ -69,48 +70,13 @@ function plan(value: unknown, path: string): void {
   }
 }
 
-/** A name of the rules' vocabulary: a plain identifier, never `__proto__` (what the compiler's checks allowed). */
-const RULE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const ruleNameProblem = (name: string): string | undefined => (RULE_NAME.test(name) && name !== '__proto__' ? undefined : 'is not a rule name');
-
-/** A user reference `{ user: name }`. */
-const isUserReference = (value: unknown): boolean => {
-  const keys = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
-  return keys.length === 1 && keys[0] === 'user' && typeof (value as { user: unknown }).user === 'string';
-};
-
-/** The tenant's id `{ tenant: 'id' }`. */
-const isTenantReference = (value: unknown): boolean => {
-  const keys = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
-  return keys.length === 1 && keys[0] === 'tenant' && (value as { tenant: unknown }).tenant === 'id';
-};
-
 /**
- * A rule's condition as the compiler wrote it: `all` / `any` of conditions (not empty), or an attribute path that
- * `equals` a user reference or is `in` literals or a user reference; nesting and size within the rules' limits.
- * Walked with a stack; the compiler already told the author what was wrong, here the tables are only refused.
+ * A rule's condition as the compiler wrote it: its structure as every evaluator reads it (see rule-structure.ts).
+ * The compiler already told the author what was wrong; here the tables are only refused.
  */
 function ruleCondition(value: unknown, path: string): void {
-  const stack: [node: unknown, at: string, depth: number][] = [[value, path, 0]];
-  let nodes = 0;
-  while (stack.length > 0) {
-    const [node, at, depth] = stack.pop() as [unknown, string, number];
-    if ((nodes += 1) > OWNERSHIP_LIMITS.maxNodes || depth > OWNERSHIP_LIMITS.maxDepth) fail(path, 'is larger than a rule may be');
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) fail(at, 'is not a condition');
-    const keys = Object.keys(node).sort().join(',');
-    const { all, any, attribute, equals, in: among } = node as Record<string, unknown>;
-    const children = keys === 'all' ? all : keys === 'any' ? any : undefined;
-    if (children !== undefined) {
-      if (!Array.isArray(children) || children.length === 0) fail(at, 'is not a list of conditions');
-      children.forEach((child, i) => stack.push([child, `${at}.${keys}[${i}]`, depth + 1]));
-      continue;
-    }
-    if (typeof attribute !== 'string' || !attribute.split('.').every((part) => ruleNameProblem(part) === undefined)) fail(at, 'has no attribute path');
-    const literals = Array.isArray(among) && among.every((item) => ['string', 'boolean'].includes(typeof item) || Number.isFinite(item));
-    const fits =
-      keys === 'attribute,equals' ? isUserReference(equals) || isTenantReference(equals) : keys === 'attribute,in' && (literals || isUserReference(among));
-    if (!fits) fail(at, 'is not a comparison of an attribute with a user attribute, the tenant id or literals');
-  }
+  const problem = ruleStructureProblem(value);
+  if (problem !== undefined) fail(formatRulePath(path, problem.path), problem.what);
 }
 
 /** A record of names to values, each checked by `check`; its keys rule names unless `anyKeys` (resource names). */
