@@ -67,6 +67,17 @@ async function until(what: string, condition: () => boolean, timeoutMs: number):
   }
 }
 
+/** Waits until a connection of the server listens on `channel` (its last statement is the LISTEN), at most 10 s. */
+async function untilListening(client: PgClient, channel: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  const listening = async () =>
+    (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1`, [`LISTEN "${channel}"`])).rows[0]?.n ?? 0;
+  while ((await listening()) === 0) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for a connection listening on ${channel}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describeWithServer('postgresPolicySource: a listening connection lost without a word', () => {
   const names = storeNames({ schema: `ping_${process.pid}`, channel: `ping_${process.pid}` });
   const target = new URL(databaseUrl as string);
@@ -107,6 +118,9 @@ describeWithServer('postgresPolicySource: a listening connection lost without a 
     });
     live = await permissions.follow(source, { onError: (error) => errors.push((error as Error).message), readTimeoutMs: 3000 });
     expect(live.sequence).toBe(1);
+    // Only once the listening connection has listened: a connection still starting when the proxy goes silent would
+    // fail its connect (another timeout, another message) rather than its ping.
+    await untilListening(client, names.channel);
     proxy.blackhole();
     // The ping's SELECT 1 is bounded by the listener's statement timeout (10 s).
     await until('the lost listener said', () => errors.length > 0, 15_000);
