@@ -247,12 +247,14 @@ function declaredActionsOf(tables: GrantTables): Map<string, ReadonlySet<string>
 
 /**
  * The candidate's answer to a logged decision: by the grant alone, or by the record's ownership as the log holds
- * it; undefined when it depends on an ownership the log does not hold.
+ * it; undefined when it depends on an ownership the log does not hold. A decision granted as any holds no
+ * ownership answer, even where its event says ownership was checked (the decision service said so before it
+ * mirrored `grantPermit`): its grant says nothing of whether the user owns the record.
  */
 function candidateGrants(answer: Answer, decision: LoggedDecision): boolean | undefined {
   if (answer === 'none') return false;
   if (answer === 'any' || decision.resourceId === undefined) return true;
-  return decision.ownershipChecked ? decision.granted : undefined;
+  return decision.ownershipChecked && !decision.anyGranted ? decision.granted : undefined;
 }
 
 /** A logged id as an example keeps it: as it is, or when its JSON is long, the start of that text and "…". */

@@ -17,6 +17,8 @@ export interface LoggedDecision {
   /** The record asked about; undefined when none was. */
   readonly resourceId: unknown;
   readonly granted: boolean;
+  /** Whether it was granted on any record: no ownership decided it, whatever `ownershipChecked` says. */
+  readonly anyGranted: boolean;
   /** Whether deciding asked the ownership of `resourceId`: `granted` is then the answer ownership gave. */
   readonly ownershipChecked: boolean;
 }
@@ -55,6 +57,8 @@ export function loggedDecisionOf(value: unknown, line: number): LoggedDecision |
   if (!isName(event['resource'])) return unreadable('"resource" is not a name');
   if (!isName(event['action'])) return unreadable('"action" is not a name');
   if (typeof event['granted'] !== 'boolean') return unreadable('"granted" is not true or false');
+  const anyGranted = event['anyGranted'] ?? false;
+  if (typeof anyGranted !== 'boolean') return unreadable('"anyGranted" is not true or false');
   const ownershipChecked = event['ownershipChecked'] ?? false;
   if (typeof ownershipChecked !== 'boolean') return unreadable('"ownershipChecked" is not true or false');
   const tenant = event['tenant'];
@@ -70,6 +74,7 @@ export function loggedDecisionOf(value: unknown, line: number): LoggedDecision |
     action: event['action'],
     resourceId: event['resourceId'] ?? undefined,
     granted: event['granted'],
+    anyGranted,
     ownershipChecked,
   };
 }

@@ -93,17 +93,23 @@ export interface SliceEngine {
   logDecision?(decision: Omit<LoggedDecision, 'callSequence'>, via: 'service', ownershipChecked: boolean, tenant?: string): string | undefined;
 }
 
+/**
+ * Whether the record's ownership decided the answer, as it does for `grantPermit`: a record was asked about, the
+ * action is not granted as any but is as own, and the check said who owns the record (`ownedBy`, or the record
+ * for the rules). A replay takes a logged answer with this flag as the record's ownership: set for an answer granted
+ * as any, it would hold a grant that owning never decided as "owned".
+ */
+function ownershipDecided(entry: SliceEntry | undefined, check: CheckQuery): boolean {
+  if (entry === undefined || check.resourceId === undefined || entry.any !== undefined || !entry.ownGranted) return false;
+  return check.ownedBy !== undefined || check.record !== undefined;
+}
+
 /** Logs a final answer as a decision (`via: 'service'`) and adds its call id; an answer still needing ownership is not a decision yet. */
-function logged(engine: SliceEngine, check: CheckQuery, answer: CheckAnswer): CheckAnswer {
+function logged(engine: SliceEngine, check: CheckQuery, answer: CheckAnswer, ownershipChecked: boolean): CheckAnswer {
   if (answer.needsOwnership || engine.logDecision === undefined) return answer;
   const { user, resource, action, resourceId } = check;
   const { granted, anyGranted, ownGranted } = answer;
-  const callId = engine.logDecision(
-    { user, resource, action, resourceId, granted, anyGranted, ownGranted },
-    'service',
-    check.ownedBy !== undefined || check.record !== undefined,
-    check.tenant,
-  );
+  const callId = engine.logDecision({ user, resource, action, resourceId, granted, anyGranted, ownGranted }, 'service', ownershipChecked, check.tenant);
   return callId === undefined ? answer : { ...answer, callId };
 }
 
@@ -362,10 +368,13 @@ export function answerChecks(
     return checked;
   });
   // Every check is answered before any is logged: a refused batch logs no decision.
+  const decidedByOwnership: boolean[] = [];
   const answers = queries.map((check, i) => {
     const slice = engine.sliceFor(check.user, { tenant: check.tenant });
+    const entry = entriesOf(slice).get(check.resource)?.get(check.action);
+    decidedByOwnership.push(ownershipDecided(entry, check));
     // Roles that are all unknown are refused for that reason, as the embedded permit says it.
-    return answerOne(entriesOf(slice).get(check.resource)?.get(check.action), check, tables, policyVersion, `checks[${i}]`, slice.refusal ?? 'no-grant');
+    return answerOne(entry, check, tables, policyVersion, `checks[${i}]`, slice.refusal ?? 'no-grant');
   });
-  return answers.map((answer, i) => logged(engine, queries[i] as CheckQuery, answer));
+  return answers.map((answer, i) => logged(engine, queries[i] as CheckQuery, answer, decidedByOwnership[i] === true));
 }

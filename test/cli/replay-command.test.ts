@@ -29,6 +29,7 @@ function event(fields: {
   action: string;
   granted: boolean;
   resourceId?: unknown;
+  anyGranted?: boolean;
   ownershipChecked?: boolean;
   tenant?: string;
   userId?: number;
@@ -42,8 +43,8 @@ function event(fields: {
     action: fields.action,
     ...(fields.resourceId === undefined ? {} : { resourceId: fields.resourceId }),
     granted: fields.granted,
-    anyGranted: false,
-    possession: null,
+    anyGranted: fields.anyGranted ?? false,
+    possession: fields.anyGranted === true ? 'any' : null,
     ownershipChecked: fields.ownershipChecked ?? false,
     definitions: [],
     policyVersion: '0'.repeat(64),
@@ -251,6 +252,33 @@ describe('replaying logged decisions against a candidate policy', () => {
       1,
       1,
       [[['SUPER_ADMIN'], 'delete', 'refused → granted']],
+    ]);
+  });
+
+  it('counts a decision granted as any as undecided where the candidate grants owners only, even when its event says ownership was checked', async () => {
+    const file = join(folder, 'granted-any.jsonl');
+    // WRITER updated note 5 as any; the candidate lets WRITER update owned notes only, and the log never asked who owns 5.
+    writeFileSync(file, event({ roles: ['WRITER'], action: 'update', granted: true, anyGranted: true, resourceId: 5, ownershipChecked: true }));
+    const run = io();
+    // Undecided is no change (exit 0, as documented); the report counts it apart from the unchanged.
+    expect(await main(['replay', '--candidate', candidate, '--decisions', file, '--format', 'json'], run.io)).toBe(0);
+    const report = JSON.parse(run.out.join('\n')) as ReplayReport;
+    expect([report.decisions, report.unchanged, report.grantedToRefused, report.refusedToGranted, report.undecided, report.groups]).toEqual([
+      1,
+      0,
+      0,
+      0,
+      1,
+      [
+        {
+          roles: ['WRITER'],
+          resource: 'note',
+          action: 'update',
+          change: 'undecided',
+          count: 1,
+          examples: [{ line: 1, callId: 'call-update-WRITER', userId: 1, resourceId: 5 }],
+        },
+      ],
     ]);
   });
 

@@ -80,4 +80,32 @@ describe('the decision service’s decision log', () => {
       },
     ]);
   });
+
+  it('says ownership was checked only when the owning groups decided the answer, not for a grant as any that carried ownedBy or a record', async () => {
+    const before = events.length;
+    const checks = [
+      // EDITOR publishes any article: the groups the application says own it (none) decide nothing.
+      { user: { id: 2, roles: ['EDITOR'] }, resource: 'article', action: 'publish', resourceId: 4, ownedBy: [] },
+    ];
+    const { status, body } = await ask(service, { method: 'POST', url: '/v1/check', payload: { checks } });
+    expect(status).toBe(200);
+    expect(body.answers.map((answer) => [answer.granted, answer.anyGranted, answer.reason])).toEqual([[true, true, 'granted-any']]);
+    await service.permissions.decisionLog?.flush();
+    expect(events.slice(before).map((event) => Object.fromEntries(Object.entries(event).filter(([key]) => key !== 'time' && key !== 'definitions')))).toEqual([
+      {
+        callId: body.answers[0]?.callId,
+        user: { id: 2, roles: ['EDITOR'] },
+        resource: 'article',
+        action: 'publish',
+        resourceId: 4,
+        granted: true,
+        anyGranted: true,
+        possession: 'any',
+        reason: 'granted-any',
+        ownershipChecked: false,
+        policyVersion: fixtureBundle().version,
+        via: 'service',
+      },
+    ]);
+  });
 });
