@@ -162,6 +162,54 @@ describe('the decision log', () => {
     ]);
   });
 
+  it('an event says who was decided for: a user object changed while an ownership hook runs changes no event', async () => {
+    const { events, sink } = collecting();
+    let answerHook = (): void => undefined;
+    let hookAsked = (): void => undefined;
+    const permissions = engine({
+      onDecision: sink,
+      ownership: {
+        ...ownership,
+        // Answers "not owned" once the test says so, after the application changed its user object.
+        isCreator: () =>
+          new Promise<boolean>((resolve) => {
+            answerHook = () => resolve(false);
+            hookAsked();
+          }),
+      },
+    });
+    const decideWhileUserChanges = async (user: { id: number; roles: string[] }): Promise<void> => {
+      const asked = new Promise<void>((resolve) => (hookAsked = resolve));
+      const pending = permissions.grantPermit({ user, resource: 'document', action: 'read', resourceId: 11 });
+      await asked;
+      // A session refresh, say, while the hook runs: the same object now holds another user.
+      user.id = 999;
+      user.roles.splice(0, 1, 'ADMIN');
+      answerHook();
+      expect((await pending).reason).toBe('not-owner');
+    };
+    // The first decision of a process waits while the delivery loads; a later one goes to its queue: both are copies.
+    await decideWhileUserChanges({ id: 1, roles: ['EMPLOYEE'] });
+    await permissions.decisionLog?.flush();
+    await decideWhileUserChanges({ id: 1, roles: ['EMPLOYEE'] });
+    await permissions.decisionLog?.flush();
+    const refused = {
+      user: { id: 1, roles: ['EMPLOYEE'] },
+      resource: 'document',
+      action: 'read',
+      resourceId: 11,
+      granted: false,
+      anyGranted: false,
+      possession: null,
+      reason: 'not-owner',
+      ownershipChecked: true,
+      definitions: [{ source: 'documents.permissions.json', index: 0 }],
+      policyVersion: permissions.policyVersion,
+      via: 'direct',
+    };
+    expect(events.map(stableEvent)).toEqual([refused, refused]);
+  });
+
   it('a sink that throws a value without a text, or a logger that throws too: counted as failed, never a crash, delivery goes on', async () => {
     let calls = 0;
     const permissions = engine({

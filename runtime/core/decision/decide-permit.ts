@@ -6,6 +6,7 @@
 import type { User } from '../definition/definition-types.js';
 import type { ResourceIdType } from '../tables/grant-tables.js';
 import type { Combination } from '../tables/table-loader.js';
+import type { LoggedDecision } from './engine-settings.js';
 import type { GrantQuery } from './grant-query.js';
 import { OwnershipMemo, type OwnershipSettings } from './ownership-memo.js';
 import { Permit, type PermitContext } from './permit.js';
@@ -18,6 +19,11 @@ export type Decision<TUser extends User<unknown>, TId, TFilter> = Permit<TUser, 
 export interface OwnershipQuestion<TId> {
   readonly combination: Combination;
   readonly resourceId: TId;
+  /**
+   * The user's id and roles as they were decided with, copied before any hook runs (the embedded engine sets it, for
+   * its decision log): an application that changes its user object while a hook runs does not rewrite the event.
+   */
+  readonly decidedFor?: LoggedDecision['user'];
 }
 
 /**

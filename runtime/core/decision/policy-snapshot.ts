@@ -13,7 +13,7 @@ import { checkGrantQuery, checkRoles, rolesKey, type GrantQuery } from './grant-
 import type { OnceWarnings } from './once-warnings.js';
 import { cutSlice, sliceBytes, type PermissionSlice } from './permission-slice.js';
 import { policyVersionOf } from '../tables/policy-version.js';
-import { defaultResourceId, type DecisionRecorder, type EngineSettings } from './engine-settings.js';
+import { defaultResourceId, type DecisionRecorder, type EngineSettings, type LoggedDecision } from './engine-settings.js';
 import { decideOwnership, decideWithoutHooks, queriedResourceId, type Decision } from './decide-permit.js';
 import { Permit, type PermitContext } from './permit.js';
 import { lookupCombination, refusalOfCombination } from './role-lookup.js';
@@ -70,6 +70,13 @@ function ownershipNeeded(query: GrantQuery<User<unknown>, unknown>, resourceId: 
   return new PermissionsUsageError(
     `grantPermitSync: ${query.action} on ${query.resource} ${String(resourceId)} depends on ownership (an isOwner hook); use await grantPermit(query).`,
   );
+}
+
+/** A decision as the log records it: the permit's answer, for the user as they were decided with (when copied). */
+function decidedFor(permit: LoggedDecision, user: LoggedDecision['user'] | undefined): LoggedDecision {
+  if (user === undefined) return permit;
+  const { resource, action, resourceId, granted, anyGranted, ownGranted, callSequence } = permit;
+  return { user, resource, action, resourceId, granted, anyGranted, ownGranted, callSequence };
 }
 
 export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter = any> implements PermitContext {
@@ -159,7 +166,11 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
     // The id in the resource's declared type ('10' → 10 for numeric ids); anything else is refused here, before any hook.
     const resourceId = queriedResourceId<TId>(query, loaded?.idType);
     const combination = lookupCombination(this.index, roles, loaded, resource, action, this.warnings);
-    return decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, combination, this);
+    const decided = decideWithoutHooks<TUser, TId, TFilter>(user, resource, action, resourceId, combination, this);
+    if (decided instanceof Permit) return decided;
+    // Hooks run before the decision is logged: the log records the user as decided with (the roles checked above).
+    if (this.log === undefined) return decided;
+    return { combination, resourceId: decided.resourceId, decidedFor: { id: user.id, roles: roles.slice() } };
   }
 
   /** See `Permissions.grantPermit`; `via` names who asked, for the decision log. */
@@ -170,7 +181,7 @@ export class PolicySnapshot<TUser extends User<unknown> = User<unknown>, TFilter
       return decided;
     }
     const permit = await decideOwnership<TUser, TId, TFilter>(query.user, query.resource, query.action, decided, this);
-    this.log?.record(permit, this, via, true);
+    this.log?.record(decidedFor(permit, decided.decidedFor), this, via, true);
     return permit;
   }
 
