@@ -2,7 +2,8 @@
  * `typed-permissions compile [definitionsDir] [--out <dir>] [--check] [--watch]`: definitions in, typed code,
  * the policy bundle and the permission matrix out; on a terminal, the phases of a compile longer than a second.
  */
-import { watch } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
+import { watchFile } from 'typed-permissions/internal';
 import { compile } from '../compile.js';
 import { compileProgress } from './compile-progress.js';
 import { definitionsFolder, parseCommandLine, plural, UsageError, type Command, type CommandOutput } from './command-line.js';
@@ -60,33 +61,128 @@ async function runOnce(definitionsDir: string, outDir: string, check: boolean, i
   return { code: 0, unsafeOutput: false };
 }
 
-/** Compiles again after every burst of changes of the definitions folder, until SIGINT or SIGTERM. */
-async function watchAndCompile(definitionsDir: string, outDir: string, io: CommandOutput): Promise<void> {
-  io.log(`typed-permissions: watching ${definitionsDir} (Ctrl-C to stop).`);
-  let timer: NodeJS.Timeout | undefined;
-  let running = Promise.resolve();
-  const watcher = watch(definitionsDir, () => {
-    clearTimeout(timer);
-    // Editors write a file in several steps; one compile after the burst is enough.
-    timer = setTimeout(() => {
-      running = running.then(async () => {
-        await runOnce(definitionsDir, outDir, false, io).catch((error: unknown) => io.error(`typed-permissions: ${(error as Error).message}`));
+/** How often a watch of the definitions folder that failed is started again, in ms. */
+const WATCH_RETRY_MS = 1000;
+
+/**
+ * What tells one folder from another at the same path: a folder renamed onto it has another inode; one removed and
+ * copied back often gets the same inode again at once, but not the same birth time.
+ */
+function folderIdentity(path: string): string | undefined {
+  try {
+    const info = statSync(path);
+    return info.isDirectory() ? `${info.dev}:${info.ino}:${info.birthtimeMs}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tells a failure of the watch once, until another failure; a folder that does not exist is told by the compile instead. */
+function failureReporter(definitionsDir: string, io: CommandOutput): (error: unknown) => void {
+  let last: string | undefined;
+  return (error) => {
+    const message = error instanceof Error ? error.message : String(error);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || message === last) return;
+    last = message;
+    io.error(`typed-permissions: the watch of ${definitionsDir} failed (${message}); it is started again within a second.`);
+  };
+}
+
+/**
+ * Watches the definitions folder at its path, not only the folder found there at the start: a watch follows its
+ * folder's inode, and would go silent for good once the folder is replaced (removed and copied back, or another
+ * renamed onto the path). The path is followed by `watchFile` (a watch of the parent and a poll of the folder's
+ * identity); the files by a watch of the folder, opened again on the folder now at the path. Calls `changed` after
+ * every change of a file, and when the folder is replaced, removed or appears. Returns the function that stops.
+ */
+function watchDefinitionsFolder(definitionsDir: string, changed: () => void, io: CommandOutput): () => void {
+  const failed = failureReporter(definitionsDir, io);
+  let files: FSWatcher | undefined;
+  let followed = folderIdentity(definitionsDir);
+  let stopped = false;
+  const open = (): void => {
+    try {
+      const watcher = watch(definitionsDir, () => changed());
+      watcher.on('error', (error) => {
+        failed(error);
+        watcher.close();
+        if (files === watcher) files = undefined;
       });
-    }, 100);
-  });
-  await new Promise<void>((resolve) => {
+      files = watcher;
+    } catch (error) {
+      failed(error);
+    }
+  };
+  const follow = (): void => {
+    const identity = folderIdentity(definitionsDir);
+    if (stopped || (identity === followed && (files !== undefined || identity === undefined))) return;
+    files?.close();
+    files = undefined;
+    followed = identity;
+    if (identity !== undefined) open();
+    // Events were lost while no watch was open on this folder: compile what is there now.
+    changed();
+  };
+  if (followed !== undefined) open();
+  const stopFollowing = watchFile(definitionsDir, { pollIntervalMs: WATCH_RETRY_MS, changed: follow, failed });
+  // Starts a watch that failed again; and keeps the process running while nothing else is open (no folder, no parent).
+  const retry = setInterval(() => {
+    if (files === undefined) follow();
+  }, WATCH_RETRY_MS);
+  return () => {
+    stopped = true;
+    clearInterval(retry);
+    stopFollowing();
+    files?.close();
+  };
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = () => {
       // Remove both listeners: one left behind would swallow that signal for the rest of the process.
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      watcher.close();
-      clearTimeout(timer);
       resolve();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await running;
+}
+
+/** Compiles, then again after every burst of changes of the definitions folder, until SIGINT or SIGTERM. */
+async function watchAndCompile(definitionsDir: string, outDir: string, io: CommandOutput): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const compileSoon = (): void => {
+    clearTimeout(timer);
+    // Editors write a file in several steps; one compile after the burst is enough.
+    timer = setTimeout(() => {
+      running = running.then(async () => {
+        if (stopped) return;
+        await runOnce(definitionsDir, outDir, false, io).catch((error: unknown) => io.error(`typed-permissions: ${(error as Error).message}`));
+      });
+    }, 100);
+  };
+  const stop = async (): Promise<void> => {
+    stopped = true;
+    stopWatching();
+    clearTimeout(timer);
+    await running;
+  };
+  const firstRun = await runOnce(definitionsDir, outDir, false, io);
+  const stopWatching = watchDefinitionsFolder(definitionsDir, compileSoon, io);
+  // No edit of the definitions can make an unsafe output folder safe: watching would only repeat the refusal.
+  if (firstRun.unsafeOutput) {
+    await stop();
+    return firstRun.code;
+  }
+  io.log(`typed-permissions: watching ${definitionsDir} (Ctrl-C to stop).`);
+  await stopSignal();
+  await stop();
+  return 0;
 }
 
 /**
@@ -112,9 +208,6 @@ export const compileCommand: Command = async (argv, io) => {
   if (values.check === true && values.watch === true) throw new UsageError('--check and --watch cannot be combined.');
   const definitionsDir = definitionsFolder('compile', positionals);
   const outDir = values.out ?? 'generated';
-  const first = await runOnce(definitionsDir, outDir, values.check === true, io);
-  // No edit of the definitions can make an unsafe output folder safe: watching would only repeat the refusal.
-  if (values.watch !== true || first.unsafeOutput) return first.code;
-  await watchAndCompile(definitionsDir, outDir, io);
-  return 0;
+  if (values.watch === true) return watchAndCompile(definitionsDir, outDir, io);
+  return (await runOnce(definitionsDir, outDir, values.check === true, io)).code;
 };

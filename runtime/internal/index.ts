@@ -63,6 +63,7 @@ export { describeRule } from '../core/ownership-rules/describe-rule.js';
 export { formatProblemLocation, PermissionDefinitionError } from '../core/common/errors.js';
 export { parseBundleText } from '../live/bundle-text.js';
 export { fileKindOf, regularFileText } from '../live/regular-file-text.js';
+export { watchFile } from '../live/file-follower.js';
 export { packageVersion } from './package-version.js';
 export { fileTenantRolesAdmin, postgresTenantRolesAdmin, type TenantRolesAdmin, type TenantRolesBase } from '../live/tenant-roles-admin.js';
 export { MAX_TENANT_ROLES_BYTES } from '../live/tenant-roles-document.js';

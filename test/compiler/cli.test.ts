@@ -4,8 +4,9 @@
  * (keeping the last good output through an invalid edit) until SIGINT.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CommandOutput } from '../../compiler/commands/command-line.js';
 import { main } from '../../compiler/commands/main.js';
 import { collectIo, EMITTED_FILES, fixture, makeTempDir, readFolderBytes, removeTempDir, repoRoot, sameBytes, waitFor } from './helpers.js';
 
@@ -228,4 +229,59 @@ function defaultsAndWatch(): void {
     expect(await running).toBe(0);
     expect(process.listenerCount('SIGINT')).toBe(listenersBefore);
   }, 60_000);
+
+  it('--watch follows the definitions folder at its path: replaced (removed and copied back, or renamed onto it), then edited, it is compiled', async () => {
+    const definitions = at('watch-replaced', 'definitions');
+    const out = at('watch-replaced', 'generated');
+    mkdirSync(at('watch-replaced'));
+    cpSync(fixture('basic'), definitions, { recursive: true });
+    const { logs, errors, io } = collectIo();
+    await watching(['compile', definitions, '--out', out, '--watch'], io, async () => {
+      rmSync(definitions, { recursive: true });
+      cpSync(fixture('basic'), definitions, { recursive: true });
+      await waitFor('a compile of the folder copied back', () => logs.some((line) => line.startsWith(`typed-permissions: no change in ${out}`)), 8000);
+      addRole(definitions, 'AUDITOR');
+      await waitFor('a compile of the edit', () => typesSay(out, "'AUDITOR'"), 8000);
+
+      renameSync(definitions, at('watch-replaced', 'old'));
+      cpSync(fixture('basic'), at('watch-replaced', 'new'), { recursive: true });
+      addRole(at('watch-replaced', 'new'), 'SUPPORT');
+      renameSync(at('watch-replaced', 'new'), definitions);
+      await waitFor('a compile of the folder renamed onto the path', () => typesSay(out, "'SUPPORT'"), 8000);
+      addRole(definitions, 'OPERATOR');
+      await waitFor('a compile of the edit', () => typesSay(out, "'OPERATOR'"), 8000);
+    });
+    expect(errors).toEqual([]);
+  }, 60_000);
+}
+
+/** Whether the generated types.ts names `text` (false while the output folder is being swapped in). */
+function typesSay(out: string, text: string): boolean {
+  try {
+    return readFileSync(join(out, 'types.ts'), 'utf8').includes(text);
+  } catch {
+    return false;
+  }
+}
+
+/** Writes the basic fixture's shared.permissions.json into `definitions`, its ADMIN definition given one more role. */
+function addRole(definitions: string, role: string): void {
+  const original = readFileSync(join(fixture('basic'), 'shared.permissions.json'), 'utf8');
+  writeFileSync(join(definitions, 'shared.permissions.json'), original.replace('"roles": "ADMIN"', `"roles": ["ADMIN", "${role}"]`));
+}
+
+/** Runs a `--watch` command, waits for its "watching" line, runs `during`, then stops it with SIGINT (also when `during` failed). */
+async function watching(argv: string[], io: CommandOutput, during: () => Promise<void>): Promise<void> {
+  const listenersBefore = process.listenerCount('SIGINT');
+  const logs: string[] = [];
+  const running = main(argv, { ...io, log: (line) => (logs.push(line), io.log(line)) });
+  try {
+    await waitFor('the watch to start', () => logs.some((line) => line.startsWith('typed-permissions: watching ')), 8000);
+    await during();
+  } finally {
+    await waitFor('the SIGINT handler', () => process.listenerCount('SIGINT') > listenersBefore, 4000).catch(() => undefined);
+    process.emit('SIGINT');
+  }
+  expect(await running).toBe(0);
+  expect(process.listenerCount('SIGINT')).toBe(listenersBefore);
 }
