@@ -151,7 +151,10 @@ function stopSignal(): Promise<void> {
   });
 }
 
-/** Compiles, then again after every burst of changes of the definitions folder, until SIGINT or SIGTERM. */
+/**
+ * Compiles, then again after every burst of changes of the definitions folder, until SIGINT or SIGTERM. The watch
+ * starts before the first compile, so that an edit saved during it is compiled after it.
+ */
 async function watchAndCompile(definitionsDir: string, outDir: string, io: CommandOutput): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -166,14 +169,23 @@ async function watchAndCompile(definitionsDir: string, outDir: string, io: Comma
       });
     }, 100);
   };
+  const stopWatching = watchDefinitionsFolder(definitionsDir, compileSoon, io);
+  // Started after the watch: the first compile reads the files before its first await.
+  const first = runOnce(definitionsDir, outDir, false, io);
+  running = first.catch(() => undefined);
   const stop = async (): Promise<void> => {
     stopped = true;
     stopWatching();
     clearTimeout(timer);
     await running;
   };
-  const firstRun = await runOnce(definitionsDir, outDir, false, io);
-  const stopWatching = watchDefinitionsFolder(definitionsDir, compileSoon, io);
+  let firstRun: CompileRun;
+  try {
+    firstRun = await first;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   // No edit of the definitions can make an unsafe output folder safe: watching would only repeat the refusal.
   if (firstRun.unsafeOutput) {
     await stop();

@@ -253,6 +253,30 @@ function defaultsAndWatch(): void {
     });
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('--watch compiles an edit saved while its first compile runs', async () => {
+    const definitions = at('watch-early', 'definitions');
+    const out = at('watch-early', 'generated');
+    mkdirSync(at('watch-early'));
+    cpSync(fixture('basic'), definitions, { recursive: true });
+    const { logs, errors, io } = collectIo();
+    let edited = false;
+    // The first compile's progress says when it has read the files: the edit lands after that, during the compile.
+    const stream = {
+      isTTY: true,
+      write: (text: string) => {
+        if (edited || !text.includes('checking')) return;
+        addRole(definitions, 'AUDITOR');
+        edited = true;
+      },
+    };
+    await watching(['compile', definitions, '--out', out, '--watch'], { ...io, progress: { stream, afterMs: 0 } }, async () => {
+      expect(logs[0]).toContain('wrote 11 files');
+      await waitFor('a compile of the edit', () => typesSay(out, "'AUDITOR'"), 8000);
+    });
+    expect(edited).toBe(true);
+    expect(errors).toEqual([]);
+  }, 60_000);
 }
 
 /** Whether the generated types.ts names `text` (false while the output folder is being swapped in). */
