@@ -277,6 +277,25 @@ function defaultsAndWatch(): void {
     expect(edited).toBe(true);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('--watch of a folder that does not exist reports it, waits, and compiles the folder when it appears', async () => {
+    const definitions = at('watch-missing', 'definitions');
+    const out = at('watch-missing', 'generated');
+    mkdirSync(at('watch-missing'));
+    const { logs, errors, io } = collectIo();
+    await watching(['compile', definitions, '--out', out, '--watch'], io, async () => {
+      expect(errors).toEqual([
+        `${definitions} [invalid-file] Cannot read the definitions folder: ENOENT: no such file or directory, scandir '${definitions}'. ` +
+          'Fix: Pass the path of an existing folder of *.permissions.json files as the first argument (without one, ./definitions is read).',
+        `typed-permissions: 1 problem in ${definitions}; ${out} was not changed.`,
+      ]);
+      expect(logs).toEqual([`typed-permissions: watching ${definitions} (Ctrl-C to stop).`]);
+      cpSync(fixture('basic'), definitions, { recursive: true });
+      await waitFor('a compile of the folder that appeared', () => logs.length === 2, 8000);
+      expect(logs[1]).toMatch(new RegExp(`^typed-permissions: wrote 11 files to ${out} \\(`));
+    });
+    expect(errors).toHaveLength(2);
+  }, 60_000);
 }
 
 /** Whether the generated types.ts names `text` (false while the output folder is being swapped in). */
