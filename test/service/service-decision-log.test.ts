@@ -8,6 +8,10 @@ import type { DecisionService } from '../../runtime/service/index.js';
 import { ask, fixtureBundle, fixtureService } from './service-fixture.js';
 
 const events: DecisionEvent[] = [];
+
+/** An event without what changes from run to run (its time) or is checked apart (its definitions). */
+const withoutTimeAndDefinitions = (event: DecisionEvent): Partial<DecisionEvent> =>
+  Object.fromEntries(Object.entries(event).filter(([key]) => key !== 'time' && key !== 'definitions'));
 let service: DecisionService;
 
 beforeAll(async () => {
@@ -35,7 +39,7 @@ describe('the decision service’s decision log', () => {
     ]);
     await service.permissions.decisionLog?.flush();
     const version = fixtureBundle().version;
-    expect(events.map((event) => Object.fromEntries(Object.entries(event).filter(([key]) => key !== 'time' && key !== 'definitions')))).toEqual([
+    expect(events.map(withoutTimeAndDefinitions)).toEqual([
       {
         callId: body.answers[0]?.callId,
         user: { id: 2, roles: ['EDITOR'] },
@@ -91,7 +95,7 @@ describe('the decision service’s decision log', () => {
     expect(status).toBe(200);
     expect(body.answers.map((answer) => [answer.granted, answer.anyGranted, answer.reason])).toEqual([[true, true, 'granted-any']]);
     await service.permissions.decisionLog?.flush();
-    expect(events.slice(before).map((event) => Object.fromEntries(Object.entries(event).filter(([key]) => key !== 'time' && key !== 'definitions')))).toEqual([
+    expect(events.slice(before).map(withoutTimeAndDefinitions)).toEqual([
       {
         callId: body.answers[0]?.callId,
         user: { id: 2, roles: ['EDITOR'] },
